@@ -1,0 +1,57 @@
+package io.ratatosk.core;
+
+/**
+ * Decides which frame to evict. The page cache (many threads, real frames) and the trace simulator
+ * (one thread, metadata only) drive the same implementation through this interface; a policy keeps
+ * its per-frame state in the {@link FrameTable}'s policy word and anything else in fixed arrays
+ * allocated at construction.
+ *
+ * <p>Call order for one frame: {@link #onFault} when it is bound to a page (while the caller holds
+ * the frame's exclusive lock), any number of {@link #onHit}, then, once the caller has taken the
+ * exclusive lock on a frame returned by {@link #nextVictim}, {@link #onEvicted}. The page cache does
+ * the evicting itself (lock, write out if dirty, unbind); a policy never touches lock words.
+ *
+ * <p>Hot path: {@code onHit} runs on every pin. It must not allocate, block or loop unboundedly;
+ * a racy CAS that is not retried is fine.
+ */
+public interface EvictionPolicy {
+    /** Returned by {@link #nextVictim} after a full pass that found no candidate. */
+    int NO_VICTIM = -1;
+
+    /** The policy's name as the user selects it, with flag overrides where the simulator adds them. */
+    String name();
+
+    /** The page in {@code frame} was accessed and was resident. */
+    void onHit(int frame);
+
+    /** {@code frame} was just bound to {@code pageKey} after a miss. */
+    void onFault(int frame, long pageKey);
+
+    /** {@code frame}, which held {@code pageKey}, was evicted and is now unbound. */
+    void onEvicted(int frame, long pageKey);
+
+    /**
+     * Advances the policy's hand(s) and returns a frame it wants evicted, which
+     * {@link FrameTable#isEvictable} reported evictable when the policy looked; or {@link #NO_VICTIM}
+     * once it has passed over every frame without finding one. The caller then tries to take the
+     * exclusive lock; if that fails (someone pinned the frame meanwhile) it simply asks again.
+     *
+     * @param sweep the caller's reusable sweep state: which kind of evictor is asking, and where a
+     *              private arm stands (see {@link Sweep})
+     */
+    int nextVictim(Sweep sweep);
+
+    /**
+     * Work kept off the fault path (history trimming, list consolidation), run by the background
+     * evictor between batches and by the simulator now and then. Default: nothing.
+     */
+    default void housekeeping() {
+    }
+
+    /**
+     * Checks the policy's own bookkeeping against the frames at the end of a single-threaded run
+     * and throws {@link IllegalStateException} naming what is inconsistent. Default: nothing.
+     */
+    default void checkInvariants() {
+    }
+}

@@ -1,0 +1,238 @@
+package io.ratatosk.core;
+
+import static io.ratatosk.core.FrameDescriptor.BINDING_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.EXCLUSIVE;
+import static io.ratatosk.core.FrameDescriptor.FLUSH;
+import static io.ratatosk.core.FrameDescriptor.FRAME_BYTES;
+import static io.ratatosk.core.FrameDescriptor.LOCK_WORD_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.MODIFIED;
+import static io.ratatosk.core.FrameDescriptor.PAGE_ADDRESS_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.PINNING_BITS;
+import static io.ratatosk.core.FrameDescriptor.POLICY_WORD_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
+import static io.ratatosk.core.FrameDescriptor.WRITERS_MASK;
+import static io.ratatosk.core.FrameDescriptor.WRITER_ONE;
+import static io.ratatosk.core.FrameDescriptor.frameOffset;
+import static io.ratatosk.core.FrameDescriptor.nextSequence;
+
+import org.agrona.UnsafeAccess;
+import sun.misc.Unsafe;
+
+/**
+ * Every frame's metadata in one flat off-heap region (layout in {@link FrameDescriptor}): the lock
+ * word, the page buffer's address, the binding and the policy word. The page cache and the trace
+ * simulator both use it, so an eviction policy sees the same state in either.
+ *
+ * <p>Lock protocol, in short: optimistic readers take a {@link #optimisticStamp stamp} and
+ * {@link #validate} it after reading; writers take a shared {@link #tryWriteLock write lock} that
+ * pins the frame and marks it modified; eviction and fault-in take the {@link #tryExclusiveLock
+ * exclusive lock}; flushing takes the {@link #tryFlushLock flush lock}, which excludes writers but not
+ * optimistic readers. Releasing a write or exclusive lock bumps the sequence.
+ *
+ * <p>Not thread-safe to {@link #close}: callers stop using the table first.
+ */
+public final class FrameTable implements AutoCloseable {
+    private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
+
+    private final int frameCount;
+    private final long base;
+    private volatile boolean closed;
+
+    public FrameTable(int frameCount) {
+        if (frameCount <= 0) {
+            throw new IllegalArgumentException("frame count must be positive: frameCount=" + frameCount);
+        }
+        this.frameCount = frameCount;
+        long bytes = (long) frameCount * FRAME_BYTES;
+        this.base = UNSAFE.allocateMemory(bytes);
+        UNSAFE.setMemory(base, bytes, (byte) 0);
+    }
+
+    public int frameCount() {
+        return frameCount;
+    }
+
+    private long at(int frame, int fieldOffset) {
+        return base + frameOffset(frame) + fieldOffset;
+    }
+
+    // ---- lock word ---------------------------------------------------------------------------
+
+    public long lockWord(int frame) {
+        return UNSAFE.getLongVolatile(null, at(frame, LOCK_WORD_OFFSET));
+    }
+
+    private boolean casLockWord(int frame, long expected, long update) {
+        return UNSAFE.compareAndSwapLong(null, at(frame, LOCK_WORD_OFFSET), expected, update);
+    }
+
+    /** A stamp for an optimistic read; the read is only valid if the stamp {@link #isReadable}. */
+    public long optimisticStamp(int frame) {
+        return lockWord(frame);
+    }
+
+    /** Whether an optimistic read may start under this stamp (no exclusive lock was held). */
+    public static boolean isReadable(long stamp) {
+        return (stamp & EXCLUSIVE) == 0;
+    }
+
+    /**
+     * True if nothing could have changed the page since {@code stamp} was taken: no writer or
+     * exclusive holder then, none now, and no release in between (the sequence is unchanged).
+     */
+    public boolean validate(int frame, long stamp) {
+        UNSAFE.loadFence();
+        long now = lockWord(frame);
+        return (stamp & (EXCLUSIVE | WRITERS_MASK)) == 0 && ((now ^ stamp) & ~(MODIFIED | FLUSH)) == 0;
+    }
+
+    /** Shared write lock: fails while the frame is exclusively or flush locked. Marks it modified. */
+    public boolean tryWriteLock(int frame) {
+        long w = lockWord(frame);
+        if ((w & (EXCLUSIVE | FLUSH)) != 0 || (w & WRITERS_MASK) == WRITERS_MASK) {
+            return false;
+        }
+        return casLockWord(frame, w, (w + WRITER_ONE) | MODIFIED);
+    }
+
+    public void unlockWrite(int frame) {
+        long w;
+        do {
+            w = lockWord(frame);
+            if ((w & WRITERS_MASK) == 0) {
+                throw new IllegalStateException("frame " + frame + " is not write locked");
+            }
+        } while (!casLockWord(frame, w, nextSequence(w - WRITER_ONE)));
+    }
+
+    /** Exclusive lock: succeeds only if nobody holds any lock on the frame. */
+    public boolean tryExclusiveLock(int frame) {
+        long w = lockWord(frame);
+        return (w & PINNING_BITS) == 0 && casLockWord(frame, w, w | EXCLUSIVE);
+    }
+
+    public void unlockExclusive(int frame) {
+        long w = lockWord(frame);
+        assertExclusive(frame, w);
+        // Nobody else may change the word while we hold it exclusively; an ordered store publishes
+        // everything written under the lock before the release becomes visible.
+        UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), nextSequence(w & ~EXCLUSIVE));
+    }
+
+    /** Turns an exclusive lock into one shared write lock without a window for an evictor. */
+    public void exclusiveToWriteLock(int frame) {
+        long w = lockWord(frame);
+        assertExclusive(frame, w);
+        UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET),
+            nextSequence((w & ~EXCLUSIVE) + WRITER_ONE) | MODIFIED);
+    }
+
+    public boolean isExclusivelyLocked(int frame) {
+        return (lockWord(frame) & EXCLUSIVE) != 0;
+    }
+
+    private static void assertExclusive(int frame, long w) {
+        if ((w & EXCLUSIVE) == 0) {
+            throw new IllegalStateException("frame " + frame + " is not exclusively locked");
+        }
+    }
+
+    /** Flush lock: excludes writers and eviction, not optimistic readers. Fails if any is held. */
+    public boolean tryFlushLock(int frame) {
+        long w = lockWord(frame);
+        return (w & PINNING_BITS) == 0 && casLockWord(frame, w, w | FLUSH);
+    }
+
+    /** Releases the flush lock; a successful write-out clears the modified bit. */
+    public void unlockFlush(int frame, boolean written) {
+        long w;
+        do {
+            w = lockWord(frame);
+            if ((w & FLUSH) == 0) {
+                throw new IllegalStateException("frame " + frame + " is not flush locked");
+            }
+        } while (!casLockWord(frame, w, written ? w & ~(FLUSH | MODIFIED) : w & ~FLUSH));
+    }
+
+    public boolean isModified(int frame) {
+        return (lockWord(frame) & MODIFIED) != 0;
+    }
+
+    /** Clears the modified bit; only under the exclusive lock (after an eviction's write-out). */
+    public void clearModifiedExclusively(int frame) {
+        long w = lockWord(frame);
+        assertExclusive(frame, w);
+        UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), w & ~MODIFIED);
+    }
+
+    /** Sets the modified bit; only under the exclusive lock. */
+    public void setModifiedExclusively(int frame) {
+        long w = lockWord(frame);
+        assertExclusive(frame, w);
+        UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), w | MODIFIED);
+    }
+
+    /** True if nobody holds a lock on the frame at this instant (it is neither pinned nor being evicted). */
+    public boolean isUnlocked(int frame) {
+        return (lockWord(frame) & PINNING_BITS) == 0;
+    }
+
+    /** Evictable as the policies mean it: bound to a page and not locked by anyone right now. */
+    public boolean isEvictable(int frame) {
+        return isUnlocked(frame) && binding(frame) != PageKey.UNBOUND;
+    }
+
+    // ---- page address, binding ----------------------------------------------------------------
+
+    public long pageAddress(int frame) {
+        return UNSAFE.getLong(at(frame, PAGE_ADDRESS_OFFSET));
+    }
+
+    public void setPageAddress(int frame, long address) {
+        UNSAFE.putLongVolatile(null, at(frame, PAGE_ADDRESS_OFFSET), address);
+    }
+
+    /** The {@link PageKey} the frame holds, or {@link PageKey#UNBOUND}. */
+    public long binding(int frame) {
+        return UNSAFE.getLongVolatile(null, at(frame, BINDING_OFFSET));
+    }
+
+    /** Binds or unbinds ({@link PageKey#UNBOUND}); only under the exclusive lock, or in the simulator. */
+    public void setBinding(int frame, long pageKey) {
+        UNSAFE.putLongVolatile(null, at(frame, BINDING_OFFSET), pageKey);
+    }
+
+    // ---- policy word --------------------------------------------------------------------------
+
+    public long policyWord(int frame) {
+        return UNSAFE.getLongVolatile(null, at(frame, POLICY_WORD_OFFSET));
+    }
+
+    public void setPolicyWord(int frame, long value) {
+        UNSAFE.putLongVolatile(null, at(frame, POLICY_WORD_OFFSET), value);
+    }
+
+    public boolean casPolicyWord(int frame, long expected, long update) {
+        return UNSAFE.compareAndSwapLong(null, at(frame, POLICY_WORD_OFFSET), expected, update);
+    }
+
+    public int usage(int frame) {
+        return (int) (policyWord(frame) & USAGE_MASK);
+    }
+
+    /** Sets the usage bits, keeping the policy's other bits; retries only on a concurrent change. */
+    public void setUsage(int frame, int usage) {
+        long w;
+        do {
+            w = policyWord(frame);
+        } while (!casPolicyWord(frame, w, (w & ~USAGE_MASK) | (usage & USAGE_MASK)));
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            UNSAFE.freeMemory(base);
+        }
+    }
+}

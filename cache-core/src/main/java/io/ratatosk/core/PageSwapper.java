@@ -1,0 +1,53 @@
+package io.ratatosk.core;
+
+import java.io.IOException;
+
+/**
+ * Moves pages between frames and the storage behind them (a file, or the NVM tier in front of it).
+ * Addresses are off-heap page buffers of at least {@code filePageSize} bytes. A read past the end of
+ * the storage fills the rest of the buffer with zeros. Implementations are thread-safe: different
+ * pages are read and written concurrently.
+ */
+public interface PageSwapper extends AutoCloseable {
+    /** The page size of the file behind this swapper. */
+    int filePageSize();
+
+    /** Reads page {@code pageId} into the buffer; returns the bytes read from storage (0 past the end). */
+    int read(long pageId, long address) throws IOException;
+
+    /** Writes the buffer to page {@code pageId}. */
+    void write(long pageId, long address) throws IOException;
+
+    /**
+     * Writes {@code count} consecutive pages starting at {@code startPageId} from the given buffers,
+     * in one call where the storage allows it.
+     */
+    default void write(long startPageId, long[] addresses, int count) throws IOException {
+        for (int i = 0; i < count; i++) {
+            write(startPageId + i, addresses[i]);
+        }
+    }
+
+    /**
+     * The page leaves the frames. When this returns, a dirty page must be safe (written to the file,
+     * or to a tier that will write it there); the default writes dirty pages and drops clean ones.
+     * A tier in front of the file overrides this to keep a copy of clean pages too.
+     */
+    default void evict(long pageId, long address, boolean dirty) throws IOException {
+        if (dirty) {
+            write(pageId, address);
+        }
+    }
+
+    /** Makes every completed write durable. */
+    void force() throws IOException;
+
+    /** Number of whole or partial pages in the storage. */
+    long pageCount() throws IOException;
+
+    /** Cuts the storage to {@code pageCount} pages. */
+    void truncate(long pageCount) throws IOException;
+
+    @Override
+    void close() throws IOException;
+}
