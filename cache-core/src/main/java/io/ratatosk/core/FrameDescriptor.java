@@ -15,7 +15,7 @@ package io.ratatosk.core;
  * lock word:
  *   bit  63     EXCLUSIVE  eviction or fault in progress; nobody else may touch the page
  *   bit  62     MODIFIED   the page differs from its copy in the file
- *   bit  61     FLUSH      a flusher is writing the page out; writers wait
+ *   bit  61     FLUSH      a flusher is writing the page out; eviction waits, writers do not
  *   bits 48-60  WRITERS    number of shared write locks held (page is pinned)
  *   bits 0-47   SEQUENCE   bumped whenever a write or exclusive lock is released, so an
  *                          optimistic reader can tell that the page may have changed under it
@@ -37,7 +37,7 @@ public final class FrameDescriptor {
     public static final long MAX_WRITERS = WRITERS_MASK >>> WRITERS_SHIFT;
     public static final long SEQUENCE_MASK = (1L << WRITERS_SHIFT) - 1;
 
-    /** Bits that make a frame impossible to evict or to read optimistically right now. */
+    /** Bits that make a frame impossible to evict right now (it is pinned or busy). */
     public static final long PINNING_BITS = EXCLUSIVE | WRITERS_MASK | FLUSH;
 
     /** Usage count bits in the policy word (3 bits, 0..7). */

@@ -9,6 +9,7 @@ import static io.ratatosk.core.FrameDescriptor.MODIFIED;
 import static io.ratatosk.core.FrameDescriptor.PAGE_ADDRESS_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.PINNING_BITS;
 import static io.ratatosk.core.FrameDescriptor.POLICY_WORD_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.SEQUENCE_MASK;
 import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
 import static io.ratatosk.core.FrameDescriptor.WRITERS_MASK;
 import static io.ratatosk.core.FrameDescriptor.WRITER_ONE;
@@ -26,8 +27,9 @@ import sun.misc.Unsafe;
  * <p>Lock protocol, in short: optimistic readers take a {@link #optimisticStamp stamp} and
  * {@link #validate} it after reading; writers take a shared {@link #tryWriteLock write lock} that
  * pins the frame and marks it modified; eviction and fault-in take the {@link #tryExclusiveLock
- * exclusive lock}; flushing takes the {@link #tryFlushLock flush lock}, which excludes writers but not
- * optimistic readers. Releasing a write or exclusive lock bumps the sequence.
+ * exclusive lock}, which excludes everything but optimistic readers (who then fail validation);
+ * flushing takes the {@link #tryFlushLock flush lock}, which excludes eviction and other flushers but
+ * neither writers nor readers. Releasing a write or exclusive lock bumps the sequence.
  *
  * <p>Not thread-safe to {@link #close}: callers stop using the table first.
  */
@@ -86,10 +88,10 @@ public final class FrameTable implements AutoCloseable {
         return (stamp & (EXCLUSIVE | WRITERS_MASK)) == 0 && ((now ^ stamp) & ~(MODIFIED | FLUSH)) == 0;
     }
 
-    /** Shared write lock: fails while the frame is exclusively or flush locked. Marks it modified. */
+    /** Shared write lock: fails while the frame is exclusively locked. Pins the frame; marks it modified. */
     public boolean tryWriteLock(int frame) {
         long w = lockWord(frame);
-        if ((w & (EXCLUSIVE | FLUSH)) != 0 || (w & WRITERS_MASK) == WRITERS_MASK) {
+        if ((w & EXCLUSIVE) != 0 || (w & WRITERS_MASK) == WRITERS_MASK) {
             return false;
         }
         return casLockWord(frame, w, (w + WRITER_ONE) | MODIFIED);
@@ -127,6 +129,11 @@ public final class FrameTable implements AutoCloseable {
             nextSequence((w & ~EXCLUSIVE) + WRITER_ONE) | MODIFIED);
     }
 
+    /** Number of shared write locks held on the frame right now. */
+    public int writeLockCount(int frame) {
+        return FrameDescriptor.writers(lockWord(frame));
+    }
+
     public boolean isExclusivelyLocked(int frame) {
         return (lockWord(frame) & EXCLUSIVE) != 0;
     }
@@ -137,21 +144,40 @@ public final class FrameTable implements AutoCloseable {
         }
     }
 
-    /** Flush lock: excludes writers and eviction, not optimistic readers. Fails if any is held. */
-    public boolean tryFlushLock(int frame) {
+    /** Returned by {@link #tryFlushLock} when the frame is exclusively or already flush locked. */
+    public static final long FLUSH_LOCK_FAILED = -1L;
+
+    /**
+     * Flush lock: excludes eviction and other flushers, not writers or optimistic readers. Returns the
+     * lock word as it was (the flush stamp), or {@link #FLUSH_LOCK_FAILED}.
+     */
+    public long tryFlushLock(int frame) {
         long w = lockWord(frame);
-        return (w & PINNING_BITS) == 0 && casLockWord(frame, w, w | FLUSH);
+        if ((w & (EXCLUSIVE | FLUSH)) != 0 || !casLockWord(frame, w, w | FLUSH)) {
+            return FLUSH_LOCK_FAILED;
+        }
+        return w;
     }
 
-    /** Releases the flush lock; a successful write-out clears the modified bit. */
-    public void unlockFlush(int frame, boolean written) {
+    /**
+     * Releases the flush lock. The modified bit is cleared only if the write-out succeeded and no writer
+     * held or took the page since {@code flushStamp}: otherwise what was written may be torn or stale,
+     * and the page stays dirty for a later flush or eviction.
+     */
+    public void unlockFlush(int frame, long flushStamp, boolean written) {
         long w;
+        long update;
         do {
             w = lockWord(frame);
             if ((w & FLUSH) == 0) {
                 throw new IllegalStateException("frame " + frame + " is not flush locked");
             }
-        } while (!casLockWord(frame, w, written ? w & ~(FLUSH | MODIFIED) : w & ~FLUSH));
+            boolean untouched = written
+                && (flushStamp & WRITERS_MASK) == 0
+                && (w & WRITERS_MASK) == 0
+                && ((w ^ flushStamp) & SEQUENCE_MASK) == 0;
+            update = untouched ? w & ~(FLUSH | MODIFIED) : w & ~FLUSH;
+        } while (!casLockWord(frame, w, update));
     }
 
     public boolean isModified(int frame) {

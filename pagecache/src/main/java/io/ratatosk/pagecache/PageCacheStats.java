@@ -1,0 +1,39 @@
+package io.ratatosk.pagecache;
+
+/**
+ * A snapshot of the page cache's counters. Hits and faults count pins: every {@code next()} of a
+ * cursor (and every re-pin after a failed optimistic read) is one or the other.
+ */
+public record PageCacheStats(
+    long hits,
+    long faults,
+    long backgroundEvictions,
+    long cooperativeEvictions,
+    long evictionWrites,
+    long flushedPages,
+    long bytesRead,
+    long bytesWritten,
+    long evictionErrors,
+    int frames,
+    int freeFrames,
+    String policy) {
+
+    public long evictions() {
+        return backgroundEvictions + cooperativeEvictions;
+    }
+
+    /** hits / (hits + faults), or 0 before the first pin. */
+    public double hitRatio() {
+        long pins = hits + faults;
+        return pins == 0 ? 0.0 : (double) hits / pins;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(
+            "policy=%s frames=%d free=%d hits=%d faults=%d hitRatio=%.4f evictions=%d (background %d, cooperative %d)"
+                + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
+            policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
+            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors);
+    }
+}
