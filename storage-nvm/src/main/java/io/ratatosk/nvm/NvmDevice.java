@@ -236,6 +236,9 @@ public final class NvmDevice implements AutoCloseable {
     }
 
     private void checkSlot(int slot) {
+        if (closedAt != 0) {
+            throw new IllegalStateException("NVM device is closed");
+        }
         if (slot < 0 || slot >= slots) {
             throw new IndexOutOfBoundsException("NVM slot must be in [0, " + slots + "): slot=" + slot);
         }

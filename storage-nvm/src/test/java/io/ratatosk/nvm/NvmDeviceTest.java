@@ -70,9 +70,10 @@ class NvmDeviceTest {
 
     /**
      * Injected latency is measured from the start of each operation to the end of its wait, so it
-     * is never below the model; parking overshoots. Observed on the shared 2-core build machine:
-     * 10 us spun ops about 1.0-1.3x the model, 50 us parked ops about 1.1-2x (timer slack).
-     * We assert only the lower bound (0.9x) and a loose ceiling that catches a runaway wait.
+     * is never below the model; parking overshoots. Observed on the shared, loaded 2-core build
+     * machine (JDK 17): 10 us spun ops 1.02-1.03x the model, once 5.8x while other builds ran;
+     * 50 us parked ops 1.75-2.8x (timer slack of parkNanos). We assert only the lower bound (0.9x)
+     * and a loose ceiling (100x) that catches a runaway wait.
      */
     @Test
     void injectedTimeCoversTheModeledTimeForSpunAndParkedWaits() throws IOException {
@@ -153,7 +154,7 @@ class NvmDeviceTest {
                 assertTrue(wall >= 20_000_000, "wall " + wall);
                 assertTrue(device.stats().queueWaitNanos() > 0);
             } finally {
-                pool.shutdownNow();
+                NvmSwapStoreTest.stop(pool);
             }
         }
     }

@@ -21,6 +21,10 @@ final class OffHeapPages implements AutoCloseable {
         this.pageSize = pageSize;
     }
 
+    int pageSize() {
+        return pageSize;
+    }
+
     long allocate() {
         long address = UNSAFE.allocateMemory(pageSize);
         UNSAFE.setMemory(address, pageSize, (byte) 0);
