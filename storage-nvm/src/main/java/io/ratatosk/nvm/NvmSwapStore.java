@@ -580,7 +580,11 @@ public final class NvmSwapStore implements PageSwapperFactory {
         }
     }
 
-    /** Closes every file still open through the tier (making it durable), then the device. */
+    /**
+     * Closes every file still open through the tier (making it durable), then the device and the
+     * wrapped file swapper factory. If a file cannot be made durable, throws and leaves the device
+     * open, so its dirty pages are still there for another attempt.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
