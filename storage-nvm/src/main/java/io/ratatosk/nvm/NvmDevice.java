@@ -1,0 +1,285 @@
+package io.ratatosk.nvm;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.agrona.UnsafeAccess;
+import sun.misc.Unsafe;
+
+/**
+ * An emulated NVM device: an off-heap region of page-sized slots behind one or more independent
+ * request queues, with injected latency and counters for operations, wear and energy.
+ *
+ * <p>Callers address <b>logical</b> slots {@code 0 .. slots() - 1}. A remapping layer
+ * ({@link Remapping}) places each in a <b>physical</b> slot and moves them over time so that a hot
+ * logical slot does not wear one physical slot out. Physical slot {@code p} belongs to device
+ * {@code p % devices}; each device is a fair lock held for the whole operation, so a request waits
+ * while its device is busy (a FIFO queue per device) and requests on different devices overlap.
+ *
+ * <p>One operation: wait for the device, copy the page, then (when latency is injected) hold the
+ * device until {@code start + modeled latency}. The modeled latency of every read and every write
+ * is fixed by the config ({@link NvmDeviceConfig#readLatencyNanos()}), so modeled device time is
+ * exactly operations x latency.
+ *
+ * <p>Thread-safe: operations on different logical slots run concurrently; operations on the same
+ * logical slot are serialized (a striped lock, which also excludes a start-gap move of that slot).
+ * Not safe to {@link #close} while operations are running.
+ */
+public final class NvmDevice implements AutoCloseable {
+    private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
+    private static final int MAX_SLOT_LOCK_STRIPES = 1024;
+
+    private final NvmDeviceConfig config;
+    private final int slots;
+    private final int physicalSlots;
+    private final int pageSize;
+    private final int devices;
+    private final long readLatencyNanos;
+    private final long writeLatencyNanos;
+    private final boolean injectLatency;
+    private final long base;
+    /** Null when remapping is {@link Remapping#NONE}. */
+    private final StartGap startGap;
+    private final int gapInterval;
+    private final ReentrantLock gapLock = new ReentrantLock();
+    private final ReentrantLock[] deviceQueues;
+    private final ReentrantLock[] slotLocks;
+    private final AtomicLongArray wear;
+
+    private final AtomicLong hostWrites = new AtomicLong();
+    private final AtomicLong reads = new AtomicLong();
+    private final AtomicLong writes = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
+    private final AtomicLong remapMoves = new AtomicLong();
+    private final AtomicLong failedWrites = new AtomicLong();
+    private final AtomicLong injectedNanos = new AtomicLong();
+    private final AtomicLong queueWaitNanos = new AtomicLong();
+    private final AtomicInteger writesToFail = new AtomicInteger();
+    private final long openedAt;
+    private volatile long closedAt;
+
+    public NvmDevice(NvmDeviceConfig config) {
+        this.config = config;
+        this.slots = config.slots();
+        this.pageSize = config.pageSize();
+        this.devices = config.devices();
+        this.readLatencyNanos = config.readLatencyNanos();
+        this.writeLatencyNanos = config.writeLatencyNanos();
+        this.injectLatency = config.injectLatency();
+        this.startGap = config.remapping() == Remapping.START_GAP ? new StartGap(slots) : null;
+        this.gapInterval = config.gapInterval();
+        this.physicalSlots = startGap != null ? startGap.physicalSlots() : slots;
+        long bytes = (long) physicalSlots * pageSize;
+        this.base = UNSAFE.allocateMemory(bytes);
+        UNSAFE.setMemory(base, bytes, (byte) 0);
+        this.deviceQueues = new ReentrantLock[devices];
+        for (int d = 0; d < devices; d++) {
+            deviceQueues[d] = new ReentrantLock(true);
+        }
+        this.slotLocks = new ReentrantLock[Math.min(slots, MAX_SLOT_LOCK_STRIPES)];
+        for (int i = 0; i < slotLocks.length; i++) {
+            slotLocks[i] = new ReentrantLock();
+        }
+        this.wear = new AtomicLongArray(physicalSlots);
+        this.openedAt = System.nanoTime();
+    }
+
+    public NvmDeviceConfig config() {
+        return config;
+    }
+
+    /** Logical slots callers may address. */
+    public int slots() {
+        return slots;
+    }
+
+    /** Physical slots, including start-gap's spare one. */
+    public int physicalSlots() {
+        return physicalSlots;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** Where logical {@code slot} lives right now. */
+    public int physicalSlot(int slot) {
+        checkSlot(slot);
+        return startGap != null ? startGap.toPhysical(slot) : slot;
+    }
+
+    /** The device (queue) that serves logical {@code slot} right now. */
+    public int deviceOf(int slot) {
+        return physicalSlot(slot) % devices;
+    }
+
+    /** Writes physical slot {@code physicalSlot} has received so far. */
+    public long wear(int physicalSlot) {
+        return wear.get(physicalSlot);
+    }
+
+    /** Copies {@code length} bytes of logical {@code slot} to {@code address}. */
+    public void read(int slot, long address, int length) {
+        checkSlot(slot);
+        checkLength(length);
+        ReentrantLock lock = slotLock(slot);
+        lock.lock();
+        try {
+            int physical = physicalSlot(slot);
+            operate(physical, false, readLatencyNanos, slotAddress(physical), address, length);
+        } finally {
+            lock.unlock();
+        }
+        reads.incrementAndGet();
+        bytesRead.addAndGet(length);
+    }
+
+    /**
+     * Copies {@code length} bytes from {@code address} into logical {@code slot}. A write that fails
+     * (see {@link #failNextWrites}) throws after tearing the slot: its content is then undefined.
+     */
+    public void write(int slot, long address, int length) throws IOException {
+        checkSlot(slot);
+        checkLength(length);
+        ReentrantLock lock = slotLock(slot);
+        lock.lock();
+        try {
+            int physical = physicalSlot(slot);
+            if (writesToFail.get() > 0 && writesToFail.getAndDecrement() > 0) {
+                UNSAFE.copyMemory(address, slotAddress(physical), length / 2);
+                failedWrites.incrementAndGet();
+                throw new IOException("injected NVM write error: logical slot " + slot + ", physical slot " + physical
+                    + ", device " + physical % devices);
+            }
+            operate(physical, true, writeLatencyNanos, address, slotAddress(physical), length);
+            wear.incrementAndGet(physical);
+        } finally {
+            lock.unlock();
+        }
+        writes.incrementAndGet();
+        bytesWritten.addAndGet(length);
+        if (startGap != null && hostWrites.incrementAndGet() % gapInterval == 0) {
+            moveGap();
+        }
+    }
+
+    /** Test hook: the next {@code n} host writes fail with an {@link IOException}. */
+    public void failNextWrites(int n) {
+        writesToFail.set(n);
+    }
+
+    /**
+     * One device operation on {@code physical}: queue for its device, copy, then hold the device
+     * until the modeled latency has passed.
+     */
+    private void operate(int physical, boolean isWrite, long latencyNanos, long from, long to, int length) {
+        ReentrantLock queue = deviceQueues[physical % devices];
+        long queued = System.nanoTime();
+        queue.lock();
+        try {
+            long start = System.nanoTime();
+            queueWaitNanos.addAndGet(start - queued);
+            if (length > 0) {
+                UNSAFE.copyMemory(from, to, length);
+            }
+            if (injectLatency) {
+                LatencyInjector.awaitDeadline(start + latencyNanos);
+                injectedNanos.addAndGet(System.nanoTime() - start);
+            }
+        } finally {
+            queue.unlock();
+        }
+    }
+
+    /**
+     * Start-gap: copies the slot below the gap into the gap, charged as one device read and one
+     * device write, then commits the new mapping. Holds the moved logical slot's lock throughout,
+     * never another slot's, so it cannot deadlock with host operations (which hold one slot lock
+     * and never the gap lock).
+     */
+    private void moveGap() {
+        gapLock.lock();
+        try {
+            int source = startGap.moveSource();
+            int target = startGap.moveTarget();
+            int logical = startGap.toLogical(source);
+            ReentrantLock lock = slotLock(logical);
+            lock.lock();
+            try {
+                operate(source, false, readLatencyNanos, 0, 0, 0);
+                operate(target, true, writeLatencyNanos, slotAddress(source), slotAddress(target), pageSize);
+                wear.incrementAndGet(target);
+                startGap.commitMove();
+            } finally {
+                lock.unlock();
+            }
+            reads.incrementAndGet();
+            writes.incrementAndGet();
+            bytesRead.addAndGet(pageSize);
+            bytesWritten.addAndGet(pageSize);
+            remapMoves.incrementAndGet();
+        } finally {
+            gapLock.unlock();
+        }
+    }
+
+    private long slotAddress(int physical) {
+        return base + (long) physical * pageSize;
+    }
+
+    private ReentrantLock slotLock(int slot) {
+        return slotLocks[slot % slotLocks.length];
+    }
+
+    private void checkSlot(int slot) {
+        if (closedAt != 0) {
+            throw new IllegalStateException("NVM device is closed");
+        }
+        if (slot < 0 || slot >= slots) {
+            throw new IndexOutOfBoundsException("NVM slot must be in [0, " + slots + "): slot=" + slot);
+        }
+    }
+
+    private void checkLength(int length) {
+        if (length < 0 || length > pageSize) {
+            throw new IllegalArgumentException("length must be in [0, " + pageSize + "]: length=" + length);
+        }
+    }
+
+    public NvmStats stats() {
+        long r = reads.get();
+        long w = writes.get();
+        long max = 0;
+        long total = 0;
+        for (int p = 0; p < physicalSlots; p++) {
+            long x = wear.get(p);
+            max = Math.max(max, x);
+            total += x;
+        }
+        long end = closedAt != 0 ? closedAt : System.nanoTime();
+        long elapsed = Math.max(1, end - openedAt);
+        NvmProfile profile = config.profile();
+        // mW x ns = pJ
+        double readJ = (double) r * readLatencyNanos * profile.readPowerMilliwatts() * 1e-12;
+        double writeJ = (double) w * writeLatencyNanos * profile.writePowerMilliwatts() * 1e-12;
+        double standbyJ = (double) profile.standbyPowerMilliwatts() * devices * elapsed * 1e-12;
+        double lifetime = max == 0 ? Double.POSITIVE_INFINITY : config.endurance() * (elapsed / 1e9) / max;
+        return new NvmStats(r, w, bytesRead.get(), bytesWritten.get(), remapMoves.get(), failedWrites.get(),
+            max, (double) total / physicalSlots, total, physicalSlots,
+            r * readLatencyNanos + w * writeLatencyNanos, injectedNanos.get(), queueWaitNanos.get(),
+            readJ, writeJ, standbyJ, elapsed, config.endurance(), lifetime);
+    }
+
+    /** Frees the region. Callers stop using the device first. */
+    @Override
+    public void close() {
+        if (closedAt == 0) {
+            closedAt = System.nanoTime();
+            UNSAFE.freeMemory(base);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.ratatosk.nvm;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.ratatosk.core.PageSwapper;
+
+/**
+ * The swapper of one file mapped through the {@link NvmSwapStore}: every call goes through the NVM
+ * tier, which reads and writes the file through the wrapped file swapper. Thread-safe, as
+ * {@link PageSwapper} requires; see {@link NvmSwapStore} for what each call does in NVM.
+ */
+public final class NvmPageSwapper implements PageSwapper {
+    private final NvmSwapStore store;
+    private final Path file;
+    private final int fileId;
+    private final int filePageSize;
+    private final PageSwapper fileSwapper;
+    /** Pages of this file that are dirty in NVM; lets force skip the slot scan when 0. */
+    private final AtomicLong dirtyPages = new AtomicLong();
+    private volatile boolean closed;
+
+    NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {
+        this.store = store;
+        this.file = file;
+        this.fileId = fileId;
+        this.filePageSize = filePageSize;
+        this.fileSwapper = fileSwapper;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public int fileId() {
+        return fileId;
+    }
+
+    /** The swapper of the file behind the tier. */
+    public PageSwapper fileSwapper() {
+        return fileSwapper;
+    }
+
+    @Override
+    public int filePageSize() {
+        return filePageSize;
+    }
+
+    /** From NVM if it holds the page, else from the file. */
+    @Override
+    public int read(long pageId, long address) throws IOException {
+        return store.read(this, pageId, address);
+    }
+
+    /** Flush: writes the file and drops the (now older) NVM copy. */
+    @Override
+    public void write(long pageId, long address) throws IOException {
+        store.write(this, pageId, address);
+    }
+
+    @Override
+    public void write(long startPageId, long[] addresses, int count) throws IOException {
+        store.write(this, startPageId, addresses, count);
+    }
+
+    /** Into NVM (and, under write-through, the file if dirty). */
+    @Override
+    public void evict(long pageId, long address, boolean dirty) throws IOException {
+        store.evict(this, pageId, address, dirty);
+    }
+
+    /** Writes this file's dirty NVM pages to it, then forces it. */
+    @Override
+    public void force() throws IOException {
+        store.force(this);
+    }
+
+    /** The file's page count, or more if NVM holds a dirty page past its end. */
+    @Override
+    public long pageCount() throws IOException {
+        return store.pageCount(this);
+    }
+
+    @Override
+    public void truncate(long pageCount) throws IOException {
+        store.truncate(this, pageCount);
+    }
+
+    /** Makes every page of the file durable, forgets its NVM copies and closes the file. */
+    @Override
+    public void close() throws IOException {
+        if (!closed) {
+            store.close(this);
+            closed = true;
+        }
+    }
+
+    long dirtyPages() {
+        return dirtyPages.get();
+    }
+
+    void addDirty() {
+        dirtyPages.incrementAndGet();
+    }
+
+    void removeDirty() {
+        dirtyPages.decrementAndGet();
+    }
+
+    @Override
+    public String toString() {
+        return "NvmPageSwapper[" + file + ", file id " + fileId + "]";
+    }
+}

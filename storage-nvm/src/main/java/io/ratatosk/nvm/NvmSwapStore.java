@@ -1,0 +1,616 @@
+package io.ratatosk.nvm;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import org.agrona.UnsafeAccess;
+
+/**
+ * The NVM tier between the page frames and the files (002 chapter 5: NVM as swap behind DRAM).
+ * A page leaving the frames goes into an NVM slot; a fault looks in NVM before it reads the file.
+ * It wraps the file swapper factory and hands out {@link NvmPageSwapper}s, so the page cache uses it
+ * as its {@link PageSwapperFactory} when {@code pagecache.swap=nvm}.
+ *
+ * <h2>State</h2>
+ * Per slot: the {@link PageKey} it holds ({@code FREE}, {@code RESERVED} while an eviction fills
+ * it, or a key) and flags (DIRTY: newer than the file; REFERENCED: the clock's second chance).
+ * The {@link PageSlotIndex} maps key to slot. A page is in at most one slot.
+ *
+ * <h2>Locking protocol</h2>
+ * <ol>
+ *   <li>Every operation on page {@code K} holds K's <i>page latch</i> (64 striped reentrant locks):
+ *   evict, fault, flush write, and any write-back of K from NVM. So for one page, index changes,
+ *   slot content changes and file writes never overlap: never two write-backs of one page in
+ *   flight, and a later version can never be overwritten in the file by an older one.</li>
+ *   <li>A slot's key and flags change only under the latch of the key it holds (or claims). The
+ *   clock may clear REFERENCED without it (a racy hint).</li>
+ *   <li>To reclaim a slot holding Q while evicting P (holding P's latch), the clock only
+ *   <i>tries</i> Q's latch and skips the slot on failure; it re-checks the slot's key after locking.
+ *   Blocking acquisitions happen only with no latch held, several at once only in ascending stripe
+ *   order (vectored write), so there is no lock cycle.</li>
+ *   <li>Free slots are claimed by CAS {@code FREE -> RESERVED}; an eviction that cannot claim a slot
+ *   within three sweeps bypasses NVM (dirty: straight to the file) instead of waiting.</li>
+ * </ol>
+ *
+ * <h2>Write policies</h2>
+ * Write-back: a dirty page stays dirty in NVM until the clock reclaims its slot, its file is forced,
+ * or closed. Write-through: the file is written when the page leaves the frames; NVM holds clean
+ * copies only. Under both, a clean eviction whose unchanged copy is in NVM writes nothing, and a
+ * flush ({@code write}) writes the file and drops the now older NVM copy.
+ *
+ * <h2>Errors</h2>
+ * An NVM write error while evicting a dirty page under write-back throws {@link IOException}; the
+ * slot is dropped (it may be torn) and the caller keeps the page dirty in its frame, which holds the
+ * newest version. A failed file write of a victim leaves the victim dirty in NVM; the eviction that
+ * needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
+ */
+public final class NvmSwapStore implements PageSwapperFactory {
+    static final long FREE = 0L;
+    /** Never a {@link PageKey}: its file id bits are 0. */
+    static final long RESERVED = 1L;
+    private static final int DIRTY = 1;
+    private static final int REFERENCED = 2;
+    private static final int NO_SLOT = -1;
+    private static final int LATCH_STRIPES = 64;
+    private static final int CLAIM_SWEEPS = 3;
+
+    private final NvmDeviceConfig config;
+    private final NvmDevice device;
+    private final PageSwapperFactory files;
+    private final WritePolicy writePolicy;
+    private final int slots;
+    private final int slotSize;
+    private final AtomicLongArray slotKeys;
+    private final AtomicIntegerArray slotFlags;
+    private final PageSlotIndex index;
+    private final AtomicLong hand = new AtomicLong();
+    private final ReentrantLock[] latches = new ReentrantLock[LATCH_STRIPES];
+    /** One page buffer per latch stripe, for write-backs made under that stripe's latch. */
+    private final long scratch;
+    private final AtomicReferenceArray<NvmPageSwapper> swappers =
+        new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
+    private volatile SwapInListener swapInListener = SwapInListener.NONE;
+    private volatile boolean closed;
+
+    private final AtomicLong swapIns = new AtomicLong();
+    private final AtomicLong fileReads = new AtomicLong();
+    private final AtomicLong swapOuts = new AtomicLong();
+    private final AtomicLong cleanEvictionsAbsorbed = new AtomicLong();
+    private final AtomicLong dirtyEvictionsAbsorbed = new AtomicLong();
+    private final AtomicLong writeBacks = new AtomicLong();
+    private final AtomicLong writeThroughs = new AtomicLong();
+    private final AtomicLong flushWrites = new AtomicLong();
+    private final AtomicLong nvmEvictions = new AtomicLong();
+    private final AtomicLong bypasses = new AtomicLong();
+    private final AtomicLong invalidations = new AtomicLong();
+    private final AtomicLong deviceWriteErrors = new AtomicLong();
+    private final AtomicLong writeBackErrors = new AtomicLong();
+
+    /**
+     * @param config the device and tier settings (the NVM flags)
+     * @param files  the swapper factory for the files behind the tier
+     */
+    public NvmSwapStore(NvmDeviceConfig config, PageSwapperFactory files) {
+        this.config = config;
+        this.files = files;
+        this.writePolicy = config.writePolicy();
+        this.device = new NvmDevice(config);
+        this.slots = device.slots();
+        this.slotSize = device.pageSize();
+        this.slotKeys = new AtomicLongArray(slots);
+        this.slotFlags = new AtomicIntegerArray(slots);
+        this.index = new PageSlotIndex(slots);
+        for (int i = 0; i < LATCH_STRIPES; i++) {
+            latches[i] = new ReentrantLock();
+        }
+        this.scratch = UnsafeAccess.UNSAFE.allocateMemory((long) LATCH_STRIPES * slotSize);
+    }
+
+    public NvmDeviceConfig config() {
+        return config;
+    }
+
+    /** The emulated device (for its counters, and for tests' error injection). */
+    public NvmDevice device() {
+        return device;
+    }
+
+    /** Installs the listener told about every NVM swap-in (the prefetch hook). */
+    public void swapInListener(SwapInListener listener) {
+        this.swapInListener = listener == null ? SwapInListener.NONE : listener;
+    }
+
+    @Override
+    public NvmPageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("NVM swap store is closed");
+        }
+        if (filePageSize <= 0 || filePageSize > slotSize) {
+            throw new IllegalArgumentException("file page size must be in [1, " + slotSize
+                + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
+        }
+        PageSwapper delegate = files.create(file, fileId, filePageSize, create);
+        NvmPageSwapper swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
+        if (!swappers.compareAndSet(fileId, null, swapper)) {
+            delegate.close();
+            throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier");
+        }
+        return swapper;
+    }
+
+    // ---- page operations (called by NvmPageSwapper) ---------------------------------------------
+
+    int read(NvmPageSwapper owner, long pageId, long address) throws IOException {
+        long key = PageKey.of(owner.fileId(), pageId);
+        int slot;
+        ReentrantLock latch = latch(key);
+        latch.lock();
+        try {
+            slot = index.get(key);
+            if (slot == PageSlotIndex.ABSENT) {
+                fileReads.incrementAndGet();
+                return owner.fileSwapper().read(pageId, address);
+            }
+            device.read(slot, address, owner.filePageSize());
+            setFlags(slot, REFERENCED);
+            swapIns.incrementAndGet();
+        } finally {
+            latch.unlock();
+        }
+        swapInListener.swappedIn(owner.fileId(), pageId, slot);
+        return owner.filePageSize();
+    }
+
+    void evict(NvmPageSwapper owner, long pageId, long address, boolean dirty) throws IOException {
+        long key = PageKey.of(owner.fileId(), pageId);
+        ReentrantLock latch = latch(key);
+        latch.lock();
+        try {
+            int slot = index.get(key);
+            if (slot != PageSlotIndex.ABSENT && !dirty) {
+                // The frame was filled from this copy and not changed since: nothing to write.
+                setFlags(slot, REFERENCED);
+                cleanEvictionsAbsorbed.incrementAndGet();
+                return;
+            }
+            if (dirty && writePolicy == WritePolicy.WRITE_THROUGH) {
+                try {
+                    owner.fileSwapper().write(pageId, address);
+                } catch (IOException e) {
+                    if (slot != PageSlotIndex.ABSENT) {
+                        invalidate(slot, key, owner); // the file may be torn now; the frame stays dirty
+                    }
+                    throw e;
+                }
+                writeThroughs.incrementAndGet();
+            }
+            boolean keepDirty = dirty && writePolicy == WritePolicy.WRITE_BACK;
+            if (slot != PageSlotIndex.ABSENT) {
+                overwrite(slot, key, owner, address, keepDirty);
+            } else {
+                store(key, owner, pageId, address, keepDirty);
+            }
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** A dirty page whose older copy is in NVM: write the new version into the same slot. */
+    private void overwrite(int slot, long key, NvmPageSwapper owner, long address, boolean keepDirty)
+        throws IOException {
+        try {
+            device.write(slot, address, owner.filePageSize());
+        } catch (IOException e) {
+            deviceWriteErrors.incrementAndGet();
+            invalidate(slot, key, owner); // torn; the frame holds the newest version
+            if (keepDirty) {
+                throw e;
+            }
+            return; // write-through: the file already has the page
+        }
+        if (keepDirty) {
+            if ((setFlags(slot, REFERENCED | DIRTY) & DIRTY) == 0) {
+                owner.addDirty();
+            }
+            dirtyEvictionsAbsorbed.incrementAndGet();
+        } else {
+            setFlags(slot, REFERENCED);
+        }
+        swapOuts.incrementAndGet();
+    }
+
+    /** A page with no copy in NVM: claim a slot (reclaiming one if need be) and write it there. */
+    private void store(long key, NvmPageSwapper owner, long pageId, long address, boolean keepDirty)
+        throws IOException {
+        int slot = claimSlot();
+        if (slot == NO_SLOT) {
+            bypasses.incrementAndGet();
+            if (keepDirty) {
+                owner.fileSwapper().write(pageId, address);
+            }
+            return;
+        }
+        try {
+            device.write(slot, address, owner.filePageSize());
+        } catch (IOException e) {
+            deviceWriteErrors.incrementAndGet();
+            slotKeys.set(slot, FREE);
+            if (keepDirty) {
+                throw e;
+            }
+            return; // clean, or written through: the file has it
+        }
+        slotFlags.set(slot, keepDirty ? REFERENCED | DIRTY : REFERENCED);
+        index.put(key, slot);
+        slotKeys.set(slot, key);
+        if (keepDirty) {
+            owner.addDirty();
+            dirtyEvictionsAbsorbed.incrementAndGet();
+        }
+        swapOuts.incrementAndGet();
+    }
+
+    /**
+     * The tier's clock: a free slot, or the first unreferenced one whose page can be latched without
+     * waiting, written back first if dirty. Returns a slot in state RESERVED, or {@link #NO_SLOT}.
+     */
+    private int claimSlot() {
+        for (long step = 0, limit = (long) CLAIM_SWEEPS * slots; step < limit; step++) {
+            int slot = (int) Long.remainderUnsigned(hand.getAndIncrement(), slots);
+            long key = slotKeys.get(slot);
+            if (key == FREE) {
+                if (slotKeys.compareAndSet(slot, FREE, RESERVED)) {
+                    return slot;
+                }
+                continue;
+            }
+            if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
+                continue;
+            }
+            ReentrantLock latch = latch(key);
+            if (!latch.tryLock()) {
+                continue;
+            }
+            try {
+                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & REFERENCED) == 0 && reclaim(slot, key)) {
+                    return slot;
+                }
+            } finally {
+                latch.unlock();
+            }
+        }
+        return NO_SLOT;
+    }
+
+    /** Under {@code key}'s latch: empties {@code slot} into state RESERVED; false if its write-back failed. */
+    private boolean reclaim(int slot, long key) {
+        NvmPageSwapper owner = swappers.get(PageKey.fileId(key));
+        if ((slotFlags.get(slot) & DIRTY) != 0) {
+            try {
+                writeBack(slot, key, owner);
+            } catch (IOException e) {
+                writeBackErrors.incrementAndGet();
+                return false;
+            }
+        }
+        index.remove(key, slot);
+        slotFlags.set(slot, 0);
+        slotKeys.set(slot, RESERVED);
+        nvmEvictions.incrementAndGet();
+        return true;
+    }
+
+    /** Under {@code key}'s latch: writes the dirty copy in {@code slot} to its file and marks it clean. */
+    private void writeBack(int slot, long key, NvmPageSwapper owner) throws IOException {
+        long buffer = scratch + (long) stripe(key) * slotSize;
+        device.read(slot, buffer, owner.filePageSize());
+        owner.fileSwapper().write(PageKey.pageId(key), buffer);
+        clearFlags(slot, DIRTY);
+        owner.removeDirty();
+        writeBacks.incrementAndGet();
+    }
+
+    /** Under {@code key}'s latch: drops the copy of {@code key} in {@code slot} without writing it anywhere. */
+    private void invalidate(int slot, long key, NvmPageSwapper owner) {
+        index.remove(key, slot);
+        if ((slotFlags.getAndSet(slot, 0) & DIRTY) != 0) {
+            owner.removeDirty();
+        }
+        slotKeys.set(slot, FREE);
+        invalidations.incrementAndGet();
+    }
+
+    /** Flush path: the frame's version goes to the file, which makes any NVM copy stale. */
+    void write(NvmPageSwapper owner, long pageId, long address) throws IOException {
+        long key = PageKey.of(owner.fileId(), pageId);
+        ReentrantLock latch = latch(key);
+        latch.lock();
+        try {
+            owner.fileSwapper().write(pageId, address);
+            flushWrites.incrementAndGet();
+            int slot = index.get(key);
+            if (slot != PageSlotIndex.ABSENT) {
+                invalidate(slot, key, owner);
+            }
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** Vectored flush: latches every page's stripe (ascending, so no cycle), then one file call. */
+    void write(NvmPageSwapper owner, long startPageId, long[] addresses, int count) throws IOException {
+        long stripes = 0;
+        for (int i = 0; i < count; i++) {
+            stripes |= 1L << stripe(PageKey.of(owner.fileId(), startPageId + i));
+        }
+        long locked = 0;
+        try {
+            for (long s = stripes; s != 0; s &= s - 1) {
+                int stripe = Long.numberOfTrailingZeros(s);
+                latches[stripe].lock();
+                locked |= 1L << stripe;
+            }
+            owner.fileSwapper().write(startPageId, addresses, count);
+            flushWrites.addAndGet(count);
+            for (int i = 0; i < count; i++) {
+                long key = PageKey.of(owner.fileId(), startPageId + i);
+                int slot = index.get(key);
+                if (slot != PageSlotIndex.ABSENT) {
+                    invalidate(slot, key, owner);
+                }
+            }
+        } finally {
+            for (long s = locked; s != 0; s &= s - 1) {
+                latches[Long.numberOfTrailingZeros(s)].unlock();
+            }
+        }
+    }
+
+    /** Writes every dirty NVM page of the file to the file, then forces the file. */
+    void force(NvmPageSwapper owner) throws IOException {
+        writeBackFile(owner);
+        owner.fileSwapper().force();
+    }
+
+    private void writeBackFile(NvmPageSwapper owner) throws IOException {
+        if (owner.dirtyPages() == 0) {
+            return;
+        }
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (!ownedBy(key, owner) || (slotFlags.get(slot) & DIRTY) == 0) {
+                continue;
+            }
+            ReentrantLock latch = latch(key);
+            latch.lock();
+            try {
+                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & DIRTY) != 0) {
+                    writeBack(slot, key, owner);
+                }
+            } finally {
+                latch.unlock();
+            }
+        }
+    }
+
+    /** Drops the file's NVM copies of pages {@code >= pageCount} (unwritten), then truncates the file. */
+    void truncate(NvmPageSwapper owner, long pageCount) throws IOException {
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (!ownedBy(key, owner) || PageKey.pageId(key) < pageCount) {
+                continue;
+            }
+            ReentrantLock latch = latch(key);
+            latch.lock();
+            try {
+                if (slotKeys.get(slot) == key) {
+                    invalidate(slot, key, owner);
+                }
+            } finally {
+                latch.unlock();
+            }
+        }
+        owner.fileSwapper().truncate(pageCount);
+    }
+
+    /**
+     * Makes the file durable and forgets it: writes back its dirty pages, forces, drops its copies
+     * (its file id may be reused for another file), closes the file swapper. If a write-back fails,
+     * nothing dirty has been dropped and the swapper stays open.
+     */
+    void close(NvmPageSwapper owner) throws IOException {
+        writeBackFile(owner);
+        owner.fileSwapper().force();
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (!ownedBy(key, owner)) {
+                continue;
+            }
+            ReentrantLock latch = latch(key);
+            latch.lock();
+            try {
+                if (slotKeys.get(slot) == key) {
+                    if ((slotFlags.get(slot) & DIRTY) != 0) {
+                        writeBack(slot, key, owner); // evicted during close: still never dropped dirty
+                    }
+                    invalidate(slot, key, owner);
+                }
+            } finally {
+                latch.unlock();
+            }
+        }
+        swappers.compareAndSet(owner.fileId(), owner, null);
+        owner.fileSwapper().close();
+    }
+
+    /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
+    long pageCount(NvmPageSwapper owner) throws IOException {
+        long count = owner.fileSwapper().pageCount();
+        if (owner.dirtyPages() > 0) {
+            for (int slot = 0; slot < slots; slot++) {
+                long key = slotKeys.get(slot);
+                if (ownedBy(key, owner) && (slotFlags.get(slot) & DIRTY) != 0) {
+                    count = Math.max(count, PageKey.pageId(key) + 1);
+                }
+            }
+        }
+        return count;
+    }
+
+    private static boolean ownedBy(long key, NvmPageSwapper owner) {
+        return key != FREE && key != RESERVED && PageKey.fileId(key) == owner.fileId();
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private static int stripe(long key) {
+        return (int) (PageKey.hash(key) >>> 58);
+    }
+
+    private ReentrantLock latch(long key) {
+        return latches[stripe(key)];
+    }
+
+    /** Sets bits; returns the flags before. */
+    private int setFlags(int slot, int bits) {
+        int f;
+        do {
+            f = slotFlags.get(slot);
+        } while ((f & bits) != bits && !slotFlags.compareAndSet(slot, f, f | bits));
+        return f;
+    }
+
+    /** Clears bits; returns the flags before. */
+    private int clearFlags(int slot, int bits) {
+        int f;
+        do {
+            f = slotFlags.get(slot);
+        } while ((f & bits) != 0 && !slotFlags.compareAndSet(slot, f, f & ~bits));
+        return f;
+    }
+
+    // ---- introspection --------------------------------------------------------------------------
+
+    /** Whether NVM holds a copy of the page. */
+    public boolean contains(int fileId, long pageId) {
+        return index.get(PageKey.of(fileId, pageId)) != PageSlotIndex.ABSENT;
+    }
+
+    /** The slot holding the page, or -1. */
+    int slotOf(int fileId, long pageId) {
+        return index.get(PageKey.of(fileId, pageId));
+    }
+
+    /** Whether NVM holds a copy of the page that is newer than the file. */
+    public boolean isDirtyInNvm(int fileId, long pageId) {
+        int slot = slotOf(fileId, pageId);
+        return slot != PageSlotIndex.ABSENT && (slotFlags.get(slot) & DIRTY) != 0;
+    }
+
+    public NvmTierStats stats() {
+        int resident = 0;
+        long dirty = 0;
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (key != FREE && key != RESERVED) {
+                resident++;
+                if ((slotFlags.get(slot) & DIRTY) != 0) {
+                    dirty++;
+                }
+            }
+        }
+        return new NvmTierStats(swapIns.get(), fileReads.get(), swapOuts.get(), cleanEvictionsAbsorbed.get(),
+            dirtyEvictionsAbsorbed.get(), writeBacks.get(), writeThroughs.get(), flushWrites.get(), nvmEvictions.get(),
+            bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), resident, dirty,
+            device.stats());
+    }
+
+    /**
+     * Checks, when no operation is running, that slots, index and per-file dirty counts agree, and
+     * that write-through left nothing dirty; throws {@link IllegalStateException} naming the first
+     * inconsistency.
+     */
+    public void checkInvariants() {
+        int resident = 0;
+        long[] dirtyPerFile = new long[PageKey.MAX_FILE_ID + 1];
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (key == RESERVED) {
+                throw new IllegalStateException("slot " + slot + " is still reserved");
+            }
+            if (key == FREE) {
+                if (slotFlags.get(slot) != 0) {
+                    throw new IllegalStateException("free slot " + slot + " has flags " + slotFlags.get(slot));
+                }
+                continue;
+            }
+            resident++;
+            if (index.get(key) != slot) {
+                throw new IllegalStateException("slot " + slot + " holds " + PageKey.toString(key)
+                    + " but the index maps it to " + index.get(key));
+            }
+            if (swappers.get(PageKey.fileId(key)) == null) {
+                throw new IllegalStateException("slot " + slot + " holds " + PageKey.toString(key) + " of an unmapped file");
+            }
+            if ((slotFlags.get(slot) & DIRTY) != 0) {
+                if (writePolicy == WritePolicy.WRITE_THROUGH) {
+                    throw new IllegalStateException("write-through left " + PageKey.toString(key) + " dirty in NVM");
+                }
+                dirtyPerFile[PageKey.fileId(key)]++;
+            }
+        }
+        if (resident != index.size()) {
+            throw new IllegalStateException(resident + " slots hold pages but the index has " + index.size());
+        }
+        for (int fileId = 0; fileId < dirtyPerFile.length; fileId++) {
+            NvmPageSwapper owner = swappers.get(fileId);
+            long counted = owner == null ? 0 : owner.dirtyPages();
+            if (counted != dirtyPerFile[fileId]) {
+                throw new IllegalStateException("file " + fileId + " counts " + counted + " dirty NVM pages, slots hold "
+                    + dirtyPerFile[fileId]);
+            }
+        }
+    }
+
+    /**
+     * Closes every file still open through the tier (making it durable), then the device and the
+     * wrapped file swapper factory. If a file cannot be made durable, throws and leaves the device
+     * open, so its dirty pages are still there for another attempt.
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        IOException failure = null;
+        for (int fileId = 0; fileId < swappers.length(); fileId++) {
+            NvmPageSwapper owner = swappers.get(fileId);
+            if (owner != null) {
+                try {
+                    owner.close();
+                } catch (IOException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure; // dirty pages are still in NVM; the device stays open
+        }
+        closed = true;
+        device.close();
+        UnsafeAccess.UNSAFE.freeMemory(scratch);
+        files.close();
+    }
+}

@@ -1,0 +1,51 @@
+package io.ratatosk.nvm;
+
+/**
+ * A snapshot of {@link NvmSwapStore}'s counters, with the device's own ({@link NvmStats}).
+ *
+ * <ul>
+ *   <li>{@code swapIns}: faults served from NVM (each one a file read avoided);
+ *   {@code fileReads}: faults that missed NVM and read the file.</li>
+ *   <li>{@code swapOuts}: evictions from the frames that wrote the page into NVM;
+ *   {@code cleanEvictionsAbsorbed}: clean evictions whose unchanged copy was already in NVM (no
+ *   write at all); {@code dirtyEvictionsAbsorbed}: dirty evictions kept dirty in NVM under
+ *   write-back, whose file write was deferred.</li>
+ *   <li>{@code writeBacks}: dirty pages written from NVM to their file (when evicted from NVM, on
+ *   force, on close); {@code writeThroughs}: file writes at eviction under write-through;
+ *   {@code flushWrites}: pages the page cache flushed through the tier ({@code write}).</li>
+ *   <li>{@code nvmEvictions}: slots the tier's clock reclaimed; {@code bypasses}: evictions that
+ *   found no slot in bounded time and went straight to the file (dirty) or were dropped (clean);
+ *   {@code invalidations}: NVM copies dropped because a newer version reached the file, or the file
+ *   was truncated or closed.</li>
+ *   <li>{@code deviceWriteErrors}: NVM writes that failed; {@code writeBackErrors}: file writes of a
+ *   victim that failed (the page stays dirty in NVM and the error recurs at its file's force).</li>
+ * </ul>
+ */
+public record NvmTierStats(
+    long swapIns,
+    long fileReads,
+    long swapOuts,
+    long cleanEvictionsAbsorbed,
+    long dirtyEvictionsAbsorbed,
+    long writeBacks,
+    long writeThroughs,
+    long flushWrites,
+    long nvmEvictions,
+    long bypasses,
+    long invalidations,
+    long deviceWriteErrors,
+    long writeBackErrors,
+    int residentPages,
+    long dirtyPages,
+    NvmStats device) {
+
+    /** File reads the tier saved: every swap-in. */
+    public long fileReadsAvoided() {
+        return swapIns;
+    }
+
+    /** File writes the tier saved, net: dirty evictions absorbed minus the write-backs they caused later. */
+    public long fileWritesAvoided() {
+        return Math.max(0, dirtyEvictionsAbsorbed - writeBacks);
+    }
+}

@@ -1,0 +1,209 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+class NvmDeviceTest {
+    private static final int PAGE = 512;
+
+    private static NvmDeviceConfig.Builder config(int slots) {
+        return NvmDeviceConfig.builder(PAGE).slots(slots).injectLatency(false);
+    }
+
+    @Test
+    void readReturnsWhatWasLastWrittenToEachSlotWhileStartGapMovesSlotsAround() throws IOException {
+        try (NvmDevice device = new NvmDevice(config(8).gapInterval(1).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long buffer = pages.allocate();
+            long[] version = new long[8];
+            SplittableRandom random = new SplittableRandom(7);
+            for (int step = 0; step < 500; step++) {
+                int slot = random.nextInt(8);
+                version[slot] = step + 1;
+                pages.fill(buffer, version[slot]);
+                device.write(slot, buffer, PAGE);
+                for (int s = 0; s < 8; s++) {
+                    if (version[s] != 0) {
+                        device.read(s, buffer, PAGE);
+                        assertEquals(-1, pages.firstMismatch(buffer, version[s]), "slot " + s + " after step " + step);
+                    }
+                }
+            }
+            assertEquals(500, device.stats().remapMoves(), "gap interval 1 moves the gap on every write");
+        }
+    }
+
+    @Test
+    void modeledDeviceTimeIsOperationsTimesConfiguredLatency() throws IOException {
+        for (Remapping remapping : Remapping.values()) {
+            try (NvmDevice device = new NvmDevice(config(4).remapping(remapping).gapInterval(3)
+                .readLatencyNanos(700).writeLatencyNanos(1_300).build());
+                 OffHeapPages pages = new OffHeapPages(PAGE)) {
+                long buffer = pages.allocate();
+                for (int i = 0; i < 10; i++) {
+                    device.write(i % 4, buffer, PAGE);
+                }
+                for (int i = 0; i < 7; i++) {
+                    device.read(i % 4, buffer, PAGE);
+                }
+                NvmStats s = device.stats();
+                long moves = remapping == Remapping.START_GAP ? 10 / 3 : 0;
+                assertEquals(moves, s.remapMoves());
+                assertEquals(7 + moves, s.reads());
+                assertEquals(10 + moves, s.writes());
+                assertEquals(s.reads() * 700 + s.writes() * 1_300, s.modeledDeviceNanos());
+                assertEquals(s.reads() * PAGE, s.bytesRead());
+                assertEquals(s.writes() * PAGE, s.bytesWritten());
+                assertEquals(0, s.injectedNanos(), "latency injection is off");
+            }
+        }
+    }
+
+    /**
+     * Injected latency is measured from the start of each operation to the end of its wait, so it
+     * is never below the model; parking overshoots. Observed on the shared, loaded 2-core build
+     * machine (JDK 17): 10 us spun ops 1.02-1.03x the model, once 5.8x while other builds ran;
+     * 50 us parked ops 1.75-3.2x (timer slack of parkNanos). We assert only the lower bound (0.9x)
+     * and a loose ceiling (100x) that catches a runaway wait.
+     */
+    @Test
+    void injectedTimeCoversTheModeledTimeForSpunAndParkedWaits() throws IOException {
+        for (NvmProfile profile : new NvmProfile[] {NvmProfile.NVME_FAST, NvmProfile.NVME}) {
+            try (NvmDevice device = new NvmDevice(NvmDeviceConfig.builder(PAGE).slots(4).profile(profile)
+                .remapping(Remapping.NONE).build());
+                 OffHeapPages pages = new OffHeapPages(PAGE)) {
+                long buffer = pages.allocate();
+                for (int i = 0; i < 100; i++) {
+                    device.write(i % 4, buffer, PAGE);
+                    device.read(i % 4, buffer, PAGE);
+                }
+                NvmStats s = device.stats();
+                assertEquals(100 * profile.readPageNanos(PAGE) + 100 * profile.writePageNanos(PAGE), s.modeledDeviceNanos());
+                System.out.printf("%s: modeled %d us, injected %d us, ratio %.2f%n", profile.flagValue(),
+                    s.modeledDeviceNanos() / 1000, s.injectedNanos() / 1000, s.injectedToModeled());
+                assertTrue(s.injectedNanos() >= 0.9 * s.modeledDeviceNanos(), "injected " + s.injectedNanos());
+                assertTrue(s.injectedNanos() < 100L * s.modeledDeviceNanos(), "injected " + s.injectedNanos());
+            }
+        }
+    }
+
+    @Test
+    void startGapSpreadsTheWritesOfASingleHotSlot() throws IOException {
+        int writes = 4_000;
+        try (NvmDevice leveled = new NvmDevice(config(16).gapInterval(4).build());
+             NvmDevice unleveled = new NvmDevice(config(16).remapping(Remapping.NONE).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long buffer = pages.allocate();
+            for (int i = 0; i < writes; i++) {
+                leveled.write(0, buffer, PAGE);
+                unleveled.write(0, buffer, PAGE);
+            }
+            NvmStats spread = leveled.stats();
+            NvmStats hot = unleveled.stats();
+            assertEquals(writes, hot.wearMax(), "without remapping one physical slot takes every write");
+            assertEquals(writes + writes / 4, spread.wearTotal(), "host writes plus one write per gap move");
+            assertTrue(spread.wearMax() < writes / 8, "max wear " + spread.wearMax() + " of " + writes + " writes");
+            assertTrue(spread.wearRatio() < 2.0, "max/mean wear " + spread.wearRatio());
+        }
+    }
+
+    @Test
+    void energyIsPowerTimesModeledLatencyPerOperationTypePlusStandby() throws IOException {
+        try (NvmDevice device = new NvmDevice(NvmDeviceConfig.builder(4096).slots(4).profile(NvmProfile.PCM)
+            .devices(2).remapping(Remapping.NONE).injectLatency(false).build());
+             OffHeapPages pages = new OffHeapPages(4096)) {
+            long buffer = pages.allocate();
+            device.write(0, buffer, 4096);
+            device.write(1, buffer, 4096);
+            for (int i = 0; i < 3; i++) {
+                device.read(0, buffer, 4096);
+            }
+            NvmStats s = device.stats();
+            assertEquals(3 * 1_012 * 78e-12, s.readEnergyJoules(), 1e-18);
+            assertEquals(2 * 9_600 * 773e-12, s.writeEnergyJoules(), 1e-18);
+            assertEquals(45e-12 * 2 * s.elapsedNanos(), s.standbyEnergyJoules(), 1e-15);
+            assertEquals(s.readEnergyJoules() + s.writeEnergyJoules() + s.standbyEnergyJoules(), s.energyJoules(), 1e-18);
+        }
+    }
+
+    @Test
+    void aRequestWaitsWhileItsDeviceIsBusy() throws Exception {
+        // One device, 2 ms writes: two threads' 5 writes each cannot take less than 20 ms together.
+        try (NvmDevice device = new NvmDevice(NvmDeviceConfig.builder(PAGE).slots(4).devices(1)
+            .remapping(Remapping.NONE).writeLatencyNanos(2_000_000).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long a = pages.allocate();
+            long b = pages.allocate();
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                long start = System.nanoTime();
+                Future<?> fa = pool.submit(() -> writeRepeatedly(device, 0, a, 5));
+                Future<?> fb = pool.submit(() -> writeRepeatedly(device, 1, b, 5));
+                fa.get();
+                fb.get();
+                long wall = System.nanoTime() - start;
+                assertTrue(wall >= 20_000_000, "wall " + wall);
+                assertTrue(device.stats().queueWaitNanos() > 0);
+            } finally {
+                NvmSwapStoreTest.stop(pool);
+            }
+        }
+    }
+
+    private static Void writeRepeatedly(NvmDevice device, int slot, long buffer, int times) throws IOException {
+        for (int i = 0; i < times; i++) {
+            device.write(slot, buffer, PAGE);
+        }
+        return null;
+    }
+
+    @Test
+    void physicalSlotsAreSpreadOverDevicesRoundRobin() {
+        try (NvmDevice device = new NvmDevice(config(9).devices(3).remapping(Remapping.NONE).build())) {
+            for (int s = 0; s < 9; s++) {
+                assertEquals(s % 3, device.deviceOf(s));
+            }
+        }
+    }
+
+    @Test
+    void injectedWriteErrorsFailExactlyThatManyWritesAndAreCountedApart() throws IOException {
+        try (NvmDevice device = new NvmDevice(config(4).remapping(Remapping.NONE).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long buffer = pages.allocate();
+            device.failNextWrites(2);
+            assertThrows(IOException.class, () -> device.write(0, buffer, PAGE));
+            assertThrows(IOException.class, () -> device.write(1, buffer, PAGE));
+            device.write(2, buffer, PAGE);
+            NvmStats s = device.stats();
+            assertEquals(2, s.failedWrites());
+            assertEquals(1, s.writes());
+            assertEquals(1, s.wearTotal());
+        }
+    }
+
+    @Test
+    void projectedLifetimeIsEnduranceOverMaxWearPerSecondOfRun() throws IOException {
+        try (NvmDevice device = new NvmDevice(config(4).endurance(1_000).remapping(Remapping.NONE).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            assertEquals(Double.POSITIVE_INFINITY, device.stats().projectedLifetimeSeconds());
+            long buffer = pages.allocate();
+            for (int i = 0; i < 10; i++) {
+                device.write(i < 8 ? 1 : 2, buffer, PAGE);
+            }
+            NvmStats s = device.stats();
+            assertEquals(8, s.wearMax());
+            assertEquals(2.5, s.wearMean(), 1e-9);
+            assertEquals(1_000 * (s.elapsedNanos() / 1e9) / 8, s.projectedLifetimeSeconds(), 1e-9);
+        }
+    }
+}

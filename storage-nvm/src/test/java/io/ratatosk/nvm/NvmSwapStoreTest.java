@@ -1,0 +1,502 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.ratatosk.core.PageSwapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class NvmSwapStoreTest {
+    private static final int PAGE = 512;
+    private static final Path FILE_A = Path.of("a.db");
+    private static final Path FILE_B = Path.of("b.db");
+
+    private final OffHeapPages pages = new OffHeapPages(PAGE);
+    private final InMemoryFiles files = new InMemoryFiles();
+
+    @AfterEach
+    void freePages() {
+        pages.close();
+    }
+
+    /** No latency injection, start-gap moving every 3 writes so remapping is exercised everywhere. */
+    private static NvmDeviceConfig.Builder tiny(int slots) {
+        return NvmDeviceConfig.builder(PAGE).slots(slots).injectLatency(false).gapInterval(3);
+    }
+
+    private long page(long version) {
+        long address = pages.allocate();
+        pages.fill(address, version);
+        return address;
+    }
+
+    private long[] fileContent(Path path, long pageId) {
+        byte[] bytes = files.file(path).pages.get(pageId);
+        if (bytes == null) {
+            return null;
+        }
+        long[] words = new long[PAGE / Long.BYTES];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = OffHeapPages.UNSAFE.getLong(bytes, (long) sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET + i * 8L);
+        }
+        return words;
+    }
+
+    private void assertFileHolds(Path path, long pageId, long version) {
+        long[] expected = new long[PAGE / Long.BYTES];
+        for (int i = 0; i < expected.length; i++) {
+            expected[i] = OffHeapPages.word(version, i * Long.BYTES);
+        }
+        assertArrayEquals(expected, fileContent(path, pageId), path + " page " + pageId + " version " + version);
+    }
+
+    /**
+     * Waits for the workers even when the test failed: they write into off-heap pages and the
+     * device, which the test frees afterwards; freeing under a running worker corrupts the heap.
+     */
+    static void stop(ExecutorService pool) throws InterruptedException {
+        pool.shutdownNow();
+        if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("workers did not stop");
+        }
+    }
+
+    // ---- durability ---------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(WritePolicy.class)
+    void everyByteReachesTheFileThroughATinyNvm(WritePolicy policy, @TempDir Path dir) throws IOException {
+        Path path = dir.resolve("store.db");
+        NvmSwapStore store = new NvmSwapStore(tiny(8).writePolicy(policy).build(), new FileChannelFiles());
+        PageSwapper swapper = store.create(path, 3, PAGE, true);
+        FrameSimulation frames = new FrameSimulation(swapper, pages, 6, 11);
+        long[] pageIds = new long[64];
+        for (int i = 0; i < pageIds.length; i++) {
+            pageIds[i] = i;
+        }
+        for (int step = 0; step < 4_000; step++) {
+            frames.step(pageIds);
+        }
+        frames.evictAll();
+        NvmTierStats stats = store.stats();
+        store.checkInvariants();
+        assertTrue(stats.swapIns() > 100, "faults served from NVM: " + stats.swapIns());
+        assertTrue(stats.nvmEvictions() > 100, "slots reclaimed: " + stats.nvmEvictions());
+        assertTrue(stats.device().remapMoves() > 0);
+        store.close(); // closes the file too: makes everything durable
+
+        try (PageSwapper check = new FileChannelFiles().create(path, 0, PAGE, false)) {
+            long buffer = pages.allocate();
+            for (long pageId : pageIds) {
+                check.read(pageId, buffer);
+                frames.verify(pageId, buffer, "file after close");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WritePolicy.class)
+    void concurrentFaultsAndEvictionsOfDifferentPagesLoseNothing(WritePolicy policy) throws Exception {
+        int threads = 4;
+        NvmSwapStore store = new NvmSwapStore(tiny(8).writePolicy(policy).devices(2).build(), files);
+        PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+        List<FrameSimulation> sims = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                // the page cache never works on one page from two threads at once: give each thread its own pages
+                long[] own = new long[24];
+                for (int i = 0; i < own.length; i++) {
+                    own[i] = t + (long) i * threads;
+                }
+                FrameSimulation sim = new FrameSimulation(swapper, pages, 3, 100 + t);
+                sims.add(sim);
+                done.add(pool.submit(() -> {
+                    for (int step = 0; step < 3_000; step++) {
+                        sim.step(own);
+                    }
+                    sim.evictAll();
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            stop(pool);
+        }
+        store.checkInvariants();
+        assertEquals(1, files.file(FILE_A).maxInFlight.get(), "never two writes of one page in flight");
+        swapper.close();
+        for (FrameSimulation sim : sims) {
+            for (Map.Entry<Long, Long> e : sim.expected().entrySet()) {
+                assertFileHolds(FILE_A, e.getKey(), e.getValue());
+            }
+        }
+        store.close();
+    }
+
+    // ---- ordering -----------------------------------------------------------------------------
+
+    @Test
+    void pageEvictedDirtyRefaultedDirtiedAndEvictedAgainReachesTheFileWithItsLastContent() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(2).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            swapper.evict(7, frame, true);                // v1 dirty in NVM
+            assertTrue(store.isDirtyInNvm(0, 7));
+            swapper.read(7, frame);                       // re-fault from NVM
+            assertEquals(-1, pages.firstMismatch(frame, 1));
+            pages.fill(frame, 2);
+            swapper.evict(7, frame, true);                // v2 replaces v1 in NVM; the file still has nothing
+            assertEquals(0, files.file(FILE_A).writes.get());
+            swapper.read(7, frame);
+            pages.fill(frame, 3);
+            // the older copy leaves NVM while v3 is in the frame: v2 is written back ...
+            swapper.evict(100, page(100), true);
+            swapper.evict(101, page(101), true);
+            swapper.evict(102, page(102), true);
+            assertFalse(store.contains(0, 7));
+            assertFileHolds(FILE_A, 7, 2);
+            swapper.evict(7, frame, true);                // ... and v3 follows it
+            swapper.force();
+            assertFileHolds(FILE_A, 7, 3);
+            List<String> log = files.file(FILE_A).writeLog;
+            assertEquals(List.of("7:" + OffHeapPages.word(2, 0), "7:" + OffHeapPages.word(3, 0)),
+                log.stream().filter(s -> s.startsWith("7:")).toList());
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void flushOfAPageRefaultedFromADirtyNvmCopySupersedesThatCopy() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            swapper.evict(5, frame, true);
+            swapper.read(5, frame);
+            pages.fill(frame, 2);
+            swapper.write(5, frame);                      // flush v2 from the frame
+            assertFalse(store.contains(0, 5), "the dirty v1 copy is older than the file now");
+            swapper.force();
+            swapper.close();
+            assertFileHolds(FILE_A, 5, 2);
+            assertEquals(1, files.file(FILE_A).writes.get(), "v1 never reaches the file");
+        }
+    }
+
+    @Test
+    void neverTwoWriteBacksOfOnePageInFlight() throws Exception {
+        // Slow file writes of page 0 widen every window in which a write-back of page 0 (the clock
+        // reclaiming its slot) and a flush of page 0 (a newer version) could overlap.
+        files.hook = (file, pageId) -> {
+            if (pageId == 0) {
+                try {
+                    Thread.sleep(3);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (NvmSwapStore store = new NvmSwapStore(tiny(2).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            long last = 0;
+            try {
+                long frame = pages.allocate();
+                long other = pages.allocate();
+                for (int round = 1; round <= 30; round++) {
+                    long v1 = round * 10L + 1;
+                    long v2 = round * 10L + 2;
+                    pages.fill(frame, v1);
+                    swapper.evict(0, frame, true);            // v1 dirty in NVM
+                    int r = round;
+                    Future<?> churn = pool.submit(() -> {     // pushes page 0 out of NVM: write-back of v1
+                        for (int i = 1; i <= 3; i++) {
+                            pages.fill(other, r * 1000L + i);
+                            swapper.evict(r * 10L + i, other, true);
+                        }
+                        return null;
+                    });
+                    Future<?> flush = pool.submit(() -> {     // faults v1 in, makes v2, flushes it
+                        swapper.read(0, frame);
+                        pages.fill(frame, v2);
+                        swapper.write(0, frame);
+                        return null;
+                    });
+                    churn.get(10, TimeUnit.SECONDS);
+                    flush.get(10, TimeUnit.SECONDS);
+                    last = v2;
+                    assertFileHolds(FILE_A, 0, last);
+                }
+            } finally {
+                stop(pool);
+            }
+            assertEquals(1, files.file(FILE_A).maxInFlight.get());
+            swapper.close();
+            assertFileHolds(FILE_A, 0, last);
+        }
+    }
+
+    // ---- costs --------------------------------------------------------------------------------
+
+    @Test
+    void knownSequenceGivesExactlyTheExpectedNvmReadsWritesAndWear() throws IOException {
+        NvmDeviceConfig config = tiny(4).remapping(Remapping.NONE).build();
+        try (NvmSwapStore store = new NvmSwapStore(config, files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = pages.allocate();
+            for (int p = 0; p < 4; p++) {                 // 4 writes into the free slots 0..3, in clock order
+                pages.fill(frame, p);
+                swapper.evict(p, frame, true);
+            }
+            swapper.read(0, frame);                       // read 1
+            swapper.evict(0, frame, false);               // clean, copy unchanged: no write
+            swapper.read(1, frame);                       // read 2
+            pages.fill(frame, 11);
+            swapper.evict(1, frame, true);                // overwrite slot 1: write 5
+            pages.fill(frame, 4);
+            swapper.evict(4, frame, true);                // clock: a pass clears every reference bit, then
+                                                          // reclaims slot 0 (read 3, page 0 to file), write 6
+            NvmStats device = store.device().stats();
+            assertEquals(3, device.reads());
+            assertEquals(6, device.writes());
+            assertEquals(2, store.device().wear(0));
+            assertEquals(2, store.device().wear(1));
+            assertEquals(1, store.device().wear(2));
+            assertEquals(1, store.device().wear(3));
+            assertEquals(config.readLatencyNanos() * 3 + config.writeLatencyNanos() * 6, device.modeledDeviceNanos());
+            assertEquals(List.of("0:" + OffHeapPages.word(0, 0)), files.file(FILE_A).writeLog);
+            NvmTierStats tier = store.stats();
+            assertEquals(2, tier.swapIns());
+            assertEquals(6, tier.swapOuts());
+            assertEquals(1, tier.cleanEvictionsAbsorbed());
+            assertEquals(6, tier.dirtyEvictionsAbsorbed());
+            assertEquals(1, tier.writeBacks());
+            assertEquals(1, tier.nvmEvictions());
+            assertEquals(4, tier.dirtyPages());
+            assertEquals(5, tier.fileWritesAvoided());
+            assertTrue(store.contains(0, 4) && !store.contains(0, 0));
+            store.checkInvariants();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WritePolicy.class)
+    void cleanEvictionOfAnUnchangedCopyCostsNoNvmWrite(WritePolicy policy) throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).writePolicy(policy).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(9);
+            swapper.evict(3, frame, false);
+            assertEquals(1, store.device().stats().writes(), "first clean eviction stores a copy");
+            for (int i = 0; i < 5; i++) {
+                swapper.read(3, frame);
+                swapper.evict(3, frame, false);
+            }
+            assertEquals(1, store.device().stats().writes());
+            assertEquals(5, store.stats().cleanEvictionsAbsorbed());
+            assertEquals(0, files.file(FILE_A).reads.get(), "every fault came from NVM");
+        }
+    }
+
+    @Test
+    void writeThroughWritesTheFileAtEvictionAndKeepsOnlyCleanCopies() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).writePolicy(WritePolicy.WRITE_THROUGH).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            swapper.evict(2, frame, true);
+            assertFileHolds(FILE_A, 2, 1);
+            assertTrue(store.contains(0, 2));
+            assertFalse(store.isDirtyInNvm(0, 2));
+            swapper.read(2, frame);
+            pages.fill(frame, 2);
+            swapper.evict(2, frame, true);
+            assertFileHolds(FILE_A, 2, 2);
+            assertEquals(2, store.stats().writeThroughs());
+            assertEquals(0, store.stats().dirtyPages());
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void forceWritesTheDirtyNvmPagesOfThatFileOnly() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(8).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            a.evict(0, page(10), true);
+            a.evict(1, page(11), true);
+            b.evict(0, page(20), true);
+            a.force();
+            assertFileHolds(FILE_A, 0, 10);
+            assertFileHolds(FILE_A, 1, 11);
+            assertEquals(1, files.file(FILE_A).forces.get());
+            assertEquals(0, files.file(FILE_B).writes.get());
+            assertTrue(store.isDirtyInNvm(1, 0));
+            assertFalse(store.isDirtyInNvm(0, 0));
+            assertTrue(store.contains(0, 0), "forced pages stay in NVM, clean");
+            store.checkInvariants();
+        }
+        assertFileHolds(FILE_B, 0, 20); // closing the store closed b durably
+    }
+
+    // ---- errors -------------------------------------------------------------------------------
+
+    @Test
+    void injectedDeviceErrorDuringDirtyEvictionThrowsAndLosesNothing() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            // a page with no copy in NVM
+            long frame = page(1);
+            store.device().failNextWrites(1);
+            assertThrows(IOException.class, () -> swapper.evict(1, frame, true));
+            assertFalse(store.contains(0, 1));
+            swapper.evict(1, frame, true);                // the caller kept it dirty and tries again later
+            // a page whose older dirty copy is in NVM
+            long other = page(20);
+            swapper.evict(2, other, true);
+            swapper.read(2, other);
+            pages.fill(other, 21);
+            store.device().failNextWrites(1);
+            assertThrows(IOException.class, () -> swapper.evict(2, other, true));
+            assertFalse(store.contains(0, 2), "the torn slot is dropped, never read or written back");
+            swapper.write(2, other);                      // the frame, still dirty, is flushed later
+            // a clean page: the error costs only the copy
+            store.device().failNextWrites(1);
+            swapper.evict(3, page(30), false);
+            assertFalse(store.contains(0, 3));
+            store.checkInvariants();
+            swapper.close();
+            assertFileHolds(FILE_A, 1, 1);
+            assertFileHolds(FILE_A, 2, 21);
+            assertEquals(3, store.stats().deviceWriteErrors());
+            assertEquals(3, store.device().stats().failedWrites());
+        }
+    }
+
+    @Test
+    void aVictimWhoseFileWriteFailsStaysDirtyInNvmAndTheEvictionBypassesToTheFile() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            a.evict(0, page(1), true);
+            files.hook = (file, pageId) -> {
+                if (file.equals(FILE_A)) {
+                    throw new IOException("disk A failed");
+                }
+            };
+            b.evict(0, page(2), true);                    // cannot reclaim A's page: goes straight to B's file
+            assertFileHolds(FILE_B, 0, 2);
+            assertTrue(store.isDirtyInNvm(0, 0));
+            assertTrue(store.stats().writeBackErrors() >= 1);
+            assertEquals(1, store.stats().bypasses());
+            assertThrows(IOException.class, a::force, "the failure surfaces at A's flush");
+            files.hook = (file, pageId) -> {
+            };
+            a.force();
+            assertFileHolds(FILE_A, 0, 1);
+            store.checkInvariants();
+        }
+    }
+
+    // ---- file operations ------------------------------------------------------------------------
+
+    @Test
+    void vectoredFlushWritesEveryPageAndDropsTheirCopies() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(8).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long[] frames = new long[5];
+            for (int i = 0; i < frames.length; i++) {
+                frames[i] = page(40 + i);
+                swapper.evict(10 + i, frames[i], true);
+                swapper.read(10 + i, frames[i]);
+                pages.fill(frames[i], 50 + i);
+            }
+            swapper.write(10, frames, frames.length);
+            for (int i = 0; i < frames.length; i++) {
+                assertFileHolds(FILE_A, 10 + i, 50 + i);
+                assertFalse(store.contains(0, 10 + i));
+            }
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void pageCountCountsPagesThatOnlyNvmHoldsAndTruncateDropsCopiesPastTheEnd() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(8).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            swapper.write(0, page(1));
+            swapper.evict(5, page(5), true);
+            swapper.evict(2, page(2), false);
+            assertEquals(6, swapper.pageCount(), "page 5 exists only in NVM so far");
+            swapper.truncate(3);
+            assertFalse(store.contains(0, 5));
+            assertTrue(store.contains(0, 2));
+            assertEquals(1, swapper.pageCount());
+            assertEquals(3, files.file(FILE_A).truncatedTo);
+            long frame = pages.allocate();
+            swapper.read(5, frame);
+            assertEquals(0L, OffHeapPages.UNSAFE.getLong(frame), "a truncated page reads as zeros");
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void closingAFileForgetsItsCopiesSoAReusedFileIdSeesNoStalePage() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            a.evict(0, page(1), true);
+            a.evict(1, page(2), false);
+            a.close();
+            assertFileHolds(FILE_A, 0, 1);
+            assertEquals(0, store.stats().residentPages());
+            PageSwapper b = store.create(FILE_B, 0, PAGE, true);
+            long frame = pages.allocate();
+            assertEquals(0, b.read(0, frame));
+            assertEquals(0L, OffHeapPages.UNSAFE.getLong(frame));
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void filePageSizeLargerThanTheSlotIsRefused() {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> store.create(FILE_A, 0, PAGE * 2, true));
+            assertTrue(e.getMessage().contains("pagecache.page_size"), e.getMessage());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void everySwapInIsReportedToTheListener() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            List<String> heard = new ArrayList<>();
+            store.swapInListener((fileId, pageId, slot) -> heard.add(fileId + "/" + pageId + "@" + slot));
+            PageSwapper swapper = store.create(FILE_A, 2, PAGE, true);
+            long frame = page(1);
+            swapper.evict(8, frame, true);
+            swapper.read(8, frame);
+            swapper.read(9, frame);                       // from the file: not a swap-in
+            assertEquals(List.of("2/8@" + store.slotOf(2, 8)), heard);
+        }
+    }
+}
