@@ -31,9 +31,16 @@ public final class Bench implements Runnable {
     /** The command line with its error handling: a user error prints one line, not a stack trace. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Bench());
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine failed = e.getCommandLine();
+            String name = failed.getCommandSpec().qualifiedName();
+            failed.getErr().println(name + ": " + e.getMessage());
+            failed.getErr().println("Try '" + name + " --help' for more information.");
+            return failed.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException) {
-                commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
+                commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + e.getMessage());
                 return 1;
             }
             throw e;

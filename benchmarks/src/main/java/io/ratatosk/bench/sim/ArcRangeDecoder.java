@@ -71,4 +71,9 @@ final class ArcRangeDecoder extends KeyDecoder {
     String position() {
         return "line " + line;
     }
+
+    @Override
+    String positionOfFailure() {
+        return "after line " + line;
+    }
 }

@@ -22,6 +22,11 @@ abstract class KeyDecoder {
     /** Where decoding stands, e.g. "line 17" or "decompressed byte 4096". */
     abstract String position();
 
+    /** Where decoding stood when the data below it failed, e.g. "after line 17". */
+    String positionOfFailure() {
+        return position();
+    }
+
     protected TraceFormatException malformed(String problem) {
         return new TraceFormatException(file, position(), problem, null);
     }

@@ -33,7 +33,7 @@ final class ResultTable {
             out.append(pad(policy, nameWidth));
             for (int size : r.sizes()) {
                 HitCount h = r.find(policy, size).orElseThrow();
-                out.append(String.format(Locale.ROOT, "%8.2f", 100 * h.hitRatio()));
+                out.append(String.format(Locale.ROOT, "%8s", h.hitPercent()));
                 if (withOpt) {
                     out.append(ofOpt(h, r.opt(size)));
                 }

@@ -22,12 +22,13 @@ import picocli.CommandLine.Spec;
 /** {@code ./bench sim}: replays traces through the policies and reports hit ratios. */
 @Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-        "Replays cache traces through every eviction policy (the page cache's own classes, driven through",
-        "the policy SPI), exact LRU, Belady's OPT and the Caffeine cache, at several cache sizes.",
-        "Prints a table per trace (hit % and % of OPT); with several traces, a summary."},
+        "Replays cache traces through the eviction policies and reports hit ratios.",
+        "Policies: the page cache's own classes (driven through the policy SPI), exact LRU, Belady's OPT"
+            + " and the Caffeine cache, at several cache sizes. Prints a table per trace (hit %% and %% of OPT);"
+            + " with several traces, a summary (geometric mean of hits / OPT, winners)."},
     footer = {"", "Examples:",
         "  ./bench sim --sizes 100,500,1000 ../shared/traces/lirs/cs.trace.gz",
-        "  ./bench sim --policies lru,muninn,global-clock:max_usage=7,opt --sizes /100,/10 trace.lis.zst",
+        "  ./bench sim --policies lru,muninn,global-clock:max_usage=7,opt trace.lis.zst",
         "  ./bench sim --trace-dir ../shared/traces --json sim.json --chart sim.png",
         "Docs: docs/simulator.md"})
 public final class SimCommand implements Callable<Integer> {
@@ -51,8 +52,8 @@ public final class SimCommand implements Callable<Integer> {
     private String sizes;
 
     @Option(names = "--policies", paramLabel = "LIST",
-        description = {"Policies, comma separated (default: all); name[:flag=value]... sets flags by their short",
-            "name, e.g. global-clock:max_usage=4. --list shows names and flags."})
+        description = "Policies, comma separated (default: all); name[:flag=value]... sets flags by their short"
+            + " name, e.g. global-clock:max_usage=4. --list shows names and flags.")
     private String policies;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")

@@ -36,7 +36,7 @@ public final class TraceReader {
             } catch (TraceFormatException e) {
                 throw e;
             } catch (IOException e) {
-                throw new TraceFormatException(file, decoder.position() + " (compressed byte " + raw.count() + " of "
+                throw new TraceFormatException(file, decoder.positionOfFailure() + " (compressed byte " + raw.count() + " of "
                     + sizeOnDisk + ")", "truncated or corrupt " + compressionName(format, file) + " data: " + e, e);
             }
         }
