@@ -1,0 +1,45 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import java.util.List;
+import java.util.Objects;
+
+/** Creates a policy from its {@code pagecache.policy} name and the flags it reads. */
+public final class EvictionPolicies {
+    public static final String POLICY_FLAG = "pagecache.policy";
+
+    /** Every name {@link #create} accepts; the one list of them. */
+    public static final List<String> NAMES =
+        List.of(MuninnPolicy.NAME, GlobalClockPolicy.NAME, ClockPolicy.NAME, RandomPolicy.NAME);
+
+    private EvictionPolicies() {
+    }
+
+    /**
+     * @throws IllegalArgumentException for an unknown name (listing {@link #NAMES}) or a flag value
+     *                                  the policy rejects (naming the flag and the value)
+     */
+    public static EvictionPolicy create(String policyName, FrameTable frames, PolicySettings settings) {
+        Objects.requireNonNull(policyName, POLICY_FLAG);
+        Objects.requireNonNull(settings, "settings");
+        switch (policyName) {
+            case MuninnPolicy.NAME:
+                return new MuninnPolicy(frames,
+                    settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, MuninnPolicy.DEFAULT_MAX_USAGE));
+            case GlobalClockPolicy.NAME:
+                return new GlobalClockPolicy(frames,
+                    settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, GlobalClockPolicy.DEFAULT_MAX_USAGE),
+                    settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
+                    settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG,
+                        GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD));
+            case ClockPolicy.NAME:
+                return new ClockPolicy(frames);
+            case RandomPolicy.NAME:
+                return new RandomPolicy(frames);
+            default:
+                throw new IllegalArgumentException(
+                    POLICY_FLAG + "=" + policyName + " is not a policy; valid: " + String.join(", ", NAMES));
+        }
+    }
+}

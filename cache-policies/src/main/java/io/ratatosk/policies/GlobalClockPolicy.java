@@ -1,0 +1,32 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.FrameTable;
+
+/**
+ * Muninn's usage-count clock with every arm replaced by one shared atomic arm: the background
+ * evictor and every cooperatively evicting thread step the same {@code getAndIncrement} counter,
+ * where {@link MuninnPolicy} starts each cooperative episode at a random frame. Max usage, fault
+ * usage and the evict threshold are flags instead of Muninn's fixed 4, 1 and 1, and counting to 7
+ * raised the thesis's hit rate (LDBC SF100: 97.15% to 97.22%) with higher throughput. Source: thesis
+ * 001, sections 3.4.3, 4.3.3 and 5.1.2, listing A.2.
+ */
+public final class GlobalClockPolicy extends UsageClock {
+    public static final String NAME = "global-clock";
+    public static final String MAX_USAGE_FLAG = "pagecache.clock.max_usage";
+    public static final String FAULT_USAGE_FLAG = "pagecache.clock.fault_usage";
+    public static final String EVICT_THRESHOLD_FLAG = "pagecache.clock.evict_threshold";
+    public static final int DEFAULT_MAX_USAGE = 7;
+    public static final int DEFAULT_FAULT_USAGE = 1;
+    public static final int DEFAULT_EVICT_THRESHOLD = 1;
+
+    /**
+     * @param maxUsage       a hit raises usage up to this, in [1, 7]
+     * @param faultUsage     usage of a freshly faulted page, in [0, maxUsage]
+     * @param evictThreshold a frame is a candidate when its usage before the step's decrement is at
+     *                       most this, in [0, maxUsage]
+     * @throws IllegalArgumentException naming the flag and value of the setting out of range
+     */
+    public GlobalClockPolicy(FrameTable frames, int maxUsage, int faultUsage, int evictThreshold) {
+        super(NAME, frames, maxUsage, faultUsage, evictThreshold);
+    }
+}
