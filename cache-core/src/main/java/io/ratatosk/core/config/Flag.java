@@ -1,0 +1,359 @@
+package io.ratatosk.core.config;
+
+import io.ratatosk.pagecache.InvalidConfigurationException;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One startup flag: its dotted lower-case name, the kind of value it takes, its default, what it
+ * accepts and a one-line description. A flag parses and normalises its own value and checks the
+ * bounds that need no other flag; rules across flags live in {@code PageCacheConfig}.
+ *
+ * <p>The same {@link #accepted()} phrase appears in the documentation table and in the error
+ * message for a bad value ({@code pagecache.clock.max_usage=9: must be an integer in [1, 7]}), so
+ * the two cannot say different things. Immutable; create flags with the static factories and
+ * register them in {@link Flags}.
+ */
+public final class Flag {
+    /** Sizes: a whole or decimal number, optional unit k/m/g/t, optional i, optional b; case-insensitive. */
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(?:([kmgt])i?)?b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
+    private static final String UNITS = "kmgt";
+    private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
+
+    private final String name;
+    private final FlagKind kind;
+    private final String defaultValue;
+    private final Object parsedDefault;
+    private final String defaultText;
+    private final String accepted;
+    private final String description;
+    private final long min;
+    private final long max;
+    private final double minDouble;
+    private final double maxDouble;
+    private final boolean powerOfTwo;
+    private final List<String> choices;
+
+    private Flag(String name, FlagKind kind, String defaultValue, String defaultText, String accepted, String description,
+                 long min, long max, double minDouble, double maxDouble, boolean powerOfTwo, List<String> choices) {
+        this.name = checkName(name);
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.defaultValue = defaultValue;
+        this.defaultText = defaultText != null ? defaultText : "none";
+        this.accepted = Objects.requireNonNull(accepted, "accepted");
+        this.description = Objects.requireNonNull(description, "description");
+        this.min = min;
+        this.max = max;
+        this.minDouble = minDouble;
+        this.maxDouble = maxDouble;
+        this.powerOfTwo = powerOfTwo;
+        this.choices = List.copyOf(choices);
+        // A default that its own flag refuses is a bug in Flags: fail when the class loads, not at a user's startup.
+        this.parsedDefault = defaultValue == null ? null : parse(defaultValue);
+    }
+
+    // ---------------------------------------------------------------- factories
+
+    /** A byte count in [{@code min}, {@code max}] bytes, written with or without a unit. */
+    public static Flag size(String name, String defaultValue, long min, long max, String description) {
+        String accepted = "a size in [" + formatSize(min) + ", " + formatSize(max) + "]";
+        return new Flag(name, FlagKind.SIZE, defaultValue, defaultValue, accepted, description, min, max, 0, 0, false, List.of());
+    }
+
+    /** A byte count that is a power of two in [{@code min}, {@code max}] bytes. */
+    public static Flag powerOfTwoSize(String name, String defaultValue, long min, long max, String description) {
+        String accepted = "a power-of-two size in [" + formatSize(min) + ", " + formatSize(max) + "]";
+        return new Flag(name, FlagKind.SIZE, defaultValue, defaultValue, accepted, description, min, max, 0, 0, true, List.of());
+    }
+
+    /** A whole number in [{@code min}, {@code max}]; {@code max = Integer.MAX_VALUE} means no upper bound. */
+    public static Flag integer(String name, String defaultValue, int min, int max, String description) {
+        String accepted = max == Integer.MAX_VALUE ? "an integer >= " + min : "an integer in [" + min + ", " + max + "]";
+        return new Flag(name, FlagKind.INT, defaultValue, defaultValue, accepted, description, min, max, 0, 0, false, List.of());
+    }
+
+    /** A whole number that is a power of two in [{@code min}, {@code max}]. */
+    public static Flag powerOfTwoInteger(String name, String defaultValue, int min, int max, String description) {
+        String accepted = "a power of two in [" + min + ", " + max + "]";
+        return new Flag(name, FlagKind.INT, defaultValue, defaultValue, accepted, description, min, max, 0, 0, true, List.of());
+    }
+
+    /** A decimal number in [{@code min}, {@code max}]. */
+    public static Flag decimal(String name, String defaultValue, double min, double max, String description) {
+        String accepted = "a number in [" + formatDouble(min) + ", " + formatDouble(max) + "]";
+        return new Flag(name, FlagKind.DOUBLE, defaultValue, defaultValue, accepted, description, 0, 0, min, max, false, List.of());
+    }
+
+    /** {@code true} or {@code false}, case-insensitive. */
+    public static Flag bool(String name, String defaultValue, String description) {
+        return new Flag(name, FlagKind.BOOLEAN, defaultValue, defaultValue, "true or false", description, 0, 0, 0, 0, false, List.of());
+    }
+
+    /** One of {@code choices} (lower-case; matched case-insensitively). */
+    public static Flag choice(String name, String defaultValue, List<String> choices, String description) {
+        if (choices.isEmpty()) {
+            throw new IllegalArgumentException(name + ": a choice flag needs at least one choice");
+        }
+        for (String choice : choices) {
+            if (!choice.equals(choice.toLowerCase(Locale.ROOT)) || choice.isBlank()) {
+                throw new IllegalArgumentException(name + ": choices must be lower-case and not blank: '" + choice + "'");
+            }
+        }
+        String accepted = "one of " + String.join(", ", choices);
+        return new Flag(name, FlagKind.CHOICE, defaultValue, defaultValue, accepted, description, 0, 0, 0, 0, false, choices);
+    }
+
+    /** A fraction of the frames in (0, 1], written with a decimal point, or a frame count >= 1. */
+    public static Flag frameShare(String name, String defaultValue, String description) {
+        String accepted = "a fraction of the frames in (0, 1] like 0.1, or a frame count >= 1";
+        return new Flag(name, FlagKind.FRACTION_OR_COUNT, defaultValue, defaultValue, accepted, description,
+                1, Integer.MAX_VALUE, 0, 1, false, List.of());
+    }
+
+    // ---------------------------------------------------------------- modifiers (copies)
+
+    /**
+     * This flag with another phrase for what it accepts, for a flag whose real bounds involve
+     * other flags ({@code "an integer in [0, pagecache.clock.max_usage]"}). The flag's own bounds
+     * still apply; {@code PageCacheConfig} checks the rule across flags.
+     */
+    public Flag accepting(String phrase) {
+        return new Flag(name, kind, defaultValue, defaultText, phrase, description, min, max, minDouble, maxDouble, powerOfTwo, choices);
+    }
+
+    /**
+     * This flag without a fixed default: its value when unset is computed (from the frame count,
+     * say) or chosen by the policy that reads it. {@code text} says how, for the documentation.
+     */
+    public Flag derivedDefault(String text) {
+        return new Flag(name, kind, null, text, accepted, description, min, max, minDouble, maxDouble, powerOfTwo, choices);
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    public String name() {
+        return name;
+    }
+
+    public FlagKind kind() {
+        return kind;
+    }
+
+    /**
+     * The default as text, or {@code null} when there is no fixed default: a factory given a
+     * {@code null} default, or {@link #derivedDefault}. See {@link #defaultText()}.
+     */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public boolean hasFixedDefault() {
+        return defaultValue != null;
+    }
+
+    /** The default parsed like a user's value, or {@code null} when the default is derived. */
+    public Object parsedDefault() {
+        return parsedDefault;
+    }
+
+    /** The default as documented: the value, the rule that computes it, or {@code none}. */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /** What the flag accepts, as a phrase that follows "must be": {@code an integer in [1, 7]}. */
+    public String accepted() {
+        return accepted;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The valid names of a {@link FlagKind#CHOICE} flag; empty for other kinds. */
+    public List<String> choices() {
+        return choices;
+    }
+
+    /** The last dotted segment of the name: {@code max_usage} for {@code pagecache.clock.max_usage}. */
+    public String shortName() {
+        return name.substring(name.lastIndexOf('.') + 1);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    // ---------------------------------------------------------------- parsing
+
+    /**
+     * Parses {@code text} (surrounding white space ignored) into this flag's value type (see
+     * {@link FlagKind}) and checks this flag's own bounds.
+     *
+     * @throws InvalidConfigurationException naming this flag and {@code text}, saying what is accepted
+     */
+    public Object parse(String text) {
+        if (text == null) {
+            throw invalid(null, "no value");
+        }
+        String value = text.strip();
+        if (value.isEmpty()) {
+            throw invalid(text, "empty");
+        }
+        return switch (kind) {
+            case SIZE -> parseSize(text, value);
+            case INT -> parseInt(text, value);
+            case DOUBLE -> parseDouble(text, value);
+            case BOOLEAN -> parseBoolean(text, value);
+            case CHOICE -> parseChoice(text, value);
+            case FRACTION_OR_COUNT -> parseFrameShare(text, value);
+        };
+    }
+
+    /** The normalised text of a value this flag parsed: {@code 512m} for 536870912 bytes, {@code true}, {@code muninn}. */
+    public String format(Object value) {
+        return switch (kind) {
+            case SIZE -> formatSize((Long) value);
+            case DOUBLE -> formatDouble((Double) value);
+            default -> value.toString();
+        };
+    }
+
+    private Long parseSize(String text, String value) {
+        boolean negative = value.startsWith("-");
+        Matcher m = SIZE.matcher(negative ? value.substring(1).strip() : value);
+        if (!m.matches()) {
+            throw invalid(text, "not a size: use " + SIZE_FORMS);
+        }
+        if (negative) {
+            throw invalid(text, "negative");
+        }
+        BigDecimal bytes = new BigDecimal(m.group(1));
+        if (m.group(2) != null) {
+            int power = UNITS.indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1;
+            bytes = bytes.multiply(BigDecimal.valueOf(1L << (10 * power)));
+        }
+        if (bytes.stripTrailingZeros().scale() > 0) {
+            throw invalid(text, "not a whole number of bytes");
+        }
+        BigInteger whole = bytes.toBigIntegerExact();
+        if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw invalid(text, null);
+        }
+        long v = whole.longValueExact();
+        if (powerOfTwo && Long.bitCount(v) != 1) {
+            throw invalid(text, null);
+        }
+        return v;
+    }
+
+    private Integer parseInt(String text, String value) {
+        if (!INTEGER.matcher(value).matches()) {
+            throw invalid(text, "not an integer");
+        }
+        BigInteger v = new BigInteger(value);
+        if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw invalid(text, null);
+        }
+        int i = v.intValueExact();
+        if (powerOfTwo && Integer.bitCount(i) != 1) {
+            throw invalid(text, null);
+        }
+        return i;
+    }
+
+    private Double parseDouble(String text, String value) {
+        if (!DECIMAL.matcher(value).matches()) {
+            throw invalid(text, "not a decimal number");
+        }
+        BigDecimal v = new BigDecimal(value);
+        if (v.compareTo(BigDecimal.valueOf(minDouble)) < 0 || v.compareTo(BigDecimal.valueOf(maxDouble)) > 0) {
+            throw invalid(text, null);
+        }
+        return v.doubleValue();
+    }
+
+    private Boolean parseBoolean(String text, String value) {
+        if (value.equalsIgnoreCase("true")) {
+            return Boolean.TRUE;
+        }
+        if (value.equalsIgnoreCase("false")) {
+            return Boolean.FALSE;
+        }
+        throw invalid(text, null);
+    }
+
+    private String parseChoice(String text, String value) {
+        String lower = value.toLowerCase(Locale.ROOT);
+        for (String choice : choices) {
+            if (choice.equals(lower)) {
+                return choice;
+            }
+        }
+        throw invalid(text, null);
+    }
+
+    private FrameShare parseFrameShare(String text, String value) {
+        if (value.indexOf('.') >= 0) {
+            if (!DECIMAL.matcher(value).matches()) {
+                throw invalid(text, "not a number");
+            }
+            BigDecimal v = new BigDecimal(value);
+            if (v.signum() <= 0 || v.compareTo(BigDecimal.ONE) > 0) {
+                throw invalid(text, null);
+            }
+            return FrameShare.ofFraction(v.doubleValue());
+        }
+        if (!INTEGER.matcher(value).matches()) {
+            throw invalid(text, "not a number");
+        }
+        BigInteger v = new BigInteger(value);
+        if (v.signum() <= 0 || v.compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
+            throw invalid(text, null);
+        }
+        return FrameShare.ofCount(v.intValue());
+    }
+
+    private InvalidConfigurationException invalid(String text, String reason) {
+        String message = name + "=" + (text == null ? "" : text) + ": must be " + accepted + (reason == null ? "" : " (" + reason + ")");
+        return new InvalidConfigurationException(name, text, message);
+    }
+
+    // ---------------------------------------------------------------- formatting
+
+    /** {@code bytes} with the largest binary unit that divides it exactly: {@code 512m}, {@code 8k}, {@code 1536}. */
+    public static String formatSize(long bytes) {
+        if (bytes != 0) {
+            for (int power = UNITS.length(); power >= 1; power--) {
+                long unit = 1L << (10 * power);
+                if (bytes % unit == 0) {
+                    return (bytes / unit) + String.valueOf(UNITS.charAt(power - 1));
+                }
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    /** A decimal with at least one digit after the point and no trailing zeros beyond it: {@code 2.0}, {@code 0.25}. */
+    static String formatDouble(double value) {
+        String text = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return text.indexOf('.') >= 0 ? text : text + ".0";
+    }
+
+    private static String checkName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches("[a-z][a-z0-9_-]*(\\.[a-z][a-z0-9_-]*)+")) {
+            throw new IllegalArgumentException("a flag name is dotted lower-case words, like pagecache.clock.max_usage: '" + name + "'");
+        }
+        return name;
+    }
+}

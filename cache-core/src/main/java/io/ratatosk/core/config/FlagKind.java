@@ -1,0 +1,23 @@
+package io.ratatosk.core.config;
+
+/**
+ * What kind of value a {@link Flag} takes, which decides how its text is parsed, which typed
+ * accessor of {@code PageCacheConfig} reads it, and the Java type of its parsed value.
+ */
+public enum FlagKind {
+    /** A byte count, plain or with a binary unit: {@code 8192}, {@code 8k}, {@code 512MB}, {@code 1GiB}. Parsed as {@link Long}. */
+    SIZE,
+    /** A whole number. Parsed as {@link Integer}. */
+    INT,
+    /** A decimal number such as {@code 0.5}. Parsed as {@link Double}. */
+    DOUBLE,
+    /** {@code true} or {@code false}, case-insensitive. Parsed as {@link Boolean}. */
+    BOOLEAN,
+    /** One name out of a fixed list, case-insensitive. Parsed as the canonical {@link String}. */
+    CHOICE,
+    /**
+     * A share of the frames: a fraction with a decimal point ({@code 0.1}, {@code 1.0}) or a frame
+     * count without one ({@code 100}). Parsed as {@link FrameShare}.
+     */
+    FRACTION_OR_COUNT
+}

@@ -1,0 +1,194 @@
+package io.ratatosk.core.config;
+
+import io.ratatosk.core.FrameDescriptor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Every startup flag of the page cache, in the order the documentation lists them.
+ *
+ * <p>Adding a flag is one line here: a constant built with a {@link Flag} factory and wrapped in
+ * {@link #define}, which registers it in {@link #ALL}. Parsing, error messages, suggestions for
+ * misspelt names and the table in {@code docs/configuration.md} then pick it up; regenerate that
+ * table with {@code java -cp cache-core/target/classes io.ratatosk.core.config.Flags} (a test
+ * fails until the doc matches). A rule that involves several flags goes in {@code PageCacheConfig}.
+ *
+ * <pre>
+ * public static final Flag CLOCKPRO_GHOSTS = define(Flag.decimal("pagecache.clockpro.ghosts", "2.0", 0.5, 4,
+ *         "Ghost entries kept, as a multiple of the frame count."));
+ * </pre>
+ *
+ * <p>A flag whose default the reading policy chooses takes {@code null} as its default plus
+ * {@link Flag#derivedDefault} to document it; the policy reads it with
+ * {@code getInt(name, itsDefault)}. A new policy or swap name goes into {@link #POLICIES} or
+ * {@link #SWAPS}, the one list its choice flag, its error message and the doc all use.
+ */
+public final class Flags {
+    private static final String PREFIX = "pagecache.";
+    private static final List<Flag> REGISTRY = new ArrayList<>();
+
+    /** Every flag, in definition order. Unmodifiable. */
+    public static final List<Flag> ALL = Collections.unmodifiableList(REGISTRY);
+
+    /** The names {@code pagecache.policy} accepts: one eviction policy class each. */
+    public static final List<String> POLICIES = List.of("muninn", "global-clock", "clock", "random");
+
+    /** The names {@code pagecache.swap} accepts. */
+    public static final List<String> SWAPS = List.of("file", "nvm");
+
+    private static final long KIB = 1L << 10;
+    private static final long MIB = 1L << 20;
+    private static final long TIB = 1L << 40;
+
+    // ---------------------------------------------------------------- core
+
+    public static final Flag MEMORY = define(Flag.size("pagecache.memory", "512m", 1, TIB,
+            "Memory for page frames; the frame count is memory / page_size, rounded down.")
+            .accepting("a size in [2 pages of pagecache.page_size, 1t]"));
+
+    public static final Flag PAGE_SIZE = define(Flag.powerOfTwoSize("pagecache.page_size", "8k", 512, MIB,
+            "Size of a page, and of the frame that holds it."));
+
+    public static final Flag POLICY = define(Flag.choice("pagecache.policy", "muninn", POLICIES,
+            "Eviction policy."));
+
+    // ---------------------------------------------------------------- clock family (muninn, global-clock, clock)
+
+    public static final Flag CLOCK_MAX_USAGE = define(Flag.integer("pagecache.clock.max_usage", null, 1, FrameDescriptor.MAX_USAGE,
+            "Highest usage count a hit raises a page to.")
+            .derivedDefault("4 for muninn, 7 for global-clock"));
+
+    public static final Flag CLOCK_FAULT_USAGE = define(Flag.integer("pagecache.clock.fault_usage", "1", 0, FrameDescriptor.MAX_USAGE,
+            "Usage count a page starts with after a fault.")
+            .accepting("an integer in [0, pagecache.clock.max_usage]"));
+
+    public static final Flag CLOCK_EVICT_THRESHOLD = define(Flag.integer("pagecache.clock.evict_threshold", "1", 0, FrameDescriptor.MAX_USAGE,
+            "A sweep may evict a page whose usage count, before the sweep decrements it, is at most this.")
+            .accepting("an integer in [0, pagecache.clock.max_usage]"));
+
+    // ---------------------------------------------------------------- background evictor
+
+    public static final Flag EVICTOR_ENABLED = define(Flag.bool("pagecache.evictor.enabled", "true",
+            "Run the background evictor, which keeps free frames ready; when off, faulting threads evict for themselves."));
+
+    public static final Flag EVICTOR_KEEP_FREE = define(Flag.integer("pagecache.evictor.keep_free", null, 1, Integer.MAX_VALUE,
+            "Free frames the background evictor tries to keep ready.")
+            .accepting("an integer >= 1, less than the frame count")
+            .derivedDefault("5% of frames, at least 30 and at most 100000; frames / 2 below 60 frames"));
+
+    // ---------------------------------------------------------------- swap tier
+
+    public static final Flag SWAP = define(Flag.choice("pagecache.swap", "file", SWAPS,
+            "Where evicted pages go: file writes them back to their files, nvm puts the emulated NVM tier in between."));
+
+    private Flags() {
+    }
+
+    /** Registers {@code flag} in {@link #ALL}; every constant above goes through here. */
+    private static Flag define(Flag flag) {
+        for (Flag existing : REGISTRY) {
+            if (existing.name().equals(flag.name())) {
+                throw new IllegalStateException("flag defined twice: " + flag.name());
+            }
+        }
+        REGISTRY.add(flag);
+        return flag;
+    }
+
+    /** The flag called exactly {@code name}, if any. */
+    public static Optional<Flag> byName(String name) {
+        for (Flag flag : ALL) {
+            if (flag.name().equals(name)) {
+                return Optional.of(flag);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The flag whose name is closest to {@code misspelt}, if one is close enough to suggest.
+     * Compares case-insensitively by edit distance, over the whole name and over its last dotted
+     * segment ({@code pagecache.keep_free} finds {@code pagecache.evictor.keep_free}). When the
+     * misspelt name starts with {@code pagecache.}, the whole-name comparison leaves that shared
+     * prefix out, so that it does not make every short name look close to every other. A distance
+     * counts as close when it is at most a third of the length of what it is compared with; among
+     * close flags, the smallest distance relative to that length wins.
+     */
+    public static Optional<Flag> closest(String misspelt) {
+        String given = misspelt.toLowerCase(Locale.ROOT).strip();
+        boolean prefixed = given.startsWith(PREFIX);
+        String givenName = prefixed ? given.substring(PREFIX.length()) : given;
+        String givenSegment = given.substring(given.lastIndexOf('.') + 1);
+        Flag best = null;
+        double bestScore = Double.MAX_VALUE;
+        for (Flag flag : ALL) {
+            String name = prefixed ? flag.name().substring(PREFIX.length()) : flag.name();
+            double score = Math.min(closeness(givenName, name), closeness(givenSegment, flag.shortName()));
+            if (score < bestScore) {
+                best = flag;
+                bestScore = score;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** Edit distance relative to the length of {@code target}, or MAX_VALUE when it is more than a third of it. */
+    private static double closeness(String given, String target) {
+        if (given.isEmpty()) {
+            return Double.MAX_VALUE;
+        }
+        int distance = editDistance(given, target);
+        return distance <= Math.max(1, target.length() / 3) ? (double) distance / target.length() : Double.MAX_VALUE;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions, each costing one. */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /**
+     * The flag table of {@code docs/configuration.md}: one row per flag with its name, default,
+     * accepted values and description. The doc must contain this text verbatim.
+     */
+    public static String markdownTable() {
+        StringBuilder table = new StringBuilder();
+        table.append("| Flag | Default | Accepted values | Description |\n");
+        table.append("|------|---------|-----------------|-------------|\n");
+        for (Flag flag : ALL) {
+            String defaultCell = flag.hasFixedDefault() ? "`" + flag.defaultValue() + "`" : flag.defaultText();
+            table.append("| `").append(flag.name()).append("` | ")
+                    .append(cell(defaultCell)).append(" | ")
+                    .append(cell(flag.accepted())).append(" | ")
+                    .append(cell(flag.description())).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
+    }
+
+    /** Prints {@link #markdownTable()}, to paste into {@code docs/configuration.md}. */
+    public static void main(String[] args) {
+        System.out.print(markdownTable());
+    }
+}
