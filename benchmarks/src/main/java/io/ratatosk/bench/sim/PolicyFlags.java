@@ -1,5 +1,7 @@
 package io.ratatosk.bench.sim;
 
+import io.ratatosk.core.config.Flag;
+import io.ratatosk.core.config.Flags;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -12,14 +14,6 @@ import java.util.TreeSet;
  * equals it or ends with {@code "." + key}; none or several is an error listing the policy's flags.
  */
 final class PolicyFlags {
-    /** The policy flags of policies.md; the universe until the configuration registry is available. */
-    static final List<String> POLICY_FLAGS = List.of(
-        "pagecache.clock.max_usage", "pagecache.clock.fault_usage", "pagecache.clock.evict_threshold",
-        "pagecache.clockpro.adaptive", "pagecache.clockpro.cold_min", "pagecache.clockpro.cold_max",
-        "pagecache.clockpro.ghosts",
-        "pagecache.history.bits", "pagecache.history.capacity", "pagecache.history.boost_usage",
-        "pagecache.deferred_lru.pull_threshold", "pagecache.deferred_lru.purge_count");
-
     private static final List<String> EVERY_POLICY_NAMESPACE = List.of(
         "pagecache.clock.", "pagecache.clockpro.", "pagecache.history.", "pagecache.deferred_lru.");
 
@@ -44,8 +38,9 @@ final class PolicyFlags {
         this.universe = new TreeSet<>(universe);
     }
 
+    /** Over every flag of the page cache's registry. */
     static PolicyFlags standard() {
-        return new PolicyFlags(POLICY_FLAGS);
+        return new PolicyFlags(Flags.ALL.stream().map(Flag::name).toList());
     }
 
     /** The flags {@code policy} reads, sorted. */
@@ -61,6 +56,14 @@ final class PolicyFlags {
             }
         }
         return flags;
+    }
+
+    /**
+     * Checks {@code value} against the registry's type and bounds for {@code flag}, if the registry
+     * has it; a bad value fails naming the flag and what it accepts.
+     */
+    static void validate(String flag, String value) {
+        Flags.byName(flag).ifPresent(f -> f.parse(value));
     }
 
     /** The full flag name {@code key} stands for in {@code policy}'s overrides. */

@@ -34,7 +34,9 @@ public record PolicySpec(String text, String name, Map<String, String> flags) {
                     + "' is not key=value (e.g. global-clock:max_usage=4)");
             }
             String flag = flagNames.resolve(name, parts[i].substring(0, eq).strip());
-            if (flags.put(flag, parts[i].substring(eq + 1).strip()) != null) {
+            String value = parts[i].substring(eq + 1).strip();
+            PolicyFlags.validate(flag, value);
+            if (flags.put(flag, value) != null) {
                 throw new IllegalArgumentException("policy '" + text + "' sets " + flag + " twice");
             }
         }

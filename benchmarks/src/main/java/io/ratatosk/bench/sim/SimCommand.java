@@ -87,6 +87,7 @@ public final class SimCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (list) {
             printList(out);
+            out.flush();
             return 0;
         }
         TraceFormat forced = format == null ? null : usage(() -> TraceFormat.byId(format));
