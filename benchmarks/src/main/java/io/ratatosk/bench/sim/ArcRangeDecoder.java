@@ -71,9 +71,4 @@ final class ArcRangeDecoder extends KeyDecoder {
     String position() {
         return "line " + line;
     }
-
-    @Override
-    String positionOfFailure() {
-        return "after line " + line;
-    }
 }

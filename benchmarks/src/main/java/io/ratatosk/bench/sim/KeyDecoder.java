@@ -5,9 +5,8 @@ import java.io.InputStream;
 import java.nio.file.Path;
 
 /**
- * Turns a trace's decompressed bytes into raw keys. One instance reads one file, and always knows
- * where it stands ({@link #position()}), so that any error, its own or the decompressor's, can name
- * the line or byte offset.
+ * Turns a trace's decompressed bytes into raw keys. One instance reads one file, and knows where it
+ * stands ({@link #position()}), so that a malformed record is reported at its line or byte offset.
  */
 abstract class KeyDecoder {
     protected final Path file;
@@ -21,11 +20,6 @@ abstract class KeyDecoder {
 
     /** Where decoding stands, e.g. "line 17" or "decompressed byte 4096". */
     abstract String position();
-
-    /** Where decoding stood when the data below it failed, e.g. "after line 17". */
-    String positionOfFailure() {
-        return position();
-    }
 
     protected TraceFormatException malformed(String problem) {
         return new TraceFormatException(file, position(), problem, null);

@@ -42,11 +42,6 @@ final class LirsTextDecoder extends KeyDecoder {
         return "line " + line;
     }
 
-    @Override
-    String positionOfFailure() {
-        return "after line " + line;
-    }
-
     static String abbreviate(String s) {
         return s.length() <= 40 ? s : s.substring(0, 40) + "...";
     }

@@ -31,13 +31,20 @@ public final class TraceReader {
         Trace.Builder builder = new Trace.Builder(displayName(file), format.id(), estimateRequests(format, sizeOnDisk));
         KeyDecoder decoder = format.decoderFor(file);
         try (CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-            try (InputStream in = decompress(format, file, raw)) {
-                decoder.decode(in, builder);
+            CountingInputStream plain = null;
+            try {
+                plain = new CountingInputStream(decompress(format, file, raw), 8192);
+                try (InputStream in = new BufferedInputStream(plain, 1 << 16)) {
+                    decoder.decode(in, builder);
+                }
             } catch (TraceFormatException e) {
                 throw e;
             } catch (IOException e) {
-                throw new TraceFormatException(file, decoder.positionOfFailure() + " (compressed byte " + raw.count() + " of "
-                    + sizeOnDisk + ")", "truncated or corrupt " + compressionName(format, file) + " data: " + e, e);
+                // The decoders read ahead, so a line number here would be early: name the bytes instead.
+                String where = (plain == null ? "at the start" : "at decompressed byte " + plain.count() + " or within 8 KiB after it")
+                    + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
+                throw new TraceFormatException(file, where, "truncated or corrupt " + compressionName(format, file)
+                    + " data: " + e, e);
             }
         }
         if (builder.requests() == 0) {
@@ -51,9 +58,9 @@ public final class TraceReader {
             case GZIP:
                 return gzip(raw);
             case ZSTD:
-                return new BufferedInputStream(new ZstdInputStream(raw), 1 << 16);
+                return new ZstdInputStream(raw);
             case XZ:
-                return new BufferedInputStream(new XZInputStream(raw), 1 << 16);
+                return new XZInputStream(raw);
             case GZIP_IF_GZ_SUFFIX:
                 return isGzSuffix(file) ? gzip(raw) : raw;
             default:
@@ -62,7 +69,7 @@ public final class TraceReader {
     }
 
     private static InputStream gzip(InputStream raw) throws IOException {
-        return new BufferedInputStream(new GzipCompressorInputStream(raw, true), 1 << 16);
+        return new GzipCompressorInputStream(raw, true);
     }
 
     private static boolean isGzSuffix(Path file) {
