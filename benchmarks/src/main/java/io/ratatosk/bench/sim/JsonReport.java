@@ -61,6 +61,7 @@ final class JsonReport {
             ObjectNode o = policies.addObject();
             o.put("policy", p.policy());
             o.put("geometricMean", round4(p.geometricMean()));
+            o.put("arithmeticMean", round4(p.arithmeticMean()));
             o.put("pairs", p.pairs());
             o.put("wins", p.wins());
         }

@@ -7,15 +7,19 @@ import java.util.Locale;
 /**
  * What a run over several traces adds up to: per policy, the geometric mean over every (trace, size)
  * of its hits divided by OPT's, and at each trace and size which policy won (opt aside; ties share
- * the win). A ratio of 0 enters the mean as {@value #FLOOR}, so that one trace a policy loses
- * completely drags its mean down hard without zeroing it. Without an opt column the mean is over
- * plain hit ratios instead.
+ * the win). A ratio below {@value #FLOOR} enters the geometric mean as {@value #FLOOR}, so that a
+ * trace a policy loses completely (LRU on a loop: 0 hits) drags its mean down hard without zeroing
+ * it; the arithmetic mean is given beside it for that reason. Without an opt column both means are
+ * over plain hit ratios instead.
  */
 record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner> winners) {
-    static final double FLOOR = 0.001;
+    static final double FLOOR = 0.01;
 
-    /** @param geometricMean the geometric mean of hits / OPT hits (or of hit ratios without opt) */
-    record PolicyScore(String policy, double geometricMean, int pairs, int wins) {
+    /**
+     * @param geometricMean  the geometric mean of hits / OPT hits (or of hit ratios without opt)
+     * @param arithmeticMean the plain mean of the same ratios, unfloored
+     */
+    record PolicyScore(String policy, double geometricMean, double arithmeticMean, int pairs, int wins) {
     }
 
     /** The best policies (ties share the win) at one size of one trace. */
@@ -53,6 +57,7 @@ record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner>
         List<PolicyScore> scores = new ArrayList<>();
         for (String p : policies) {
             double logSum = 0;
+            double sum = 0;
             int pairs = 0;
             for (TraceResult t : traces) {
                 for (int size : t.sizes()) {
@@ -68,11 +73,13 @@ record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner>
                         ratio = (double) hits / t.requests();
                     }
                     logSum += Math.log(Math.max(FLOOR, ratio));
+                    sum += ratio;
                     pairs++;
                 }
             }
             int wins = (int) winners.stream().filter(w -> w.policies().contains(p)).count();
-            scores.add(new PolicyScore(p, pairs == 0 ? Double.NaN : Math.exp(logSum / pairs), pairs, wins));
+            scores.add(new PolicyScore(p, pairs == 0 ? Double.NaN : Math.exp(logSum / pairs),
+                pairs == 0 ? Double.NaN : sum / pairs, pairs, wins));
         }
         return new SimulationSummary(withOpt ? "opt" : "none", scores, winners);
     }
@@ -80,12 +87,14 @@ record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner>
     String render() {
         StringBuilder out = new StringBuilder();
         int nameWidth = Math.max(6, scores.stream().mapToInt(s -> s.policy().length()).max().orElse(0));
-        String meanTitle = baseline.equals("opt") ? "geomean % of OPT" : "geomean hit %";
-        out.append("summary: ").append(meanTitle).append(" over every trace and size; wins = sizes won (opt aside, ties share)\n");
-        out.append(ResultTable.pad("policy", nameWidth)).append(String.format(Locale.ROOT, "%18s%8s%7s%n", meanTitle, "pairs", "wins"));
+        String of = baseline.equals("opt") ? "% of OPT" : "hit %";
+        out.append("summary over every trace and size: means of ").append(of).append(" (geometric: each ratio at least ")
+            .append(FLOOR).append("); wins = sizes won, opt aside, ties share\n");
+        out.append(ResultTable.pad("policy", nameWidth)).append(String.format(Locale.ROOT, "%18s%18s%8s%7s%n",
+            "geomean " + of, "mean " + of, "pairs", "wins"));
         for (PolicyScore s : scores) {
-            out.append(ResultTable.pad(s.policy(), nameWidth)).append(String.format(Locale.ROOT, "%18.2f%8d%7d%n",
-                100 * s.geometricMean(), s.pairs(), s.wins()));
+            out.append(ResultTable.pad(s.policy(), nameWidth)).append(String.format(Locale.ROOT, "%18.2f%18.2f%8d%7d%n",
+                100 * s.geometricMean(), 100 * s.arithmeticMean(), s.pairs(), s.wins()));
         }
         out.append("\nwinners (best hit %, opt aside):\n");
         int traceWidth = winners.stream().mapToInt(w -> w.trace().length()).max().orElse(5);

@@ -22,6 +22,8 @@ class SimulationSummaryTest {
         assertEquals(Math.sqrt(0.5 * 0.25), s.scores().get(0).geometricMean(), 1e-12);
         assertEquals(Math.sqrt(SimulationSummary.FLOOR * 0.25), s.scores().get(1).geometricMean(), 1e-12);
         assertEquals(1.0, s.scores().get(2).geometricMean(), 1e-12);
+        assertEquals((0.5 + 0.25) / 2, s.scores().get(0).arithmeticMean(), 1e-12);
+        assertEquals(0.25 / 2, s.scores().get(1).arithmeticMean(), 1e-12);
     }
 
     @Test
