@@ -1,5 +1,7 @@
 package io.ratatosk.bench.sim;
 
+import java.util.Arrays;
+
 /**
  * Belady's MIN without bypass: on a miss with a full cache, evict the resident key whose next use
  * is farthest away (never again counts as farthest), then admit the missed key. The resident keys
@@ -16,7 +18,7 @@ final class OptSimulator implements PolicySimulator {
         int[] heapKey = new int[heapCapacity];
         int[] heapNext = new int[heapCapacity];
         int[] slotOf = new int[trace.distinct()];
-        java.util.Arrays.fill(slotOf, -1);
+        Arrays.fill(slotOf, -1);
         int size = 0;
         long hits = 0;
         for (int i = 0; i < keys.length; i++) {

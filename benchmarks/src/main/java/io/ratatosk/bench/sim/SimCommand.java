@@ -5,11 +5,14 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -179,7 +182,7 @@ public final class SimCommand implements Callable<Integer> {
     }
 
     /** Turns a refusal of an option's value into a usage error (exit code 2, with the message). */
-    private <T> T usage(java.util.function.Supplier<T> parse) {
+    private <T> T usage(Supplier<T> parse) {
         try {
             return parse.get();
         } catch (IllegalArgumentException e) {
@@ -190,8 +193,8 @@ public final class SimCommand implements Callable<Integer> {
     /** The format ids, for picocli's help text. */
     static final class FormatIds implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(TraceFormat.values()).map(TraceFormat::id).iterator();
+        public Iterator<String> iterator() {
+            return Arrays.stream(TraceFormat.values()).map(TraceFormat::id).iterator();
         }
     }
 }

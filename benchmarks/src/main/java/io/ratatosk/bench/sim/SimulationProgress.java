@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim;
 
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -51,7 +52,7 @@ final class SimulationProgress {
         if (terminal) {
             bar = new ProgressBarBuilder().setTaskName(trace.name()).setInitialMax(work)
                 .setStyle(ProgressBarStyle.ASCII).setUnit("M req", 1_000_000).setUpdateIntervalMillis(500)
-                .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(err)).build();
+                .setConsumer(new ConsoleProgressBarConsumer(err)).build();
         } else {
             err.printf("sim: %s: %d runs (%,d requests each)%n", trace.name(), runCount, trace.requests());
         }

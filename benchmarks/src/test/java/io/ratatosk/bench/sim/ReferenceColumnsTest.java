@@ -3,6 +3,8 @@ package io.ratatosk.bench.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -88,7 +90,7 @@ class ReferenceColumnsTest {
     /** MIN by scanning every resident key's next use on each eviction: O(n * capacity * n). */
     private static long bruteForceOpt(Trace trace, int capacity) {
         int[] keys = trace.keys();
-        java.util.List<Integer> resident = new java.util.ArrayList<>();
+        List<Integer> resident = new ArrayList<>();
         long hits = 0;
         for (int i = 0; i < keys.length; i++) {
             if (resident.contains(keys[i])) {
