@@ -316,7 +316,7 @@ public final class PageCacheConfig {
     private static Flag flag(String name, FlagKind kind) {
         Flag flag = flag(name);
         if (flag.kind() != kind) {
-            throw new IllegalArgumentException(name + " is a " + kindName(flag.kind()) + " flag, not a " + kindName(kind)
+            throw new IllegalArgumentException(name + " is " + kindName(flag.kind()) + " flag, not " + kindName(kind)
                     + " flag: read it with " + accessorFor(flag.kind()));
         }
         return flag;
@@ -330,8 +330,10 @@ public final class PageCacheConfig {
         return flag.get();
     }
 
+    /** "a size", "an int", "a fraction-or-count". */
     private static String kindName(FlagKind kind) {
-        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        String name = kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     private static String accessorFor(FlagKind kind) {

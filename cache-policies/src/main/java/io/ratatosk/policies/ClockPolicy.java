@@ -1,8 +1,6 @@
 package io.ratatosk.policies;
 
-import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.Sweep;
 
 /**
  * Classic CLOCK (second chance): {@link GlobalClockPolicy} with one reference bit instead of a usage
@@ -11,42 +9,10 @@ import io.ratatosk.core.Sweep;
  * goes on the arm's next pass over it. It is the CLOCK column of the refsim anchors; source: F. J.
  * Corbat&oacute;, "A Paging Experiment with the Multics System" (1968).
  */
-public final class ClockPolicy implements EvictionPolicy {
+public final class ClockPolicy extends UsageClock {
     public static final String NAME = "clock";
 
-    private final GlobalClockPolicy clock;
-
     public ClockPolicy(FrameTable frames) {
-        this.clock = new GlobalClockPolicy(NAME, frames, 1, 0, 0);
-    }
-
-    @Override
-    public String name() {
-        return clock.name();
-    }
-
-    @Override
-    public void onHit(int frame) {
-        clock.onHit(frame);
-    }
-
-    @Override
-    public void onFault(int frame, long pageKey) {
-        clock.onFault(frame, pageKey);
-    }
-
-    @Override
-    public void onEvicted(int frame, long pageKey) {
-        clock.onEvicted(frame, pageKey);
-    }
-
-    @Override
-    public int nextVictim(Sweep sweep) {
-        return clock.nextVictim(sweep);
-    }
-
-    @Override
-    public void checkInvariants() {
-        clock.checkInvariants();
+        super(NAME, frames, 1, 0, 0);
     }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.policies;
 
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The startup flags a policy reads, by their full names ({@code pagecache.clock.max_usage}). The
@@ -25,38 +26,17 @@ public interface PolicySettings {
         return new PolicySettings() {
             @Override
             public int getInt(String flagName, int defaultIfUnset) {
-                String value = flags.get(flagName);
-                try {
-                    return value == null ? defaultIfUnset : Integer.parseInt(value.trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(flagName + "=" + value + " is not an integer", e);
-                }
+                return parse(flags, flagName, defaultIfUnset, Integer::valueOf, "an integer");
             }
 
             @Override
             public double getDouble(String flagName, double defaultIfUnset) {
-                String value = flags.get(flagName);
-                try {
-                    return value == null ? defaultIfUnset : Double.parseDouble(value.trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(flagName + "=" + value + " is not a number", e);
-                }
+                return parse(flags, flagName, defaultIfUnset, Double::valueOf, "a number");
             }
 
             @Override
             public boolean getBoolean(String flagName, boolean defaultIfUnset) {
-                String value = flags.get(flagName);
-                if (value == null) {
-                    return defaultIfUnset;
-                }
-                switch (value.trim()) {
-                    case "true":
-                        return true;
-                    case "false":
-                        return false;
-                    default:
-                        throw new IllegalArgumentException(flagName + "=" + value + " must be true or false");
-                }
+                return parse(flags, flagName, defaultIfUnset, PolicySettings::parseBoolean, "true or false");
             }
 
             @Override
@@ -64,5 +44,25 @@ public interface PolicySettings {
                 return flags.toString();
             }
         };
+    }
+
+    private static <T> T parse(Map<String, String> flags, String flagName, T defaultIfUnset,
+                               Function<String, T> parser, String expected) {
+        String value = flags.get(flagName);
+        if (value == null) {
+            return defaultIfUnset;
+        }
+        try {
+            return parser.apply(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flagName + "=" + value + " is not " + expected, e);
+        }
+    }
+
+    private static Boolean parseBoolean(String value) {
+        if (value.equals("true") || value.equals("false")) {
+            return Boolean.valueOf(value);
+        }
+        throw new IllegalArgumentException(value);
     }
 }

@@ -343,8 +343,10 @@ public final class Flag {
         return Long.toString(bytes);
     }
 
+    /** A decimal with at least one digit after the point and no trailing zeros beyond it: {@code 2.0}, {@code 0.25}. */
     static String formatDouble(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        String text = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return text.indexOf('.') >= 0 ? text : text + ".0";
     }
 
     private static String checkName(String name) {

@@ -16,8 +16,19 @@ import java.util.Optional;
  * misspelt names and the table in {@code docs/configuration.md} then pick it up; regenerate that
  * table with {@code java -cp cache-core/target/classes io.ratatosk.core.config.Flags} (a test
  * fails until the doc matches). A rule that involves several flags goes in {@code PageCacheConfig}.
+ *
+ * <pre>
+ * public static final Flag CLOCKPRO_GHOSTS = define(Flag.decimal("pagecache.clockpro.ghosts", "2.0", 0.5, 4,
+ *         "Ghost entries kept, as a multiple of the frame count."));
+ * </pre>
+ *
+ * <p>A flag whose default the reading policy chooses takes {@code null} as its default plus
+ * {@link Flag#derivedDefault} to document it; the policy reads it with
+ * {@code getInt(name, itsDefault)}. A new policy or swap name goes into {@link #POLICIES} or
+ * {@link #SWAPS}, the one list its choice flag, its error message and the doc all use.
  */
 public final class Flags {
+    private static final String PREFIX = "pagecache.";
     private static final List<Flag> REGISTRY = new ArrayList<>();
 
     /** Every flag, in definition order. Unmodifiable. */
@@ -100,34 +111,38 @@ public final class Flags {
 
     /**
      * The flag whose name is closest to {@code misspelt}, if one is close enough to suggest.
-     * Compares case-insensitively, by edit distance over the whole name and over the last dotted
-     * segment ({@code pagecache.keep_free} finds {@code pagecache.evictor.keep_free}); a distance
-     * counts as close when it is at most a third of the length of the name (or segment) compared
-     * with. Among close flags the smallest distance relative to that length wins.
+     * Compares case-insensitively by edit distance, over the whole name and over its last dotted
+     * segment ({@code pagecache.keep_free} finds {@code pagecache.evictor.keep_free}). When the
+     * misspelt name starts with {@code pagecache.}, the whole-name comparison leaves that shared
+     * prefix out, so that it does not make every short name look close to every other. A distance
+     * counts as close when it is at most a third of the length of what it is compared with; among
+     * close flags, the smallest distance relative to that length wins.
      */
     public static Optional<Flag> closest(String misspelt) {
         String given = misspelt.toLowerCase(Locale.ROOT).strip();
+        boolean prefixed = given.startsWith(PREFIX);
+        String givenName = prefixed ? given.substring(PREFIX.length()) : given;
         String givenSegment = given.substring(given.lastIndexOf('.') + 1);
         Flag best = null;
         double bestScore = Double.MAX_VALUE;
-        int bestFull = Integer.MAX_VALUE;
         for (Flag flag : ALL) {
-            int full = editDistance(given, flag.name());
-            int segment = editDistance(givenSegment, flag.shortName());
-            double score = Double.MAX_VALUE;
-            if (full <= flag.name().length() / 3) {
-                score = (double) full / flag.name().length();
-            }
-            if (segment <= Math.max(1, flag.shortName().length() / 3) && !givenSegment.isEmpty()) {
-                score = Math.min(score, (double) segment / flag.shortName().length());
-            }
-            if (score < bestScore || score == bestScore && score != Double.MAX_VALUE && full < bestFull) {
+            String name = prefixed ? flag.name().substring(PREFIX.length()) : flag.name();
+            double score = Math.min(closeness(givenName, name), closeness(givenSegment, flag.shortName()));
+            if (score < bestScore) {
                 best = flag;
                 bestScore = score;
-                bestFull = full;
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /** Edit distance relative to the length of {@code target}, or MAX_VALUE when it is more than a third of it. */
+    private static double closeness(String given, String target) {
+        if (given.isEmpty()) {
+            return Double.MAX_VALUE;
+        }
+        int distance = editDistance(given, target);
+        return distance <= Math.max(1, target.length() / 3) ? (double) distance / target.length() : Double.MAX_VALUE;
     }
 
     /** Levenshtein distance: insertions, deletions and substitutions, each costing one. */

@@ -7,17 +7,20 @@ package io.ratatosk.core.config;
  */
 public record FrameShare(double fraction, int count) {
 
-    public static FrameShare ofFraction(double fraction) {
-        if (!(fraction > 0 && fraction <= 1)) {
-            throw new IllegalArgumentException("fraction must be in (0, 1]: " + fraction);
+    /** Exactly one of the two: a fraction in (0, 1] with count 0, or a count >= 1 with fraction 0. */
+    public FrameShare {
+        boolean isFraction = fraction > 0 && fraction <= 1 && count == 0;
+        boolean isCount = fraction == 0 && count >= 1;
+        if (!isFraction && !isCount) {
+            throw new IllegalArgumentException("a frame share is a fraction in (0, 1] or a count >= 1: fraction=" + fraction + ", count=" + count);
         }
+    }
+
+    public static FrameShare ofFraction(double fraction) {
         return new FrameShare(fraction, 0);
     }
 
     public static FrameShare ofCount(int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be >= 1: " + count);
-        }
         return new FrameShare(0, count);
     }
 
@@ -37,7 +40,6 @@ public record FrameShare(double fraction, int count) {
         if (!isFraction()) {
             return Integer.toString(count);
         }
-        String text = Flag.formatDouble(fraction);
-        return text.indexOf('.') >= 0 ? text : text + ".0";
+        return Flag.formatDouble(fraction);
     }
 }

@@ -1,0 +1,74 @@
+package io.ratatosk.bench.sim;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
+ * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
+ * with fewer than two integers, or a negative count, is an error. Blank lines are skipped.
+ */
+final class ArcRangeDecoder extends KeyDecoder {
+    private long line;
+
+    ArcRangeDecoder(Path file) {
+        super(file);
+    }
+
+    @Override
+    void decode(InputStream in, KeySink sink) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII), 1 << 16);
+        String text;
+        while ((text = reader.readLine()) != null) {
+            line++;
+            int startFrom = skipSpaces(text, 0);
+            if (startFrom == text.length()) {
+                continue;
+            }
+            int startTo = skipToken(text, startFrom);
+            int countFrom = skipSpaces(text, startTo);
+            int countTo = skipToken(text, countFrom);
+            if (countFrom == countTo) {
+                throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
+            }
+            long start;
+            long count;
+            try {
+                start = Long.parseLong(text, startFrom, startTo, 10);
+                count = Long.parseLong(text, countFrom, countTo, 10);
+            } catch (NumberFormatException e) {
+                throw malformed("expected `start count ignored reqno` with integer start and count, found \""
+                    + LirsTextDecoder.abbreviate(text) + "\"");
+            }
+            if (count < 0) {
+                throw malformed("negative count " + count);
+            }
+            for (long k = start, end = start + count; k < end; k++) {
+                sink.accept(k);
+            }
+        }
+    }
+
+    private static int skipSpaces(String s, int i) {
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static int skipToken(String s, int i) {
+        while (i < s.length() && !Character.isWhitespace(s.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    @Override
+    String position() {
+        return "line " + line;
+    }
+}

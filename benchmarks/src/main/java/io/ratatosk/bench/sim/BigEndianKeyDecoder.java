@@ -1,0 +1,64 @@
+package io.ratatosk.bench.sim;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+
+/**
+ * Binary traces: big-endian keys of 4 bytes (unsigned) or 8 bytes, back to back, nothing else. A
+ * stream that ends inside a key is an error, as is key 0 in a page trace (0 means "unbound").
+ */
+final class BigEndianKeyDecoder extends KeyDecoder {
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final int width;
+    private final boolean pageKeys;
+    private long offset;
+
+    /**
+     * @param width    4 or 8 bytes per key
+     * @param pageKeys true if the keys are {@link io.ratatosk.core.PageKey}s, which are never 0
+     */
+    BigEndianKeyDecoder(Path file, int width, boolean pageKeys) {
+        super(file);
+        if (width != 4 && width != 8) {
+            throw new IllegalArgumentException("key width must be 4 or 8 bytes: width=" + width);
+        }
+        this.width = width;
+        this.pageKeys = pageKeys;
+    }
+
+    @Override
+    void decode(InputStream in, KeySink sink) throws IOException {
+        byte[] buf = new byte[1 << 16];
+        int fill = 0;
+        int n;
+        while ((n = in.read(buf, fill, buf.length - fill)) != -1) {
+            fill += n;
+            int whole = fill - fill % width;
+            for (int i = 0; i < whole; i += width) {
+                long key = width == 4 ? Integer.toUnsignedLong((int) INT.get(buf, i)) : (long) LONG.get(buf, i);
+                if (pageKeys && key == 0) {
+                    throw malformed("page key 0 is not a page (0 means unbound)");
+                }
+                sink.accept(key);
+                offset += width;
+            }
+            System.arraycopy(buf, whole, buf, 0, fill - whole);
+            fill -= whole;
+        }
+        if (fill != 0) {
+            throw malformed("the data ends inside a key: a partial record of " + fill + " bytes, keys are "
+                + width + " bytes");
+        }
+    }
+
+    @Override
+    String position() {
+        return "decompressed byte " + offset;
+    }
+}

@@ -1,0 +1,76 @@
+package io.ratatosk.bench.sim;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * The {@code --chart} file: grouped bars of hit ratio, one group per trace and size, one bar per
+ * policy. PNG or SVG by the file's extension.
+ */
+final class HitRatioChart {
+    private HitRatioChart() {
+    }
+
+    static void write(Path file, List<TraceResult> traces) throws IOException {
+        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        boolean svg = name.endsWith(".svg");
+        if (!svg && !name.endsWith(".png")) {
+            throw new IllegalArgumentException("chart file must end in .png or .svg: " + file);
+        }
+        System.setProperty("java.awt.headless", "true");
+        CategoryChart chart = build(traces);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            if (svg) {
+                VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            } else {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        }
+    }
+
+    static CategoryChart build(List<TraceResult> traces) {
+        List<String> groups = new ArrayList<>();
+        for (TraceResult t : traces) {
+            for (int size : t.sizes()) {
+                groups.add(traces.size() == 1 ? "size " + size : shortName(t.trace()) + " @" + size);
+            }
+        }
+        List<String> policies = traces.get(0).policies();
+        int width = Math.max(900, Math.min(12_000, 60 + groups.size() * (policies.size() * 9 + 30)));
+        String title = traces.size() == 1 ? "Hit ratio: " + traces.get(0).trace() : "Hit ratio per trace and cache size";
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(560).title(title)
+            .xAxisTitle(traces.size() == 1 ? "cache size (entries)" : "trace @ cache size (entries)")
+            .yAxisTitle("hit %").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisMax(100.0);
+        chart.getStyler().setXAxisLabelRotation(groups.size() > 6 ? 45 : 0);
+        chart.getStyler().setAvailableSpaceFill(0.85);
+        for (String policy : policies) {
+            List<Double> values = new ArrayList<>();
+            for (TraceResult t : traces) {
+                for (int size : t.sizes()) {
+                    values.add(100 * t.find(policy, size).orElseThrow().hitRatio());
+                }
+            }
+            chart.addSeries(policy, groups, values);
+        }
+        return chart;
+    }
+
+    private static String shortName(String trace) {
+        String s = trace.substring(trace.lastIndexOf('/') + 1);
+        int dot = s.indexOf('.');
+        return dot > 0 ? s.substring(0, dot) : s;
+    }
+}

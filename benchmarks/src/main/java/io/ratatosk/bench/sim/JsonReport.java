@@ -1,0 +1,84 @@
+package io.ratatosk.bench.sim;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The {@code --json} file. One trace: a trace object. Several (or {@code --trace-dir}):
+ * {@code {"traces": [trace objects], "summary": {...}}}. The shapes are in docs/simulator.md.
+ */
+final class JsonReport {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JsonReport() {
+    }
+
+    static void write(Path file, List<TraceResult> traces, SimulationSummary summary) throws IOException {
+        ObjectNode root;
+        if (summary == null) {
+            root = trace(traces.get(0));
+        } else {
+            root = MAPPER.createObjectNode();
+            ArrayNode array = root.putArray("traces");
+            traces.forEach(t -> array.add(trace(t)));
+            root.set("summary", summary(summary));
+        }
+        MAPPER.writeValue(file.toFile(), root);
+    }
+
+    static ObjectNode trace(TraceResult t) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("trace", t.trace());
+        node.put("format", t.format());
+        node.put("requests", t.requests());
+        node.put("distinct", t.distinct());
+        ArrayNode results = node.putArray("results");
+        for (String policy : t.policies()) {
+            for (int size : t.sizes()) {
+                HitCount h = t.find(policy, size).orElseThrow();
+                ObjectNode r = results.addObject();
+                r.put("policy", policy);
+                r.put("size", size);
+                r.put("hits", h.hits());
+                r.put("hitRatio", round4(h.hitRatio()));
+            }
+        }
+        return node;
+    }
+
+    private static ObjectNode summary(SimulationSummary s) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("baseline", s.baseline());
+        ArrayNode policies = node.putArray("policies");
+        for (SimulationSummary.PolicyScore p : s.scores()) {
+            ObjectNode o = policies.addObject();
+            o.put("policy", p.policy());
+            o.put("geometricMean", round4(p.geometricMean()));
+            o.put("arithmeticMean", round4(p.arithmeticMean()));
+            o.put("pairs", p.pairs());
+            o.put("wins", p.wins());
+        }
+        ArrayNode winners = node.putArray("winners");
+        for (SimulationSummary.Winner w : s.winners()) {
+            ObjectNode o = winners.addObject();
+            o.put("trace", w.trace());
+            o.put("size", w.size());
+            o.put("sizeSpec", w.sizeText());
+            ArrayNode names = o.putArray("policies");
+            w.policies().forEach(names::add);
+            o.put("hitRatio", round4(w.hitRatio()));
+        }
+        return node;
+    }
+
+    private static BigDecimal round4(double v) {
+        return Double.isFinite(v) ? BigDecimal.valueOf(v).setScale(4, RoundingMode.HALF_EVEN) : null;
+    }
+}

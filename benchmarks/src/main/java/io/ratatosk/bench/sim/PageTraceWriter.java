@@ -1,0 +1,48 @@
+package io.ratatosk.bench.sim;
+
+import io.ratatosk.core.PageKey;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes a page trace (format {@code pagetrace}, see docs/simulator.md): every requested
+ * {@link PageKey} as 8 big-endian bytes, back to back, gzip-compressed when the file name ends in
+ * {@code .gz}. Single-threaded: a recorder with several threads funnels them through one writer.
+ */
+public final class PageTraceWriter implements AutoCloseable {
+    private final OutputStream out;
+    private final byte[] buffer = new byte[1 << 16];
+    private int fill;
+
+    public PageTraceWriter(Path file) throws IOException {
+        OutputStream raw = Files.newOutputStream(file);
+        this.out = file.getFileName().toString().endsWith(".gz")
+            ? new GZIPOutputStream(raw, 1 << 16) : new BufferedOutputStream(raw, 1 << 16);
+    }
+
+    /** Appends one request; {@code pageKey} must be a bound {@link PageKey} (never 0). */
+    public void append(long pageKey) throws IOException {
+        if (pageKey == PageKey.UNBOUND) {
+            throw new IllegalArgumentException("a page trace holds bound page keys only: pageKey=0");
+        }
+        if (fill == buffer.length) {
+            out.write(buffer, 0, fill);
+            fill = 0;
+        }
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            buffer[fill++] = (byte) (pageKey >>> shift);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (out) {
+            out.write(buffer, 0, fill);
+            fill = 0;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.ratatosk.bench.sim;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A trace's results as a text table: a row per policy; per size, the hit ratio in percent and,
+ * when opt ran, the policy's hits as a percentage of OPT's.
+ */
+final class ResultTable {
+    private ResultTable() {
+    }
+
+    static String render(TraceResult r) {
+        boolean withOpt = r.policies().contains("opt");
+        int nameWidth = Math.max("policy".length(), r.policies().stream().mapToInt(String::length).max().orElse(0));
+        int cellWidth = withOpt ? 16 : 8;
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%s: %,d requests, %,d distinct keys (%s), %.1f s%n", r.trace(),
+            r.requests(), r.distinct(), r.format(), r.millis() / 1000.0));
+        out.append(pad("size", nameWidth));
+        for (int i = 0; i < r.sizes().size(); i++) {
+            String label = r.sizeTexts().get(i).startsWith("/")
+                ? r.sizes().get(i) + " (" + r.sizeTexts().get(i) + ")" : String.valueOf(r.sizes().get(i));
+            out.append(String.format(Locale.ROOT, "%" + cellWidth + "s", label));
+        }
+        out.append('\n').append(pad("policy", nameWidth));
+        for (int i = 0; i < r.sizes().size(); i++) {
+            out.append(withOpt ? "   hit %   % OPT" : "   hit %");
+        }
+        out.append('\n');
+        for (String policy : r.policies()) {
+            out.append(pad(policy, nameWidth));
+            for (int size : r.sizes()) {
+                HitCount h = r.find(policy, size).orElseThrow();
+                out.append(String.format(Locale.ROOT, "%8s", h.hitPercent()));
+                if (withOpt) {
+                    out.append(ofOpt(h, r.opt(size)));
+                }
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String ofOpt(HitCount h, Optional<HitCount> opt) {
+        if (opt.isEmpty() || opt.get().hits() == 0) {
+            return "       -";
+        }
+        return String.format(Locale.ROOT, "%8.1f", 100.0 * h.hits() / opt.get().hits());
+    }
+
+    static String pad(String s, int width) {
+        return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    }
+}

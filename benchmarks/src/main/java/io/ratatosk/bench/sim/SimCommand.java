@@ -1,0 +1,200 @@
+package io.ratatosk.bench.sim;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code ./bench sim}: replays traces through the policies and reports hit ratios. */
+@Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Replays cache traces through the eviction policies and reports hit ratios.",
+        "Policies: the page cache's own classes (driven through the policy SPI), exact LRU, Belady's OPT"
+            + " and the Caffeine cache, at several cache sizes. Prints a table per trace (hit %% and %% of OPT);"
+            + " with several traces, a summary (geometric mean of hits / OPT, winners)."},
+    footer = {"", "Examples:",
+        "  ./bench sim --sizes 100,500,1000 ../shared/traces/lirs/cs.trace.gz",
+        "  ./bench sim --policies lru,muninn,global-clock:max_usage=7,opt trace.lis.zst",
+        "  ./bench sim --trace-dir ../shared/traces --json sim.json --chart sim.png",
+        "Docs: docs/simulator.md"})
+public final class SimCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(arity = "0..*", paramLabel = "TRACE", description = "Trace files.")
+    private List<Path> traces = new ArrayList<>();
+
+    @Option(names = "--trace-dir", paramLabel = "DIR",
+        description = "Run every recognised trace under DIR (recursively), then summarise.")
+    private Path traceDir;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+        description = "Force the trace format instead of detecting it from the path: ${COMPLETION-CANDIDATES}.",
+        completionCandidates = FormatIds.class)
+    private String format;
+
+    @Option(names = "--sizes", paramLabel = "LIST", defaultValue = "/100,/10",
+        description = "Cache sizes, comma separated: entries (500) or /N for distinct keys / N. Default: ${DEFAULT-VALUE}.")
+    private String sizes;
+
+    @Option(names = "--policies", paramLabel = "LIST",
+        description = "Policies, comma separated (default: all); name[:flag=value]... sets flags by their short"
+            + " name, e.g. global-clock:max_usage=4. --list shows names and flags.")
+    private String policies;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+    private Path json;
+
+    @Option(names = "--chart", paramLabel = "FILE", description = "Also draw hit ratios to FILE (.png or .svg).")
+    private Path chart;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
+        description = "Replays run in parallel (each policy instance on one thread). Default: ${DEFAULT-VALUE}.")
+    private int threads;
+
+    @Option(names = "--quiet", description = "No progress on stderr.")
+    private boolean quiet;
+
+    @Option(names = "--list", description = "List the policies with their flags, and the trace formats; then exit.")
+    private boolean list;
+
+    private final PolicyCatalog catalog;
+
+    public SimCommand() {
+        this(PolicyCatalog.standard());
+    }
+
+    SimCommand(PolicyCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (list) {
+            printList(out);
+            out.flush();
+            return 0;
+        }
+        TraceFormat forced = format == null ? null : usage(() -> TraceFormat.byId(format));
+        List<PolicySpec> specs = usage(() -> catalog.parseList(policies));
+        List<CacheSize> cacheSizes = usage(() -> CacheSize.parseList(sizes));
+        if (threads < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+        }
+        List<Path> files = traceFiles(forced);
+        boolean summarise = traceDir != null || files.size() > 1;
+
+        SimulationProgress progress = quiet ? SimulationProgress.none()
+            : new SimulationProgress(System.err, false, System.console() != null);
+        List<TraceResult> results = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "sim-replay");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            TraceSimulation simulation = new TraceSimulation(catalog, pool);
+            for (Path file : files) {
+                long start = System.nanoTime();
+                Trace trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
+                progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
+                TraceResult result = simulation.run(trace, specs, cacheSizes, progress);
+                results.add(result);
+                out.println(ResultTable.render(result));
+                out.flush();
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        SimulationSummary summary = summarise ? SimulationSummary.of(results) : null;
+        if (summary != null) {
+            out.println(summary.render());
+        }
+        if (json != null) {
+            JsonReport.write(json, results, summary);
+        }
+        if (chart != null) {
+            HitRatioChart.write(chart, results);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private List<Path> traceFiles(TraceFormat forced) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Path t : traces) {
+            if (!Files.isRegularFile(t)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "no such trace file: " + t);
+            }
+            if (forced == null && TraceFormat.detect(t).isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot tell the format of " + t
+                    + " from its name; use --format, one of: " + TraceFormat.ids());
+            }
+            files.add(t);
+        }
+        if (traceDir != null) {
+            if (!Files.isDirectory(traceDir)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "no such folder: " + traceDir);
+            }
+            try (Stream<Path> walk = Files.walk(traceDir)) {
+                files.addAll(walk.filter(Files::isRegularFile).filter(p -> TraceFormat.detect(p).isPresent())
+                    .sorted().collect(Collectors.toList()));
+            }
+            if (files.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "no recognised trace under " + traceDir);
+            }
+        }
+        if (files.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "name a TRACE file or --trace-dir");
+        }
+        return files;
+    }
+
+    private void printList(PrintWriter out) {
+        out.println("policies (name[:flag=value]...):");
+        for (String name : catalog.names()) {
+            List<String> flags = catalog.flagsOf(name);
+            out.println("  " + ResultTable.pad(name, 22) + (flags.isEmpty() ? "" : String.join(", ", flags)));
+        }
+        out.println("formats (--format):");
+        for (TraceFormat f : TraceFormat.values()) {
+            out.println("  " + ResultTable.pad(f.id(), 14) + f.description());
+        }
+    }
+
+    /** Turns a refusal of an option's value into a usage error (exit code 2, with the message). */
+    private <T> T usage(Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /** The format ids, for picocli's help text. */
+    static final class FormatIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(TraceFormat.values()).map(TraceFormat::id).iterator();
+        }
+    }
+}

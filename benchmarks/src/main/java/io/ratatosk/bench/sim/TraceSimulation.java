@@ -1,0 +1,105 @@
+package io.ratatosk.bench.sim;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * Replays one trace for every (policy, size) pair, the pairs spread over a shared thread pool; each
+ * replay has its own policy instance and runs on one thread.
+ */
+final class TraceSimulation {
+    private final PolicyCatalog catalog;
+    private final ExecutorService pool;
+
+    TraceSimulation(PolicyCatalog catalog, ExecutorService pool) {
+        this.catalog = catalog;
+        this.pool = pool;
+    }
+
+    TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress)
+        throws InterruptedException {
+        List<Integer> entries = new ArrayList<>();
+        List<String> sizeTexts = new ArrayList<>();
+        for (CacheSize size : sizes) {
+            int n = size.entriesFor(trace.distinct());
+            if (!entries.contains(n)) {
+                entries.add(n);
+                sizeTexts.add(size.text());
+            }
+        }
+        if (policies.stream().anyMatch(p -> p.name().equals("opt"))) {
+            trace.nextUse();
+        }
+        List<Run> runs = new ArrayList<>();
+        for (PolicySpec policy : policies) {
+            for (int n : entries) {
+                runs.add(new Run(policy, n));
+            }
+        }
+        progress.traceStarted(trace, runs.size());
+        long start = System.nanoTime();
+        // Longest first, so that two threads finish together: the peer and OPT cost the most.
+        List<Run> submitOrder = new ArrayList<>(runs);
+        submitOrder.sort(Comparator.comparingInt((Run r) -> costRank(r.policy)).thenComparing(r -> -r.size));
+        for (Run run : submitOrder) {
+            run.future = pool.submit(() -> replay(trace, run, progress));
+        }
+        List<HitCount> results = new ArrayList<>();
+        try {
+            for (Run run : runs) {
+                results.add(run.future.get());
+            }
+        } catch (ExecutionException e) {
+            runs.forEach(r -> r.future.cancel(true));
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
+        } catch (InterruptedException e) {
+            runs.forEach(r -> r.future.cancel(true));
+            throw e;
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        progress.traceFinished(trace, millis);
+        return new TraceResult(trace.name(), trace.format(), trace.requests(), trace.distinct(),
+            policies.stream().map(PolicySpec::text).toList(), entries, sizeTexts, results, millis);
+    }
+
+    private HitCount replay(Trace trace, Run run, SimulationProgress progress) {
+        long start = System.nanoTime();
+        long hits;
+        try {
+            hits = catalog.simulator(run.policy).replay(trace, run.size, progress::advance);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(run.policy.text() + " at size " + run.size + " on " + trace.name()
+                + " failed: " + e.getMessage(), e);
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        progress.runFinished(trace, run.policy.text(), run.size, millis);
+        return new HitCount(run.policy.text(), run.size, hits, trace.requests(), millis);
+    }
+
+    private static int costRank(PolicySpec policy) {
+        switch (policy.name()) {
+            case "caffeine":
+                return 0;
+            case "opt":
+                return 1;
+            default:
+                return 2;
+        }
+    }
+
+    private static final class Run {
+        final PolicySpec policy;
+        final int size;
+        Future<HitCount> future;
+
+        Run(PolicySpec policy, int size) {
+            this.policy = policy;
+            this.size = size;
+        }
+    }
+}

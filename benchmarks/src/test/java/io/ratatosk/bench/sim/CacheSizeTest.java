@@ -1,0 +1,33 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CacheSizeTest {
+    @Test
+    void absoluteSizesIgnoreTheTrace() {
+        assertEquals(500, CacheSize.parse("500").entriesFor(10));
+    }
+
+    @Test
+    void fractionSizesDivideTheDistinctKeysRoundingDownButNeverBelowOne() {
+        assertEquals(1868, CacheSize.parse("/100").entriesFor(186_880));
+        assertEquals(2751, CacheSize.parse("/100").entriesFor(275_171));
+        assertEquals(1, CacheSize.parse("/100").entriesFor(5));
+    }
+
+    @Test
+    void listsAreCommaSeparated() {
+        assertEquals(List.of("100", "/10"), CacheSize.parseList("100, /10").stream().map(CacheSize::text).toList());
+    }
+
+    @Test
+    void nonPositiveOrNonNumericSizesAreRefused() {
+        for (String bad : new String[] {"0", "-5", "/0", "abc", "/x", ""}) {
+            assertThrows(IllegalArgumentException.class, () -> CacheSize.parseList(bad), bad);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimulationSummaryTest {
+    /** A trace result of 1000 requests at one size, policies a, b and opt with these hits. */
+    private static TraceResult result(String trace, long a, long b, long opt) {
+        List<HitCount> hits = new ArrayList<>();
+        hits.add(new HitCount("a", 10, a, 1000, 0));
+        hits.add(new HitCount("b", 10, b, 1000, 0));
+        hits.add(new HitCount("opt", 10, opt, 1000, 0));
+        return new TraceResult(trace, "lirs", 1000, 100, List.of("a", "b", "opt"), List.of(10), List.of("10"), hits, 0);
+    }
+
+    @Test
+    void geometricMeanOfHitsOverOptFloorsATotalLoss() {
+        SimulationSummary s = SimulationSummary.of(List.of(result("x", 400, 0, 800), result("y", 200, 200, 800)));
+        assertEquals(Math.sqrt(0.5 * 0.25), s.scores().get(0).geometricMean(), 1e-12);
+        assertEquals(Math.sqrt(SimulationSummary.FLOOR * 0.25), s.scores().get(1).geometricMean(), 1e-12);
+        assertEquals(1.0, s.scores().get(2).geometricMean(), 1e-12);
+        assertEquals((0.5 + 0.25) / 2, s.scores().get(0).arithmeticMean(), 1e-12);
+        assertEquals(0.25 / 2, s.scores().get(1).arithmeticMean(), 1e-12);
+    }
+
+    @Test
+    void tracesWhereOptHitsNothingAreLeftOutOfTheMean() {
+        SimulationSummary s = SimulationSummary.of(List.of(result("x", 0, 0, 0), result("y", 400, 200, 800)));
+        assertEquals(1, s.scores().get(0).pairs());
+        assertEquals(0.5, s.scores().get(0).geometricMean(), 1e-12);
+    }
+
+    @Test
+    void winnersLeaveOptAsideAndShareTies() {
+        SimulationSummary s = SimulationSummary.of(List.of(result("x", 400, 300, 800), result("y", 200, 200, 800)));
+        assertEquals(List.of("a"), s.winners().get(0).policies());
+        assertEquals(List.of("a", "b"), s.winners().get(1).policies());
+        assertEquals(2, s.scores().get(0).wins());
+        assertEquals(1, s.scores().get(1).wins());
+        assertEquals(0, s.scores().get(2).wins());
+    }
+}

@@ -1,0 +1,148 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The SPI driver calls a policy the way a one-thread page cache does. */
+class SpiPolicySimulatorTest {
+
+    /** Evicts frames round robin and records every call, with what the frame table showed then. */
+    private static class RecordingPolicy implements EvictionPolicy {
+        final FrameTable frames;
+        final List<String> calls = new ArrayList<>();
+        final List<Sweep> sweeps = new ArrayList<>();
+        int housekeeping;
+        boolean checked;
+        int next;
+
+        RecordingPolicy(FrameTable frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public String name() {
+            return "recording";
+        }
+
+        @Override
+        public void onHit(int frame) {
+            calls.add("hit " + frame);
+        }
+
+        @Override
+        public void onFault(int frame, long pageKey) {
+            assertTrue(frames.isExclusivelyLocked(frame), "fault outside the exclusive lock");
+            assertEquals(pageKey, frames.binding(frame), "fault before binding");
+            calls.add("fault " + frame + " " + PageKey.pageId(pageKey));
+        }
+
+        @Override
+        public void onEvicted(int frame, long pageKey) {
+            assertTrue(frames.isExclusivelyLocked(frame), "eviction outside the exclusive lock");
+            assertEquals(PageKey.UNBOUND, frames.binding(frame), "evicted frame still bound");
+            calls.add("evicted " + frame + " " + PageKey.pageId(pageKey));
+        }
+
+        @Override
+        public int nextVictim(Sweep sweep) {
+            sweeps.add(sweep);
+            assertTrue(sweep.isBackground(), "the simulator evicts as the background evictor");
+            assertTrue(frames.isEvictable(next));
+            int victim = next;
+            next = (next + 1) % frames.frameCount();
+            return victim;
+        }
+
+        @Override
+        public void housekeeping() {
+            housekeeping++;
+        }
+
+        @Override
+        public void checkInvariants() {
+            checked = true;
+        }
+    }
+
+    @Test
+    void fillsFramesInOrderThenEvictsUnbindsAndFaultsUnderTheLock() {
+        List<RecordingPolicy> made = new ArrayList<>();
+        SpiPolicySimulator sim = new SpiPolicySimulator("recording", frames -> {
+            RecordingPolicy p = new RecordingPolicy(frames);
+            made.add(p);
+            return p;
+        });
+        // dense keys: a=0 b=1 c=2 d=3
+        long hits = sim.replay(Trace.of("t", 10, 11, 10, 12, 13, 11), 2, PolicySimulator.Progress.NONE);
+        RecordingPolicy p = made.get(0);
+        assertEquals(1, hits);
+        assertEquals(List.of("fault 0 0", "fault 1 1", "hit 0",
+            "evicted 0 0", "fault 0 2",
+            "evicted 1 1", "fault 1 3",
+            "evicted 0 2", "fault 0 1"), p.calls);
+        assertTrue(p.checked, "checkInvariants runs at the end");
+        assertEquals(3, p.sweeps.size());
+        assertSame(p.sweeps.get(0), p.sweeps.get(2), "one sweep for the whole run");
+    }
+
+    @Test
+    void runsHousekeepingEvery1024Requests() {
+        List<RecordingPolicy> made = new ArrayList<>();
+        SpiPolicySimulator sim = new SpiPolicySimulator("recording", frames -> {
+            RecordingPolicy p = new RecordingPolicy(frames);
+            made.add(p);
+            return p;
+        });
+        long[] keys = new long[3 * 1024 + 5];
+        sim.replay(Trace.of("t", keys), 4, PolicySimulator.Progress.NONE);
+        assertEquals(3, made.get(0).housekeeping);
+    }
+
+    @Test
+    void aPolicyThatNeverFindsAVictimFailsNamingItselfInsteadOfSpinning() {
+        SpiPolicySimulator sim = new SpiPolicySimulator("stuck", frames -> new RecordingPolicy(frames) {
+            @Override
+            public int nextVictim(Sweep sweep) {
+                return NO_VICTIM;
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> sim.replay(Trace.of("t", 1, 2, 3), 2, PolicySimulator.Progress.NONE));
+        assertTrue(e.getMessage().contains("stuck"), e.getMessage());
+    }
+
+    @Test
+    void aVictimOutsideTheFramesFailsNamingThePolicy() {
+        SpiPolicySimulator sim = new SpiPolicySimulator("wild", frames -> new RecordingPolicy(frames) {
+            @Override
+            public int nextVictim(Sweep sweep) {
+                return 99;
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> sim.replay(Trace.of("t", 1, 2, 3), 2, PolicySimulator.Progress.NONE));
+        assertTrue(e.getMessage().contains("wild") && e.getMessage().contains("99"), e.getMessage());
+    }
+
+    @Test
+    void reportsEveryRequestAsProgress() {
+        long[] total = new long[1];
+        SpiPolicySimulator sim = new SpiPolicySimulator("recording", RecordingPolicy::new);
+        long[] keys = new long[200_000];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = i % 1000;
+        }
+        sim.replay(Trace.of("t", keys), 100, n -> total[0] += n);
+        assertEquals(keys.length, total[0]);
+    }
+}

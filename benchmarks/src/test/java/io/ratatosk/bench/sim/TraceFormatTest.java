@@ -1,0 +1,55 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class TraceFormatTest {
+    private static Optional<TraceFormat> detect(String path) {
+        return TraceFormat.detect(Path.of(path));
+    }
+
+    @Test
+    void detectsEachPublicTraceFamilyFromItsPath() {
+        assertEquals(Optional.of(TraceFormat.LIRS), detect("traces/lirs/cs.trace.gz"));
+        assertEquals(Optional.of(TraceFormat.ARC), detect("traces/arc/OLTP.lis.zst"));
+        assertEquals(Optional.of(TraceFormat.CACHE2K), detect("traces/cache2k/orm-busy.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.CLOUDPHYSICS), detect("traces/cloudphysics/w106.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.CORDA), detect("traces/corda/trace_vaultservice.gz"));
+        assertEquals(Optional.of(TraceFormat.SCARAB), detect("traces/scarab/recs.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.PAGETRACE), detect("out/ldbc.pagetrace"));
+        assertEquals(Optional.of(TraceFormat.PAGETRACE), detect("out/ldbc.pagetrace.gz"));
+    }
+
+    @Test
+    void gzipOutsideACordaFolderIsLirsOnlyWithTheTraceSuffix() {
+        assertEquals(Optional.of(TraceFormat.CORDA), detect("x/vault.gz"));
+        assertEquals(Optional.of(TraceFormat.LIRS), detect("x/loop.trace.gz"));
+        assertEquals(Optional.of(TraceFormat.CORDA), detect("corda/loop.trace.gz"));
+    }
+
+    @Test
+    void filesThatAreNotTracesAreNotDetected() {
+        assertEquals(Optional.empty(), detect("traces/lirs/README.orig"));
+        assertEquals(Optional.empty(), detect("traces/cache2k/LICENSE.txt"));
+        assertEquals(Optional.empty(), detect("traces/arc/README.orig.md"));
+    }
+
+    @Test
+    void unknownFormatIsRefusedWithTheListOfValidOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TraceFormat.byId("parquet"));
+        assertTrue(e.getMessage().contains("parquet"), e.getMessage());
+        for (TraceFormat f : TraceFormat.values()) {
+            assertTrue(e.getMessage().contains(f.id()), () -> "missing " + f.id() + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void formatIdsAreCaseInsensitive() {
+        assertEquals(TraceFormat.ARC, TraceFormat.byId("ARC"));
+    }
+}

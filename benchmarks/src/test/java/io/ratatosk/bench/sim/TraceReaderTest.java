@@ -1,0 +1,206 @@
+package io.ratatosk.bench.sim;
+
+import static io.ratatosk.bench.sim.TraceFiles.gzip;
+import static io.ratatosk.bench.sim.TraceFiles.ints;
+import static io.ratatosk.bench.sim.TraceFiles.longs;
+import static io.ratatosk.bench.sim.TraceFiles.text;
+import static io.ratatosk.bench.sim.TraceFiles.truncate;
+import static io.ratatosk.bench.sim.TraceFiles.write;
+import static io.ratatosk.bench.sim.TraceFiles.xz;
+import static io.ratatosk.bench.sim.TraceFiles.zstd;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.PageKey;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceReaderTest {
+    @TempDir
+    Path dir;
+
+    /** The trace's requests as dense ids: equal raw keys map to equal ids, in first-seen order. */
+    private static int[] ids(Trace t) {
+        return t.keys();
+    }
+
+    /** Reading fails with a {@link TraceFormatException} whose message holds every fragment. */
+    static TraceFormatException assertFails(Executable read, String... fragments) {
+        TraceFormatException e = assertThrows(TraceFormatException.class, read);
+        for (String fragment : fragments) {
+            assertTrue(e.getMessage().contains(fragment), () -> "message lacks '" + fragment + "': " + e.getMessage());
+        }
+        return e;
+    }
+
+    @Test
+    void lirsTextSkipsMarkerAndBlankLinesAndAcceptsCrlf() throws IOException {
+        Path f = write(dir, "lirs/t.trace.gz", gzip(text("5\r\n7\n*\n5\n\n 9 \n*\n7\n")));
+        Trace t = TraceReader.read(f);
+        assertEquals("lirs", t.format());
+        assertArrayEquals(new int[] {0, 1, 0, 2, 1}, ids(t));
+        assertEquals(5, t.requests());
+        assertEquals(3, t.distinct());
+        assertEquals("lirs/t.trace.gz", t.name());
+    }
+
+    @Test
+    void arcLinesExpandToConsecutiveKeysFromStart() throws IOException {
+        Path f = write(dir, "arc/t.lis.zst", zstd(text("10 3 0 0\n11 1 0 1\n\n100 0 0 2\n10 2 0 3\n")));
+        Trace t = TraceReader.read(f);
+        assertEquals("arc", t.format());
+        // keys 10 11 12 | 11 | (none) | 10 11
+        assertArrayEquals(new int[] {0, 1, 2, 1, 0, 1}, ids(t));
+    }
+
+    @Test
+    void cache2kXzHoldsBigEndianUnsigned32BitKeys() throws IOException {
+        Path f = write(dir, "cache2k/t.trace.xz", xz(ints(1, 0xFFFF_FFFFL, 1, 0x0100_0000L, 0xFFFF_FFFFL)));
+        Trace t = TraceReader.read(f);
+        assertEquals("cache2k", t.format());
+        assertArrayEquals(new int[] {0, 1, 0, 2, 1}, ids(t));
+    }
+
+    @Test
+    void cloudphysicsFolderSelectsTheCloudphysicsFormat() throws IOException {
+        Path f = write(dir, "cloudphysics/w.trace.xz", xz(ints(3, 4, 3)));
+        assertEquals("cloudphysics", TraceReader.read(f).format());
+    }
+
+    @Test
+    void cordaGzipHolds64BitKeysThatDifferOnlyInTheHighWord() throws IOException {
+        Path f = write(dir, "corda/vault.gz", gzip(longs(1L << 40, 1, 1L << 40, -1L)));
+        Trace t = TraceReader.read(f);
+        assertEquals("corda", t.format());
+        assertArrayEquals(new int[] {0, 1, 0, 2}, ids(t));
+    }
+
+    @Test
+    void scarabXzHolds64BitKeys() throws IOException {
+        Path f = write(dir, "scarab/s.trace.xz", xz(longs(7L << 33, 7, 7L << 33)));
+        Trace t = TraceReader.read(f);
+        assertEquals("scarab", t.format());
+        assertArrayEquals(new int[] {0, 1, 0}, ids(t));
+    }
+
+    @Test
+    void pageTraceWrittenByThePageTraceWriterReadsBackPlainAndGzipped() throws IOException {
+        long[] keys = {PageKey.of(0, 1), PageKey.of(1, 1), PageKey.of(0, 1), PageKey.of(3, 1L << 40)};
+        for (String name : new String[] {"run.pagetrace", "run.pagetrace.gz"}) {
+            Path f = dir.resolve(name);
+            try (PageTraceWriter w = new PageTraceWriter(f)) {
+                for (long k : keys) {
+                    w.append(k);
+                }
+            }
+            Trace t = TraceReader.read(f);
+            assertEquals("pagetrace", t.format());
+            assertArrayEquals(new int[] {0, 1, 0, 2}, ids(t), name);
+        }
+    }
+
+    @Test
+    void pageTraceWriterRefusesTheUnboundKey() throws IOException {
+        try (PageTraceWriter w = new PageTraceWriter(dir.resolve("x.pagetrace"))) {
+            assertThrows(IllegalArgumentException.class, () -> w.append(PageKey.UNBOUND));
+        }
+    }
+
+    @Test
+    void pageTraceWithKeyZeroFailsNamingTheOffset() throws IOException {
+        Path f = write(dir, "bad.pagetrace", longs(PageKey.of(0, 5), 0));
+        assertFails(() -> TraceReader.read(f), f.toString(), "decompressed byte 8", "page key 0");
+    }
+
+    @Test
+    void forcedFormatOverridesDetection() throws IOException {
+        Path f = write(dir, "keys.bin", xz(longs(1, 2, 1)));
+        Trace t = TraceReader.read(f, TraceFormat.SCARAB);
+        assertArrayEquals(new int[] {0, 1, 0}, ids(t));
+    }
+
+    @Test
+    void truncatedGzipFailsNamingTheFileAndWhereItStopped() throws IOException {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            s.append(i * 7919L % 100_003).append('\n'); // compresses only about 2:1, so half the file is many lines
+        }
+        byte[] whole = gzip(text(s.toString()));
+        Path f = write(dir, "lirs/cut.trace.gz", truncate(whole, whole.length / 2));
+        TraceFormatException e = assertFails(() -> TraceReader.read(f), f.toString(), "gzip");
+        int onDisk = whole.length - whole.length / 2;
+        assertTrue(e.getMessage().matches("(?s).*at decompressed byte [1-9][0-9]* .*\\(compressed byte [0-9]+ of " + onDisk + "\\).*"),
+            e.getMessage());
+    }
+
+    @Test
+    void gzipMissingOnlyItsTrailerFails() throws IOException {
+        byte[] whole = gzip(text("1\n2\n3\n"));
+        Path f = write(dir, "lirs/notrailer.trace.gz", truncate(whole, 4));
+        assertFails(() -> TraceReader.read(f), f.toString());
+    }
+
+    @Test
+    void truncatedXzFailsNamingTheFileAndDecompressedOffset() throws IOException {
+        long[] keys = new long[50_000];
+        Arrays.setAll(keys, i -> i * 7919L % 10_007);
+        byte[] whole = xz(ints(keys));
+        Path f = write(dir, "cache2k/cut.trace.xz", truncate(whole, whole.length / 3));
+        assertFails(() -> TraceReader.read(f), f.toString(), "xz", "decompressed byte");
+    }
+
+    @Test
+    void truncatedZstdFailsNamingTheFile() throws IOException {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            s.append(i * 31 % 5003).append(" 1 0 ").append(i).append('\n');
+        }
+        byte[] whole = zstd(text(s.toString()));
+        Path f = write(dir, "arc/cut.lis.zst", truncate(whole, whole.length / 2));
+        assertFails(() -> TraceReader.read(f), f.toString(), "zstd", "at decompressed byte");
+    }
+
+    @Test
+    void partial32BitRecordFailsNamingItsOffset() throws IOException {
+        byte[] data = Arrays.copyOf(ints(1, 2), 10);
+        Path f = write(dir, "cache2k/partial.trace.xz", xz(data));
+        assertFails(() -> TraceReader.read(f), f.toString(), "decompressed byte 8", "partial record of 2 bytes");
+    }
+
+    @Test
+    void partial64BitRecordFailsNamingItsOffset() throws IOException {
+        byte[] data = Arrays.copyOf(longs(1, 2, 3), 21);
+        Path f = write(dir, "corda/partial.gz", gzip(data));
+        assertFails(() -> TraceReader.read(f), "decompressed byte 16", "partial record of 5 bytes");
+    }
+
+    @Test
+    void nonNumericLirsLineFailsNamingTheLine() throws IOException {
+        Path f = write(dir, "lirs/words.trace.gz", gzip(text("1\n2\n*\nthree\n4\n")));
+        assertFails(() -> TraceReader.read(f), f.toString(), "line 4", "three");
+    }
+
+    @Test
+    void arcLineWithoutACountFailsNamingTheLine() throws IOException {
+        Path f = write(dir, "arc/short.lis.zst", zstd(text("1 1 0 0\n2\n")));
+        assertFails(() -> TraceReader.read(f), "line 2", "start count");
+    }
+
+    @Test
+    void traceWithoutRequestsIsRefused() throws IOException {
+        Path f = write(dir, "lirs/empty.trace.gz", gzip(text("*\n\n")));
+        assertFails(() -> TraceReader.read(f), "no requests");
+    }
+
+    @Test
+    void nextUsePointsAtTheNextRequestForTheSameKey() {
+        Trace t = Trace.of("t", 5, 6, 5, 7, 6, 5);
+        assertArrayEquals(new int[] {2, 4, 5, Trace.NEVER, Trace.NEVER, Trace.NEVER}, t.nextUse());
+    }
+}

@@ -1,0 +1,152 @@
+package io.ratatosk.core.config;
+
+import io.ratatosk.pagecache.InvalidConfigurationException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FlagTest {
+    private static final Flag GHOSTS = Flag.decimal("pagecache.test.ghosts", "2.0", 0.5, 4, "test");
+    private static final Flag SHARE = Flag.frameShare("pagecache.test.pull_threshold", "0.1", "test");
+
+    @Test
+    void everyFlagHasAUniqueDottedLowerCaseNameUnderPagecache() {
+        Set<String> names = new HashSet<>();
+        for (Flag flag : Flags.ALL) {
+            assertTrue(flag.name().startsWith("pagecache."), flag.name());
+            assertTrue(flag.name().matches("[a-z0-9_.-]+"), flag.name());
+            assertTrue(names.add(flag.name()), "defined twice: " + flag.name());
+            assertFalse(flag.description().isBlank(), flag.name());
+            assertFalse(flag.accepted().isBlank(), flag.name());
+        }
+    }
+
+    @Test
+    void everyFixedDefaultIsAcceptedByItsOwnFlagAndReadsBackUnchanged() {
+        for (Flag flag : Flags.ALL) {
+            if (flag.hasFixedDefault()) {
+                assertEquals(flag.defaultValue(), flag.format(flag.parse(flag.defaultValue())), flag.name());
+            } else {
+                assertNull(flag.parsedDefault(), flag.name());
+            }
+        }
+    }
+
+    @Test
+    void onlyMaxUsageAndKeepFreeHaveDerivedDefaults() {
+        assertFalse(Flags.CLOCK_MAX_USAGE.hasFixedDefault());
+        assertEquals("4 for muninn, 7 for global-clock", Flags.CLOCK_MAX_USAGE.defaultText());
+        assertFalse(Flags.EVICTOR_KEEP_FREE.hasFixedDefault());
+        assertEquals(2, Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).count());
+    }
+
+    @Test
+    void byNameFindsExactNamesOnly() {
+        assertEquals(Flags.MEMORY, Flags.byName("pagecache.memory").orElseThrow());
+        assertTrue(Flags.byName("pagecache.MEMORY").isEmpty());
+        assertTrue(Flags.byName("memory").isEmpty());
+    }
+
+    @Test
+    void aDecimalFlagParsesPlainDecimalsWithinItsRange() {
+        assertEquals(0.5, GHOSTS.parse("0.5"));
+        assertEquals(4.0, GHOSTS.parse("4"));
+        assertEquals("2.0", GHOSTS.format(GHOSTS.parse("2.00")));
+        assertEquals("0.75", GHOSTS.format(GHOSTS.parse("0.750")));
+        assertEquals("a number in [0.5, 4.0]", GHOSTS.accepted());
+        assertEquals(FlagKind.DOUBLE, GHOSTS.kind());
+        for (String bad : List.of("0.49", "4.01", "NaN", "Infinity", "1e0", "two", "")) {
+            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> GHOSTS.parse(bad));
+            assertTrue(e.getMessage().startsWith("pagecache.test.ghosts=" + bad + ": must be a number in [0.5, 4.0]"), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} of 1000 frames is {1} frames")
+    @CsvSource({"0.1, 100", "1.0, 1000", "0.0001, 1", "1, 1", "250, 250", "5000, 1000", ".5, 500"})
+    void aFrameShareIsAFractionWithADecimalPointOrElseACount(String text, int frames) {
+        FrameShare share = (FrameShare) SHARE.parse(text);
+        assertEquals(frames, share.of(1000));
+        assertEquals(text.contains("."), share.isFraction());
+    }
+
+    @ParameterizedTest(name = "pull_threshold={0}")
+    @ValueSource(strings = {"0", "0.0", "1.5", "-3", "-0.1", "10%", "x", "1.2.3"})
+    void aFrameShareRefusesZeroNegativesAndFractionsAboveOne(String text) {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> SHARE.parse(text));
+        assertTrue(e.getMessage().startsWith("pagecache.test.pull_threshold=" + text
+                + ": must be a fraction of the frames in (0, 1] like 0.1, or a frame count >= 1"), e.getMessage());
+    }
+
+    @Test
+    void aFrameShareReadsBackWithItsDecimalPoint() {
+        assertEquals("1.0", SHARE.format(SHARE.parse("1.0")));
+        assertEquals("0.25", SHARE.format(SHARE.parse("0.250")));
+        assertEquals("1", SHARE.format(SHARE.parse("1")));
+    }
+
+    @Test
+    void aPowerOfTwoIntegerRefusesOtherNumbers() {
+        Flag bits = Flag.powerOfTwoInteger("pagecache.test.bits", null, 64, 1 << 30, "test");
+        assertEquals(1024, bits.parse("1024"));
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> bits.parse("1000"));
+        assertEquals("pagecache.test.bits=1000: must be a power of two in [64, 1073741824]", e.getMessage());
+    }
+
+    @Test
+    void flagDefinitionsAreCheckedWhenTheyAreMade() {
+        assertThrows(IllegalArgumentException.class, () -> Flag.bool("Pagecache.Bad", "true", "x"));
+        assertThrows(IllegalArgumentException.class, () -> Flag.bool("nodots", "true", "x"));
+        assertThrows(IllegalArgumentException.class, () -> Flag.choice("pagecache.c", "a", List.of("A"), "x"));
+        assertThrows(IllegalArgumentException.class, () -> Flag.choice("pagecache.c", "a", List.of(), "x"));
+        assertThrows(InvalidConfigurationException.class, () -> Flag.integer("pagecache.i", "9", 1, 7, "a default out of range"));
+    }
+
+    @ParameterizedTest(name = "{0} bytes print as {1}")
+    @CsvSource({"0, 0", "512, 512", "1024, 1k", "1536, 1536", "8192, 8k", "1048576, 1m", "1073741824, 1g", "1099511627776, 1t",
+            "1610612736, 1536m"})
+    void sizesPrintWithTheLargestExactUnit(long bytes, String text) {
+        assertEquals(text, Flag.formatSize(bytes));
+    }
+
+    @ParameterizedTest(name = "distance({0}, {1}) = {2}")
+    @CsvSource({"memory, memory, 0", "memroy, memory, 2", "'', abc, 3", "kitten, sitting, 3", "keepfree, keep_free, 1"})
+    void editDistanceCountsInsertionsDeletionsAndSubstitutions(String a, String b, int distance) {
+        assertEquals(distance, Flags.editDistance(a, b));
+        assertEquals(distance, Flags.editDistance(b, a));
+    }
+
+    @Test
+    void closestFindsNothingForNamesFarFromEveryFlag() {
+        assertTrue(Flags.closest("pagecache.xyz").isEmpty());
+        assertTrue(Flags.closest("").isEmpty());
+        assertTrue(Flags.closest("something.else.entirely").isEmpty());
+    }
+
+    @Test
+    void theMarkdownTableHasAHeaderAndOneRowPerFlag() {
+        String[] lines = Flags.markdownTable().split("\n");
+        assertEquals(2 + Flags.ALL.size(), lines.length);
+        assertEquals("| `pagecache.clock.max_usage` | 4 for muninn, 7 for global-clock | an integer in [1, 7] | "
+                + "Highest usage count a hit raises a page to. |", lines[2 + Flags.ALL.indexOf(Flags.CLOCK_MAX_USAGE)]);
+    }
+
+    @Test
+    void aFrameShareIsEitherAFractionOrACountNeverBoth() {
+        assertThrows(IllegalArgumentException.class, () -> new FrameShare(0.5, 3));
+        assertThrows(IllegalArgumentException.class, () -> new FrameShare(0, 0));
+        assertThrows(IllegalArgumentException.class, () -> FrameShare.ofFraction(1.5));
+        assertThrows(IllegalArgumentException.class, () -> FrameShare.ofCount(-1));
+        assertEquals(1, FrameShare.ofCount(5).of(1), "never more than the frames there are");
+    }
+}
