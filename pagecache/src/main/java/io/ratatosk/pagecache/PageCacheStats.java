@@ -2,7 +2,9 @@ package io.ratatosk.pagecache;
 
 /**
  * A snapshot of the page cache's counters. Hits and faults count pins: every {@code next()} of a
- * cursor (and every re-pin after a failed optimistic read) is one or the other.
+ * cursor (and every re-pin after a failed optimistic read) is one or the other. {@code nvm} holds
+ * the NVM tier's counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all
+ * zero) otherwise.
  */
 public record PageCacheStats(
     long hits,
@@ -16,7 +18,8 @@ public record PageCacheStats(
     long evictionErrors,
     int frames,
     int freeFrames,
-    String policy) {
+    String policy,
+    NvmCacheStats nvm) {
 
     public long evictions() {
         return backgroundEvictions + cooperativeEvictions;
@@ -34,6 +37,7 @@ public record PageCacheStats(
             "policy=%s frames=%d free=%d hits=%d faults=%d hitRatio=%.4f evictions=%d (background %d, cooperative %d)"
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
             policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
-            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors);
+            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
+            + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm);
     }
 }
