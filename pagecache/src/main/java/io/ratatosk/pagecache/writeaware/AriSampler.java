@@ -228,6 +228,14 @@ final class AriSampler {
         return best;
     }
 
+    /** Puts variant {@code variant} in force until the next epoch decides again; for tests. */
+    void choose(int variant) {
+        if (variant < 0 || variant >= shadows.length) {
+            throw new IllegalArgumentException("variant must be in [0, " + shadows.length + "): variant=" + variant);
+        }
+        chosen = variant;
+    }
+
     /** Under the lock: the smoothed figures per variant, for reports and tests. */
     String describe() {
         drainLock.lock();

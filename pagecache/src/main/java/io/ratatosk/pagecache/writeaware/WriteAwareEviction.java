@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.writeaware;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
+import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,8 +26,11 @@ import java.util.concurrent.atomic.LongAdder;
  * counterpart here, because the wrapped policy owns insertion.
  */
 public final class WriteAwareEviction implements EvictionPolicy {
-    /** The variants compared: how often one dirty frame may be passed over. 0 is the plain policy. */
-    static final int[] BUDGETS = {0, 1, 2, 4, 8};
+    /**
+     * The variants compared: how often one dirty frame may be passed over. 0 is the plain policy; 32
+     * is close to a static clean-first policy for the frames a clock reaches within a few sweeps.
+     */
+    static final int[] BUDGETS = {0, 1, 2, 4, 8, 16, 32};
     /** At most this many dirty candidates are passed over in one search for a victim. */
     public static final int MAX_SKIPS_PER_SEARCH = 64;
 
@@ -122,6 +126,17 @@ public final class WriteAwareEviction implements EvictionPolicy {
     /** The sampler's state: rate, epochs and each variant's smoothed misses and write-backs. */
     public String describe() {
         return sampler.describe();
+    }
+
+    /** Puts the variant with skip budget {@code budget} (one of {@link #BUDGETS}) in force until the next epoch; for tests. */
+    void forceBudget(int budget) {
+        for (int v = 0; v < BUDGETS.length; v++) {
+            if (BUDGETS[v] == budget) {
+                sampler.choose(v);
+                return;
+            }
+        }
+        throw new IllegalArgumentException("budget must be one of " + Arrays.toString(BUDGETS) + ": budget=" + budget);
     }
 
     /** The wrapped policy. */
