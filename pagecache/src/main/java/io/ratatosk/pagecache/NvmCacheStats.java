@@ -25,6 +25,9 @@ import io.ratatosk.nvm.NvmTierStats;
  *   <li>{@code dirtySkips}: dirty eviction candidates that write-aware eviction passed over for a
  *   clean one; {@code writeAwareBudget}: how many times it may currently pass over one dirty frame
  *   (0 when the plain policy is in force or write-aware eviction is off).</li>
+ *   <li>{@code prefetched}: pages the NVM prefetcher faulted into free frames (they are also counted
+ *   in {@code swapIns}); {@code prefetchHintsDropped}: hints it dropped because the page was
+ *   resident, no longer in NVM, its file was closing, or no frame was free.</li>
  * </ul>
  */
 public record NvmCacheStats(
@@ -45,26 +48,30 @@ public record NvmCacheStats(
     long injectedNanos,
     double energyJoules,
     long dirtySkips,
-    int writeAwareBudget) {
+    int writeAwareBudget,
+    long prefetched,
+    long prefetchHintsDropped) {
 
     /** The counters of a cache without the NVM tier. */
-    public static final NvmCacheStats NONE = new NvmCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final NvmCacheStats NONE = new NvmCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    static NvmCacheStats of(NvmTierStats tier, long dirtySkips, int writeAwareBudget) {
+    static NvmCacheStats of(NvmTierStats tier, long dirtySkips, int writeAwareBudget, long prefetched, long dropped) {
         NvmStats device = tier.device();
         return new NvmCacheStats(device.reads(), device.writes(), device.bytesRead(), device.bytesWritten(),
             tier.swapIns(), tier.swapOuts(), tier.dirtyEvictionsAbsorbed(), tier.cleanEvictionsAbsorbed(),
             tier.fileReadsAvoided(), tier.fileWritesAvoided(), tier.writeBacks(), device.wearMax(), device.wearMean(),
-            device.modeledDeviceNanos(), device.injectedNanos(), device.energyJoules(), dirtySkips, writeAwareBudget);
+            device.modeledDeviceNanos(), device.injectedNanos(), device.energyJoules(), dirtySkips, writeAwareBudget,
+            prefetched, dropped);
     }
 
     @Override
     public String toString() {
         return String.format("nvm reads=%d writes=%d bytesRead=%d bytesWritten=%d swapIns=%d swapOuts=%d (dirty %d)"
                 + " cleanEvictionsAbsorbed=%d fileReadsAvoided=%d fileWritesAvoided=%d writeBacks=%d wearMax=%d"
-                + " wearMean=%.2f modeledDeviceMs=%.3f injectedMs=%.3f energyJ=%.6f dirtySkips=%d writeAwareBudget=%d",
+                + " wearMean=%.2f modeledDeviceMs=%.3f injectedMs=%.3f energyJ=%.6f dirtySkips=%d writeAwareBudget=%d"
+                + " prefetched=%d prefetchHintsDropped=%d",
             reads, writes, bytesRead, bytesWritten, swapIns, swapOuts, dirtySwapOuts, cleanEvictionsAbsorbed,
             fileReadsAvoided, fileWritesAvoided, writeBacks, wearMax, wearMean, modeledDeviceNanos / 1e6,
-            injectedNanos / 1e6, energyJoules, dirtySkips, writeAwareBudget);
+            injectedNanos / 1e6, energyJoules, dirtySkips, writeAwareBudget, prefetched, prefetchHintsDropped);
     }
 }

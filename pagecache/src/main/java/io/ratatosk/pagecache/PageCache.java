@@ -73,6 +73,8 @@ public final class PageCache implements AutoCloseable {
     private final AtomicReference<IOException> pendingEvictionError = new AtomicReference<>();
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
     private final BackgroundEvictor evictor;
+    /** Prefetches from NVM when {@code pagecache.nvm.prefetch} > 0 with the NVM tier, else null. */
+    private final NvmPrefetcher prefetcher;
     private volatile boolean closed;
 
     private PageCache(PageCacheConfig config, PageSwapperFactory swappers) {
@@ -102,6 +104,11 @@ public final class PageCache implements AutoCloseable {
         this.evictor = config.evictorEnabled() ? new BackgroundEvictor(this, keepFree) : null;
         if (evictor != null) {
             evictor.start();
+        }
+        this.prefetcher = nvm != null && nvm.config().prefetch() > 0 ? new NvmPrefetcher(this, nvm, nvm.config().prefetch()) : null;
+        if (prefetcher != null) {
+            nvm.swapInListener(prefetcher);
+            prefetcher.start();
         }
     }
 
@@ -210,11 +217,14 @@ public final class PageCache implements AutoCloseable {
             if (!file.releaseReference()) {
                 return;
             }
+            fenceOffPrefetch(file);
             try {
                 file.unmap();
             } catch (IOException | RuntimeException e) {
                 file.retain(); // still mapped, dirty pages kept: the caller may retry
                 throw e;
+            } finally {
+                liftPrefetchFence(file);
             }
             filesById.set(file.fileId(), null);
             filesByPath.remove(file.path());
@@ -377,6 +387,33 @@ public final class PageCache implements AutoCloseable {
         freeList.push(frame);
     }
 
+    /** A free frame, exclusively locked and unbound, or -1 when none is free: for a prefetch, which never evicts. */
+    int tryGrabFreeFrame() {
+        int frame = freeList.pop();
+        if (frame >= 0) {
+            wakeEvictorIfLow();
+            lockFreeFrame(frame);
+        }
+        return frame;
+    }
+
+    /** The file mapped under {@code fileId}, or null. */
+    PagedFile mappedFile(int fileId) {
+        return filesById.get(fileId);
+    }
+
+    private void fenceOffPrefetch(PagedFile file) {
+        if (prefetcher != null) {
+            prefetcher.fenceOff(file);
+        }
+    }
+
+    private void liftPrefetchFence(PagedFile file) {
+        if (prefetcher != null) {
+            prefetcher.fenceLifted(file);
+        }
+    }
+
     /** Returns an unlocked, unbound frame to the free list. */
     void freeFrame(int frame) {
         freeList.push(frame);
@@ -443,7 +480,8 @@ public final class PageCache implements AutoCloseable {
         }
         WriteAwareEviction writeAware = policy instanceof WriteAwareEviction w ? w : null;
         return NvmCacheStats.of(nvm.stats(), writeAware == null ? 0 : writeAware.dirtySkips(),
-            writeAware == null ? 0 : writeAware.budget());
+            writeAware == null ? 0 : writeAware.budget(), prefetcher == null ? 0 : prefetcher.prefetched(),
+            prefetcher == null ? 0 : prefetcher.dropped());
     }
 
     /** The NVM tier with {@code pagecache.swap=nvm} (for its detailed counters and tests' error injection), else null. */
@@ -502,7 +540,12 @@ public final class PageCache implements AutoCloseable {
                     while (!file.releaseReference()) {
                         // close every mapping at once: the cache is going away
                     }
-                    file.unmap();
+                    fenceOffPrefetch(file);
+                    try {
+                        file.unmap();
+                    } finally {
+                        liftPrefetchFence(file);
+                    }
                     filesById.set(file.fileId(), null);
                     filesByPath.remove(file.path());
                     usedFileIds.clear(file.fileId());
@@ -520,6 +563,9 @@ public final class PageCache implements AutoCloseable {
                 throw failure;
             }
             closed = true;
+        }
+        if (prefetcher != null) {
+            prefetcher.shutdown();
         }
         if (evictor != null) {
             evictor.shutdown();

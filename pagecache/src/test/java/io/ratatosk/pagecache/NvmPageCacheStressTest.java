@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stale page); at the end the cache is closed, the file reopened with {@code pagecache.swap=file},
  * and every page must hold its last committed version. Runs for every policy, with write-back and
  * write-aware eviction under the background evictor, write-through with cooperative eviction only,
- * and once with a small injected latency.
+ * once with a small injected latency, and twice with prefetching.
  */
 class NvmPageCacheStressTest {
     private static final int PAGE_SIZE = 4096;
@@ -44,17 +44,19 @@ class NvmPageCacheStressTest {
     static Stream<Arguments> variants() {
         List<Arguments> args = new ArrayList<>();
         for (String policy : EvictionPolicies.NAMES) {
-            args.add(Arguments.of(policy, true, "write-back", true, false));
-            args.add(Arguments.of(policy, false, "write-through", false, false));
+            args.add(Arguments.of(policy, true, "write-back", true, false, 0));
+            args.add(Arguments.of(policy, false, "write-through", false, false, 0));
         }
-        args.add(Arguments.of("muninn", true, "write-back", false, true));
+        args.add(Arguments.of("muninn", true, "write-back", false, true, 0));
+        args.add(Arguments.of("muninn", true, "write-back", false, false, 8));
+        args.add(Arguments.of("global-clock", false, "write-through", true, false, 8));
         return args.stream();
     }
 
-    @ParameterizedTest(name = "{0}, background evictor {1}, {2}, write-aware {3}, injected latency {4}")
+    @ParameterizedTest(name = "{0}, background evictor {1}, {2}, write-aware {3}, injected latency {4}, prefetch {5}")
     @MethodSource("variants")
     void concurrentReadsAndWritesThroughNvmNeverTearLoseOrMisplaceAPage(String policy, boolean evictor, String writePolicy,
-                                                                         boolean writeAware, boolean injectLatency)
+                                                                         boolean writeAware, boolean injectLatency, int prefetch)
         throws Exception {
         Map<String, String> flags = new HashMap<>();
         flags.put("pagecache.memory", String.valueOf(FRAMES * PAGE_SIZE));
@@ -69,6 +71,7 @@ class NvmPageCacheStressTest {
         flags.put("pagecache.nvm.inject_latency", String.valueOf(injectLatency));
         flags.put("pagecache.nvm.read_latency", "1us");
         flags.put("pagecache.nvm.write_latency", "2us");
+        flags.put("pagecache.nvm.prefetch", String.valueOf(prefetch));
         PageCacheConfig config = PageCacheConfig.parse(flags);
         Path path = dir.resolve("nvm-stress.db");
         // committed[p]: the last version of page p whose write cursor has been closed; one writer per page.
