@@ -41,7 +41,8 @@ final class NvmPrefetcher implements SwapInListener {
     /** A ring used as a stack: {@code top} is where the next hint goes. Guarded by this. */
     private final long[] hints = new long[QUEUE_SIZE];
     private int top;
-    private int queued;
+    /** Written under this; read without it by the prefetch thread before it parks. */
+    private volatile int queued;
     /** Held around each prefetch fault; guards {@code fenced}. */
     private final Object faultLock = new Object();
     private final Set<PagedFile> fenced = new HashSet<>();

@@ -112,7 +112,7 @@ public final class PageCache implements AutoCloseable {
         }
     }
 
-    /** Opens a page cache over plain files, configured by the given flags. */
+    /** Opens a page cache over plain files, with the NVM tier in front of them when {@code pagecache.swap=nvm}. */
     public static PageCache open(PageCacheConfig config) {
         return open(config, new FileSwapperFactory());
     }
