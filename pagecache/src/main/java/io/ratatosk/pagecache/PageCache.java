@@ -149,7 +149,7 @@ public final class PageCache implements AutoCloseable {
         }
         int defaultMaxUsage = "global-clock".equals(config.policy()) ? GlobalClockPolicy.DEFAULT_MAX_USAGE : MuninnPolicy.DEFAULT_MAX_USAGE;
         int maxUsage = config.getInt(Flags.CLOCK_MAX_USAGE.name(), defaultMaxUsage);
-        return new WriteAwareEviction(plain, frames, maxUsage, config.getInt(Flags.CLOCK_FAULT_USAGE.name()),
+        return new WriteAwareEviction(plain, frames, nvm.slots(), maxUsage, config.getInt(Flags.CLOCK_FAULT_USAGE.name()),
             Math.min(maxUsage, config.getInt(Flags.CLOCK_EVICT_THRESHOLD.name())));
     }
 

@@ -10,10 +10,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * ARI's adaptation (002 section 2.2.1 and 2.3), for a page cache: a hashed sample of the pages
  * (1 in {@code rate}) is replayed into one {@link ShadowClock} per variant, each {@code 1/rate} of
  * the frames in size. Every {@value #EPOCH_REFERENCES} references (estimated as sampled references
- * x rate) the epoch's misses and write-backs of every variant are smoothed
- * ({@code new = 0.9375 x old + 0.0625 x epoch}); a variant whose smoothed misses exceed the plain
- * variant's by more than 1/16 is out, and of the rest the one with the fewest misses + write-backs
- * wins. An epoch without a sampled reference changes nothing.
+ * x rate) the epoch's misses and writes (ARI's write-backs: the evictions that write, see
+ * {@link ShadowClock}) of every variant are smoothed ({@code new = 0.9375 x old + 0.0625 x epoch});
+ * a variant whose smoothed misses exceed the plain variant's by more than 1/16 is out, and of the
+ * rest the one with the fewest misses + writes wins. An epoch without a sampled reference changes
+ * nothing.
  *
  * <p>Threads that pin pages only append to a lossy ring of sampled references; whoever evicts
  * drains it into the shadows under a lock it only tries to take. A page faulted in is recorded with
@@ -43,7 +44,7 @@ final class AriSampler {
     private final long sampleMask;
     private final ShadowClock[] shadows;
     private final double[] smoothedMisses;
-    private final double[] smoothedWriteBacks;
+    private final double[] smoothedWrites;
     private final AtomicLongArray ring = new AtomicLongArray(RING_SIZE);
     private final AtomicLong tail = new AtomicLong();
     private final ReentrantLock drainLock = new ReentrantLock();
@@ -56,9 +57,10 @@ final class AriSampler {
     private volatile int chosen;
 
     /**
-     * @param budgets the variants' skip budgets; {@code budgets[0]} must be 0, the plain policy
+     * @param nvmSlots the NVM tier's slots, which the shadows model at the sample rate; 0 without NVM
+     * @param budgets  the variants' skip budgets; {@code budgets[0]} must be 0, the plain policy
      */
-    AriSampler(FrameTable frames, int[] budgets, int maxUsage, int faultUsage, int evictThreshold) {
+    AriSampler(FrameTable frames, int nvmSlots, int[] budgets, int maxUsage, int faultUsage, int evictThreshold) {
         if (budgets.length == 0 || budgets[0] != 0) {
             throw new IllegalArgumentException("the first variant must be the plain policy, budget 0");
         }
@@ -66,12 +68,13 @@ final class AriSampler {
         this.rate = rateFor(frames.frameCount());
         this.sampleMask = rate - 1;
         int shadowFrames = Math.max(1, (int) Math.round((double) frames.frameCount() / rate));
+        int shadowSlots = nvmSlots == 0 ? 0 : Math.max(1, (int) Math.round((double) nvmSlots / rate));
         this.shadows = new ShadowClock[budgets.length];
         for (int v = 0; v < budgets.length; v++) {
-            shadows[v] = new ShadowClock(shadowFrames, budgets[v], maxUsage, faultUsage, evictThreshold);
+            shadows[v] = new ShadowClock(shadowFrames, shadowSlots, budgets[v], maxUsage, faultUsage, evictThreshold);
         }
         this.smoothedMisses = new double[budgets.length];
-        this.smoothedWriteBacks = new double[budgets.length];
+        this.smoothedWrites = new double[budgets.length];
     }
 
     /** One page in {@code rate} is sampled: a power of two that leaves each shadow at least 256 frames, at most 64. */
@@ -198,28 +201,28 @@ final class AriSampler {
         epochs++;
         for (int v = 0; v < shadows.length; v++) {
             double misses = shadows[v].misses();
-            double writeBacks = shadows[v].writeBacks();
+            double writes = shadows[v].writes();
             smoothedMisses[v] = smoothed ? HISTORY_WEIGHT * smoothedMisses[v] + EPOCH_WEIGHT * misses : misses;
-            smoothedWriteBacks[v] = smoothed ? HISTORY_WEIGHT * smoothedWriteBacks[v] + EPOCH_WEIGHT * writeBacks : writeBacks;
+            smoothedWrites[v] = smoothed ? HISTORY_WEIGHT * smoothedWrites[v] + EPOCH_WEIGHT * writes : writes;
             shadows[v].resetCounts();
         }
         smoothed = true;
-        chosen = best(smoothedMisses, smoothedWriteBacks);
+        chosen = best(smoothedMisses, smoothedWrites);
     }
 
     /**
-     * The variant to use: the lowest misses + write-backs among those whose misses are within 1/16
-     * of variant 0's; on a tie the lower index (the smaller budget, down to the plain policy).
+     * The variant to use: the lowest misses + writes among those whose misses are within 1/16 of
+     * variant 0's; on a tie the lower index (the smaller budget, down to the plain policy).
      */
-    static int best(double[] misses, double[] writeBacks) {
+    static int best(double[] misses, double[] writes) {
         double allowed = misses[0] * (1 + MISS_TOLERANCE);
         int best = 0;
-        double bestScore = misses[0] + writeBacks[0];
+        double bestScore = misses[0] + writes[0];
         for (int v = 1; v < misses.length; v++) {
             if (misses[v] > allowed) {
                 continue;
             }
-            double score = misses[v] + writeBacks[v];
+            double score = misses[v] + writes[v];
             if (score < bestScore) {
                 best = v;
                 bestScore = score;
@@ -243,8 +246,8 @@ final class AriSampler {
             StringBuilder sb = new StringBuilder("ari rate=1/" + rate + " epochs=" + epochs + " lost=" + lostSamples
                 + " chosen budget=" + chosenBudget());
             for (int v = 0; v < shadows.length; v++) {
-                sb.append(String.format(" [budget %d: misses %.1f, write-backs %.1f]", shadows[v].budget(),
-                    smoothedMisses[v], smoothedWriteBacks[v]));
+                sb.append(String.format(" [budget %d: misses %.1f, writes %.1f]", shadows[v].budget(),
+                    smoothedMisses[v], smoothedWrites[v]));
             }
             return sb.toString();
         } finally {

@@ -9,27 +9,25 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Write-aware eviction in the manner of ARI (002 chapter 2), around any {@link EvictionPolicy}: when
  * the policy offers a dirty frame, it may be passed over for the policy's next candidate, so that a
- * clean low-usage page goes first and fewer pages are written out (to NVM, with
- * {@code pagecache.swap=nvm}). ARI's observation is that pages in the low-usage end are about
- * equally likely to be used again, so evicting a clean one instead costs no misses but saves a write.
+ * clean low-usage page goes first and fewer pages are written (to NVM, with
+ * {@code pagecache.swap=nvm}): a dirty page that stays longer absorbs more writes before it leaves.
+ * ARI's observation is that pages in the low-usage end are about equally likely to be used again,
+ * so evicting a clean one instead costs no misses but saves a write.
  *
  * <p>A dirty frame may be passed over at most {@code budget} times between its fault and its
- * eviction, and one search passes over at most {@value #MAX_SKIPS_PER_SEARCH} frames, so every
- * dirty page still leaves in bounded time and a search stays short. The budget is not fixed: a
- * static clean-first policy can triple the misses of some workloads (002 section 2.2). The
- * {@link AriSampler} runs every budget of {@link #BUDGETS} on a sample of the pages and puts the one
- * with the fewest misses + write-backs in force, among those whose misses stay within 1/16 of the
- * plain policy's (budget 0). Nothing else of the wrapped policy changes: hits, faults and the order
- * in which it offers candidates are its own.
+ * eviction, and one search passes over at most {@value #MAX_SKIPS_PER_SEARCH} frames, so every dirty
+ * page still leaves in bounded time and a search stays short. The budget is not fixed: a static clean-first policy
+ * can triple the misses of some workloads (002 section 2.2). The {@link AriSampler} runs every
+ * budget of {@link #BUDGETS} on a sample of the pages and puts the one with the fewest misses +
+ * writes in force, among those whose misses stay within 1/16 of the plain policy's (budget 0).
+ * Nothing else of the wrapped policy changes: hits, faults and the order in which it offers
+ * candidates are its own.
  *
  * <p>Not from ARI: dynamic insertion (placing low-locality pages low in the stack) has no
  * counterpart here, because the wrapped policy owns insertion.
  */
 public final class WriteAwareEviction implements EvictionPolicy {
-    /**
-     * The variants compared: how often one dirty frame may be passed over. 0 is the plain policy; 32
-     * is close to a static clean-first policy for the frames a clock reaches within a few sweeps.
-     */
+    /** The variants compared: how often one dirty frame may be passed over. 0 is the plain policy. */
     static final int[] BUDGETS = {0, 1, 2, 4, 8, 16, 32};
     /** At most this many dirty candidates are passed over in one search for a victim. */
     public static final int MAX_SKIPS_PER_SEARCH = 64;
@@ -41,15 +39,24 @@ public final class WriteAwareEviction implements EvictionPolicy {
     private final AriSampler sampler;
     private final LongAdder dirtySkips = new LongAdder();
 
-    /**
-     * @param policy the configured policy, which keeps deciding everything but dirty-versus-clean
-     * @param maxUsage, faultUsage, evictThreshold the usage-count clock the shadows model the policy with
-     */
+    /** Write-aware eviction without NVM behind the frames: the shadows count dirty evictions as the writes. */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int maxUsage, int faultUsage, int evictThreshold) {
+        this(policy, frames, 0, maxUsage, faultUsage, evictThreshold);
+    }
+
+    /**
+     * @param policy         the configured policy, which keeps deciding everything but whether to pass over
+     * @param nvmSlots       the NVM tier's slots, which the shadows model to count NVM writes; 0 without NVM
+     * @param maxUsage       max usage of the usage-count clock the shadows model the policy with
+     * @param faultUsage     its fault usage
+     * @param evictThreshold its evict threshold
+     */
+    public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int nvmSlots, int maxUsage, int faultUsage,
+                              int evictThreshold) {
         this.policy = policy;
         this.frames = frames;
         this.skips = new byte[frames.frameCount()];
-        this.sampler = new AriSampler(frames, BUDGETS, maxUsage, faultUsage, evictThreshold);
+        this.sampler = new AriSampler(frames, nvmSlots, BUDGETS, maxUsage, faultUsage, evictThreshold);
     }
 
     @Override

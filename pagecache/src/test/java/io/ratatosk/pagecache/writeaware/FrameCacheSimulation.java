@@ -15,7 +15,7 @@ import java.util.Map;
  * {@link WriteAwareEviction}) through the same lock and modified-bit protocol as the page cache: a
  * write takes the frame's write lock (which marks it modified) around the hit, a write fault turns
  * its exclusive lock into a write lock, and an eviction counts a write-back when the frame is
- * modified. Counts misses and write-backs.
+ * modified. Counts misses and write-backs (writes).
  */
 final class FrameCacheSimulation implements AutoCloseable {
     private final FrameTable frames;
@@ -24,7 +24,7 @@ final class FrameCacheSimulation implements AutoCloseable {
     private final Map<Long, Integer> resident = new HashMap<>();
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
     private long misses;
-    private long writeBacks;
+    private long writes;
 
     FrameCacheSimulation(int frameCount, String policyName, boolean writeAware) {
         this.frames = new FrameTable(frameCount);
@@ -78,7 +78,7 @@ final class FrameCacheSimulation implements AutoCloseable {
             }
             long key = frames.binding(victim);
             if (frames.isModified(victim)) {
-                writeBacks++;
+                writes++;
                 frames.clearModifiedExclusively(victim);
             }
             frames.setBinding(victim, PageKey.UNBOUND);
@@ -98,8 +98,9 @@ final class FrameCacheSimulation implements AutoCloseable {
         return misses;
     }
 
-    long writeBacks() {
-        return writeBacks;
+    /** Dirty evictions: the writes to the file. */
+    long writes() {
+        return writes;
     }
 
     EvictionPolicy policy() {

@@ -69,9 +69,9 @@ class WriteAwareEvictionTest {
         FrameCacheSimulation plain = run(policy, false, WRITES_ON_A_HOT_TENTH);
         FrameCacheSimulation aware = run(policy, true, WRITES_ON_A_HOT_TENTH);
         WriteAwareEviction wrapper = (WriteAwareEviction) aware.policy();
-        String report = policy + ": plain misses " + plain.misses() + " write-backs " + plain.writeBacks()
-            + "; write-aware misses " + aware.misses() + " write-backs " + aware.writeBacks() + "; " + wrapper.describe();
-        assertTrue(aware.writeBacks() <= plain.writeBacks() * 3 / 4, report);
+        String report = policy + ": plain misses " + plain.misses() + " write-backs " + plain.writes()
+            + "; write-aware misses " + aware.misses() + " write-backs " + aware.writes() + "; " + wrapper.describe();
+        assertTrue(aware.writes() <= plain.writes() * 3 / 4, report);
         assertTrue(aware.misses() <= plain.misses() * 17 / 16, report);
         assertTrue(wrapper.budget() > 0 && wrapper.dirtySkips() > 0, report);
         assertTrue(wrapper.epochs() >= REFERENCES / AriSampler.EPOCH_REFERENCES - 1, report);
@@ -89,8 +89,8 @@ class WriteAwareEvictionTest {
 
     @Test
     void aStaticCleanFirstPolicyWouldRaiseMissesOnThatWorkloadWhichIsWhyTheBudgetAdapts() {
-        ShadowClock plain = new ShadowClock(FRAMES, 0, 4, 1, 1);
-        ShadowClock cleanFirst = new ShadowClock(FRAMES, 32, 4, 1, 1);
+        ShadowClock plain = new ShadowClock(FRAMES, 0, 0, 4, 1, 1);
+        ShadowClock cleanFirst = new ShadowClock(FRAMES, 0, 32, 4, 1, 1);
         SplittableRandom random = new SplittableRandom(11);
         long[] ref = new long[2];
         for (int i = 0; i < REFERENCES; i++) {
@@ -111,7 +111,7 @@ class WriteAwareEvictionTest {
         FrameCacheSimulation plain = run(policy, false, UNIFORM);
         FrameCacheSimulation aware = run(policy, true, UNIFORM);
         assertTrue(aware.misses() <= plain.misses() * 17 / 16, "plain " + plain.misses() + ", write-aware " + aware.misses());
-        assertTrue(aware.writeBacks() <= plain.writeBacks(), "plain " + plain.writeBacks() + ", write-aware " + aware.writeBacks());
+        assertTrue(aware.writes() <= plain.writes(), "plain " + plain.writes() + ", write-aware " + aware.writes());
     }
 
     @Test
@@ -189,8 +189,8 @@ class WriteAwareEvictionTest {
     @Test
     void aShadowClockCountsMissesAndTheWriteBacksOfItsVariant() {
         // Two frames, usage clock (max 4, fault usage 1, threshold 1).
-        ShadowClock plain = new ShadowClock(2, 0, 4, 1, 1);
-        ShadowClock aware = new ShadowClock(2, 1, 4, 1, 1);
+        ShadowClock plain = new ShadowClock(2, 0, 0, 4, 1, 1);
+        ShadowClock aware = new ShadowClock(2, 0, 1, 4, 1, 1);
         for (ShadowClock shadow : new ShadowClock[] {plain, aware}) {
             shadow.reference(1, true);   // miss, page 1 dirty in slot 0
             shadow.reference(2, false);  // miss, page 2 clean in slot 1
@@ -198,13 +198,53 @@ class WriteAwareEvictionTest {
             shadow.checkInvariants();
         }
         assertEquals(3, plain.misses());
-        assertEquals(1, plain.writeBacks(), "the plain clock takes dirty page 1 at the hand");
+        assertEquals(1, plain.writes(), "the plain clock takes dirty page 1 at the hand");
         assertEquals(3, aware.misses());
-        assertEquals(0, aware.writeBacks(), "budget 1 passes over page 1 and takes clean page 2");
+        assertEquals(0, aware.writes(), "budget 1 passes over page 1 and takes clean page 2");
         aware.reference(1, false);
         assertEquals(3, aware.misses(), "page 1 stayed");
         aware.resetCounts();
         assertEquals(0, aware.misses());
+    }
+
+    @Test
+    void withNvmBehindTheFramesACleanEvictionWritesUnlessNvmHoldsTheCopy() {
+        // Two frames, eight NVM slots.
+        ShadowClock plain = new ShadowClock(2, 8, 0, 4, 1, 1);
+        plain.reference(1, false);
+        plain.reference(2, false);
+        plain.reference(3, false); // evicts clean page 1, which NVM does not hold: stored, a write
+        assertEquals(1, plain.writes());
+        plain.reference(1, false); // swapped in from NVM; evicts clean page 2: stored, a write
+        assertEquals(2, plain.writes());
+        plain.reference(4, false); // evicts 3 (a write), keeps 1
+        plain.reference(5, false); // evicts 1, whose copy NVM still holds: free
+        assertEquals(3, plain.writes());
+        plain.checkInvariants();
+
+    }
+
+    @Test
+    void withNvmAVariantThatKeepsADirtyPageIsChargedForTheCleanPageItEvictsInstead() {
+        // References: write 1, read 2, read 3, write 1, read 4; two frames, eight NVM slots.
+        ShadowClock plain = new ShadowClock(2, 8, 0, 4, 1, 1);
+        ShadowClock aware = new ShadowClock(2, 8, 1, 4, 1, 1);
+        for (ShadowClock shadow : new ShadowClock[] {plain, aware}) {
+            shadow.reference(1, true);
+            shadow.reference(2, false);
+            shadow.reference(3, false);
+        }
+        assertEquals(1, plain.writes(), "plain evicts dirty page 1 into NVM");
+        assertEquals(1, aware.writes(), "budget 1 keeps page 1 and is charged for storing clean page 2, which NVM lacks");
+        for (ShadowClock shadow : new ShadowClock[] {plain, aware}) {
+            shadow.reference(1, true);
+            shadow.reference(4, false);
+            shadow.checkInvariants();
+        }
+        assertEquals(5, plain.misses());
+        assertEquals(3, plain.writes(), "page 1 came back from NVM, and clean pages 2 and 3 were stored");
+        assertEquals(4, aware.misses(), "the second write to page 1 hit its frame");
+        assertEquals(2, aware.writes(), "page 1 left once, with both writes in it");
     }
 
     private static void markModified(FrameTable frames, int frame) {
