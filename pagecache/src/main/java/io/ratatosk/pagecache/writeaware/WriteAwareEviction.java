@@ -27,8 +27,12 @@ import java.util.concurrent.atomic.LongAdder;
  * counterpart here, because the wrapped policy owns insertion.
  */
 public final class WriteAwareEviction implements EvictionPolicy {
-    /** The variants compared: how often one dirty frame may be passed over. 0 is the plain policy. */
-    static final int[] BUDGETS = {0, 1, 2, 4, 8, 16, 32};
+    /**
+     * The variants compared: how often one dirty frame may be passed over. 0 is the plain policy; 64,
+     * as many as one search may pass over, stands for ARI's other extreme (clean first wherever the
+     * policy offers a clean candidate).
+     */
+    static final int[] BUDGETS = {0, 1, 2, 4, 8, 16, 32, 64};
     /** At most this many dirty candidates are passed over in one search for a victim. */
     public static final int MAX_SKIPS_PER_SEARCH = 64;
 
