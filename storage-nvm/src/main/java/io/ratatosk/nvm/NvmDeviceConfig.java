@@ -213,7 +213,7 @@ public final class NvmDeviceConfig {
         return writeAware;
     }
 
-    /** Parsed and kept for prefetching (phase 2); the tier does not prefetch yet. */
+    /** Prefetch depth for the page cache's NVM prefetcher; the tier itself only reports swap-ins to it. */
     public int prefetch() {
         return prefetch;
     }
