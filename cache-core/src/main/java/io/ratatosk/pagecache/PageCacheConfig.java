@@ -37,6 +37,9 @@ public final class PageCacheConfig {
 
     private static final int MIN_PAGES = 2;
 
+    /** The most pages the NVM tier may hold: slot indexes are ints, and start-gap needs one spare. */
+    public static final int MAX_NVM_SLOTS = Integer.MAX_VALUE - 1;
+
     private static final PageCacheConfig DEFAULTS = parse(Map.of());
 
     /** The flags given, parsed, in {@link Flags#ALL} order. */
@@ -232,6 +235,17 @@ public final class PageCacheConfig {
         return (Long) effectiveOrThrow(flag(name, FlagKind.SIZE));
     }
 
+    /** The value of a duration flag, in nanoseconds. */
+    public long getDurationNanos(String name) {
+        return (Long) effectiveOrThrow(flag(name, FlagKind.DURATION));
+    }
+
+    /** The value of a duration flag in nanoseconds if it was set, else {@code defaultIfUnset} (for defaults another flag decides). */
+    public long getDurationNanos(String name, long defaultIfUnset) {
+        Object value = explicit.get(flag(name, FlagKind.DURATION));
+        return value != null ? (Long) value : defaultIfUnset;
+    }
+
     /** The value of a decimal flag. */
     public double getDouble(String name) {
         return (Double) effectiveOrThrow(flag(name, FlagKind.DOUBLE));
@@ -339,6 +353,7 @@ public final class PageCacheConfig {
     private static String accessorFor(FlagKind kind) {
         return switch (kind) {
             case SIZE -> "getSize";
+            case DURATION -> "getDurationNanos";
             case INT -> "getInt";
             case DOUBLE -> "getDouble";
             case BOOLEAN -> "getBoolean";
@@ -398,6 +413,7 @@ public final class PageCacheConfig {
 
         PageCacheConfig build() {
             checkFrames();
+            checkNvmSlots();
             checkAgainstMaxUsage(Flags.CLOCK_FAULT_USAGE);
             checkAgainstMaxUsage(Flags.CLOCK_EVICT_THRESHOLD);
             if (!problems.isEmpty()) {
@@ -445,6 +461,35 @@ public final class PageCacheConfig {
                             flag.name() + "=" + text(flag) + ": must be at most " + frameCount));
                 }
             });
+        }
+
+        /** The NVM tier holds 1 to MAX_NVM_SLOTS pages, and has no more devices than slots. */
+        private void checkNvmSlots() {
+            if (refused.contains(Flags.NVM_CAPACITY) || refused.contains(Flags.PAGE_SIZE)) {
+                return;
+            }
+            long capacity = (Long) value(Flags.NVM_CAPACITY);
+            long pageSize = (Long) value(Flags.PAGE_SIZE);
+            long slots = capacity / pageSize;
+            String holds = Flags.NVM_CAPACITY.name() + "=" + text(Flags.NVM_CAPACITY) + " holds " + pages(slots) + " of "
+                    + Flags.PAGE_SIZE.name() + "=" + pageSize;
+            if (slots < 1) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_CAPACITY.name(), text(Flags.NVM_CAPACITY),
+                        holds + "; at least 1 is needed"));
+                return;
+            }
+            if (slots > MAX_NVM_SLOTS) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_CAPACITY.name(), text(Flags.NVM_CAPACITY),
+                        holds + "; at most " + MAX_NVM_SLOTS + " are supported"));
+                return;
+            }
+            Object devices = parsed.get(Flags.NVM_DEVICES);
+            if (devices != null && (Integer) devices > slots) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_DEVICES.name(), text(Flags.NVM_DEVICES),
+                        Flags.NVM_DEVICES.name() + "=" + text(Flags.NVM_DEVICES) + ": must be at most the NVM slots, " + slots
+                                + " (" + Flags.NVM_CAPACITY.name() + "=" + text(Flags.NVM_CAPACITY) + " / "
+                                + Flags.PAGE_SIZE.name() + "=" + pageSize + ")"));
+            }
         }
 
         /** fault_usage and evict_threshold may not exceed max_usage when it is set (its own bounds cap them at 7 otherwise). */

@@ -222,7 +222,10 @@ class PageCacheConfigTest {
         assertEquals("PageCacheConfig{pagecache.memory=1g, pagecache.page_size=8k, pagecache.policy=muninn, "
                 + "pagecache.clock.max_usage=(4 for muninn, 7 for global-clock), pagecache.clock.fault_usage=1, "
                 + "pagecache.clock.evict_threshold=1, pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
-                + "pagecache.swap=file}", text);
+                + "pagecache.swap=file, pagecache.nvm.profile=nvme, pagecache.nvm.capacity=256m, pagecache.nvm.devices=1, "
+                + "pagecache.nvm.read_latency=(from pagecache.nvm.profile), pagecache.nvm.write_latency=(from pagecache.nvm.profile), "
+                + "pagecache.nvm.endurance=100000, pagecache.nvm.write_policy=write-back, pagecache.nvm.write_aware=false, "
+                + "pagecache.nvm.prefetch=0, pagecache.nvm.inject_latency=true, pagecache.nvm.remapping=start-gap}", text);
     }
 
     @Test

@@ -7,10 +7,16 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.config.Flags;
+import io.ratatosk.nvm.NvmDeviceConfig;
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.FreeList;
+import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.GlobalClockPolicy;
+import io.ratatosk.policies.MuninnPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -57,6 +63,8 @@ public final class PageCache implements AutoCloseable {
     private final FreeList freeList;
     private final int keepFree;
     private final PageSwapperFactory swappers;
+    /** The NVM tier when {@code pagecache.swap=nvm}, else null. */
+    private final NvmSwapStore nvm;
     private final CounterSet<CacheCounter> counters = new CounterSet<>(CacheCounter.class);
     private final AtomicReferenceArray<PagedFile> filesById = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
     private final Map<Path, PagedFile> filesByPath = new HashMap<>();
@@ -65,6 +73,8 @@ public final class PageCache implements AutoCloseable {
     private final AtomicReference<IOException> pendingEvictionError = new AtomicReference<>();
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
     private final BackgroundEvictor evictor;
+    /** Prefetches from NVM when {@code pagecache.nvm.prefetch} > 0 with the NVM tier, else null. */
+    private final NvmPrefetcher prefetcher;
     private volatile boolean closed;
 
     private PageCache(PageCacheConfig config, PageSwapperFactory swappers) {
@@ -72,6 +82,7 @@ public final class PageCache implements AutoCloseable {
         this.pageSize = config.pageSize();
         this.frameCount = config.frames();
         this.swappers = swappers;
+        this.nvm = swappers instanceof NvmSwapStore tier ? tier : null;
         this.frames = new FrameTable(frameCount);
         long bytes = (long) frameCount * pageSize;
         long mem;
@@ -86,7 +97,7 @@ public final class PageCache implements AutoCloseable {
         for (int f = 0; f < frameCount; f++) {
             frames.setPageAddress(f, memory + (long) f * pageSize);
         }
-        this.policy = EvictionPolicies.create(config.policy(), frames, new ConfigPolicySettings(config));
+        this.policy = withWriteAwareness(EvictionPolicies.create(config.policy(), frames, new ConfigPolicySettings(config)));
         this.freeList = new FreeList(frameCount);
         freeList.fillInOrder();
         this.keepFree = config.keepFree();
@@ -94,20 +105,52 @@ public final class PageCache implements AutoCloseable {
         if (evictor != null) {
             evictor.start();
         }
+        this.prefetcher = nvm != null && nvm.config().prefetch() > 0 ? new NvmPrefetcher(this, nvm, nvm.config().prefetch()) : null;
+        if (prefetcher != null) {
+            nvm.swapInListener(prefetcher);
+            prefetcher.start();
+        }
     }
 
-    /** Opens a page cache over plain files, configured by the given flags. */
+    /** Opens a page cache over plain files, with the NVM tier in front of them when {@code pagecache.swap=nvm}. */
     public static PageCache open(PageCacheConfig config) {
         return open(config, new FileSwapperFactory());
     }
 
-    /** Opens a page cache whose pages are moved by the given swappers (a tier, or a test's fault injector). */
+    /**
+     * Opens a page cache whose files are reached through the given swappers (a test's fault injector,
+     * say). With {@code pagecache.swap=nvm} the NVM tier, configured by the {@code pagecache.nvm.*}
+     * flags, is put in front of them, unless {@code swappers} already is one.
+     */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
-        if (!"file".equals(config.swap())) {
-            throw new InvalidConfigurationException("pagecache.swap", config.swap(),
-                "pagecache.swap=" + config.swap() + " is not available in this build; accepted: file");
+        if (!"nvm".equals(config.swap()) || swappers instanceof NvmSwapStore) {
+            return new PageCache(config, swappers);
         }
-        return new PageCache(config, swappers);
+        NvmSwapStore tier = new NvmSwapStore(NvmDeviceConfig.from(config), swappers);
+        try {
+            return new PageCache(config, tier);
+        } catch (RuntimeException | Error e) {
+            try {
+                tier.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The write-aware hook: with the NVM tier and {@code pagecache.nvm.write_aware}, the policy is
+     * wrapped so that it passes over dirty candidates, as far as sampling shows it pays.
+     */
+    private EvictionPolicy withWriteAwareness(EvictionPolicy plain) {
+        if (nvm == null || !nvm.config().writeAware()) {
+            return plain;
+        }
+        int defaultMaxUsage = "global-clock".equals(config.policy()) ? GlobalClockPolicy.DEFAULT_MAX_USAGE : MuninnPolicy.DEFAULT_MAX_USAGE;
+        int maxUsage = config.getInt(Flags.CLOCK_MAX_USAGE.name(), defaultMaxUsage);
+        return new WriteAwareEviction(plain, frames, nvm.slots(), maxUsage, config.getInt(Flags.CLOCK_FAULT_USAGE.name()),
+            Math.min(maxUsage, config.getInt(Flags.CLOCK_EVICT_THRESHOLD.name())));
     }
 
     /**
@@ -174,11 +217,14 @@ public final class PageCache implements AutoCloseable {
             if (!file.releaseReference()) {
                 return;
             }
+            fenceOffPrefetch(file);
             try {
                 file.unmap();
             } catch (IOException | RuntimeException e) {
                 file.retain(); // still mapped, dirty pages kept: the caller may retry
                 throw e;
+            } finally {
+                liftPrefetchFence(file);
             }
             filesById.set(file.fileId(), null);
             filesByPath.remove(file.path());
@@ -349,6 +395,33 @@ public final class PageCache implements AutoCloseable {
         freeList.push(frame);
     }
 
+    /** A free frame, exclusively locked and unbound, or -1 when none is free: for a prefetch, which never evicts. */
+    int tryGrabFreeFrame() {
+        int frame = freeList.pop();
+        if (frame >= 0) {
+            wakeEvictorIfLow();
+            lockFreeFrame(frame);
+        }
+        return frame;
+    }
+
+    /** The file mapped under {@code fileId}, or null. */
+    PagedFile mappedFile(int fileId) {
+        return filesById.get(fileId);
+    }
+
+    private void fenceOffPrefetch(PagedFile file) {
+        if (prefetcher != null) {
+            prefetcher.fenceOff(file);
+        }
+    }
+
+    private void liftPrefetchFence(PagedFile file) {
+        if (prefetcher != null) {
+            prefetcher.fenceLifted(file);
+        }
+    }
+
     /** Returns an unlocked, unbound frame to the free list. */
     void freeFrame(int frame) {
         freeList.push(frame);
@@ -409,7 +482,23 @@ public final class PageCache implements AutoCloseable {
             counters.get(CacheCounter.EVICTION_ERRORS),
             frameCount,
             freeList.size(),
-            policy.name());
+            policy.name(),
+            nvmStats());
+    }
+
+    private NvmCacheStats nvmStats() {
+        if (nvm == null) {
+            return NvmCacheStats.NONE;
+        }
+        WriteAwareEviction writeAware = policy instanceof WriteAwareEviction w ? w : null;
+        return NvmCacheStats.of(nvm.stats(), writeAware == null ? 0 : writeAware.dirtySkips(),
+            writeAware == null ? 0 : writeAware.budget(), prefetcher == null ? 0 : prefetcher.prefetched(),
+            prefetcher == null ? 0 : prefetcher.dropped());
+    }
+
+    /** The NVM tier with {@code pagecache.swap=nvm} (for its detailed counters and tests' error injection), else null. */
+    public NvmSwapStore nvmTier() {
+        return nvm;
     }
 
     // ---- accessors ------------------------------------------------------------------------------
@@ -463,7 +552,12 @@ public final class PageCache implements AutoCloseable {
                     while (!file.releaseReference()) {
                         // close every mapping at once: the cache is going away
                     }
-                    file.unmap();
+                    fenceOffPrefetch(file);
+                    try {
+                        file.unmap();
+                    } finally {
+                        liftPrefetchFence(file);
+                    }
                     filesById.set(file.fileId(), null);
                     filesByPath.remove(file.path());
                     usedFileIds.clear(file.fileId());
@@ -481,6 +575,9 @@ public final class PageCache implements AutoCloseable {
                 throw failure;
             }
             closed = true;
+        }
+        if (prefetcher != null) {
+            prefetcher.shutdown();
         }
         if (evictor != null) {
             evictor.shutdown();

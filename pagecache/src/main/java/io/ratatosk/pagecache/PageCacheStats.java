@@ -4,7 +4,8 @@ package io.ratatosk.pagecache;
  * A snapshot of the page cache's counters. Hits and faults count accesses: every successful
  * {@code next()} of a cursor is one or the other. A read that {@code shouldRetry()} sends back to the
  * same page is the same access: it counts again only if the page had been evicted and must be faulted
- * in anew, so contention on a page does not inflate the hit ratio.
+ * in anew, so contention on a page does not inflate the hit ratio. {@code nvm} holds the NVM tier's
+ * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise.
  */
 public record PageCacheStats(
     long hits,
@@ -18,7 +19,8 @@ public record PageCacheStats(
     long evictionErrors,
     int frames,
     int freeFrames,
-    String policy) {
+    String policy,
+    NvmCacheStats nvm) {
 
     public long evictions() {
         return backgroundEvictions + cooperativeEvictions;
@@ -36,6 +38,7 @@ public record PageCacheStats(
             "policy=%s frames=%d free=%d hits=%d faults=%d hitRatio=%.4f evictions=%d (background %d, cooperative %d)"
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
             policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
-            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors);
+            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
+            + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm);
     }
 }

@@ -1,8 +1,11 @@
 package io.ratatosk.nvm;
 
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Function;
+
+import io.ratatosk.core.config.Flags;
+import io.ratatosk.pagecache.PageCacheConfig;
 
 /**
  * Everything that shapes the emulated NVM tier, immutable and validated when built. A bad value
@@ -10,28 +13,25 @@ import java.util.function.Function;
  * rule, for example {@code "pagecache.nvm.capacity must be at least one page (8192 bytes):
  * pagecache.nvm.capacity=4k"}.
  *
- * <p>{@link #from} reads the flags through a lookup function so that the central flag parser
- * ({@code PageCacheConfig}) can hand its values over without this module depending on it; the
- * page size comes from {@code pagecache.page_size}.
+ * <p>The flags are defined, parsed and validated in one place, {@link Flags} and
+ * {@link PageCacheConfig}; {@link #from(PageCacheConfig)} reads the parsed values. The
+ * {@link Builder} checks the same rules again for code (tests, benchmarks) that builds a config
+ * without flags, and throws {@link IllegalArgumentException} in the message form above.
  */
 public final class NvmDeviceConfig {
-    public static final String PROFILE = "pagecache.nvm.profile";
-    public static final String CAPACITY = "pagecache.nvm.capacity";
-    public static final String DEVICES = "pagecache.nvm.devices";
-    public static final String READ_LATENCY = "pagecache.nvm.read_latency";
-    public static final String WRITE_LATENCY = "pagecache.nvm.write_latency";
-    public static final String ENDURANCE = "pagecache.nvm.endurance";
-    public static final String WRITE_POLICY = "pagecache.nvm.write_policy";
-    public static final String WRITE_AWARE = "pagecache.nvm.write_aware";
-    public static final String PREFETCH = "pagecache.nvm.prefetch";
-    public static final String INJECT_LATENCY = "pagecache.nvm.inject_latency";
-    public static final String REMAPPING = "pagecache.nvm.remapping";
+    public static final String PROFILE = Flags.NVM_PROFILE.name();
+    public static final String CAPACITY = Flags.NVM_CAPACITY.name();
+    public static final String DEVICES = Flags.NVM_DEVICES.name();
+    public static final String READ_LATENCY = Flags.NVM_READ_LATENCY.name();
+    public static final String WRITE_LATENCY = Flags.NVM_WRITE_LATENCY.name();
+    public static final String ENDURANCE = Flags.NVM_ENDURANCE.name();
+    public static final String WRITE_POLICY = Flags.NVM_WRITE_POLICY.name();
+    public static final String WRITE_AWARE = Flags.NVM_WRITE_AWARE.name();
+    public static final String PREFETCH = Flags.NVM_PREFETCH.name();
+    public static final String INJECT_LATENCY = Flags.NVM_INJECT_LATENCY.name();
+    public static final String REMAPPING = Flags.NVM_REMAPPING.name();
     /** Not an NVM flag; named in messages about the page size this config was built for. */
-    public static final String PAGE_SIZE = "pagecache.page_size";
-
-    /** Every flag {@link #from} reads, for registration in the central parser. */
-    public static final String[] FLAGS = {PROFILE, CAPACITY, DEVICES, READ_LATENCY, WRITE_LATENCY, ENDURANCE,
-        WRITE_POLICY, WRITE_AWARE, PREFETCH, INJECT_LATENCY, REMAPPING};
+    public static final String PAGE_SIZE = Flags.PAGE_SIZE.name();
 
     public static final NvmProfile DEFAULT_PROFILE = NvmProfile.NVME;
     public static final long DEFAULT_CAPACITY = 256L << 20;
@@ -66,12 +66,12 @@ public final class NvmDeviceConfig {
         this.profile = Objects.requireNonNull(b.profile, PROFILE);
         this.pageSize = b.pageSize;
         if (b.capacityBytes < b.pageSize) {
-            throw refused(CAPACITY, "be at least one page (" + b.pageSize + " bytes)", b.capacityText(b.capacityBytes));
+            throw refused(CAPACITY, "be at least one page (" + b.pageSize + " bytes)", b.capacityBytes);
         }
         long slots = b.capacityBytes / b.pageSize;
         if (slots > Integer.MAX_VALUE - 1) {
             throw refused(CAPACITY, "hold at most " + (Integer.MAX_VALUE - 1) + " pages of " + b.pageSize + " bytes",
-                b.capacityText(b.capacityBytes));
+                b.capacityBytes);
         }
         this.capacityBytes = b.capacityBytes;
         if (b.devices < 1) {
@@ -118,140 +118,33 @@ public final class NvmDeviceConfig {
     }
 
     /**
-     * Builds a config from flag values; {@code flagValueOrNull} returns a flag's raw string, or null
-     * when it is not set (its default applies). Values are parsed as documented in docs/nvm.md:
-     * sizes take k, m, g; latencies are nanoseconds, or take ns, us, ms.
+     * The NVM settings of a page cache config: its {@code pagecache.nvm.*} flags, with slots of
+     * {@code pagecache.page_size}. The config has already parsed and validated every flag, the rules
+     * across flags included, so this does not fail.
      */
-    public static NvmDeviceConfig from(Function<String, String> flagValueOrNull, int pageSize) {
-        Builder b = builder(pageSize);
-        String v;
-        if ((v = flagValueOrNull.apply(PROFILE)) != null) {
-            String value = v;
-            b.profile(NvmProfile.fromFlagValue(v).orElseThrow(
-                () -> refused(PROFILE, "be one of " + NvmProfile.accepted(), value)));
-        }
-        if ((v = flagValueOrNull.apply(CAPACITY)) != null) {
-            b.capacityBytes(parseSize(CAPACITY, v));
-            b.capacityText = v;
-        }
-        if ((v = flagValueOrNull.apply(DEVICES)) != null) {
-            b.devices(parseInt(DEVICES, v));
-        }
-        if ((v = flagValueOrNull.apply(READ_LATENCY)) != null) {
-            b.readLatencyNanos(parseNanos(READ_LATENCY, v));
-        }
-        if ((v = flagValueOrNull.apply(WRITE_LATENCY)) != null) {
-            b.writeLatencyNanos(parseNanos(WRITE_LATENCY, v));
-        }
-        if ((v = flagValueOrNull.apply(ENDURANCE)) != null) {
-            b.endurance(parseLong(ENDURANCE, v));
-        }
-        if ((v = flagValueOrNull.apply(WRITE_POLICY)) != null) {
-            b.writePolicy(parseEnum(WRITE_POLICY, v, WritePolicy.values(), WritePolicy::flagValue));
-        }
-        if ((v = flagValueOrNull.apply(WRITE_AWARE)) != null) {
-            b.writeAware(parseBoolean(WRITE_AWARE, v));
-        }
-        if ((v = flagValueOrNull.apply(PREFETCH)) != null) {
-            b.prefetch(parseInt(PREFETCH, v));
-        }
-        if ((v = flagValueOrNull.apply(INJECT_LATENCY)) != null) {
-            b.injectLatency(parseBoolean(INJECT_LATENCY, v));
-        }
-        if ((v = flagValueOrNull.apply(REMAPPING)) != null) {
-            b.remapping(parseEnum(REMAPPING, v, Remapping.values(), Remapping::flagValue));
-        }
-        return b.build();
+    public static NvmDeviceConfig from(PageCacheConfig config) {
+        return builder(config.pageSize())
+            .profile(NvmProfile.fromFlagValue(config.getString(PROFILE)).orElseThrow())
+            .capacityBytes(config.getSize(CAPACITY))
+            .devices(config.getInt(DEVICES))
+            .readLatencyNanos(config.getDurationNanos(READ_LATENCY, NO_OVERRIDE))
+            .writeLatencyNanos(config.getDurationNanos(WRITE_LATENCY, NO_OVERRIDE))
+            .endurance(config.getInt(ENDURANCE))
+            .writePolicy(byFlagValue(config.getString(WRITE_POLICY), WritePolicy.values(), WritePolicy::flagValue))
+            .writeAware(config.getBoolean(WRITE_AWARE))
+            .prefetch(config.getInt(PREFETCH))
+            .injectLatency(config.getBoolean(INJECT_LATENCY))
+            .remapping(byFlagValue(config.getString(REMAPPING), Remapping.values(), Remapping::flagValue))
+            .build();
     }
 
-    // ---- value parsing -------------------------------------------------------------------------
-
-    /** A size in bytes: digits with an optional k, m or g (binary multiples). */
-    static long parseSize(String flag, String raw) {
-        String v = raw.trim().toLowerCase(Locale.ROOT);
-        int shift = 0;
-        if (!v.isEmpty()) {
-            char unit = v.charAt(v.length() - 1);
-            shift = unit == 'k' ? 10 : unit == 'm' ? 20 : unit == 'g' ? 30 : 0;
-            if (shift != 0) {
-                v = v.substring(0, v.length() - 1);
-            }
-        }
-        long n = parseDigits(flag, v, raw, "be a size in bytes with an optional k, m or g");
-        if (n > (Long.MAX_VALUE >> shift)) {
-            throw refused(flag, "be a size below 2^63 bytes", raw);
-        }
-        return n << shift;
-    }
-
-    /** A latency in nanoseconds: digits with an optional ns, us or ms. */
-    static long parseNanos(String flag, String raw) {
-        String v = raw.trim().toLowerCase(Locale.ROOT);
-        long unit = 1;
-        if (v.endsWith("ns")) {
-            v = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("us")) {
-            unit = 1_000;
-            v = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("ms")) {
-            unit = 1_000_000;
-            v = v.substring(0, v.length() - 2);
-        }
-        long n = parseDigits(flag, v, raw, "be a non-negative latency in nanoseconds, optionally with ns, us or ms");
-        if (n > Long.MAX_VALUE / unit) {
-            throw refused(flag, "be a latency below 2^63 ns", raw);
-        }
-        return n * unit;
-    }
-
-    private static long parseDigits(String flag, String digits, String raw, String rule) {
-        String d = digits.trim();
-        if (d.startsWith("-") && d.length() > 1 && d.substring(1).chars().allMatch(Character::isDigit)) {
-            throw refused(flag, "not be negative", raw);
-        }
-        if (d.isEmpty() || !d.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw refused(flag, rule, raw);
-        }
-        try {
-            return Long.parseLong(d);
-        } catch (NumberFormatException e) {
-            throw refused(flag, rule + " that fits in 63 bits", raw);
-        }
-    }
-
-    static long parseLong(String flag, String raw) {
-        return parseDigits(flag, raw, raw, "be a non-negative whole number");
-    }
-
-    static int parseInt(String flag, String raw) {
-        long n = parseDigits(flag, raw, raw, "be a non-negative whole number");
-        if (n > Integer.MAX_VALUE) {
-            throw refused(flag, "be at most " + Integer.MAX_VALUE, raw);
-        }
-        return (int) n;
-    }
-
-    static boolean parseBoolean(String flag, String raw) {
-        String v = raw.trim().toLowerCase(Locale.ROOT);
-        if (v.equals("true")) {
-            return true;
-        }
-        if (v.equals("false")) {
-            return false;
-        }
-        throw refused(flag, "be true or false", raw);
-    }
-
-    static <E> E parseEnum(String flag, String raw, E[] values, Function<E, String> name) {
-        String v = raw.trim().toLowerCase(Locale.ROOT);
-        StringBuilder accepted = new StringBuilder();
+    private static <E> E byFlagValue(String value, E[] values, Function<E, String> flagValue) {
         for (E e : values) {
-            if (name.apply(e).equals(v)) {
+            if (flagValue.apply(e).equals(value)) {
                 return e;
             }
-            accepted.append(accepted.length() == 0 ? "" : ", ").append(name.apply(e));
         }
-        throw refused(flag, "be one of " + accepted, raw);
+        throw new IllegalStateException("no constant for the flag value '" + value + "' among " + Arrays.toString(values));
     }
 
     // ---- accessors -----------------------------------------------------------------------------
@@ -320,7 +213,7 @@ public final class NvmDeviceConfig {
         return writeAware;
     }
 
-    /** Parsed and kept for prefetching (phase 2); the tier does not prefetch yet. */
+    /** Prefetch depth for the page cache's NVM prefetcher; the tier itself only reports swap-ins to it. */
     public int prefetch() {
         return prefetch;
     }
@@ -346,7 +239,6 @@ public final class NvmDeviceConfig {
         private final int pageSize;
         private NvmProfile profile = DEFAULT_PROFILE;
         private long capacityBytes = DEFAULT_CAPACITY;
-        private String capacityText;
         private int devices = DEFAULT_DEVICES;
         private long readLatencyOverrideNanos = NO_OVERRIDE;
         private long writeLatencyOverrideNanos = NO_OVERRIDE;
@@ -362,10 +254,6 @@ public final class NvmDeviceConfig {
             this.pageSize = pageSize;
         }
 
-        private Object capacityText(long bytes) {
-            return capacityText != null ? capacityText : bytes;
-        }
-
         public Builder profile(NvmProfile profile) {
             this.profile = profile;
             return this;
@@ -373,7 +261,6 @@ public final class NvmDeviceConfig {
 
         public Builder capacityBytes(long capacityBytes) {
             this.capacityBytes = capacityBytes;
-            this.capacityText = null;
             return this;
         }
 

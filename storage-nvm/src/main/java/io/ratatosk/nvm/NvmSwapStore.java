@@ -2,6 +2,7 @@ package io.ratatosk.nvm;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -78,6 +79,8 @@ public final class NvmSwapStore implements PageSwapperFactory {
     private final AtomicReferenceArray<NvmPageSwapper> swappers =
         new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
     private volatile SwapInListener swapInListener = SwapInListener.NONE;
+    /** Reads (faults) inside {@link #read} right now, from NVM or the file: a prefetcher yields to them. */
+    private final AtomicInteger readsInFlight = new AtomicInteger();
     private volatile boolean closed;
 
     private final AtomicLong swapIns = new AtomicLong();
@@ -152,6 +155,7 @@ public final class NvmSwapStore implements PageSwapperFactory {
         long key = PageKey.of(owner.fileId(), pageId);
         int slot;
         ReentrantLock latch = latch(key);
+        readsInFlight.incrementAndGet();
         latch.lock();
         try {
             slot = index.get(key);
@@ -164,6 +168,7 @@ public final class NvmSwapStore implements PageSwapperFactory {
             swapIns.incrementAndGet();
         } finally {
             latch.unlock();
+            readsInFlight.decrementAndGet();
         }
         swapInListener.swappedIn(owner.fileId(), pageId, slot);
         return owner.filePageSize();
@@ -498,6 +503,22 @@ public final class NvmSwapStore implements PageSwapperFactory {
     }
 
     // ---- introspection --------------------------------------------------------------------------
+
+    /** Page reads in progress through the tier (from NVM or from the file): demand a prefetcher must not delay. */
+    public int readsInFlight() {
+        return readsInFlight.get();
+    }
+
+    /** Logical slots: pages the tier can hold. */
+    public int slots() {
+        return slots;
+    }
+
+    /** The {@link PageKey} of the page in logical slot {@code slot}, or 0 when the slot holds none (a hint: it may change at once). */
+    public long keyInSlot(int slot) {
+        long key = slotKeys.get(slot);
+        return key == FREE || key == RESERVED ? 0L : key;
+    }
 
     /** Whether NVM holds a copy of the page. */
     public boolean contains(int fileId, long pageId) {

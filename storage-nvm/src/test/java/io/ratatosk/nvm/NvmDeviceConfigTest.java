@@ -5,22 +5,38 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
+import io.ratatosk.core.config.Flag;
+import io.ratatosk.core.config.Flags;
+import io.ratatosk.pagecache.InvalidConfigurationException;
+import io.ratatosk.pagecache.PageCacheConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/** The NVM flags as the central parser reads them, and the config built from them. */
 class NvmDeviceConfigTest {
     private static final int PAGE = 8192;
 
     private static NvmDeviceConfig parse(String... flagsAndValues) {
-        Map<String, String> flags = new HashMap<>();
+        return NvmDeviceConfig.from(config(flagsAndValues));
+    }
+
+    private static PageCacheConfig config(String... flagsAndValues) {
+        Map<String, String> flags = new LinkedHashMap<>();
         for (int i = 0; i < flagsAndValues.length; i += 2) {
             flags.put(flagsAndValues[i], flagsAndValues[i + 1]);
         }
-        return NvmDeviceConfig.from(flags::get, PAGE);
+        return PageCacheConfig.parse(flags);
+    }
+
+    private static String refusal(String... flagsAndValues) {
+        return assertThrows(InvalidConfigurationException.class, () -> config(flagsAndValues)).getMessage();
     }
 
     @Test
@@ -29,6 +45,7 @@ class NvmDeviceConfigTest {
         assertEquals(NvmProfile.NVME, c.profile());
         assertEquals(256L << 20, c.capacityBytes());
         assertEquals((256 << 20) / PAGE, c.slots());
+        assertEquals(PAGE, c.pageSize());
         assertEquals(1, c.devices());
         assertEquals(50_000, c.readLatencyNanos());
         assertEquals(50_000, c.writeLatencyNanos());
@@ -68,50 +85,95 @@ class NvmDeviceConfigTest {
     }
 
     @Test
+    void slotsFollowThePageSizeFlag() {
+        NvmDeviceConfig c = parse("pagecache.page_size", "4k", NvmDeviceConfig.CAPACITY, "1m");
+        assertEquals(4096, c.pageSize());
+        assertEquals(256, c.slots());
+    }
+
+    @Test
     void latencyWithoutUnitIsNanosAndOverridesThePerLineModelForTheWholePage() {
         NvmDeviceConfig c = parse(NvmDeviceConfig.PROFILE, "pcm", NvmDeviceConfig.WRITE_LATENCY, "500");
         assertEquals(500, c.writeLatencyNanos());
         assertEquals(2_024, c.readLatencyNanos());
+        assertEquals(1_500, parse(NvmDeviceConfig.READ_LATENCY, "1.5us").readLatencyNanos());
+        assertEquals(0, parse(NvmDeviceConfig.READ_LATENCY, "0").readLatencyNanos());
+    }
+
+    @Test
+    void theFlagChoicesAreExactlyTheEnumsFlagValues() {
+        assertEquals(Flags.NVM_PROFILES, Arrays.stream(NvmProfile.values()).map(NvmProfile::flagValue).collect(Collectors.toList()));
+        assertEquals(Flags.NVM_WRITE_POLICIES, Arrays.stream(WritePolicy.values()).map(WritePolicy::flagValue).collect(Collectors.toList()));
+        assertEquals(Flags.NVM_REMAPPINGS, Arrays.stream(Remapping.values()).map(Remapping::flagValue).collect(Collectors.toList()));
+    }
+
+    @Test
+    void everyNvmFlagIsRegisteredInTheCentralParser() {
+        List<String> nvmFlags = Flags.ALL.stream().map(Flag::name).filter(n -> n.startsWith("pagecache.nvm.")).collect(Collectors.toList());
+        assertEquals(List.of(NvmDeviceConfig.PROFILE, NvmDeviceConfig.CAPACITY, NvmDeviceConfig.DEVICES,
+            NvmDeviceConfig.READ_LATENCY, NvmDeviceConfig.WRITE_LATENCY, NvmDeviceConfig.ENDURANCE,
+            NvmDeviceConfig.WRITE_POLICY, NvmDeviceConfig.WRITE_AWARE, NvmDeviceConfig.PREFETCH,
+            NvmDeviceConfig.INJECT_LATENCY, NvmDeviceConfig.REMAPPING), nvmFlags);
     }
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-        "pagecache.nvm.capacity|4k|must be at least one page (8192 bytes): pagecache.nvm.capacity=4k",
-        "pagecache.nvm.capacity|lots|must be a size in bytes with an optional k, m or g: pagecache.nvm.capacity=lots",
-        "pagecache.nvm.capacity|-8m|must not be negative: pagecache.nvm.capacity=-8m",
-        "pagecache.nvm.read_latency|-5|must not be negative: pagecache.nvm.read_latency=-5",
-        "pagecache.nvm.write_latency|-1us|must not be negative: pagecache.nvm.write_latency=-1us",
-        "pagecache.nvm.read_latency|fast|must be a non-negative latency in nanoseconds, optionally with ns, us or ms",
-        "pagecache.nvm.write_latency|5 s|must be a non-negative latency in nanoseconds",
-        "pagecache.nvm.profile|optane|must be one of nvme, nvme-fast, pcm, dram: pagecache.nvm.profile=optane",
-        "pagecache.nvm.devices|0|must be at least 1: pagecache.nvm.devices=0",
-        "pagecache.nvm.devices|many|must be a non-negative whole number: pagecache.nvm.devices=many",
-        "pagecache.nvm.endurance|0|must be at least 1 write per slot: pagecache.nvm.endurance=0",
-        "pagecache.nvm.write_policy|write-around|must be one of write-back, write-through",
-        "pagecache.nvm.write_aware|yes|must be true or false: pagecache.nvm.write_aware=yes",
-        "pagecache.nvm.prefetch|65|must be in [0, 64]: pagecache.nvm.prefetch=65",
-        "pagecache.nvm.inject_latency|1|must be true or false",
-        "pagecache.nvm.remapping|random|must be one of start-gap, none",
+        "pagecache.nvm.capacity|lots|pagecache.nvm.capacity=lots: must be a size in [1 page of pagecache.page_size, 1t] (not a size",
+        "pagecache.nvm.capacity|-8m|pagecache.nvm.capacity=-8m: must be a size in [1 page of pagecache.page_size, 1t] (negative)",
+        "pagecache.nvm.capacity|2t|pagecache.nvm.capacity=2t: must be a size in [1 page of pagecache.page_size, 1t]",
+        "pagecache.nvm.read_latency|-5|pagecache.nvm.read_latency=-5: must be a duration in [0ns, 10s] (negative)",
+        "pagecache.nvm.write_latency|-1us|pagecache.nvm.write_latency=-1us: must be a duration in [0ns, 10s] (negative)",
+        "pagecache.nvm.read_latency|fast|pagecache.nvm.read_latency=fast: must be a duration in [0ns, 10s] (not a duration",
+        "pagecache.nvm.write_latency|11s|pagecache.nvm.write_latency=11s: must be a duration in [0ns, 10s]",
+        "pagecache.nvm.write_latency|1.5ns|pagecache.nvm.write_latency=1.5ns: must be a duration in [0ns, 10s] (not a whole number of nanoseconds)",
+        "pagecache.nvm.profile|optane|pagecache.nvm.profile=optane: must be one of nvme, nvme-fast, pcm, dram",
+        "pagecache.nvm.devices|0|pagecache.nvm.devices=0: must be an integer >= 1, at most the NVM slots (capacity / page_size)",
+        "pagecache.nvm.devices|many|pagecache.nvm.devices=many: must be an integer >= 1, at most the NVM slots (capacity / page_size) (not an integer)",
+        "pagecache.nvm.endurance|0|pagecache.nvm.endurance=0: must be an integer >= 1",
+        "pagecache.nvm.write_policy|write-around|pagecache.nvm.write_policy=write-around: must be one of write-back, write-through",
+        "pagecache.nvm.write_aware|yes|pagecache.nvm.write_aware=yes: must be true or false",
+        "pagecache.nvm.prefetch|65|pagecache.nvm.prefetch=65: must be an integer in [0, 64]",
+        "pagecache.nvm.prefetch|-1|pagecache.nvm.prefetch=-1: must be an integer in [0, 64]",
+        "pagecache.nvm.inject_latency|1|pagecache.nvm.inject_latency=1: must be true or false",
+        "pagecache.nvm.remapping|random|pagecache.nvm.remapping=random: must be one of start-gap, none",
     })
     void badFlagValueIsRefusedWithAMessageNamingTheFlag(String flag, String value, String expected) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> parse(flag, value));
-        assertTrue(e.getMessage().startsWith(flag + " must"), e.getMessage());
-        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        String message = refusal(flag, value);
+        assertTrue(message.startsWith(expected), message);
     }
 
     @Test
-    void moreDevicesThanSlotsIsRefused() {
+    void aCapacityBelowOnePageIsRefusedNamingBothFlags() {
+        assertEquals("pagecache.nvm.capacity=4k holds 0 pages of pagecache.page_size=8192; at least 1 is needed",
+            refusal(NvmDeviceConfig.CAPACITY, "4k"));
+        assertEquals("pagecache.nvm.capacity=64k holds 0 pages of pagecache.page_size=131072; at least 1 is needed",
+            refusal(NvmDeviceConfig.CAPACITY, "64k", "pagecache.page_size", "128k", "pagecache.memory", "1m"));
+        assertEquals(1, parse(NvmDeviceConfig.CAPACITY, "8k").slots());
+    }
+
+    @Test
+    void moreDevicesThanSlotsIsRefusedNamingTheSlotCount() {
+        assertEquals("pagecache.nvm.devices=5: must be at most the NVM slots, 4 (pagecache.nvm.capacity=32k / pagecache.page_size=8192)",
+            refusal(NvmDeviceConfig.CAPACITY, "32k", NvmDeviceConfig.DEVICES, "5"));
+        assertEquals(4, parse(NvmDeviceConfig.CAPACITY, "32k", NvmDeviceConfig.DEVICES, "4").devices());
+    }
+
+    @Test
+    void moreSlotsThanAnIntHoldsIsRefused() {
+        assertEquals("pagecache.nvm.capacity=1t holds 2147483648 pages of pagecache.page_size=512; at most 2147483646 are supported",
+            refusal(NvmDeviceConfig.CAPACITY, "1t", "pagecache.page_size", "512"));
+    }
+
+    @Test
+    void theBuilderChecksTheSameRulesForCodeThatBuildsAConfigWithoutFlags() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> parse(NvmDeviceConfig.CAPACITY, "32k", NvmDeviceConfig.DEVICES, "5"));
+            () -> NvmDeviceConfig.builder(PAGE).slots(4).devices(5).build());
         assertEquals("pagecache.nvm.devices must not exceed the number of NVM slots (capacity / page size = 4):"
             + " pagecache.nvm.devices=5", e.getMessage());
-    }
-
-    @Test
-    void nonPositivePageSizeIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> NvmDeviceConfig.from(f -> null, 0));
+        e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(0).build());
         assertTrue(e.getMessage().startsWith("pagecache.page_size must be positive"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(PAGE).capacityBytes(4096).build());
+        assertTrue(e.getMessage().startsWith("pagecache.nvm.capacity must be at least one page"), e.getMessage());
     }
 
     @Test

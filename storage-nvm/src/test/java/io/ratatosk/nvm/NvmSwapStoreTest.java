@@ -499,4 +499,26 @@ class NvmSwapStoreTest {
             assertEquals(List.of("2/8@" + store.slotOf(2, 8)), heard);
         }
     }
+
+    @Test
+    void aPrefetcherSeesWhichPageEachSlotHoldsAndTheReadsInProgress() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            assertEquals(4, store.slots());
+            PageSwapper swapper = store.create(FILE_A, 2, PAGE, true);
+            long frame = page(1);
+            swapper.evict(8, frame, true);
+            int slot = store.slotOf(2, 8);
+            assertEquals(io.ratatosk.core.PageKey.of(2, 8), store.keyInSlot(slot));
+            for (int other = 0; other < 4; other++) {
+                if (other != slot) {
+                    assertEquals(0, store.keyInSlot(other), "slot " + other + " is free");
+                }
+            }
+            int[] inFlight = new int[1];
+            store.swapInListener((fileId, pageId, s) -> inFlight[0] = store.readsInFlight());
+            swapper.read(8, frame);
+            assertEquals(0, inFlight[0], "the swap-in is over when the listener hears of it");
+            assertEquals(0, store.readsInFlight());
+        }
+    }
 }

@@ -27,6 +27,11 @@ public final class Flag {
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
     private static final String UNITS = "kmgt";
     private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
+    /** Durations: a whole or decimal number, optional unit ns/us/ms/s (none means ns); case-insensitive. */
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
+    private static final String[] DURATION_UNITS = {"s", "ms", "us", "ns"};
+    private static final long[] DURATION_NANOS = {1_000_000_000L, 1_000_000L, 1_000L, 1L};
+    private static final String DURATION_FORMS = "nanoseconds, or a number with unit ns, us, ms or s, like 150, 50us or 1.5ms";
 
     private final String name;
     private final FlagKind kind;
@@ -90,6 +95,12 @@ public final class Flag {
     public static Flag decimal(String name, String defaultValue, double min, double max, String description) {
         String accepted = "a number in [" + formatDouble(min) + ", " + formatDouble(max) + "]";
         return new Flag(name, FlagKind.DOUBLE, defaultValue, defaultValue, accepted, description, 0, 0, min, max, false, List.of());
+    }
+
+    /** A duration in [{@code minNanos}, {@code maxNanos}] nanoseconds, written with or without a unit. */
+    public static Flag duration(String name, String defaultValue, long minNanos, long maxNanos, String description) {
+        String accepted = "a duration in [" + formatDuration(minNanos) + ", " + formatDuration(maxNanos) + "]";
+        return new Flag(name, FlagKind.DURATION, defaultValue, defaultValue, accepted, description, minNanos, maxNanos, 0, 0, false, List.of());
     }
 
     /** {@code true} or {@code false}, case-insensitive. */
@@ -211,6 +222,7 @@ public final class Flag {
         }
         return switch (kind) {
             case SIZE -> parseSize(text, value);
+            case DURATION -> parseDuration(text, value);
             case INT -> parseInt(text, value);
             case DOUBLE -> parseDouble(text, value);
             case BOOLEAN -> parseBoolean(text, value);
@@ -223,6 +235,7 @@ public final class Flag {
     public String format(Object value) {
         return switch (kind) {
             case SIZE -> formatSize((Long) value);
+            case DURATION -> formatDuration((Long) value);
             case DOUBLE -> formatDouble((Double) value);
             default -> value.toString();
         };
@@ -254,6 +267,34 @@ public final class Flag {
             throw invalid(text, null);
         }
         return v;
+    }
+
+    private Long parseDuration(String text, String value) {
+        boolean negative = value.startsWith("-");
+        Matcher m = DURATION.matcher(negative ? value.substring(1).strip() : value);
+        if (!m.matches()) {
+            throw invalid(text, "not a duration: use " + DURATION_FORMS);
+        }
+        if (negative) {
+            throw invalid(text, "negative");
+        }
+        BigDecimal nanos = new BigDecimal(m.group(1));
+        if (m.group(2) != null) {
+            String unit = m.group(2).toLowerCase(Locale.ROOT);
+            for (int i = 0; i < DURATION_UNITS.length; i++) {
+                if (DURATION_UNITS[i].equals(unit)) {
+                    nanos = nanos.multiply(BigDecimal.valueOf(DURATION_NANOS[i]));
+                }
+            }
+        }
+        if (nanos.stripTrailingZeros().scale() > 0) {
+            throw invalid(text, "not a whole number of nanoseconds");
+        }
+        BigInteger whole = nanos.toBigIntegerExact();
+        if (whole.compareTo(BigInteger.valueOf(min)) < 0 || whole.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw invalid(text, null);
+        }
+        return whole.longValueExact();
     }
 
     private Integer parseInt(String text, String value) {
@@ -341,6 +382,16 @@ public final class Flag {
             }
         }
         return Long.toString(bytes);
+    }
+
+    /** {@code nanos} with the largest unit that divides it exactly: {@code 50us}, {@code 2ms}, {@code 150ns}, {@code 0ns}. */
+    public static String formatDuration(long nanos) {
+        for (int i = 0; i < DURATION_UNITS.length; i++) {
+            if (nanos != 0 && nanos % DURATION_NANOS[i] == 0) {
+                return (nanos / DURATION_NANOS[i]) + DURATION_UNITS[i];
+            }
+        }
+        return nanos + "ns";
     }
 
     /** A decimal with at least one digit after the point and no trailing zeros beyond it: {@code 2.0}, {@code 0.25}. */

@@ -7,6 +7,11 @@ package io.ratatosk.core.config;
 public enum FlagKind {
     /** A byte count, plain or with a binary unit: {@code 8192}, {@code 8k}, {@code 512MB}, {@code 1GiB}. Parsed as {@link Long}. */
     SIZE,
+    /**
+     * A duration, in nanoseconds when plain or with a unit: {@code 150}, {@code 150ns}, {@code 50us},
+     * {@code 1.5ms}, {@code 2s}. Parsed as {@link Long} nanoseconds.
+     */
+    DURATION,
     /** A whole number. Parsed as {@link Integer}. */
     INT,
     /** A decimal number such as {@code 0.5}. Parsed as {@link Double}. */

@@ -40,9 +40,19 @@ public final class Flags {
     /** The names {@code pagecache.swap} accepts. */
     public static final List<String> SWAPS = List.of("file", "nvm");
 
+    /** The NVM device profiles ({@code io.ratatosk.nvm.NvmProfile} has one constant for each). */
+    public static final List<String> NVM_PROFILES = List.of("nvme", "nvme-fast", "pcm", "dram");
+
+    /** The NVM tier's write policies ({@code io.ratatosk.nvm.WritePolicy}). */
+    public static final List<String> NVM_WRITE_POLICIES = List.of("write-back", "write-through");
+
+    /** The NVM slot remappings ({@code io.ratatosk.nvm.Remapping}). */
+    public static final List<String> NVM_REMAPPINGS = List.of("start-gap", "none");
+
     private static final long KIB = 1L << 10;
     private static final long MIB = 1L << 20;
     private static final long TIB = 1L << 40;
+    private static final long SECOND_NANOS = 1_000_000_000L;
 
     // ---------------------------------------------------------------- core
 
@@ -84,6 +94,45 @@ public final class Flags {
 
     public static final Flag SWAP = define(Flag.choice("pagecache.swap", "file", SWAPS,
             "Where evicted pages go: file writes them back to their files, nvm puts the emulated NVM tier in between."));
+
+    // ---------------------------------------------------------------- NVM tier (pagecache.swap=nvm; docs/nvm.md)
+
+    public static final Flag NVM_PROFILE = define(Flag.choice("pagecache.nvm.profile", "nvme", NVM_PROFILES,
+            "Figures of the emulated NVM device: nvme 50us and nvme-fast 10us per page operation, pcm and dram per 64-byte line (002 table 2.2)."));
+
+    public static final Flag NVM_CAPACITY = define(Flag.size("pagecache.nvm.capacity", "256m", 1, TIB,
+            "Size of the NVM tier; it holds capacity / page_size pages, one per slot.")
+            .accepting("a size in [1 page of pagecache.page_size, 1t]"));
+
+    public static final Flag NVM_DEVICES = define(Flag.integer("pagecache.nvm.devices", "1", 1, Integer.MAX_VALUE,
+            "Independent NVM devices, each with its own request queue; slots are spread over them round robin.")
+            .accepting("an integer >= 1, at most the NVM slots (capacity / page_size)"));
+
+    public static final Flag NVM_READ_LATENCY = define(Flag.duration("pagecache.nvm.read_latency", null, 0, 10 * SECOND_NANOS,
+            "Modeled latency of one page read from NVM; unset, the profile's figure applies (nvme 50us, nvme-fast 10us, pcm and dram per 64-byte line).")
+            .derivedDefault("from pagecache.nvm.profile"));
+
+    public static final Flag NVM_WRITE_LATENCY = define(Flag.duration("pagecache.nvm.write_latency", null, 0, 10 * SECOND_NANOS,
+            "Modeled latency of one page write to NVM; unset, the profile's figure applies (nvme 50us, nvme-fast 10us, pcm and dram per 64-byte line).")
+            .derivedDefault("from pagecache.nvm.profile"));
+
+    public static final Flag NVM_ENDURANCE = define(Flag.integer("pagecache.nvm.endurance", "100000", 1, Integer.MAX_VALUE,
+            "Writes an NVM slot endures before it wears out (flash: 100000); used to project the device's lifetime."));
+
+    public static final Flag NVM_WRITE_POLICY = define(Flag.choice("pagecache.nvm.write_policy", "write-back", NVM_WRITE_POLICIES,
+            "When a dirty page evicted into NVM reaches its file: write-back when it leaves NVM or is flushed, write-through at once."));
+
+    public static final Flag NVM_WRITE_AWARE = define(Flag.bool("pagecache.nvm.write_aware", "false",
+            "Write-aware eviction (ARI): low-usage clean frames go before dirty ones, adapted by sampling so misses stay within 1/16 of the plain policy."));
+
+    public static final Flag NVM_PREFETCH = define(Flag.integer("pagecache.nvm.prefetch", "0", 0, 64,
+            "Prefetch depth after a swap-in from NVM; 0 turns prefetching off."));
+
+    public static final Flag NVM_INJECT_LATENCY = define(Flag.bool("pagecache.nvm.inject_latency", "true",
+            "Wait out the modeled NVM latency on every operation (spinning or parking); when false it is only counted."));
+
+    public static final Flag NVM_REMAPPING = define(Flag.choice("pagecache.nvm.remapping", "start-gap", NVM_REMAPPINGS,
+            "Wear levelling of NVM slots: start-gap rotates logical over physical slots, none maps them one to one."));
 
     private Flags() {
     }

@@ -44,11 +44,32 @@ class FlagTest {
     }
 
     @Test
-    void onlyMaxUsageAndKeepFreeHaveDerivedDefaults() {
+    void onlyMaxUsageKeepFreeAndTheNvmLatenciesHaveDerivedDefaults() {
         assertFalse(Flags.CLOCK_MAX_USAGE.hasFixedDefault());
         assertEquals("4 for muninn, 7 for global-clock", Flags.CLOCK_MAX_USAGE.defaultText());
         assertFalse(Flags.EVICTOR_KEEP_FREE.hasFixedDefault());
-        assertEquals(2, Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).count());
+        assertFalse(Flags.NVM_READ_LATENCY.hasFixedDefault());
+        assertFalse(Flags.NVM_WRITE_LATENCY.hasFixedDefault());
+        assertEquals(4, Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).count());
+    }
+
+    @ParameterizedTest(name = "{0} is {1} ns, shown as {2}")
+    @CsvSource({"150, 150, 150ns", "150ns, 150, 150ns", "50us, 50000, 50us", "50 US, 50000, 50us", "1.5ms, 1500000, 1500us",
+        "2ms, 2000000, 2ms", "1s, 1000000000, 1s", "0, 0, 0ns", "0.5us, 500, 500ns", "1000, 1000, 1us"})
+    void aDurationIsNanosecondsOrANumberWithAUnit(String text, long nanos, String formatted) {
+        Flag latency = Flag.duration("pagecache.test.latency", null, 0, 2_000_000_000L, "test");
+        assertEquals(FlagKind.DURATION, latency.kind());
+        assertEquals(nanos, latency.parse(text));
+        assertEquals(formatted, latency.format(latency.parse(text)));
+        assertEquals("a duration in [0ns, 2s]", latency.accepted());
+    }
+
+    @ParameterizedTest(name = "pagecache.test.latency={0}")
+    @ValueSource(strings = {"-1", "-5us", "fast", "5 sec", "1.5ns", "3s", "1e3", "us", ""})
+    void aDurationThatIsNotOneOrOutOfRangeIsRefused(String text) {
+        Flag latency = Flag.duration("pagecache.test.latency", null, 0, 2_000_000_000L, "test");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> latency.parse(text));
+        assertTrue(e.getMessage().startsWith("pagecache.test.latency=" + text + ": must be a duration in [0ns, 2s]"), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,204 @@
+package io.ratatosk.bench.nvm;
+
+import io.ratatosk.bench.nvm.NvmRun.Mix;
+import io.ratatosk.bench.nvm.NvmRun.Result;
+import io.ratatosk.nvm.NvmDeviceConfig;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./bench nvm}: the NVM tier's targets, measured through the real page cache. */
+@Command(name = "nvm", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Measures the emulated NVM tier (pagecache.swap=nvm) through the page cache.",
+        "reads: DRAM frames and NVM as shares of a file, random whole-page reads, the NVM profile's latency"
+            + " injected, against the same frames over the file alone. The file is modeled as a storage device"
+            + " with --file-latency-us per page operation in both runs. Prints ops/s and wall time next to the"
+            + " modeled device time.",
+        "write-aware: pagecache.nvm.write_aware off and on, on read/write mixes (latency counted, not injected):"
+            + " NVM writes, misses and dirty evictions."},
+    footer = {"", "Examples:",
+        "  ./bench nvm",
+        "  ./bench nvm --experiment reads --profile nvme-fast --file-latency-us 80",
+        "  ./bench nvm --experiment write-aware --mix-ops 500000",
+        "Docs: docs/nvm.md"})
+public final class NvmCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--experiment", paramLabel = "NAME", defaultValue = "all",
+        description = "reads, write-aware or all. Default: ${DEFAULT-VALUE}.")
+    private String experiment;
+
+    @Option(names = "--pages", paramLabel = "N", defaultValue = "20000", description = "File size in pages. Default: ${DEFAULT-VALUE}.")
+    private long pages;
+
+    @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "8192", description = "Page size. Default: ${DEFAULT-VALUE}.")
+    private int pageSize;
+
+    @Option(names = "--dram", paramLabel = "SHARE", defaultValue = "0.10",
+        description = "Page frames as a share of the file. Default: ${DEFAULT-VALUE}.")
+    private double dram;
+
+    @Option(names = "--nvm", paramLabel = "SHARE", defaultValue = "0.40",
+        description = "NVM capacity as a share of the file. Default: ${DEFAULT-VALUE}.")
+    private double nvm;
+
+    @Option(names = "--profile", paramLabel = "NAME", defaultValue = "nvme",
+        description = "pagecache.nvm.profile for the reads experiment. Default: ${DEFAULT-VALUE}.")
+    private String profile;
+
+    @Option(names = "--devices", paramLabel = "N", defaultValue = "1",
+        description = "pagecache.nvm.devices. Default: ${DEFAULT-VALUE}.")
+    private int devices;
+
+    @Option(names = "--file-latency-us", paramLabel = "US", defaultValue = "150",
+        description = "Modeled latency of one page read or write of the file, in microseconds (an assumption: a"
+            + " SATA-class SSD); 0 leaves the file in the OS page cache. Default: ${DEFAULT-VALUE}.")
+    private long fileLatencyMicros;
+
+    @Option(names = "--ops", paramLabel = "N", defaultValue = "40000",
+        description = "Measured operations of the reads experiment. Default: ${DEFAULT-VALUE}.")
+    private long ops;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "20000",
+        description = "Operations before measuring, in the reads experiment. Default: ${DEFAULT-VALUE}.")
+    private long warmup;
+
+    @Option(names = "--mix-ops", paramLabel = "N", defaultValue = "400000",
+        description = "Measured operations of each write-aware run, after as many to warm up. Default: ${DEFAULT-VALUE}.")
+    private long mixOps;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+        description = "Threads issuing operations. Default: ${DEFAULT-VALUE}.")
+    private int threads;
+
+    @Option(names = "--policy", paramLabel = "NAME", defaultValue = "muninn",
+        description = "pagecache.policy. Default: ${DEFAULT-VALUE}.")
+    private String policy;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where to create the file (default: a temporary directory).")
+    private Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!List.of("all", "reads", "write-aware").contains(experiment)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--experiment must be reads, write-aware or all: " + experiment);
+        }
+        if (threads < 1 || pages < 10 || dram <= 0 || nvm <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--threads >= 1, --pages >= 10, --dram > 0 and --nvm > 0 are required");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Path workDir = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("ratatosk-nvm");
+        Path path = workDir.resolve("nvm-bench.db");
+        try {
+            NvmRun.createFile(path, pages, pageSize);
+            long frames = Math.max(2, Math.round(pages * dram));
+            long slots = Math.max(1, Math.round(pages * nvm));
+            out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
+                pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policy, threads, seed);
+            out.flush();
+            if (!experiment.equals("write-aware")) {
+                reads(out, path, frames, slots);
+            }
+            if (!experiment.equals("reads")) {
+                writeAware(out, path, frames, slots);
+            }
+        } finally {
+            Files.deleteIfExists(path);
+            if (dir == null) {
+                Files.deleteIfExists(workDir);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Map<String, String> flags(long frames, long slots, String swap) {
+        Map<String, String> flags = new HashMap<>();
+        flags.put("pagecache.memory", String.valueOf(frames * pageSize));
+        flags.put("pagecache.page_size", String.valueOf(pageSize));
+        flags.put("pagecache.policy", policy);
+        flags.put("pagecache.swap", swap);
+        flags.put("pagecache.nvm.capacity", String.valueOf(slots * pageSize));
+        flags.put("pagecache.nvm.devices", String.valueOf(devices));
+        flags.put("pagecache.nvm.profile", profile);
+        return flags;
+    }
+
+    private void reads(PrintWriter out, Path path, long frames, long slots) throws Exception {
+        long fileLatency = fileLatencyMicros * 1_000;
+        out.printf("%nreads: uniform random page reads; %d warm-up and %d measured operations; file device %d us per page;"
+            + " NVM profile %s, latency injected%n", warmup, ops, fileLatencyMicros, profile);
+        Result file = NvmRun.run("file only", flags(frames, slots, "file"), fileLatency, path, pages, Mix.RANDOM_READS,
+            warmup, ops, threads, seed);
+        Result tier = NvmRun.run("nvm " + profile, flags(frames, slots, "nvm"), fileLatency, path, pages, Mix.RANDOM_READS,
+            warmup, ops, threads, seed);
+        out.printf("%-14s %10s %9s %7s %8s %10s %10s %10s %12s %12s %12s %9s%n", "config", "ops/s", "wall ms", "hit %",
+            "nvm-in %", "file rd", "nvm rd", "nvm wr", "nvm model ms", "nvm inj ms", "file model ms", "energy J");
+        for (Result r : List.of(file, tier)) {
+            long pins = r.hits() + r.faults();
+            out.printf("%-14s %10.0f %9.1f %7.2f %8.2f %10d %10d %10d %12.1f %12.1f %12.1f %9.4f%n", r.label(),
+                r.opsPerSecond(), r.wallNanos() / 1e6, 100.0 * r.hits() / pins, 100.0 * r.swapIns() / pins, r.fileReads(),
+                r.nvmReads(), r.nvmWrites(), r.nvmModeledNanos() / 1e6, r.nvmInjectedNanos() / 1e6,
+                r.fileModeledNanos() / 1e6, r.nvmEnergyJoules());
+        }
+        out.printf("nvm vs file only: %.2fx the ops/s; modeled device time per op: file only %.1f us, nvm %.1f us"
+                + " (file %.1f + nvm %.1f); wall time per op: %.1f us vs %.1f us%n",
+            tier.opsPerSecond() / file.opsPerSecond(), file.fileModeledNanos() / 1e3 / file.ops(),
+            (tier.fileModeledNanos() + tier.nvmModeledNanos()) / 1e3 / tier.ops(), tier.fileModeledNanos() / 1e3 / tier.ops(),
+            tier.nvmModeledNanos() / 1e3 / tier.ops(), file.wallNanos() / 1e3 / file.ops(), tier.wallNanos() / 1e3 / tier.ops());
+        long nvmRead = NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm"))).readLatencyNanos();
+        out.printf("modeled time of the reads a fault waits for (the evictor writes NVM off that path), per op:"
+                + " file only %.1f us, nvm %.1f us (%.2fx)%n", file.faultPathModeledNanos(0) / 1e3 / file.ops(),
+            tier.faultPathModeledNanos(nvmRead) / 1e3 / tier.ops(),
+            (double) file.faultPathModeledNanos(0) / tier.faultPathModeledNanos(nvmRead));
+        out.flush();
+    }
+
+    private void writeAware(PrintWriter out, Path path, long frames, long slots) throws Exception {
+        out.printf("%nwrite-aware: 30%% writes, %d warm-up and %d measured operations per run; latency counted, not injected;"
+            + " file device not modeled%n", mixOps, mixOps);
+        out.printf("%-22s %-11s %10s %10s %10s %10s %8s %10s %8s%n", "mix", "write-aware", "misses", "dirty ev",
+            "nvm writes", "nvm wr/kop", "budget", "skips", "ops/s");
+        for (Mix mix : List.of(Mix.WRITES_ON_A_HOT_TENTH, Mix.UNIFORM_WRITES)) {
+            List<Result> results = new ArrayList<>();
+            for (boolean aware : new boolean[] {false, true}) {
+                Map<String, String> flags = flags(frames, slots, "nvm");
+                flags.put("pagecache.nvm.inject_latency", "false");
+                flags.put("pagecache.nvm.write_aware", String.valueOf(aware));
+                Result r = NvmRun.run(mix.name(), flags, 0, path, pages, mix, mixOps, mixOps, threads, seed);
+                results.add(r);
+                out.printf("%-22s %-11s %10d %10d %10d %10.1f %8d %10d %8.0f%n", mix.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    aware, r.faults(), r.dirtyEvictions(), r.nvmWrites(), r.nvmWrites() * 1000.0 / r.ops(),
+                    r.nvmAfter().writeAwareBudget(), r.nvmAfter().dirtySkips() - r.nvmBefore().dirtySkips(), r.opsPerSecond());
+                out.flush();
+            }
+            Result plain = results.get(0);
+            Result aware = results.get(1);
+            out.printf("  write-aware vs plain: NVM writes %+.1f%%, misses %+.1f%%, dirty evictions %+.1f%%%n",
+                change(plain.nvmWrites(), aware.nvmWrites()), change(plain.faults(), aware.faults()),
+                change(plain.dirtyEvictions(), aware.dirtyEvictions()));
+        }
+    }
+
+    private static double change(long from, long to) {
+        return from == 0 ? 0 : 100.0 * (to - from) / from;
+    }
+}

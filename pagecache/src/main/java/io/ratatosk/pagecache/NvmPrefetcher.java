@@ -1,0 +1,229 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.nvm.NvmSwapStore;
+import io.ratatosk.nvm.SwapInListener;
+import io.ratatosk.pagecache.internal.TranslationTable;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Prefetching from the NVM tier ({@code pagecache.nvm.prefetch}, after 002 chapter 5, OSVPP): when a
+ * fault is served from NVM, the pages after it in its file and the pages in the NVM slots after its
+ * slot (written next to it) become hints, {@code depth} in all, on a small newest-first queue. A
+ * background thread faults hints into free frames, one at a time, and only while no page read is in
+ * progress in the tier, so demand faults never wait behind it (except for a prefetch read already
+ * started on the same NVM device). A hint whose page is resident, no longer in NVM, or of a file
+ * being closed is dropped; so is one that finds fewer than {@value #MIN_FREE_FRAMES} free frames:
+ * prefetching never evicts.
+ *
+ * <p>Prefetch reads count as swap-ins of the tier. The prefetched page starts with the policy's fault
+ * usage, so an unused one is among the first evicted. A file is fenced off while it is unmapped:
+ * {@link #fenceOff} waits for a prefetch in progress and keeps further ones out of it.
+ */
+final class NvmPrefetcher implements SwapInListener {
+    /** Hints kept; a new hint overwrites the oldest when full. */
+    static final int QUEUE_SIZE = 256;
+    /** A prefetch leaves at least this many free frames to demand faults. */
+    static final int MIN_FREE_FRAMES = 2;
+    private static final long DEMAND_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final PageCache cache;
+    private final NvmSwapStore tier;
+    private final int pageNeighbours;
+    private final int slotNeighbours;
+    /** A ring used as a stack: {@code top} is where the next hint goes. Guarded by this. */
+    private final long[] hints = new long[QUEUE_SIZE];
+    private int top;
+    /** Written under this; read without it by the prefetch thread before it parks. */
+    private volatile int queued;
+    /** Held around each prefetch fault; guards {@code fenced}. */
+    private final Object faultLock = new Object();
+    private final Set<PagedFile> fenced = new HashSet<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean idle;
+
+    private final LongAdder prefetched = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+
+    NvmPrefetcher(PageCache cache, NvmSwapStore tier, int depth) {
+        this.cache = cache;
+        this.tier = tier;
+        this.pageNeighbours = (depth + 1) / 2;
+        this.slotNeighbours = depth / 2;
+        this.thread = new Thread(this::run, "ratatosk-nvm-prefetch");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Pages prefetched into frames. */
+    long prefetched() {
+        return prefetched.sum();
+    }
+
+    /** Hints dropped: resident, gone from NVM, their file closing, or no free frame. */
+    long dropped() {
+        return dropped.sum();
+    }
+
+    // ---- hints (the faulting thread) ----------------------------------------------------------
+
+    @Override
+    public void swappedIn(int fileId, long pageId, int slot) {
+        if (Thread.currentThread() == thread) {
+            return; // a prefetch's own swap-in does not chain further prefetches
+        }
+        boolean any = false;
+        for (int d = 1; d <= pageNeighbours && pageId + d <= PageKey.MAX_PAGE_ID; d++) {
+            any |= offer(PageKey.of(fileId, pageId + d));
+        }
+        int slots = tier.slots();
+        for (int d = 1; d <= slotNeighbours && d < slots; d++) {
+            long key = tier.keyInSlot((int) ((slot + (long) d) % slots));
+            if (key != 0) {
+                any |= offer(key);
+            }
+        }
+        if (any && idle) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private boolean offer(long key) {
+        if (isResident(key) || !tier.contains(PageKey.fileId(key), PageKey.pageId(key))) {
+            dropped.increment();
+            return false;
+        }
+        synchronized (this) {
+            hints[top] = key;
+            top = (top + 1) % QUEUE_SIZE;
+            queued = Math.min(queued + 1, QUEUE_SIZE);
+        }
+        return true;
+    }
+
+    private synchronized long takeNewest() {
+        if (queued == 0) {
+            return 0;
+        }
+        top = (top + QUEUE_SIZE - 1) % QUEUE_SIZE;
+        queued--;
+        return hints[top];
+    }
+
+    /** True for a page in a frame, being faulted in, or of a file no longer mapped. */
+    private boolean isResident(long key) {
+        PagedFile file = cache.mappedFile(PageKey.fileId(key));
+        return file == null || file.table().get(PageKey.pageId(key)) != TranslationTable.ABSENT;
+    }
+
+    // ---- prefetching (the prefetch thread) ----------------------------------------------------
+
+    private void run() {
+        while (running) {
+            long key = takeNewest();
+            if (key == 0) {
+                idle = true;
+                if (queued == 0 && running) {
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                }
+                idle = false;
+                continue;
+            }
+            while (running && tier.readsInFlight() > 0) {
+                LockSupport.parkNanos(DEMAND_BACKOFF_NANOS); // demand first
+            }
+            if (running) {
+                prefetch(key);
+            }
+        }
+    }
+
+    private void prefetch(long key) {
+        int fileId = PageKey.fileId(key);
+        long pageId = PageKey.pageId(key);
+        synchronized (faultLock) {
+            PagedFile file = cache.mappedFile(fileId);
+            if (file == null || file.isClosed() || fenced.contains(file)) {
+                dropped.increment();
+                return;
+            }
+            TranslationTable table = file.table();
+            if (table.get(pageId) != TranslationTable.ABSENT || !tier.contains(fileId, pageId)
+                || cache.freeFrames() < MIN_FREE_FRAMES) {
+                dropped.increment();
+                return;
+            }
+            int frame = cache.tryGrabFreeFrame();
+            if (frame < 0) {
+                dropped.increment();
+                return;
+            }
+            FrameTable frames = cache.frames();
+            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+                frames.unlockExclusive(frame);
+                cache.freeFrame(frame);
+                dropped.increment(); // a demand fault got there first
+                return;
+            }
+            try {
+                file.swapper().read(pageId, frames.pageAddress(frame));
+            } catch (IOException | RuntimeException e) {
+                // Only a hint: the demand fault will read the page again and report the error.
+                frames.unlockExclusive(frame);
+                cache.freeFrame(frame);
+                table.set(pageId, TranslationTable.ABSENT);
+                dropped.increment();
+                return;
+            }
+            frames.clearModifiedExclusively(frame);
+            frames.setBinding(frame, key);
+            cache.policy().onFault(frame, key);
+            cache.countRead(file.pageSize());
+            table.set(pageId, frame + 1);
+            frames.unlockExclusive(frame);
+            prefetched.increment();
+        }
+    }
+
+    // ---- life cycle -----------------------------------------------------------------------------
+
+    /** Waits for a prefetch in progress, then keeps prefetches out of {@code file} until {@link #fenceLifted}. */
+    void fenceOff(PagedFile file) {
+        synchronized (faultLock) {
+            fenced.add(file);
+        }
+    }
+
+    void fenceLifted(PagedFile file) {
+        synchronized (faultLock) {
+            fenced.remove(file);
+        }
+    }
+
+    void shutdown() {
+        running = false;
+        LockSupport.unpark(thread);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

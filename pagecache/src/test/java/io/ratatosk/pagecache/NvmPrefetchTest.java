@@ -1,0 +1,129 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.pagecache.internal.TranslationTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code pagecache.nvm.prefetch}: after a swap-in, the next pages come from NVM into free frames in the background. */
+class NvmPrefetchTest {
+    private static final int PAGE = 4096;
+    private static final int FRAMES = 16;
+    private static final int PAGES = 96;
+    private static final long[] BODY = new long[PageContent.bodyWords(PAGE)];
+
+    @TempDir
+    Path dir;
+
+    private static PageCacheConfig config(int prefetch) {
+        Map<String, String> flags = new HashMap<>();
+        flags.put("pagecache.memory", String.valueOf(FRAMES * PAGE));
+        flags.put("pagecache.page_size", String.valueOf(PAGE));
+        flags.put("pagecache.swap", "nvm");
+        flags.put("pagecache.nvm.capacity", String.valueOf(4 * PAGES * PAGE));
+        flags.put("pagecache.nvm.inject_latency", "false");
+        flags.put("pagecache.nvm.prefetch", String.valueOf(prefetch));
+        // No background evictor: nothing evicts a prefetched page before the test reads it.
+        flags.put("pagecache.evictor.enabled", "false");
+        return PageCacheConfig.parse(flags);
+    }
+
+    private static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            return PageContent.readValidated(c, pageId, BODY);
+        }
+    }
+
+    private static boolean anyResident(PagedFile file) {
+        for (int p = 0; p < PAGES; p++) {
+            if (file.table().get(p) != TranslationTable.ABSENT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
+            Thread.sleep(1);
+        }
+    }
+
+    private static void write(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(c.next());
+            PageContent.write(c, pageId, 1);
+        }
+    }
+
+    /**
+     * Writes every page of {@code file}, fills the frames with pages of a second file and closes it,
+     * so that every page of {@code file} is in NVM and every frame is free.
+     */
+    private void writeAllAndPushOutOfFrames(PageCache cache, PagedFile file) throws IOException {
+        for (int p = 0; p < PAGES; p++) {
+            write(file, p);
+        }
+        try (PagedFile filler = cache.map(dir.resolve("filler.db"), PAGE)) {
+            for (int p = 0; anyResident(file); p++) {
+                assertTrue(p < 100 * FRAMES, "the filler pushes every page of the file out of the frames");
+                write(filler, p % (4 * FRAMES));
+            }
+        }
+        assertEquals(FRAMES, cache.freeFrames());
+        for (int p = 0; p < PAGES; p++) {
+            assertEquals(TranslationTable.ABSENT, file.table().get(p), "page " + p + " left the frames");
+            assertTrue(cache.nvmTier().contains(file.fileId(), p), "page " + p + " is in NVM");
+        }
+    }
+
+    @Test
+    void aSwapInBringsTheNextPagesFromNvmBeforeTheyAreAskedFor() throws Exception {
+        try (PageCache cache = PageCache.open(config(8)); PagedFile file = cache.map(dir.resolve("prefetch.db"), PAGE)) {
+            writeAllAndPushOutOfFrames(cache, file);
+            long prefetchedBefore = cache.stats().nvm().prefetched();
+            assertEquals(1, read(file, 40), "page 40, swapped in on demand");
+            await(() -> file.table().get(44) > 0, "pages 41..44, the file neighbours, are prefetched");
+            await(() -> cache.stats().nvm().prefetched() >= prefetchedBefore + 4, "four prefetches are counted");
+            for (int p = 41; p <= 44; p++) {
+                assertTrue(file.table().get(p) > 0, "page " + p + " is in a frame before anyone asked for it");
+                long faults = cache.stats().faults();
+                assertEquals(1, read(file, p), "a prefetched page holds its content");
+                assertEquals(faults, cache.stats().faults(), "reading prefetched page " + p + " is a hit");
+            }
+        }
+    }
+
+    @Test
+    void hintsForPagesAlreadyInFramesAreDropped() throws Exception {
+        try (PageCache cache = PageCache.open(config(2)); PagedFile file = cache.map(dir.resolve("resident.db"), PAGE)) {
+            writeAllAndPushOutOfFrames(cache, file);
+            read(file, 51); // page 51 is resident again
+            long dropped = cache.stats().nvm().prefetchHintsDropped();
+            assertEquals(1, read(file, 50), "swapped in: hints are page 51 (resident) and one slot neighbour");
+            await(() -> cache.stats().nvm().prefetchHintsDropped() > dropped, "the hint for resident page 51 is dropped");
+        }
+    }
+
+    @Test
+    void withoutPrefetchNothingIsPrefetched() throws Exception {
+        try (PageCache cache = PageCache.open(config(0)); PagedFile file = cache.map(dir.resolve("off.db"), PAGE)) {
+            writeAllAndPushOutOfFrames(cache, file);
+            read(file, 40);
+            Thread.sleep(20);
+            assertEquals(TranslationTable.ABSENT, file.table().get(41));
+            assertEquals(0, cache.stats().nvm().prefetched());
+            assertEquals(0, cache.stats().nvm().prefetchHintsDropped());
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.nvm.NvmSwapStore;
+import io.ratatosk.nvm.NvmTierStats;
+import io.ratatosk.pagecache.internal.TranslationTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The page cache with {@code pagecache.swap=nvm}: pages go from a tiny frame pool into NVM and out of
+ * NVM into the file, and whatever the tier does, every byte written through a cursor is in the file
+ * after close, as a cache without the tier reads it back.
+ */
+class NvmSwapPageCacheTest {
+    private static final int PAGE = 4096;
+    private static final long[] BODY = new long[PageContent.bodyWords(PAGE)];
+
+    @TempDir
+    Path dir;
+
+    private static Map<String, String> nvmFlags(int frames, int nvmSlots, String writePolicy) {
+        Map<String, String> flags = new HashMap<>();
+        flags.put("pagecache.memory", String.valueOf(frames * PAGE));
+        flags.put("pagecache.page_size", String.valueOf(PAGE));
+        flags.put("pagecache.swap", "nvm");
+        flags.put("pagecache.nvm.capacity", String.valueOf(nvmSlots * PAGE));
+        flags.put("pagecache.nvm.write_policy", writePolicy);
+        flags.put("pagecache.nvm.inject_latency", "false");
+        return flags;
+    }
+
+    private static void write(PagedFile file, long pageId, long version) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(c.next());
+            PageContent.write(c, pageId, version);
+        }
+    }
+
+    private static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next(), "page " + pageId + " exists");
+            return PageContent.readValidated(c, pageId, BODY);
+        }
+    }
+
+    /** Opens the file without the tier and checks every page holds its expected version (-1: never written). */
+    private void verifyWithoutNvm(Path path, long[] expected) throws IOException {
+        PageCacheConfig plain = PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(16 * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE), "pagecache.swap", "file"));
+        try (PageCache cache = PageCache.open(plain); PagedFile file = cache.map(path, PAGE, false)) {
+            assertNull(cache.nvmTier());
+            assertEquals(NvmCacheStats.NONE, cache.stats().nvm());
+            for (int p = 0; p < expected.length; p++) {
+                assertEquals(expected[p], read(file, p), "page " + p + " after reopening without NVM");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"write-back", "write-through"})
+    void everyByteWrittenThroughFramesAndNvmIsInTheFileAfterClose(String writePolicy) throws IOException {
+        int frames = 8;
+        int filePages = 64;
+        Path path = dir.resolve("durable.db");
+        long[] versions = new long[filePages];
+        Arrays.fill(versions, -1);
+        SplittableRandom random = new SplittableRandom(5);
+        PageCacheStats stats;
+        NvmTierStats tier;
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(nvmFlags(frames, 16, writePolicy)))) {
+            PagedFile file = cache.map(path, PAGE);
+            for (int p = 0; p < filePages; p++) {
+                write(file, p, versions[p] = 0); // 64 pages through 8 frames and 16 slots: into NVM and out of it
+            }
+            for (int op = 0; op < 3000; op++) {
+                int p = random.nextInt(filePages);
+                if (random.nextBoolean()) {
+                    write(file, p, ++versions[p]); // re-dirtying a page re-faulted from NVM or from the file
+                } else {
+                    assertEquals(versions[p], read(file, p), "page " + p + " read back through the tier");
+                }
+                if (op % 500 == 499) {
+                    file.flush();
+                }
+            }
+            stats = cache.stats();
+            tier = cache.nvmTier().stats();
+            file.close();
+        }
+        verifyWithoutNvm(path, versions);
+        NvmCacheStats nvm = stats.nvm();
+        assertTrue(nvm.swapOuts() > 0 && nvm.swapIns() > 0, "pages went into NVM and came back: " + stats);
+        assertTrue(tier.nvmEvictions() > 0, "NVM, smaller than the file, evicted pages of its own: " + tier);
+        if (writePolicy.equals("write-back")) {
+            assertTrue(nvm.dirtySwapOuts() > 0 && nvm.writeBacks() > 0, "dirty pages left NVM for the file: " + stats);
+        } else {
+            assertEquals(0, nvm.dirtySwapOuts(), "write-through keeps NVM clean");
+            assertEquals(0, nvm.writeBacks());
+            assertTrue(tier.writeThroughs() > 0, tier.toString());
+        }
+    }
+
+    @ParameterizedTest(name = "NVM of {0} slots, {1}")
+    @CsvSource({"64, write-back", "2, write-back", "64, write-through", "2, write-through"})
+    void aPageEvictedDirtyRefaultedDirtiedAndEvictedAgainEndsInTheFileWithItsLastContent(int nvmSlots, String writePolicy)
+        throws IOException {
+        Map<String, String> flags = nvmFlags(2, nvmSlots, writePolicy);
+        flags.put("pagecache.evictor.enabled", "false");
+        Path path = dir.resolve("ordering.db");
+        long[] versions = new long[40];
+        Arrays.fill(versions, -1);
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); PagedFile file = cache.map(path, PAGE)) {
+            for (int round = 0; round < 5; round++) {
+                write(file, 7, ++versions[7]);
+                for (int other = 10; other < 40; other++) { // 30 other pages through 2 frames: page 7 leaves them
+                    if (versions[other] < 0) {
+                        write(file, other, versions[other] = 0);
+                    } else {
+                        assertEquals(versions[other], read(file, other));
+                    }
+                }
+                assertEquals(TranslationTable.ABSENT, file.table().get(7), "page 7 was evicted from the frames");
+                if (nvmSlots == 64) {
+                    assertTrue(cache.nvmTier().contains(file.fileId(), 7), "page 7 went to NVM");
+                    assertEquals(writePolicy.equals("write-back"), cache.nvmTier().isDirtyInNvm(file.fileId(), 7));
+                }
+                long swapInsBefore = cache.stats().nvm().swapIns();
+                assertEquals(versions[7], read(file, 7), "re-faulted, from NVM or from the file");
+                if (nvmSlots == 64) {
+                    assertEquals(swapInsBefore + 1, cache.stats().nvm().swapIns(), "page 7 came back from NVM");
+                }
+            }
+        }
+        verifyWithoutNvm(path, Arrays.copyOf(versions, 40));
+    }
+
+    @Test
+    void theCountersAgreeWithEachOther() throws IOException {
+        Map<String, String> flags = nvmFlags(16, 48, "write-back");
+        flags.put("pagecache.nvm.read_latency", "2us");
+        flags.put("pagecache.nvm.write_latency", "3us");
+        Path path = dir.resolve("counters.db");
+        SplittableRandom random = new SplittableRandom(9);
+        PageCacheStats stats;
+        NvmTierStats tier;
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
+            PagedFile file = cache.map(path, PAGE);
+            long[] versions = new long[160];
+            for (int op = 0; op < 4000; op++) {
+                int p = random.nextInt(160);
+                if (random.nextInt(3) == 0) {
+                    write(file, p, ++versions[p]);
+                } else if (p <= file.getLastPageId()) {
+                    read(file, p);
+                }
+            }
+            stats = cache.stats();
+            tier = cache.nvmTier().stats();
+            file.close();
+        }
+        NvmCacheStats nvm = stats.nvm();
+        String all = stats + "\n" + tier;
+        assertTrue(nvm.writes() >= nvm.swapOuts(), "every swap-out is an NVM write: " + all);
+        assertTrue(nvm.swapOuts() >= nvm.dirtySwapOuts(), all);
+        assertTrue(nvm.dirtySwapOuts() > 0 && nvm.writeBacks() > 0, all);
+        assertTrue(stats.evictionWrites() >= nvm.dirtySwapOuts(), "a dirty swap-out is a dirty eviction from the frames: " + all);
+        assertEquals(stats.evictions(), nvm.swapOuts() + nvm.cleanEvictionsAbsorbed() + tier.bypasses(),
+            "every eviction from the frames wrote NVM, cost nothing, or bypassed it: " + all);
+        assertEquals(stats.faults(), nvm.swapIns() + tier.fileReads(), "every fault read NVM or the file: " + all);
+        assertEquals(nvm.swapIns(), nvm.fileReadsAvoided());
+        assertEquals(nvm.writes() * PAGE, nvm.bytesWritten(), all);
+        assertEquals(nvm.reads() * PAGE, nvm.bytesRead(), all);
+        assertTrue(nvm.reads() >= nvm.swapIns(), "swap-ins, plus the reads of write-backs and slot moves: " + all);
+        assertEquals(nvm.reads() * 2_000 + nvm.writes() * 3_000, nvm.modeledDeviceNanos(), "operations x configured latency");
+        assertTrue(nvm.wearMax() >= nvm.wearMean() && nvm.wearMean() > 0, all);
+        assertTrue(nvm.energyJoules() > 0, all);
+        assertEquals(0, nvm.dirtySkips(), "write-aware eviction is off");
+    }
+
+    @Test
+    void anInjectedDeviceErrorDuringSwapOutKeepsThePageInItsFrameDirtyAndIsReported() throws IOException {
+        Map<String, String> flags = nvmFlags(2, 16, "write-back");
+        flags.put("pagecache.evictor.enabled", "false");
+        Path path = dir.resolve("error.db");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); PagedFile file = cache.map(path, PAGE)) {
+            NvmSwapStore tier = cache.nvmTier();
+            write(file, 0, 1);
+            write(file, 1, 1); // both frames hold dirty pages
+            tier.device().failNextWrites(1);
+            IOException e = assertThrows(IOException.class, () -> write(file, 2, 0));
+            assertTrue(e.getMessage().contains("failed; the page stays dirty in the cache"), e.getMessage());
+            assertEquals(1, cache.stats().evictionErrors());
+            assertEquals(1, tier.stats().deviceWriteErrors());
+            assertEquals(0, tier.stats().swapOuts());
+            for (int p = 0; p < 2; p++) {
+                int entry = file.table().get(p);
+                assertTrue(entry > 0, "page " + p + " is still in a frame");
+                assertTrue(cache.frames().isModified(entry - 1), "page " + p + " is still dirty");
+                assertFalse(tier.contains(file.fileId(), p), "no torn copy of page " + p + " is left in NVM");
+            }
+            write(file, 2, 0); // the device works again: page 2 faults in
+            assertEquals(1, cache.stats().nvm().dirtySwapOuts(), "a dirty page went to NVM this time");
+            write(file, 0, 2);
+            write(file, 1, 2);
+        }
+        verifyWithoutNvm(path, new long[] {2, 2, 0});
+    }
+
+    @Test
+    void startupRefusesBadNvmFlagsNamingTheFlag() {
+        Map<String, String> flags = nvmFlags(8, 16, "write-back");
+        flags.put("pagecache.nvm.capacity", "2k");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> PageCacheConfig.parse(flags));
+        assertEquals("pagecache.nvm.capacity", e.flag());
+        assertEquals("pagecache.nvm.capacity=2k holds 0 pages of pagecache.page_size=4096; at least 1 is needed", e.getMessage());
+
+        Map<String, String> devices = nvmFlags(8, 4, "write-back");
+        devices.put("pagecache.nvm.devices", "5");
+        e = assertThrows(InvalidConfigurationException.class, () -> PageCacheConfig.parse(devices));
+        assertEquals("pagecache.nvm.devices", e.flag());
+
+        Map<String, String> latency = nvmFlags(8, 4, "write-back");
+        latency.put("pagecache.nvm.read_latency", "-5us");
+        latency.put("pagecache.nvm.profile", "optane");
+        e = assertThrows(InvalidConfigurationException.class, () -> PageCacheConfig.parse(latency));
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertTrue(e.getMessage().contains("pagecache.nvm.read_latency=-5us: must be a duration in [0ns, 10s] (negative)"), e.getMessage());
+        assertTrue(e.getMessage().contains("pagecache.nvm.profile=optane: must be one of nvme, nvme-fast, pcm, dram"), e.getMessage());
+    }
+
+    @Test
+    void writeAwareEvictionWrapsThePolicyOnlyWithTheNvmTier() throws IOException {
+        Map<String, String> flags = nvmFlags(8, 16, "write-back");
+        flags.put("pagecache.nvm.write_aware", "true");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
+            assertEquals("muninn+write-aware", cache.stats().policy());
+            assertNotNull(cache.nvmTier());
+        }
+        flags.put("pagecache.swap", "file");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
+            assertEquals("muninn", cache.stats().policy());
+            assertNull(cache.nvmTier());
+        }
+    }
+}
