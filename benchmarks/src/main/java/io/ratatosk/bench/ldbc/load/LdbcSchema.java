@@ -8,8 +8,7 @@ import java.util.List;
 /**
  * The LDBC SNB CSV files the store is loaded from (the "vanilla"/CsvComposite layout of the
  * interactive sample), with their exact headers: node files in load order, then edge files in
- * load order. A node's relationship chain is newest first, so the edge files the queries follow
- * most (knows, isLocatedIn, hasCreator) are loaded late and sit near the head of the chains.
+ * load order.
  */
 public final class LdbcSchema {
     private LdbcSchema() {
@@ -52,6 +51,11 @@ public final class LdbcSchema {
             PropertyKey.ID, PropertyKey.CREATION_DATE, PropertyKey.LOCATION_IP, PropertyKey.BROWSER_USED,
             PropertyKey.CONTENT, PropertyKey.LENGTH));
 
+    /**
+     * Load order. The files of one relationship type come together, so every node's chain is grouped
+     * by type (which lets a walk stop at the end of its type's run); the types walked most are loaded
+     * last and so lie at the head of the chains.
+     */
     public static final List<EdgeFile> EDGE_FILES = List.of(
         edge("static", "tag_hasType_tagclass", Label.TAG, Label.TAGCLASS, RelType.HAS_TYPE, null),
         edge("static", "tagclass_isSubclassOf_tagclass", Label.TAGCLASS, Label.TAGCLASS, RelType.IS_SUBCLASS_OF, null),
@@ -63,21 +67,21 @@ public final class LdbcSchema {
         edge("dynamic", "person_likes_post", Label.PERSON, Label.POST, RelType.LIKES, PropertyKey.CREATION_DATE),
         edge("dynamic", "person_likes_comment", Label.PERSON, Label.COMMENT, RelType.LIKES, PropertyKey.CREATION_DATE),
         edge("dynamic", "forum_hasMember_person", Label.FORUM, Label.PERSON, RelType.HAS_MEMBER, PropertyKey.JOIN_DATE),
-        edge("dynamic", "post_isLocatedIn_place", Label.POST, Label.PLACE, RelType.IS_LOCATED_IN, null),
-        edge("dynamic", "comment_isLocatedIn_place", Label.COMMENT, Label.PLACE, RelType.IS_LOCATED_IN, null),
         edge("dynamic", "forum_containerOf_post", Label.FORUM, Label.POST, RelType.CONTAINER_OF, null),
-        edge("dynamic", "comment_replyOf_post", Label.COMMENT, Label.POST, RelType.REPLY_OF, null),
-        edge("dynamic", "comment_replyOf_comment", Label.COMMENT, Label.COMMENT, RelType.REPLY_OF, null),
-        edge("dynamic", "post_hasCreator_person", Label.POST, Label.PERSON, RelType.HAS_CREATOR, null),
-        edge("dynamic", "comment_hasCreator_person", Label.COMMENT, Label.PERSON, RelType.HAS_CREATOR, null),
         edge("dynamic", "forum_hasModerator_person", Label.FORUM, Label.PERSON, RelType.HAS_MODERATOR, null),
         edge("dynamic", "person_studyAt_organisation", Label.PERSON, Label.ORGANISATION, RelType.STUDY_AT,
             PropertyKey.CLASS_YEAR),
         edge("dynamic", "person_workAt_organisation", Label.PERSON, Label.ORGANISATION, RelType.WORK_AT,
             PropertyKey.WORK_FROM),
-        edge("dynamic", "person_knows_person", Label.PERSON, Label.PERSON, RelType.KNOWS, PropertyKey.CREATION_DATE),
+        edge("dynamic", "post_isLocatedIn_place", Label.POST, Label.PLACE, RelType.IS_LOCATED_IN, null),
+        edge("dynamic", "comment_isLocatedIn_place", Label.COMMENT, Label.PLACE, RelType.IS_LOCATED_IN, null),
         edge("dynamic", "person_isLocatedIn_place", Label.PERSON, Label.PLACE, RelType.IS_LOCATED_IN, null),
-        edge("static", "organisation_isLocatedIn_place", Label.ORGANISATION, Label.PLACE, RelType.IS_LOCATED_IN, null));
+        edge("static", "organisation_isLocatedIn_place", Label.ORGANISATION, Label.PLACE, RelType.IS_LOCATED_IN, null),
+        edge("dynamic", "post_hasCreator_person", Label.POST, Label.PERSON, RelType.HAS_CREATOR, null),
+        edge("dynamic", "comment_hasCreator_person", Label.COMMENT, Label.PERSON, RelType.HAS_CREATOR, null),
+        edge("dynamic", "comment_replyOf_post", Label.COMMENT, Label.POST, RelType.REPLY_OF, null),
+        edge("dynamic", "comment_replyOf_comment", Label.COMMENT, Label.COMMENT, RelType.REPLY_OF, null),
+        edge("dynamic", "person_knows_person", Label.PERSON, Label.PERSON, RelType.KNOWS, PropertyKey.CREATION_DATE));
 
     private static NodeFile node(String folder, String baseName, Label label, String header, PropertyKey... keys) {
         return new NodeFile(folder, baseName, label, List.of(header.split("\\|")), List.of(keys));

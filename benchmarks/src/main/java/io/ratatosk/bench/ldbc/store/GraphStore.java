@@ -26,7 +26,7 @@ public final class GraphStore implements AutoCloseable {
     /** "No record": the end of a chain, or a missing node. */
     public static final int NONE = -1;
     public static final String META_FILE = "store.meta";
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -14,6 +14,9 @@ import java.util.Map;
  * @param indexCapacity   slots in the id index, a power of two
  * @param minMessageDate  earliest creation date of a post or comment, epoch ms (0 without messages)
  * @param maxMessageDate  latest creation date of a post or comment, epoch ms (0 without messages)
+ * @param chainsGroupedByType true if in every node's relationship chain the relationships of one
+ *                        type form a single run (the writer checks it), so that a walk for one type
+ *                        may stop where its run ends
  */
 public record StoreMeta(
     int formatVersion,
@@ -26,7 +29,8 @@ public record StoreMeta(
     long indexKeys,
     Map<Label, NodeRange> labels,
     long minMessageDate,
-    long maxMessageDate) {
+    long maxMessageDate,
+    boolean chainsGroupedByType) {
 
     /** Node ids {@code first .. first + count - 1}. */
     public record NodeRange(long first, long count) {

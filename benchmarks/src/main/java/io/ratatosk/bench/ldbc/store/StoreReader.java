@@ -312,17 +312,23 @@ public final class StoreReader implements AutoCloseable {
 
     /**
      * Walks {@code node}'s relationship chain and calls {@code visitor} for each relationship of
-     * {@code type} in {@code direction}. The visitor may read the store, walks included: the walk
-     * keeps its place in locals.
+     * {@code type} in {@code direction}. In a store whose chains are grouped by type the walk ends
+     * with the run of {@code type}. The visitor may read the store, walks included: the walk keeps
+     * its place in locals.
      */
     public void relationships(int node, RelType type, Direction direction, RelationshipVisitor visitor)
         throws IOException {
         readNode(node);
         int rel = nodeFirstRel;
         int typeCode = type.code();
+        boolean grouped = meta.chainsGroupedByType();
+        boolean inRun = false;
         long steps = 0;
         while (rel != NONE) {
             readRelationship(rel);
+            if (relType != typeCode && inRun && grouped) {
+                return;
+            }
             int start = relStart;
             int end = relEnd;
             boolean outgoing;
@@ -337,7 +343,8 @@ public final class StoreReader implements AutoCloseable {
                 throw corrupt("relationship " + rel + " is in the chain of node " + node + " but joins "
                     + start + " and " + end);
             }
-            if (relType == typeCode && direction.matches(outgoing)) {
+            inRun = relType == typeCode;
+            if (inRun && direction.matches(outgoing)) {
                 if (!visitor.visit(outgoing ? end : start, relFirstProp)) {
                     return;
                 }

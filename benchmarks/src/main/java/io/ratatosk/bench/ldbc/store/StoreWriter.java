@@ -18,7 +18,7 @@ import java.util.Map;
  * relationship. Records are appended at increasing ids; a new relationship goes to the head of both
  * its nodes' chains, with the chain heads kept on the heap (4 bytes per node) until
  * {@link #finish} writes them into the node records and fills in the previous-pointers in one
- * backward pass over the relationships. Only then is {@code store.meta} written, so a store whose
+ * backward pass over the relationships, checking on the way whether every chain is grouped by type. Only then is {@code store.meta} written, so a store whose
  * load failed or was cut short never looks complete. Single-threaded.
  */
 public final class StoreWriter implements AutoCloseable {
@@ -321,14 +321,14 @@ public final class StoreWriter implements AutoCloseable {
         index.putLong(IdIndexLayout.HEADER_SIZE, indexKeys);
         index.close();
         writeChainHeads();
-        linkPreviousPointers();
+        boolean grouped = linkPreviousPointers();
         for (PagedFile f : files.values()) {
             f.flush();
         }
         StoreMeta meta = new StoreMeta(GraphStore.FORMAT_VERSION, source, nodes.next, rels.next, props.next,
             strings.next, indexCapacity, indexKeys, ranges,
             minMessageDate == Long.MAX_VALUE ? 0 : minMessageDate,
-            maxMessageDate == Long.MIN_VALUE ? 0 : maxMessageDate);
+            maxMessageDate == Long.MIN_VALUE ? 0 : maxMessageDate, grouped);
         closeFiles();
         finished = true;
         GraphStore.writeMeta(dir, meta);
@@ -349,10 +349,17 @@ public final class StoreWriter implements AutoCloseable {
         }
     }
 
-    /** From the newest relationship back: each node's previous-pointer is the newer one seen last. */
-    private void linkPreviousPointers() throws IOException {
+    /**
+     * From the newest relationship back, which is every chain's order: each node's previous-pointer is
+     * the newer relationship seen last. Returns whether every chain is grouped by type (each type in one
+     * run), which holds when the relationships of each type were added together.
+     */
+    private boolean linkPreviousPointers() throws IOException {
         int[] newer = heads;
         Arrays.fill(newer, NONE);
+        int[] typesSeen = new int[newer.length];
+        byte[] lastType = new byte[newer.length];
+        boolean grouped = true;
         StoreFile f = StoreFile.RELATIONSHIPS;
         try (PageCursor c = files.get(f).io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             long page = -1;
@@ -364,12 +371,27 @@ public final class StoreWriter implements AutoCloseable {
                 int off = f.offsetOf(r);
                 int start = c.getInt(off + RelationshipRecord.START_NODE);
                 int end = c.getInt(off + RelationshipRecord.END_NODE);
+                byte type = c.getByte(off + RelationshipRecord.TYPE);
                 c.putInt(off + RelationshipRecord.START_PREV, newer[start]);
                 c.putInt(off + RelationshipRecord.END_PREV, newer[end]);
                 newer[start] = (int) r;
                 newer[end] = (int) r;
+                grouped &= startsNoSecondRun(start, type, lastType, typesSeen);
+                grouped &= startsNoSecondRun(end, type, lastType, typesSeen);
             }
         }
+        return grouped;
+    }
+
+    /** Notes {@code type} next in {@code node}'s chain; false if it begins a second run of that type. */
+    private static boolean startsNoSecondRun(int node, byte type, byte[] lastType, int[] typesSeen) {
+        if (lastType[node] == type) {
+            return true;
+        }
+        boolean first = (typesSeen[node] & (1 << type)) == 0;
+        typesSeen[node] |= 1 << type;
+        lastType[node] = type;
+        return first;
     }
 
     private void closeFiles() throws IOException {
