@@ -33,6 +33,10 @@ public final class LdbcLoader {
 
     /** Loads into {@code storeDir} through a page cache of {@code loadMemory} bytes of its own. */
     public StoreMeta load(Path storeDir, long loadMemory) throws IOException {
+        // Whatever lay there stops looking complete before the input is even checked.
+        if (java.nio.file.Files.isDirectory(storeDir)) {
+            GraphStore.delete(storeDir);
+        }
         List<String> nodeFiles = new ArrayList<>();
         List<String> edgeFiles = new ArrayList<>();
         for (LdbcSchema.NodeFile f : LdbcSchema.NODE_FILES) {
