@@ -1,5 +1,6 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.demo.DemoCommand;
 import io.ratatosk.bench.sim.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Ratatosk benchmarks, simulator and demos.",
     subcommands = {
+        DemoCommand.class,
         SimCommand.class,
         io.ratatosk.bench.ldbc.LdbcCommand.class,
         CommandLine.HelpCommand.class,
