@@ -1,8 +1,9 @@
 package io.ratatosk.bench.ldbc.store;
 
 /**
- * Told about every page pin a {@link StoreReader} makes, in order: the hook that records a run's
- * page-access trace, since the page cache itself has none. Called on the reading thread.
+ * Told about every page access a {@link StoreReader} makes, in order (each move of one of its cursors
+ * to a page): the hook that records a run's page-access trace, since the page cache itself has none.
+ * Called on the reading thread.
  */
 @FunctionalInterface
 public interface PinRecorder {

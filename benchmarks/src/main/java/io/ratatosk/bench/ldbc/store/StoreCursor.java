@@ -6,9 +6,10 @@ import java.io.IOException;
 
 /**
  * A read cursor on one store file that stays on its page while consecutive reads hit the same page
- * (as record stores do) and tells a {@link PinRecorder} about every pin it makes: each move to a new
- * page, and each re-pin after a failed optimistic read. Those are exactly the pins the page cache
- * counts as hits or faults, so a recorded trace replays the cache's own request stream.
+ * (as record stores do) and tells a {@link PinRecorder} about every access: each move to a page. A
+ * read that {@code shouldRetry()} repeats is the same access, as the page cache counts it too; the
+ * cache counts it again only when the page was evicted meanwhile and has to be faulted in anew, so
+ * its hits plus faults may exceed the recorded accesses by those few re-faults.
  */
 final class StoreCursor implements AutoCloseable {
     private final PageCursor cursor;
@@ -40,13 +41,7 @@ final class StoreCursor implements AutoCloseable {
 
     /** True if the reads since the pin must be repeated; the cursor has re-pinned the page. */
     boolean shouldRetry() throws IOException {
-        if (cursor.shouldRetry()) {
-            if (recorder != null) {
-                recorder.pinned(fileId, page);
-            }
-            return true;
-        }
-        return false;
+        return cursor.shouldRetry();
     }
 
     byte getByte(int offset) {
