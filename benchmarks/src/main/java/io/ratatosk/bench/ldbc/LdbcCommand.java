@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  ./bench ldbc",
         "  ./bench ldbc --data sample --dump-results results.jsonl",
-        "  ./bench ldbc --data generated:3 --cache 5%,10%,25% --policies muninn,global-clock:max_usage=7",
-        "  ./bench ldbc --record-trace ldbc.pagetrace.gz && ./bench sim --policies muninn,opt ldbc.pagetrace.gz",
+        "  ./bench ldbc --data generated:3 --cache 5%%,10%%,25%% --policies muninn,global-clock:max_usage=7",
+        "  ./bench ldbc --record-trace ldbc.pagetrace.gz   (then the ./bench sim command it prints)",
         "Docs: docs/ldbc.md"})
 public final class LdbcCommand implements Callable<Integer> {
     static final String DEFAULT_DATA = "generated:1";
@@ -59,7 +59,7 @@ public final class LdbcCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--data", paramLabel = "DATA", defaultValue = DEFAULT_DATA,
-        description = "sample (the shipped LDBC sample), generated:SCALE (scale 1: ~10,000 persons, a ~300 MB store),"
+        description = "sample (the shipped LDBC sample), generated:SCALE (scale 1: 10,000 persons, a ~260 MiB store),"
             + " or a folder of LDBC CSV (vanilla layout with substitution_parameters/). Default: ${DEFAULT-VALUE}.")
     private String data;
 
@@ -118,7 +118,7 @@ public final class LdbcCommand implements Callable<Integer> {
     private Path dumpResults;
 
     @Option(names = "--record-trace", paramLabel = "FILE",
-        description = "Record the first run's page pins (warm-up included) as a page trace (.pagetrace or"
+        description = "Record the first run's page accesses (warm-up included) as a page trace (.pagetrace or"
             + " .pagetrace.gz) for ./bench sim.")
     private Path recordTrace;
 
@@ -263,8 +263,11 @@ public final class LdbcCommand implements Callable<Integer> {
     }
 
     private List<String> commandLine() {
-        List<String> words = new ArrayList<>(List.of("./bench", "ldbc"));
+        List<String> words = new ArrayList<>(List.of("./bench"));
         words.addAll(spec.commandLine().getParseResult().originalArgs());
+        if (words.size() == 1 || !words.get(1).equals("ldbc")) {
+            words.add(1, "ldbc");
+        }
         return words;
     }
 

@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
  * friends as members and group forums; posts whose number grows with the author's degree, comment
  * threads on them by forum members, likes; and substitution parameters for the complex reads drawn
  * from the generated data. Scale 1 is {@value #PERSONS_AT_SCALE_1} persons, a store of about
- * 300 MB; the size grows linearly with the scale.
+ * 260 MiB; the size grows linearly with the scale.
  */
 public final class LdbcGenerator {
     public static final int PERSONS_AT_SCALE_1 = 10_000;

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Records a run's page pins as a page trace (docs/simulator.md, format {@code pagetrace}): each pin
- * as the {@link PageKey} of (store file id, page id). Each thread fills a buffer of its own, handed
+ * Records a run's page accesses as a page trace (docs/simulator.md, format {@code pagetrace}): each
+ * access as the {@link PageKey} of (store file id, page id). Each thread fills a buffer of its own, handed
  * to the one {@link PageTraceWriter} under a lock when full, so several threads' pins interleave in
  * chunks. {@link #flush()} after the threads of a phase have ended writes what is left in order.
  */
