@@ -180,7 +180,7 @@ public final class LdbcCommand implements Callable<Integer> {
                      TraceRecorder recorder = first && recordTrace != null ? new TraceRecorder(recordTrace) : null) {
                     result = runner.execute(p, c, storeBytes, dump, recorder);
                     if (recorder != null) {
-                        progress.line("recorded %,d pins into %s", recorder.pins(), recordTrace);
+                        progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
                     }
                 }
                 results.add(result);
