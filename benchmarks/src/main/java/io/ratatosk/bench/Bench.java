@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         DemoCommand.class,
         SimCommand.class,
+        io.ratatosk.bench.ldbc.LdbcCommand.class,
         io.ratatosk.bench.nvm.NvmCommand.class,
         CommandLine.HelpCommand.class,
     })

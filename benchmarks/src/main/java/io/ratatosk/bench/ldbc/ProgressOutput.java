@@ -1,0 +1,111 @@
+package io.ratatosk.bench.ldbc;
+
+import java.io.PrintStream;
+import java.util.concurrent.atomic.AtomicLong;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * Progress on stderr for the generator, the loader and the runner: a progress bar per task on a
+ * terminal; otherwise a plain line when a task starts, every {@value #LINE_INTERVAL_MS} ms while it
+ * runs, and when it ends; nothing when quiet.
+ */
+public final class ProgressOutput {
+    private static final long LINE_INTERVAL_MS = 10_000;
+
+    private final PrintStream err;
+    private final boolean quiet;
+    private final boolean terminal;
+
+    public ProgressOutput(PrintStream err, boolean quiet, boolean terminal) {
+        this.err = err;
+        this.quiet = quiet;
+        this.terminal = terminal;
+    }
+
+    /** stderr, with a bar when stderr is a terminal. */
+    public static ProgressOutput stderr(boolean quiet) {
+        return new ProgressOutput(System.err, quiet, System.console() != null);
+    }
+
+    public static ProgressOutput none() {
+        return new ProgressOutput(System.err, true, false);
+    }
+
+    /** A line of news, {@code ldbc: } first. */
+    public void line(String format, Object... args) {
+        if (!quiet) {
+            err.println("ldbc: " + String.format(format, args));
+            err.flush();
+        }
+    }
+
+    /** A task of {@code max} steps, shown in units of {@code unitSize} steps called {@code unit}. */
+    public Task task(String name, long max, String unit, long unitSize) {
+        return new Task(name, Math.max(1, max), unit, unitSize);
+    }
+
+    /** One task's progress; {@link #stepBy} may be called from several threads. */
+    public final class Task implements AutoCloseable {
+        private final String name;
+        private final long max;
+        private final String unit;
+        private final long unitSize;
+        private final AtomicLong done = new AtomicLong();
+        private final AtomicLong lastLine = new AtomicLong(System.currentTimeMillis());
+        private final long start = System.nanoTime();
+        private final ProgressBar bar;
+
+        Task(String name, long max, String unit, long unitSize) {
+            this.name = name;
+            this.max = max;
+            this.unit = unit;
+            this.unitSize = unitSize;
+            if (!quiet && terminal) {
+                bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(max).setStyle(ProgressBarStyle.ASCII)
+                    .setUnit(unit, unitSize).setUpdateIntervalMillis(250).showSpeed()
+                    .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+            } else {
+                bar = null;
+                line("%s: started (%s %s)", name, format(max), unit);
+            }
+        }
+
+        public void stepBy(long n) {
+            long now = done.addAndGet(n);
+            if (bar != null) {
+                bar.stepTo(Math.min(now, max));
+            } else if (!quiet) {
+                long t = System.currentTimeMillis();
+                long last = lastLine.get();
+                if (t - last >= LINE_INTERVAL_MS && lastLine.compareAndSet(last, t)) {
+                    line("%s: %d%% (%s of %s %s)", name, Math.min(100, now * 100 / max), format(now), format(max), unit);
+                }
+            }
+        }
+
+        public void stepTo(long n) {
+            stepBy(n - done.get());
+        }
+
+        public long done() {
+            return done.get();
+        }
+
+        private String format(long steps) {
+            return unitSize == 1 ? String.format("%,d", steps) : String.format("%,.1f", (double) steps / unitSize);
+        }
+
+        @Override
+        public void close() {
+            if (bar != null) {
+                bar.stepTo(Math.min(done.get(), max));
+                bar.close();
+            } else {
+                line("%s: done in %.1f s", name, (System.nanoTime() - start) / 1e9);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.ratatosk.bench.ldbc.load;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Reads one LDBC CSV file row by row: {@code |} separated, no quoting (LDBC's values never hold
+ * {@code |} or a line break), a header first. Checks the header and every row's column count, and
+ * parses numbers, each failure naming the file and line.
+ */
+final class CsvRows implements AutoCloseable {
+    private final BufferedReader in;
+    private final String file;
+    private final List<String> header;
+    private final String[] fields;
+    private long line;
+    private long bytes;
+
+    CsvRows(InputStream stream, String file, List<String> expectedHeader) throws IOException {
+        this.in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
+        this.file = file;
+        this.header = expectedHeader;
+        this.fields = new String[expectedHeader.size()];
+        String first = readLine();
+        if (first == null) {
+            throw LdbcDataException.at(file, 1, "empty file; expected the header " + String.join("|", expectedHeader));
+        }
+        if (!first.equals(String.join("|", expectedHeader))) {
+            throw LdbcDataException.at(file, 1, "header is '" + first + "' but the LDBC layout has '"
+                + String.join("|", expectedHeader) + "'");
+        }
+    }
+
+    private String readLine() throws IOException {
+        String s = in.readLine();
+        if (s != null) {
+            line++;
+            bytes += s.length() + 1;
+            if (!s.isEmpty() && s.charAt(s.length() - 1) == '\r') {
+                s = s.substring(0, s.length() - 1);
+            }
+        }
+        return s;
+    }
+
+    /** Moves to the next non-empty row; false at the end. Its fields are then {@link #field}. */
+    boolean next() throws IOException {
+        String s;
+        do {
+            s = readLine();
+            if (s == null) {
+                return false;
+            }
+        } while (s.isEmpty());
+        int count = 0;
+        int from = 0;
+        while (true) {
+            int bar = s.indexOf('|', from);
+            String value = bar < 0 ? s.substring(from) : s.substring(from, bar);
+            if (count < fields.length) {
+                fields[count] = value;
+            }
+            count++;
+            if (bar < 0) {
+                break;
+            }
+            from = bar + 1;
+        }
+        if (count != fields.length) {
+            throw error("expected " + fields.length + " columns (" + String.join("|", header) + ") but found " + count);
+        }
+        return true;
+    }
+
+    String field(int column) {
+        return fields[column];
+    }
+
+    long number(int column) throws LdbcDataException {
+        String v = fields[column];
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw error("column " + header.get(column) + ": '" + v + "' is not a number");
+        }
+    }
+
+    LdbcDataException error(String problem) {
+        return LdbcDataException.at(file, line, problem);
+    }
+
+    /** Characters read so far (plus line ends), for progress. */
+    long bytesRead() {
+        return bytes;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    /** Rows in a stream: its line breaks, minus the header; an upper bound on its entities. */
+    static long countRows(InputStream stream) throws IOException {
+        long lines = 0;
+        byte[] buf = new byte[1 << 16];
+        int n;
+        boolean endsWithBreak = true;
+        try (stream) {
+            while ((n = stream.read(buf)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    if (buf[i] == '\n') {
+                        lines++;
+                    }
+                }
+                endsWithBreak = buf[n - 1] == '\n';
+            }
+        }
+        return Math.max(0, lines + (endsWithBreak ? 0 : 1) - 1);
+    }
+}

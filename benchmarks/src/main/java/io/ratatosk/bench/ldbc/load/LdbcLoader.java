@@ -1,0 +1,167 @@
+package io.ratatosk.bench.ldbc.load;
+
+import io.ratatosk.bench.ldbc.ProgressOutput;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.Label;
+import io.ratatosk.bench.ldbc.store.PropertyBatch;
+import io.ratatosk.bench.ldbc.store.PropertyKey;
+import io.ratatosk.bench.ldbc.store.StoreMeta;
+import io.ratatosk.bench.ldbc.store.StoreWriter;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads an LDBC SNB data set ({@link LdbcDataSource}, files of {@link LdbcSchema}) into a
+ * {@link GraphStore}: every node file, then every edge file. Strict: a missing file, a header that
+ * is not LDBC's, a row with the wrong number of columns, a bad number, a duplicate id or an edge
+ * whose end is not in the data stops the load with an error naming the file and line, and the
+ * half-written store is deleted (its completion marker is only ever written by a finished load).
+ */
+public final class LdbcLoader {
+    private final LdbcDataSource source;
+    private final ProgressOutput progress;
+
+    public LdbcLoader(LdbcDataSource source, ProgressOutput progress) {
+        this.source = source;
+        this.progress = progress;
+    }
+
+    /** Loads into {@code storeDir} through a page cache of {@code loadMemory} bytes of its own. */
+    public StoreMeta load(Path storeDir, long loadMemory) throws IOException {
+        // Whatever lay there stops looking complete before the input is even checked.
+        if (java.nio.file.Files.isDirectory(storeDir)) {
+            GraphStore.delete(storeDir);
+        }
+        List<String> nodeFiles = new ArrayList<>();
+        List<String> edgeFiles = new ArrayList<>();
+        for (LdbcSchema.NodeFile f : LdbcSchema.NODE_FILES) {
+            nodeFiles.addAll(files(f.folder(), f.baseName()));
+        }
+        for (LdbcSchema.EdgeFile f : LdbcSchema.EDGE_FILES) {
+            edgeFiles.addAll(files(f.folder(), f.baseName()));
+        }
+        long expectedNodes = 0;
+        long totalBytes = 0;
+        for (String f : nodeFiles) {
+            expectedNodes += CsvRows.countRows(source.openCsv(f));
+            totalBytes += source.csvSize(f);
+        }
+        for (String f : edgeFiles) {
+            totalBytes += source.csvSize(f);
+        }
+        String fingerprint = source.fingerprint();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(loadMemory)));
+        try (PageCache cache = PageCache.open(config);
+             StoreWriter writer = StoreWriter.create(storeDir, cache, expectedNodes);
+             ProgressOutput.Task task = progress.task("load " + source.describe(), totalBytes, "MB", 1 << 20)) {
+            PropertyBatch batch = new PropertyBatch();
+            for (LdbcSchema.NodeFile f : LdbcSchema.NODE_FILES) {
+                for (String file : files(f.folder(), f.baseName())) {
+                    loadNodes(writer, f, file, batch, task);
+                }
+            }
+            for (LdbcSchema.EdgeFile f : LdbcSchema.EDGE_FILES) {
+                for (String file : files(f.folder(), f.baseName())) {
+                    loadEdges(writer, f, file, batch, task);
+                }
+            }
+            return writer.finish(fingerprint);
+        }
+    }
+
+    private List<String> files(String folder, String baseName) throws IOException {
+        List<String> files = source.csvFiles(folder, baseName);
+        if (files.isEmpty()) {
+            throw new LdbcDataException("missing LDBC file: " + source.describeCsv(folder + "/" + baseName + "_0_0.csv")
+                + " (every file of the LDBC layout is needed: " + folder + "/" + baseName + "_*_*.csv)");
+        }
+        return files;
+    }
+
+    private void loadNodes(StoreWriter writer, LdbcSchema.NodeFile f, String file, PropertyBatch batch,
+                           ProgressOutput.Task task) throws IOException {
+        String name = source.describeCsv(file);
+        List<PropertyKey> keys = f.keys();
+        int dateColumn = keys.indexOf(PropertyKey.CREATION_DATE);
+        long reported = 0;
+        try (CsvRows rows = new CsvRows(source.openCsv(file), name, f.header())) {
+            while (rows.next()) {
+                long id = rows.number(0);
+                batch.clear();
+                if (dateColumn >= 0) {
+                    batch.addLong(PropertyKey.CREATION_DATE, rows.number(dateColumn));
+                }
+                for (int c = 1; c < keys.size(); c++) {
+                    PropertyKey key = keys.get(c);
+                    if (c == dateColumn) {
+                        continue;
+                    }
+                    if (key.isNumeric()) {
+                        batch.addLong(key, rows.number(c));
+                    } else {
+                        batch.addString(key, rows.field(c));
+                    }
+                }
+                int node;
+                try {
+                    node = writer.addNode(f.label(), id, batch);
+                } catch (IllegalArgumentException e) {
+                    throw rows.error(e.getMessage());
+                }
+                if (node == GraphStore.NONE) {
+                    throw rows.error("duplicate " + LdbcSchema.typeName(f.label()) + " id " + id);
+                }
+                reported = report(task, rows, reported);
+            }
+            task.stepBy(rows.bytesRead() - reported);
+        }
+    }
+
+    private void loadEdges(StoreWriter writer, LdbcSchema.EdgeFile f, String file, PropertyBatch batch,
+                           ProgressOutput.Task task) throws IOException {
+        String name = source.describeCsv(file);
+        long reported = 0;
+        try (CsvRows rows = new CsvRows(source.openCsv(file), name, f.header())) {
+            while (rows.next()) {
+                int start = endpoint(writer, rows, 0, f.from(), f.header().get(0));
+                int end = endpoint(writer, rows, 1, f.to(), f.header().get(1));
+                batch.clear();
+                if (f.property() != null) {
+                    batch.addLong(f.property(), rows.number(2));
+                }
+                try {
+                    writer.addRelationship(f.type(), start, end, batch);
+                } catch (IllegalArgumentException e) {
+                    throw rows.error(e.getMessage());
+                }
+                reported = report(task, rows, reported);
+            }
+            task.stepBy(rows.bytesRead() - reported);
+        }
+    }
+
+    private static int endpoint(StoreWriter writer, CsvRows rows, int column, Label label, String columnName)
+        throws IOException {
+        long id = rows.number(column);
+        int node = writer.nodeById(label, id);
+        if (node == GraphStore.NONE) {
+            throw rows.error("dangling edge: " + columnName + " " + id + " is no "
+                + LdbcSchema.typeName(label).toLowerCase(java.util.Locale.ROOT) + " of the data set");
+        }
+        return node;
+    }
+
+    private static long report(ProgressOutput.Task task, CsvRows rows, long reported) {
+        long read = rows.bytesRead();
+        if (read - reported >= (1 << 20)) {
+            task.stepBy(read - reported);
+            return read;
+        }
+        return reported;
+    }
+}

@@ -1,0 +1,71 @@
+package io.ratatosk.bench.ldbc.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A cache size as written on the command line: a share of the store ({@code 10%}, {@code 2.5%}) or
+ * an absolute size ({@code 64m}, {@code 1g}, {@code 8192k}, or bytes). Rounded down to whole pages,
+ * at least two.
+ */
+public record CacheSpec(String text, double percent, long bytes) {
+    public static CacheSpec parse(String text) {
+        String s = text.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (s.endsWith("%")) {
+                double p = Double.parseDouble(s.substring(0, s.length() - 1));
+                if (p > 0 && p <= 1000) {
+                    return new CacheSpec(s, p, 0);
+                }
+            } else {
+                long unit = 1;
+                String number = s;
+                switch (s.isEmpty() ? ' ' : s.charAt(s.length() - 1)) {
+                    case 'k' -> unit = 1L << 10;
+                    case 'm' -> unit = 1L << 20;
+                    case 'g' -> unit = 1L << 30;
+                    default -> unit = 1;
+                }
+                if (unit > 1) {
+                    number = s.substring(0, s.length() - 1);
+                }
+                long bytes = Math.round(Double.parseDouble(number) * unit);
+                if (bytes > 0) {
+                    return new CacheSpec(s, 0, bytes);
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("cache size '" + text + "' must be a share of the store (10%, 2.5%)"
+            + " or a size (64m, 1g, 8192k)");
+    }
+
+    /** Comma-separated sizes. */
+    public static List<CacheSpec> parseList(List<String> texts) {
+        List<CacheSpec> list = new ArrayList<>();
+        for (String text : texts) {
+            for (String part : text.split(",")) {
+                if (!part.isBlank()) {
+                    list.add(parse(part));
+                }
+            }
+        }
+        if (list.isEmpty()) {
+            throw new IllegalArgumentException("no cache size given");
+        }
+        return list;
+    }
+
+    /** Bytes for a store of {@code storeBytes}, whole pages of {@code pageSize}, at least two. */
+    public long bytesFor(long storeBytes, int pageSize) {
+        long raw = percent > 0 ? (long) (storeBytes * percent / 100) : bytes;
+        return Math.max(2L * pageSize, raw / pageSize * pageSize);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

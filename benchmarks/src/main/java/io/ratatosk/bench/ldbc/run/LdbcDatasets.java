@@ -1,0 +1,134 @@
+package io.ratatosk.bench.ldbc.run;
+
+import io.ratatosk.bench.ldbc.ProgressOutput;
+import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
+import io.ratatosk.bench.ldbc.load.LdbcDataSource;
+import io.ratatosk.bench.ldbc.load.LdbcLoader;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.StoreMeta;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Turns {@code --data} into a loaded store, reusing what earlier runs left in the data cache
+ * folder: {@code sample} (the shipped sample), {@code generated:SCALE} (generated once into
+ * {@code scale-SCALE-seed-N/csv}, renamed into place only when complete) or a folder of LDBC CSV.
+ * A store is reused when its {@code store.meta} (written last by a finished load) names the same
+ * input; otherwise it is loaded again.
+ */
+public final class LdbcDatasets {
+    /** Page cache memory the loader uses. */
+    static final long LOAD_MEMORY = 256L << 20;
+
+    /** A data set ready to run on. */
+    public record Prepared(String name, LdbcDataSource source, Path storeDir, StoreMeta meta) {
+    }
+
+    private LdbcDatasets() {
+    }
+
+    public static Prepared prepare(String spec, Path dataCache, long seed, boolean reload, ProgressOutput progress)
+        throws IOException {
+        String s = spec.strip();
+        if (s.equals("sample")) {
+            return load("sample", LdbcDataSource.sample(), dataCache.resolve("sample").resolve("store"), reload, progress);
+        }
+        if (s.startsWith("generated")) {
+            double scale = scale(s);
+            Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed);
+            Path csv = root.resolve("csv");
+            if (reload || !Files.isDirectory(csv)) {
+                generate(scale, seed, csv, progress);
+            }
+            return load("generated:" + scaleText(scale) + " (seed " + seed + ")", LdbcDataSource.directory(csv),
+                root.resolve("store"), reload, progress);
+        }
+        Path dir = Path.of(s).toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--data " + spec + ": no such folder (expected sample, generated:SCALE"
+                + " or a folder of LDBC CSV files)");
+        }
+        return load(dir.toString(), LdbcDataSource.directory(dir),
+            dataCache.resolve("dir-" + shortHash(dir.toString())).resolve("store"), reload, progress);
+    }
+
+    private static double scale(String spec) {
+        if (spec.equals("generated")) {
+            return 1;
+        }
+        if (!spec.startsWith("generated:")) {
+            throw new IllegalArgumentException("--data " + spec + ": write generated:SCALE, e.g. generated:1");
+        }
+        try {
+            double scale = Double.parseDouble(spec.substring("generated:".length()));
+            if (scale > 0 && scale <= 10_000) {
+                return scale;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--data " + spec + ": the scale must be a number in (0, 10000], e.g."
+            + " generated:1 (about " + LdbcGenerator.PERSONS_AT_SCALE_1 + " persons)");
+    }
+
+    static String scaleText(double scale) {
+        return scale == Math.rint(scale) ? Long.toString((long) scale) : Double.toString(scale).toLowerCase(Locale.ROOT);
+    }
+
+    /** Generates into a temporary folder and renames it to {@code csv} only when it is complete. */
+    private static void generate(double scale, long seed, Path csv, ProgressOutput progress) throws IOException {
+        Path tmp = csv.resolveSibling("csv.partial");
+        deleteTree(tmp);
+        deleteTree(csv);
+        Files.createDirectories(tmp);
+        new LdbcGenerator(scale, seed, progress).write(tmp);
+        Files.move(tmp, csv, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static Prepared load(String name, LdbcDataSource source, Path storeDir, boolean reload,
+                                 ProgressOutput progress) throws IOException {
+        String fingerprint = source.fingerprint();
+        Optional<StoreMeta> meta = GraphStore.readMeta(storeDir);
+        if (!reload && meta.isPresent() && meta.get().formatVersion() == GraphStore.FORMAT_VERSION
+            && fingerprint.equals(meta.get().source())) {
+            progress.line("using the store loaded earlier in %s", storeDir);
+            return new Prepared(name, source, storeDir, meta.get());
+        }
+        long start = System.nanoTime();
+        StoreMeta loaded = new LdbcLoader(source, progress).load(storeDir, LOAD_MEMORY);
+        progress.line("loaded %,d nodes and %,d relationships into %s (%.1f MiB) in %.1f s", loaded.nodes(),
+            loaded.relationships(), storeDir, GraphStore.sizeOnDisk(storeDir) / 1048576.0,
+            (System.nanoTime() - start) / 1e9);
+        return new Prepared(name, source, storeDir, loaded);
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static String shortHash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.ratatosk.bench.ldbc.run;
+
+import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.pagecache.PageCacheStats;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One policy at one cache size: what the measured phase did.
+ *
+ * @param measured     the page cache's counters over the measured phase
+ * @param wholeRun     over warm-up and measured phase together, from a cold cache: what a replay of
+ *                     the run's recorded page trace sees
+ * @param latencies    per query type, nanoseconds
+ * @param nvm          the NVM tier's counters over the measured phase; null without the tier
+ */
+public record RunResult(String policy, String cacheSpec, long cacheBytes, int frames, long storeBytes, int threads,
+                        long warmupOperations, long operations, double seconds, PageCacheStats measured,
+                        PageCacheStats wholeRun, Map<QueryType, Histogram> latencies, NvmCounters nvm) {
+
+    public double opsPerSecond() {
+        return seconds > 0 ? operations / seconds : 0;
+    }
+
+    /** The counters of {@code after} minus those of {@code before}. */
+    static PageCacheStats between(PageCacheStats before, PageCacheStats after) {
+        return new PageCacheStats(after.hits() - before.hits(), after.faults() - before.faults(),
+            after.backgroundEvictions() - before.backgroundEvictions(),
+            after.cooperativeEvictions() - before.cooperativeEvictions(),
+            after.evictionWrites() - before.evictionWrites(), after.flushedPages() - before.flushedPages(),
+            after.bytesRead() - before.bytesRead(), after.bytesWritten() - before.bytesWritten(),
+            after.evictionErrors() - before.evictionErrors(), after.frames(), after.freeFrames(), after.policy());
+    }
+}

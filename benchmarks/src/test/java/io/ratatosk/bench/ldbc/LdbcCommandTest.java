@@ -1,0 +1,159 @@
+package io.ratatosk.bench.ldbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.sim.Trace;
+import io.ratatosk.bench.sim.TraceReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code bench ldbc} end to end, on the sample and a tiny generated graph, with few operations. */
+class LdbcCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int bench(String... args) {
+        CommandLine cl = Bench.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private String[] args(String... extra) {
+        List<String> list = new java.util.ArrayList<>(List.of("ldbc", "--quiet", "--data-cache",
+            dir.resolve("cache").toString(), "--warmup", "40", "--ops", "160"));
+        list.addAll(List.of(extra));
+        return list.toArray(String[]::new);
+    }
+
+    @Test
+    void aSmallRunOnTheSampleReportsEveryPolicyAndCacheSize() throws IOException {
+        Path outDir = dir.resolve("out");
+        Path dump = dir.resolve("results.jsonl");
+        Path trace = dir.resolve("run.pagetrace.gz");
+        int rc = bench(args("--data", "sample", "--cache", "10%,1m", "--policies", "muninn,global-clock:max_usage=7",
+            "--out", outDir.toString(), "--dump-results", dump.toString(), "--record-trace", trace.toString()));
+        assertEquals(0, rc, err.toString());
+        String report = out.toString();
+        assertTrue(report.contains("muninn @ 10%"), report);
+        assertTrue(report.contains("global-clock:max_usage=7 @ 1m"), report);
+        assertTrue(report.contains("p99 us"), report);
+        assertTrue(report.contains("./bench sim --sizes"), report);
+
+        JsonNode summary = JSON.readTree(outDir.resolve("summary.json").toFile());
+        JsonNode runs = summary.get("runs");
+        assertEquals(4, runs.size());
+        for (JsonNode run : runs) {
+            for (String field : List.of("policy", "cacheBytes", "storeBytes", "opsPerSecond", "hitRatio", "faults",
+                "backgroundEvictions", "cooperativeEvictions", "bytesRead", "queries")) {
+                assertTrue(run.has(field), field + " missing in " + run);
+            }
+            assertEquals(160, run.get("operations").asLong());
+            assertTrue(run.get("hitRatio").asDouble() > 0 && run.get("hitRatio").asDouble() < 1, run.toString());
+            assertTrue(run.get("queries").has("IC1"), run.toString());
+        }
+        assertEquals(1 << 20, runs.get(2).get("cacheBytes").asLong(), "runs go size by size, policy by policy");
+        assertTrue(Files.size(outDir.resolve("hit-ratio.png")) > 1000);
+        assertTrue(Files.size(outDir.resolve("throughput.png")) > 1000);
+
+        // The dump holds the first run (warm-up included): every query type, in the documented shape.
+        List<String> lines = Files.readAllLines(dump, StandardCharsets.UTF_8);
+        assertEquals(200, lines.size());
+        Set<QueryType> seen = EnumSet.noneOf(QueryType.class);
+        for (String line : lines) {
+            JsonNode q = JSON.readTree(line);
+            QueryType type = QueryType.valueOf(q.get("query").asText());
+            seen.add(type);
+            assertEquals(type.parameters(), iterable(q.get("params").fieldNames()), line);
+            assertTrue(q.get("rows").isArray(), line);
+            if (type == QueryType.IS3) {
+                assertTrue(q.get("params").get("personId").isIntegralNumber(), line);
+            }
+        }
+        assertEquals(EnumSet.allOf(QueryType.class), seen, "every query type runs at least once");
+
+        // The trace is every access of the first run, and the simulator reads it. The cache counts a retried
+        // read again only when it had to fault the page in anew: a handful at most.
+        Trace t = TraceReader.read(trace);
+        long counted = runs.get(0).get("wholeRunPins").asLong();
+        assertTrue(t.requests() <= counted && t.requests() >= counted * 0.99, t.requests() + " vs " + counted);
+        assertTrue(t.distinct() > 10);
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> it) {
+        List<String> list = new java.util.ArrayList<>();
+        it.forEachRemaining(list::add);
+        return list;
+    }
+
+    /** The query stream and its answers depend on the seed only, not on the policy or the cache size. */
+    @Test
+    void everyPolicyRunsTheSameQueriesWithTheSameAnswers() throws IOException {
+        Path a = dir.resolve("a.jsonl");
+        Path b = dir.resolve("b.jsonl");
+        assertEquals(0, bench(args("--data", "sample", "--policies", "muninn", "--cache", "5%", "--out",
+            dir.resolve("o1").toString(), "--dump-results", a.toString())), err.toString());
+        assertEquals(0, bench(args("--data", "sample", "--policies", "random", "--cache", "50%", "--out",
+            dir.resolve("o2").toString(), "--dump-results", b.toString())), err.toString());
+        assertEquals(Files.readAllLines(a), Files.readAllLines(b));
+    }
+
+    @Test
+    void aTinyGeneratedGraphIsGeneratedOnceAndReused() throws IOException {
+        assertEquals(0, bench(args("--data", "generated:0.003", "--policies", "clock", "--threads", "2", "--out",
+            dir.resolve("o1").toString())), err.toString());
+        Path csv = dir.resolve("cache/scale-0.003-seed-42/csv");
+        assertTrue(Files.isDirectory(csv));
+        assertFalse(Files.exists(csv.resolveSibling("csv.partial")));
+        long generated = Files.getLastModifiedTime(csv.resolve("vanilla/dynamic/person_0_0.csv")).toMillis();
+        assertEquals(0, bench(args("--data", "generated:0.003", "--policies", "clock", "--out",
+            dir.resolve("o2").toString())), err.toString());
+        assertEquals(generated, Files.getLastModifiedTime(csv.resolve("vanilla/dynamic/person_0_0.csv")).toMillis());
+        JsonNode run = JSON.readTree(dir.resolve("o2/summary.json").toFile()).get("runs").get(0);
+        assertEquals("clock", run.get("policy").asText());
+    }
+
+    @Test
+    void theNvmTierReportsItsCounters() throws IOException {
+        assertEquals(0, bench(args("--data", "sample", "--policies", "muninn", "--swap", "nvm", "--set",
+            "pagecache.nvm.inject_latency=false", "--out", dir.resolve("o").toString())), err.toString());
+        JsonNode nvm = JSON.readTree(dir.resolve("o/summary.json").toFile()).get("runs").get(0).get("nvm");
+        assertTrue(nvm != null && nvm.get("swapIns").asLong() > 0, String.valueOf(nvm));
+        assertTrue(out.toString().contains("nvm: swap-ins"), out.toString());
+    }
+
+    @Test
+    void badFlagsAreUsageErrors() {
+        assertEquals(2, bench("ldbc", "--cache", "0%"));
+        assertTrue(err.toString().contains("cache size '0%'"), err.toString());
+        assertEquals(2, bench("ldbc", "--policies", "opt"));
+        assertTrue(err.toString().contains("simulator's only"), err.toString());
+        assertEquals(2, bench("ldbc", "--policies", "nosuch"));
+        assertTrue(err.toString().contains("unknown policy 'nosuch'"), err.toString());
+        assertEquals(2, bench("ldbc", "--ops", "10", "--duration", "5s"));
+        assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
+        assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
+        assertTrue(err.toString().contains("no such folder"), err.toString());
+    }
+}

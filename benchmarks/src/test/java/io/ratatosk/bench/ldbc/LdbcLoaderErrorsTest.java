@@ -1,0 +1,188 @@
+package io.ratatosk.bench.ldbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
+import io.ratatosk.bench.ldbc.load.LdbcDataException;
+import io.ratatosk.bench.ldbc.load.LdbcDataSource;
+import io.ratatosk.bench.ldbc.load.LdbcLoader;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.StoreFile;
+import io.ratatosk.pagecache.PageCache;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input stops the load with an error naming the file and the line, and leaves no store that
+ * looks complete: no store.meta (the marker a finished load writes last), no store files, and
+ * {@link GraphStore#open} refuses the folder, even where a complete store lay before.
+ */
+class LdbcLoaderErrorsTest {
+    @TempDir
+    static Path shared;
+    private static Path pristine;
+
+    @TempDir
+    Path dir;
+    private Path data;
+    private Path store;
+
+    @BeforeAll
+    static void generate() throws IOException {
+        pristine = shared.resolve("tiny");
+        new LdbcGenerator(0.002, 3, ProgressOutput.none()).write(pristine);
+    }
+
+    @BeforeEach
+    void copy() throws IOException {
+        data = dir.resolve("data");
+        try (Stream<Path> walk = Files.walk(pristine)) {
+            for (Path p : walk.toList()) {
+                Path target = data.resolve(pristine.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+        store = dir.resolve("store");
+        // A complete store from good data lies there first: a failed load must not leave it looking valid.
+        load();
+        assertTrue(GraphStore.readMeta(store).isPresent());
+    }
+
+    private void load() throws IOException {
+        new LdbcLoader(LdbcDataSource.directory(data), ProgressOutput.none()).load(store, 8L << 20);
+    }
+
+    private Path csv(String relative) {
+        return data.resolve("vanilla").resolve(relative);
+    }
+
+    private static long lines(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8).size();
+    }
+
+    private static void append(Path file, String line) throws IOException {
+        Files.writeString(file, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+    }
+
+    /** Loads, expects a failure whose message starts with {@code file:line:} and holds {@code problem}. */
+    private void assertFailsAt(Path file, long line, String problem) throws IOException {
+        LdbcDataException e = assertThrows(LdbcDataException.class, this::load);
+        assertTrue(e.getMessage().startsWith(file + ":" + line + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains(problem), e.getMessage());
+        assertNothingLooksComplete();
+    }
+
+    private void assertNothingLooksComplete() throws IOException {
+        assertFalse(Files.exists(store.resolve(GraphStore.META_FILE)), "store.meta must not exist");
+        for (StoreFile f : StoreFile.values()) {
+            assertFalse(Files.exists(store.resolve(f.fileName())), f.fileName() + " was left behind");
+        }
+        try (PageCache cache = LdbcTestData.cache("1m")) {
+            GraphStore.IncompleteStoreException e =
+                assertThrows(GraphStore.IncompleteStoreException.class, () -> GraphStore.open(store, cache));
+            assertTrue(e.getMessage().contains("no complete graph store in " + store), e.getMessage());
+        }
+    }
+
+    @Test
+    void aMissingFileIsNamed() throws IOException {
+        Path missing = csv("dynamic/post_hasCreator_person_0_0.csv");
+        Files.delete(missing);
+        LdbcDataException e = assertThrows(LdbcDataException.class, this::load);
+        assertTrue(e.getMessage().startsWith("missing LDBC file: " + missing), e.getMessage());
+        assertNothingLooksComplete();
+    }
+
+    @Test
+    void aRowWithTooFewColumnsIsRefusedWithItsLine() throws IOException {
+        Path persons = csv("dynamic/person_0_0.csv");
+        append(persons, "123|Ann|Smith");
+        assertFailsAt(persons, lines(persons), "expected 10 columns (id|firstName|lastName|");
+    }
+
+    @Test
+    void aRowWithTooManyColumnsIsRefusedWithItsLine() throws IOException {
+        Path knows = csv("dynamic/person_knows_person_0_0.csv");
+        append(knows, "10000|10037|1300000000000|extra");
+        assertFailsAt(knows, lines(knows), "expected 3 columns");
+    }
+
+    @Test
+    void aBadNumberIsRefusedWithItsColumnAndLine() throws IOException {
+        Path comments = csv("dynamic/comment_0_0.csv");
+        List<String> rows = new ArrayList<>(Files.readAllLines(comments, StandardCharsets.UTF_8));
+        String[] fields = rows.get(2).split("\\|", -1);
+        fields[1] = "yesterday";
+        rows.set(2, String.join("|", fields));
+        Files.write(comments, rows, StandardCharsets.UTF_8);
+        assertFailsAt(comments, 3, "column creationDate: 'yesterday' is not a number");
+    }
+
+    @Test
+    void aDanglingEdgeIsRefusedWithItsLine() throws IOException {
+        Path creators = csv("dynamic/post_hasCreator_person_0_0.csv");
+        String someone = Files.readAllLines(csv("dynamic/person_0_0.csv")).get(1).split("\\|")[0];
+        append(creators, "999999999999|" + someone);
+        assertFailsAt(creators, lines(creators), "dangling edge: Post.id 999999999999 is no post of the data set");
+    }
+
+    @Test
+    void anEdgeToTheWrongKindOfNodeIsDangling() throws IOException {
+        Path replies = csv("dynamic/comment_replyOf_post_0_0.csv");
+        String comment = Files.readAllLines(csv("dynamic/comment_0_0.csv")).get(1).split("\\|")[0];
+        String anotherComment = Files.readAllLines(csv("dynamic/comment_0_0.csv")).get(2).split("\\|")[0];
+        append(replies, comment + "|" + anotherComment);
+        assertFailsAt(replies, lines(replies), "dangling edge: Post.id " + anotherComment);
+    }
+
+    @Test
+    void aDuplicateIdIsRefusedWithItsLine() throws IOException {
+        Path persons = csv("dynamic/person_0_0.csv");
+        append(persons, Files.readAllLines(persons).get(1));
+        assertFailsAt(persons, lines(persons), "duplicate Person id");
+    }
+
+    @Test
+    void aHeaderThatIsNotLdbcsIsRefused() throws IOException {
+        Path forums = csv("dynamic/forum_0_0.csv");
+        List<String> rows = new ArrayList<>(Files.readAllLines(forums, StandardCharsets.UTF_8));
+        rows.set(0, "id|name|creationDate");
+        Files.write(forums, rows, StandardCharsets.UTF_8);
+        assertFailsAt(forums, 1, "header is 'id|name|creationDate' but the LDBC layout has 'id|title|creationDate'");
+    }
+
+    @Test
+    void aGoodLoadAfterAFailedOneIsComplete() throws IOException {
+        Path persons = csv("dynamic/person_0_0.csv");
+        List<String> good = Files.readAllLines(persons, StandardCharsets.UTF_8);
+        append(persons, "1|2");
+        assertThrows(LdbcDataException.class, this::load);
+        Files.write(persons, good, StandardCharsets.UTF_8);
+        load();
+        try (PageCache cache = LdbcTestData.cache("1m"); GraphStore s = GraphStore.open(store, cache)) {
+            assertEquals(good.size() - 1, s.meta().range(io.ratatosk.bench.ldbc.store.Label.PERSON).count());
+        }
+        try (Stream<Path> files = Files.list(store)) {
+            assertEquals(List.of("ldbc-id.index", "nodes.store", "properties.store", "relationships.store", "store.meta",
+                "strings.store"), files.map(p -> p.getFileName().toString()).sorted(Comparator.naturalOrder()).toList());
+        }
+    }
+}

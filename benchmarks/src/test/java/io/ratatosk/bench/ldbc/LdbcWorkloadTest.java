@@ -1,0 +1,123 @@
+package io.ratatosk.bench.ldbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.bench.ldbc.load.LdbcDataException;
+import io.ratatosk.bench.ldbc.load.LdbcDataSource;
+import io.ratatosk.bench.ldbc.query.Query;
+import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.run.Budget;
+import io.ratatosk.bench.ldbc.run.CacheSpec;
+import io.ratatosk.bench.ldbc.run.OperationStream;
+import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The query streams, the parameter files and the size and budget syntax of the runner. */
+class LdbcWorkloadTest {
+    private static final OperationStream.Fallback FIXED = new OperationStream.Fallback() {
+        @Override
+        public long randomPerson(SplittableRandom random) {
+            return 933;
+        }
+
+        @Override
+        public long randomMessage(SplittableRandom random) {
+            return 1_000_000 + random.nextInt(10);
+        }
+    };
+
+    private static List<Query> take(OperationStream stream, int n) throws IOException {
+        List<Query> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Query q = stream.next();
+            stream.completed(q, List.of());
+            list.add(q);
+        }
+        return list;
+    }
+
+    @Test
+    void aStreamRunsEveryComplexReadFirstThenShortReadWalks() throws IOException {
+        SubstitutionParameters params = SubstitutionParameters.load(LdbcDataSource.sample());
+        List<Query> queries = take(new OperationStream(params, FIXED, 1, 0), 2000);
+        List<QueryType> complex = queries.stream().map(Query::type).filter(QueryType::isComplex).limit(5).toList();
+        assertEquals(QueryType.COMPLEX, complex);
+        assertEquals(QueryType.IC1, queries.get(0).type());
+        assertEquals(List.of(QueryType.IS1, QueryType.IS2, QueryType.IS3, QueryType.IS4, QueryType.IS5, QueryType.IS6,
+            QueryType.IS7), queries.subList(1, 8).stream().map(Query::type).toList(), "a walk of at least one step");
+        Map<QueryType, Integer> counts = new EnumMap<>(QueryType.class);
+        queries.forEach(q -> counts.merge(q.type(), 1, Integer::sum));
+        assertEquals(QueryType.values().length, counts.size(), counts.toString());
+        assertTrue(counts.get(QueryType.IC13) > counts.get(QueryType.IC9), "IC13 is LDBC's most frequent: " + counts);
+        assertTrue(counts.get(QueryType.IS1) > 5 * counts.values().stream().mapToInt(Integer::intValue).max().orElse(0)
+            / 10, "short reads dominate: " + counts);
+        assertEquals(queries, take(new OperationStream(params, FIXED, 1, 0), 2000), "a function of seed and thread");
+        assertTrue(!queries.equals(take(new OperationStream(params, FIXED, 1, 1), 2000)), "threads differ");
+    }
+
+    @Test
+    void walksFollowTheResultsOfEarlierReads() throws IOException {
+        SubstitutionParameters params = SubstitutionParameters.load(LdbcDataSource.sample());
+        OperationStream stream = new OperationStream(params, FIXED, 3, 0);
+        Query first = stream.next();
+        stream.completed(first, List.of(List.of(555L, "Doe", 1L)));
+        Query is1 = stream.next();
+        assertEquals(QueryType.IS1, is1.type());
+        long person = is1.longParam("personId");
+        assertTrue(person == 555L || person == first.longParam("personId"), is1.toString());
+    }
+
+    @Test
+    void aParameterFileWithABadRowNamesItsLine(@TempDir Path dir) throws IOException {
+        Path params = dir.resolve("substitution_parameters");
+        Files.createDirectories(params);
+        Map<QueryType, String> rows = Map.of(QueryType.IC1, "933|Jose", QueryType.IC2, "933|soon",
+            QueryType.IC8, "933", QueryType.IC9, "933|1", QueryType.IC13, "933|934");
+        for (QueryType t : QueryType.COMPLEX) {
+            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + rows.get(t) + "\n");
+        }
+        LdbcDataException e = assertThrows(LdbcDataException.class,
+            () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));
+        assertTrue(e.getMessage().endsWith("interactive_2_param.txt:2: maxDate: 'soon' is not a number"), e.getMessage());
+        Files.delete(params.resolve("interactive_9_param.txt"));
+        Files.writeString(params.resolve("interactive_2_param.txt"), "personId|maxDate\n933|1\n");
+        e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));
+        assertTrue(e.getMessage().startsWith("missing substitution parameters: "), e.getMessage());
+        assertTrue(e.getMessage().contains("interactive_9_param.txt"), e.getMessage());
+    }
+
+    @Test
+    void cacheSizesAreSharesOfTheStoreOrSizes() {
+        assertEquals(819_200, CacheSpec.parse("10%").bytesFor(8_192_000, 8192));
+        assertEquals(8192 * 12, CacheSpec.parse("2.5%").bytesFor(8192 * 500, 8192), "rounded down to pages");
+        assertEquals(64L << 20, CacheSpec.parse("64m").bytesFor(1, 8192));
+        assertEquals(2 * 8192, CacheSpec.parse("1k").bytesFor(1, 8192), "at least two pages");
+        assertEquals(List.of("5%", "10%", "1g"), CacheSpec.parseList(List.of("5%,10%", "1g")).stream()
+            .map(CacheSpec::text).toList());
+        for (String bad : List.of("0%", "-1m", "ten", "", "5x")) {
+            assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+        }
+    }
+
+    @Test
+    void budgetsAreOperationsOrDurations() {
+        assertEquals(20_000, Budget.parse("20000").operations());
+        assertEquals(30_000_000_000L, Budget.parse("30s").nanos());
+        assertEquals(120_000_000_000L, Budget.parse("2m").nanos());
+        assertEquals(500_000_000L, Budget.parse("500ms").nanos());
+        assertTrue(Budget.parse("1s").isDuration());
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("soon"));
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("-5"));
+    }
+}
