@@ -1,6 +1,8 @@
 package io.ratatosk.bench;
 
 import io.ratatosk.bench.demo.DemoCommand;
+import io.ratatosk.bench.ldbc.LdbcCommand;
+import io.ratatosk.bench.nvm.NvmCommand;
 import io.ratatosk.bench.sim.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
@@ -15,8 +17,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
         DemoCommand.class,
         SimCommand.class,
-        io.ratatosk.bench.ldbc.LdbcCommand.class,
-        io.ratatosk.bench.nvm.NvmCommand.class,
+        LdbcCommand.class,
+        NvmCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class Bench implements Runnable {
