@@ -65,7 +65,7 @@ public final class LdbcRun {
         flags.put("pagecache.policy", policy.name());
         flags.putAll(policy.flags());
         PageCacheConfig config = PageCacheConfig.parse(flags);
-        NvmSwapStore nvm = settings.nvm() ? nvmTier(storeBytes, config.pageSize()) : null;
+        NvmSwapStore nvm = settings.nvm() ? nvmTier(config, storeBytes) : null;
         String name = policy.text() + " @ " + cache.text();
         try (PageCache pageCache = nvm == null ? PageCache.open(config) : PageCache.open(config, nvm);
              GraphStore store = GraphStore.open(settings.storeDir(), pageCache, recorder)) {
@@ -103,13 +103,13 @@ public final class LdbcRun {
         }
     }
 
-    private NvmSwapStore nvmTier(long storeBytes, int pageSize) {
+    private NvmSwapStore nvmTier(PageCacheConfig config, long storeBytes) {
         Map<String, String> nvmFlags = new LinkedHashMap<>(settings.nvmFlags());
         // By default the tier can hold the whole store: DRAM frames in front of an NVM copy of it.
+        int pageSize = config.pageSize();
         long capacity = (storeBytes + pageSize - 1) / pageSize * pageSize;
         nvmFlags.putIfAbsent(NvmDeviceConfig.CAPACITY, Long.toString(Math.max(capacity, 2L * pageSize)));
-        nvmFlags.putIfAbsent(NvmDeviceConfig.PAGE_SIZE, Integer.toString(pageSize));
-        return new NvmSwapStore(NvmDeviceConfig.from(nvmFlags::get, pageSize), new FileSwapperFactory());
+        return new NvmSwapStore(NvmDeviceConfig.from(config.withAll(nvmFlags)), new FileSwapperFactory());
     }
 
     private static void flush(TraceRecorder recorder) {
