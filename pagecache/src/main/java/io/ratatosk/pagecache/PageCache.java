@@ -101,7 +101,7 @@ public final class PageCache implements AutoCloseable {
         this.freeList = new FreeList(frameCount);
         freeList.fillInOrder();
         this.keepFree = config.keepFree();
-        this.evictor = config.evictorEnabled() ? new BackgroundEvictor(this, keepFree) : null;
+        this.evictor = config.evictorEnabled() ? new BackgroundEvictor(this, keepFree, frameCount) : null;
         if (evictor != null) {
             evictor.start();
         }
