@@ -48,7 +48,7 @@ class RefsimAnchorsTest {
 
     @TestFactory
     Stream<DynamicNode> clockPoliciesReproduceTheRefsimAnchors() throws IOException {
-        Path shared = sharedFolder();
+        Path shared = SharedFolder.find();
         Path anchors = shared == null ? null : shared.resolve("anchors/refsim-public.txt");
         Assumptions.assumeTrue(anchors != null && Files.isRegularFile(anchors),
             "shared/anchors and shared/traces/lirs not found above " + Path.of("").toAbsolutePath());
@@ -106,20 +106,5 @@ class RefsimAnchorsTest {
             assertEquals(expected, String.format(Locale.ROOT, "%.2f", 100.0 * hits / keys.length),
                 policy + " at " + size + " frames: " + hits + " hits of " + keys.length);
         });
-    }
-
-    /** {@code shared/} beside the repository (../../shared from the module), or beside any folder above. */
-    private static Path sharedFolder() {
-        String override = System.getProperty("ratatosk.shared");
-        if (override != null) {
-            return Path.of(override);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared");
-            if (Files.isDirectory(candidate.resolve("traces/lirs"))) {
-                return candidate;
-            }
-        }
-        return null;
     }
 }
