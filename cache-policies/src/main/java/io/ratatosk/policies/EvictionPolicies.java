@@ -13,7 +13,8 @@ public final class EvictionPolicies {
 
     /** Every name {@link #create} accepts; the one list of them. */
     public static final List<String> NAMES = List.of(MuninnPolicy.NAME, GlobalClockPolicy.NAME, ClockPolicy.NAME,
-        RandomPolicy.NAME, ClockProPolicy.NAME, ClockProPlusPolicy.NAME);
+        RandomPolicy.NAME, ClockProPolicy.NAME, ClockProPlusPolicy.NAME, BitsetHistoryPolicy.NAME,
+        ExactHistoryPolicy.NAME);
 
     private EvictionPolicies() {
     }
@@ -43,6 +44,10 @@ public final class EvictionPolicies {
                 return ClockProPolicy.create(frames, settings);
             case ClockProPlusPolicy.NAME:
                 return ClockProPlusPolicy.create(frames, settings);
+            case BitsetHistoryPolicy.NAME:
+                return BitsetHistoryPolicy.create(frames, settings);
+            case ExactHistoryPolicy.NAME:
+                return ExactHistoryPolicy.create(frames, settings);
             default:
                 throw new IllegalArgumentException(
                     POLICY_FLAG + "=" + policyName + " is not a policy; valid: " + String.join(", ", NAMES));

@@ -71,7 +71,7 @@ public final class PolicyDriver implements AutoCloseable {
     private int evictOne() {
         policy.housekeeping();
         sweep.begin();
-        for (int pass = 0; pass <= FrameDescriptor.MAX_USAGE + 1; pass++) {
+        for (int pass = 0; pass < 2 * (FrameDescriptor.MAX_USAGE + 1); pass++) {
             int victim = policy.nextVictim(sweep);
             if (victim == EvictionPolicy.NO_VICTIM || !frames.tryExclusiveLock(victim)) {
                 continue;
