@@ -4,6 +4,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.policies.clockpro.ClockProPlusPolicy;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
+import io.ratatosk.policies.deferredlru.DeferredLruPolicy;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,7 +15,7 @@ public final class EvictionPolicies {
     /** Every name {@link #create} accepts; the one list of them. */
     public static final List<String> NAMES = List.of(MuninnPolicy.NAME, GlobalClockPolicy.NAME, ClockPolicy.NAME,
         RandomPolicy.NAME, ClockProPolicy.NAME, ClockProPlusPolicy.NAME, BitsetHistoryPolicy.NAME,
-        ExactHistoryPolicy.NAME);
+        ExactHistoryPolicy.NAME, DeferredLruPolicy.NAME);
 
     private EvictionPolicies() {
     }
@@ -48,6 +49,8 @@ public final class EvictionPolicies {
                 return BitsetHistoryPolicy.create(frames, settings);
             case ExactHistoryPolicy.NAME:
                 return ExactHistoryPolicy.create(frames, settings);
+            case DeferredLruPolicy.NAME:
+                return DeferredLruPolicy.create(frames, settings);
             default:
                 throw new IllegalArgumentException(
                     POLICY_FLAG + "=" + policyName + " is not a policy; valid: " + String.join(", ", NAMES));

@@ -36,7 +36,7 @@ public final class Flags {
 
     /** The names {@code pagecache.policy} accepts: one eviction policy class each. */
     public static final List<String> POLICIES = List.of("muninn", "global-clock", "clock", "random",
-            "clock-pro", "clock-pro-plus", "bitset-history", "bitset-history-exact");
+            "clock-pro", "clock-pro-plus", "bitset-history", "bitset-history-exact", "deferred-lru");
 
     /** The names {@code pagecache.swap} accepts. */
     public static final List<String> SWAPS = List.of("file", "nvm");

@@ -556,7 +556,8 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
      * The clock is one well-linked circle holding exactly the bound frames and the ghosts; the counts
      * agree with the nodes' states; hot pages are never in test or demoted; the cold target is within
      * its bounds and the hot pages leave the cold minimum; each hand rests on a node of its kind,
-     * with no page in test older than the hot hand and no resident cold page older than the cold hand.
+     * with no page in test older than the hot hand. (The cold hand may have left a page behind that
+     * was pinned when it passed, or named but not evicted: it finds it again on its next round.)
      */
     @Override
     public final void checkInvariants() {
@@ -611,11 +612,6 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
             if (handHot != NIL) {
                 for (int node = prev[listHead]; node != handHot; node = prev[node]) {
                     check(!isInTest(node), "node " + node + ", older than the hot hand, is in its test period");
-                }
-            }
-            if (handCold != NIL) {
-                for (int node = prev[listHead]; node != handCold; node = prev[node]) {
-                    check(!isResidentCold(node), "resident cold frame " + node + " is older than the cold hand");
                 }
             }
             ghosts.checkInvariants(name);
