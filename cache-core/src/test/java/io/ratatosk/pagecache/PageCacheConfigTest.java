@@ -228,7 +228,7 @@ class PageCacheConfigTest {
                 + "pagecache.history.bits=(8 x frames rounded up to a power of two, at most 2^30), "
                 + "pagecache.history.capacity=(the frame count), "
                 + "pagecache.history.boost_usage=(7, or pagecache.clock.max_usage when that is lower), "
-                + "pagecache.deferred_lru.pull_threshold=0.5, pagecache.deferred_lru.purge_count=0.01, "
+                + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
                 + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, pagecache.swap=file}", text);
     }
 

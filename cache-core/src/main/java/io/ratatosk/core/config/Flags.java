@@ -105,7 +105,7 @@ public final class Flags {
 
     // ---------------------------------------------------------------- deferred-lru
 
-    public static final Flag DEFERRED_LRU_PULL_THRESHOLD = define(Flag.frameShare("pagecache.deferred_lru.pull_threshold", "0.5",
+    public static final Flag DEFERRED_LRU_PULL_THRESHOLD = define(Flag.frameShare("pagecache.deferred_lru.pull_threshold", "0.9",
             "Frames hit since the last pull that make the next hit move them all to the head of the LRU list."));
 
     public static final Flag DEFERRED_LRU_PURGE_COUNT = define(Flag.frameShare("pagecache.deferred_lru.purge_count", "0.01",

@@ -186,22 +186,33 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
 
     /**
      * Runs the cold hand until it stands on an unreferenced cold page that can be evicted, and
-     * returns it (the hand moves past it; the eviction is recorded in {@link #onEvicted}). Gives up
-     * after twice round the frames; if that happened because the cold pages it met were pinned (or
-     * there were none), the hot hand demotes one page regardless of the hot target, so that a later
-     * call finds a cold page. On one thread, with nothing pinned, it never gives up.
+     * returns it (the hand moves past it; the eviction is recorded in {@link #onEvicted}). A round
+     * ends when every resident cold page has been passed as pinned in a row, or after twice round
+     * the frames; if the cold pages it met were pinned (or there were none), the hot hand demotes
+     * one page regardless of the hot target, so that a later call finds a cold page.
+     *
+     * <p>When frames are free (a background evictor keeps some; the simulator only evicts from a
+     * full cache), the pages the cache filled with while it was empty could leave no resident page
+     * cold: first the hot hand demotes until the cold target's worth of the resident pages is cold.
      */
     @Override
     public final int nextVictim(Sweep sweep) {
         lock.lock();
         try {
+            if (resident < frameCount) {
+                while (resident - hotCount < Math.min(coldTarget, resident) && runHandHot(NIL)) {
+                    // demoted one
+                }
+            }
             boolean pinnedSeen = false;
+            int pinnedInARow = 0;
             nextHandCold();
-            for (int step = 0; step < 2 * frameCount && handCold != NIL; step++) {
+            for (int step = 0; step < 2 * frameCount && handCold != NIL && pinnedInARow < resident - hotCount; step++) {
                 int frame = handCold;
                 long word = frames.policyWord(frame);
                 if ((word & REFERENCED) != 0) {
                     coldPageReferenced(frame, word);
+                    pinnedInARow = 0;
                 } else {
                     handCold = prev[frame];
                     if (frames.isEvictable(frame)) {
@@ -209,6 +220,7 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
                         return frame;
                     }
                     pinnedSeen = true;
+                    pinnedInARow++;
                 }
                 nextHandCold();
             }

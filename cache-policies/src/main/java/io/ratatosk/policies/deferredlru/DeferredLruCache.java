@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -23,7 +24,8 @@ import java.util.function.Function;
  * version with a CAS, so a get never returns another key's value or a torn one. The empty-entry pool
  * is a lock-free stack with a tagged head, since entries are recycled (no ABA).
  *
- * <p>Defaults: pull threshold 0.5 and purge count 0.01 of the capacity, as for the page cache. A
+ * <p>Defaults: pull threshold 0.9 and purge count 0.01 of the capacity, as for the page cache (the
+ * thesis's best hit rate, section 5.2; docs/policies.md has the measurements). A
  * function given to {@link #computeIfAbsent} may run in more than one thread for the same key when
  * they miss together; one result is kept and returned to all of them.
  *
@@ -45,10 +47,11 @@ public final class DeferredLruCache<K, V> {
     private final int[] versions;
     private final int[] poolNext;
     private final AtomicLong poolHead = new AtomicLong(EMPTY_POOL);
+    private final AtomicInteger pooled = new AtomicInteger();
 
     /** A cache of {@code capacity} entries with the default pull threshold and purge count. */
     public DeferredLruCache(int capacity) {
-        this(capacity, Math.max(1, capacity / 2), Math.max(1, capacity / 100));
+        this(capacity, Math.max(1, (int) (capacity * 0.9)), Math.max(1, capacity / 100));
     }
 
     /**
@@ -80,9 +83,14 @@ public final class DeferredLruCache<K, V> {
         return capacity;
     }
 
-    /** Entries held now, at most {@link #capacity()}. */
+    /**
+     * Entries in use: holding a key, or being filled by an insert. Never more than
+     * {@link #capacity()}: it counts the preallocated entries out of the pool. (The key index's own
+     * size is a sum of counters that may read one high for an instant while inserts and evictions
+     * race, so it is not used here.)
+     */
     public int size() {
-        return index.size();
+        return capacity - pooled.get();
     }
 
     /** The value cached for {@code key}, or null; a hit counts as an access. */
@@ -256,6 +264,7 @@ public final class DeferredLruCache<K, V> {
     // ---------------------------------------------------------------- empty-entry pool: tagged stack
 
     private void release(int entry) {
+        pooled.incrementAndGet(); // counted before it can be taken, so that the count never runs below the pool
         long top;
         do {
             top = poolHead.get();
@@ -273,6 +282,7 @@ public final class DeferredLruCache<K, V> {
                 return -1;
             }
         } while (!poolHead.compareAndSet(top, tagged(top, (int) INTS.getAcquire(poolNext, entryPlusOne - 1))));
+        pooled.decrementAndGet();
         return entryPlusOne - 1;
     }
 
@@ -320,9 +330,9 @@ public final class DeferredLruCache<K, V> {
                 }
                 pooled++;
             }
-            if (pooled + index.size() != capacity) {
-                throw new IllegalStateException("deferred-lru cache: " + pooled + " pooled and " + index.size()
-                    + " indexed entries, capacity " + capacity);
+            if (pooled + index.size() != capacity || pooled != this.pooled.get()) {
+                throw new IllegalStateException("deferred-lru cache: " + pooled + " pooled (counted " + this.pooled.get()
+                    + ") and " + index.size() + " indexed entries, capacity " + capacity);
             }
         } finally {
             list.unlock();

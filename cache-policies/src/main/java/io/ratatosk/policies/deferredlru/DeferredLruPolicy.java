@@ -27,7 +27,7 @@ public final class DeferredLruPolicy implements EvictionPolicy {
     public static final String NAME = "deferred-lru";
     public static final String PULL_THRESHOLD_FLAG = Flags.DEFERRED_LRU_PULL_THRESHOLD.name();
     public static final String PURGE_COUNT_FLAG = Flags.DEFERRED_LRU_PURGE_COUNT.name();
-    public static final double DEFAULT_PULL_THRESHOLD = 0.5;
+    public static final double DEFAULT_PULL_THRESHOLD = 0.9;
     public static final double DEFAULT_PURGE_COUNT = 0.01;
 
     private final FrameTable frames;

@@ -166,14 +166,14 @@ class DeferredLruPolicyTest {
     }
 
     @Test
-    void defaultsArePullAtHalfTheFramesAndPurgeOnePercent() {
+    void defaultsArePullAtNinetyPercentOfTheFramesAndPurgeOnePercent() {
         try (PolicyDriver driver = PolicyDriver.of(1000, DeferredLruPolicy.NAME, Map.of())) {
-            assertEquals(500, policy(driver).pullThreshold());
+            assertEquals(900, policy(driver).pullThreshold());
             assertEquals(10, policy(driver).purgeCount());
         }
         try (PolicyDriver driver = PolicyDriver.of(1000, DeferredLruPolicy.NAME,
-                Map.of("pagecache.deferred_lru.pull_threshold", "0.9", "pagecache.deferred_lru.purge_count", "25"))) {
-            assertEquals(900, policy(driver).pullThreshold());
+                Map.of("pagecache.deferred_lru.pull_threshold", "0.5", "pagecache.deferred_lru.purge_count", "25"))) {
+            assertEquals(500, policy(driver).pullThreshold());
             assertEquals(25, policy(driver).purgeCount());
         }
     }
