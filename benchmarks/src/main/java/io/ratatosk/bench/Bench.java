@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
     description = "Ratatosk benchmarks, simulator and demos.",
     subcommands = {
         SimCommand.class,
+        ThroughputCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class Bench implements Runnable {
