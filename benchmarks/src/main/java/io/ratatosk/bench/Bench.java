@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
         SimCommand.class,
         LdbcCommand.class,
         NvmCommand.class,
+        ThroughputCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class Bench implements Runnable {

@@ -416,6 +416,7 @@ public final class PageCacheConfig {
             checkNvmSlots();
             checkAgainstMaxUsage(Flags.CLOCK_FAULT_USAGE);
             checkAgainstMaxUsage(Flags.CLOCK_EVICT_THRESHOLD);
+            checkAgainstMaxUsage(Flags.HISTORY_BOOST_USAGE);
             if (!problems.isEmpty()) {
                 throw new InvalidConfigurationException(problems);
             }
@@ -492,7 +493,7 @@ public final class PageCacheConfig {
             }
         }
 
-        /** fault_usage and evict_threshold may not exceed max_usage when it is set (its own bounds cap them at 7 otherwise). */
+        /** fault_usage, evict_threshold and history.boost_usage may not exceed max_usage when it is set (its own bounds cap them at 7 otherwise). */
         private void checkAgainstMaxUsage(Flag flag) {
             Object value = parsed.get(flag);
             Object maxUsage = parsed.get(Flags.CLOCK_MAX_USAGE);

@@ -89,7 +89,7 @@ class FlagValueValidationTest {
 
     @Test
     void aBadPolicyNameListsTheValidOnes() {
-        assertEquals("pagecache.policy=lru: must be one of muninn, global-clock, clock, random",
+        assertEquals("pagecache.policy=lru: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru",
                 refused("pagecache.policy", "lru").getMessage());
     }
 

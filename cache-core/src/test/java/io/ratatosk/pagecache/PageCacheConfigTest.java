@@ -178,7 +178,7 @@ class PageCacheConfigTest {
 
         InvalidConfigurationException missing = assertThrows(InvalidConfigurationException.class,
                 () -> config.with("pagecache.policy", null));
-        assertEquals("pagecache.policy=: must be one of muninn, global-clock, clock, random (no value)", missing.getMessage());
+        assertEquals("pagecache.policy=: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru (no value)", missing.getMessage());
     }
 
     @Test
@@ -220,8 +220,16 @@ class PageCacheConfigTest {
     void toStringShowsEveryFlagWithItsEffectiveValueOnOneLine() {
         String text = PageCacheConfig.parse(Map.of("pagecache.memory", "1g")).toString();
         assertEquals("PageCacheConfig{pagecache.memory=1g, pagecache.page_size=8k, pagecache.policy=muninn, "
-                + "pagecache.clock.max_usage=(4 for muninn, 7 for global-clock), pagecache.clock.fault_usage=1, "
-                + "pagecache.clock.evict_threshold=1, pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
+                + "pagecache.clock.max_usage=(4 for muninn, 7 for global-clock and bitset-history), pagecache.clock.fault_usage=1, "
+                + "pagecache.clock.evict_threshold=1, pagecache.clockpro.adaptive=true, "
+                + "pagecache.clockpro.cold_min=(1% of frames, at least 2), "
+                + "pagecache.clockpro.cold_max=(99% of frames for clock-pro, 50% for clock-pro-plus), "
+                + "pagecache.clockpro.ghosts=(2.0 for clock-pro, 1.0 for clock-pro-plus), "
+                + "pagecache.history.bits=(8 x frames rounded up to a power of two, at most 2^30), "
+                + "pagecache.history.capacity=(the frame count), "
+                + "pagecache.history.boost_usage=(7, or pagecache.clock.max_usage when that is lower), "
+                + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
+                + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
                 + "pagecache.swap=file, pagecache.nvm.profile=nvme, pagecache.nvm.capacity=256m, pagecache.nvm.devices=1, "
                 + "pagecache.nvm.read_latency=(from pagecache.nvm.profile), pagecache.nvm.write_latency=(from pagecache.nvm.profile), "
                 + "pagecache.nvm.endurance=100000, pagecache.nvm.write_policy=write-back, pagecache.nvm.write_aware=false, "

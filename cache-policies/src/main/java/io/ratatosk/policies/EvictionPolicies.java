@@ -2,6 +2,9 @@ package io.ratatosk.policies;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.policies.clockpro.ClockProPlusPolicy;
+import io.ratatosk.policies.clockpro.ClockProPolicy;
+import io.ratatosk.policies.deferredlru.DeferredLruPolicy;
 import java.util.List;
 import java.util.Objects;
 
@@ -10,8 +13,9 @@ public final class EvictionPolicies {
     public static final String POLICY_FLAG = "pagecache.policy";
 
     /** Every name {@link #create} accepts; the one list of them. */
-    public static final List<String> NAMES =
-        List.of(MuninnPolicy.NAME, GlobalClockPolicy.NAME, ClockPolicy.NAME, RandomPolicy.NAME);
+    public static final List<String> NAMES = List.of(MuninnPolicy.NAME, GlobalClockPolicy.NAME, ClockPolicy.NAME,
+        RandomPolicy.NAME, ClockProPolicy.NAME, ClockProPlusPolicy.NAME, BitsetHistoryPolicy.NAME,
+        ExactHistoryPolicy.NAME, DeferredLruPolicy.NAME);
 
     private EvictionPolicies() {
     }
@@ -37,6 +41,16 @@ public final class EvictionPolicies {
                 return new ClockPolicy(frames);
             case RandomPolicy.NAME:
                 return new RandomPolicy(frames);
+            case ClockProPolicy.NAME:
+                return ClockProPolicy.create(frames, settings);
+            case ClockProPlusPolicy.NAME:
+                return ClockProPlusPolicy.create(frames, settings);
+            case BitsetHistoryPolicy.NAME:
+                return BitsetHistoryPolicy.create(frames, settings);
+            case ExactHistoryPolicy.NAME:
+                return ExactHistoryPolicy.create(frames, settings);
+            case DeferredLruPolicy.NAME:
+                return DeferredLruPolicy.create(frames, settings);
             default:
                 throw new IllegalArgumentException(
                     POLICY_FLAG + "=" + policyName + " is not a policy; valid: " + String.join(", ", NAMES));

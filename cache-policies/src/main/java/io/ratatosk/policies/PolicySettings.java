@@ -1,5 +1,8 @@
 package io.ratatosk.policies;
 
+import io.ratatosk.core.config.Flag;
+import io.ratatosk.core.config.Flags;
+import io.ratatosk.core.config.FrameShare;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -14,6 +17,12 @@ public interface PolicySettings {
     double getDouble(String flagName, double defaultIfUnset);
 
     boolean getBoolean(String flagName, boolean defaultIfUnset);
+
+    /**
+     * A fraction-or-count flag ({@code 0.1} of the frames, or {@code 100} frames) as a number of
+     * frames of a cache of {@code frames} frames, in [1, frames]; {@code defaultIfUnset} when unset.
+     */
+    int getFrameCount(String flagName, int frames, int defaultIfUnset);
 
     /** Every flag unset: each policy runs with its defaults. */
     static PolicySettings defaults() {
@@ -37,6 +46,24 @@ public interface PolicySettings {
             @Override
             public boolean getBoolean(String flagName, boolean defaultIfUnset) {
                 return parse(flags, flagName, defaultIfUnset, PolicySettings::parseBoolean, "true or false");
+            }
+
+            @Override
+            public int getFrameCount(String flagName, int frames, int defaultIfUnset) {
+                String value = flags.get(flagName);
+                if (value == null) {
+                    return defaultIfUnset;
+                }
+                Flag flag = Flags.byName(flagName).orElseThrow(
+                    () -> new IllegalArgumentException(flagName + " is not a flag of the registry"));
+                if (!(flag.parse(value) instanceof FrameShare share)) {
+                    throw new IllegalArgumentException(flagName + " is not a fraction-or-count flag");
+                }
+                if (!share.isFraction() && share.count() > frames) {
+                    throw new IllegalArgumentException(
+                        flagName + "=" + value + ": must be at most the frame count, " + frames);
+                }
+                return share.of(frames);
             }
 
             @Override

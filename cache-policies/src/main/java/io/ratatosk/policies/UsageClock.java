@@ -19,7 +19,8 @@ import java.util.Objects;
  * that are not retried when they lose a race, and keep the policy word's other bits. One shared
  * atomic arm serves every caller; {@link MuninnPolicy} adds arms of its own for cooperative sweeps.
  */
-abstract sealed class UsageClock implements EvictionPolicy permits GlobalClockPolicy, ClockPolicy, MuninnPolicy {
+abstract sealed class UsageClock implements EvictionPolicy
+    permits GlobalClockPolicy, ClockPolicy, MuninnPolicy, BitsetHistoryPolicy, ExactHistoryPolicy {
     final FrameTable frames;
     private final String name;
     private final int maxUsage;
@@ -72,12 +73,26 @@ abstract sealed class UsageClock implements EvictionPolicy permits GlobalClockPo
 
     @Override
     public final void onFault(int frame, long pageKey) {
-        frames.setUsage(frame, faultUsage);
+        frames.setUsage(frame, faultUsage(pageKey));
     }
 
     @Override
     public final void onEvicted(int frame, long pageKey) {
-        // The next fault sets the usage; nothing to forget here.
+        // The next fault sets the usage; only a policy with a history remembers the page.
+        evicted(pageKey);
+    }
+
+    /** Usage a page starts with after its fault: the fault usage, unless a subclass knows better. */
+    int faultUsage(long pageKey) {
+        return faultUsage;
+    }
+
+    /** {@code pageKey} left the cache; a policy with a history remembers it. */
+    void evicted(long pageKey) {
+    }
+
+    final int maxUsage() {
+        return maxUsage;
     }
 
     /** Steps the shared arm at most once round the frames; every caller, of any kind, moves it. */
@@ -111,7 +126,7 @@ abstract sealed class UsageClock implements EvictionPolicy permits GlobalClockPo
 
     /** Every bound frame's usage lies in [0, max usage]. */
     @Override
-    public final void checkInvariants() {
+    public void checkInvariants() {
         for (int frame = 0; frame < frames.frameCount(); frame++) {
             long binding = frames.binding(frame);
             int usage = frames.usage(frame);

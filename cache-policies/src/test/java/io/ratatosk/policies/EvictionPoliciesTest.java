@@ -31,7 +31,7 @@ class EvictionPoliciesTest {
     void unknownNameIsRejectedListingTheValidNames() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> EvictionPolicies.create("lru", frames, PolicySettings.defaults()));
-        assertEquals("pagecache.policy=lru is not a policy; valid: muninn, global-clock, clock, random",
+        assertEquals("pagecache.policy=lru is not a policy; valid: muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru",
             e.getMessage());
     }
 

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Replays the LIRS traces and checks clock, muninn and global-clock against every row of
+ * Replays the LIRS traces and checks clock, muninn, global-clock and deferred-lru (pulled on every
+ * hit, which makes it an exact LRU) against every row of
  * {@code shared/anchors/refsim-public.txt} for those traces, to the two decimals shown. The shared
  * folder is found beside the repository or any folder above it ({@code -Dratatosk.shared} overrides);
  * without it the test is skipped.
@@ -37,7 +39,9 @@ class RefsimAnchorsTest {
         "CLOCK", List.of(new PolicyUnderTest("clock", Map.of())),
         "MUNINN4", List.of(new PolicyUnderTest("muninn", Map.of()),
             new PolicyUnderTest("global-clock", Map.of("pagecache.clock.max_usage", "4"))),
-        "MUNINN7", List.of(new PolicyUnderTest("global-clock", Map.of())));
+        "MUNINN7", List.of(new PolicyUnderTest("global-clock", Map.of())),
+        // Pulled on every hit, DeferredLRU is an exact LRU.
+        "LRU", List.of(new PolicyUnderTest("deferred-lru", Map.of("pagecache.deferred_lru.pull_threshold", "1"))));
 
     private record PolicyUnderTest(String name, Map<String, String> flags) {
         @Override
@@ -48,7 +52,7 @@ class RefsimAnchorsTest {
 
     @TestFactory
     Stream<DynamicNode> clockPoliciesReproduceTheRefsimAnchors() throws IOException {
-        Path shared = sharedFolder();
+        Path shared = SharedFolder.find();
         Path anchors = shared == null ? null : shared.resolve("anchors/refsim-public.txt");
         Assumptions.assumeTrue(anchors != null && Files.isRegularFile(anchors),
             "shared/anchors and shared/traces/lirs not found above " + Path.of("").toAbsolutePath());
@@ -103,23 +107,10 @@ class RefsimAnchorsTest {
         return DynamicTest.dynamicTest("size=" + size + " " + column + "=" + expected + "% " + policy, () -> {
             long hits = TraceReplay.hits(keys, size,
                 frames -> EvictionPolicies.create(policy.name(), frames, PolicySettings.of(policy.flags())));
-            assertEquals(expected, String.format(Locale.ROOT, "%.2f", 100.0 * hits / keys.length),
+            // As C's printf rounds: the double's exact binary value, to two decimals (54415 of 100000 is 54.41).
+            String percent = new BigDecimal(100.0 * hits / keys.length).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+            assertEquals(expected, percent,
                 policy + " at " + size + " frames: " + hits + " hits of " + keys.length);
         });
-    }
-
-    /** {@code shared/} beside the repository (../../shared from the module), or beside any folder above. */
-    private static Path sharedFolder() {
-        String override = System.getProperty("ratatosk.shared");
-        if (override != null) {
-            return Path.of(override);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared");
-            if (Files.isDirectory(candidate.resolve("traces/lirs"))) {
-                return candidate;
-            }
-        }
-        return null;
     }
 }

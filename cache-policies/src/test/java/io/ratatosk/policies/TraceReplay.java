@@ -18,7 +18,8 @@ import java.util.zip.GZIPInputStream;
 /**
  * The smallest single-threaded trace simulator that matches the refsim anchors' rules: empty frames
  * are filled in order 0..n-1, then every miss asks the policy for a victim with one background
- * sweep, and the missed page is always admitted. The real simulator lives in module benchmarks.
+ * sweep, after the policy's housekeeping, and the missed page is always admitted. The real simulator
+ * lives in module benchmarks.
  */
 final class TraceReplay {
     private TraceReplay() {
@@ -50,8 +51,9 @@ final class TraceReplay {
      * within {@link FrameDescriptor#MAX_USAGE} passes.
      */
     private static int nextVictim(EvictionPolicy policy, Sweep sweep) {
+        policy.housekeeping();
         sweep.begin();
-        for (int pass = 0; pass <= FrameDescriptor.MAX_USAGE; pass++) {
+        for (int pass = 0; pass < 2 * (FrameDescriptor.MAX_USAGE + 1); pass++) {
             int frame = policy.nextVictim(sweep);
             if (frame != EvictionPolicy.NO_VICTIM) {
                 return frame;

@@ -21,6 +21,11 @@ final class ConfigPolicySettings implements PolicySettings {
     }
 
     @Override
+    public int getFrameCount(String flagName, int frames, int defaultIfUnset) {
+        return config.isSet(flagName) ? config.getFrameCount(flagName) : defaultIfUnset;
+    }
+
+    @Override
     public boolean getBoolean(String flagName, boolean defaultIfUnset) {
         return config.isSet(flagName) ? config.getBoolean(flagName) : defaultIfUnset;
     }

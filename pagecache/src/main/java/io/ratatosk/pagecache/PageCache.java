@@ -266,6 +266,11 @@ public final class PageCache implements AutoCloseable {
     }
 
     private int evictCooperatively(Sweep sweep) throws IOException {
+        if (evictor == null) {
+            // Nobody else runs the policy's housekeeping (history trimming, pending consolidation):
+            // the evicting thread is the evictor. The simulator calls it at the same point.
+            policy.housekeeping();
+        }
         sweep.begin();
         int passesWithoutVictim = 0;
         long allPinnedSince = 0;

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.sim;
 
 import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
@@ -13,19 +14,24 @@ import java.util.function.Function;
  * <ul>
  *   <li>a hit calls {@code onHit(frame)};</li>
  *   <li>a miss while frames are free binds the next free frame, in order 0..n-1;</li>
- *   <li>a miss with every frame bound begins an eviction episode on one background {@link Sweep}
- *       kept for the whole run, asks {@code nextVictim}, takes the victim's exclusive lock, unbinds
- *       it, calls {@code onEvicted(victim, oldKey)}, binds the new key and calls
- *       {@code onFault(victim, newKey)}, then unlocks;</li>
- *   <li>{@code housekeeping()} every {@value #HOUSEKEEPING_INTERVAL} requests, and
- *       {@code checkInvariants()} when the run ends.</li>
+ *   <li>a miss with every frame bound runs {@code housekeeping()}, then begins an eviction episode
+ *       on one background {@link Sweep} kept for the whole run, asks {@code nextVictim}, takes the
+ *       victim's exclusive lock, unbinds it, calls {@code onEvicted(victim, oldKey)}, binds the new
+ *       key and calls {@code onFault(victim, newKey)}, then unlocks;</li>
+ *   <li>{@code checkInvariants()} when the run ends.</li>
  * </ul>
- * Trace key {@code k} (dense) is page {@code PageKey.of(0, k)}.
+ * Trace key {@code k} (dense) is page {@code PageKey.of(0, k)}. Housekeeping runs where the page
+ * cache without a background evictor runs it, before each eviction episode, so that a policy whose
+ * housekeeping changes what it decides (bitset-history trims its history there) counts the same hits
+ * in both.
  */
 final class SpiPolicySimulator implements PolicySimulator {
-    static final int HOUSEKEEPING_INTERVAL = 1024;
-    /** Consecutive {@link EvictionPolicy#NO_VICTIM} answers after which a run gives up. */
-    private static final int MAX_EMPTY_SWEEPS = 4;
+    /**
+     * Consecutive {@link EvictionPolicy#NO_VICTIM} answers after which a run gives up: a usage clock
+     * may need {@link FrameDescriptor#MAX_USAGE} sweeps to bring a cache of usage-7 pages down to
+     * its threshold (bitset-history boosts pages straight to 7), so twice that.
+     */
+    static final int MAX_EMPTY_SWEEPS = 2 * (FrameDescriptor.MAX_USAGE + 1);
 
     private final String name;
     private final Function<FrameTable, EvictionPolicy> factory;
@@ -67,11 +73,8 @@ final class SpiPolicySimulator implements PolicySimulator {
                     frameOf[k] = frame;
                     keyOf[frame] = k;
                 }
-                if ((i & (HOUSEKEEPING_INTERVAL - 1)) == HOUSEKEEPING_INTERVAL - 1) {
-                    policy.housekeeping();
-                    if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                        progress.advance(PROGRESS_STEP);
-                    }
+                if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
+                    progress.advance(PROGRESS_STEP);
                 }
             }
             progress.advance(keys.length & (PROGRESS_STEP - 1));
@@ -83,6 +86,7 @@ final class SpiPolicySimulator implements PolicySimulator {
 
     /** Finds, locks and unbinds a victim; returns its frame, still exclusively locked. */
     private int evict(EvictionPolicy policy, FrameTable frames, Sweep sweep, int request) {
+        policy.housekeeping();
         sweep.begin();
         for (int empty = 0; ; ) {
             int victim = policy.nextVictim(sweep);

@@ -96,16 +96,16 @@ class SpiPolicySimulatorTest {
     }
 
     @Test
-    void runsHousekeepingEvery1024Requests() {
+    void runsHousekeepingBeforeEveryEvictionEpisodeAsThePageCacheWithoutEvictorDoes() {
         List<RecordingPolicy> made = new ArrayList<>();
         SpiPolicySimulator sim = new SpiPolicySimulator("recording", frames -> {
             RecordingPolicy p = new RecordingPolicy(frames);
             made.add(p);
             return p;
         });
-        long[] keys = new long[3 * 1024 + 5];
+        long[] keys = {1, 2, 3, 4, 1, 5, 6, 2, 7};
         sim.replay(Trace.of("t", keys), 4, PolicySimulator.Progress.NONE);
-        assertEquals(3, made.get(0).housekeeping);
+        assertEquals(4, made.get(0).housekeeping, "misses 5, 6, 2 and 7 evict");
     }
 
     @Test

@@ -35,7 +35,8 @@ public final class Flags {
     public static final List<Flag> ALL = Collections.unmodifiableList(REGISTRY);
 
     /** The names {@code pagecache.policy} accepts: one eviction policy class each. */
-    public static final List<String> POLICIES = List.of("muninn", "global-clock", "clock", "random");
+    public static final List<String> POLICIES = List.of("muninn", "global-clock", "clock", "random",
+            "clock-pro", "clock-pro-plus", "bitset-history", "bitset-history-exact", "deferred-lru");
 
     /** The names {@code pagecache.swap} accepts. */
     public static final List<String> SWAPS = List.of("file", "nvm");
@@ -66,11 +67,11 @@ public final class Flags {
     public static final Flag POLICY = define(Flag.choice("pagecache.policy", "muninn", POLICIES,
             "Eviction policy."));
 
-    // ---------------------------------------------------------------- clock family (muninn, global-clock, clock)
+    // ---------------------------------------------------------------- clock family (muninn, global-clock, clock, bitset-history)
 
     public static final Flag CLOCK_MAX_USAGE = define(Flag.integer("pagecache.clock.max_usage", null, 1, FrameDescriptor.MAX_USAGE,
             "Highest usage count a hit raises a page to.")
-            .derivedDefault("4 for muninn, 7 for global-clock"));
+            .derivedDefault("4 for muninn, 7 for global-clock and bitset-history"));
 
     public static final Flag CLOCK_FAULT_USAGE = define(Flag.integer("pagecache.clock.fault_usage", "1", 0, FrameDescriptor.MAX_USAGE,
             "Usage count a page starts with after a fault.")
@@ -79,6 +80,46 @@ public final class Flags {
     public static final Flag CLOCK_EVICT_THRESHOLD = define(Flag.integer("pagecache.clock.evict_threshold", "1", 0, FrameDescriptor.MAX_USAGE,
             "A sweep may evict a page whose usage count, before the sweep decrements it, is at most this.")
             .accepting("an integer in [0, pagecache.clock.max_usage]"));
+
+    // ---------------------------------------------------------------- clock-pro, clock-pro-plus
+
+    public static final Flag CLOCKPRO_ADAPTIVE = define(Flag.bool("pagecache.clockpro.adaptive", "true",
+            "Let the cold target follow the workload (each policy by its own rule); false keeps it at pagecache.clockpro.cold_min."));
+
+    public static final Flag CLOCKPRO_COLD_MIN = define(Flag.frameShare("pagecache.clockpro.cold_min", null,
+            "Lowest cold target (resident cold pages), the fixed cold target when not adaptive, and what a filling cache leaves cold.")
+            .derivedDefault("1% of frames, at least 2"));
+
+    public static final Flag CLOCKPRO_COLD_MAX = define(Flag.frameShare("pagecache.clockpro.cold_max", null,
+            "Highest cold target; a value above the frame count less pagecache.clockpro.cold_min is capped there.")
+            .derivedDefault("99% of frames for clock-pro, 50% for clock-pro-plus"));
+
+    public static final Flag CLOCKPRO_GHOSTS = define(Flag.decimal("pagecache.clockpro.ghosts", null, 0.5, 4,
+            "Ghost entries (pages evicted in their test period) kept, as a multiple of the frame count.")
+            .derivedDefault("2.0 for clock-pro, 1.0 for clock-pro-plus"));
+
+    // ---------------------------------------------------------------- bitset-history, bitset-history-exact (also read the clock flags)
+
+    public static final Flag HISTORY_BITS = define(Flag.powerOfTwoInteger("pagecache.history.bits", null, 64, 1 << 30,
+            "Bits in bitset-history's bitset of recently evicted pages; more bits, fewer collisions.")
+            .derivedDefault("8 x frames rounded up to a power of two, at most 2^30"));
+
+    public static final Flag HISTORY_CAPACITY = define(Flag.integer("pagecache.history.capacity", null, 1, Integer.MAX_VALUE,
+            "Evicted pages the history remembers; housekeeping forgets the oldest beyond this.")
+            .derivedDefault("the frame count"));
+
+    public static final Flag HISTORY_BOOST_USAGE = define(Flag.integer("pagecache.history.boost_usage", null, 0, FrameDescriptor.MAX_USAGE,
+            "Usage count a page starts with when its fault finds it in the history.")
+            .accepting("an integer in [0, pagecache.clock.max_usage]")
+            .derivedDefault("7, or pagecache.clock.max_usage when that is lower"));
+
+    // ---------------------------------------------------------------- deferred-lru
+
+    public static final Flag DEFERRED_LRU_PULL_THRESHOLD = define(Flag.frameShare("pagecache.deferred_lru.pull_threshold", "0.9",
+            "Frames hit since the last pull that make the next hit move them all to the head of the LRU list."));
+
+    public static final Flag DEFERRED_LRU_PURGE_COUNT = define(Flag.frameShare("pagecache.deferred_lru.purge_count", "0.01",
+            "Eviction candidates one walk from the LRU tail collects."));
 
     // ---------------------------------------------------------------- background evictor
 

@@ -44,13 +44,16 @@ class FlagTest {
     }
 
     @Test
-    void onlyMaxUsageKeepFreeAndTheNvmLatenciesHaveDerivedDefaults() {
+    void onlyMaxUsageKeepFreeThePolicySizingFlagsAndTheNvmLatenciesHaveDerivedDefaults() {
         assertFalse(Flags.CLOCK_MAX_USAGE.hasFixedDefault());
-        assertEquals("4 for muninn, 7 for global-clock", Flags.CLOCK_MAX_USAGE.defaultText());
+        assertEquals("4 for muninn, 7 for global-clock and bitset-history", Flags.CLOCK_MAX_USAGE.defaultText());
         assertFalse(Flags.EVICTOR_KEEP_FREE.hasFixedDefault());
         assertFalse(Flags.NVM_READ_LATENCY.hasFixedDefault());
         assertFalse(Flags.NVM_WRITE_LATENCY.hasFixedDefault());
-        assertEquals(4, Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).count());
+        assertEquals(List.of(Flags.CLOCK_MAX_USAGE, Flags.CLOCKPRO_COLD_MIN, Flags.CLOCKPRO_COLD_MAX, Flags.CLOCKPRO_GHOSTS,
+                        Flags.HISTORY_BITS, Flags.HISTORY_CAPACITY, Flags.HISTORY_BOOST_USAGE, Flags.EVICTOR_KEEP_FREE,
+                        Flags.NVM_READ_LATENCY, Flags.NVM_WRITE_LATENCY),
+                Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).toList());
     }
 
     @ParameterizedTest(name = "{0} is {1} ns, shown as {2}")
@@ -158,7 +161,7 @@ class FlagTest {
     void theMarkdownTableHasAHeaderAndOneRowPerFlag() {
         String[] lines = Flags.markdownTable().split("\n");
         assertEquals(2 + Flags.ALL.size(), lines.length);
-        assertEquals("| `pagecache.clock.max_usage` | 4 for muninn, 7 for global-clock | an integer in [1, 7] | "
+        assertEquals("| `pagecache.clock.max_usage` | 4 for muninn, 7 for global-clock and bitset-history | an integer in [1, 7] | "
                 + "Highest usage count a hit raises a page to. |", lines[2 + Flags.ALL.indexOf(Flags.CLOCK_MAX_USAGE)]);
     }
 

@@ -1,0 +1,158 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.config.Flags;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jctools.queues.MpscArrayQueue;
+
+/**
+ * {@link GlobalClockPolicy} with a memory of recently evicted pages: a page whose fault finds it in
+ * the memory starts at the boost usage (7) instead of the fault usage, so a page evicted a little
+ * too early gets a long second life. The memory is lossy and lock-free: an eviction sets bit
+ * hash(page) mod B of an {@link AtomicBitset} and appends the hash to a JCTools MPSC queue; a fault
+ * that boosts a page clears its bit. Housekeeping (the background evictor's, or the evicting
+ * thread's when there is none) trims the queue to the history capacity, clearing the oldest bits.
+ * Two pages that share a bit can lend each other a boost or take it away: the price of the bitset,
+ * which {@link ExactHistoryPolicy} measures. Source: thesis 001, sections 3.4.6, 4.3.5, 5.1.3 and
+ * 5.3, listing B.6.
+ *
+ * <p>Hot path: a hit is exactly global-clock's. A fault costs one atomic AND; an eviction one atomic
+ * OR and one queue offer (the hash is boxed there: JCTools queues hold objects).
+ */
+public final class BitsetHistoryPolicy extends UsageClock {
+    public static final String NAME = "bitset-history";
+    public static final String BITS_FLAG = Flags.HISTORY_BITS.name();
+    public static final String CAPACITY_FLAG = Flags.HISTORY_CAPACITY.name();
+    public static final String BOOST_USAGE_FLAG = Flags.HISTORY_BOOST_USAGE.name();
+    /** Bits per frame of the default bitset. */
+    public static final int DEFAULT_BITS_PER_FRAME = 8;
+    private static final int MAX_BITS = 1 << 30;
+
+    private final AtomicBitset bits;
+    private final MpscArrayQueue<Long> order;
+    private final int capacity;
+    private final int boostUsage;
+    /** Held by the one thread consuming {@link #order} (JCTools' MPSC queue has a single consumer). */
+    private final AtomicBoolean trimming = new AtomicBoolean();
+
+    /**
+     * @param bits       bitset size, a power of two >= 64
+     * @param capacity   evicted pages remembered
+     * @param boostUsage usage of a faulted page found in the history, in [0, maxUsage]
+     */
+    public BitsetHistoryPolicy(FrameTable frames, int maxUsage, int faultUsage, int evictThreshold,
+                               int bits, int capacity, int boostUsage) {
+        super(NAME, frames, maxUsage, faultUsage, evictThreshold);
+        if (bits < Long.SIZE || Integer.bitCount(bits) != 1) {
+            throw new IllegalArgumentException(BITS_FLAG + "=" + bits + " must be a power of two >= 64");
+        }
+        checkCapacityAndBoost(capacity, boostUsage, maxUsage);
+        this.bits = new AtomicBitset(bits);
+        this.capacity = capacity;
+        this.boostUsage = boostUsage;
+        // Room for what arrives between two housekeeping runs; beyond it the evicting thread trims.
+        this.order = new MpscArrayQueue<>(queueBound(capacity));
+    }
+
+    /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
+    public static BitsetHistoryPolicy create(FrameTable frames, PolicySettings settings) {
+        int maxUsage = settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, GlobalClockPolicy.DEFAULT_MAX_USAGE);
+        return new BitsetHistoryPolicy(frames, maxUsage,
+            settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
+            settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
+            settings.getInt(BITS_FLAG, defaultBits(frames.frameCount())),
+            settings.getInt(CAPACITY_FLAG, frames.frameCount()),
+            settings.getInt(BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
+    }
+
+    /** 8 bits per frame, rounded up to a power of two, in [64, 2^30]. */
+    static int defaultBits(int frames) {
+        long wanted = Math.max(Long.SIZE, (long) DEFAULT_BITS_PER_FRAME * frames);
+        return (int) Math.min(MAX_BITS, Long.highestOneBit(wanted - 1) << 1);
+    }
+
+    /** Entries the queue holds at most: twice the capacity (at least 1024, at most 2^30). */
+    static int queueBound(int capacity) {
+        return (int) Math.max(1024, Math.min(MAX_BITS, 2L * capacity));
+    }
+
+    static void checkCapacityAndBoost(int capacity, int boostUsage, int maxUsage) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException(CAPACITY_FLAG + "=" + capacity + " must be >= 1");
+        }
+        if (boostUsage < 0 || boostUsage > maxUsage) {
+            throw new IllegalArgumentException(BOOST_USAGE_FLAG + "=" + boostUsage + " must be in [0, "
+                + GlobalClockPolicy.MAX_USAGE_FLAG + "=" + maxUsage + "]");
+        }
+    }
+
+    /** A page whose bit is set starts at the boost usage, and uses the bit up. */
+    @Override
+    int faultUsage(long pageKey) {
+        return bits.clear(bits.bitOf(PageKey.hash(pageKey))) ? boostUsage : super.faultUsage(pageKey);
+    }
+
+    @Override
+    void evicted(long pageKey) {
+        long hash = PageKey.hash(pageKey);
+        bits.set(bits.bitOf(hash));
+        Long entry = hash;
+        while (!order.offer(entry)) {
+            // Housekeeping has fallen far behind: make room here rather than lose the entry (its bit
+            // would then never be cleared).
+            trim();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Trims the history to its capacity, clearing the bits of the oldest entries. */
+    @Override
+    public void housekeeping() {
+        trim();
+    }
+
+    private void trim() {
+        if (!trimming.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            while (order.size() > capacity) {
+                Long hash = order.relaxedPoll();
+                if (hash == null) {
+                    break;
+                }
+                bits.clear(bits.bitOf(hash));
+            }
+        } finally {
+            trimming.set(false);
+        }
+    }
+
+    /** Entries the history holds now (trimming brings it to the capacity). */
+    public int historySize() {
+        return order.size();
+    }
+
+    /** Whether {@code pageKey}'s bit is set: it, or a page sharing its bit, was evicted lately. */
+    public boolean remembers(long pageKey) {
+        return bits.get(bits.bitOf(PageKey.hash(pageKey)));
+    }
+
+    /**
+     * The clock's invariants, and: no more bits set than entries queued (every set bit has an entry
+     * that set it), and the queue within its bound.
+     */
+    @Override
+    public void checkInvariants() {
+        super.checkInvariants();
+        int queued = order.size();
+        int set = bits.cardinality();
+        if (set > queued) {
+            throw new IllegalStateException(NAME + ": " + set + " history bits set but only " + queued + " entries queued");
+        }
+        if (queued > order.capacity()) {
+            throw new IllegalStateException(NAME + ": " + queued + " entries queued, bound " + order.capacity());
+        }
+    }
+}

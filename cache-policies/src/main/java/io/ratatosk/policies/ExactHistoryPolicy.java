@@ -1,0 +1,130 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.FrameTable;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@link BitsetHistoryPolicy} without collisions, for measuring what the bitset costs: the history
+ * is an exact set of page keys (a {@link PageKeyTable}) with a ring of keys in eviction order, under
+ * one lock. Eviction, boost and trimming follow the bitset version step for step (remember on
+ * eviction, forget on a boosted fault, trim to the capacity in housekeeping), so in the simulator
+ * the two differ only where pages share a bit. This is the thesis's exact history minus its
+ * concurrent set; it still serialises every fault and eviction on the lock, which is why the page
+ * cache should run the bitset version. Source: thesis 001, sections 3.4.6 and 5.3, listing B.6.
+ */
+public final class ExactHistoryPolicy extends UsageClock {
+    public static final String NAME = "bitset-history-exact";
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final int capacity;
+    private final int boostUsage;
+    // Guarded by lock. Entry s of the ring (s in [oldest, next)) is the key evicted s-th; the table
+    // maps a remembered key to its latest entry, so an older entry of a key evicted again is ignored.
+    private final long[] ring;
+    private final int ringMask;
+    private final PageKeyTable latestEntry;
+    private long oldest;
+    private long next;
+
+    /** As {@link BitsetHistoryPolicy}, without the bit count. */
+    public ExactHistoryPolicy(FrameTable frames, int maxUsage, int faultUsage, int evictThreshold,
+                              int capacity, int boostUsage) {
+        super(NAME, frames, maxUsage, faultUsage, evictThreshold);
+        BitsetHistoryPolicy.checkCapacityAndBoost(capacity, boostUsage, maxUsage);
+        this.capacity = capacity;
+        this.boostUsage = boostUsage;
+        int bound = Integer.highestOneBit(BitsetHistoryPolicy.queueBound(capacity) - 1) << 1;
+        this.ring = new long[bound];
+        this.ringMask = bound - 1;
+        this.latestEntry = new PageKeyTable(bound);
+    }
+
+    /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
+    public static ExactHistoryPolicy create(FrameTable frames, PolicySettings settings) {
+        int maxUsage = settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, GlobalClockPolicy.DEFAULT_MAX_USAGE);
+        return new ExactHistoryPolicy(frames, maxUsage,
+            settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
+            settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
+            settings.getInt(BitsetHistoryPolicy.CAPACITY_FLAG, frames.frameCount()),
+            settings.getInt(BitsetHistoryPolicy.BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
+    }
+
+    @Override
+    int faultUsage(long pageKey) {
+        lock.lock();
+        try {
+            return latestEntry.remove(pageKey) != PageKeyTable.ABSENT ? boostUsage : super.faultUsage(pageKey);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    void evicted(long pageKey) {
+        lock.lock();
+        try {
+            if (next - oldest == ring.length) {
+                trimTo(capacity);
+            }
+            ring[(int) (next & ringMask)] = pageKey;
+            latestEntry.put(pageKey, next++);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void housekeeping() {
+        lock.lock();
+        try {
+            trimTo(capacity);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void trimTo(int entries) {
+        while (next - oldest > entries) {
+            long key = ring[(int) (oldest & ringMask)];
+            if (latestEntry.get(key) == oldest) {
+                latestEntry.remove(key);
+            }
+            oldest++;
+        }
+    }
+
+    /** Whether {@code pageKey} is remembered. */
+    public boolean remembers(long pageKey) {
+        lock.lock();
+        try {
+            return latestEntry.get(pageKey) != PageKeyTable.ABSENT;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The clock's invariants, and: every remembered key points at a ring entry holding it. */
+    @Override
+    public void checkInvariants() {
+        super.checkInvariants();
+        lock.lock();
+        try {
+            int found = 0;
+            for (long s = oldest; s < next; s++) {
+                long key = ring[(int) (s & ringMask)];
+                if (latestEntry.get(key) == s) {
+                    found++;
+                }
+            }
+            if (found != latestEntry.size()) {
+                throw new IllegalStateException(NAME + ": " + latestEntry.size() + " keys remembered, "
+                    + found + " of them at their ring entry");
+            }
+            if (next - oldest > ring.length) {
+                throw new IllegalStateException(NAME + ": " + (next - oldest) + " ring entries, bound " + ring.length);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

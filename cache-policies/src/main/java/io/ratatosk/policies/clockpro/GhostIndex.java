@@ -1,0 +1,147 @@
+package io.ratatosk.policies.clockpro;
+
+import io.ratatosk.core.PageKey;
+
+/**
+ * CLOCK-Pro's non-resident (ghost) entries in fixed arrays: a slot per ghost holding the evicted
+ * page's key, a free list of slots, and an open-addressing index from key to slot (linear probing,
+ * backward-shift deletion, so no tombstones pile up). Where a ghost sits on the clock is its
+ * owner's business. Nothing is allocated after construction.
+ *
+ * <p>Not thread-safe: its owner calls it under its own lock.
+ */
+final class GhostIndex {
+    static final int NONE = -1;
+
+    private final int capacity;
+    private final long[] keys;
+    private final int[] nextFree;
+    /** Slot + 1 per index cell, 0 for an empty cell. */
+    private final int[] cells;
+    private final int cellMask;
+    private int freeHead;
+    private int size;
+
+    /** @param capacity ghosts kept; there is room for one more, which the owner trims at once */
+    GhostIndex(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("ghost capacity must be at least 1: capacity=" + capacity);
+        }
+        this.capacity = capacity;
+        int slots = capacity + 1;
+        keys = new long[slots];
+        nextFree = new int[slots];
+        for (int s = 0; s < slots; s++) {
+            nextFree[s] = s + 1 < slots ? s + 1 : NONE;
+        }
+        int cellCount = Integer.highestOneBit(Math.max(4, slots * 2 - 1)) << 1;
+        cells = new int[cellCount];
+        cellMask = cellCount - 1;
+    }
+
+    /** Slots there are: the capacity plus one. */
+    int slots() {
+        return keys.length;
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean overCapacity() {
+        return size > capacity;
+    }
+
+    /** Takes a free slot for {@code key}, which must have none; returns the slot. */
+    int add(long key) {
+        if (slotOf(key) != NONE) {
+            throw new IllegalStateException(PageKey.toString(key) + " already has a ghost");
+        }
+        if (freeHead == NONE) {
+            throw new IllegalStateException("no free ghost slot: " + size + " ghosts, capacity " + capacity
+                + "; the owner must trim after every add");
+        }
+        int slot = freeHead;
+        freeHead = nextFree[slot];
+        keys[slot] = key;
+        int cell = home(key);
+        while (cells[cell] != 0) {
+            cell = (cell + 1) & cellMask;
+        }
+        cells[cell] = slot + 1;
+        size++;
+        return slot;
+    }
+
+    /** The slot holding {@code key}'s ghost, or {@link #NONE}. */
+    int slotOf(long key) {
+        int cell = cellOf(key);
+        return cell == NONE ? NONE : cells[cell] - 1;
+    }
+
+    long keyAt(int slot) {
+        return keys[slot];
+    }
+
+    /** Frees {@code slot}, which must hold a ghost. */
+    void remove(int slot) {
+        deleteCell(cellOf(keys[slot]));
+        keys[slot] = PageKey.UNBOUND;
+        nextFree[slot] = freeHead;
+        freeHead = slot;
+        size--;
+    }
+
+    private int home(long key) {
+        return (int) PageKey.hash(key) & cellMask;
+    }
+
+    private int cellOf(long key) {
+        for (int cell = home(key); cells[cell] != 0; cell = (cell + 1) & cellMask) {
+            if (keys[cells[cell] - 1] == key) {
+                return cell;
+            }
+        }
+        return NONE;
+    }
+
+    /** Empties {@code cell}, shifting later entries of its probe run back so that lookups still find them. */
+    private void deleteCell(int cell) {
+        int hole = cell;
+        for (int probe = (hole + 1) & cellMask; cells[probe] != 0; probe = (probe + 1) & cellMask) {
+            int home = home(keys[cells[probe] - 1]);
+            boolean homeAfterHole = hole <= probe ? hole < home && home <= probe : hole < home || home <= probe;
+            if (!homeAfterHole) {
+                cells[hole] = cells[probe];
+                hole = probe;
+            }
+        }
+        cells[hole] = 0;
+    }
+
+    /** Every used slot is found by its key, the index holds nothing else, and the count is right. */
+    void checkInvariants(String owner) {
+        int used = 0;
+        for (int slot = 0; slot < keys.length; slot++) {
+            if (keys[slot] != PageKey.UNBOUND) {
+                used++;
+                if (slotOf(keys[slot]) != slot) {
+                    throw new IllegalStateException(owner + ": the ghost of " + PageKey.toString(keys[slot])
+                        + " in slot " + slot + " is not found by its key");
+                }
+            }
+        }
+        int indexed = 0;
+        for (int cell : cells) {
+            indexed += cell != 0 ? 1 : 0;
+        }
+        if (used != size || indexed != size || size > capacity) {
+            throw new IllegalStateException(owner + ": " + size + " ghosts counted, " + used + " slots used, "
+                + indexed + " indexed, capacity " + capacity);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.ratatosk.policies;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.Test;
+
+class AtomicBitsetTest {
+    @Test
+    void setAndClearSayWhetherTheBitChanged() {
+        AtomicBitset bits = new AtomicBitset(128);
+        assertTrue(bits.set(70));
+        assertFalse(bits.set(70));
+        assertTrue(bits.get(70));
+        assertTrue(bits.clear(70));
+        assertFalse(bits.clear(70));
+        assertEquals(0, bits.cardinality());
+    }
+
+    @Test
+    void aHashPicksABitWithTheMask() {
+        AtomicBitset bits = new AtomicBitset(256);
+        assertEquals(5, bits.bitOf(256 * 7 + 5));
+        assertEquals(255, bits.bitOf(-1L));
+    }
+
+    @Test
+    void sizeMustBeAPowerOfTwoOfAtLeastOneWord() {
+        assertThrows(IllegalArgumentException.class, () -> new AtomicBitset(32));
+        assertThrows(IllegalArgumentException.class, () -> new AtomicBitset(100));
+    }
+
+    /** Eight threads set (and then clear) interleaved bits of the same two words; no update is lost. */
+    @Test
+    void writersOfOneWordNeverLoseEachOthersBits() throws Exception {
+        int threads = 8;
+        for (int round = 0; round < 200; round++) {
+            AtomicBitset bits = new AtomicBitset(128);
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                Thread worker = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int bit = first; bit < 128; bit += threads) {
+                        bits.set(bit);
+                    }
+                    for (int bit = first; bit < 128; bit += 2 * threads) {
+                        bits.clear(bit);
+                    }
+                });
+                workers.add(worker);
+                worker.start();
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            for (int bit = 0; bit < 128; bit++) {
+                boolean cleared = bit % (2 * threads) < threads;
+                assertEquals(!cleared, bits.get(bit), "round " + round + " bit " + bit);
+            }
+        }
+    }
+}

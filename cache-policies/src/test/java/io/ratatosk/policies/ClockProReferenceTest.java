@@ -1,0 +1,104 @@
+package io.ratatosk.policies;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Pins clock-pro and clock-pro-plus to the reference CLOCK-Pro figures: within 1.0 point of the
+ * ClockPro and ClockPro+ columns of {@code shared/anchors/caffeine-sim-lirs.txt} on LIRS traces of
+ * every kind (loops, scans, mixes), at every size listed there; and the authors' own C code
+ * (non-adaptive, 5% cold, ghosts capped at the frame count) on cs, as {@code policies.md} quotes it.
+ * Skipped without the shared folder.
+ */
+class ClockProReferenceTest {
+    private static final double TOLERANCE = 1.0;
+    private static final List<String> TRACES = List.of("cs", "gli", "multi2", "multi3", "loop", "scan", "ps");
+    private static final Pattern TRACE_HEADER = Pattern.compile("# \\.\\./traces/(\\S+)\\.trace\\.gz .*");
+    private static final Pattern SIZE_ROW = Pattern.compile("size=(\\d+) \\| (.*)");
+    private static final Map<String, String> POLICY_OF_COLUMN = Map.of("ClockPro", "clock-pro", "ClockPro+", "clock-pro-plus");
+
+    private record Reference(String trace, int size, String policy, double hitPercent) {
+    }
+
+    @TestFactory
+    Stream<DynamicTest> clockProAndClockProPlusStayWithinOnePointOfTheReference() throws IOException {
+        Path shared = SharedFolder.find();
+        Path anchors = shared == null ? null : shared.resolve("anchors/caffeine-sim-lirs.txt");
+        Assumptions.assumeTrue(anchors != null && Files.isRegularFile(anchors), "shared/anchors not found");
+        List<Reference> references = references(anchors);
+        assertTrue(references.size() >= 2 * 4 * TRACES.size(), "anchors hold " + references);
+        Map<String, int[]> traces = new HashMap<>();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Reference reference : references) {
+            tests.add(DynamicTest.dynamicTest(reference.policy() + " " + reference.trace() + "@" + reference.size()
+                + " ~ " + reference.hitPercent(), () -> {
+                    int[] keys = traces.computeIfAbsent(reference.trace(), t -> read(shared, t));
+                    double hitPercent = hitPercent(keys, reference.size(), reference.policy(), Map.of());
+                    assertEquals(reference.hitPercent(), hitPercent, TOLERANCE,
+                        reference.policy() + " on " + reference.trace() + " at " + reference.size() + " frames");
+                }));
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> fixedFivePercentColdWithOneGhostPerFrameIsTheAuthorsReferenceCode() {
+        Path shared = SharedFolder.find();
+        Assumptions.assumeTrue(shared != null, "shared/traces not found");
+        Map<String, String> authorsCode = Map.of("pagecache.clockpro.adaptive", "false",
+            "pagecache.clockpro.cold_min", "0.05", "pagecache.clockpro.ghosts", "1.0");
+        int[] sizes = {500, 1000, 2000};
+        double[] expected = {28.1, 57.2, 79.2};
+        return java.util.stream.IntStream.range(0, sizes.length).mapToObj(i -> DynamicTest.dynamicTest(
+            "cs@" + sizes[i] + " ~ " + expected[i], () -> assertEquals(expected[i],
+                hitPercent(read(shared, "cs"), sizes[i], "clock-pro", authorsCode), 0.05)));
+    }
+
+    private static double hitPercent(int[] keys, int size, String policy, Map<String, String> flags) {
+        long hits = TraceReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
+        return 100.0 * hits / keys.length;
+    }
+
+    private static int[] read(Path shared, String trace) {
+        try {
+            return TraceReplay.read(shared.resolve("traces/lirs/" + trace + ".trace.gz"));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<Reference> references(Path anchors) throws IOException {
+        List<Reference> references = new ArrayList<>();
+        String trace = null;
+        for (String line : Files.readAllLines(anchors)) {
+            Matcher header = TRACE_HEADER.matcher(line);
+            Matcher row = SIZE_ROW.matcher(line);
+            if (header.matches()) {
+                trace = TRACES.contains(header.group(1)) ? header.group(1) : null;
+            } else if (trace != null && row.matches()) {
+                for (String cell : row.group(2).split("\\|")) {
+                    String[] parts = cell.trim().split(" ");
+                    String policy = POLICY_OF_COLUMN.get(parts[0]);
+                    if (policy != null) {
+                        references.add(new Reference(trace, Integer.parseInt(row.group(1)), policy, Double.parseDouble(parts[1])));
+                    }
+                }
+            }
+        }
+        return references;
+    }
+}

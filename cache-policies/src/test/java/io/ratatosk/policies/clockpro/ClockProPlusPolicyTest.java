@@ -1,0 +1,111 @@
+package io.ratatosk.policies.clockpro;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.PolicySettings;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CLOCK-Pro+'s demoted marks and adaptation steps on hand-made traces. 10 frames: the first 8 pages
+ * come in hot, the next 2 cold in test; the cold target starts at its minimum, 2.
+ */
+class ClockProPlusPolicyTest {
+    private static PolicyDriver clockProPlus(int frames) {
+        return PolicyDriver.of(frames, ClockProPlusPolicy.NAME, Map.of());
+    }
+
+    private static ClockProClock policy(PolicyDriver driver) {
+        return (ClockProClock) driver.policy;
+    }
+
+    private static String state(PolicyDriver driver, long page) {
+        return ClockProBits.toString(driver.policyWord(page));
+    }
+
+    @Test
+    void hotHandMarksThePageItDemotesAndATestPeriodHitChangesNothing() {
+        try (PolicyDriver driver = clockProPlus(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 11);
+            assertEquals("hot", state(driver, 9), "promoted: it was hit in its test period");
+            assertEquals("cold, demoted", state(driver, 1), "the hot hand demoted 1 to make room");
+            assertEquals(1, policy(driver).demotedCount());
+            assertEquals(2, policy(driver).coldTarget(), "a promotion does not move clock-pro-plus's cold target");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void ghostRefaultRaisesTheColdTargetByDemotedOverGhostsAtLeastOne() {
+        try (PolicyDriver driver = clockProPlus(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+            assertEquals(0, policy(driver).demotedCount());
+            driver.access(9); // 11 evicted first: 3 ghosts, no demoted page: max(1, 0 / 3) = 1
+            assertEquals(3, policy(driver).coldTarget());
+            assertEquals("hot", state(driver, 9));
+            assertEquals(2, policy(driver).demotedCount(), "making room demoted 1 and 2");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void referencedDemotedPageLowersTheColdTargetByGhostsOverDemotedAtLeastOneAndLosesItsMark() {
+        try (PolicyDriver driver = clockProPlus(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 9);
+            assertEquals(3, policy(driver).coldTarget());
+            driver.access(1, 12, 13);
+            // The cold hand promotes 12 (demoting 3), then finds 1 demoted and referenced with 2 ghosts
+            // and 3 demoted pages: max(1, 2 / 3) = 1. 1 starts a test period; 2, demoted, goes.
+            assertEquals(2, policy(driver).coldTarget());
+            assertEquals("cold, in test", state(driver, 1));
+            assertEquals(List.of(9L, 10L, 11L, 2L), driver.evicted());
+            assertEquals(1, policy(driver).demotedCount(), "2's mark left with it; 3 keeps its own");
+            assertEquals("cold, demoted", state(driver, 3));
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void adaptationStepsAreRatiosRoundedDownAndAtLeastOne() {
+        try (FrameTable frames = new FrameTable(100)) {
+            ClockProPlusPolicy policy = ClockProPlusPolicy.create(frames, PolicySettings.defaults());
+            assertEquals(1, policy.onGhostRefault(5, 2));
+            assertEquals(3, policy.onGhostRefault(2, 7));
+            assertEquals(-1, policy.onDemotedReferenced(1, 4));
+            assertEquals(-4, policy.onDemotedReferenced(9, 2));
+            assertEquals(0, policy.onTestPeriodEnded(false));
+            assertEquals(0, policy.onTestPeriodEnded(true));
+            assertEquals(0, policy.onTestPageReferenced());
+        }
+    }
+
+    @Test
+    void coldTargetStaysAtMostHalfTheFrames() {
+        try (PolicyDriver driver = clockProPlus(10)) {
+            for (long page = 1; page <= 400; page++) {
+                driver.access(page % 23, page % 7 + 100);
+                assertTrue(policy(driver).coldTarget() <= 5, "cold target " + policy(driver).coldTarget());
+            }
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void ghostsDefaultToOnePerFrame() {
+        try (PolicyDriver driver = clockProPlus(10)) {
+            for (long page = 1; page <= 100; page++) {
+                driver.access(page);
+                assertTrue(policy(driver).ghostCount() <= 10);
+            }
+            assertEquals(10, policy(driver).ghostCount());
+            assertFalse(policy(driver).hasGhost(PageKey.of(0, 80)));
+            assertTrue(policy(driver).hasGhost(PageKey.of(0, 90)));
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.ratatosk.policies.deferredlru;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class DeferredLruCacheTest {
+    /** A value that says which key it belongs to, so a wrong or torn answer shows. */
+    private record Value(int key, long stamp) {
+    }
+
+    @Test
+    void getPutAndComputeIfAbsentMemoize() {
+        DeferredLruCache<String, Integer> cache = new DeferredLruCache<>(4);
+        assertNull(cache.get("a"));
+        cache.put("a", 1);
+        assertEquals(1, cache.get("a"));
+        cache.put("a", 2);
+        assertEquals(2, cache.get("a"));
+        AtomicInteger calls = new AtomicInteger();
+        assertEquals(3, cache.computeIfAbsent("b", k -> 3 + 0 * calls.incrementAndGet()));
+        assertEquals(3, cache.computeIfAbsent("b", k -> 99 + 0 * calls.incrementAndGet()));
+        assertEquals(1, calls.get(), "computed once");
+        assertNull(cache.computeIfAbsent("c", k -> null));
+        assertNull(cache.get("c"), "a null result is not cached");
+        assertEquals(2, cache.size());
+        cache.checkInvariants();
+    }
+
+    @Test
+    void evictsInLruOrderFromOneThreadAtPullThresholdOne() {
+        DeferredLruCache<Integer, Integer> cache = new DeferredLruCache<>(3, 1, 1);
+        cache.put(1, 1);
+        cache.put(2, 2);
+        cache.put(3, 3);
+        cache.get(1);
+        cache.put(4, 4); // 2 is least recently used
+        assertEquals(List.of(4, 1, 3), cache.lruOrder());
+        cache.get(3);
+        cache.put(5, 5); // 1
+        cache.put(6, 6); // 4
+        assertEquals(List.of(6, 5, 3), cache.lruOrder());
+        assertNull(cache.get(1));
+        assertNull(cache.get(2));
+        assertNull(cache.get(4));
+        cache.checkInvariants();
+    }
+
+    @Test
+    void evictsTheLeastRecentlyUsedFirstWithDeferredPullsToo() {
+        DeferredLruCache<Integer, Integer> cache = new DeferredLruCache<>(4, 4, 1);
+        for (int key = 1; key <= 4; key++) {
+            cache.put(key, key);
+        }
+        cache.get(1); // in Recent, not yet pulled: spared by the purge all the same
+        cache.put(5, 5);
+        assertNull(cache.get(2), "2 was the oldest entry not in Recent");
+        assertEquals(1, cache.get(1));
+        cache.put(6, 6);
+        assertNull(cache.get(3));
+        cache.checkInvariants();
+    }
+
+    @Test
+    void neverHoldsMoreThanItsCapacity() {
+        DeferredLruCache<Integer, Integer> cache = new DeferredLruCache<>(16);
+        for (int key = 0; key < 1000; key++) {
+            cache.computeIfAbsent(key, k -> k * 2);
+            assertTrue(cache.size() <= 16);
+        }
+        assertEquals(16, cache.size());
+        cache.checkInvariants();
+    }
+
+    @Test
+    void aCacheOfOneEntryKeepsTheLatest() {
+        DeferredLruCache<Integer, Integer> cache = new DeferredLruCache<>(1, 1, 1);
+        cache.put(1, 1);
+        cache.put(2, 2);
+        assertNull(cache.get(1));
+        assertEquals(2, cache.get(2));
+        cache.checkInvariants();
+    }
+
+    @Test
+    void badSizesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(0));
+        assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(10, 11, 1));
+        assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(10, 1, 0));
+    }
+
+    /**
+     * Eight threads hammer a cache of 64 entries with 512 keys (so entries are recycled all the
+     * time) through get, put and computeIfAbsent; every value carries its key. No answer may belong
+     * to another key, the size may never pass the capacity, and the structures must agree after.
+     */
+    @Test
+    void concurrentGetAndPutUnderContentionNeverReturnAWrongValueNorExceedTheCapacity() throws Exception {
+        int threads = 8;
+        int capacity = 64;
+        int keys = 512;
+        for (int[] thresholds : new int[][] {{32, 1}, {1, 1}, {60, 16}}) {
+            DeferredLruCache<Integer, Value> cache = new DeferredLruCache<>(capacity, thresholds[0], thresholds[1]);
+            AtomicLong stamps = new AtomicLong();
+            AtomicInteger oversize = new AtomicInteger();
+            CyclicBarrier start = new CyclicBarrier(threads);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<Long>> futures = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    long seed = t;
+                    futures.add(pool.submit(() -> {
+                        SplittableRandom random = new SplittableRandom(seed);
+                        start.await();
+                        long hits = 0;
+                        for (int op = 0; op < 40_000; op++) {
+                            int key = random.nextInt(8) == 0 ? random.nextInt(keys) : random.nextInt(keys / 8);
+                            Value value;
+                            switch (random.nextInt(3)) {
+                                case 0 -> value = cache.get(key);
+                                case 1 -> {
+                                    cache.put(key, new Value(key, stamps.incrementAndGet()));
+                                    value = null;
+                                }
+                                default -> value = cache.computeIfAbsent(key, k -> new Value(k, stamps.incrementAndGet()));
+                            }
+                            if (value != null) {
+                                hits++;
+                                if (value.key() != key) {
+                                    throw new AssertionError("asked for " + key + ", got the value of " + value.key());
+                                }
+                            }
+                            if (cache.size() > capacity) {
+                                oversize.incrementAndGet();
+                            }
+                        }
+                        return hits;
+                    }));
+                }
+                long hits = 0;
+                for (Future<Long> future : futures) {
+                    hits += future.get(60, TimeUnit.SECONDS);
+                }
+                assertTrue(hits > 0);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(0, oversize.get(), "size above capacity");
+            assertTrue(cache.size() <= capacity);
+            cache.checkInvariants();
+        }
+    }
+}
