@@ -1,5 +1,7 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.jmh.JmhCommand;
+import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
@@ -13,6 +15,8 @@ import picocli.CommandLine.Spec;
     description = "Ratatosk benchmarks, simulator and demos.",
     subcommands = {
         SimCommand.class,
+        JmhCommand.class,
+        JmhReportCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class Bench implements Runnable {
