@@ -62,6 +62,8 @@ public class CooperativeEvictionBenchmark {
     public static class Reader {
         /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
         public long pagesRead;
+        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
+        public long cpuNanos;
         CacheSide.Cursor cursor;
         PageIds ids;
 
@@ -71,9 +73,15 @@ public class CooperativeEvictionBenchmark {
             ids = PageIds.of(bench.distribution, bench.workload.pages(), thread.getThreadIndex());
         }
 
+        @Setup(Level.Iteration)
+        public void startIteration(CooperativeEvictionBenchmark bench) {
+            bench.workload.startIteration();
+        }
+
         @TearDown(Level.Iteration)
-        public void countPagesRead(CooperativeEvictionBenchmark bench) {
+        public void countIteration(CooperativeEvictionBenchmark bench) {
             pagesRead = bench.workload.takePagesRead();
+            cpuNanos = bench.workload.takeCpuNanos();
         }
 
         @TearDown(Level.Trial)

@@ -67,6 +67,8 @@ public class FaultPathBenchmark {
     public static class Reader {
         /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
         public long pagesRead;
+        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
+        public long cpuNanos;
         CacheSide.Cursor cursor;
         PageIds ids;
 
@@ -76,9 +78,15 @@ public class FaultPathBenchmark {
             ids = PageIds.of(bench.distribution, bench.workload.pages(), thread.getThreadIndex());
         }
 
+        @Setup(Level.Iteration)
+        public void startIteration(FaultPathBenchmark bench) {
+            bench.workload.startIteration();
+        }
+
         @TearDown(Level.Iteration)
-        public void countPagesRead(FaultPathBenchmark bench) {
+        public void countIteration(FaultPathBenchmark bench) {
             pagesRead = bench.workload.takePagesRead();
+            cpuNanos = bench.workload.takeCpuNanos();
         }
 
         @TearDown(Level.Trial)

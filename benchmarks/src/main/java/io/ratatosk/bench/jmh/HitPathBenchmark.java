@@ -72,6 +72,8 @@ public class HitPathBenchmark {
          * before each iteration and reads it after the iteration's teardown).
          */
         public long pagesRead;
+        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
+        public long cpuNanos;
         CacheSide.Cursor cursor;
         PageIds ids;
 
@@ -81,9 +83,15 @@ public class HitPathBenchmark {
             ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
         }
 
+        @Setup(Level.Iteration)
+        public void startIteration(HitPathBenchmark bench) {
+            bench.workload.startIteration();
+        }
+
         @TearDown(Level.Iteration)
-        public void countPagesRead(HitPathBenchmark bench) {
+        public void countIteration(HitPathBenchmark bench) {
             pagesRead = bench.workload.takePagesRead();
+            cpuNanos = bench.workload.takeCpuNanos();
         }
 
         @TearDown(Level.Trial)
@@ -97,6 +105,8 @@ public class HitPathBenchmark {
     @AuxCounters(AuxCounters.Type.OPERATIONS)
     public static class Writer {
         public long pagesRead;
+        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
+        public long cpuNanos;
         CacheSide.Cursor cursor;
         PageIds ids;
 
@@ -106,9 +116,15 @@ public class HitPathBenchmark {
             ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
         }
 
+        @Setup(Level.Iteration)
+        public void startIteration(HitPathBenchmark bench) {
+            bench.workload.startIteration();
+        }
+
         @TearDown(Level.Iteration)
-        public void countPagesRead(HitPathBenchmark bench) {
+        public void countIteration(HitPathBenchmark bench) {
             pagesRead = bench.workload.takePagesRead();
+            cpuNanos = bench.workload.takeCpuNanos();
         }
 
         @TearDown(Level.Trial)

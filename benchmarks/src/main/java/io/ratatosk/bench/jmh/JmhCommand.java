@@ -87,7 +87,13 @@ public final class JmhCommand implements Callable<Integer> {
 
         List<RunResult> all = new ArrayList<>();
         for (int t : threadCounts) {
-            Collection<RunResult> run = new Runner(options.threads(t).build()).run();
+            Collection<RunResult> run;
+            try {
+                run = new Runner(options.threads(t).build()).run();
+            } catch (RunnerException e) {
+                err.println("jmh: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
+                return 1;
+            }
             all.addAll(run);
             write(results, all); // after every thread count, so an interrupted suite keeps what it measured
         }

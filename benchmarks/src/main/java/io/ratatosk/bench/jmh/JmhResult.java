@@ -21,7 +21,8 @@ import java.util.Optional;
 record JmhResult(String benchmark, Map<String, String> params, int threads, int forks, Score primary,
                  Map<String, Score> secondary, RunInfo run) {
 
-    record Score(double score, double error, String unit) {
+    /** @param raw every iteration's value, fork after fork (JMH's rawData flattened); may be empty */
+    record Score(double score, double error, String unit, double[] raw) {
     }
 
     /** How the run was made, as JMH recorded it. */
@@ -71,7 +72,14 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
     }
 
     private static Score score(JsonNode m) {
-        return new Score(number(m.get("score")), number(m.get("scoreError")), m.path("scoreUnit").asText(""));
+        List<Double> raw = new ArrayList<>();
+        for (JsonNode fork : m.path("rawData")) {
+            for (JsonNode v : fork) {
+                raw.add(number(v));
+            }
+        }
+        return new Score(number(m.get("score")), number(m.get("scoreError")), m.path("scoreUnit").asText(""),
+            raw.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /** JMH writes "NaN" as a string where it has no number. */

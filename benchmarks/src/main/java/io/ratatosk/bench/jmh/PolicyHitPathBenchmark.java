@@ -61,6 +61,8 @@ public class PolicyHitPathBenchmark {
     public static class Reader {
         /** Pages read from the file during the iteration: 0 when the file stayed fully cached. */
         public long pagesRead;
+        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
+        public long cpuNanos;
         CacheSide.Cursor cursor;
         PageIds ids;
 
@@ -70,9 +72,15 @@ public class PolicyHitPathBenchmark {
             ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
         }
 
+        @Setup(Level.Iteration)
+        public void startIteration(PolicyHitPathBenchmark bench) {
+            bench.workload.startIteration();
+        }
+
         @TearDown(Level.Iteration)
-        public void countPagesRead(PolicyHitPathBenchmark bench) {
+        public void countIteration(PolicyHitPathBenchmark bench) {
             pagesRead = bench.workload.takePagesRead();
+            cpuNanos = bench.workload.takeCpuNanos();
         }
 
         @TearDown(Level.Trial)

@@ -17,8 +17,9 @@ import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 
 /**
- * The report's chart: one bar per row that has a reference, its ratio ours / reference with the error as
- * an error bar, one colour per thread count, and a line at 1.0 (parity).
+ * The report's chart: one bar per row that has a reference, its ratio ours / reference (per CPU where
+ * measured, see {@link RatioTable}) with the error as an error bar, one colour per thread count, and a line
+ * at 1.0 (parity).
  */
 final class RatioChart {
     private RatioChart() {
@@ -46,7 +47,7 @@ final class RatioChart {
             if (!r.hasPeer()) {
                 continue;
             }
-            String group = r.benchmark() + (r.params().isEmpty() ? "" : " " + r.params()) + " vs " + r.reference();
+            String group = group(r);
             if (!groups.contains(group)) {
                 groups.add(group);
             }
@@ -57,7 +58,7 @@ final class RatioChart {
         threads.sort(null);
         int width = Math.max(900, Math.min(6000, 120 + groups.size() * (threads.size() * 22 + 30)));
         CategoryChart chart = new CategoryChartBuilder().width(width).height(700)
-            .title("Throughput ratio, ours / reference (same run); bars: 99.9% error")
+            .title("Throughput per CPU second, ours / reference (same run); bars: 99.9% error")
             .xAxisTitle("benchmark, parameters, reference").yAxisTitle("ratio").build();
         CategoryStyler styler = chart.getStyler();
         styler.setLegendPosition(Styler.LegendPosition.InsideNW);
@@ -70,8 +71,9 @@ final class RatioChart {
             List<Double> errors = new ArrayList<>();
             for (String group : groups) {
                 RatioTable.Row row = find(table, group, t);
-                ratios.add(row == null ? 0.0 : row.ratio());
-                errors.add(row == null || Double.isNaN(row.ratioError()) ? 0.0 : row.ratioError());
+                RatioTable.Estimate ratio = row == null ? RatioTable.Estimate.UNKNOWN : row.ratio();
+                ratios.add(ratio.known() ? ratio.mean() : 0.0);
+                errors.add(ratio.known() && !Double.isNaN(ratio.error()) ? ratio.error() : 0.0);
             }
             chart.addSeries(t + (t == 1 ? " thread" : " threads"), groups, ratios, errors);
         }
@@ -82,10 +84,13 @@ final class RatioChart {
         return chart;
     }
 
+    private static String group(RatioTable.Row r) {
+        return r.benchmark().replace("Benchmark.", ".") + (r.params().isEmpty() ? "" : " " + r.params()) + " vs " + r.reference();
+    }
+
     private static RatioTable.Row find(RatioTable table, String group, int threads) {
         for (RatioTable.Row r : table.rows()) {
-            String g = r.benchmark() + (r.params().isEmpty() ? "" : " " + r.params()) + " vs " + r.reference();
-            if (r.hasPeer() && r.threads() == threads && g.equals(group)) {
+            if (r.hasPeer() && r.threads() == threads && group(r).equals(group)) {
                 return r;
             }
         }

@@ -1,6 +1,8 @@
 package io.ratatosk.bench.jmh;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 
 /**
  * What every benchmark's shared state holds: the temporary file, one side's cache over it, and the count
@@ -10,7 +12,12 @@ import java.io.IOException;
 final class Workload implements AutoCloseable {
     private final BenchFile file;
     private final CacheSide cache;
+    private static final OperatingSystemMXBean OS =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
     private long pagesReadReported;
+    private boolean iterationRunning;
+    private long iterationCpuStart;
 
     private Workload(BenchFile file, CacheSide cache) {
         this.file = file;
@@ -69,6 +76,28 @@ final class Workload implements AutoCloseable {
         long delta = now - pagesReadReported;
         pagesReadReported = now;
         return delta;
+    }
+
+    /** Called by every thread as an iteration starts; the first call of the iteration starts the CPU clock. */
+    synchronized void startIteration() {
+        if (!iterationRunning) {
+            iterationRunning = true;
+            iterationCpuStart = OS.getProcessCpuTime();
+        }
+    }
+
+    /**
+     * CPU time the whole process (benchmark threads, evictor, kernel time of its IO, GC, JIT) spent since the
+     * iteration started: to the first thread that asks as the iteration ends, 0 to the others. On a shared
+     * machine wall-clock throughput swings with the neighbours' load; operations per CPU second do much less,
+     * because time the threads spend descheduled is not counted. Resolution: the OS's (10 ms on Linux).
+     */
+    synchronized long takeCpuNanos() {
+        if (!iterationRunning) {
+            return 0;
+        }
+        iterationRunning = false;
+        return OS.getProcessCpuTime() - iterationCpuStart;
     }
 
     @Override
