@@ -27,9 +27,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(3)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 public class CooperativeEvictionBenchmark {
     static final int FILE_TO_CACHE = 4;
 

@@ -28,9 +28,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(3)
-@Warmup(iterations = 5, time = 2)
-@Measurement(iterations = 5, time = 2)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 public class HitPathBenchmark {
     /** 64 MiB: larger than the CPU caches, so a hit pays for its memory traffic as it would in a store. */
     static final int FILE_PAGES = 8192;

@@ -7,8 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -36,7 +40,9 @@ import picocli.CommandLine.Unmatched;
         "Runs the JMH microbenchmarks, our page cache side by side with Neo4j's Muninn (the peer).",
         "Arguments other than the options below go to JMH as they are: a benchmark pattern (regexp),"
             + " -f, -wi, -i, -w, -r, -p name=v1,v2, -prof ..., -rff FILE. JMH's -t runs one thread count instead"
-            + " of --threads. Full mode (default): the annotations' 3 forks, 5 x 2 s warmup, 5 x 2 s measurement."},
+            + " of --threads. Full mode (default): 3 rounds of 1 fork each (the annotations' setting), 3 x 1 s warmup,"
+            + " 5 x 1 s measurement. Results: wall-clock ops/us, pagesRead (for hit ratios) and cpuNanos (process CPU"
+            + " time, for throughput per CPU second) per benchmark, and the gc profiler's B/op."},
     footer = {"", "Examples:",
         "  ./bench jmh --quick",
         "  ./bench jmh HitPath --threads 1 -prof stack",
@@ -49,9 +55,14 @@ public final class JmhCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--quick", description = "1 fork, 2 x 0.5 s warmup, 3 x 0.5 s measurement: the whole suite"
-        + " in a few minutes, with wider error bars.")
+    @Option(names = "--quick", description = "1 round of 1 fork, 2 x 0.5 s warmup, 3 x 0.5 s measurement: the whole"
+        + " suite in a few minutes, with wider error bars.")
     private boolean quick;
+
+    @Option(names = "--rounds", paramLabel = "N",
+        description = "Runs of the whole selection, one after the other, merged per benchmark: ours and the peer"
+            + " alternate in time, so a burst of load from the neighbours hits both. Default: 3, or 1 with --quick.")
+    private Integer rounds;
 
     @Option(names = "--threads", paramLabel = "LIST", split = ",", defaultValue = "1,2",
         description = "Thread counts to run the suite at, one JMH run each. Default: ${DEFAULT-VALUE}.")
@@ -85,19 +96,31 @@ public final class JmhCommand implements Callable<Integer> {
         Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
 
-        List<RunResult> all = new ArrayList<>();
-        for (int t : threadCounts) {
-            Collection<RunResult> run;
-            try {
-                run = new Runner(options.threads(t).build()).run();
-            } catch (RunnerException e) {
-                err.println("jmh: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
-                return 1;
-            }
-            all.addAll(run);
-            write(results, all); // after every thread count, so an interrupted suite keeps what it measured
+        int roundCount = rounds != null ? rounds : quick ? 1 : 3;
+        if (roundCount < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
         }
-        if (all.isEmpty()) {
+        Map<BenchmarkParams, List<BenchmarkResult>> merged = new LinkedHashMap<>();
+        for (int round = 1; round <= roundCount; round++) {
+            for (int t : threadCounts) {
+                if (roundCount > 1) {
+                    spec.commandLine().getOut().println("# bench jmh: round " + round + " of " + roundCount + ", " + t
+                        + (t == 1 ? " thread" : " threads"));
+                }
+                Collection<RunResult> run;
+                try {
+                    run = new Runner(options.threads(t).build()).run();
+                } catch (RunnerException e) {
+                    err.println("jmh: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
+                    return 1;
+                }
+                for (RunResult r : run) {
+                    merged.computeIfAbsent(r.getParams(), p -> new ArrayList<>()).addAll(r.getBenchmarkResults());
+                }
+                write(results, merged); // after every run, so an interrupted suite keeps what it measured
+            }
+        }
+        if (merged.isEmpty()) {
             err.println("jmh: no benchmark matched " + cmd.getIncludes());
             return 1;
         }
@@ -166,7 +189,10 @@ public final class JmhCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void write(Path file, List<RunResult> results) throws IOException {
+    /** Every fork of every round of one benchmark and parameter set becomes one JMH result. */
+    private static void write(Path file, Map<BenchmarkParams, List<BenchmarkResult>> merged) throws IOException {
+        List<RunResult> results = new ArrayList<>();
+        merged.forEach((params, forks) -> results.add(new RunResult(params, forks)));
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

@@ -67,8 +67,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         RunInfo run = new RunInfo(n.path("jmhVersion").asText(""), n.path("jdkVersion").asText(""),
             n.path("vmName").asText(""), n.path("vmVersion").asText(""), n.path("warmupIterations").asInt(),
             n.path("warmupTime").asText(""), n.path("measurementIterations").asInt(), n.path("measurementTime").asText(""));
+        // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
+        int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
         return new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params), n.path("threads").asInt(1),
-            n.path("forks").asInt(), score(primary), Collections.unmodifiableMap(secondary), run);
+            forks, score(primary), Collections.unmodifiableMap(secondary), run);
     }
 
     private static Score score(JsonNode m) {
