@@ -1,5 +1,6 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.demo.DemoCommand;
 import io.ratatosk.bench.jmh.JmhCommand;
 import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.SimCommand;
@@ -14,6 +15,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Ratatosk benchmarks, simulator and demos.",
     subcommands = {
+        DemoCommand.class,
         SimCommand.class,
         JmhCommand.class,
         JmhReportCommand.class,

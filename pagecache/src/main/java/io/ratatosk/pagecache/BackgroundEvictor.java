@@ -2,7 +2,6 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -102,20 +101,12 @@ final class BackgroundEvictor implements Runnable {
                 }
                 continue;
             }
-            if (!frames.tryExclusiveLock(victim)) {
-                continue;
-            }
-            long key = frames.binding(victim);
-            if (key == PageKey.UNBOUND) {
+            long errorsBefore = cache.evictionErrors();
+            if (cache.tryEvict(victim, true)) {
                 frames.unlockExclusive(victim);
-                continue;
-            }
-            boolean evicted = cache.evictLocked(victim, key, true);
-            frames.unlockExclusive(victim);
-            if (evicted) {
                 cache.freeFrame(victim);
-            } else {
-                LockSupport.parkNanos(ERROR_BACKOFF_NANOS);
+            } else if (cache.evictionErrors() != errorsBefore) {
+                LockSupport.parkNanos(ERROR_BACKOFF_NANOS); // the disk refused a write-out: do not hammer it
             }
         }
     }

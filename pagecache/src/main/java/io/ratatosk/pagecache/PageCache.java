@@ -236,20 +236,28 @@ public final class PageCache implements AutoCloseable {
                 }
                 continue;
             }
-            if (!frames.tryExclusiveLock(victim)) {
-                continue;
-            }
-            long key = frames.binding(victim);
-            if (key == PageKey.UNBOUND) {
-                frames.unlockExclusive(victim);
-                continue;
-            }
-            if (evictLocked(victim, key, false)) {
+            if (tryEvict(victim, false)) {
                 return victim;
             }
-            frames.unlockExclusive(victim);
-            throwPendingEvictionError();
+            throwPendingEvictionError(); // the write-out failed (or a background one did): report it now
         }
+    }
+
+    /**
+     * Evicts the policy's candidate if it still can: takes its exclusive lock, checks it is still bound
+     * (nobody evicted it meanwhile) and evicts it. Returns true with the frame exclusively locked and
+     * unbound; false, with nothing held, if the frame was pinned or gone, or its write-out failed.
+     */
+    boolean tryEvict(int victim, boolean background) {
+        if (!frames.tryExclusiveLock(victim)) {
+            return false;
+        }
+        long key = frames.binding(victim);
+        if (key != PageKey.UNBOUND && evictLocked(victim, key, background)) {
+            return true;
+        }
+        frames.unlockExclusive(victim);
+        return false;
     }
 
     /**
@@ -290,7 +298,7 @@ public final class PageCache implements AutoCloseable {
      * writes it out if dirty, unbinds it. Returns false, leaving the page resident, dirty and bound, if
      * writing it failed; the error is kept for the next map, fault or flush.
      */
-    boolean evictLocked(int frame, long key, boolean background) {
+    private boolean evictLocked(int frame, long key, boolean background) {
         PagedFile file = filesById.get(PageKey.fileId(key));
         long pageId = PageKey.pageId(key);
         boolean dirty = frames.isModified(frame);
@@ -344,6 +352,10 @@ public final class PageCache implements AutoCloseable {
     /** Returns an unlocked, unbound frame to the free list. */
     void freeFrame(int frame) {
         freeList.push(frame);
+    }
+
+    long evictionErrors() {
+        return counters.get(CacheCounter.EVICTION_ERRORS);
     }
 
     int freeFrames() {

@@ -1,8 +1,10 @@
 package io.ratatosk.pagecache;
 
 /**
- * A snapshot of the page cache's counters. Hits and faults count pins: every {@code next()} of a
- * cursor (and every re-pin after a failed optimistic read) is one or the other.
+ * A snapshot of the page cache's counters. Hits and faults count accesses: every successful
+ * {@code next()} of a cursor is one or the other. A read that {@code shouldRetry()} sends back to the
+ * same page is the same access: it counts again only if the page had been evicted and must be faulted
+ * in anew, so contention on a page does not inflate the hit ratio.
  */
 public record PageCacheStats(
     long hits,

@@ -96,14 +96,18 @@ public final class PageCursor implements AutoCloseable {
             pinForWrite(pageId);
             file.growTo(pageId);
         } else {
-            pinForRead(pageId);
+            pinForRead(pageId, true);
         }
         currentPageId = pageId;
         nextPageId = pageId + 1;
         return true;
     }
 
-    private void pinForRead(long pageId) throws IOException {
+    /**
+     * @param newAccess false when re-pinning after a failed validation: the same logical access, so it
+     *                  neither counts as another hit nor raises the page's usage again
+     */
+    private void pinForRead(long pageId, boolean newAccess) throws IOException {
         long key = PageKey.of(fileId, pageId);
         while (true) {
             int entry = table.get(pageId);
@@ -114,8 +118,10 @@ public final class PageCursor implements AutoCloseable {
                     Thread.onSpinWait(); // being evicted or faulted in right now: look again
                     continue;
                 }
-                policy.onHit(f);
-                countHit();
+                if (newAccess) {
+                    policy.onHit(f);
+                    countHit();
+                }
                 pinned(f, s);
                 return;
             }
@@ -197,10 +203,16 @@ public final class PageCursor implements AutoCloseable {
             return false;
         }
         long pageId = currentPageId;
+        int f = frame;
         frame = NO_FRAME;
         limit = 0;
         outOfBounds = false; // the reads are void; the bounds flag speaks of the repeated ones
-        pinForRead(pageId);
+        if (frames.writeLockCount(f) > 0) {
+            // A writer holds the page: reading again before it lets go would fail again. Give it the
+            // core instead of spinning (it may be descheduled with more threads than cores).
+            Thread.yield();
+        }
+        pinForRead(pageId, false);
         return true;
     }
 

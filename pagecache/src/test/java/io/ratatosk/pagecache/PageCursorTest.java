@@ -196,4 +196,31 @@ class PageCursorTest {
             assertEquals(s.evictions(), s.evictionWrites(), "every evicted page was dirty: " + s);
         }
     }
+
+    @Test
+    void aRetriedReadIsOneAccessNotTwoHits() throws Exception {
+        try (PageCache quiet = PageCache.open(PageCacheConfig.parse(Map.of(
+                 "pagecache.memory", "256k", "pagecache.evictor.enabled", "false")));
+             PagedFile file = quiet.map(dir.resolve("retry.db"), PAGE)) {
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next()); // fault 1
+                w.putLong(0, 1);
+            }
+            try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(r.next()); // hit 1
+                long v = r.getLong(0);
+                try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(w.next()); // hit 2: a writer changes the page under the reader
+                    w.putLong(0, 2);
+                }
+                assertEquals(1, v);
+                assertTrue(r.shouldRetry(), "the page changed while it was read");
+                assertEquals(2, r.getLong(0));
+                assertFalse(r.shouldRetry());
+            }
+            PageCacheStats s = quiet.stats();
+            assertEquals(1, s.faults(), s.toString());
+            assertEquals(2, s.hits(), "the retry is the same access as the read it repeats: " + s);
+        }
+    }
 }

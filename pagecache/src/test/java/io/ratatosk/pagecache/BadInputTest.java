@@ -1,0 +1,134 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.config.Flags;
+import io.ratatosk.policies.EvictionPolicies;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the page cache refuses, and how it says so. */
+class BadInputTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void negativePageIdsAreRefusedNamingTheFile() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")));
+             PagedFile file = cache.map(dir.resolve("neg.db"), 8192)) {
+            IllegalArgumentException io = assertThrows(IllegalArgumentException.class,
+                () -> file.io(-1, PagedFile.PF_SHARED_READ_LOCK));
+            assertTrue(io.getMessage().contains("pageId=-1") && io.getMessage().contains("neg.db"), io.getMessage());
+            try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                IllegalArgumentException next = assertThrows(IllegalArgumentException.class, () -> c.next(-5));
+                assertTrue(next.getMessage().contains("pageId=-5"), next.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void invalidCursorFlagsAreRefused() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")));
+             PagedFile file = cache.map(dir.resolve("flags.db"), 8192)) {
+            assertThrows(IllegalArgumentException.class, () -> file.io(0, 0));
+            assertThrows(IllegalArgumentException.class,
+                () -> file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_SHARED_WRITE_LOCK));
+            assertThrows(IllegalArgumentException.class, () -> file.io(0, 1 << 10));
+        }
+    }
+
+    @Test
+    void aFilePageLargerThanTheCachePageIsRefused() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", "4k")))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> cache.map(dir.resolve("big.db"), 8192));
+            assertTrue(e.getMessage().contains("filePageSize=8192") && e.getMessage().contains("pagecache.page_size"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> cache.map(dir.resolve("zero.db"), 0));
+        }
+    }
+
+    @Test
+    void mappingAMissingFileWithoutCreateIsRefused() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")))) {
+            assertThrows(NoSuchFileException.class, () -> cache.map(dir.resolve("absent.db"), 8192, false));
+        }
+    }
+
+    @Test
+    void pinningMorePagesThanTheCacheHoldsFailsWithAClearMessageInsteadOfHanging() throws Exception {
+        for (boolean evictor : new boolean[] {true, false}) {
+            try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of(
+                     "pagecache.memory", "32k", "pagecache.page_size", "8k",
+                     "pagecache.evictor.enabled", String.valueOf(evictor))));
+                 PagedFile file = cache.map(dir.resolve("pinned-" + evictor + ".db"), 8192)) {
+                List<PageCursor> pinned = new ArrayList<>();
+                try {
+                    for (int p = 0; p < cache.frameCount(); p++) {
+                        PageCursor c = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK);
+                        assertTrue(c.next());
+                        pinned.add(c);
+                    }
+                    NoEvictableFrameException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                        assertThrows(NoEvictableFrameException.class, () -> {
+                            try (PageCursor extra = file.io(100, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                                extra.next();
+                            }
+                        }));
+                    assertEquals(4, e.frames());
+                    assertEquals(4, e.pinned());
+                    assertTrue(e.getMessage().contains("all 4 frames") && e.getMessage().contains("4 by write cursors")
+                        && e.getMessage().contains("pagecache.memory"), e.getMessage());
+                } finally {
+                    pinned.forEach(PageCursor::close);
+                }
+                // Once the pins are released the same fault succeeds.
+                try (PageCursor extra = file.io(100, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(extra.next());
+                }
+            }
+        }
+    }
+
+    @Test
+    void closingAFileWithAnOpenWriteCursorIsRefusedAndLosesNothing() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")))) {
+            PagedFile file = cache.map(dir.resolve("open-cursor.db"), 8192);
+            PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK);
+            assertTrue(w.next());
+            w.putLong(0, 5);
+            IllegalStateException e = assertThrows(IllegalStateException.class, file::close);
+            assertTrue(e.getMessage().contains("write cursor"), e.getMessage());
+            w.close();
+            file.close();
+            try (PagedFile again = cache.map(dir.resolve("open-cursor.db"), 8192); PageCursor r = again.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(r.next());
+                long v;
+                do {
+                    v = r.getLong(0);
+                } while (r.shouldRetry());
+                assertEquals(5, v);
+            }
+        }
+    }
+
+    @Test
+    void misspeltFlagsAreRefusedWithTheNearestName() {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+            () -> PageCacheConfig.parse(Map.of("pagecache.memroy", "1m")));
+        assertTrue(e.getMessage().contains("pagecache.memroy") && e.getMessage().contains("pagecache.memory"), e.getMessage());
+    }
+
+    @Test
+    void theParserAcceptsExactlyThePoliciesThatExist() {
+        assertEquals(List.copyOf(EvictionPolicies.NAMES), List.copyOf(Flags.POLICIES),
+            "pagecache.policy's accepted values (Flags.POLICIES) must list exactly EvictionPolicies.NAMES");
+    }
+}

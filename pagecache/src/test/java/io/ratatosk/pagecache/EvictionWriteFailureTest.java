@@ -1,0 +1,158 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A swapper that throws on write while the background evictor evicts dirty pages: the pages stay dirty
+ * and resident, the error reaches the next map, fault or flush, the evictor keeps running, and once
+ * the disk recovers a flush writes every byte.
+ */
+class EvictionWriteFailureTest {
+    private static final int PAGE = 4096;
+    private static final int FRAMES = 64;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void failedBackgroundEvictionKeepsPagesDirtyReportsTheErrorAndRecovers() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(FRAMES * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.policy", "global-clock",
+            "pagecache.evictor.keep_free", "16"));
+        Path path = dir.resolve("faulty.db");
+        int dirtyPages = FRAMES - 16; // fill the frames that are not kept free with dirty pages
+        try (PageCache cache = PageCache.open(config, swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            swappers.failWrites = true;
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                for (int p = 0; p < dirtyPages; p++) {
+                    assertTrue(w.next());
+                    PageContent.write(w, p, 1);
+                }
+            }
+            // Fault more pages in: the free pool drops below keep_free, the evictor wakes and tries to
+            // write the dirty pages out, and the disk refuses.
+            IOException reported = faultUntilAnErrorIsReported(file, dirtyPages);
+            assertTrue(reported.getMessage().contains("stays dirty"), reported.getMessage());
+            assertTrue(swappers.failedWritesOnEvictorThread.get() > 0, "the background evictor met the failure");
+            assertTrue(cache.stats().evictionErrors() > 0, cache.stats().toString());
+
+            // Every page written is still in the cache, intact, although none reached the file.
+            assertEquals(0, pagesOnDisk(path), "nothing could be written");
+            long[] body = new long[PageContent.bodyWords(PAGE)];
+            try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                for (int p = 0; p < dirtyPages; p++) {
+                    assertTrue(r.next(p));
+                    assertEquals(1, PageContent.readValidated(r, p, body), "page " + p);
+                }
+            }
+
+            swappers.failWrites = false;
+            // The evictor is still alive: with the disk back it refills the free pool by itself.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long before = cache.stats().backgroundEvictions();
+            while (cache.stats().backgroundEvictions() == before && System.nanoTime() < deadline) {
+                try {
+                    faultOne(file, dirtyPages + 100 + (int) (System.nanoTime() % 50));
+                } catch (IOException queuedFromTheFailingPeriod) {
+                    // Evictions that failed before the disk came back are reported once, to the next fault.
+                    assertTrue(queuedFromTheFailingPeriod.getMessage().contains("stays dirty"),
+                        queuedFromTheFailingPeriod.getMessage());
+                }
+            }
+            assertTrue(cache.stats().backgroundEvictions() > before, "the evictor evicts again once writes succeed");
+            // A pending error may still be queued from the failing period: it is reported once, then flush works.
+            try {
+                file.flush();
+            } catch (IOException stillPending) {
+                assertTrue(stillPending.getMessage().contains("stays dirty"), stillPending.getMessage());
+                file.flush();
+            }
+            file.close();
+        }
+        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, PAGE, false)) {
+            long[] body = new long[PageContent.bodyWords(PAGE)];
+            try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                for (int p = 0; p < dirtyPages; p++) {
+                    assertTrue(r.next(p));
+                    assertEquals(1, PageContent.readValidated(r, p, body), "page " + p + " after recovery and reopen");
+                }
+            }
+        }
+    }
+
+    private static IOException faultUntilAnErrorIsReported(PagedFile file, int firstPage) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int page = firstPage;
+        while (System.nanoTime() < deadline) {
+            try {
+                faultOne(file, page++);
+            } catch (IOException e) {
+                return e;
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("no fault reported the failed evictions within 20 s");
+    }
+
+    private static void faultOne(PagedFile file, int pageId) throws IOException {
+        try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            if (w.next()) {
+                w.putLong(0, 0); // keeps the page, so later reads see a real page
+            }
+        }
+    }
+
+    private static long pagesOnDisk(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path)) {
+            ByteBuffer b = ByteBuffer.allocate(8);
+            long pages = 0;
+            for (long off = 0; off < ch.size(); off += PAGE) {
+                b.clear();
+                ch.read(b, off + PageContent.VERSION_OFFSET);
+                if (b.getLong(0) != 0) {
+                    pages++;
+                }
+            }
+            return pages;
+        }
+    }
+
+    @Test
+    void flushReportsAWriteFailureAndLeavesThePageDirtyForTheNextFlush() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.evictor.enabled", "false"));
+        Path path = dir.resolve("flush.db");
+        try (PageCache cache = PageCache.open(config, swappers); PagedFile file = cache.map(path, 8192)) {
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+                w.putLong(0, 77);
+            }
+            swappers.failWrites = true;
+            IOException e = assertThrows(IOException.class, file::flush);
+            assertTrue(e.getMessage().contains("injected"), e.getMessage());
+            swappers.failWrites = false;
+            file.flush();
+            assertEquals(1, cache.stats().flushedPages());
+        }
+        try (FileChannel ch = FileChannel.open(path)) {
+            ByteBuffer b = ByteBuffer.allocate(8);
+            ch.read(b, 0);
+            assertEquals(77, b.order(java.nio.ByteOrder.nativeOrder()).getLong(0));
+        }
+    }
+}
