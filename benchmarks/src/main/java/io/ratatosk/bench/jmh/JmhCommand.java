@@ -100,7 +100,7 @@ public final class JmhCommand implements Callable<Integer> {
         if (roundCount < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
         }
-        Map<BenchmarkParams, List<BenchmarkResult>> merged = new LinkedHashMap<>();
+        Map<String, RunResult> merged = new LinkedHashMap<>();
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
@@ -115,7 +115,7 @@ public final class JmhCommand implements Callable<Integer> {
                     return 1;
                 }
                 for (RunResult r : run) {
-                    merged.computeIfAbsent(r.getParams(), p -> new ArrayList<>()).addAll(r.getBenchmarkResults());
+                    merged.merge(key(r.getParams()), r, JmhCommand::mergeForks);
                 }
                 write(results, merged); // after every run, so an interrupted suite keeps what it measured
             }
@@ -189,14 +189,30 @@ public final class JmhCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Every fork of every round of one benchmark and parameter set becomes one JMH result. */
-    private static void write(Path file, Map<BenchmarkParams, List<BenchmarkResult>> merged) throws IOException {
-        List<RunResult> results = new ArrayList<>();
-        merged.forEach((params, forks) -> results.add(new RunResult(params, forks)));
+    /**
+     * What makes two runs the same measurement: benchmark, mode, parameters and thread count
+     * ({@link BenchmarkParams#equals} leaves the thread count out).
+     */
+    static String key(BenchmarkParams p) {
+        StringBuilder sb = new StringBuilder(p.getBenchmark()).append('|').append(p.getMode()).append("|t=").append(p.getThreads());
+        for (String k : p.getParamsKeys()) {
+            sb.append('|').append(k).append('=').append(p.getParam(k));
+        }
+        return sb.toString();
+    }
+
+    /** The forks of two rounds of one measurement as one result. */
+    static RunResult mergeForks(RunResult a, RunResult b) {
+        List<BenchmarkResult> forks = new ArrayList<>(a.getBenchmarkResults());
+        forks.addAll(b.getBenchmarkResults());
+        return new RunResult(a.getParams(), forks);
+    }
+
+    private static void write(Path file, Map<String, RunResult> merged) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, file.toString()).writeOut(results);
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, file.toString()).writeOut(new ArrayList<>(merged.values()));
     }
 }
