@@ -56,8 +56,8 @@ final class RatioChart {
             }
         }
         threads.sort(null);
-        int width = Math.max(900, Math.min(6000, 120 + groups.size() * (threads.size() * 22 + 30)));
-        CategoryChart chart = new CategoryChartBuilder().width(width).height(700)
+        int width = Math.max(900, Math.min(6000, 240 + groups.size() * (threads.size() * 30 + 50)));
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(900)
             .title("Throughput per CPU second, ours / reference (same run); bars: 99.9% error")
             .xAxisTitle("benchmark, parameters, reference").yAxisTitle("ratio").build();
         CategoryStyler styler = chart.getStyler();
