@@ -32,8 +32,9 @@ import picocli.CommandLine.Unmatched;
 
 /**
  * {@code ./bench jmh}: runs the JMH suite of this package (or the benchmarks matching a pattern) once per
- * thread count, with JMH's {@code gc} profiler, and writes every result to one JSON file for
- * {@code ./bench jmh-report}. Anything it does not know is handed to JMH unchanged.
+ * thread count and round, with JMH's {@code gc} profiler, merges the forks of all rounds per benchmark,
+ * parameters and thread count, and writes the results to one JSON file for {@code ./bench jmh-report}.
+ * Anything it does not know is handed to JMH unchanged.
  */
 @Command(name = "jmh", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
