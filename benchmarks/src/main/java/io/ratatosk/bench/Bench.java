@@ -3,6 +3,8 @@ package io.ratatosk.bench;
 import io.ratatosk.bench.demo.DemoCommand;
 import io.ratatosk.bench.ldbc.LdbcCommand;
 import io.ratatosk.bench.nvm.NvmCommand;
+import io.ratatosk.bench.jmh.JmhCommand;
+import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
@@ -20,6 +22,8 @@ import picocli.CommandLine.Spec;
         LdbcCommand.class,
         NvmCommand.class,
         ThroughputCommand.class,
+        JmhCommand.class,
+        JmhReportCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class Bench implements Runnable {

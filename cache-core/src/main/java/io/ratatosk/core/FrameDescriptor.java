@@ -27,6 +27,11 @@ public final class FrameDescriptor {
     public static final int BINDING_OFFSET = 16;
     public static final int POLICY_WORD_OFFSET = 24;
     public static final int FRAME_BYTES = 32;
+    /**
+     * The region starts on a cache line ({@value} bytes), so with {@link #FRAME_BYTES} dividing it no
+     * frame's metadata straddles two lines: one miss fetches all of a frame's words.
+     */
+    public static final int REGION_ALIGNMENT = 64;
 
     public static final long EXCLUSIVE = 1L << 63;
     public static final long MODIFIED = 1L << 62;

@@ -9,6 +9,7 @@ import static io.ratatosk.core.FrameDescriptor.MODIFIED;
 import static io.ratatosk.core.FrameDescriptor.PAGE_ADDRESS_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.PINNING_BITS;
 import static io.ratatosk.core.FrameDescriptor.POLICY_WORD_OFFSET;
+import static io.ratatosk.core.FrameDescriptor.REGION_ALIGNMENT;
 import static io.ratatosk.core.FrameDescriptor.SEQUENCE_MASK;
 import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
 import static io.ratatosk.core.FrameDescriptor.WRITERS_MASK;
@@ -37,6 +38,9 @@ public final class FrameTable implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
 
     private final int frameCount;
+    /** What allocateMemory returned, to free. */
+    private final long allocation;
+    /** The first frame: {@code allocation} rounded up to {@link FrameDescriptor#REGION_ALIGNMENT}. */
     private final long base;
     private volatile boolean closed;
 
@@ -46,7 +50,10 @@ public final class FrameTable implements AutoCloseable {
         }
         this.frameCount = frameCount;
         long bytes = (long) frameCount * FRAME_BYTES;
-        this.base = UNSAFE.allocateMemory(bytes);
+        // malloc aligns to 16 bytes only: half the frames would straddle two cache lines, and a hit that
+        // reads the lock word and then the binding and policy word would miss twice instead of once.
+        this.allocation = UNSAFE.allocateMemory(bytes + REGION_ALIGNMENT - 1);
+        this.base = (allocation + REGION_ALIGNMENT - 1) & -REGION_ALIGNMENT;
         UNSAFE.setMemory(base, bytes, (byte) 0);
     }
 
@@ -258,7 +265,7 @@ public final class FrameTable implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            UNSAFE.freeMemory(base);
+            UNSAFE.freeMemory(allocation);
         }
     }
 }

@@ -1,0 +1,219 @@
+package io.ratatosk.bench.jmh;
+
+import io.ratatosk.policies.EvictionPolicies;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code ./bench jmh}: runs the JMH suite of this package (or the benchmarks matching a pattern) once per
+ * thread count and round, with JMH's {@code gc} profiler, merges the forks of all rounds per benchmark,
+ * parameters and thread count, and writes the results to one JSON file for {@code ./bench jmh-report}.
+ * Anything it does not know is handed to JMH unchanged.
+ */
+@Command(name = "jmh", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Runs the JMH microbenchmarks, our page cache side by side with Neo4j's Muninn (the peer).",
+        "Arguments other than the options below go to JMH as they are: a benchmark pattern (regexp),"
+            + " -f, -wi, -i, -w, -r, -p name=v1,v2, -prof ..., -rff FILE. JMH's -t runs one thread count instead"
+            + " of --threads. Full mode (default): 3 rounds of 1 fork each (the annotations' setting), 3 x 1 s warmup,"
+            + " 5 x 1 s measurement. Results: wall-clock ops/us, pagesRead (for hit ratios) and cpuNanos (process CPU"
+            + " time, for throughput per CPU second) per benchmark, and the gc profiler's B/op."},
+    footer = {"", "Examples:",
+        "  ./bench jmh --quick",
+        "  ./bench jmh HitPath --threads 1 -prof stack",
+        "  ./bench jmh --out bench-out/full.json && ./bench jmh-report bench-out/full.json",
+        "JMH's own help: ./bench jmh -- -h. Docs: docs/benchmarks.md"})
+public final class JmhCommand implements Callable<Integer> {
+    /** The suite: every benchmark class in this package. */
+    static final String SUITE_PATTERN = "io\\.ratatosk\\.bench\\.jmh\\..*Benchmark\\.";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--quick", description = "1 round of 1 fork, 2 x 0.5 s warmup, 3 x 0.5 s measurement: the whole"
+        + " suite in a few minutes, with wider error bars.")
+    private boolean quick;
+
+    @Option(names = "--rounds", paramLabel = "N",
+        description = "Runs of the whole selection, one after the other, merged per benchmark: ours and the peer"
+            + " alternate in time, so a burst of load from the neighbours hits both. Default: 3, or 1 with --quick.")
+    private Integer rounds;
+
+    @Option(names = "--threads", paramLabel = "LIST", split = ",", defaultValue = "1,2",
+        description = "Thread counts to run the suite at, one JMH run each. Default: ${DEFAULT-VALUE}.")
+    private List<Integer> threads;
+
+    @Option(names = "--out", paramLabel = "FILE", defaultValue = "bench-out/jmh.json",
+        description = "JSON results of all runs (JMH's format). JMH's -rff FILE does the same. Default: ${DEFAULT-VALUE}.")
+    private Path out;
+
+    @Unmatched
+    private List<String> jmhArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException, RunnerException {
+        PrintWriter err = spec.commandLine().getErr();
+        CommandLineOptions cmd = parseJmhArgs(jmhArgs);
+        if (cmd.shouldHelp() || cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
+            || cmd.shouldListResultFormats()) {
+            return listOrHelp(cmd);
+        }
+        if (cmd.getResultFormat().hasValue() && cmd.getResultFormat().get() != ResultFormatType.JSON) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "results are written as JSON for jmh-report; -rf " + cmd.getResultFormat().get() + " is not supported");
+        }
+        for (int t : threads) {
+            if (t < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be positive: " + threads);
+            }
+        }
+        ChainedOptionsBuilder options = options(cmd, quick);
+        Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
+        List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
+
+        int roundCount = rounds != null ? rounds : quick ? 1 : 3;
+        if (roundCount < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
+        }
+        Map<String, RunResult> merged = new LinkedHashMap<>();
+        for (int round = 1; round <= roundCount; round++) {
+            for (int t : threadCounts) {
+                if (roundCount > 1) {
+                    spec.commandLine().getOut().println("# bench jmh: round " + round + " of " + roundCount + ", " + t
+                        + (t == 1 ? " thread" : " threads"));
+                }
+                Collection<RunResult> run;
+                try {
+                    run = new Runner(options.threads(t).build()).run();
+                } catch (RunnerException e) {
+                    err.println("jmh: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
+                    return 1;
+                }
+                for (RunResult r : run) {
+                    merged.merge(key(r.getParams()), r, JmhCommand::mergeForks);
+                }
+                write(results, merged); // after every run, so an interrupted suite keeps what it measured
+            }
+        }
+        if (merged.isEmpty()) {
+            err.println("jmh: no benchmark matched " + cmd.getIncludes());
+            return 1;
+        }
+        spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + results);
+        return 0;
+    }
+
+    /** JMH's options from the passed-through arguments, with this suite's defaults where they say nothing. */
+    static ChainedOptionsBuilder options(CommandLineOptions cmd, boolean quick) {
+        ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd);
+        if (cmd.getIncludes().isEmpty()) {
+            b.include(SUITE_PATTERN);
+        }
+        if (quick) {
+            if (!cmd.getForkCount().hasValue()) {
+                b.forks(1);
+            }
+            if (!cmd.getWarmupIterations().hasValue()) {
+                b.warmupIterations(2);
+            }
+            if (!cmd.getWarmupTime().hasValue()) {
+                b.warmupTime(TimeValue.milliseconds(500));
+            }
+            if (!cmd.getMeasurementIterations().hasValue()) {
+                b.measurementIterations(3);
+            }
+            if (!cmd.getMeasurementTime().hasValue()) {
+                b.measurementTime(TimeValue.milliseconds(500));
+            }
+        }
+        if (!cmd.getParameter("policy").hasValue()) {
+            // every policy there is, not just those the annotation listed when it was written
+            b.param("policy", EvictionPolicies.NAMES.toArray(String[]::new));
+        }
+        if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc"))) {
+            b.addProfiler("gc");
+        }
+        return b;
+    }
+
+    private CommandLineOptions parseJmhArgs(List<String> args) {
+        List<String> pass = new ArrayList<>(args);
+        pass.remove("--"); // lets "./bench jmh -- -h" reach JMH's help
+        try {
+            return new CommandLineOptions(pass.toArray(String[]::new));
+        } catch (CommandLineOptionException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "JMH: " + e.getMessage());
+        }
+    }
+
+    private static int listOrHelp(CommandLineOptions cmd) throws IOException, RunnerException {
+        if (cmd.shouldHelp()) {
+            cmd.showHelp();
+        } else if (cmd.shouldListProfilers()) {
+            cmd.listProfilers();
+        } else if (cmd.shouldListResultFormats()) {
+            cmd.listResultFormats();
+        } else {
+            Runner runner = new Runner(options(cmd, false).build());
+            if (cmd.shouldListWithParams()) {
+                runner.listWithParams(cmd);
+            } else {
+                runner.list();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * What makes two runs the same measurement: benchmark, mode, parameters and thread count
+     * ({@link BenchmarkParams#equals} leaves the thread count out).
+     */
+    static String key(BenchmarkParams p) {
+        StringBuilder sb = new StringBuilder(p.getBenchmark()).append('|').append(p.getMode()).append("|t=").append(p.getThreads());
+        for (String k : p.getParamsKeys()) {
+            sb.append('|').append(k).append('=').append(p.getParam(k));
+        }
+        return sb.toString();
+    }
+
+    /** The forks of two rounds of one measurement as one result. */
+    static RunResult mergeForks(RunResult a, RunResult b) {
+        List<BenchmarkResult> forks = new ArrayList<>(a.getBenchmarkResults());
+        forks.addAll(b.getBenchmarkResults());
+        return new RunResult(a.getParams(), forks);
+    }
+
+    private static void write(Path file, Map<String, RunResult> merged) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, file.toString()).writeOut(new ArrayList<>(merged.values()));
+    }
+}

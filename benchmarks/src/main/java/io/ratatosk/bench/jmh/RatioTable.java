@@ -1,0 +1,316 @@
+package io.ratatosk.bench.jmh;
+
+import io.ratatosk.bench.jmh.JmhResult.Score;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+import org.openjdk.jmh.util.ListStatistics;
+
+/**
+ * JMH results paired into rows of ours against a reference measured in the same run: side=ratatosk against
+ * side=muninn, and each policy of {@link PolicyHitPathBenchmark} against global-clock.
+ *
+ * <p>Two ratios per row. <em>Wall</em>: JMH's throughput, ours / reference. <em>Per CPU</em>: operations per
+ * microsecond of process CPU time, computed per iteration from the {@code cpuNanos} counter and averaged, then
+ * ours / reference; on a shared machine it is far steadier, because time spent descheduled by the neighbours
+ * is not counted. On an idle machine at one thread the two agree. Every error is a 99.9% confidence
+ * half-width (JMH's); a ratio's error combines the two sides' relative errors in quadrature.
+ */
+final class RatioTable {
+    static final String SIDE = "side";
+    static final String POLICY = "policy";
+    static final String PAGES_READ = "pagesRead";
+    static final String CPU_NANOS = "cpuNanos";
+    static final String BYTES_PER_OP = "gc.alloc.rate.norm";
+    /** Allocation per operation below this counts as none: JMH's own bookkeeping shows up as ~0.001 B/op. */
+    static final double ZERO_BYTES_PER_OP = 0.5;
+    private static final double CONFIDENCE = 0.999;
+
+    /** A mean with its error; NaN where unknown. */
+    record Estimate(double mean, double error) {
+        static final Estimate UNKNOWN = new Estimate(Double.NaN, Double.NaN);
+
+        boolean known() {
+            return !Double.isNaN(mean);
+        }
+
+        /** this / other, with relative errors combined in quadrature. */
+        Estimate over(Estimate other) {
+            double ratio = mean / other.mean;
+            double a = error / mean;
+            double b = other.error / other.mean;
+            return new Estimate(ratio, ratio * Math.sqrt(a * a + b * b));
+        }
+    }
+
+    /**
+     * @param reference  what ours is compared with (muninn, or global-clock), or null if nothing was
+     * @param hitRatio   1 - pages read / operations, NaN where the benchmark does not report pages read
+     * @param bytesPerOp gc.alloc.rate.norm, NaN where the gc profiler did not run
+     */
+    record Row(String benchmark, String params, int threads, String reference,
+               Estimate ours, Estimate peer, Estimate wallRatio,
+               Estimate oursPerCpu, Estimate peerPerCpu, Estimate cpuRatio,
+               double oursHitRatio, double peerHitRatio, double oursBytesPerOp, double peerBytesPerOp) {
+
+        boolean hasPeer() {
+            return reference != null;
+        }
+
+        /** The ratio the targets are judged on: per CPU where measured, else wall-clock. */
+        Estimate ratio() {
+            return cpuRatio.known() ? cpuRatio : wallRatio;
+        }
+    }
+
+    private final List<Row> rows;
+
+    private RatioTable(List<Row> rows) {
+        this.rows = rows;
+    }
+
+    List<Row> rows() {
+        return rows;
+    }
+
+    static RatioTable of(List<JmhResult> results) {
+        // (benchmark, params other than side/policy) in first-seen order; within it, threads ascending
+        Map<String, Map<Integer, List<JmhResult>>> groups = new LinkedHashMap<>();
+        for (JmhResult r : results) {
+            String key = r.benchmark() + "|" + params(r, false);
+            groups.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(r.threads(), t -> new ArrayList<>()).add(r);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Map<Integer, List<JmhResult>> byThreads : groups.values()) {
+            for (List<JmhResult> group : byThreads.values()) {
+                rows.addAll(rowsOf(group));
+            }
+        }
+        return new RatioTable(rows);
+    }
+
+    private static List<Row> rowsOf(List<JmhResult> group) {
+        List<Row> rows = new ArrayList<>();
+        JmhResult first = group.get(0);
+        if (first.params().containsKey(SIDE)) {
+            JmhResult ours = find(group, SIDE, CacheSide.RATATOSK);
+            JmhResult peer = find(group, SIDE, CacheSide.MUNINN);
+            if (ours != null) {
+                rows.add(row(ours, peer, CacheSide.MUNINN));
+            } else if (peer != null) {
+                rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
+            }
+        } else if (first.params().containsKey(POLICY)) {
+            JmhResult baseline = find(group, POLICY, PolicyHitPathBenchmark.BASELINE);
+            List<JmhResult> sorted = new ArrayList<>(group);
+            sorted.sort(Comparator.comparing((JmhResult r) -> !r.params().get(POLICY).equals(PolicyHitPathBenchmark.BASELINE))
+                .thenComparing(r -> r.params().get(POLICY)));
+            for (JmhResult r : sorted) {
+                rows.add(row(r, baseline, PolicyHitPathBenchmark.BASELINE));
+            }
+        } else {
+            for (JmhResult r : group) {
+                rows.add(row(r, null, null));
+            }
+        }
+        return rows;
+    }
+
+    private static Row row(JmhResult ours, JmhResult peer, String reference) {
+        Estimate o = primary(ours);
+        Estimate oCpu = perCpu(ours);
+        if (peer == null) {
+            return new Row(ours.benchmark(), params(ours, true), ours.threads(), null, o, Estimate.UNKNOWN, Estimate.UNKNOWN,
+                oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN);
+        }
+        Estimate p = primary(peer);
+        Estimate pCpu = perCpu(peer);
+        Estimate cpuRatio = oCpu.known() && pCpu.known() ? oCpu.over(pCpu) : Estimate.UNKNOWN;
+        return new Row(ours.benchmark(), params(ours, true), ours.threads(), reference, o, p, o.over(p),
+            oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer));
+    }
+
+    private static Estimate primary(JmhResult r) {
+        return new Estimate(r.primary().score(), r.primary().error());
+    }
+
+    /** Operations per microsecond of process CPU time: per iteration, then mean and 99.9% error over iterations. */
+    static Estimate perCpu(JmhResult r) {
+        Score cpu = r.secondary().get(CPU_NANOS);
+        double[] ops = r.primary().raw();
+        if (cpu == null || cpu.raw().length != ops.length || ops.length == 0) {
+            return Estimate.UNKNOWN;
+        }
+        ListStatistics stats = new ListStatistics();
+        for (int i = 0; i < ops.length; i++) {
+            double cpuNanosPerMicro = cpu.raw()[i];
+            if (cpuNanosPerMicro > 0) {
+                stats.addValue(ops[i] / (cpuNanosPerMicro / 1000.0)); // ops/us over CPU-us/us
+            }
+        }
+        if (stats.getN() == 0) {
+            return Estimate.UNKNOWN;
+        }
+        return new Estimate(stats.getMean(), stats.getN() > 1 ? stats.getMeanErrorAt(CONFIDENCE) : Double.NaN);
+    }
+
+    private static JmhResult find(List<JmhResult> group, String param, String value) {
+        for (JmhResult r : group) {
+            if (value.equals(r.params().get(param))) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    static double hitRatio(JmhResult r) {
+        return r.secondary(PAGES_READ)
+            .map(s -> Math.max(0.0, 1.0 - s.score() / r.primary().score()))
+            .orElse(Double.NaN);
+    }
+
+    static double bytesPerOp(JmhResult r) {
+        return r.secondary(BYTES_PER_OP).map(Score::score).orElse(Double.NaN);
+    }
+
+    /** The parameters as "k=v k=v", without side (and without policy unless {@code withPolicy}). */
+    private static String params(JmhResult r, boolean withPolicy) {
+        StringJoiner j = new StringJoiner(" ");
+        r.params().forEach((k, v) -> {
+            if (!k.equals(SIDE) && (withPolicy || !k.equals(POLICY))) {
+                j.add(k + "=" + v);
+            }
+        });
+        return j.toString();
+    }
+
+    // ---- rendering -------------------------------------------------------------------------------
+
+    /** The table in Markdown (also what the command prints). */
+    String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| benchmark | params | threads | vs | ours ops/µs | peer ops/µs | ratio (wall) | ours ops/CPU-µs"
+            + " | peer ops/CPU-µs | **ratio per CPU** | hit ratio ours / peer | B/op ours / peer |\n");
+        sb.append("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (Row r : rows) {
+            sb.append("| ").append(r.benchmark())
+                .append(" | ").append(r.params().isEmpty() ? "-" : r.params())
+                .append(" | ").append(r.threads())
+                .append(" | ").append(r.hasPeer() ? r.reference() : "-")
+                .append(" | ").append(estimate(r.ours(), "%.3f"))
+                .append(" | ").append(estimate(r.peer(), "%.3f"))
+                .append(" | ").append(estimate(r.wallRatio(), "%.2f"))
+                .append(" | ").append(estimate(r.oursPerCpu(), "%.3f"))
+                .append(" | ").append(estimate(r.peerPerCpu(), "%.3f"))
+                .append(" | ").append(r.cpuRatio().known() ? "**" + estimate(r.cpuRatio(), "%.2f") + "**" : "-")
+                .append(" | ").append(pair(r.oursHitRatio(), r.peerHitRatio(), RatioTable::percent))
+                .append(" | ").append(pair(r.oursBytesPerOp(), r.peerBytesPerOp(), RatioTable::bytes))
+                .append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    static String estimate(Estimate e, String number) {
+        if (!e.known()) {
+            return "-";
+        }
+        return Double.isNaN(e.error()) ? format(number, e.mean()) : format(number + " ± " + number, e.mean(), e.error());
+    }
+
+    private interface Formatter {
+        String apply(double v);
+    }
+
+    private static String pair(double ours, double peer, Formatter f) {
+        if (Double.isNaN(ours) && Double.isNaN(peer)) {
+            return "-";
+        }
+        String o = Double.isNaN(ours) ? "-" : f.apply(ours);
+        return Double.isNaN(peer) ? o : o + " / " + f.apply(peer);
+    }
+
+    private static String percent(double v) {
+        return format("%.1f%%", 100 * v);
+    }
+
+    private static String bytes(double v) {
+        return v < 0.005 ? "0" : format("%.2f", v);
+    }
+
+    private static String format(String pattern, Object... args) {
+        return String.format(Locale.ROOT, pattern, args);
+    }
+
+    // ---- targets ---------------------------------------------------------------------------------
+
+    /** One of the targets, checked against the rows it concerns. */
+    record Target(String description, List<Row> rows, boolean met, String evidence) {
+    }
+
+    List<Target> targets() {
+        List<Target> targets = new ArrayList<>();
+        targets.add(ratioTarget("read hit path >= 1.2x Muninn", "HitPathBenchmark.read", 1.2));
+        targets.add(ratioTarget("write hit path >= 1.0x Muninn", "HitPathBenchmark.write", 1.0));
+        targets.add(ratioTarget("fault path (evictor on) >= 1.0x Muninn", "FaultPathBenchmark.read", 1.0));
+        targets.add(ratioTarget("cooperative eviction (evictor off) >= 1.0x Muninn", "CooperativeEvictionBenchmark.read", 1.0));
+        List<Row> hitPaths = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.benchmark().startsWith("HitPathBenchmark.") || r.benchmark().startsWith("PolicyHitPathBenchmark.")) {
+                hitPaths.add(r);
+            }
+        }
+        double worst = hitPaths.stream().mapToDouble(Row::oursBytesPerOp).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+        boolean measured = !Double.isNaN(worst);
+        targets.add(new Target("0 B/op on every hit path (ours)", hitPaths, measured && worst < ZERO_BYTES_PER_OP,
+            measured ? format("largest: %.3f B/op over %d rows", worst, hitPaths.size()) : "not measured (run with -prof gc)"));
+        return targets;
+    }
+
+    private Target ratioTarget(String description, String benchmark, double min) {
+        List<Row> matching = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.benchmark().equals(benchmark) && r.hasPeer()) {
+                matching.add(r);
+            }
+        }
+        if (matching.isEmpty()) {
+            return new Target(description, matching, false, "not measured");
+        }
+        Row worst = matching.stream().min(Comparator.comparingDouble(r -> r.ratio().mean())).orElseThrow();
+        boolean met = matching.stream().allMatch(r -> r.ratio().mean() >= min);
+        return new Target(description, matching, met,
+            format("lowest %s %s (wall %s) at %st=%d", worst.cpuRatio().known() ? "per-CPU ratio" : "ratio",
+                estimate(worst.ratio(), "%.2f"), estimate(worst.wallRatio(), "%.2f"),
+                worst.params().isEmpty() ? "" : worst.params() + " ", worst.threads()));
+    }
+
+    String targetsMarkdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| target | rows | met | evidence |\n| --- | ---: | --- | --- |\n");
+        for (Target t : targets()) {
+            sb.append("| ").append(t.description()).append(" | ").append(t.rows().size()).append(" | ")
+                .append(t.rows().isEmpty() ? "-" : t.met() ? "yes" : "**no**").append(" | ").append(t.evidence()).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    /** Distinct run settings found, e.g. "forks 1, warmup 2 x 500 ms, measurement 3 x 500 ms". */
+    static String runSummary(List<JmhResult> results) {
+        Set<String> settings = new LinkedHashSet<>();
+        Set<String> vms = new LinkedHashSet<>();
+        for (JmhResult r : results) {
+            JmhResult.RunInfo run = r.run();
+            settings.add(format("forks %d, warmup %d x %s, measurement %d x %s", r.forks(), run.warmupIterations(),
+                run.warmupTime(), run.measurementIterations(), run.measurementTime()));
+            vms.add("JMH " + run.jmhVersion() + ", JDK " + run.jdkVersion() + " (" + run.vmName() + " " + run.vmVersion() + ")");
+        }
+        return String.join("; ", vms) + "; " + String.join("; ", settings);
+    }
+}

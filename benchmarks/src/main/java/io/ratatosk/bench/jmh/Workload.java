@@ -1,0 +1,111 @@
+package io.ratatosk.bench.jmh;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+
+/**
+ * What every benchmark's shared state holds: the temporary file, one side's cache over it, and the count
+ * of pages read from the file that the threads have already reported. Created in a benchmark's trial
+ * setup, closed in its trial teardown.
+ */
+final class Workload implements AutoCloseable {
+    private final BenchFile file;
+    private final CacheSide cache;
+    private static final OperatingSystemMXBean OS =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private long pagesReadReported;
+    private boolean iterationRunning;
+    private long iterationCpuStart;
+
+    private Workload(BenchFile file, CacheSide cache) {
+        this.file = file;
+        this.cache = cache;
+    }
+
+    /**
+     * Creates a file of {@code pages} pages and opens {@code side} over it with {@code frames} frames.
+     *
+     * @param warm read every page once, so that the measured run starts with the file fully cached
+     *             (only sensible when the file fits the cache)
+     */
+    static Workload open(String side, long pages, int frames, String policy, boolean evictor, boolean warm)
+        throws IOException {
+        BenchFile file = BenchFile.create(pages);
+        CacheSide cache = null;
+        try {
+            cache = CacheSide.open(side, file.path(), frames, policy, evictor);
+            Workload w = new Workload(file, cache);
+            if (warm) {
+                w.readEveryPage();
+            }
+            w.pagesReadReported = cache.pagesRead();
+            return w;
+        } catch (IOException | RuntimeException e) {
+            if (cache != null) {
+                cache.close();
+            }
+            file.close();
+            throw e;
+        }
+    }
+
+    private void readEveryPage() throws IOException {
+        try (CacheSide.Cursor cursor = cache.readCursor()) {
+            for (long page = 0; page < file.pages(); page++) {
+                PageOps.read(cursor, page);
+            }
+        }
+    }
+
+    long pages() {
+        return file.pages();
+    }
+
+    CacheSide cache() {
+        return cache;
+    }
+
+    /**
+     * Pages read from the file since the last call: the first thread to report after an iteration gets
+     * them all, the others get what little came after, so the threads' reports add up to the total.
+     */
+    synchronized long takePagesRead() {
+        long now = cache.pagesRead();
+        long delta = now - pagesReadReported;
+        pagesReadReported = now;
+        return delta;
+    }
+
+    /** Called by every thread as an iteration starts; the first call of the iteration starts the CPU clock. */
+    synchronized void startIteration() {
+        if (!iterationRunning) {
+            iterationRunning = true;
+            iterationCpuStart = OS.getProcessCpuTime();
+        }
+    }
+
+    /**
+     * CPU time the whole process (benchmark threads, evictor, kernel time of its IO, GC, JIT) spent since the
+     * iteration started: to the first thread that asks as the iteration ends, 0 to the others. On a shared
+     * machine wall-clock throughput swings with the neighbours' load; operations per CPU second do much less,
+     * because time the threads spend descheduled is not counted. Resolution: the OS's (10 ms on Linux).
+     */
+    synchronized long takeCpuNanos() {
+        if (!iterationRunning) {
+            return 0;
+        }
+        iterationRunning = false;
+        return OS.getProcessCpuTime() - iterationCpuStart;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            cache.close();
+        } finally {
+            file.close();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.ratatosk.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.EvictionPolicies;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/** What {@code ./bench jmh} hands to JMH. */
+class JmhCommandTest {
+    private static Options options(boolean quick, String... args) throws Exception {
+        return JmhCommand.options(new CommandLineOptions(args), quick).build();
+    }
+
+    @Test
+    void withoutAPatternTheWholeSuiteRunsWithTheGcProfilerAndEveryPolicy() throws Exception {
+        Options o = options(false);
+        assertEquals(List.of(JmhCommand.SUITE_PATTERN), o.getIncludes());
+        assertTrue(o.getProfilers().stream().anyMatch(p -> p.getKlass().equals("gc")));
+        assertEquals(EvictionPolicies.NAMES, List.copyOf(o.getParameter("policy").get()),
+            "the policy list comes from EvictionPolicies.NAMES, not from the annotation");
+    }
+
+    @Test
+    void quickModeShortensOnlyWhatTheUserDidNotSet() throws Exception {
+        Options o = options(true, "HitPath", "-i", "7");
+        assertEquals(List.of("HitPath"), o.getIncludes());
+        assertEquals(1, o.getForkCount().get());
+        assertEquals(TimeValue.milliseconds(500), o.getMeasurementTime().get());
+        assertEquals(7, o.getMeasurementIterations().get());
+    }
+
+    @Test
+    void aPolicyListGivenByTheUserIsKept() throws Exception {
+        Options o = options(false, "-p", "policy=clock");
+        assertEquals(List.of("clock"), List.copyOf(o.getParameter("policy").get()));
+    }
+}

@@ -1,0 +1,48 @@
+package io.ratatosk.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * One tiny measured iteration of the hit-path benchmarks per side, inside this JVM (no fork), so that the
+ * generated JMH code, both adapters and the page-read counter are exercised by every build. Not a
+ * measurement: the numbers only have to exist.
+ */
+class JmhSmokeTest {
+    @Test
+    void eachSideRunsTheHitPathBenchmarksAndServesThemFromTheCache() throws Exception {
+        Collection<RunResult> results = new Runner(new OptionsBuilder()
+            .include(HitPathBenchmark.class.getName() + "\\.")
+            .param("side", CacheSide.RATATOSK, CacheSide.MUNINN)
+            .forks(0)
+            .threads(1)
+            .warmupIterations(0)
+            .measurementIterations(1)
+            .measurementTime(TimeValue.milliseconds(100))
+            .shouldFailOnError(true)
+            .verbosity(VerboseMode.SILENT)
+            .build()).run();
+
+        List<String> seen = new ArrayList<>();
+        for (RunResult r : results) {
+            String name = r.getParams().getBenchmark() + " side=" + r.getParams().getParam("side");
+            seen.add(name);
+            Result<?> primary = r.getPrimaryResult();
+            assertTrue(primary.getScore() > 0, name + " measured nothing");
+            Result<?> pagesRead = r.getSecondaryResults().get("pagesRead");
+            assertEquals(0.0, pagesRead.getScore(), name + ": the file was not fully cached");
+        }
+        assertEquals(4, seen.size(), "read and write for both sides: " + seen);
+    }
+}
