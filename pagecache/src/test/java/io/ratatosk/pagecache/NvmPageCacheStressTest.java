@@ -9,11 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,12 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * once with a small injected latency, and twice with prefetching.
  */
 class NvmPageCacheStressTest {
-    private static final int PAGE_SIZE = 4096;
-    private static final int FRAMES = 48;
+    private static final int PAGE_SIZE = StressWorkload.PAGE_SIZE;
+    private static final int FRAMES = StressWorkload.FRAMES;
     private static final int NVM_SLOTS = FRAMES * 2;
-    private static final int FILE_PAGES = FRAMES * 10;
-    private static final int THREADS = 8;
-    private static final int OPS_PER_THREAD = 3000;
 
     @TempDir
     Path dir;
@@ -74,30 +66,11 @@ class NvmPageCacheStressTest {
         flags.put("pagecache.nvm.prefetch", String.valueOf(prefetch));
         PageCacheConfig config = PageCacheConfig.parse(flags);
         Path path = dir.resolve("nvm-stress.db");
-        // committed[p]: the last version of page p whose write cursor has been closed; one writer per page.
-        AtomicLongArray committed = new AtomicLongArray(FILE_PAGES);
-        for (int p = 0; p < FILE_PAGES; p++) {
-            committed.set(p, -1);
-        }
+        AtomicLongArray committed = StressWorkload.nothingCommitted();
         PageCacheStats stats;
         try (PageCache cache = PageCache.open(config)) {
             PagedFile file = cache.map(path, PAGE_SIZE);
-            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-            try {
-                List<Future<?>> futures = new ArrayList<>();
-                for (int t = 0; t < THREADS; t++) {
-                    int thread = t;
-                    futures.add(pool.submit(() -> {
-                        work(file, thread, committed);
-                        return null;
-                    }));
-                }
-                for (Future<?> f : futures) {
-                    f.get(120, TimeUnit.SECONDS);
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            StressWorkload.run(file, committed);
             stats = cache.stats();
             file.close();
             cache.nvmTier().checkInvariants();
@@ -109,55 +82,13 @@ class NvmPageCacheStressTest {
         verifyAfterReopenWithoutNvm(path, committed);
     }
 
-    private static void work(PagedFile file, int thread, AtomicLongArray committed) throws Exception {
-        SplittableRandom random = new SplittableRandom(thread * 31L + 7);
-        long[] body = new long[PageContent.bodyWords(PAGE_SIZE)];
-        try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            for (int op = 0; op < OPS_PER_THREAD; op++) {
-                long pageId = random.nextInt(FILE_PAGES);
-                if (random.nextInt(4) == 0) {
-                    pageId = pageId - pageId % THREADS + thread; // write only the pages this thread owns
-                }
-                if (pageId % THREADS == thread && pageId < FILE_PAGES && random.nextInt(3) == 0) {
-                    long version = committed.get((int) pageId) + 1;
-                    try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-                        assertTrue(w.next());
-                        PageContent.write(w, pageId, version);
-                    }
-                    committed.set((int) pageId, version);
-                } else if (pageId < FILE_PAGES) {
-                    long before = committed.get((int) pageId);
-                    if (reader.next(pageId)) {
-                        long seen = PageContent.readValidated(reader, pageId, body);
-                        if (seen < before) {
-                            throw new AssertionError("lost write through NVM: page " + pageId + " read version " + seen
-                                + " after version " + before + " was committed");
-                        }
-                    } else if (before >= 0) {
-                        throw new AssertionError("page " + pageId + " was written but next() says it does not exist");
-                    }
-                }
-            }
-        }
-    }
-
     private static void verifyAfterReopenWithoutNvm(Path path, AtomicLongArray committed) throws Exception {
         PageCacheConfig plain = PageCacheConfig.parse(Map.of(
             "pagecache.memory", String.valueOf(FRAMES * PAGE_SIZE),
             "pagecache.page_size", String.valueOf(PAGE_SIZE),
             "pagecache.swap", "file"));
-        long[] body = new long[PageContent.bodyWords(PAGE_SIZE)];
-        try (PageCache cache = PageCache.open(plain); PagedFile file = cache.map(path, PAGE_SIZE, false);
-             PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            for (int p = 0; p < FILE_PAGES; p++) {
-                long expected = committed.get(p);
-                if (p > file.getLastPageId()) {
-                    assertEquals(-1, expected, "page " + p + " was written but is past the end of the reopened file");
-                    continue;
-                }
-                assertTrue(c.next(p));
-                assertEquals(expected, PageContent.readValidated(c, p, body), "version of page " + p + " after reopen without NVM");
-            }
+        try (PageCache cache = PageCache.open(plain); PagedFile file = cache.map(path, PAGE_SIZE, false)) {
+            StressWorkload.verify(file, committed, "after reopen without NVM");
         }
     }
 }

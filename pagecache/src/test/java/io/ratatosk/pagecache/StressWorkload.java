@@ -1,0 +1,111 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The workload of the stress tests: {@value #THREADS} threads read and write random pages of a file ten
+ * times the {@value #FRAMES} frames, every page carrying its id, a version and a body derived from both
+ * ({@link PageContent}). Each page has one writing thread, so its versions are written in order, and
+ * {@code committed[p]} holds the last version of page p whose write cursor was closed. Readers check
+ * every validated read: no torn or misplaced page, never older than what was committed before the
+ * read began.
+ */
+final class StressWorkload {
+    static final int PAGE_SIZE = 4096;
+    static final int FRAMES = 48;
+    static final int FILE_PAGES = FRAMES * 10;
+    static final int THREADS = 8;
+    static final int OPS_PER_THREAD = 3000;
+
+    private StressWorkload() {
+    }
+
+    /** Every page at version -1: never written. */
+    static AtomicLongArray nothingCommitted() {
+        AtomicLongArray committed = new AtomicLongArray(FILE_PAGES);
+        for (int p = 0; p < FILE_PAGES; p++) {
+            committed.set(p, -1);
+        }
+        return committed;
+    }
+
+    /** Runs the threads on {@code file} to the end; the first failure of any thread fails the call. */
+    static void run(PagedFile file, AtomicLongArray committed) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    work(file, thread, committed);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void work(PagedFile file, int thread, AtomicLongArray committed) throws Exception {
+        SplittableRandom random = new SplittableRandom(thread * 31L + 7);
+        long[] body = new long[PageContent.bodyWords(PAGE_SIZE)];
+        // One reusable read cursor per thread, moved with next(pageId), as a database would use it.
+        try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int op = 0; op < OPS_PER_THREAD; op++) {
+                long pageId = random.nextInt(FILE_PAGES);
+                if (random.nextInt(4) == 0) {
+                    pageId = pageId - pageId % THREADS + thread; // write only the pages this thread owns
+                }
+                if (pageId % THREADS == thread && random.nextInt(3) == 0) {
+                    long version = committed.get((int) pageId) + 1;
+                    try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        assertTrue(w.next());
+                        PageContent.write(w, pageId, version);
+                    }
+                    committed.set((int) pageId, version);
+                } else {
+                    long before = committed.get((int) pageId);
+                    if (reader.next(pageId)) {
+                        long seen = PageContent.readValidated(reader, pageId, body);
+                        if (seen < before) {
+                            throw new AssertionError("lost write: page " + pageId + " read version " + seen
+                                + " after version " + before + " was committed");
+                        }
+                    } else if (before >= 0) {
+                        throw new AssertionError("page " + pageId + " was written but next() says it does not exist");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Checks that every page of {@code file} holds exactly its last committed version. */
+    static void verify(PagedFile file, AtomicLongArray committed, String when) throws IOException {
+        long[] body = new long[PageContent.bodyWords(PAGE_SIZE)];
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int p = 0; p < FILE_PAGES; p++) {
+                long expected = committed.get(p);
+                if (p > file.getLastPageId()) {
+                    assertEquals(-1, expected, "page " + p + " was written but is past the end of the file " + when);
+                    continue;
+                }
+                assertTrue(c.next(p));
+                assertEquals(expected, PageContent.readValidated(c, p, body), "version of page " + p + " " + when);
+            }
+        }
+    }
+}
