@@ -52,11 +52,13 @@ class CacheSideTest {
     @ValueSource(strings = {CacheSide.RATATOSK, CacheSide.MUNINN})
     void aFileFourTimesTheCacheFaultsAndEvictsWithTheEvictorOnOrOff(String side) throws IOException {
         for (boolean evictor : new boolean[] {true, false}) {
-            try (BenchFile file = BenchFile.create(256);
-                 CacheSide cache = CacheSide.open(side, file.path(), 64, "muninn", evictor);
+            // 1024 frames, so that the free pool the evictor keeps (5% of the frames) costs little capacity;
+            // in a cache of 64 frames keep_free is 30 and the hit ratio of 4x the cache is nearer 1/5.
+            try (BenchFile file = BenchFile.create(4096);
+                 CacheSide cache = CacheSide.open(side, file.path(), 1024, "muninn", evictor);
                  CacheSide.Cursor cursor = cache.readCursor()) {
                 PageIds ids = PageIds.uniform(file.pages(), 1);
-                int reads = 20_000;
+                int reads = 40_000;
                 for (int i = 0; i < reads; i++) {
                     PageOps.read(cursor, ids.next());
                 }
