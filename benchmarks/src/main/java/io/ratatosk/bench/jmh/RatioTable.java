@@ -15,7 +15,7 @@ import org.openjdk.jmh.util.ListStatistics;
 
 /**
  * JMH results paired into rows of ours against a reference measured in the same run: side=ratatosk against
- * side=muninn, and each policy of {@link PolicyHitPathBenchmark} against global-clock.
+ * side=muninn (or side=caffeine for the key-value cache), and each policy of {@link PolicyHitPathBenchmark} against global-clock.
  *
  * <p>Two ratios per row. <em>Wall</em>: JMH's throughput, ours / reference. <em>Per CPU</em>: operations per
  * microsecond of process CPU time, computed per iteration from the {@code cpuNanos} counter and averaged, then
@@ -101,9 +101,14 @@ final class RatioTable {
         JmhResult first = group.get(0);
         if (first.params().containsKey(SIDE)) {
             JmhResult ours = find(group, SIDE, CacheSide.RATATOSK);
-            JmhResult peer = find(group, SIDE, CacheSide.MUNINN);
+            String reference = CacheSide.MUNINN;
+            JmhResult peer = find(group, SIDE, reference);
+            if (peer == null) { // the key-value benchmarks measure against Caffeine
+                reference = KeyValueCacheBenchmark.CAFFEINE;
+                peer = find(group, SIDE, reference);
+            }
             if (ours != null) {
-                rows.add(row(ours, peer, CacheSide.MUNINN));
+                rows.add(row(ours, peer, reference));
             } else if (peer != null) {
                 rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
             }
