@@ -198,13 +198,6 @@ public final class FrameTable implements AutoCloseable {
         UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), w & ~MODIFIED);
     }
 
-    /** Sets the modified bit; only under the exclusive lock. */
-    public void setModifiedExclusively(int frame) {
-        long w = lockWord(frame);
-        assertExclusive(frame, w);
-        UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), w | MODIFIED);
-    }
-
     /** True if nobody holds a lock on the frame at this instant (it is neither pinned nor being evicted). */
     public boolean isUnlocked(int frame) {
         return (lockWord(frame) & PINNING_BITS) == 0;

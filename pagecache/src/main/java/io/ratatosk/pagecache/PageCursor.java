@@ -353,8 +353,4 @@ public final class PageCursor implements AutoCloseable {
         open = false;
         file.release(this);
     }
-
-    boolean isWriteCursor() {
-        return writeLocked;
-    }
 }
