@@ -8,7 +8,9 @@ package io.ratatosk.core;
  * <pre>
  * frame metadata, {@value #FRAME_BYTES} bytes per frame:
  *   +0  lock word      (see below)
- *   +8  page address   (off-heap address of the frame's page buffer; 0 in the simulator)
+ *   +8  reserved       (unused: the page cache computes a frame's page address from its index, so a
+ *                       hit's page load does not wait for this line; kept so frames stay 32 bytes,
+ *                       two to a cache line)
  *   +16 binding        (0 = unbound, else a {@link PageKey}: file id + 1 in the top 16 bits, page id below)
  *   +24 policy word    (owned by the eviction policy: usage count in bits 0-2, policy state bits above)
  *
@@ -23,7 +25,6 @@ package io.ratatosk.core;
  */
 public final class FrameDescriptor {
     public static final int LOCK_WORD_OFFSET = 0;
-    public static final int PAGE_ADDRESS_OFFSET = 8;
     public static final int BINDING_OFFSET = 16;
     public static final int POLICY_WORD_OFFSET = 24;
     public static final int FRAME_BYTES = 32;

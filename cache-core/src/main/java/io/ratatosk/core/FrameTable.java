@@ -6,7 +6,6 @@ import static io.ratatosk.core.FrameDescriptor.FLUSH;
 import static io.ratatosk.core.FrameDescriptor.FRAME_BYTES;
 import static io.ratatosk.core.FrameDescriptor.LOCK_WORD_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.MODIFIED;
-import static io.ratatosk.core.FrameDescriptor.PAGE_ADDRESS_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.PINNING_BITS;
 import static io.ratatosk.core.FrameDescriptor.POLICY_WORD_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.REGION_ALIGNMENT;
@@ -208,15 +207,7 @@ public final class FrameTable implements AutoCloseable {
         return isUnlocked(frame) && binding(frame) != PageKey.UNBOUND;
     }
 
-    // ---- page address, binding ----------------------------------------------------------------
-
-    public long pageAddress(int frame) {
-        return UNSAFE.getLong(at(frame, PAGE_ADDRESS_OFFSET));
-    }
-
-    public void setPageAddress(int frame, long address) {
-        UNSAFE.putLongVolatile(null, at(frame, PAGE_ADDRESS_OFFSET), address);
-    }
+    // ---- binding ------------------------------------------------------------------------------
 
     /** The {@link PageKey} the frame holds, or {@link PageKey#UNBOUND}. */
     public long binding(int frame) {

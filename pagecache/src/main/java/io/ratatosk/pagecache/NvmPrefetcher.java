@@ -177,7 +177,7 @@ final class NvmPrefetcher implements SwapInListener {
                 return;
             }
             try {
-                file.swapper().read(pageId, frames.pageAddress(frame));
+                file.swapper().read(pageId, cache.pageAddress(frame));
             } catch (IOException | RuntimeException e) {
                 // Only a hint: the demand fault will read the page again and report the error.
                 frames.unlockExclusive(frame);

@@ -51,13 +51,20 @@ public final class PageCache implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     /** Passes over all frames without a victim before the cache checks whether everything is pinned. */
     private static final int PASSES_BEFORE_PIN_CHECK = 4;
+    /** Pages start on an OS page (with page_size of 4k or more), so no page straddles two. */
+    private static final long PAGE_ALIGNMENT = 4096;
     /** How long a fault waits, in total, for a frame to become evictable while all are pinned. */
     private static final long ALL_PINNED_TIMEOUT_NANOS = 2_000_000_000L;
 
     private final PageCacheConfig config;
     private final int pageSize;
     private final int frameCount;
+    /** What allocateMemory returned for the pages, to free. */
+    private final long pageAllocation;
+    /** Frame 0's page: the allocation rounded up to {@link #PAGE_ALIGNMENT}; frame f's page follows at f pages. */
     private final long memory;
+    /** log2(pageSize): a frame's page address is computed, not loaded (see {@link #pageAddress}). */
+    private final int pageShift;
     private final FrameTable frames;
     private final EvictionPolicy policy;
     private final FreeList freeList;
@@ -87,16 +94,15 @@ public final class PageCache implements AutoCloseable {
         long bytes = (long) frameCount * pageSize;
         long mem;
         try {
-            mem = UNSAFE.allocateMemory(bytes);
+            mem = UNSAFE.allocateMemory(bytes + PAGE_ALIGNMENT - 1);
         } catch (OutOfMemoryError e) {
             frames.close();
             throw new IllegalStateException("cannot allocate " + bytes + " bytes of page memory for pagecache.memory="
                 + config.memoryBytes() + ": " + e.getMessage(), e);
         }
-        this.memory = mem;
-        for (int f = 0; f < frameCount; f++) {
-            frames.setPageAddress(f, memory + (long) f * pageSize);
-        }
+        this.pageAllocation = mem;
+        this.memory = (mem + PAGE_ALIGNMENT - 1) & -PAGE_ALIGNMENT;
+        this.pageShift = Integer.numberOfTrailingZeros(pageSize);
         this.policy = withWriteAwareness(EvictionPolicies.create(config.policy(), frames, new ConfigPolicySettings(config)));
         this.freeList = new FreeList(frameCount);
         freeList.fillInOrder();
@@ -354,7 +360,7 @@ public final class PageCache implements AutoCloseable {
         long pageId = PageKey.pageId(key);
         boolean dirty = frames.isModified(frame);
         try {
-            file.swapper().evict(pageId, frames.pageAddress(frame), dirty);
+            file.swapper().evict(pageId, pageAddress(frame), dirty);
         } catch (IOException | RuntimeException e) {
             counters.increment(CacheCounter.EVICTION_ERRORS);
             IOException error = new IOException("evicting " + file.path() + " page " + pageId
@@ -385,7 +391,7 @@ public final class PageCache implements AutoCloseable {
         }
         if (frames.isModified(frame)) {
             try {
-                file.swapper().write(pageId, frames.pageAddress(frame));
+                file.swapper().write(pageId, pageAddress(frame));
             } catch (IOException e) {
                 frames.unlockExclusive(frame);
                 throw e;
@@ -526,6 +532,15 @@ public final class PageCache implements AutoCloseable {
         return frames;
     }
 
+    /**
+     * The address of frame {@code frame}'s page. Computed from the index rather than stored in the frame's
+     * metadata, so a cursor's load of the page does not depend on a load of the metadata first (and the
+     * CPU can fetch both at once on a hit).
+     */
+    long pageAddress(int frame) {
+        return memory + ((long) frame << pageShift);
+    }
+
     EvictionPolicy policy() {
         return policy;
     }
@@ -590,7 +605,7 @@ public final class PageCache implements AutoCloseable {
         try {
             swappers.close();
         } finally {
-            UNSAFE.freeMemory(memory);
+            UNSAFE.freeMemory(pageAllocation);
             frames.close();
         }
     }

@@ -35,6 +35,7 @@ public final class PageCursor implements AutoCloseable {
     private final FrameTable frames;
     private final EvictionPolicy policy;
     private final TranslationTable table;
+    private final PageCache cache;
     private final int filePageSize;
     private final int fileId;
 
@@ -54,7 +55,8 @@ public final class PageCursor implements AutoCloseable {
 
     PageCursor(PagedFile file) {
         this.file = file;
-        this.frames = file.cache().frames();
+        this.cache = file.cache();
+        this.frames = cache.frames();
         this.policy = file.cache().policy();
         this.table = file.table();
         this.filePageSize = file.pageSize();
@@ -178,7 +180,7 @@ public final class PageCursor implements AutoCloseable {
     private void pinned(int f, long s) {
         frame = f;
         stamp = s;
-        address = frames.pageAddress(f);
+        address = cache.pageAddress(f);
         limit = filePageSize;
     }
 

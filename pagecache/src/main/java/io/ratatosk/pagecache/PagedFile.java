@@ -139,7 +139,7 @@ public final class PagedFile implements AutoCloseable {
             boolean written = false;
             try {
                 if (frames.binding(frame) == key && frames.isModified(frame)) {
-                    swapper.write(pageId, frames.pageAddress(frame));
+                    swapper.write(pageId, cache.pageAddress(frame));
                     written = true;
                     cache.countFlushed(filePageSize);
                 }
@@ -171,7 +171,7 @@ public final class PagedFile implements AutoCloseable {
         }
         FrameTable frames = cache.frames();
         try {
-            swapper.read(pageId, frames.pageAddress(frame));
+            swapper.read(pageId, cache.pageAddress(frame));
         } catch (IOException e) {
             abandonFault(pageId, frame);
             throw new IOException("reading " + path + " page " + pageId + " failed: " + e.getMessage(), e);
