@@ -3,6 +3,8 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapper;
 import io.ratatosk.policies.EvictionPolicies;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,6 +41,17 @@ class PageCacheStressTest {
     @ParameterizedTest(name = "{0}, background evictor {1}")
     @MethodSource("policiesAndEvictor")
     void concurrentReadsAndWritesNeverTearLoseOrMisplaceAPage(String policy, boolean evictor) throws Exception {
+        // The default swappers move pages straight between the file and page memory (FileSwapper's zero-copy IO).
+        runAndVerify(policy, evictor, (file, fileId, filePageSize, create) -> new FileSwapper(file, filePageSize, create));
+    }
+
+    /** The fallback for JDKs where zero-copy IO is unavailable: every page copied through a scratch buffer. */
+    @Test
+    void theCopyingFallbackKeepsEveryPageToo() throws Exception {
+        runAndVerify("muninn", true, (file, fileId, filePageSize, create) -> new FileSwapper(file, filePageSize, create, false));
+    }
+
+    private void runAndVerify(String policy, boolean evictor, PageSwapperFactory swappers) throws Exception {
         PageCacheConfig config = PageCacheConfig.parse(Map.of(
             "pagecache.memory", String.valueOf(StressWorkload.FRAMES * StressWorkload.PAGE_SIZE),
             "pagecache.page_size", String.valueOf(StressWorkload.PAGE_SIZE),
@@ -46,7 +60,7 @@ class PageCacheStressTest {
         Path path = dir.resolve("stress.db");
         AtomicLongArray committed = StressWorkload.nothingCommitted();
         PageCacheStats stats;
-        try (PageCache cache = PageCache.open(config)) {
+        try (PageCache cache = PageCache.open(config, swappers)) {
             PagedFile file = cache.map(path, StressWorkload.PAGE_SIZE);
             StressWorkload.run(file, committed);
             file.close();
@@ -56,7 +70,7 @@ class PageCacheStressTest {
         if (!evictor) {
             assertEquals(0, stats.backgroundEvictions(), "no background evictions with the evictor off: " + stats);
         }
-        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, StressWorkload.PAGE_SIZE, false)) {
+        try (PageCache cache = PageCache.open(config, swappers); PagedFile file = cache.map(path, StressWorkload.PAGE_SIZE, false)) {
             StressWorkload.verify(file, committed, "after reopen");
         }
     }

@@ -8,36 +8,36 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.agrona.BufferUtil;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
 /**
- * Positional IO on one file through a {@link FileChannel}. Page buffers are raw off-heap addresses, so
- * each transfer goes through a per-thread direct scratch buffer (one 8 KiB copy, small next to the
- * system call). A channel closed because a thread was interrupted mid-IO is reopened, so one
- * interrupt does not make the file unusable for everybody else.
+ * Positional IO on one file through a {@link FileChannel}, straight into and out of page memory where
+ * the JDK allows it (a per-thread {@link PageIoBuffer}). A channel closed because a thread was
+ * interrupted mid-IO is reopened, so one interrupt does not make the file unusable for everybody else.
  */
 public final class FileSwapper implements PageSwapper {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
 
     private final Path path;
     private final int filePageSize;
-    private final ThreadLocal<ByteBuffer> scratch;
+    private final ThreadLocal<PageIoBuffer> buffers;
     private volatile FileChannel channel;
     private volatile boolean closed;
 
     public FileSwapper(Path path, int filePageSize, boolean create) throws IOException {
+        this(path, filePageSize, create, true);
+    }
+
+    /** @param zeroCopy false to copy every page through a scratch buffer even where the JDK allows direct IO */
+    public FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy) throws IOException {
         this.path = path;
         this.filePageSize = filePageSize;
-        this.scratch = ThreadLocal.withInitial(() -> BufferUtil.allocateDirectAligned(alignUp(filePageSize), 64));
+        this.buffers = ThreadLocal.withInitial(
+            () -> zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
         this.channel = create
             ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)
             : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    }
-
-    private static int alignUp(int size) {
-        return (size + 63) & ~63;
     }
 
     @Override
@@ -47,8 +47,8 @@ public final class FileSwapper implements PageSwapper {
 
     @Override
     public int read(long pageId, long address) throws IOException {
-        ByteBuffer buf = scratch.get();
-        buf.clear().limit(filePageSize);
+        PageIoBuffer io = buffers.get();
+        ByteBuffer buf = io.forRead(address, filePageSize);
         long position = pageId * filePageSize;
         int total = 0;
         while (buf.hasRemaining()) {
@@ -58,9 +58,7 @@ public final class FileSwapper implements PageSwapper {
             }
             total += n;
         }
-        if (total > 0) {
-            UNSAFE.copyMemory(BufferUtil.address(buf), address, total);
-        }
+        io.afterRead(address, total);
         if (total < filePageSize) {
             UNSAFE.setMemory(address + total, filePageSize - total, (byte) 0);
         }
@@ -69,9 +67,7 @@ public final class FileSwapper implements PageSwapper {
 
     @Override
     public void write(long pageId, long address) throws IOException {
-        ByteBuffer buf = scratch.get();
-        buf.clear().limit(filePageSize);
-        UNSAFE.copyMemory(address, BufferUtil.address(buf), filePageSize);
+        ByteBuffer buf = buffers.get().forWrite(address, filePageSize);
         long position = pageId * filePageSize;
         while (buf.hasRemaining()) {
             writeOnce(buf, position + buf.position());
