@@ -69,6 +69,8 @@ public final class PageCache implements AutoCloseable {
     private final EvictionPolicy policy;
     private final FreeList freeList;
     private final int keepFree;
+    /** See {@link BackgroundEvictor#wakeThreshold}. */
+    private final int evictorWakeThreshold;
     private final PageSwapperFactory swappers;
     /** The NVM tier when {@code pagecache.swap=nvm}, else null. */
     private final NvmSwapStore nvm;
@@ -107,7 +109,8 @@ public final class PageCache implements AutoCloseable {
         this.freeList = new FreeList(frameCount);
         freeList.fillInOrder();
         this.keepFree = config.keepFree();
-        this.evictor = config.evictorEnabled() ? new BackgroundEvictor(this, keepFree, frameCount) : null;
+        this.evictor = config.evictorEnabled() ? new BackgroundEvictor(this, keepFree) : null;
+        this.evictorWakeThreshold = BackgroundEvictor.wakeThreshold(keepFree);
         if (evictor != null) {
             evictor.start();
         }
@@ -447,7 +450,7 @@ public final class PageCache implements AutoCloseable {
     }
 
     private void wakeEvictorIfLow() {
-        if (evictor != null && freeList.size() < keepFree) {
+        if (evictor != null && freeList.size() < evictorWakeThreshold) {
             evictor.wake();
         }
     }
