@@ -127,7 +127,7 @@ public final class Flags {
             "Run the background evictor, which keeps free frames ready; when off, faulting threads evict for themselves."));
 
     public static final Flag EVICTOR_KEEP_FREE = define(Flag.integer("pagecache.evictor.keep_free", null, 1, Integer.MAX_VALUE,
-            "Free frames the background evictor tries to keep ready.")
+            "Free frames the background evictor keeps ready: it refills the pool to this many when it runs (every 10 ms, and at once when a fault finds fewer than half of them free).")
             .accepting("an integer >= 1, less than the frame count")
             .derivedDefault("5% of frames, at least 30 and at most 100000; frames / 2 below 60 frames"));
 
