@@ -44,7 +44,7 @@ public class CooperativeEvictionBenchmark {
     @Setup(Level.Trial)
     public void open() throws IOException {
         int frames = FaultPathBenchmark.FRAMES;
-        workload = Workload.open(side, (long) frames * FILE_TO_CACHE, frames, HitPathBenchmark.POLICY, false, false);
+        workload = Workload.open(side, (long) frames * FILE_TO_CACHE, frames, HitPathBenchmark.POLICY, false, 0);
     }
 
     @TearDown(Level.Trial)

@@ -49,7 +49,7 @@ public class FaultPathBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        workload = Workload.open(side, (long) FRAMES * fileToCache, FRAMES, HitPathBenchmark.POLICY, true, false);
+        workload = Workload.open(side, (long) FRAMES * fileToCache, FRAMES, HitPathBenchmark.POLICY, true, 0);
     }
 
     @TearDown(Level.Trial)

@@ -45,7 +45,7 @@ public class HitPathBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws IOException {
-        workload = Workload.open(side, FILE_PAGES, FRAMES, POLICY, true, true);
+        workload = Workload.open(side, FILE_PAGES, FRAMES, POLICY, true, 1);
     }
 
     @TearDown(Level.Trial)

@@ -43,7 +43,7 @@ public class PolicyHitPathBenchmark {
     @Setup(Level.Trial)
     public void open() throws IOException {
         workload = Workload.open(CacheSide.RATATOSK, HitPathBenchmark.FILE_PAGES, HitPathBenchmark.FRAMES, policy,
-            true, true);
+            true, 1);
     }
 
     @TearDown(Level.Trial)
