@@ -45,4 +45,43 @@ class JmhSmokeTest {
         }
         assertEquals(4, seen.size(), "read and write for both sides: " + seen);
     }
+
+    /**
+     * The NVM benchmark on the reference tier and the fastest NVM profile (its warm-up costs the least): after
+     * the warm-up every fault is a swap-in on the NVM tier and a file read on the file tier.
+     */
+    @Test
+    void theNvmBenchmarkServesFaultsFromNvmAndTheReferenceFromTheFile() throws Exception {
+        Collection<RunResult> results = new Runner(new OptionsBuilder()
+            .include(NvmSwapBenchmark.class.getName() + "\\.")
+            .param("tier", NvmSwapBenchmark.FILE, "nvm-dram")
+            .forks(0)
+            .threads(1)
+            .warmupIterations(0)
+            .measurementIterations(1)
+            .measurementTime(TimeValue.milliseconds(100))
+            .shouldFailOnError(true)
+            .verbosity(VerboseMode.SILENT)
+            .build()).run();
+
+        List<String> seen = new ArrayList<>();
+        for (RunResult r : results) {
+            String tier = r.getParams().getParam("tier");
+            String name = r.getParams().getBenchmark() + " tier=" + tier;
+            seen.add(name);
+            double ops = r.getPrimaryResult().getScore();
+            assertTrue(ops > 0, name + " measured nothing");
+            double pagesRead = r.getSecondaryResults().get("pagesRead").getScore();
+            double swapIns = r.getSecondaryResults().get("swapIns").getScore();
+            assertTrue(r.getSecondaryResults().containsKey("cpuNanos"), name + ": " + r.getSecondaryResults().keySet());
+            if (NvmSwapBenchmark.FILE.equals(tier)) {
+                assertEquals(0.0, swapIns, name + ": swap-ins without an NVM tier");
+                assertTrue(pagesRead > ops / 2, name + ": uniform over 4x the frames faults 3/4 of the time: " + pagesRead);
+            } else {
+                assertEquals(0.0, pagesRead, name + ": faults read the file, not NVM");
+                assertTrue(swapIns > ops / 2, name + ": uniform over 4x the frames faults 3/4 of the time: " + swapIns);
+            }
+        }
+        assertEquals(4, seen.size(), "read and write on both tiers: " + seen);
+    }
 }
