@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,10 +27,20 @@ class RatioTableTest {
     /** One JMH entry; scores are per iteration (two iterations), cpu in CPU-ns per µs. */
     private static String entry(String benchmark, int threads, String params, double[] ops, double error,
                                 double[] cpu, Double pagesRead, Double bytesPerOp) {
+        return entry(benchmark, threads, params, ops, error, cpu, pagesRead, bytesPerOp, Map.of());
+    }
+
+    /** @param counters further secondary results: name to the value of both iterations, in ops/us */
+    private static String entry(String benchmark, int threads, String params, double[] ops, double error,
+                                double[] cpu, Double pagesRead, Double bytesPerOp, Map<String, Double> counters) {
         double mean = Arrays.stream(ops).average().orElseThrow();
         StringBuilder secondary = new StringBuilder();
+        counters.forEach((name, v) -> secondary.append(metric(name, new double[] {v, v}, "ops/us")).append(","));
         if (pagesRead != null) {
             secondary.append(metric("pagesRead", new double[] {pagesRead, pagesRead}, "ops/us"));
+        }
+        if (secondary.length() > 0 && secondary.charAt(secondary.length() - 1) == ',') {
+            secondary.setLength(secondary.length() - 1);
         }
         if (cpu != null) {
             secondary.append(secondary.length() > 0 ? "," : "").append(metric("cpuNanos", cpu, "ops/us"));
@@ -154,5 +165,64 @@ class RatioTableTest {
         assertTrue(text.contains("![Throughput ratios, ours / reference](ratios.png)"), text);
         assertTrue(Files.size(chart) > 1000);
         assertTrue(text.toLowerCase(Locale.ROOT).contains("targets"));
+    }
+
+    private Path nvmSample() throws IOException {
+        String json = "[" + String.join(",",
+            // 4x the frames, uniform: 1/4 hits on every tier; NVM faults are swap-ins, the file's are file reads
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04, d(1000, 1000), 0.3, 0.0),
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"nvm-nvme\"", d(0.01, 0.01), 0.002, d(100, 100), 0.0, 1.0,
+                Map.of("swapIns", 0.0075)),
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"nvm-dram\"", d(0.2, 0.2), 0.02, d(1000, 1000), 0.0, 0.0,
+                Map.of("swapIns", 0.15)),
+            entry("NvmSwapBenchmark.write", 1, "\"tier\":\"file\"", d(0.2, 0.2), 0.02, d(1000, 1000), 0.15, 0.0),
+            entry("NvmSwapBenchmark.write", 1, "\"tier\":\"nvm-pcm\"", d(0.05, 0.05), 0.005, d(1000, 1000), 0.0, 0.0,
+                Map.of("swapIns", 0.0375)))
+            + "]";
+        Path file = dir.resolve("nvm.json");
+        Files.writeString(file, json);
+        return file;
+    }
+
+    @Test
+    void eachNvmTierIsComparedWithTheFileTierOnWallClockAtTheSameHitRatio() throws IOException {
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(nvmSample())).rows();
+        assertEquals(List.of("NvmSwapBenchmark.read tier=nvm-nvme", "NvmSwapBenchmark.read tier=nvm-dram",
+            "NvmSwapBenchmark.write tier=nvm-pcm"), rows.stream().map(r -> r.benchmark() + " " + r.params()).toList(),
+            "one row per NVM tier; the file tier is their reference, not a row");
+        RatioTable.Row nvme = rows.get(0);
+        assertEquals("file", nvme.reference());
+        assertEquals(0.025, nvme.wallRatio().mean(), 1e-9);
+        assertFalse(nvme.cpuRatio().known(), "parked and spun device waits make CPU time incomparable across profiles");
+        assertFalse(nvme.oursPerCpu().known());
+        assertEquals(0.025, nvme.ratio().mean(), 1e-9, "so the wall ratio is the one the summary and chart use");
+        assertEquals(0.25, nvme.oursHitRatio(), 1e-9, "swap-ins are misses of the frames too");
+        assertEquals(0.25, nvme.peerHitRatio(), 1e-9);
+    }
+
+    @Test
+    void theNvmTiersAreSummarizedAsInformationNotAsATarget() throws IOException {
+        RatioTable table = RatioTable.of(JmhResult.read(nvmSample()));
+        RatioTable.Target nvm = table.targets().get(table.targets().size() - 1);
+        assertTrue(nvm.information());
+        assertFalse(nvm.met());
+        assertEquals(3, nvm.rows().size());
+        assertEquals("wall ratio read 0.025 ± 0.006 (tier=nvm-nvme t=1) to 0.50 ± 0.07 (tier=nvm-dram t=1);"
+            + " write 0.25 ± 0.04 (tier=nvm-pcm t=1)", nvm.evidence());
+        assertTrue(table.targetsMarkdown().contains("(information, no target) | 3 | - | wall ratio read"),
+            table.targetsMarkdown());
+        assertTrue(RatioTable.of(JmhResult.read(sample())).targets().stream()
+            .filter(RatioTable.Target::information).allMatch(t -> t.rows().isEmpty() && !t.met()), "not run: no rows");
+    }
+
+    @Test
+    void aFileTierRunAloneIsShownWithoutARatio() throws IOException {
+        Path file = dir.resolve("file-only.json");
+        Files.writeString(file, "[" + entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04,
+            d(1000, 1000), 0.3, 0.0) + "]");
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
+        assertEquals(1, rows.size());
+        assertEquals("tier=file", rows.get(0).params());
+        assertFalse(rows.get(0).hasPeer());
     }
 }
