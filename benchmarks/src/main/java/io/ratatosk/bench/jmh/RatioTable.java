@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
@@ -32,6 +33,9 @@ final class RatioTable {
     static final String TIER = "tier";
     static final String PAGES_READ = "pagesRead";
     static final String SWAP_INS = "swapIns";
+    static final String COMPUTES = "computes";
+    /** The key-value benchmark whose {@code computes} are its misses ({@code get} counts none of its own). */
+    static final String KEY_VALUE_GET_OR_COMPUTE = KeyValueCacheBenchmark.class.getSimpleName() + ".getOrCompute";
     static final String CPU_NANOS = "cpuNanos";
     static final String BYTES_PER_OP = "gc.alloc.rate.norm";
     /** Allocation per operation below this counts as none: JMH's own bookkeeping shows up as ~0.001 B/op. */
@@ -196,14 +200,15 @@ final class RatioTable {
     }
 
     /**
-     * 1 - misses / operations: the frames' misses are the pages read from the file plus, with the NVM tier, those
-     * it swapped in, so the NVM rows and their file reference compare at the same hit ratio.
+     * 1 - misses / operations. A page cache's misses are the pages read from the file plus, with the NVM tier,
+     * those it swapped in, so the NVM rows and their file reference compare at the same hit ratio; the key-value
+     * cache's are the values {@code getOrCompute} computed. NaN where a benchmark counts no misses.
      */
     static double hitRatio(JmhResult r) {
-        return r.secondary(PAGES_READ)
-            .map(s -> s.score() + r.secondary(SWAP_INS).map(Score::score).orElse(0.0))
-            .map(misses -> Math.max(0.0, 1.0 - misses / r.primary().score()))
-            .orElse(Double.NaN);
+        Optional<Double> misses = r.benchmark().equals(KEY_VALUE_GET_OR_COMPUTE)
+            ? r.secondary(COMPUTES).map(Score::score)
+            : r.secondary(PAGES_READ).map(s -> s.score() + r.secondary(SWAP_INS).map(Score::score).orElse(0.0));
+        return misses.map(m -> Math.max(0.0, 1.0 - m / r.primary().score())).orElse(Double.NaN);
     }
 
     static double bytesPerOp(JmhResult r) {

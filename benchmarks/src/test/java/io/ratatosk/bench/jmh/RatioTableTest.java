@@ -225,4 +225,32 @@ class RatioTableTest {
         assertEquals("tier=file", rows.get(0).params());
         assertFalse(rows.get(0).hasPeer());
     }
+
+    @Test
+    void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
+        Path file = dir.resolve("kv.json");
+        Files.writeString(file, "[" + String.join(",",
+            entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, 6.0,
+                Map.of("computes", 0.7)),
+            entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"caffeine\"", d(4, 4), 0.4, null, null, 50.0,
+                Map.of("computes", 0.48)),
+            // get computes nothing, so its computes say nothing about its misses
+            entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"ratatosk\"", d(12, 12), 1.2, null, null, 0.0,
+                Map.of("computes", 0.0)),
+            entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"caffeine\"", d(12, 12), 1.2, null, null, 0.0,
+                Map.of("computes", 0.0))) + "]");
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
+
+        RatioTable.Row getOrCompute = rows.get(0);
+        assertEquals("KeyValueCacheBenchmark.getOrCompute", getOrCompute.benchmark());
+        assertEquals("caffeine", getOrCompute.reference());
+        assertEquals(0.86, getOrCompute.oursHitRatio(), 1e-9);
+        assertEquals(0.88, getOrCompute.peerHitRatio(), 1e-9);
+        RatioTable.Row get = rows.get(1);
+        assertEquals("KeyValueCacheBenchmark.get", get.benchmark());
+        assertTrue(Double.isNaN(get.oursHitRatio()) && Double.isNaN(get.peerHitRatio()), "not 100%: get counts no misses");
+        String table = RatioTable.of(JmhResult.read(file)).markdown();
+        assertTrue(table.contains("| 86.0% / 88.0% | 6.00 / 50.00 |"), table);
+        assertTrue(table.contains("| - | 0 / 0 |"), table);
+    }
 }
