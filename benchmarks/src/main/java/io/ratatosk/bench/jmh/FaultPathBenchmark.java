@@ -2,7 +2,6 @@ package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -62,36 +61,12 @@ public class FaultPathBenchmark {
         return PageOps.read(reader.cursor, reader.ids.next());
     }
 
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(FaultPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.of(bench.distribution, bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(FaultPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(FaultPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, bench.distribution, thread);
         }
     }
 }

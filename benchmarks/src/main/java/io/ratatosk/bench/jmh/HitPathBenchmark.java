@@ -2,7 +2,6 @@ package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -63,73 +62,21 @@ public class HitPathBenchmark {
         PageOps.write(writer.cursor, writer.ids.next());
     }
 
-    /** A thread's read cursor, opened once and moved with next(pageId), and its page ids. */
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /**
-         * Pages read from the file during the iteration, reported as a rate beside the ops rate (JMH zeroes it
-         * before each iteration and reads it after the iteration's teardown).
-         */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(HitPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(HitPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(HitPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 
-    /** A thread's write cursor, opened once and moved with next(pageId), and its page ids. */
+    /** A thread's write cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Writer {
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Writer extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(HitPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().writeCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(HitPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(HitPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindWriter(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 }

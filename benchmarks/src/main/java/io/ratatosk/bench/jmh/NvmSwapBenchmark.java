@@ -62,8 +62,6 @@ public class NvmSwapBenchmark {
     @Param({FILE, "nvm-nvme", "nvm-nvme-fast", "nvm-pcm", "nvm-dram"})
     public String tier;
 
-    Workload workload;
-
     /** The reference and one NVM tier per profile there is, the reference first. */
     public static List<String> tiers() {
         List<String> tiers = new ArrayList<>();
@@ -89,6 +87,8 @@ public class NvmSwapBenchmark {
         throw new IllegalArgumentException("tier must be " + FILE + " or " + NVM + "<profile>, one of " + tiers()
             + ": tier=" + tier);
     }
+
+    Workload workload;
 
     @Setup(Level.Trial)
     public void open() throws IOException {
@@ -135,75 +135,37 @@ public class NvmSwapBenchmark {
         PageOps.write(writer.cursor, writer.ids.next());
     }
 
-    /** A thread's read cursor and page ids, with the file reads and swap-ins of each iteration. */
+    /** What this benchmark's threads count beyond {@link IterationCounters}. */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
-        public long pagesRead;
+    public static class SwapIns {
         /** Pages NVM served during the iteration, as a rate beside ops/us. */
         public long swapIns;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
+    }
 
-        @Setup(Level.Trial)
-        public void open(NvmSwapBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(NvmSwapBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
+    /** A thread of this benchmark: a {@link ThreadCursor} that also reports the iteration's swap-ins. */
+    public abstract static class SwapThread extends ThreadCursor {
         @TearDown(Level.Iteration)
-        public void countIteration(NvmSwapBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            swapIns = bench.workload.takeSwapIns();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+        public void countSwapIns(SwapIns counter) {
+            counter.swapIns = workload().takeSwapIns();
         }
     }
 
-    /** A thread's write cursor and page ids, with the file reads and swap-ins of each iteration. */
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Writer {
-        public long pagesRead;
-        public long swapIns;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends SwapThread {
         @Setup(Level.Trial)
         public void open(NvmSwapBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().writeCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
+            bindReader(bench.workload, PageIds.UNIFORM, thread);
         }
+    }
 
-        @Setup(Level.Iteration)
-        public void startIteration(NvmSwapBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(NvmSwapBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            swapIns = bench.workload.takeSwapIns();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+    /** A thread's write cursor and page ids. */
+    @State(Scope.Thread)
+    public static class Writer extends SwapThread {
+        @Setup(Level.Trial)
+        public void open(NvmSwapBenchmark bench, ThreadParams thread) throws IOException {
+            bindWriter(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 }

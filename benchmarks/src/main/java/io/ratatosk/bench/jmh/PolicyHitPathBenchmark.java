@@ -2,7 +2,6 @@ package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -56,36 +55,12 @@ public class PolicyHitPathBenchmark {
         return PageOps.read(reader.cursor, reader.ids.next());
     }
 
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /** Pages read from the file during the iteration: 0 when the file stayed fully cached. */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(PolicyHitPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(PolicyHitPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(PolicyHitPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 }
