@@ -1,20 +1,12 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -24,13 +16,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * read validates, check it. {@code write}: pin under a shared write lock, write a long. The secondary
  * result {@code pagesRead} stays 0 if the file really was fully cached.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {MuninnPeer.OPEN_NIO, MuninnPeer.OPEN_NIO_CHANNELS, MuninnPeer.OPEN_LANG})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class HitPathBenchmark {
+public class HitPathBenchmark extends PageBenchmark {
     /** 64 MiB: larger than the CPU caches, so a hit pays for its memory traffic as it would in a store. */
     static final int FILE_PAGES = 8192;
     static final int FRAMES = 10240;
@@ -40,16 +26,9 @@ public class HitPathBenchmark {
     @Param({CacheSide.RATATOSK, CacheSide.MUNINN})
     public String side;
 
-    Workload workload;
-
     @Setup(Level.Trial)
     public void open() throws IOException {
         workload = Workload.open(side, FILE_PAGES, FRAMES, POLICY, true, 1);
-    }
-
-    @TearDown(Level.Trial)
-    public void close() throws IOException {
-        workload.close();
     }
 
     @Benchmark

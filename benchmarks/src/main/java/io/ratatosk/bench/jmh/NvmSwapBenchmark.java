@@ -7,21 +7,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -43,13 +36,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <p>Secondary results: {@code pagesRead} (file reads; 0 with NVM once warm) and {@code swapIns} (faults
  * NVM served), so the frames' hit ratio is {@code 1 - (pagesRead + swapIns) / ops} on every tier.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {MuninnPeer.OPEN_NIO, MuninnPeer.OPEN_NIO_CHANNELS, MuninnPeer.OPEN_LANG})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class NvmSwapBenchmark {
+public class NvmSwapBenchmark extends PageBenchmark {
     /** The reference tier: our cache with {@code pagecache.swap=file}. */
     public static final String FILE = "file";
     /** Prefix of the NVM tiers: {@code nvm-} and a {@code pagecache.nvm.profile} value. */
@@ -88,8 +75,6 @@ public class NvmSwapBenchmark {
             + ": tier=" + tier);
     }
 
-    Workload workload;
-
     @Setup(Level.Trial)
     public void open() throws IOException {
         int frames = FaultPathBenchmark.FRAMES;
@@ -118,11 +103,6 @@ public class NvmSwapBenchmark {
                 + ", slots reclaimed=" + s.nvmEvictions() + ", invalidations=" + s.invalidations() + "), so faults would"
                 + " read the file; it holds " + s.residentPages() + " of " + workload.pages() + " pages");
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void close() throws IOException {
-        workload.close();
     }
 
     @Benchmark
