@@ -73,7 +73,7 @@ class RatioTableTest {
     }
 
     private Path sample() throws IOException {
-        String json = "[" + String.join(",",
+        return results("jmh.json",
             // wall 12 vs 8; per CPU: ours used a whole CPU, the peer was descheduled half the time: 12 vs 16
             entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001),
             entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(8, 8), 0.8, d(500, 500), 0.0, 0.0),
@@ -82,10 +82,13 @@ class RatioTableTest {
             entry("FaultPathBenchmark.read", 2, "\"side\":\"muninn\",\"fileToCache\":\"4\",\"distribution\":\"uniform\"",
                 d(0.4, 0.4), 0.04, null, 0.3, 56.0),
             entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"clock\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0),
-            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0))
-            + "]";
-        Path file = dir.resolve("jmh.json");
-        Files.writeString(file, json);
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0));
+    }
+
+    /** JMH's JSON of the given entries, in a file of the test's folder. */
+    private Path results(String name, String... entries) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, "[" + String.join(",", entries) + "]");
         return file;
     }
 
@@ -168,7 +171,7 @@ class RatioTableTest {
     }
 
     private Path nvmSample() throws IOException {
-        String json = "[" + String.join(",",
+        return results("nvm.json",
             // 4x the frames, uniform: 1/4 hits on every tier; NVM faults are swap-ins, the file's are file reads
             entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04, d(1000, 1000), 0.3, 0.0),
             entry("NvmSwapBenchmark.read", 1, "\"tier\":\"nvm-nvme\"", d(0.01, 0.01), 0.002, d(100, 100), 0.0, 1.0,
@@ -177,11 +180,7 @@ class RatioTableTest {
                 Map.of("swapIns", 0.15)),
             entry("NvmSwapBenchmark.write", 1, "\"tier\":\"file\"", d(0.2, 0.2), 0.02, d(1000, 1000), 0.15, 0.0),
             entry("NvmSwapBenchmark.write", 1, "\"tier\":\"nvm-pcm\"", d(0.05, 0.05), 0.005, d(1000, 1000), 0.0, 0.0,
-                Map.of("swapIns", 0.0375)))
-            + "]";
-        Path file = dir.resolve("nvm.json");
-        Files.writeString(file, json);
-        return file;
+                Map.of("swapIns", 0.0375)));
     }
 
     @Test
@@ -217,9 +216,8 @@ class RatioTableTest {
 
     @Test
     void aFileTierRunAloneIsShownWithoutARatio() throws IOException {
-        Path file = dir.resolve("file-only.json");
-        Files.writeString(file, "[" + entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04,
-            d(1000, 1000), 0.3, 0.0) + "]");
+        Path file = results("file-only.json",
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04, d(1000, 1000), 0.3, 0.0));
         List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
         assertEquals(1, rows.size());
         assertEquals("tier=file", rows.get(0).params());
@@ -228,8 +226,7 @@ class RatioTableTest {
 
     @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
-        Path file = dir.resolve("kv.json");
-        Files.writeString(file, "[" + String.join(",",
+        Path file = results("kv.json",
             entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, 6.0,
                 Map.of("computes", 0.7)),
             entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"caffeine\"", d(4, 4), 0.4, null, null, 50.0,
@@ -238,7 +235,7 @@ class RatioTableTest {
             entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"ratatosk\"", d(12, 12), 1.2, null, null, 0.0,
                 Map.of("computes", 0.0)),
             entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"caffeine\"", d(12, 12), 1.2, null, null, 0.0,
-                Map.of("computes", 0.0))) + "]");
+                Map.of("computes", 0.0)));
         List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
 
         RatioTable.Row getOrCompute = rows.get(0);
