@@ -2,6 +2,7 @@ package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * One side of a side-by-side benchmark: a page cache with one file mapped, behind the few calls the
@@ -22,10 +23,23 @@ public interface CacheSide extends AutoCloseable {
      * @param evictor whether the background evictor runs; when off, faulting threads evict for themselves
      */
     static CacheSide open(String side, Path file, int frames, String policy, boolean evictor) throws IOException {
+        return open(side, file, frames, policy, evictor, Map.of());
+    }
+
+    /**
+     * As {@link #open(String, Path, int, String, boolean)}, with further flags of our cache on top of the
+     * geometry, policy and evictor setting (e.g. {@code pagecache.swap=nvm} and {@code pagecache.nvm.*}).
+     * The peer has no such flags, so it refuses any rather than run a different configuration than asked.
+     */
+    static CacheSide open(String side, Path file, int frames, String policy, boolean evictor, Map<String, String> flags)
+        throws IOException {
         switch (side) {
             case RATATOSK:
-                return new RatatoskSide(file, frames, policy, evictor);
+                return new RatatoskSide(file, frames, policy, evictor, flags);
             case MUNINN:
+                if (!flags.isEmpty()) {
+                    throw new IllegalArgumentException("side " + MUNINN + " takes none of our cache's flags: " + flags);
+                }
                 return new MuninnPeer(file, frames, evictor);
             default:
                 throw new IllegalArgumentException("side must be " + RATATOSK + " or " + MUNINN + ": side=" + side);
@@ -39,10 +53,19 @@ public interface CacheSide extends AutoCloseable {
     Cursor writeCursor() throws IOException;
 
     /**
-     * Pages read from the file since the cache was opened: one per page fault, counted the same way on
-     * both sides (ours from its counters, Muninn's from its tracer), for the hit ratio.
+     * Pages read from the file since the cache was opened: one per page fault that the file served (all of
+     * them but our NVM tier's swap-ins), counted the same way on both sides (ours from its counters,
+     * Muninn's by its counting swappers), for the hit ratio.
      */
     long pagesRead();
+
+    /**
+     * Pages read from our NVM tier since the cache was opened (faults it served instead of the file);
+     * 0 for a cache without one. Faults = {@link #pagesRead()} + swapIns.
+     */
+    default long swapIns() {
+        return 0;
+    }
 
     /** Closes the mapping and the cache; dirty pages are written first. */
     @Override

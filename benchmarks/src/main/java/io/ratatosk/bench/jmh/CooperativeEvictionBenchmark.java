@@ -1,21 +1,12 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -24,13 +15,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Muninn: {@code MuninnPageCache.Configuration.disableEvictionThread()}), so every fault once the cache is
  * full evicts a page itself.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {MuninnPeer.OPEN_NIO, MuninnPeer.OPEN_NIO_CHANNELS, MuninnPeer.OPEN_LANG})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class CooperativeEvictionBenchmark {
+public class CooperativeEvictionBenchmark extends PageBenchmark {
     static final int FILE_TO_CACHE = 4;
 
     @Param({CacheSide.RATATOSK, CacheSide.MUNINN})
@@ -39,17 +24,10 @@ public class CooperativeEvictionBenchmark {
     @Param({PageIds.UNIFORM, PageIds.ZIPF})
     public String distribution;
 
-    Workload workload;
-
     @Setup(Level.Trial)
     public void open() throws IOException {
         int frames = FaultPathBenchmark.FRAMES;
-        workload = Workload.open(side, (long) frames * FILE_TO_CACHE, frames, HitPathBenchmark.POLICY, false, false);
-    }
-
-    @TearDown(Level.Trial)
-    public void close() throws IOException {
-        workload.close();
+        workload = Workload.open(side, (long) frames * FILE_TO_CACHE, frames, HitPathBenchmark.POLICY, false, 0);
     }
 
     @Benchmark
@@ -57,36 +35,12 @@ public class CooperativeEvictionBenchmark {
         return PageOps.read(reader.cursor, reader.ids.next());
     }
 
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(CooperativeEvictionBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.of(bench.distribution, bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(CooperativeEvictionBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(CooperativeEvictionBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, bench.distribution, thread);
         }
     }
 }

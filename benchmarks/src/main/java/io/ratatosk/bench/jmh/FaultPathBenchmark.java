@@ -1,21 +1,12 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -26,13 +17,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * so the throughputs can be compared at equal hit ratio. The file sits in the OS page cache after its
  * creation, so a fault costs a system call and a copy, not a disk access.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {MuninnPeer.OPEN_NIO, MuninnPeer.OPEN_NIO_CHANNELS, MuninnPeer.OPEN_LANG})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class FaultPathBenchmark {
+public class FaultPathBenchmark extends PageBenchmark {
     /** 32 MiB of frames. */
     static final int FRAMES = 4096;
 
@@ -45,16 +30,9 @@ public class FaultPathBenchmark {
     @Param({PageIds.UNIFORM, PageIds.ZIPF})
     public String distribution;
 
-    Workload workload;
-
     @Setup(Level.Trial)
     public void open() throws IOException {
-        workload = Workload.open(side, (long) FRAMES * fileToCache, FRAMES, HitPathBenchmark.POLICY, true, false);
-    }
-
-    @TearDown(Level.Trial)
-    public void close() throws IOException {
-        workload.close();
+        workload = Workload.open(side, (long) FRAMES * fileToCache, FRAMES, HitPathBenchmark.POLICY, true, 0);
     }
 
     @Benchmark
@@ -62,36 +40,12 @@ public class FaultPathBenchmark {
         return PageOps.read(reader.cursor, reader.ids.next());
     }
 
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /** Pages read from the file during the iteration (see {@link HitPathBenchmark.Reader#pagesRead}). */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(FaultPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.of(bench.distribution, bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(FaultPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(FaultPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, bench.distribution, thread);
         }
     }
 }

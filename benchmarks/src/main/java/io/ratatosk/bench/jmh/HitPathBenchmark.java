@@ -1,21 +1,12 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -25,13 +16,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * read validates, check it. {@code write}: pin under a shared write lock, write a long. The secondary
  * result {@code pagesRead} stays 0 if the file really was fully cached.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {MuninnPeer.OPEN_NIO, MuninnPeer.OPEN_NIO_CHANNELS, MuninnPeer.OPEN_LANG})
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-public class HitPathBenchmark {
+public class HitPathBenchmark extends PageBenchmark {
     /** 64 MiB: larger than the CPU caches, so a hit pays for its memory traffic as it would in a store. */
     static final int FILE_PAGES = 8192;
     static final int FRAMES = 10240;
@@ -41,16 +26,9 @@ public class HitPathBenchmark {
     @Param({CacheSide.RATATOSK, CacheSide.MUNINN})
     public String side;
 
-    Workload workload;
-
     @Setup(Level.Trial)
     public void open() throws IOException {
-        workload = Workload.open(side, FILE_PAGES, FRAMES, POLICY, true, true);
-    }
-
-    @TearDown(Level.Trial)
-    public void close() throws IOException {
-        workload.close();
+        workload = Workload.open(side, FILE_PAGES, FRAMES, POLICY, true, 1);
     }
 
     @Benchmark
@@ -63,73 +41,21 @@ public class HitPathBenchmark {
         PageOps.write(writer.cursor, writer.ids.next());
     }
 
-    /** A thread's read cursor, opened once and moved with next(pageId), and its page ids. */
+    /** A thread's read cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Reader {
-        /**
-         * Pages read from the file during the iteration, reported as a rate beside the ops rate (JMH zeroes it
-         * before each iteration and reads it after the iteration's teardown).
-         */
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Reader extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(HitPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().readCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(HitPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(HitPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindReader(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 
-    /** A thread's write cursor, opened once and moved with next(pageId), and its page ids. */
+    /** A thread's write cursor and page ids. */
     @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Writer {
-        public long pagesRead;
-        /** Process CPU nanoseconds in the iteration (see Workload#takeCpuNanos), as a rate beside ops/us. */
-        public long cpuNanos;
-        CacheSide.Cursor cursor;
-        PageIds ids;
-
+    public static class Writer extends ThreadCursor {
         @Setup(Level.Trial)
         public void open(HitPathBenchmark bench, ThreadParams thread) throws IOException {
-            cursor = bench.workload.cache().writeCursor();
-            ids = PageIds.uniform(bench.workload.pages(), thread.getThreadIndex());
-        }
-
-        @Setup(Level.Iteration)
-        public void startIteration(HitPathBenchmark bench) {
-            bench.workload.startIteration();
-        }
-
-        @TearDown(Level.Iteration)
-        public void countIteration(HitPathBenchmark bench) {
-            pagesRead = bench.workload.takePagesRead();
-            cpuNanos = bench.workload.takeCpuNanos();
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            cursor.close();
+            bindWriter(bench.workload, PageIds.UNIFORM, thread);
         }
     }
 }

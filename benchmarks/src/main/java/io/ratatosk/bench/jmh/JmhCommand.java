@@ -156,6 +156,10 @@ public final class JmhCommand implements Callable<Integer> {
             // every policy there is, not just those the annotation listed when it was written
             b.param("policy", EvictionPolicies.NAMES.toArray(String[]::new));
         }
+        if (!cmd.getParameter("tier").hasValue()) {
+            // every NVM profile there is, likewise
+            b.param("tier", NvmSwapBenchmark.tiers().toArray(String[]::new));
+        }
         if (cmd.getProfilers().stream().noneMatch(p -> p.getKlass().equals("gc"))) {
             b.addProfiler("gc");
         }

@@ -25,7 +25,7 @@ final class MuninnPeer implements CacheSide {
      * The JVM options Neo4j's own launcher passes. Without java.nio opened, Muninn cannot build direct
      * ByteBuffers over its page memory and falls back to a swapper that copies every page through a new
      * 8 KiB heap buffer: measured here, 3x slower faults and 6.5 KB allocated per operation at 25% hits.
-     * Every benchmark fork gets them, on both sides (see the @Fork annotations).
+     * Every page benchmark fork gets them, on both sides (see the @Fork annotation of PageBenchmark).
      */
     static final String OPEN_NIO = "--add-opens=java.base/java.nio=ALL-UNNAMED";
     static final String OPEN_NIO_CHANNELS = "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED";

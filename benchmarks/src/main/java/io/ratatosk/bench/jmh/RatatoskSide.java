@@ -2,23 +2,29 @@ package io.ratatosk.bench.jmh;
 
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
-/** Our side: a {@link PageCache} of exactly {@code frames} frames with the file mapped at 8 KiB pages. */
+/**
+ * Our side: a {@link PageCache} of exactly {@code frames} frames with the file mapped at 8 KiB pages, and
+ * any further flags a benchmark sets (the NVM tier's, say).
+ */
 final class RatatoskSide implements CacheSide {
     private final PageCache cache;
     private final PagedFile file;
 
-    RatatoskSide(Path path, int frames, String policy, boolean evictor) throws IOException {
-        this.cache = PageCache.open(PageCacheConfig.parse(Map.of(
-            "pagecache.memory", Long.toString((long) frames * BenchFile.PAGE_SIZE),
-            "pagecache.page_size", Integer.toString(BenchFile.PAGE_SIZE),
-            "pagecache.policy", policy,
-            "pagecache.evictor.enabled", Boolean.toString(evictor))));
+    RatatoskSide(Path path, int frames, String policy, boolean evictor, Map<String, String> flags) throws IOException {
+        Map<String, String> config = new HashMap<>(flags);
+        setOwn(config, "pagecache.memory", Long.toString((long) frames * BenchFile.PAGE_SIZE));
+        setOwn(config, "pagecache.page_size", Integer.toString(BenchFile.PAGE_SIZE));
+        setOwn(config, "pagecache.policy", policy);
+        setOwn(config, "pagecache.evictor.enabled", Boolean.toString(evictor));
+        this.cache = PageCache.open(PageCacheConfig.parse(config));
         PagedFile mapped = null;
         try {
             mapped = cache.map(path, BenchFile.PAGE_SIZE, false);
@@ -28,6 +34,15 @@ final class RatatoskSide implements CacheSide {
             }
         }
         this.file = mapped;
+    }
+
+    /** The settings every side shares are not flags a benchmark may override: both sides must get the same. */
+    private static void setOwn(Map<String, String> config, String flag, String value) {
+        String given = config.put(flag, value);
+        if (given != null) {
+            throw new IllegalArgumentException(flag + " is set from the benchmark's geometry, policy and evictor"
+                + " parameters, not as a further flag: " + flag + "=" + given);
+        }
     }
 
     @Override
@@ -42,7 +57,14 @@ final class RatatoskSide implements CacheSide {
 
     @Override
     public long pagesRead() {
-        return cache.stats().bytesRead() / BenchFile.PAGE_SIZE;
+        PageCacheStats stats = cache.stats();
+        // bytesRead counts every fault, whichever tier served it: those the NVM tier served did not read the file
+        return stats.bytesRead() / BenchFile.PAGE_SIZE - stats.nvm().swapIns();
+    }
+
+    @Override
+    public long swapIns() {
+        return cache.stats().nvm().swapIns();
     }
 
     /** The cache's counters, for tests and diagnostics. */

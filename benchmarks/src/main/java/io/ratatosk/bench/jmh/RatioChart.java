@@ -18,7 +18,7 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * The report's chart: one bar per row that has a reference, its ratio ours / reference (per CPU where
- * measured, see {@link RatioTable}) with the error as an error bar, one colour per thread count, and a line
+ * measured, else wall clock; see {@link RatioTable}) with the error as an error bar, one colour per thread count, and a line
  * at 1.0 (parity).
  */
 final class RatioChart {
@@ -58,7 +58,7 @@ final class RatioChart {
         threads.sort(null);
         int width = Math.max(900, Math.min(6000, 240 + groups.size() * (threads.size() * 30 + 50)));
         CategoryChart chart = new CategoryChartBuilder().width(width).height(900)
-            .title("Throughput per CPU second, ours / reference (same run); bars: 99.9% error")
+            .title("Throughput per CPU second (NVM tiers: wall clock), ours / reference (same run); bars: 99.9% error")
             .xAxisTitle("benchmark, parameters, reference").yAxisTitle("ratio").build();
         CategoryStyler styler = chart.getStyler();
         styler.setLegendPosition(Styler.LegendPosition.InsideNW);

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
@@ -15,18 +16,26 @@ import org.openjdk.jmh.util.ListStatistics;
 
 /**
  * JMH results paired into rows of ours against a reference measured in the same run: side=ratatosk against
- * side=muninn (or side=caffeine for the key-value cache), and each policy of {@link PolicyHitPathBenchmark} against global-clock.
+ * side=muninn (or side=caffeine for the key-value cache), each policy of {@link PolicyHitPathBenchmark} against
+ * global-clock, and each NVM tier of {@link NvmSwapBenchmark} against tier=file.
  *
  * <p>Two ratios per row. <em>Wall</em>: JMH's throughput, ours / reference. <em>Per CPU</em>: operations per
  * microsecond of process CPU time, computed per iteration from the {@code cpuNanos} counter and averaged, then
  * ours / reference; on a shared machine it is far steadier, because time spent descheduled by the neighbours
  * is not counted. On an idle machine at one thread the two agree. Every error is a 99.9% confidence
- * half-width (JMH's); a ratio's error combines the two sides' relative errors in quadrature.
+ * half-width (JMH's); a ratio's error combines the two sides' relative errors in quadrature. The NVM rows have
+ * no per-CPU figures: the emulated device parks through long waits and spins through short ones, so CPU time
+ * would count its latency for some profiles and not for others; their wall-clock ratio is the measure.
  */
 final class RatioTable {
     static final String SIDE = "side";
     static final String POLICY = "policy";
+    static final String TIER = "tier";
     static final String PAGES_READ = "pagesRead";
+    static final String SWAP_INS = "swapIns";
+    static final String COMPUTES = "computes";
+    /** The key-value benchmark whose {@code computes} are its misses ({@code get} counts none of its own). */
+    static final String KEY_VALUE_GET_OR_COMPUTE = KeyValueCacheBenchmark.class.getSimpleName() + ".getOrCompute";
     static final String CPU_NANOS = "cpuNanos";
     static final String BYTES_PER_OP = "gc.alloc.rate.norm";
     /** Allocation per operation below this counts as none: JMH's own bookkeeping shows up as ~0.001 B/op. */
@@ -51,8 +60,8 @@ final class RatioTable {
     }
 
     /**
-     * @param reference  what ours is compared with (muninn, or global-clock), or null if nothing was
-     * @param hitRatio   1 - pages read / operations, NaN where the benchmark does not report pages read
+     * @param reference  what ours is compared with (muninn, caffeine, global-clock or file), or null if nothing was
+     * @param hitRatio   1 - misses / operations (see {@link #hitRatio}), NaN where the benchmark counts no misses
      * @param bytesPerOp gc.alloc.rate.norm, NaN where the gc profiler did not run
      */
     record Row(String benchmark, String params, int threads, String reference,
@@ -81,7 +90,7 @@ final class RatioTable {
     }
 
     static RatioTable of(List<JmhResult> results) {
-        // (benchmark, params other than side/policy) in first-seen order; within it, threads ascending
+        // (benchmark, params other than side/policy/tier) in first-seen order; within it, threads ascending
         Map<String, Map<Integer, List<JmhResult>>> groups = new LinkedHashMap<>();
         for (JmhResult r : results) {
             String key = r.benchmark() + "|" + params(r, false);
@@ -112,6 +121,16 @@ final class RatioTable {
             } else if (peer != null) {
                 rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
             }
+        } else if (first.params().containsKey(TIER)) {
+            JmhResult file = find(group, TIER, NvmSwapBenchmark.FILE);
+            for (JmhResult r : group) {
+                if (r != file) {
+                    rows.add(row(r, file, file == null ? null : NvmSwapBenchmark.FILE));
+                }
+            }
+            if (rows.isEmpty()) {
+                rows.add(row(file, null, null)); // only the reference was run
+            }
         } else if (first.params().containsKey(POLICY)) {
             JmhResult baseline = find(group, POLICY, PolicyHitPathBenchmark.BASELINE);
             List<JmhResult> sorted = new ArrayList<>(group);
@@ -130,13 +149,13 @@ final class RatioTable {
 
     private static Row row(JmhResult ours, JmhResult peer, String reference) {
         Estimate o = primary(ours);
-        Estimate oCpu = perCpu(ours);
+        Estimate oCpu = perCpuComparable(ours) ? perCpu(ours) : Estimate.UNKNOWN;
         if (peer == null) {
             return new Row(ours.benchmark(), params(ours, true), ours.threads(), null, o, Estimate.UNKNOWN, Estimate.UNKNOWN,
                 oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN);
         }
         Estimate p = primary(peer);
-        Estimate pCpu = perCpu(peer);
+        Estimate pCpu = perCpuComparable(peer) ? perCpu(peer) : Estimate.UNKNOWN;
         Estimate cpuRatio = oCpu.known() && pCpu.known() ? oCpu.over(pCpu) : Estimate.UNKNOWN;
         return new Row(ours.benchmark(), params(ours, true), ours.threads(), reference, o, p, o.over(p),
             oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer));
@@ -144,6 +163,11 @@ final class RatioTable {
 
     private static Estimate primary(JmhResult r) {
         return new Estimate(r.primary().score(), r.primary().error());
+    }
+
+    /** False for the NVM benchmark's rows: see the class comment. */
+    private static boolean perCpuComparable(JmhResult r) {
+        return !r.params().containsKey(TIER);
     }
 
     /** Operations per microsecond of process CPU time: per iteration, then mean and 99.9% error over iterations. */
@@ -175,21 +199,27 @@ final class RatioTable {
         return null;
     }
 
+    /**
+     * 1 - misses / operations. A page cache's misses are the pages read from the file plus, with the NVM tier,
+     * those it swapped in, so the NVM rows and their file reference compare at the same hit ratio; the key-value
+     * cache's are the values {@code getOrCompute} computed. NaN where a benchmark counts no misses.
+     */
     static double hitRatio(JmhResult r) {
-        return r.secondary(PAGES_READ)
-            .map(s -> Math.max(0.0, 1.0 - s.score() / r.primary().score()))
-            .orElse(Double.NaN);
+        Optional<Double> misses = r.benchmark().equals(KEY_VALUE_GET_OR_COMPUTE)
+            ? r.secondary(COMPUTES).map(Score::score)
+            : r.secondary(PAGES_READ).map(s -> s.score() + r.secondary(SWAP_INS).map(Score::score).orElse(0.0));
+        return misses.map(m -> Math.max(0.0, 1.0 - m / r.primary().score())).orElse(Double.NaN);
     }
 
     static double bytesPerOp(JmhResult r) {
         return r.secondary(BYTES_PER_OP).map(Score::score).orElse(Double.NaN);
     }
 
-    /** The parameters as "k=v k=v", without side (and without policy unless {@code withPolicy}). */
-    private static String params(JmhResult r, boolean withPolicy) {
+    /** The parameters as "k=v k=v", without side (and without policy and tier unless {@code withChoice}). */
+    private static String params(JmhResult r, boolean withChoice) {
         StringJoiner j = new StringJoiner(" ");
         r.params().forEach((k, v) -> {
-            if (!k.equals(SIDE) && (withPolicy || !k.equals(POLICY))) {
+            if (!k.equals(SIDE) && (withChoice || !k.equals(POLICY) && !k.equals(TIER))) {
                 j.add(k + "=" + v);
             }
         });
@@ -211,15 +241,20 @@ final class RatioTable {
                 .append(" | ").append(r.hasPeer() ? r.reference() : "-")
                 .append(" | ").append(estimate(r.ours(), "%.3f"))
                 .append(" | ").append(estimate(r.peer(), "%.3f"))
-                .append(" | ").append(estimate(r.wallRatio(), "%.2f"))
+                .append(" | ").append(ratio(r.wallRatio()))
                 .append(" | ").append(estimate(r.oursPerCpu(), "%.3f"))
                 .append(" | ").append(estimate(r.peerPerCpu(), "%.3f"))
-                .append(" | ").append(r.cpuRatio().known() ? "**" + estimate(r.cpuRatio(), "%.2f") + "**" : "-")
+                .append(" | ").append(r.cpuRatio().known() ? "**" + ratio(r.cpuRatio()) + "**" : "-")
                 .append(" | ").append(pair(r.oursHitRatio(), r.peerHitRatio(), RatioTable::percent))
                 .append(" | ").append(pair(r.oursBytesPerOp(), r.peerBytesPerOp(), RatioTable::bytes))
                 .append(" |\n");
         }
         return sb.toString();
+    }
+
+    /** A ratio with two decimals, or three below 0.1 (an NVM device's, say), where two would leave one digit. */
+    static String ratio(Estimate e) {
+        return estimate(e, Math.abs(e.mean()) < 0.1 ? "%.3f" : "%.2f");
     }
 
     static String estimate(Estimate e, String number) {
@@ -255,8 +290,14 @@ final class RatioTable {
 
     // ---- targets ---------------------------------------------------------------------------------
 
-    /** One of the targets, checked against the rows it concerns. */
-    record Target(String description, List<Row> rows, boolean met, String evidence) {
+    /**
+     * One of the issue's targets, checked against the rows it concerns; or, where {@code information}, a
+     * summary of rows that have no target (never met).
+     */
+    record Target(String description, List<Row> rows, boolean met, String evidence, boolean information) {
+        Target(String description, List<Row> rows, boolean met, String evidence) {
+            this(description, rows, met, evidence, false);
+        }
     }
 
     List<Target> targets() {
@@ -275,7 +316,36 @@ final class RatioTable {
         boolean measured = !Double.isNaN(worst);
         targets.add(new Target("0 B/op on every hit path (ours)", hitPaths, measured && worst < ZERO_BYTES_PER_OP,
             measured ? format("largest: %.3f B/op over %d rows", worst, hitPaths.size()) : "not measured (run with -prof gc)"));
+        targets.add(nvmSwapCost());
         return targets;
+    }
+
+    /** The NVM tier's rows, per benchmark method: the range of their wall-clock ratios to tier=file. */
+    private Target nvmSwapCost() {
+        String description = "NVM tier vs swap=file: read = swap-in, write = swap-in + swap-out (information, no target)";
+        Map<String, List<Row>> byBenchmark = new LinkedHashMap<>();
+        List<Row> matching = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.benchmark().startsWith(NvmSwapBenchmark.class.getSimpleName() + ".") && r.hasPeer()) {
+                byBenchmark.computeIfAbsent(r.benchmark().substring(r.benchmark().indexOf('.') + 1), k -> new ArrayList<>()).add(r);
+                matching.add(r);
+            }
+        }
+        if (matching.isEmpty()) {
+            return new Target(description, matching, false, "not measured", true);
+        }
+        StringJoiner evidence = new StringJoiner("; ");
+        byBenchmark.forEach((method, rs) -> {
+            Comparator<Row> byRatio = Comparator.comparingDouble(r -> r.ratio().mean());
+            Row low = rs.stream().min(byRatio).orElseThrow();
+            Row high = rs.stream().max(byRatio).orElseThrow();
+            evidence.add(low == high ? method + " " + ratioAt(low) : method + " " + ratioAt(low) + " to " + ratioAt(high));
+        });
+        return new Target(description, matching, false, "wall ratio " + evidence, true);
+    }
+
+    private static String ratioAt(Row r) {
+        return format("%s (%s t=%d)", ratio(r.ratio()), r.params(), r.threads());
     }
 
     private Target ratioTarget(String description, String benchmark, double min) {
@@ -292,7 +362,7 @@ final class RatioTable {
         boolean met = matching.stream().allMatch(r -> r.ratio().mean() >= min);
         return new Target(description, matching, met,
             format("lowest %s %s (wall %s) at %st=%d", worst.cpuRatio().known() ? "per-CPU ratio" : "ratio",
-                estimate(worst.ratio(), "%.2f"), estimate(worst.wallRatio(), "%.2f"),
+                ratio(worst.ratio()), ratio(worst.wallRatio()),
                 worst.params().isEmpty() ? "" : worst.params() + " ", worst.threads()));
     }
 
@@ -301,7 +371,7 @@ final class RatioTable {
         sb.append("| target | rows | met | evidence |\n| --- | ---: | --- | --- |\n");
         for (Target t : targets()) {
             sb.append("| ").append(t.description()).append(" | ").append(t.rows().size()).append(" | ")
-                .append(t.rows().isEmpty() ? "-" : t.met() ? "yes" : "**no**").append(" | ").append(t.evidence()).append(" |\n");
+                .append(t.rows().isEmpty() || t.information() ? "-" : t.met() ? "yes" : "**no**").append(" | ").append(t.evidence()).append(" |\n");
         }
         return sb.toString();
     }

@@ -3,6 +3,7 @@ package io.ratatosk.bench.jmh;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.Map;
 
 /**
  * What every benchmark's shared state holds: the temporary file, one side's cache over it, and the count
@@ -16,6 +17,7 @@ final class Workload implements AutoCloseable {
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private long pagesReadReported;
+    private long swapInsReported;
     private boolean iterationRunning;
     private long iterationCpuStart;
 
@@ -27,20 +29,28 @@ final class Workload implements AutoCloseable {
     /**
      * Creates a file of {@code pages} pages and opens {@code side} over it with {@code frames} frames.
      *
-     * @param warm read every page once, so that the measured run starts with the file fully cached
-     *             (only sensible when the file fits the cache)
+     * @param warmPasses how many times to read every page, in order, before the run: 1 leaves a file that
+     *                   fits the cache fully cached; 2 passes every page of a larger file through at least one
+     *                   eviction (with the NVM tier, that stores it in NVM); 0 starts cold
      */
-    static Workload open(String side, long pages, int frames, String policy, boolean evictor, boolean warm)
+    static Workload open(String side, long pages, int frames, String policy, boolean evictor, int warmPasses)
         throws IOException {
+        return open(side, pages, frames, policy, evictor, warmPasses, Map.of());
+    }
+
+    /** As above, with further flags of our cache (see {@link CacheSide#open(String, java.nio.file.Path, int, String, boolean, Map)}). */
+    static Workload open(String side, long pages, int frames, String policy, boolean evictor, int warmPasses,
+                         Map<String, String> flags) throws IOException {
         BenchFile file = BenchFile.create(pages);
         CacheSide cache = null;
         try {
-            cache = CacheSide.open(side, file.path(), frames, policy, evictor);
+            cache = CacheSide.open(side, file.path(), frames, policy, evictor, flags);
             Workload w = new Workload(file, cache);
-            if (warm) {
+            for (int pass = 0; pass < warmPasses; pass++) {
                 w.readEveryPage();
             }
             w.pagesReadReported = cache.pagesRead();
+            w.swapInsReported = cache.swapIns();
             return w;
         } catch (IOException | RuntimeException e) {
             if (cache != null) {
@@ -75,6 +85,14 @@ final class Workload implements AutoCloseable {
         long now = cache.pagesRead();
         long delta = now - pagesReadReported;
         pagesReadReported = now;
+        return delta;
+    }
+
+    /** Pages read from the NVM tier since the last call, shared out among the threads as {@link #takePagesRead()} is. */
+    synchronized long takeSwapIns() {
+        long now = cache.swapIns();
+        long delta = now - swapInsReported;
+        swapInsReported = now;
         return delta;
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -76,5 +78,96 @@ class CacheSideTest {
              CacheSide.Cursor cursor = cache.readCursor()) {
             assertThrows(IllegalStateException.class, () -> PageOps.read(cursor, 4));
         }
+    }
+
+    @Test
+    void withTheNvmTierFaultsOfPagesEvictedOnceAreSwapInsNotFileReads() throws IOException {
+        int frames = 256;
+        try (BenchFile file = BenchFile.create(4 * frames);
+             CacheSide cache = CacheSide.open(CacheSide.RATATOSK, file.path(), frames, "muninn", false,
+                 NvmSwapBenchmark.flags("nvm-dram", file.pages()))) {
+            try (CacheSide.Cursor cursor = cache.readCursor()) {
+                for (long page = 0; page < file.pages(); page++) {
+                    PageOps.read(cursor, page);
+                }
+                assertEquals(file.pages(), cache.pagesRead(), "the first pass reads the file");
+                assertEquals(0, cache.swapIns());
+                PageIds ids = PageIds.uniform(file.pages(), 1);
+                for (int i = 0; i < 10_000; i++) {
+                    PageOps.read(cursor, ids.next()); // checks every value NVM returned
+                }
+            }
+            assertEquals(file.pages(), cache.pagesRead(), "no page is read from the file twice");
+            assertTrue(cache.swapIns() > 5_000, "about 3/4 of 10 000 uniform reads fault, from NVM: " + cache.swapIns());
+            assertEquals(faults(cache), cache.pagesRead() + cache.swapIns(), "every fault is one or the other");
+        }
+    }
+
+    @Test
+    void withTheFileTierEveryFaultReadsTheFile() throws IOException {
+        try (BenchFile file = BenchFile.create(64);
+             CacheSide cache = CacheSide.open(CacheSide.RATATOSK, file.path(), 16, "muninn", false,
+                 NvmSwapBenchmark.flags(NvmSwapBenchmark.FILE, file.pages()))) {
+            try (CacheSide.Cursor cursor = cache.readCursor()) {
+                for (int round = 0; round < 2; round++) {
+                    for (long page = 0; page < file.pages(); page++) {
+                        PageOps.read(cursor, page);
+                    }
+                }
+            }
+            assertTrue(cache.pagesRead() > 100, "a file 4x the cache read twice in order mostly misses: " + cache.pagesRead());
+            assertEquals(faults(cache), cache.pagesRead());
+            assertEquals(0, cache.swapIns());
+        }
+    }
+
+    /** Our cache's fault count: published by the cursors when they close. */
+    private static long faults(CacheSide cache) {
+        return ((RatatoskSide) cache).cache().stats().faults();
+    }
+
+    /** A slot PageOps does not read on pages 0 to 63 (it reads slot pageId). */
+    private static final int SLOT = 100;
+
+    @Test
+    void pagesWrittenThroughTheNvmTierReachTheFileWhenTheCacheCloses() throws IOException {
+        try (BenchFile file = BenchFile.create(64)) {
+            try (CacheSide cache = CacheSide.open(CacheSide.RATATOSK, file.path(), 16, "muninn", false,
+                     NvmSwapBenchmark.flags("nvm-dram", file.pages()));
+                 CacheSide.Cursor writer = cache.writeCursor()) {
+                for (long page = 0; page < file.pages(); page++) {
+                    assertTrue(writer.next(page));
+                    writer.putLong(8 * SLOT, 4242L + page); // evicted dirty into NVM, written back to the file at close
+                }
+            }
+            try (CacheSide cache = CacheSide.open(CacheSide.RATATOSK, file.path(), 16, "muninn", false);
+                 CacheSide.Cursor reader = cache.readCursor()) {
+                for (long page = 0; page < file.pages(); page++) {
+                    assertTrue(reader.next(page));
+                    long v;
+                    do {
+                        v = reader.getLong(8 * SLOT);
+                    } while (reader.shouldRetry());
+                    assertEquals(4242L + page, v, "page " + page);
+                    PageOps.read(reader, page); // the rest of the page is as BenchFile wrote it
+                }
+            }
+        }
+    }
+
+    @Test
+    void flagsThatWouldMakeTheSidesDifferAreRefused() throws IOException {
+        try (BenchFile file = BenchFile.create(4)) {
+            IllegalArgumentException peer = assertThrows(IllegalArgumentException.class,
+                () -> CacheSide.open(CacheSide.MUNINN, file.path(), 8, "muninn", true, Map.of("pagecache.swap", "nvm")));
+            assertTrue(peer.getMessage().contains("pagecache.swap"), peer.getMessage());
+            IllegalArgumentException geometry = assertThrows(IllegalArgumentException.class,
+                () -> CacheSide.open(CacheSide.RATATOSK, file.path(), 8, "muninn", true, Map.of("pagecache.memory", "1m")));
+            assertEquals("pagecache.memory is set from the benchmark's geometry, policy and evictor parameters, not as"
+                + " a further flag: pagecache.memory=1m", geometry.getMessage());
+        }
+        IllegalArgumentException tier = assertThrows(IllegalArgumentException.class, () -> NvmSwapBenchmark.flags("optane", 4));
+        assertEquals("tier must be file or nvm-<profile>, one of [file, nvm-nvme, nvm-nvme-fast, nvm-pcm, nvm-dram]:"
+            + " tier=optane", tier.getMessage());
     }
 }

@@ -24,6 +24,10 @@ class JmhCommandTest {
         assertTrue(o.getProfilers().stream().anyMatch(p -> p.getKlass().equals("gc")));
         assertEquals(EvictionPolicies.NAMES, List.copyOf(o.getParameter("policy").get()),
             "the policy list comes from EvictionPolicies.NAMES, not from the annotation");
+        assertEquals(NvmSwapBenchmark.tiers(), List.copyOf(o.getParameter("tier").get()),
+            "the NVM tiers come from NvmProfile, not from the annotation");
+        assertEquals(List.of("file", "nvm-nvme", "nvm-nvme-fast", "nvm-pcm", "nvm-dram"), NvmSwapBenchmark.tiers(),
+            "the reference first, then one tier per profile");
     }
 
     @Test
@@ -36,8 +40,9 @@ class JmhCommandTest {
     }
 
     @Test
-    void aPolicyListGivenByTheUserIsKept() throws Exception {
-        Options o = options(false, "-p", "policy=clock");
+    void aPolicyOrTierListGivenByTheUserIsKept() throws Exception {
+        Options o = options(false, "-p", "policy=clock", "-p", "tier=file,nvm-pcm");
         assertEquals(List.of("clock"), List.copyOf(o.getParameter("policy").get()));
+        assertEquals(List.of("file", "nvm-pcm"), List.copyOf(o.getParameter("tier").get()));
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -22,9 +23,55 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 class JmhSmokeTest {
     @Test
     void eachSideRunsTheHitPathBenchmarksAndServesThemFromTheCache() throws Exception {
-        Collection<RunResult> results = new Runner(new OptionsBuilder()
-            .include(HitPathBenchmark.class.getName() + "\\.")
-            .param("side", CacheSide.RATATOSK, CacheSide.MUNINN)
+        Collection<RunResult> results = runOnce(HitPathBenchmark.class, "side", CacheSide.RATATOSK, CacheSide.MUNINN);
+
+        List<String> seen = new ArrayList<>();
+        for (RunResult r : results) {
+            String name = r.getParams().getBenchmark() + " side=" + r.getParams().getParam("side");
+            seen.add(name);
+            Result<?> primary = r.getPrimaryResult();
+            assertTrue(primary.getScore() > 0, name + " measured nothing");
+            assertEquals(Set.of("pagesRead", "cpuNanos"), r.getSecondaryResults().keySet(), name);
+            Result<?> pagesRead = r.getSecondaryResults().get("pagesRead");
+            assertEquals(0.0, pagesRead.getScore(), name + ": the file was not fully cached");
+        }
+        assertEquals(4, seen.size(), "read and write for both sides: " + seen);
+    }
+
+    /**
+     * The NVM benchmark on the reference tier and the fastest NVM profile (its warm-up costs the least): after
+     * the warm-up every fault is a swap-in on the NVM tier and a file read on the file tier.
+     */
+    @Test
+    void theNvmBenchmarkServesFaultsFromNvmAndTheReferenceFromTheFile() throws Exception {
+        Collection<RunResult> results = runOnce(NvmSwapBenchmark.class, "tier", NvmSwapBenchmark.FILE, "nvm-dram");
+
+        List<String> seen = new ArrayList<>();
+        for (RunResult r : results) {
+            String tier = r.getParams().getParam("tier");
+            String name = r.getParams().getBenchmark() + " tier=" + tier;
+            seen.add(name);
+            double ops = r.getPrimaryResult().getScore();
+            assertTrue(ops > 0, name + " measured nothing");
+            double pagesRead = r.getSecondaryResults().get("pagesRead").getScore();
+            double swapIns = r.getSecondaryResults().get("swapIns").getScore();
+            assertEquals(Set.of("pagesRead", "swapIns", "cpuNanos"), r.getSecondaryResults().keySet(), name);
+            if (NvmSwapBenchmark.FILE.equals(tier)) {
+                assertEquals(0.0, swapIns, name + ": swap-ins without an NVM tier");
+                assertTrue(pagesRead > ops / 2, name + ": uniform over 4x the frames faults 3/4 of the time: " + pagesRead);
+            } else {
+                assertEquals(0.0, pagesRead, name + ": faults read the file, not NVM");
+                assertTrue(swapIns > ops / 2, name + ": uniform over 4x the frames faults 3/4 of the time: " + swapIns);
+            }
+        }
+        assertEquals(4, seen.size(), "read and write on both tiers: " + seen);
+    }
+
+    /** One 100 ms iteration of every benchmark of {@code benchmark} per value of {@code param}, in this JVM. */
+    private static Collection<RunResult> runOnce(Class<?> benchmark, String param, String... values) throws Exception {
+        return new Runner(new OptionsBuilder()
+            .include(benchmark.getName() + "\\.")
+            .param(param, values)
             .forks(0)
             .threads(1)
             .warmupIterations(0)
@@ -33,16 +80,5 @@ class JmhSmokeTest {
             .shouldFailOnError(true)
             .verbosity(VerboseMode.SILENT)
             .build()).run();
-
-        List<String> seen = new ArrayList<>();
-        for (RunResult r : results) {
-            String name = r.getParams().getBenchmark() + " side=" + r.getParams().getParam("side");
-            seen.add(name);
-            Result<?> primary = r.getPrimaryResult();
-            assertTrue(primary.getScore() > 0, name + " measured nothing");
-            Result<?> pagesRead = r.getSecondaryResults().get("pagesRead");
-            assertEquals(0.0, pagesRead.getScore(), name + ": the file was not fully cached");
-        }
-        assertEquals(4, seen.size(), "read and write for both sides: " + seen);
     }
 }
