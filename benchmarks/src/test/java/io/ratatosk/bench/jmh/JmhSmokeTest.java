@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -21,6 +22,15 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * measurement: the numbers only have to exist.
  */
 class JmhSmokeTest {
+    /**
+     * JMH refuses to start while another JMH run on the machine holds its lock. This test measures nothing, so a
+     * `./bench jmh` running beside the build must not fail it; its 100 ms iterations barely disturb that run.
+     */
+    @BeforeAll
+    static void runBesideOtherJmhRuns() {
+        System.setProperty("jmh.ignoreLock", "true");
+    }
+
     @Test
     void eachSideRunsTheHitPathBenchmarksAndServesThemFromTheCache() throws Exception {
         Collection<RunResult> results = runOnce(HitPathBenchmark.class, "side", CacheSide.RATATOSK, CacheSide.MUNINN);
