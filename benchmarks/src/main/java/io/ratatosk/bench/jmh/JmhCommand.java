@@ -56,7 +56,7 @@ public final class JmhCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--quick", description = "1 round of 1 fork, 2 x 0.5 s warmup, 3 x 0.5 s measurement: the whole"
+    @Option(names = "--quick", description = "1 round of 1 fork, 2 x 0.5 s warmup, 5 x 0.3 s measurement: the whole"
         + " suite in a few minutes, with wider error bars.")
     private boolean quick;
 
@@ -130,6 +130,9 @@ public final class JmhCommand implements Callable<Integer> {
     }
 
     /** JMH's options from the passed-through arguments, with this suite's defaults where they say nothing. */
+    static final int QUICK_MEASUREMENT_ITERATIONS = 5;
+    static final TimeValue QUICK_MEASUREMENT_TIME = TimeValue.milliseconds(300);
+
     static ChainedOptionsBuilder options(CommandLineOptions cmd, boolean quick) {
         ChainedOptionsBuilder b = new OptionsBuilder().parent(cmd);
         if (cmd.getIncludes().isEmpty()) {
@@ -145,11 +148,14 @@ public final class JmhCommand implements Callable<Integer> {
             if (!cmd.getWarmupTime().hasValue()) {
                 b.warmupTime(TimeValue.milliseconds(500));
             }
+            // Five short iterations rather than three long ones, in the same 1.5 s: JMH's 99.9% error uses
+            // Student's t, which is 31.6 with 2 degrees of freedom and 8.6 with 4, so the quick mode's
+            // error bars shrink about fourfold and its ratios become readable.
             if (!cmd.getMeasurementIterations().hasValue()) {
-                b.measurementIterations(3);
+                b.measurementIterations(QUICK_MEASUREMENT_ITERATIONS);
             }
             if (!cmd.getMeasurementTime().hasValue()) {
-                b.measurementTime(TimeValue.milliseconds(500));
+                b.measurementTime(QUICK_MEASUREMENT_TIME);
             }
         }
         if (!cmd.getParameter("policy").hasValue()) {

@@ -35,7 +35,8 @@ class JmhCommandTest {
         Options o = options(true, "HitPath", "-i", "7");
         assertEquals(List.of("HitPath"), o.getIncludes());
         assertEquals(1, o.getForkCount().get());
-        assertEquals(TimeValue.milliseconds(500), o.getMeasurementTime().get());
+        assertEquals(JmhCommand.QUICK_MEASUREMENT_TIME, o.getMeasurementTime().get());
+        assertEquals(TimeValue.milliseconds(500), o.getWarmupTime().get());
         assertEquals(7, o.getMeasurementIterations().get());
     }
 
