@@ -170,9 +170,11 @@ class NvmSwapPageCacheTest {
                     read(file, p);
                 }
             }
+            // Counters are read one after another, not as one snapshot: read them once the file is closed, when
+            // no eviction of its pages can be between the tier's count and the cache's.
+            file.close();
             stats = cache.stats();
             tier = cache.nvmTier().stats();
-            file.close();
         }
         NvmCacheStats nvm = stats.nvm();
         String all = stats + "\n" + tier;
