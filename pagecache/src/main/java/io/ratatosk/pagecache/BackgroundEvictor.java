@@ -14,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * (half of keep_free): so under a stream of faults the pool swings between half and all of keep_free, and
  * each wake-up is paid for by keep_free / 2 evictions. Waking at keep_free itself, as first built, cost
  * a futex wake and two context switches per fault (4.6 us of CPU per fault at 4x file/cache); refilling
- * past keep_free instead (the next version) kept a quarter of keep_free more frames out of use than
- * Muninn does, at 0.3-0.8 points of hit ratio. It runs the policy's housekeeping in between.
+ * a quarter past keep_free instead (the next version) kept about 1.1 x keep_free frames free on average,
+ * about twice what Muninn keeps, at 0.3-0.8 points of hit ratio. It runs the policy's housekeeping in between.
  * An eviction whose write fails leaves the page dirty and resident and is reported to the next map,
  * fault or flush; the evictor backs off briefly and carries on.
  */
