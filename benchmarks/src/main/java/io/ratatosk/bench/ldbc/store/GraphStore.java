@@ -163,6 +163,14 @@ public final class GraphStore implements AutoCloseable {
     /** Unmaps every file (flushing nothing: the store is read-only once written). */
     @Override
     public void close() throws IOException {
+        closeAll(files);
+    }
+
+    /**
+     * Unmaps every file of {@code files} and empties it, even if some fail to close; the first failure is
+     * thrown, with the others suppressed in it.
+     */
+    static void closeAll(Map<StoreFile, PagedFile> files) throws IOException {
         IOException failure = null;
         for (PagedFile f : files.values()) {
             try {

@@ -395,22 +395,7 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     private void closeFiles() throws IOException {
-        IOException failure = null;
-        for (PagedFile f : files.values()) {
-            try {
-                f.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        files.clear();
-        if (failure != null) {
-            throw failure;
-        }
+        GraphStore.closeAll(files);
     }
 
     /**
