@@ -17,7 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  * a quarter past keep_free instead (the next version) kept about 1.1 x keep_free frames free on average,
  * about twice what Muninn keeps, at 0.3-0.8 points of hit ratio. It runs the policy's housekeeping in between.
  * An eviction whose write fails leaves the page dirty and resident and is reported to the next map,
- * fault or flush; the evictor backs off briefly and carries on.
+ * fault or flush; the evictor backs off briefly and carries on. Nothing else stops it either: a policy
+ * that throws (any {@link Throwable}) is reported and the evictor resumes after a pause; it never holds
+ * a frame lock between evictions.
  */
 final class BackgroundEvictor implements Runnable {
     private static final long IDLE_PARK_MILLIS = 10;
@@ -87,7 +89,7 @@ final class BackgroundEvictor implements Runnable {
                     LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                 }
                 sleeping = false;
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
                 // A bug in a policy must not stop eviction for good; faults would then evict cooperatively
                 // forever. Report and carry on after a pause.
                 Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
@@ -114,11 +116,11 @@ final class BackgroundEvictor implements Runnable {
                 }
                 continue;
             }
-            long errorsBefore = cache.evictionErrors();
-            if (cache.tryEvict(victim, true)) {
+            EvictionOutcome outcome = cache.tryEvict(victim, true);
+            if (outcome == EvictionOutcome.EVICTED) {
                 frames.unlockExclusive(victim);
                 cache.freeFrame(victim);
-            } else if (cache.evictionErrors() != errorsBefore) {
+            } else if (outcome == EvictionOutcome.WRITE_FAILED) {
                 LockSupport.parkNanos(ERROR_BACKOFF_NANOS); // the disk refused a write-out: do not hammer it
             }
         }

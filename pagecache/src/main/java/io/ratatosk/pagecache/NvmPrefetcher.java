@@ -1,13 +1,9 @@
 package io.ratatosk.pagecache;
 
-import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.SwapInListener;
 import io.ratatosk.pagecache.internal.TranslationTable;
-import java.io.IOException;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -23,8 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * prefetching never evicts.
  *
  * <p>Prefetch reads count as swap-ins of the tier. The prefetched page starts with the policy's fault
- * usage, so an unused one is among the first evicted. A file is fenced off while it is unmapped:
- * {@link #fenceOff} waits for a prefetch in progress and keeps further ones out of it.
+ * usage, so an unused one is among the first evicted. A prefetch is an operation of its file
+ * ({@link PagedFile#prefetch}), so an unmap waits for one in progress and refuses further ones. A
+ * failure of any kind drops the hint (the demand fault, if any, reads the page again and reports it);
+ * the thread never dies and never holds a frame between prefetches.
  */
 final class NvmPrefetcher implements SwapInListener {
     /** Hints kept; a new hint overwrites the oldest when full. */
@@ -43,9 +41,6 @@ final class NvmPrefetcher implements SwapInListener {
     private int top;
     /** Written under this; read without it by the prefetch thread before it parks. */
     private volatile int queued;
-    /** Held around each prefetch fault; guards {@code fenced}. */
-    private final Object faultLock = new Object();
-    private final Set<PagedFile> fenced = new HashSet<>();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean idle;
@@ -150,66 +145,21 @@ final class NvmPrefetcher implements SwapInListener {
     }
 
     private void prefetch(long key) {
-        int fileId = PageKey.fileId(key);
+        PagedFile file = cache.mappedFile(PageKey.fileId(key));
         long pageId = PageKey.pageId(key);
-        synchronized (faultLock) {
-            PagedFile file = cache.mappedFile(fileId);
-            if (file == null || file.isClosed() || fenced.contains(file)) {
-                dropped.increment();
+        try {
+            if (file != null && tier.contains(PageKey.fileId(key), pageId) && cache.freeFrames() >= MIN_FREE_FRAMES
+                && file.prefetch(pageId)) {
+                prefetched.increment();
                 return;
             }
-            TranslationTable table = file.table();
-            if (table.get(pageId) != TranslationTable.ABSENT || !tier.contains(fileId, pageId)
-                || cache.freeFrames() < MIN_FREE_FRAMES) {
-                dropped.increment();
-                return;
-            }
-            int frame = cache.tryGrabFreeFrame();
-            if (frame < 0) {
-                dropped.increment();
-                return;
-            }
-            FrameTable frames = cache.frames();
-            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
-                frames.unlockExclusive(frame);
-                cache.freeFrame(frame);
-                dropped.increment(); // a demand fault got there first
-                return;
-            }
-            try {
-                file.swapper().read(pageId, cache.pageAddress(frame));
-            } catch (IOException | RuntimeException e) {
-                // Only a hint: the demand fault will read the page again and report the error.
-                frames.unlockExclusive(frame);
-                cache.freeFrame(frame);
-                table.set(pageId, TranslationTable.ABSENT);
-                dropped.increment();
-                return;
-            }
-            frames.clearModifiedExclusively(frame);
-            frames.setBinding(frame, key);
-            cache.policy().onFault(frame, key);
-            cache.countRead(file.pageSize());
-            table.set(pageId, frame + 1);
-            frames.unlockExclusive(frame);
-            prefetched.increment();
+        } catch (Throwable e) {
+            // Only a hint: the demand fault will read the page again and report the error.
         }
+        dropped.increment();
     }
 
     // ---- life cycle -----------------------------------------------------------------------------
-
-    /** Waits for a prefetch in progress, then keeps prefetches out of {@code file} until {@link #fenceLifted}. */
-    void fenceOff(PagedFile file) {
-        synchronized (faultLock) {
-            fenced.add(file);
-        }
-    }
-
-    void fenceLifted(PagedFile file) {
-        synchronized (faultLock) {
-            fenced.remove(file);
-        }
-    }
 
     void shutdown() {
         running = false;

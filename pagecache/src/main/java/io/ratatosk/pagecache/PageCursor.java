@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import org.agrona.UnsafeAccess;
@@ -23,8 +24,13 @@ import sun.misc.Unsafe;
  *
  * <p>An access outside the page (a negative offset, or one that would run past the file's page size)
  * reads 0 and writes nothing, never touches memory outside the frame, and raises the bounds flag that
- * {@link #checkAndClearBoundsFlag()} reports. A cursor is not thread-safe; it is reused after
- * {@link #close()}, so do not touch it afterwards.
+ * {@link #checkAndClearBoundsFlag()} reports.
+ *
+ * <p>A cursor is not thread-safe: one thread at a time. After {@link #close()} every method but
+ * {@code close} throws {@link IllegalStateException}. Once its file is unmapped (or the cache closed),
+ * its next {@code next()} or {@code shouldRetry()} throws {@link IllegalStateException}; reads through a
+ * page it still has pinned meanwhile see stale memory, never freed memory: the cache keeps its page
+ * memory until the last cursor is closed.
  */
 public final class PageCursor implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
@@ -38,10 +44,12 @@ public final class PageCursor implements AutoCloseable {
     private final PageCache cache;
     private final int filePageSize;
     private final int fileId;
+    private final boolean writeLocked;
+    private final boolean noGrow;
+    /** Where the cache counted this cursor open (OpenCursorCount); given back on close. */
+    private final int openStripe;
 
-    private boolean writeLocked;
-    private boolean noGrow;
-    private boolean open;
+    private boolean open = true;
     private long nextPageId;
     private long currentPageId = -1;
     private int frame = NO_FRAME;
@@ -53,25 +61,18 @@ public final class PageCursor implements AutoCloseable {
     private int hits;
     private int faults;
 
-    PageCursor(PagedFile file) {
+    PageCursor(PagedFile file, long pageId, int flags, int openStripe) {
         this.file = file;
         this.cache = file.cache();
         this.frames = cache.frames();
-        this.policy = file.cache().policy();
+        this.policy = cache.policy();
         this.table = file.table();
         this.filePageSize = file.pageSize();
         this.fileId = file.fileId();
-    }
-
-    void open(long pageId, int flags) {
         this.writeLocked = (flags & PagedFile.PF_SHARED_WRITE_LOCK) != 0;
         this.noGrow = (flags & PagedFile.PF_NO_GROW) != 0;
         this.nextPageId = pageId;
-        this.currentPageId = -1;
-        this.frame = NO_FRAME;
-        this.limit = 0;
-        this.outOfBounds = false;
-        this.open = true;
+        this.openStripe = openStripe;
     }
 
     /** Moves to the next page: the one given to {@code io()} first, then each following page in turn. */
@@ -82,14 +83,17 @@ public final class PageCursor implements AutoCloseable {
     /**
      * Moves to {@code pageId}. A read cursor returns false past the file's last page; a write cursor
      * grows the file unless it was opened with {@link PagedFile#PF_NO_GROW}.
+     *
+     * @throws IllegalArgumentException for a page id the file cannot address ({@link PagedFile#maxPageId()})
+     * @throws IllegalStateException    if this cursor is closed or its file unmapped
      */
     public boolean next(long pageId) throws IOException {
         checkOpen();
-        if (pageId < 0 || pageId > PageKey.MAX_PAGE_ID) {
-            throw new IllegalArgumentException("page id must be in [0, " + PageKey.MAX_PAGE_ID + "]: pageId=" + pageId
-                + " in " + file.path());
-        }
+        file.checkPageId(pageId);
         unpin();
+        if (file.isClosed()) {
+            throw file.unmappedException();
+        }
         if (pageId > file.getLastPageId() && (!writeLocked || noGrow)) {
             currentPageId = -1;
             return false;
@@ -111,13 +115,14 @@ public final class PageCursor implements AutoCloseable {
      */
     private void pinForRead(long pageId, boolean newAccess) throws IOException {
         long key = PageKey.of(fileId, pageId);
+        int attempt = 0;
         while (true) {
             int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
                 long s = frames.optimisticStamp(f);
                 if (!FrameTable.isReadable(s) || frames.binding(f) != key) {
-                    Thread.onSpinWait(); // being evicted or faulted in right now: look again
+                    attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
                 if (newAccess) {
@@ -128,10 +133,10 @@ public final class PageCursor implements AutoCloseable {
                 return;
             }
             if (entry == TranslationTable.FAULTING) {
-                Thread.onSpinWait();
+                file.awaitFault(pageId);
                 continue;
             }
-            int f = file.faultIn(pageId, key);
+            int f = file.faultIn(pageId, key, false);
             if (f >= 0) {
                 countFault();
                 frames.unlockExclusive(f);
@@ -146,12 +151,13 @@ public final class PageCursor implements AutoCloseable {
 
     private void pinForWrite(long pageId) throws IOException {
         long key = PageKey.of(fileId, pageId);
+        int attempt = 0;
         while (true) {
             int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
                 if (!frames.tryWriteLock(f)) {
-                    Thread.onSpinWait();
+                    attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
                 if (frames.binding(f) != key) {
@@ -164,10 +170,10 @@ public final class PageCursor implements AutoCloseable {
                 return;
             }
             if (entry == TranslationTable.FAULTING) {
-                Thread.onSpinWait();
+                file.awaitFault(pageId);
                 continue;
             }
-            int f = file.faultIn(pageId, key);
+            int f = file.faultIn(pageId, key, true);
             if (f >= 0) {
                 countFault();
                 frames.exclusiveToWriteLock(f);
@@ -199,8 +205,11 @@ public final class PageCursor implements AutoCloseable {
      * For a read cursor: true if the page may have changed while it was read, in which case the cursor
      * has re-pinned the same page (faulting it in again if it was evicted) and the reads must be
      * repeated. Always false for a write cursor, which holds its page locked.
+     *
+     * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
     public boolean shouldRetry() throws IOException {
+        checkOpen();
         if (writeLocked || frame == NO_FRAME || frames.validate(frame, stamp)) {
             return false;
         }
@@ -209,6 +218,9 @@ public final class PageCursor implements AutoCloseable {
         frame = NO_FRAME;
         limit = 0;
         outOfBounds = false; // the reads are void; the bounds flag speaks of the repeated ones
+        if (file.isClosed()) {
+            throw file.unmappedException();
+        }
         if (frames.writeLockCount(f) > 0) {
             // A writer holds the page: reading again before it lets go would fail again. Give it the
             // core instead of spinning (it may be descheduled with more threads than cores).
@@ -220,15 +232,18 @@ public final class PageCursor implements AutoCloseable {
 
     /** The page the cursor is on, or -1 before the first successful {@code next()}. */
     public long getCurrentPageId() {
+        checkOpen();
         return frame == NO_FRAME ? -1 : currentPageId;
     }
 
     public int getCurrentPageSize() {
+        checkOpen();
         return filePageSize;
     }
 
     /** True if an access since the last call was outside the page; clears the flag. */
     public boolean checkAndClearBoundsFlag() {
+        checkOpen();
         boolean b = outOfBounds;
         outOfBounds = false;
         return b;
@@ -238,14 +253,21 @@ public final class PageCursor implements AutoCloseable {
 
     private boolean inBounds(int offset, int size) {
         if (offset < 0 || offset > limit - size) {
-            outOfBounds = true;
-            return false;
+            return outOfBounds();
         }
         return true;
     }
 
+    /** The slow path of every access: a closed cursor (limit 0) ends up here and throws. */
+    private boolean outOfBounds() {
+        checkOpen();
+        outOfBounds = true;
+        return false;
+    }
+
     private boolean writable(int offset, int size) {
         if (!writeLocked) {
+            checkOpen();
             throw new IllegalStateException("cursor on " + file.path() + " was opened with PF_SHARED_READ_LOCK;"
                 + " writes need PF_SHARED_WRITE_LOCK");
         }
@@ -270,6 +292,7 @@ public final class PageCursor implements AutoCloseable {
 
     /** Copies {@code length} bytes of the page from {@code offset} into {@code dst}; nothing if out of bounds. */
     public void getBytes(int offset, byte[] dst, int dstOffset, int length) {
+        checkOpen();
         if (dstOffset < 0 || length < 0 || dstOffset > dst.length - length) {
             throw new IndexOutOfBoundsException("dst range [" + dstOffset + ", +" + length + ") of array length " + dst.length);
         }
@@ -303,6 +326,7 @@ public final class PageCursor implements AutoCloseable {
     }
 
     public void putBytes(int offset, byte[] src, int srcOffset, int length) {
+        checkOpen();
         if (srcOffset < 0 || length < 0 || srcOffset > src.length - length) {
             throw new IndexOutOfBoundsException("src range [" + srcOffset + ", +" + length + ") of array length " + src.length);
         }
@@ -311,9 +335,14 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
-    /** Fills {@code length} bytes from {@code offset} with {@code value}. */
+    /** Fills {@code length} bytes from {@code offset} with {@code value}; nothing if out of bounds. */
     public void fill(int offset, int length, byte value) {
-        if (length >= 0 && writable(offset, length)) {
+        checkOpen();
+        if (length < 0) {
+            outOfBounds();
+            return;
+        }
+        if (writable(offset, length)) {
             UNSAFE.setMemory(address + offset, length, value);
         }
     }
@@ -333,7 +362,7 @@ public final class PageCursor implements AutoCloseable {
     }
 
     private void publishCounters() {
-        file.cache().countPins(hits, faults);
+        cache.countPins(hits, faults);
         hits = 0;
         faults = 0;
     }
@@ -344,15 +373,18 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
-    /** Releases the page and returns the cursor for reuse. Closing twice is harmless. */
+    /** Releases the page. Closing twice is harmless; every other method throws afterwards. */
     @Override
     public void close() {
         if (!open) {
             return;
         }
-        unpin();
-        publishCounters();
         open = false;
-        file.release(this);
+        try {
+            unpin();
+            publishCounters();
+        } finally {
+            cache.cursorClosed(openStripe);
+        }
     }
 }

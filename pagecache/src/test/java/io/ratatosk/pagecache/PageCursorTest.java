@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -161,14 +162,21 @@ class PageCursorTest {
     }
 
     @Test
-    void closedCursorsAreReusedWithoutAllocation() throws Exception {
+    void aClosedCursorRefusesEveryCallEvenAfterANewCursorIsOpened() throws Exception {
         try (PagedFile file = cache.map(dir.resolve("reuse.db"), PAGE)) {
             PageCursor first = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK);
+            assertTrue(first.next());
             first.close();
             PageCursor second = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
-            assertSame(first, second, "a closed cursor is handed out again by the same thread");
+            assertNotSame(first, second, "a closed cursor is never handed out again");
+            assertThrows(IllegalStateException.class, first::next);
+            assertThrows(IllegalStateException.class, () -> first.getLong(0));
+            assertThrows(IllegalStateException.class, () -> first.putLong(0, 1));
+            assertThrows(IllegalStateException.class, first::shouldRetry);
+            assertThrows(IllegalStateException.class, () -> first.getBytes(0, new byte[0], 0, 0));
             second.close();
             second.close(); // harmless
+            first.close();
         }
     }
 

@@ -2,11 +2,19 @@ package io.ratatosk.pagecache.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
- * One mapped file's map from file page id to frame: a chunked int array, grown under a lock and read
- * without one. An entry is {@link #ABSENT}, {@link #FAULTING} (one thread is faulting the page in;
- * others wait) or frame index + 1. No hashing, no allocation on lookup.
+ * One mapped file's map from file page id to frame: chunks of 4096 int entries, allocated when a page
+ * in them is first set, and read without a lock. An entry is {@link #ABSENT}, {@link #FAULTING} (one
+ * thread is faulting the page in; others wait) or frame index + 1. No hashing, no allocation on lookup
+ * of a page near the others.
+ *
+ * <p>Memory grows with the pages touched, not with the highest page id: chunks up to twice as far as
+ * the dense range already covers go into a directory indexed by chunk number (a lookup is two array
+ * loads), the rest (a page far past the end, such as a corrupt record pointer's) into a small hash of
+ * far chunks. Growing the directory moves the far chunks it now covers into it, so every chunk is
+ * always found in exactly one of the two places a lookup checks.
  */
 public final class TranslationTable {
     public static final int ABSENT = 0;
@@ -15,67 +23,212 @@ public final class TranslationTable {
     private static final int CHUNK_SHIFT = 12;
     private static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
     private static final int CHUNK_MASK = CHUNK_SIZE - 1;
+    /** The directory never covers more chunks than this (4 MiB of references, 2^32 page ids). */
+    static final int MAX_DIRECTORY_CHUNKS = 1 << 20;
+    private static final int MIN_DIRECTORY_CHUNKS = 16;
     private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(int[][].class);
 
-    private volatile int[][] chunks;
+    /** Chunks {@code [0, directory.length)}, null until first set. Replaced (grown) under this. */
+    private volatile int[][] directory;
+    /** Chunks at or past the directory's end. Replaced (grown) under this. */
+    private volatile FarChunks far = FarChunks.EMPTY;
 
+    /** @param initialPages pages the file holds now: the directory starts out covering them */
     public TranslationTable(long initialPages) {
-        int n = (int) Math.max(1, (initialPages + CHUNK_SIZE - 1) >>> CHUNK_SHIFT);
-        int[][] c = new int[n][];
-        for (int i = 0; i < n; i++) {
-            c[i] = new int[CHUNK_SIZE];
-        }
-        chunks = c;
+        long chunks = (Math.max(0, initialPages) + CHUNK_SIZE - 1) >>> CHUNK_SHIFT;
+        directory = new int[(int) Math.min(MAX_DIRECTORY_CHUNKS, Math.max(MIN_DIRECTORY_CHUNKS, chunks))][];
     }
 
-    /** The entry for {@code pageId}: ABSENT, FAULTING or frame + 1. */
+    /** The entry for {@code pageId} (not negative): ABSENT, FAULTING or frame + 1. */
     public int get(long pageId) {
-        int[][] c = chunks;
-        long chunk = pageId >>> CHUNK_SHIFT;
-        if (chunk >= c.length) {
-            return ABSENT;
-        }
-        return (int) ENTRY.getAcquire(c[(int) chunk], (int) (pageId & CHUNK_MASK));
+        int[] chunk = chunk(pageId >>> CHUNK_SHIFT);
+        return chunk == null ? ABSENT : (int) ENTRY.getAcquire(chunk, (int) (pageId & CHUNK_MASK));
     }
 
     public boolean compareAndSet(long pageId, int expected, int update) {
-        int[] chunk = chunkFor(pageId);
-        return ENTRY.compareAndSet(chunk, (int) (pageId & CHUNK_MASK), expected, update);
+        return ENTRY.compareAndSet(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), expected, update);
     }
 
     public void set(long pageId, int value) {
-        ENTRY.setRelease(chunkFor(pageId), (int) (pageId & CHUNK_MASK), value);
+        ENTRY.setRelease(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), value);
     }
 
-    /** Number of page ids the table currently covers; pages at or above it are all ABSENT. */
-    public long capacity() {
-        return (long) chunks.length << CHUNK_SHIFT;
+    /**
+     * The smallest page id {@code >= from} whose entry is not {@link #ABSENT}, or -1 if there is none:
+     * {@code for (long p = t.nextPresent(0); p >= 0; p = t.nextPresent(p + 1))} visits every page that
+     * is resident or being faulted in, in page order, touching only chunks that exist.
+     */
+    public long nextPresent(long from) {
+        int[][] d = directory;
+        long chunkIndex = from >>> CHUNK_SHIFT;
+        int offset = (int) (from & CHUNK_MASK);
+        for (; chunkIndex < d.length; chunkIndex++, offset = 0) {
+            long found = scan((int[]) CHUNK.getAcquire(d, (int) chunkIndex), chunkIndex, offset);
+            if (found >= 0) {
+                return found;
+            }
+        }
+        long[] farIndexes = far.sortedIndexes();
+        int i = Arrays.binarySearch(farIndexes, chunkIndex);
+        for (i = i >= 0 ? i : -i - 1; i < farIndexes.length; i++, offset = 0) {
+            long index = farIndexes[i];
+            long found = scan(far.get(index), index, index == chunkIndex ? offset : 0);
+            if (found >= 0) {
+                return found;
+            }
+        }
+        return -1;
     }
 
-    private int[] chunkFor(long pageId) {
-        long chunk = pageId >>> CHUNK_SHIFT;
-        int[][] c = chunks;
-        if (chunk < c.length) {
-            return c[(int) chunk];
+    private static long scan(int[] chunk, long chunkIndex, int from) {
+        if (chunk != null) {
+            for (int i = from; i < CHUNK_SIZE; i++) {
+                if ((int) ENTRY.getAcquire(chunk, i) != ABSENT) {
+                    return (chunkIndex << CHUNK_SHIFT) | i;
+                }
+            }
         }
-        return grow(chunk)[(int) chunk];
+        return -1;
     }
 
-    private synchronized int[][] grow(long chunk) {
-        int[][] c = chunks;
-        if (chunk < c.length) {
-            return c;
+    /** Chunks allocated so far, for tests and diagnostics. */
+    public int allocatedChunks() {
+        int n = 0;
+        for (int[] c : directory) {
+            n += c == null ? 0 : 1;
         }
-        if (chunk >= Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("page id too large for the translation table: chunk=" + chunk);
+        return n + far.size();
+    }
+
+    private int[] chunk(long chunkIndex) {
+        int[][] d = directory;
+        if (chunkIndex < d.length) {
+            return (int[]) CHUNK.getAcquire(d, (int) chunkIndex);
         }
-        int newLength = (int) Math.max(chunk + 1, Math.min(Integer.MAX_VALUE - 8L, c.length * 2L));
-        int[][] grown = new int[newLength][];
-        System.arraycopy(c, 0, grown, 0, c.length);
-        for (int i = c.length; i < newLength; i++) {
-            grown[i] = new int[CHUNK_SIZE];
+        return far.get(chunkIndex);
+    }
+
+    private int[] chunkForUpdate(long pageId) {
+        int[] chunk = chunk(pageId >>> CHUNK_SHIFT);
+        return chunk != null ? chunk : allocate(pageId >>> CHUNK_SHIFT);
+    }
+
+    private synchronized int[] allocate(long chunkIndex) {
+        int[] existing = chunk(chunkIndex);
+        if (existing != null) {
+            return existing;
         }
-        chunks = grown;
-        return grown;
+        int[] chunk = new int[CHUNK_SIZE];
+        int[][] d = directory;
+        if (chunkIndex < d.length) {
+            CHUNK.setRelease(d, (int) chunkIndex, chunk);
+        } else if (chunkIndex < Math.min(2L * d.length, MAX_DIRECTORY_CHUNKS)) {
+            growDirectory(d, (int) Math.min(MAX_DIRECTORY_CHUNKS, 2L * d.length), (int) chunkIndex, chunk);
+        } else {
+            far = far.with(chunkIndex, chunk);
+        }
+        return chunk;
+    }
+
+    /** Publishes a directory of {@code length} chunks: the old one's, the far chunks it now covers, and {@code chunk}. */
+    private void growDirectory(int[][] old, int length, int chunkIndex, int[] chunk) {
+        int[][] grown = Arrays.copyOf(old, length);
+        grown[chunkIndex] = chunk;
+        FarChunks remaining = far;
+        for (long index : far.sortedIndexes()) {
+            if (index < length) {
+                grown[(int) index] = far.get(index);
+                remaining = remaining.without(index);
+            }
+        }
+        // Publish the directory first: a reader that still sees the old far chunks finds them there too.
+        directory = grown;
+        far = remaining;
+    }
+
+    /**
+     * An immutable open-addressing hash of far chunks. Far chunks are rare (a page more than the
+     * directory's length past the pages in use), so a copy per new chunk is cheap and keeps lookups
+     * lock-free without any ordering subtleties.
+     */
+    private static final class FarChunks {
+        static final FarChunks EMPTY = new FarChunks(new long[0], new int[0][], new long[0]);
+
+        /** Chunk index + 1 per slot, 0 = empty; length a power of two, at most half full. */
+        private final long[] keys;
+        private final int[][] chunks;
+        private final long[] sorted;
+
+        private FarChunks(long[] keys, int[][] chunks, long[] sorted) {
+            this.keys = keys;
+            this.chunks = chunks;
+            this.sorted = sorted;
+        }
+
+        int size() {
+            return sorted.length;
+        }
+
+        long[] sortedIndexes() {
+            return sorted;
+        }
+
+        int[] get(long chunkIndex) {
+            if (keys.length == 0) {
+                return null;
+            }
+            int mask = keys.length - 1;
+            for (int slot = slot(chunkIndex, mask); ; slot = (slot + 1) & mask) {
+                long key = keys[slot];
+                if (key == chunkIndex + 1) {
+                    return chunks[slot];
+                }
+                if (key == 0) {
+                    return null;
+                }
+            }
+        }
+
+        FarChunks with(long chunkIndex, int[] chunk) {
+            long[] indexes = Arrays.copyOf(sorted, sorted.length + 1);
+            indexes[sorted.length] = chunkIndex;
+            Arrays.sort(indexes);
+            FarChunks built = build(indexes, this);
+            built.put(chunkIndex, chunk);
+            return built;
+        }
+
+        FarChunks without(long chunkIndex) {
+            long[] indexes = Arrays.stream(sorted).filter(i -> i != chunkIndex).toArray();
+            return build(indexes, this);
+        }
+
+        private static FarChunks build(long[] indexes, FarChunks from) {
+            int capacity = Integer.highestOneBit(Math.max(4, indexes.length * 2 + 1)) << 1;
+            FarChunks built = new FarChunks(new long[capacity], new int[capacity][], indexes);
+            for (long index : indexes) {
+                int[] chunk = from.get(index);
+                if (chunk != null) {
+                    built.put(index, chunk);
+                }
+            }
+            return built;
+        }
+
+        private void put(long chunkIndex, int[] chunk) {
+            int mask = keys.length - 1;
+            int slot = slot(chunkIndex, mask);
+            while (keys[slot] != 0 && keys[slot] != chunkIndex + 1) {
+                slot = (slot + 1) & mask;
+            }
+            keys[slot] = chunkIndex + 1;
+            chunks[slot] = chunk;
+        }
+
+        private static int slot(long chunkIndex, int mask) {
+            long h = chunkIndex * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32)) & mask;
+        }
     }
 }

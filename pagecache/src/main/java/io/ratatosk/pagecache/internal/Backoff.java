@@ -1,0 +1,37 @@
+package io.ratatosk.pagecache.internal;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How a thread waits for another thread to finish a short step it cannot skip (a fault of the same
+ * page, an eviction's write-out, a flush of the same frame): spin a little, then yield, then park for
+ * growing pauses up to a millisecond. A waiter costs almost nothing while the other thread does IO, and
+ * a descheduled holder (more threads than cores) gets the core instead of a spinner.
+ *
+ * <pre>{@code
+ * int attempt = 0;
+ * while (!done()) { attempt = Backoff.pause(attempt); }
+ * }</pre>
+ */
+public final class Backoff {
+    private static final int SPINS = 64;
+    private static final int YIELDS = SPINS + 16;
+    private static final long FIRST_PARK_NANOS = 10_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+
+    private Backoff() {
+    }
+
+    /** Waits a little, more as {@code attempt} grows; returns the next attempt number. */
+    public static int pause(int attempt) {
+        if (attempt < SPINS) {
+            Thread.onSpinWait();
+        } else if (attempt < YIELDS) {
+            Thread.yield();
+        } else {
+            int doublings = Math.min(attempt - YIELDS, 7);
+            LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, FIRST_PARK_NANOS << doublings));
+        }
+        return attempt == Integer.MAX_VALUE ? attempt : attempt + 1;
+    }
+}
