@@ -164,9 +164,9 @@ public final class PageCursor implements AutoCloseable {
                     frames.unlockWrite(f);
                     continue;
                 }
+                pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
                 policy.onHit(f);
                 countHit();
-                pinned(f, 0);
                 return;
             }
             if (entry == TranslationTable.FAULTING) {
