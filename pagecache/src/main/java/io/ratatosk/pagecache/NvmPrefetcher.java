@@ -3,7 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.SwapInListener;
-import io.ratatosk.pagecache.internal.TranslationTable;
+import io.ratatosk.pagecache.internal.DaemonWorker;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * failure of any kind drops the hint (the demand fault, if any, reads the page again and reports it);
  * the thread never dies and never holds a frame between prefetches.
  */
-final class NvmPrefetcher implements SwapInListener {
+final class NvmPrefetcher extends DaemonWorker implements SwapInListener {
     /** Hints kept; a new hint overwrites the oldest when full. */
     static final int QUEUE_SIZE = 256;
     /** A prefetch leaves at least this many free frames to demand faults. */
@@ -32,7 +32,7 @@ final class NvmPrefetcher implements SwapInListener {
     private static final long DEMAND_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final PageCache cache;
+    private final EvictionEngine engine;
     private final NvmSwapStore tier;
     private final int pageNeighbours;
     private final int slotNeighbours;
@@ -41,24 +41,16 @@ final class NvmPrefetcher implements SwapInListener {
     private int top;
     /** Written under this; read without it by the prefetch thread before it parks. */
     private volatile int queued;
-    private final Thread thread;
-    private volatile boolean running = true;
-    private volatile boolean idle;
 
     private final LongAdder prefetched = new LongAdder();
     private final LongAdder dropped = new LongAdder();
 
-    NvmPrefetcher(PageCache cache, NvmSwapStore tier, int depth) {
-        this.cache = cache;
+    NvmPrefetcher(EvictionEngine engine, NvmSwapStore tier, int depth) {
+        super("ratatosk-nvm-prefetch");
+        this.engine = engine;
         this.tier = tier;
         this.pageNeighbours = (depth + 1) / 2;
         this.slotNeighbours = depth / 2;
-        this.thread = new Thread(this::run, "ratatosk-nvm-prefetch");
-        this.thread.setDaemon(true);
-    }
-
-    void start() {
-        thread.start();
     }
 
     /** Pages prefetched into frames. */
@@ -75,7 +67,7 @@ final class NvmPrefetcher implements SwapInListener {
 
     @Override
     public void swappedIn(int fileId, long pageId, int slot) {
-        if (Thread.currentThread() == thread) {
+        if (isWorkerThread()) {
             return; // a prefetch's own swap-in does not chain further prefetches
         }
         boolean any = false;
@@ -89,8 +81,8 @@ final class NvmPrefetcher implements SwapInListener {
                 any |= offer(key);
             }
         }
-        if (any && idle) {
-            LockSupport.unpark(thread);
+        if (any) {
+            wake();
         }
     }
 
@@ -118,37 +110,32 @@ final class NvmPrefetcher implements SwapInListener {
 
     /** True for a page in a frame, being faulted in, or of a file no longer mapped. */
     private boolean isResident(long key) {
-        PagedFile file = cache.mappedFile(PageKey.fileId(key));
-        return file == null || file.table().get(PageKey.pageId(key)) != TranslationTable.ABSENT;
+        FrameOwner file = engine.owner(PageKey.fileId(key));
+        return file == null || file.isResident(PageKey.pageId(key));
     }
 
     // ---- prefetching (the prefetch thread) ----------------------------------------------------
 
-    private void run() {
-        while (running) {
-            long key = takeNewest();
-            if (key == 0) {
-                idle = true;
-                if (queued == 0 && running) {
-                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
-                }
-                idle = false;
-                continue;
-            }
-            while (running && tier.readsInFlight() > 0) {
-                LockSupport.parkNanos(DEMAND_BACKOFF_NANOS); // demand first
-            }
-            if (running) {
-                prefetch(key);
-            }
+    @Override
+    protected void step() {
+        long key = takeNewest();
+        if (key == 0) {
+            sleepUnless(() -> queued == 0, IDLE_PARK_NANOS);
+            return;
+        }
+        while (isRunning() && tier.readsInFlight() > 0) {
+            LockSupport.parkNanos(DEMAND_BACKOFF_NANOS); // demand first
+        }
+        if (isRunning()) {
+            prefetch(key);
         }
     }
 
     private void prefetch(long key) {
-        PagedFile file = cache.mappedFile(PageKey.fileId(key));
+        FrameOwner file = engine.owner(PageKey.fileId(key));
         long pageId = PageKey.pageId(key);
         try {
-            if (file != null && tier.contains(PageKey.fileId(key), pageId) && cache.freeFrames() >= MIN_FREE_FRAMES
+            if (file != null && tier.contains(PageKey.fileId(key), pageId) && engine.freeFrames() >= MIN_FREE_FRAMES
                 && file.prefetch(pageId)) {
                 prefetched.increment();
                 return;
@@ -161,19 +148,4 @@ final class NvmPrefetcher implements SwapInListener {
 
     // ---- life cycle -----------------------------------------------------------------------------
 
-    void shutdown() {
-        running = false;
-        LockSupport.unpark(thread);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

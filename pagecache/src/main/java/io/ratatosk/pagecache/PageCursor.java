@@ -37,11 +37,11 @@ public final class PageCursor implements AutoCloseable {
     private static final int NO_FRAME = -1;
     private static final int COUNTER_BATCH = 1024;
 
-    private final PagedFile file;
+    private final FileMapping file;
+    private final EvictionEngine engine;
     private final FrameTable frames;
     private final EvictionPolicy policy;
     private final TranslationTable table;
-    private final PageCache cache;
     private final int filePageSize;
     private final int fileId;
     private final boolean writeLocked;
@@ -61,16 +61,21 @@ public final class PageCursor implements AutoCloseable {
     private int hits;
     private int faults;
 
-    PageCursor(PagedFile file, long pageId, int flags, int openStripe) {
+    /**
+     * @param writeLocked a {@code PF_SHARED_WRITE_LOCK} cursor (else an optimistic reader)
+     * @param noGrow      {@code PF_NO_GROW}: a write cursor that does not grow the file
+     * @param openStripe  where the engine counted this cursor open, to give back on close
+     */
+    PageCursor(FileMapping file, long pageId, boolean writeLocked, boolean noGrow, int openStripe) {
         this.file = file;
-        this.cache = file.cache();
-        this.frames = cache.frames();
-        this.policy = cache.policy();
+        this.engine = file.engine();
+        this.frames = engine.frames();
+        this.policy = engine.policy();
         this.table = file.table();
         this.filePageSize = file.pageSize();
         this.fileId = file.fileId();
-        this.writeLocked = (flags & PagedFile.PF_SHARED_WRITE_LOCK) != 0;
-        this.noGrow = (flags & PagedFile.PF_NO_GROW) != 0;
+        this.writeLocked = writeLocked;
+        this.noGrow = noGrow;
         this.nextPageId = pageId;
         this.openStripe = openStripe;
     }
@@ -94,7 +99,7 @@ public final class PageCursor implements AutoCloseable {
         if (file.isClosed()) {
             throw file.unmappedException();
         }
-        if (pageId > file.getLastPageId() && (!writeLocked || noGrow)) {
+        if (pageId > file.lastPageId() && (!writeLocked || noGrow)) {
             currentPageId = -1;
             return false;
         }
@@ -186,7 +191,7 @@ public final class PageCursor implements AutoCloseable {
     private void pinned(int f, long s) {
         frame = f;
         stamp = s;
-        address = cache.pageAddress(f);
+        address = engine.pageAddress(f);
         limit = filePageSize;
     }
 
@@ -362,7 +367,7 @@ public final class PageCursor implements AutoCloseable {
     }
 
     private void publishCounters() {
-        cache.countPins(hits, faults);
+        engine.countPins(hits, faults);
         hits = 0;
         faults = 0;
     }
@@ -384,7 +389,7 @@ public final class PageCursor implements AutoCloseable {
             unpin();
             publishCounters();
         } finally {
-            cache.cursorClosed(openStripe);
+            engine.cursorClosed(openStripe);
         }
     }
 }

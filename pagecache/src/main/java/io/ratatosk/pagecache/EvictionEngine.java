@@ -1,0 +1,459 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.CounterSet;
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
+import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.CacheCounter;
+import io.ratatosk.pagecache.internal.FreeList;
+import io.ratatosk.pagecache.internal.OpenCursorCount;
+import io.ratatosk.pagecache.internal.PageMemory;
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * The frames and what decides what is in them: the page memory, the frame table, the free list, the
+ * eviction policy, and the one eviction loop ({@link #evict}) that the background evictor and a faulting
+ * thread (cooperative eviction) both run. Binding a frame to a page and unbinding it are one step each
+ * ({@link #bind}, {@link #unbind}); one attempt to evict a frame returns an {@link EvictionOutcome}.
+ *
+ * <p>Pages belong to files; the engine reaches the file of a bound frame through the {@link FrameOwner}
+ * registered under its file id while it is mapped. It also owns the memory's lifetime: the memory is
+ * freed once the engine is {@link #close closed} and no cursor is open ({@link OpenCursorCount}).
+ */
+final class EvictionEngine {
+    /** Returned by {@link #evict} with a background sweep when it gives up for now. */
+    static final int NO_FRAME = -1;
+    /** Passes over all frames without a victim before a fault checks whether everything is pinned. */
+    private static final int PASSES_BEFORE_PIN_CHECK = 4;
+    /** Passes without a victim after which the background evictor leaves the frames to the faults for a while. */
+    private static final int BACKGROUND_PASSES = 2;
+    /** How long a fault waits, in total, for a frame to become evictable while all are pinned. */
+    private static final long ALL_PINNED_TIMEOUT_NANOS = 2_000_000_000L;
+    private static final long ALL_PINNED_PARK_NANOS = 100_000;
+
+    private final int frameCount;
+    private final int pageSize;
+    /** How the memory was configured, for messages: "pagecache.memory=... bytes, pagecache.page_size=...". */
+    private final String sizeText;
+    private final PageMemory memory;
+    private final FrameTable frames;
+    private final EvictionPolicy policy;
+    private final FreeList freeList;
+    private final CounterSet<CacheCounter> counters = new CounterSet<>(CacheCounter.class);
+    private final AtomicReferenceArray<FrameOwner> owners = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
+    private final AtomicReference<IOException> pendingError = new AtomicReference<>();
+    private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
+    private final OpenCursorCount openCursors = new OpenCursorCount();
+    private final AtomicBoolean memoryReleased = new AtomicBoolean();
+    /** Whether a background evictor runs the policy's housekeeping; if not, a cooperative eviction does. */
+    private volatile boolean backgroundHousekeeping;
+    /** Called when a fault finds fewer than {@code wakeThreshold} frames free; nothing until an evictor is attached. */
+    private volatile Runnable lowOnFrames = () -> { };
+    private volatile int wakeThreshold;
+    private volatile boolean closed;
+
+    /**
+     * Reserves the page memory first (only address space until touched, so a size the machine cannot
+     * have fails before anything is zeroed), then the frame table, then the policy; on any failure
+     * releases what it took.
+     */
+    EvictionEngine(PageCacheConfig config, Function<FrameTable, EvictionPolicy> policyFactory) {
+        this.frameCount = config.frames();
+        this.pageSize = config.pageSize();
+        this.sizeText = "pagecache.memory=" + config.memoryBytes() + " bytes, pagecache.page_size=" + pageSize;
+        this.memory = new PageMemory(frameCount, pageSize, "pagecache.memory=" + config.memoryBytes());
+        FrameTable table = null;
+        try {
+            table = new FrameTable(frameCount);
+            this.frames = table;
+            this.policy = policyFactory.apply(table);
+            this.freeList = new FreeList(frameCount);
+            freeList.fillInOrder();
+        } catch (Throwable t) {
+            if (table != null) {
+                table.close();
+            }
+            memory.free();
+            throw t;
+        }
+    }
+
+    /** Lets a background evictor know when faults run low on free frames, and leaves housekeeping to it. */
+    void attachEvictor(Runnable wake, int threshold) {
+        this.wakeThreshold = threshold;
+        this.lowOnFrames = wake;
+        this.backgroundHousekeeping = true;
+    }
+
+    // ---- frames ---------------------------------------------------------------------------------
+
+    int frameCount() {
+        return frameCount;
+    }
+
+    FrameTable frames() {
+        return frames;
+    }
+
+    EvictionPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * The address of frame {@code frame}'s page. Computed from the index rather than stored in the frame's
+     * metadata, so a cursor's load of the page does not depend on a load of the metadata first.
+     */
+    long pageAddress(int frame) {
+        return memory.address(frame);
+    }
+
+    int freeFrames() {
+        return freeList.size();
+    }
+
+    /** A free frame, exclusively locked and unbound: from the free list, else by evicting one. */
+    int grabFrame() throws IOException {
+        int frame = freeList.pop();
+        wakeEvictorIfLow();
+        if (frame >= 0) {
+            lockFreeFrame(frame);
+            return frame;
+        }
+        if (!backgroundHousekeeping) {
+            // Nobody else runs the policy's housekeeping (history trimming, pending consolidation): the
+            // evicting thread is the evictor. The simulator calls it at the same point.
+            policy.housekeeping();
+        }
+        return evict(cooperativeSweep.get());
+    }
+
+    /** A free frame, exclusively locked and unbound, or {@link #NO_FRAME} when none is free: for a prefetch, which never evicts. */
+    int tryGrabFreeFrame() {
+        int frame = freeList.pop();
+        if (frame >= 0) {
+            wakeEvictorIfLow();
+            lockFreeFrame(frame);
+        }
+        return frame;
+    }
+
+    /** Returns a frame the caller holds exclusively and that is unbound to the free list, unlocked. */
+    void free(int frame) {
+        frames.unlockExclusive(frame);
+        freeList.push(frame);
+    }
+
+    private void lockFreeFrame(int frame) {
+        // A free frame is unbound, so nobody holds it but a racing writer or evictor that looked at it
+        // an instant before it was freed; it lets go at once.
+        int attempt = 0;
+        while (!frames.tryExclusiveLock(frame)) {
+            attempt = Backoff.pause(attempt);
+        }
+    }
+
+    private void wakeEvictorIfLow() {
+        if (freeList.size() < wakeThreshold) {
+            lowOnFrames.run();
+        }
+    }
+
+    // ---- binding --------------------------------------------------------------------------------
+
+    /** Binds a frame the caller holds exclusively, and has just filled, to the page {@code key}. */
+    void bind(int frame, long key) {
+        frames.clearModifiedExclusively(frame);
+        frames.setBinding(frame, key);
+        policy.onFault(frame, key);
+    }
+
+    /**
+     * Unbinds a frame the caller holds exclusively from the page {@code key}: its file's table entry is
+     * cleared, the frame holds no page, the policy forgets it. Never throws: a policy that fails here is
+     * reported on the next call instead, so no frame is ever left half unbound.
+     */
+    void unbind(int frame, long key) {
+        FrameOwner owner = owners.get(PageKey.fileId(key));
+        if (owner != null) {
+            owner.pageLeft(PageKey.pageId(key), frame);
+        }
+        frames.setBinding(frame, PageKey.UNBOUND);
+        try {
+            policy.onEvicted(frame, key);
+        } catch (Throwable t) {
+            recordPendingError(new IOException("policy " + policy.name() + " failed to forget frame " + frame + " ("
+                + PageKey.toString(key) + "): " + t, t));
+        }
+    }
+
+    /** A fault into {@code frame} (held exclusively) failed: unbinds it if it got that far, and frees it. */
+    void abandonFill(int frame, long key, boolean bound) {
+        if (bound) {
+            unbind(frame, key);
+        }
+        free(frame);
+    }
+
+    /**
+     * Drops a page of a file being unmapped, writing it first if dirty; the caller holds the frame
+     * exclusively, and gets it released whatever happens.
+     */
+    void drop(FrameOwner owner, long key, int frame) throws IOException {
+        boolean dropped = false;
+        try {
+            if (frames.binding(frame) != key) {
+                return; // evicted and reused meanwhile
+            }
+            if (frames.isModified(frame)) {
+                owner.swapper().write(PageKey.pageId(key), pageAddress(frame));
+                frames.clearModifiedExclusively(frame);
+                countFlushed(owner.pageSize());
+            }
+            unbind(frame, key);
+            dropped = true;
+        } finally {
+            if (dropped) {
+                free(frame);
+            } else {
+                frames.unlockExclusive(frame);
+            }
+        }
+    }
+
+    // ---- eviction -------------------------------------------------------------------------------
+
+    /**
+     * The eviction loop: asks the policy for candidates and evicts the first it can, returning the frame
+     * exclusively locked and unbound. A cooperative sweep (a fault's) takes a free frame if one appears
+     * meanwhile, throws a write-out failure at once, and waits while every frame is pinned, giving up after
+     * {@link #ALL_PINNED_TIMEOUT_NANOS} with a {@link NoEvictableFrameException}. A background sweep never
+     * waits: after {@link #BACKGROUND_PASSES} passes without a victim, or a failed write-out, it returns
+     * {@link #NO_FRAME} so the evictor can back off.
+     */
+    int evict(Sweep sweep) throws IOException {
+        boolean background = sweep.isBackground();
+        sweep.begin();
+        int passesWithoutVictim = 0;
+        long allPinnedSince = 0;
+        while (true) {
+            if (!background) {
+                int free = freeList.pop();
+                if (free >= 0) {
+                    lockFreeFrame(free);
+                    return free;
+                }
+            }
+            int victim = policy.nextVictim(sweep);
+            if (victim == EvictionPolicy.NO_VICTIM) {
+                passesWithoutVictim++;
+                if (background) {
+                    if (passesWithoutVictim > BACKGROUND_PASSES) {
+                        return NO_FRAME; // everything is pinned or hot: let the faults proceed
+                    }
+                } else if (passesWithoutVictim >= PASSES_BEFORE_PIN_CHECK) {
+                    allPinnedSince = waitWhileAllPinned(allPinnedSince);
+                }
+                continue;
+            }
+            EvictionOutcome outcome = tryEvict(victim, background);
+            if (outcome == EvictionOutcome.EVICTED) {
+                return victim;
+            }
+            if (outcome == EvictionOutcome.WRITE_FAILED) {
+                if (background) {
+                    return NO_FRAME; // the disk refused a write-out: do not hammer it
+                }
+                throwPendingError(); // report it now, to the fault that needed the frame
+            }
+        }
+    }
+
+    /**
+     * Evicts the policy's candidate if it still can: takes its exclusive lock, checks it is still bound
+     * (nobody evicted it meanwhile), writes it out and unbinds it. On {@link EvictionOutcome#EVICTED} the
+     * caller holds the frame exclusively, unbound; otherwise nothing is held, and the page is as it was.
+     */
+    EvictionOutcome tryEvict(int victim, boolean background) {
+        if (!frames.tryExclusiveLock(victim)) {
+            return EvictionOutcome.BUSY;
+        }
+        boolean evicted = false;
+        try {
+            long key = frames.binding(victim);
+            if (key == PageKey.UNBOUND) {
+                return EvictionOutcome.BUSY; // evicted by someone else meanwhile
+            }
+            if (!writeOut(victim, key)) {
+                return EvictionOutcome.WRITE_FAILED;
+            }
+            unbind(victim, key);
+            evicted = true;
+            counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
+            return EvictionOutcome.EVICTED;
+        } finally {
+            if (!evicted) {
+                frames.unlockExclusive(victim);
+            }
+        }
+    }
+
+    /**
+     * Writes the page in {@code frame} (held exclusively, bound to {@code key}) out of the frames: to its
+     * file if dirty, or into the tier in front of it. Returns false, leaving the page resident, dirty and
+     * bound, if that failed in any way; the error is kept for the next map, fault or flush.
+     */
+    private boolean writeOut(int frame, long key) {
+        FrameOwner owner = owners.get(PageKey.fileId(key));
+        long pageId = PageKey.pageId(key);
+        boolean dirty = frames.isModified(frame);
+        try {
+            if (owner == null) {
+                throw new IllegalStateException("frame " + frame + " is bound to " + PageKey.toString(key)
+                    + ", but no file is mapped under that id: a page outlived its file's unmap");
+            }
+            owner.swapper().evict(pageId, pageAddress(frame), dirty);
+        } catch (Throwable t) {
+            counters.increment(CacheCounter.EVICTION_ERRORS);
+            recordPendingError(new IOException("evicting " + (owner == null ? PageKey.toString(key) : owner.path() + " page " + pageId)
+                + " failed; the page stays dirty in the cache: " + t, t));
+            return false;
+        }
+        if (dirty) {
+            frames.clearModifiedExclusively(frame);
+            counters.increment(CacheCounter.EVICTION_WRITES);
+            counters.add(CacheCounter.BYTES_WRITTEN, owner.pageSize());
+        }
+        return true;
+    }
+
+    /**
+     * Called after several passes found no victim. If every frame is pinned, backs off; once that has
+     * lasted {@link #ALL_PINNED_TIMEOUT_NANOS}, gives up with an exception naming the numbers.
+     */
+    private long waitWhileAllPinned(long allPinnedSince) {
+        int pinned = 0;
+        int writeLocked = 0;
+        for (int f = 0; f < frameCount; f++) {
+            if (!frames.isUnlocked(f)) {
+                pinned++;
+                if (frames.writeLockCount(f) > 0) {
+                    writeLocked++;
+                }
+            }
+        }
+        if (pinned < frameCount) {
+            Thread.yield(); // frames are being unpinned or re-referenced: keep sweeping
+            return 0;
+        }
+        long now = System.nanoTime();
+        if (allPinnedSince == 0) {
+            allPinnedSince = now;
+        } else if (now - allPinnedSince > ALL_PINNED_TIMEOUT_NANOS) {
+            throw new NoEvictableFrameException("no frame can be evicted: all " + frameCount + " frames of the page cache"
+                + " (" + sizeText + ") are pinned: " + writeLocked + " by write cursors, " + (pinned - writeLocked)
+                + " being faulted in, evicted or flushed. More pages are pinned at once than the cache has frames:"
+                + " close cursors sooner or raise pagecache.memory.", frameCount, pinned);
+        }
+        LockSupport.parkNanos(ALL_PINNED_PARK_NANOS);
+        return allPinnedSince;
+    }
+
+    // ---- files ----------------------------------------------------------------------------------
+
+    /** From now on frames bound to {@code fileId} belong to {@code owner}. */
+    void register(int fileId, FrameOwner owner) {
+        owners.set(fileId, owner);
+    }
+
+    /** No frame is bound to {@code fileId} any more, nor will be. */
+    void forget(int fileId) {
+        owners.set(fileId, null);
+    }
+
+    /** The owner of frames bound to {@code fileId}, or null. */
+    FrameOwner owner(int fileId) {
+        return owners.get(fileId);
+    }
+
+    // ---- errors ---------------------------------------------------------------------------------
+
+    private void recordPendingError(IOException error) {
+        while (!pendingError.compareAndSet(null, error)) {
+            IOException pending = pendingError.get();
+            if (pending != null) {
+                pending.addSuppressed(error);
+                return;
+            }
+        }
+    }
+
+    /** Throws (once) the error a background step ran into since the last call, if any. */
+    void throwPendingError() throws IOException {
+        IOException e = pendingError.getAndSet(null);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    // ---- counters -------------------------------------------------------------------------------
+
+    CounterSet<CacheCounter> counters() {
+        return counters;
+    }
+
+    void countPins(int hits, int faults) {
+        counters.add(CacheCounter.HITS, hits);
+        counters.add(CacheCounter.FAULTS, faults);
+    }
+
+    void countRead(int bytes) {
+        counters.add(CacheCounter.BYTES_READ, bytes);
+    }
+
+    void countFlushed(int bytes) {
+        counters.increment(CacheCounter.FLUSHED_PAGES);
+        counters.add(CacheCounter.BYTES_WRITTEN, bytes);
+    }
+
+    // ---- cursors and the memory's lifetime ------------------------------------------------------
+
+    /** Counts a cursor about to open; see {@link OpenCursorCount}. */
+    int cursorOpened() {
+        return openCursors.opened();
+    }
+
+    /** Counts a cursor closed; the last one closed after the engine frees the memory. */
+    void cursorClosed(int stripe) {
+        openCursors.closed(stripe);
+        if (closed) {
+            releaseMemoryIfUnused();
+        }
+    }
+
+    /**
+     * No file is mapped and no thread but cursors' will touch the frames again: frees the memory now, or
+     * when the last open cursor closes.
+     */
+    void close() {
+        closed = true;
+        releaseMemoryIfUnused();
+    }
+
+    boolean isMemoryReleased() {
+        return memoryReleased.get();
+    }
+
+    private void releaseMemoryIfUnused() {
+        if (closed && openCursors.count() == 0 && memoryReleased.compareAndSet(false, true)) {
+            memory.free();
+            frames.close();
+        }
+    }
+}

@@ -1,0 +1,380 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.OperationGate;
+import io.ratatosk.pagecache.internal.TranslationTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * One mapped file's state and the protocols that run per file: its translation table, its last page,
+ * faulting pages in, flushing, and unmapping (flush, then drop every page). {@link PagedFile} is its
+ * public face; the {@link EvictionEngine} owns the frames it binds pages to.
+ *
+ * <p>Faults, prefetches and flushes run inside the file's {@link OperationGate}; unmap closes the gate
+ * and drains it before it drops the pages, so no frame can become bound to the file behind it.
+ */
+final class FileMapping implements FrameOwner {
+    /**
+     * A write cursor's fault of a page this far past the file's last page writes the (zero) page at once:
+     * a far write makes a sparse file there and then, and a file system that cannot hold a file that
+     * large refuses on that call, before anything is dirtied, instead of on a later flush.
+     */
+    static final long FAR_PAGE_DISTANCE = 4096;
+    private static final int FAILURE_SLOTS = 16;
+
+    private final EvictionEngine engine;
+    private final MappingOwner owner;
+    private final int fileId;
+    private final Path path;
+    private final Object identity;
+    private final int filePageSize;
+    private final long maxPageId;
+    private final PageSwapper swapper;
+    private final TranslationTable table;
+    private final AtomicLong lastPageId;
+    /** Faults, prefetches and flushes in flight; closed by unmap. */
+    private final OperationGate gate = new OperationGate();
+    /** The latest failed fault per slot (page id hash), so that threads that waited for it get its failure. */
+    private final AtomicReferenceArray<FaultFailure> recentFailures = new AtomicReferenceArray<>(FAILURE_SLOTS);
+    /** Guarded by the owner's mapping lock. */
+    private int references = 1;
+    private volatile boolean closed;
+
+    FileMapping(EvictionEngine engine, MappingOwner owner, int fileId, Path path, Object identity, int filePageSize,
+                PageSwapper swapper) throws IOException {
+        this.engine = engine;
+        this.owner = owner;
+        this.fileId = fileId;
+        this.path = path;
+        this.identity = identity;
+        this.filePageSize = filePageSize;
+        this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
+        this.swapper = swapper;
+        long pages = swapper.pageCount();
+        this.lastPageId = new AtomicLong(pages - 1);
+        this.table = new TranslationTable(pages);
+    }
+
+    // ---- what the engine and the cursors read -----------------------------------------------------
+
+    @Override
+    public PageSwapper swapper() {
+        return swapper;
+    }
+
+    @Override
+    public void pageLeft(long pageId, int frame) {
+        table.compareAndSet(pageId, frame + 1, TranslationTable.ABSENT);
+    }
+
+    @Override
+    public int pageSize() {
+        return filePageSize;
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    int fileId() {
+        return fileId;
+    }
+
+    /** What makes two paths the same file (see {@link PageCache#map}). */
+    Object identity() {
+        return identity;
+    }
+
+    TranslationTable table() {
+        return table;
+    }
+
+    EvictionEngine engine() {
+        return engine;
+    }
+
+    long lastPageId() {
+        return lastPageId.get();
+    }
+
+    long maxPageId() {
+        return maxPageId;
+    }
+
+    void checkPageId(long pageId) {
+        if (pageId < 0 || pageId > maxPageId) {
+            throw new IllegalArgumentException("page id must be in [0, " + maxPageId + "] (a page's byte offset must fit"
+                + " a signed 64-bit integer and its id 48 bits): pageId=" + pageId + " in " + path);
+        }
+    }
+
+    void growTo(long pageId) {
+        long last;
+        while ((last = lastPageId.get()) < pageId) {
+            if (lastPageId.compareAndSet(last, pageId)) {
+                return;
+            }
+        }
+    }
+
+    /** True once unmapped (or while an unmap is under way). */
+    boolean isClosed() {
+        return closed;
+    }
+
+    IllegalStateException unmappedException() {
+        return new IllegalStateException(path + " is not mapped: it was closed (unmapped), or the page cache was closed");
+    }
+
+    // ---- flushing -------------------------------------------------------------------------------
+
+    /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
+    void flush() throws IOException {
+        if (!gate.enter()) {
+            throw unmappedException();
+        }
+        try {
+            engine.throwPendingError();
+            flushPages();
+            swapper.force();
+        } finally {
+            gate.exit();
+        }
+    }
+
+    private void flushPages() throws IOException {
+        FrameTable frames = engine.frames();
+        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
+            int entry = table.get(pageId);
+            if (entry > 0) {
+                flushPage(frames, pageId, entry - 1);
+            }
+        }
+    }
+
+    private void flushPage(FrameTable frames, long pageId, int frame) throws IOException {
+        long key = PageKey.of(fileId, pageId);
+        int attempt = 0;
+        while (frames.binding(frame) == key && frames.isModified(frame)) {
+            long flushStamp = frames.tryFlushLock(frame);
+            if (flushStamp == FrameTable.FLUSH_LOCK_FAILED) {
+                attempt = Backoff.pause(attempt); // being evicted (which writes it) or flushed by another thread
+                continue;
+            }
+            boolean written = false;
+            try {
+                if (frames.binding(frame) == key && frames.isModified(frame)) {
+                    swapper.write(pageId, engine.pageAddress(frame));
+                    written = true;
+                    engine.countFlushed(filePageSize);
+                }
+            } finally {
+                frames.unlockFlush(frame, flushStamp, written);
+            }
+            return;
+        }
+    }
+
+    // ---- faults ---------------------------------------------------------------------------------
+
+    /**
+     * Faults {@code pageId} in unless another thread is doing so or already has. Returns the frame,
+     * bound and exclusively locked by the caller, or -1 if the caller should look the page up again.
+     * Whatever goes wrong, the page's entry goes back to absent and the frame back to the free list,
+     * and threads waiting for this fault get its failure ({@link #awaitFault}).
+     *
+     * @param forWrite a write cursor's fault: a page far past the end is written (zeros) at once
+     * @throws IllegalStateException once the file is unmapped
+     */
+    int faultIn(long pageId, long key, boolean forWrite) throws IOException {
+        if (!gate.enter()) {
+            throw unmappedException();
+        }
+        try {
+            engine.throwPendingError();
+            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+                return -1;
+            }
+            int frame;
+            try {
+                frame = engine.grabFrame();
+            } catch (Throwable t) {
+                failed(pageId, t);
+                throw t;
+            }
+            return fill(pageId, key, frame, forWrite);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * Faults a page in for a prefetcher, into a free frame only: true if it did, false if the page is
+     * resident or being faulted, no frame is free, or the file is being unmapped. Leaves it unlocked.
+     */
+    @Override
+    public boolean prefetch(long pageId) throws IOException {
+        if (!gate.enter()) {
+            return false;
+        }
+        try {
+            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+                return false;
+            }
+            int frame = engine.tryGrabFreeFrame();
+            if (frame < 0) {
+                table.set(pageId, TranslationTable.ABSENT);
+                return false;
+            }
+            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
+            return true;
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public boolean isResident(long pageId) {
+        return table.get(pageId) != TranslationTable.ABSENT;
+    }
+
+    /**
+     * Reads the page into {@code frame} (exclusively locked and unbound) and binds it. The caller marked
+     * the entry FAULTING.
+     */
+    private int fill(long pageId, long key, int frame, boolean forWrite) throws IOException {
+        boolean bound = false;
+        try {
+            long address = engine.pageAddress(frame);
+            try {
+                int read = swapper.read(pageId, address);
+                if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
+                    swapper.write(pageId, address);
+                }
+            } catch (IOException e) {
+                throw new IOException((forWrite && pageId > lastPageId() ? "growing " : "reading ") + path
+                    + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: " + e.getMessage(), e);
+            }
+            bound = true; // from here a failure must unbind, whatever step it came from
+            engine.bind(frame, key);
+            engine.countRead(filePageSize);
+            table.set(pageId, frame + 1);
+            return frame;
+        } catch (Throwable t) {
+            engine.abandonFill(frame, key, bound);
+            failed(pageId, t);
+            throw t;
+        }
+    }
+
+    /** The fault of {@code pageId} failed: its waiters learn why, then the page is absent again. */
+    private void failed(long pageId, Throwable cause) {
+        recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+        table.set(pageId, TranslationTable.ABSENT);
+    }
+
+    /**
+     * Called with the page's entry seen FAULTING: waits (spin, yield, park) until the faulting thread is
+     * done. If its fault failed, throws that failure instead of letting the caller retry blindly.
+     */
+    void awaitFault(long pageId) throws IOException {
+        FaultFailure before = recentFailures.get(failureSlot(pageId));
+        int attempt = 0;
+        while (table.get(pageId) == TranslationTable.FAULTING) {
+            attempt = Backoff.pause(attempt);
+        }
+        FaultFailure after = recentFailures.get(failureSlot(pageId));
+        if (after != before && after != null && after.pageId == pageId) {
+            throw new IOException("page " + pageId + " of " + path + " could not be faulted in: the fault in another"
+                + " thread failed: " + after.cause, after.cause);
+        }
+    }
+
+    private static int failureSlot(long pageId) {
+        return (int) (pageId ^ (pageId >>> 17)) & (FAILURE_SLOTS - 1);
+    }
+
+    /** A fault that failed, kept for the threads that waited for it. */
+    private record FaultFailure(long pageId, Throwable cause) {
+    }
+
+    // ---- references and unmapping ---------------------------------------------------------------
+
+    /** One mapping closed: tells the owner, which unmaps the file when it was the last. */
+    void release() throws IOException {
+        owner.release(this);
+    }
+
+    /** Guarded by the owner's mapping lock. */
+    void retain() {
+        references++;
+    }
+
+    /** Guarded by the owner's mapping lock; true when the last mapping went away. */
+    boolean releaseReference() {
+        return --references == 0;
+    }
+
+    /** Guarded by the owner's mapping lock: every mapping goes at once (the cache is closing). */
+    void releaseAllReferences() {
+        references = 0;
+    }
+
+    /**
+     * Refuses new cursors and operations, waits for faults and flushes in flight, flushes, then drops
+     * every page of the file from the frames. Fails, leaving the file mapped and its dirty pages in the
+     * frames, if a page cannot be written or a write cursor still holds one. Does not close the swapper:
+     * the owner does that once this returned. Called under the owner's mapping lock.
+     */
+    void unmap() throws IOException {
+        closed = true;
+        gate.close();
+        try {
+            flushPages();
+            swapper.force();
+            dropPages();
+        } catch (Throwable t) {
+            gate.reopen();
+            closed = false;
+            throw t;
+        }
+    }
+
+    private void dropPages() throws IOException {
+        FrameTable frames = engine.frames();
+        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId)) {
+            int entry = table.get(pageId);
+            if (entry == TranslationTable.FAULTING) {
+                // Only a fault in flight marks an entry FAULTING, and the gate is closed and drained.
+                throw new IllegalStateException("page " + pageId + " of " + path + " is being faulted in while the file is"
+                    + " unmapped: a fault bypassed the file's operation gate");
+            }
+            if (entry == TranslationTable.ABSENT) {
+                continue; // evicted meanwhile
+            }
+            int frame = entry - 1;
+            int attempt = 0;
+            while (!frames.tryExclusiveLock(frame)) {
+                if (frames.writeLockCount(frame) > 0) {
+                    throw new IllegalStateException("cannot close " + path + ": page " + pageId
+                        + " is still held by a write cursor; close every cursor first");
+                }
+                attempt = Backoff.pause(attempt); // being evicted, flushed or read in by a cursor
+            }
+            engine.drop(this, PageKey.of(fileId, pageId), frame);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PagedFile[" + path + ", pageSize=" + filePageSize + ", lastPageId=" + lastPageId()
+            + (closed ? ", unmapped" : "") + "]";
+    }
+}

@@ -1,0 +1,236 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files mapped into one cache: one {@link PagedFile} per file (by identity, see {@link #map}), their
+ * file ids, and the mapping lock under which files are mapped and unmapped. Once {@link #closeAll}
+ * succeeded, it maps nothing more.
+ */
+final class FileRegistry implements MappingOwner {
+    private final EvictionEngine engine;
+    private final PageSwapperFactory swappers;
+    private final Object lock = new Object();
+    /** Guarded by lock. */
+    private final Map<Object, PagedFile> filesByIdentity = new HashMap<>();
+    /** Guarded by lock. */
+    private final BitSet usedFileIds = new BitSet();
+    /** Where the search for a free file id starts: ids go round, so a freed one is reused as late as possible. */
+    private int nextFileId;
+    /** Guarded by lock. */
+    private boolean closed;
+
+    FileRegistry(EvictionEngine engine, PageSwapperFactory swappers) {
+        this.engine = engine;
+        this.swappers = swappers;
+    }
+
+    /**
+     * Maps the file at {@code path} (see {@link PageCache#map(Path, int, boolean)}): the mapping of the
+     * same file if there is one, else a new one.
+     *
+     * @throws IllegalStateException once closed
+     */
+    PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("page cache is closed");
+            }
+            engine.throwPendingError();
+            Path real = realPath(path, create);
+            Object identity = identityOf(real);
+            PagedFile existing = filesByIdentity.get(identity);
+            if (existing != null && existing.mapping().isClosed()) {
+                closeSwapper(existing.mapping()); // its unmap could not close the file: try again before mapping anew
+                existing = null;
+            }
+            if (existing != null) {
+                if (existing.pageSize() != filePageSize) {
+                    throw new IllegalArgumentException(real + " is already mapped with page size " + existing.pageSize()
+                        + "; cannot map it again with page size " + filePageSize);
+                }
+                existing.mapping().retain();
+                return existing;
+            }
+            int fileId = allocateFileId();
+            PageSwapper swapper = swappers.create(real, fileId, filePageSize, create);
+            FileMapping mapping;
+            try {
+                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize, swapper);
+            } catch (Throwable t) {
+                try {
+                    swapper.close();
+                } catch (Throwable suppressed) {
+                    t.addSuppressed(suppressed);
+                }
+                throw t;
+            }
+            PagedFile file = new PagedFile(mapping);
+            usedFileIds.set(fileId);
+            engine.register(fileId, mapping);
+            filesByIdentity.put(identity, file);
+            return file;
+        }
+    }
+
+    /** The file's real path, creating it first if asked; refuses what is not a regular file. */
+    private static Path realPath(Path path, boolean create) throws IOException {
+        Path absolute = path.toAbsolutePath();
+        if (create) {
+            try {
+                Files.createFile(absolute);
+            } catch (FileAlreadyExistsException exists) {
+                // mapped or not, it is there: fine
+            }
+        }
+        Path real;
+        try {
+            real = absolute.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(absolute.toString(), null,
+                create ? "not mapped: the path leads nowhere (a dangling symbolic link?)" : "not mapped: the file does not exist and create=false");
+        }
+        if (!Files.isRegularFile(real)) {
+            throw new IOException("cannot map " + path + ": " + real + " is not a regular file");
+        }
+        return real;
+    }
+
+    /** What makes two paths the same file: its file key (device and inode on Unix), else its real path. */
+    private static Object identityOf(Path real) throws IOException {
+        Object key = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
+        return key != null ? key : real;
+    }
+
+    private int allocateFileId() {
+        int id = usedFileIds.nextClearBit(nextFileId);
+        if (id > PageKey.MAX_FILE_ID) {
+            id = usedFileIds.nextClearBit(0);
+        }
+        if (id > PageKey.MAX_FILE_ID) {
+            throw new IllegalStateException("too many mapped files: at most " + (PageKey.MAX_FILE_ID + 1));
+        }
+        nextFileId = id + 1;
+        return id;
+    }
+
+    /** One mapping of {@code mapping} was closed; the last one flushes it, drops its pages and closes it. */
+    @Override
+    public void release(FileMapping mapping) throws IOException {
+        synchronized (lock) {
+            if (engine.owner(mapping.fileId()) != mapping) {
+                return; // already unmapped
+            }
+            if (mapping.isClosed()) {
+                closeSwapper(mapping); // an earlier unmap could not close the file: try again
+                return;
+            }
+            if (mapping.releaseReference()) {
+                unmap(mapping);
+            }
+        }
+    }
+
+    /** Under lock, for a file whose last reference went: unmaps it, then closes its swapper. */
+    private void unmap(FileMapping mapping) throws IOException {
+        try {
+            mapping.unmap();
+        } catch (Throwable t) {
+            mapping.retain(); // still mapped, dirty pages kept: the caller may retry
+            throw t;
+        }
+        closeSwapper(mapping);
+    }
+
+    /**
+     * Under lock, for an unmapped file (no frame holds its pages): closes its swapper and forgets it,
+     * freeing its file id. If closing fails the file stays registered (and its id reserved, since the tier
+     * behind it may still hold its pages) as a closed mapping, which the next {@code map} of the file,
+     * {@code close} of its PagedFile or cache close tries to close again.
+     */
+    private void closeSwapper(FileMapping mapping) throws IOException {
+        try {
+            mapping.swapper().close();
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(mapping.path() + " was flushed and unmapped, but closing it failed; it is closed again"
+                + " on its next map, or when the page cache closes: " + e.getMessage(), e);
+        }
+        engine.forget(mapping.fileId());
+        filesByIdentity.remove(mapping.identity());
+        usedFileIds.clear(mapping.fileId());
+    }
+
+    /** The files mapped now, not being unmapped. */
+    List<PagedFile> mapped() {
+        synchronized (lock) {
+            List<PagedFile> files = new ArrayList<>(filesByIdentity.size());
+            for (PagedFile file : filesByIdentity.values()) {
+                if (!file.mapping().isClosed()) {
+                    files.add(file);
+                }
+            }
+            return files;
+        }
+    }
+
+    /**
+     * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
+     * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
+     * registry still open.
+     */
+    void closeAll() throws IOException {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            Throwable failure = null;
+            for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
+                FileMapping mapping = file.mapping();
+                try {
+                    if (mapping.isClosed()) {
+                        closeSwapper(mapping);
+                    } else {
+                        mapping.releaseAllReferences();
+                        unmap(mapping);
+                    }
+                } catch (Throwable t) {
+                    if (failure == null) {
+                        failure = t;
+                    } else {
+                        failure.addSuppressed(t);
+                    }
+                }
+            }
+            if (failure != null) {
+                rethrow(failure);
+            }
+            closed = true;
+        }
+    }
+
+    private static void rethrow(Throwable t) throws IOException {
+        if (t instanceof IOException io) {
+            throw io;
+        }
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error error) {
+            throw error;
+        }
+        throw new IOException(t);
+    }
+}

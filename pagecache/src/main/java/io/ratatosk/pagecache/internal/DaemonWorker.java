@@ -1,0 +1,96 @@
+package io.ratatosk.pagecache.internal;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A daemon thread that runs one step of a background duty after another until {@link #shutdown}, and
+ * that other threads can {@link #wake} from a sleep. Whatever a step throws, {@code Error}s included,
+ * is reported (the default uncaught exception handler, else standard error) and the worker carries on
+ * after a pause: a background duty of the cache must not die of one bad step. A step must leave
+ * nothing locked when it throws.
+ */
+public abstract class DaemonWorker {
+    private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean sleeping;
+
+    protected DaemonWorker(String name) {
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+    }
+
+    public final void start() {
+        thread.start();
+    }
+
+    /** One unit of the duty. */
+    protected abstract void step();
+
+    protected final boolean isRunning() {
+        return running;
+    }
+
+    /** True when called on the worker's own thread. */
+    public final boolean isWorkerThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /**
+     * Sleeps up to {@code nanos}, unless {@code stillIdle} says otherwise once this worker is marked
+     * sleeping: a thread that makes work and then calls {@link #wake} either is seen by that last look
+     * or sees the mark and unparks the worker, so no wake-up is lost.
+     */
+    protected final void sleepUnless(BooleanSupplier stillIdle, long nanos) {
+        sleeping = true;
+        if (running && stillIdle.getAsBoolean()) {
+            LockSupport.parkNanos(this, nanos);
+        }
+        sleeping = false;
+    }
+
+    /** Wakes the worker if it is sleeping; cheap when it is awake. */
+    public final void wake() {
+        if (sleeping) {
+            sleeping = false;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Stops the worker after its current step and waits for it. */
+    public final void shutdown() {
+        running = false;
+        LockSupport.unpark(thread);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                step();
+            } catch (Throwable t) {
+                Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
+                if (handler != null) {
+                    handler.uncaughtException(thread, t);
+                } else {
+                    System.err.println(thread.getName() + " carries on after: " + t);
+                    t.printStackTrace();
+                }
+                LockSupport.parkNanos(FAILURE_PAUSE_NANOS);
+            }
+        }
+    }
+}
