@@ -3,7 +3,6 @@ package io.ratatosk.core;
 import static io.ratatosk.core.FrameDescriptor.BINDING_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.EXCLUSIVE;
 import static io.ratatosk.core.FrameDescriptor.FLUSH;
-import static io.ratatosk.core.FrameDescriptor.FRAME_BYTES;
 import static io.ratatosk.core.FrameDescriptor.LOCK_WORD_OFFSET;
 import static io.ratatosk.core.FrameDescriptor.MODIFIED;
 import static io.ratatosk.core.FrameDescriptor.PINNING_BITS;
@@ -13,6 +12,7 @@ import static io.ratatosk.core.FrameDescriptor.SEQUENCE_MASK;
 import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
 import static io.ratatosk.core.FrameDescriptor.WRITERS_MASK;
 import static io.ratatosk.core.FrameDescriptor.WRITER_ONE;
+import static io.ratatosk.core.FrameDescriptor.describe;
 import static io.ratatosk.core.FrameDescriptor.frameOffset;
 import static io.ratatosk.core.FrameDescriptor.nextSequence;
 
@@ -21,8 +21,9 @@ import sun.misc.Unsafe;
 
 /**
  * Every frame's metadata in one flat off-heap region (layout in {@link FrameDescriptor}): the lock
- * word, the page buffer's address, the binding and the policy word. The page cache and the trace
- * simulator both use it, so an eviction policy sees the same state in either.
+ * word, the binding and the policy word. The page buffer's address is not stored here: the page cache
+ * computes it from the frame index. The page cache and the trace simulator both use the table, so an
+ * eviction policy sees the same state in either.
  *
  * <p>Lock protocol, in short: optimistic readers take a {@link #optimisticStamp stamp} and
  * {@link #validate} it after reading; writers take a shared {@link #tryWriteLock write lock} that
@@ -48,7 +49,9 @@ public final class FrameTable implements AutoCloseable {
             throw new IllegalArgumentException("frame count must be positive: frameCount=" + frameCount);
         }
         this.frameCount = frameCount;
-        long bytes = (long) frameCount * FRAME_BYTES;
+        // frameOffset, not frameCount * FRAME_BYTES: calling into FrameDescriptor initializes it, which
+        // checks the layout before any frame is touched.
+        long bytes = frameOffset(frameCount);
         // malloc aligns to 16 bytes only: half the frames would straddle two cache lines, and a hit that
         // reads the lock word and then the binding and policy word would miss twice instead of once.
         this.allocation = UNSAFE.allocateMemory(bytes + REGION_ALIGNMENT - 1);
@@ -108,7 +111,7 @@ public final class FrameTable implements AutoCloseable {
         do {
             w = lockWord(frame);
             if ((w & WRITERS_MASK) == 0) {
-                throw new IllegalStateException("frame " + frame + " is not write locked");
+                throw new IllegalStateException("frame " + frame + " is not write locked: lock word " + describe(w));
             }
         } while (!casLockWord(frame, w, nextSequence(w - WRITER_ONE)));
     }
@@ -122,8 +125,11 @@ public final class FrameTable implements AutoCloseable {
     public void unlockExclusive(int frame) {
         long w = lockWord(frame);
         assertExclusive(frame, w);
-        // Nobody else may change the word while we hold it exclusively; an ordered store publishes
-        // everything written under the lock before the release becomes visible.
+        // A volatile store, not a CAS: while EXCLUSIVE is set no other thread changes the word (every
+        // try-lock fails on the bit, and no writer or flusher holds the frame to release it), so no update
+        // can be lost. The store's release semantics publish everything written under the lock before the
+        // unlock is seen. (A release store alone would do for that; the volatile store's extra fence is
+        // paid once per exclusive hold, a fault or an eviction, never on a hit.)
         UNSAFE.putLongVolatile(null, at(frame, LOCK_WORD_OFFSET), nextSequence(w & ~EXCLUSIVE));
     }
 
@@ -146,7 +152,7 @@ public final class FrameTable implements AutoCloseable {
 
     private static void assertExclusive(int frame, long w) {
         if ((w & EXCLUSIVE) == 0) {
-            throw new IllegalStateException("frame " + frame + " is not exclusively locked");
+            throw new IllegalStateException("frame " + frame + " is not exclusively locked: lock word " + describe(w));
         }
     }
 
@@ -176,7 +182,7 @@ public final class FrameTable implements AutoCloseable {
         do {
             w = lockWord(frame);
             if ((w & FLUSH) == 0) {
-                throw new IllegalStateException("frame " + frame + " is not flush locked");
+                throw new IllegalStateException("frame " + frame + " is not flush locked: lock word " + describe(w));
             }
             boolean untouched = written
                 && (flushStamp & WRITERS_MASK) == 0
