@@ -4,6 +4,7 @@ import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagKind;
 import io.ratatosk.core.config.Flags;
 import io.ratatosk.core.config.FrameShare;
+import io.ratatosk.core.config.PolicySizes;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,8 +38,8 @@ public final class PageCacheConfig {
 
     private static final int MIN_PAGES = 2;
 
-    /** The most pages the NVM tier may hold: slot indexes are ints, and start-gap needs one spare. */
-    public static final int MAX_NVM_SLOTS = Integer.MAX_VALUE - 1;
+    /** The most pages the NVM tier may hold: slot indexes are ints, and start-gap needs one spare slot in its arrays. */
+    public static final int MAX_NVM_SLOTS = MAX_FRAMES - 1;
 
     private static final PageCacheConfig DEFAULTS = parse(Map.of());
 
@@ -377,6 +378,10 @@ public final class PageCacheConfig {
         return (int) Math.min(100_000, Math.max(30, frames / 20L));
     }
 
+    private static String framesOf(long count) {
+        return count + (count == 1 ? " frame" : " frames");
+    }
+
     private static String pages(long count) {
         return count + (count == 1 ? " page" : " pages");
     }
@@ -412,11 +417,16 @@ public final class PageCacheConfig {
         }
 
         PageCacheConfig build() {
-            checkFrames();
+            int frames = checkFrames();
             checkNvmSlots();
             checkAgainstMaxUsage(Flags.CLOCK_FAULT_USAGE);
             checkAgainstMaxUsage(Flags.CLOCK_EVICT_THRESHOLD);
             checkAgainstMaxUsage(Flags.HISTORY_BOOST_USAGE);
+            if (frames > 0) {
+                checkColdBounds(frames);
+                checkGhosts(frames);
+                checkHistorySizes(frames);
+            }
             if (!problems.isEmpty()) {
                 throw new InvalidConfigurationException(problems);
             }
@@ -429,10 +439,13 @@ public final class PageCacheConfig {
             return new PageCacheConfig(explicit);
         }
 
-        /** Memory holds 2 to MAX_FRAMES pages; keep_free and frame counts fit in the frames. */
-        private void checkFrames() {
+        /**
+         * Memory holds 2 to MAX_FRAMES pages; keep_free and frame counts fit in the frames. Returns
+         * the frame count, or 0 when memory or page size is refused and it is unknown.
+         */
+        private int checkFrames() {
             if (refused.contains(Flags.MEMORY) || refused.contains(Flags.PAGE_SIZE)) {
-                return;
+                return 0;
             }
             long memory = (Long) value(Flags.MEMORY);
             long pageSize = (Long) value(Flags.PAGE_SIZE);
@@ -442,15 +455,14 @@ public final class PageCacheConfig {
             if (pages < MIN_PAGES) {
                 problems.add(new InvalidConfigurationException.Problem(Flags.MEMORY.name(), text(Flags.MEMORY),
                         holds + "; at least " + MIN_PAGES + " are needed"));
-                return;
+                return 0;
             }
             if (pages > MAX_FRAMES) {
                 problems.add(new InvalidConfigurationException.Problem(Flags.MEMORY.name(), text(Flags.MEMORY),
                         holds + "; at most " + MAX_FRAMES + " are supported"));
-                return;
+                return 0;
             }
-            String frameCount = "the frame count, " + pages + " (" + Flags.MEMORY.name() + "=" + text(Flags.MEMORY)
-                    + " / " + Flags.PAGE_SIZE.name() + "=" + pageSize + ")";
+            String frameCount = "the frame count, " + frameCount(pages);
             Object keepFree = parsed.get(Flags.EVICTOR_KEEP_FREE);
             if (keepFree != null && (Integer) keepFree >= pages) {
                 problems.add(new InvalidConfigurationException.Problem(Flags.EVICTOR_KEEP_FREE.name(), text(Flags.EVICTOR_KEEP_FREE),
@@ -460,8 +472,10 @@ public final class PageCacheConfig {
                 if (value instanceof FrameShare share && !share.isFraction() && share.count() > pages) {
                     problems.add(new InvalidConfigurationException.Problem(flag.name(), text(flag),
                             flag.name() + "=" + text(flag) + ": must be at most " + frameCount));
+                    refused.add(flag);
                 }
             });
+            return (int) pages;
         }
 
         /** The NVM tier holds 1 to MAX_NVM_SLOTS pages, and has no more devices than slots. */
@@ -491,6 +505,99 @@ public final class PageCacheConfig {
                                 + " (" + Flags.NVM_CAPACITY.name() + "=" + text(Flags.NVM_CAPACITY) + " / "
                                 + Flags.PAGE_SIZE.name() + "=" + pageSize + ")"));
             }
+        }
+
+        /**
+         * An explicit clockpro.cold_max comes to at least as many frames as clockpro.cold_min, set or
+         * at its default (which is the same for both CLOCK-Pro policies). Checked whatever the policy,
+         * like every rule between flags that are set, so that changing only the policy keeps a
+         * config valid. A cold_max above its cap (frames - cold_min) is capped, never refused: the cap
+         * is at least cold_min.
+         */
+        private void checkColdBounds(int frames) {
+            Object max = parsed.get(Flags.CLOCKPRO_COLD_MAX);
+            if (max == null || refused.contains(Flags.CLOCKPRO_COLD_MAX) || refused.contains(Flags.CLOCKPRO_COLD_MIN)) {
+                return;
+            }
+            int coldMax = ((FrameShare) max).of(frames);
+            Object min = parsed.get(Flags.CLOCKPRO_COLD_MIN);
+            int coldMin = min != null ? ((FrameShare) min).of(frames) : PolicySizes.defaultColdMin(frames);
+            if (coldMin <= coldMax) {
+                return;
+            }
+            String maxText = Flags.CLOCKPRO_COLD_MAX.name() + "=" + text(Flags.CLOCKPRO_COLD_MAX) + " (" + framesOf(coldMax) + ")";
+            String frameCount = "; the frame count is " + frameCount(frames);
+            if (min != null) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_COLD_MIN.name(), text(Flags.CLOCKPRO_COLD_MIN),
+                        Flags.CLOCKPRO_COLD_MIN.name() + "=" + text(Flags.CLOCKPRO_COLD_MIN) + " (" + framesOf(coldMin)
+                                + ") must be at most " + maxText + frameCount));
+            } else {
+                problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_COLD_MAX.name(), text(Flags.CLOCKPRO_COLD_MAX),
+                        maxText + " must be at least " + Flags.CLOCKPRO_COLD_MIN.name() + ", unset, which defaults to "
+                                + framesOf(coldMin) + " (" + Flags.CLOCKPRO_COLD_MIN.defaultText() + ")" + frameCount));
+            }
+        }
+
+        /**
+         * The ghosts a CLOCK-Pro clock keeps (clockpro.ghosts x frames) fit its ghost index and,
+         * with the frames, its node arrays. Checked when clockpro.ghosts is set, whatever the policy,
+         * and at the policy's default when the policy is clock-pro or clock-pro-plus.
+         */
+        private void checkGhosts(int frames) {
+            if (refused.contains(Flags.CLOCKPRO_GHOSTS)) {
+                return;
+            }
+            Object given = parsed.get(Flags.CLOCKPRO_GHOSTS);
+            String policy = (String) value(Flags.POLICY);
+            if (given == null && !policy.equals("clock-pro") && !policy.equals("clock-pro-plus")) {
+                return;
+            }
+            double perFrame = given != null ? (Double) given : PolicySizes.defaultGhosts(policy);
+            long ghosts = PolicySizes.ghostCapacity(frames, perFrame);
+            long most = PolicySizes.maxGhosts(frames);
+            if (ghosts <= most) {
+                return;
+            }
+            String flag = given != null
+                    ? Flags.CLOCKPRO_GHOSTS.name() + "=" + text(Flags.CLOCKPRO_GHOSTS)
+                    : Flags.CLOCKPRO_GHOSTS.name() + ", unset, which defaults to " + Flags.CLOCKPRO_GHOSTS.format(perFrame) + " for "
+                            + Flags.POLICY.name() + "=" + policy + ",";
+            String fit = most < 1
+                    ? "no ghost fits beside so many frames: the clock's arrays hold frames + ghosts + 1 <= " + MAX_FRAMES
+                            + " nodes; lower " + Flags.MEMORY.name() + " or raise " + Flags.PAGE_SIZE.name()
+                    : "at most " + most + " fit (" + PolicySizes.MAX_GHOSTS + " in the ghost index, and frames + ghosts + 1 <= "
+                            + MAX_FRAMES + " nodes in the clock's arrays)";
+            problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_GHOSTS.name(), text(Flags.CLOCKPRO_GHOSTS),
+                    flag + " keeps " + ghosts + " ghosts for the frame count, " + frameCount(frames) + "; " + fit));
+        }
+
+        /**
+         * An explicit history.bits is at most 64 x the frames rounded up to a power of two, and an
+         * explicit history.capacity at most 4 x the frames (and both within their own bounds),
+         * whatever the policy: the history's structures are preallocated at these sizes.
+         */
+        private void checkHistorySizes(int frames) {
+            Object bits = parsed.get(Flags.HISTORY_BITS);
+            int mostBits = PolicySizes.maxHistoryBits(frames);
+            if (bits != null && (Integer) bits > mostBits) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.HISTORY_BITS.name(), text(Flags.HISTORY_BITS),
+                        Flags.HISTORY_BITS.name() + "=" + text(Flags.HISTORY_BITS) + ": must be at most " + mostBits + ", "
+                                + PolicySizes.MAX_HISTORY_BITS_PER_FRAME + " x the frame count rounded up to a power of two; the frame count is "
+                                + frameCount(frames)));
+            }
+            Object capacity = parsed.get(Flags.HISTORY_CAPACITY);
+            int most = PolicySizes.maxHistoryCapacity(frames);
+            if (capacity != null && (Integer) capacity > most) {
+                problems.add(new InvalidConfigurationException.Problem(Flags.HISTORY_CAPACITY.name(), text(Flags.HISTORY_CAPACITY),
+                        Flags.HISTORY_CAPACITY.name() + "=" + text(Flags.HISTORY_CAPACITY) + ": must be at most " + most + ", "
+                                + PolicySizes.HISTORY_CAPACITY_PER_FRAME + " x the frame count; the frame count is " + frameCount(frames)));
+            }
+        }
+
+        /** "N (pagecache.memory=M / pagecache.page_size=P)": the frame count and where it comes from. */
+        private String frameCount(long frames) {
+            return frames + " (" + Flags.MEMORY.name() + "=" + text(Flags.MEMORY) + " / " + Flags.PAGE_SIZE.name() + "="
+                    + value(Flags.PAGE_SIZE) + ")";
         }
 
         /** fault_usage, evict_threshold and history.boost_usage may not exceed max_usage when it is set (its own bounds cap them at 7 otherwise). */

@@ -226,7 +226,7 @@ class PageCacheConfigTest {
                 + "pagecache.clockpro.cold_max=(99% of frames for clock-pro, 50% for clock-pro-plus), "
                 + "pagecache.clockpro.ghosts=(2.0 for clock-pro, 1.0 for clock-pro-plus), "
                 + "pagecache.history.bits=(8 x frames rounded up to a power of two, at most 2^30), "
-                + "pagecache.history.capacity=(the frame count), "
+                + "pagecache.history.capacity=(the frame count, at most 268435456), "
                 + "pagecache.history.boost_usage=(7, or pagecache.clock.max_usage when that is lower), "
                 + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
                 + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "

@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.config.Flags;
+import io.ratatosk.core.config.PolicySizes;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jctools.queues.MpscArrayQueue;
 
@@ -26,8 +27,8 @@ public final class BitsetHistoryPolicy extends UsageClock {
     public static final String CAPACITY_FLAG = Flags.HISTORY_CAPACITY.name();
     public static final String BOOST_USAGE_FLAG = Flags.HISTORY_BOOST_USAGE.name();
     /** Bits per frame of the default bitset. */
-    public static final int DEFAULT_BITS_PER_FRAME = 8;
-    private static final int MAX_BITS = 1 << 30;
+    public static final int DEFAULT_BITS_PER_FRAME = PolicySizes.HISTORY_BITS_PER_FRAME;
+    private static final int MAX_BITS = PolicySizes.MAX_HISTORY_BITS;
 
     private final AtomicBitset bits;
     private final MpscArrayQueue<Long> order;
@@ -37,15 +38,15 @@ public final class BitsetHistoryPolicy extends UsageClock {
     private final AtomicBoolean trimming = new AtomicBoolean();
 
     /**
-     * @param bits       bitset size, a power of two >= 64
-     * @param capacity   evicted pages remembered
+     * @param bits       bitset size, a power of two in [64, 2^30]
+     * @param capacity   evicted pages remembered, in [1, 2^28] ({@link PolicySizes#MAX_HISTORY_CAPACITY})
      * @param boostUsage usage of a faulted page found in the history, in [0, maxUsage]
      */
     public BitsetHistoryPolicy(FrameTable frames, int maxUsage, int faultUsage, int evictThreshold,
                                int bits, int capacity, int boostUsage) {
         super(NAME, frames, maxUsage, faultUsage, evictThreshold);
-        if (bits < Long.SIZE || Integer.bitCount(bits) != 1) {
-            throw new IllegalArgumentException(BITS_FLAG + "=" + bits + " must be a power of two >= 64");
+        if (bits < Long.SIZE || Integer.bitCount(bits) != 1 || bits > MAX_BITS) {
+            throw new IllegalArgumentException(BITS_FLAG + "=" + bits + " must be a power of two in [64, " + MAX_BITS + "]");
         }
         checkCapacityAndBoost(capacity, boostUsage, maxUsage);
         this.bits = new AtomicBitset(bits);
@@ -62,24 +63,29 @@ public final class BitsetHistoryPolicy extends UsageClock {
             settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
             settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
             settings.getInt(BITS_FLAG, defaultBits(frames.frameCount())),
-            settings.getInt(CAPACITY_FLAG, frames.frameCount()),
+            settings.getInt(CAPACITY_FLAG, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
             settings.getInt(BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
     }
 
     /** 8 bits per frame, rounded up to a power of two, in [64, 2^30]. */
     static int defaultBits(int frames) {
-        long wanted = Math.max(Long.SIZE, (long) DEFAULT_BITS_PER_FRAME * frames);
-        return (int) Math.min(MAX_BITS, Long.highestOneBit(wanted - 1) << 1);
+        return PolicySizes.defaultHistoryBits(frames);
     }
 
-    /** Entries the queue holds at most: twice the capacity (at least 1024, at most 2^30). */
+    /**
+     * Entries the queue holds at most: twice the capacity, at least 1024. More than the capacity,
+     * so that trimming to the capacity always makes room for the next entry; at most 2^29 for a
+     * capacity within {@link PolicySizes#MAX_HISTORY_CAPACITY}.
+     */
     static int queueBound(int capacity) {
-        return (int) Math.max(1024, Math.min(MAX_BITS, 2L * capacity));
+        return (int) Math.max(1024, 2L * capacity);
     }
 
+    /** A capacity in [1, 2^28] and a boost usage in [0, maxUsage]; a parsed config never fails here. */
     static void checkCapacityAndBoost(int capacity, int boostUsage, int maxUsage) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException(CAPACITY_FLAG + "=" + capacity + " must be >= 1");
+        if (capacity < 1 || capacity > PolicySizes.MAX_HISTORY_CAPACITY) {
+            throw new IllegalArgumentException(CAPACITY_FLAG + "=" + capacity + " must be in [1, "
+                + PolicySizes.MAX_HISTORY_CAPACITY + "]");
         }
         if (boostUsage < 0 || boostUsage > maxUsage) {
             throw new IllegalArgumentException(BOOST_USAGE_FLAG + "=" + boostUsage + " must be in [0, "

@@ -1,6 +1,7 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.config.PolicySizes;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,10 +34,18 @@ public final class ExactHistoryPolicy extends UsageClock {
         BitsetHistoryPolicy.checkCapacityAndBoost(capacity, boostUsage, maxUsage);
         this.capacity = capacity;
         this.boostUsage = boostUsage;
-        int bound = Integer.highestOneBit(BitsetHistoryPolicy.queueBound(capacity) - 1) << 1;
+        int bound = ringBound(capacity);
         this.ring = new long[bound];
         this.ringMask = bound - 1;
         this.latestEntry = new PageKeyTable(bound);
+    }
+
+    /**
+     * Ring entries for {@code capacity}: the bitset version's queue bound rounded up to a power of
+     * two, 2^29 at {@link PolicySizes#MAX_HISTORY_CAPACITY}, where its key table has 2^30 cells.
+     */
+    static int ringBound(int capacity) {
+        return Integer.highestOneBit(BitsetHistoryPolicy.queueBound(capacity) - 1) << 1;
     }
 
     /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
@@ -45,7 +54,7 @@ public final class ExactHistoryPolicy extends UsageClock {
         return new ExactHistoryPolicy(frames, maxUsage,
             settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
             settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
-            settings.getInt(BitsetHistoryPolicy.CAPACITY_FLAG, frames.frameCount()),
+            settings.getInt(BitsetHistoryPolicy.CAPACITY_FLAG, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
             settings.getInt(BitsetHistoryPolicy.BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
     }
 

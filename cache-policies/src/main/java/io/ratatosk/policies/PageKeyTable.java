@@ -18,11 +18,16 @@ final class PageKeyTable {
 
     /** @param maxEntries entries it must hold; the table is at least twice as large */
     PageKeyTable(int maxEntries) {
-        int cells = Integer.highestOneBit(Math.max(4, 2 * maxEntries - 1)) << 1;
+        int cells = cellsFor(maxEntries);
         keys = new long[cells];
         values = new long[cells];
         mask = cells - 1;
         this.maxEntries = maxEntries;
+    }
+
+    /** Cells for {@code maxEntries}: a power of two, at least twice as many; 2^30 for 2^29 entries, the most. */
+    static int cellsFor(int maxEntries) {
+        return Integer.highestOneBit(Math.max(4, 2 * maxEntries - 1)) << 1;
     }
 
     int size() {

@@ -69,8 +69,8 @@ public final class NvmDeviceConfig {
             throw refused(CAPACITY, "be at least one page (" + b.pageSize + " bytes)", b.capacityBytes);
         }
         long slots = b.capacityBytes / b.pageSize;
-        if (slots > Integer.MAX_VALUE - 1) {
-            throw refused(CAPACITY, "hold at most " + (Integer.MAX_VALUE - 1) + " pages of " + b.pageSize + " bytes",
+        if (slots > PageCacheConfig.MAX_NVM_SLOTS) {
+            throw refused(CAPACITY, "hold at most " + PageCacheConfig.MAX_NVM_SLOTS + " pages of " + b.pageSize + " bytes",
                 b.capacityBytes);
         }
         this.capacityBytes = b.capacityBytes;

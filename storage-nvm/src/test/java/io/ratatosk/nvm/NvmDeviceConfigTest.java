@@ -160,7 +160,7 @@ class NvmDeviceConfigTest {
 
     @Test
     void moreSlotsThanAnIntHoldsIsRefused() {
-        assertEquals("pagecache.nvm.capacity=1t holds 2147483648 pages of pagecache.page_size=512; at most 2147483646 are supported",
+        assertEquals("pagecache.nvm.capacity=1t holds 2147483648 pages of pagecache.page_size=512; at most 2147483638 are supported",
             refusal(NvmDeviceConfig.CAPACITY, "1t", "pagecache.page_size", "512"));
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import io.ratatosk.core.PageKey;
+import io.ratatosk.pagecache.PageCacheConfig;
 import org.junit.jupiter.api.Test;
 
 class PageSlotIndexTest {
@@ -67,5 +68,58 @@ class PageSlotIndexTest {
         index.put(PageKey.of(0, 0), 0);
         index.put(PageKey.of(0, 1), 1);
         assertThrows(IllegalStateException.class, () -> index.put(PageKey.of(0, 2), 2));
+    }
+
+    @Test
+    void everySlotCountTheFlagsAcceptGetsAnIndexOfTwoToFourCellsPerSlot() {
+        // Issue 11: the index refused more than 2^29 entries, while pagecache.nvm.capacity / page_size
+        // may come to PageCacheConfig.MAX_NVM_SLOTS; beyond 2^30 cells it now takes several segments.
+        assertEquals(1L << 30, PageSlotIndex.cellsFor(1 << 29));
+        assertEquals(1L << 31, PageSlotIndex.cellsFor((1 << 29) + 1));
+        assertEquals(1L << 32, PageSlotIndex.cellsFor(PageCacheConfig.MAX_NVM_SLOTS));
+        assertEquals(1L << 32, PageSlotIndex.cellsFor(Integer.MAX_VALUE));
+        for (int entries : new int[] {1, 2, 3, 1000, 1 << 29, (1 << 29) + 1, 1 << 30, PageCacheConfig.MAX_NVM_SLOTS}) {
+            long cells = PageSlotIndex.cellsFor(entries);
+            assertEquals(1, Long.bitCount(cells), "a power of two for " + entries);
+            assertTrue(cells >= 2L * entries && cells < 4L * entries + 2, cells + " cells for " + entries);
+        }
+    }
+
+    @Test
+    void anIndexSplitIntoSegmentsSizesThemFromTheCellCount() {
+        PageSlotIndex index = new PageSlotIndex(1000, 4);
+        assertEquals(2048, index.cells());
+        assertEquals(128, index.segments());
+        assertEquals(1, new PageSlotIndex(1000).segments(), "one segment up to 2^30 cells");
+        assertEquals(1, new PageSlotIndex(1, 4).segments());
+    }
+
+    @Test
+    void behavesLikeAMapAcrossSegmentsUnderRandomChurn() {
+        // 16-cell segments: probe runs and backward shifts cross segment ends and wrap round the table.
+        PageSlotIndex index = new PageSlotIndex(200, 4);
+        Map<Long, Integer> reference = new HashMap<>();
+        SplittableRandom random = new SplittableRandom(7);
+        for (int step = 0; step < 100_000; step++) {
+            long key = PageKey.of(random.nextInt(4), random.nextInt(100));
+            if (random.nextBoolean() && reference.size() < 200) {
+                int slot = random.nextInt(1 << 30);
+                Integer previous = reference.put(key, slot);
+                assertEquals(previous == null ? PageSlotIndex.ABSENT : previous, index.put(key, slot));
+            } else {
+                Integer current = reference.get(key);
+                assertEquals(current != null, current != null && index.remove(key, current));
+                reference.remove(key);
+            }
+            if (step % 5000 == 0) {
+                for (int f = 0; f < 4; f++) {
+                    for (int p = 0; p < 100; p++) {
+                        long k = PageKey.of(f, p);
+                        assertEquals(reference.getOrDefault(k, PageSlotIndex.ABSENT), index.get(k), PageKey.toString(k));
+                    }
+                }
+                assertEquals(reference.size(), index.size());
+            }
+        }
     }
 }

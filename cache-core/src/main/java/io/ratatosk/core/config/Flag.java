@@ -352,7 +352,9 @@ public final class Flag {
             if (v.signum() <= 0 || v.compareTo(BigDecimal.ONE) > 0) {
                 throw invalid(text, null);
             }
-            return FrameShare.ofFraction(v.doubleValue());
+            // A fraction below the smallest double still means the least share: one frame, as
+            // does any fraction under half a frame. Clamped, so that it does not round to 0.
+            return FrameShare.ofFraction(Math.max(v.doubleValue(), Double.MIN_VALUE));
         }
         if (!INTEGER.matcher(value).matches()) {
             throw invalid(text, "not a number");

@@ -1,6 +1,7 @@
 package io.ratatosk.core.config;
 
 import io.ratatosk.core.FrameDescriptor;
+import io.ratatosk.pagecache.PageCacheConfig;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -92,21 +93,28 @@ public final class Flags {
 
     public static final Flag CLOCKPRO_COLD_MAX = define(Flag.frameShare("pagecache.clockpro.cold_max", null,
             "Highest cold target; a value above the frame count less pagecache.clockpro.cold_min is capped there.")
+            .accepting("a fraction of the frames in (0, 1] like 0.1, or a frame count >= 1; at least pagecache.clockpro.cold_min")
             .derivedDefault("99% of frames for clock-pro, 50% for clock-pro-plus"));
 
     public static final Flag CLOCKPRO_GHOSTS = define(Flag.decimal("pagecache.clockpro.ghosts", null, 0.5, 4,
             "Ghost entries (pages evicted in their test period) kept, as a multiple of the frame count.")
+            .accepting("a number in [0.5, 4.0]; ghosts x frames at most " + PolicySizes.MAX_GHOSTS
+                    + ", and frames + ghosts x frames below " + PageCacheConfig.MAX_FRAMES)
             .derivedDefault("2.0 for clock-pro, 1.0 for clock-pro-plus"));
 
     // ---------------------------------------------------------------- bitset-history, bitset-history-exact (also read the clock flags)
 
-    public static final Flag HISTORY_BITS = define(Flag.powerOfTwoInteger("pagecache.history.bits", null, 64, 1 << 30,
+    public static final Flag HISTORY_BITS = define(Flag.powerOfTwoInteger("pagecache.history.bits", null, 64, PolicySizes.MAX_HISTORY_BITS,
             "Bits in bitset-history's bitset of recently evicted pages; more bits, fewer collisions.")
+            .accepting("a power of two in [64, " + PolicySizes.MAX_HISTORY_BITS + "], at most "
+                    + PolicySizes.MAX_HISTORY_BITS_PER_FRAME + " x the frame count rounded up to a power of two")
             .derivedDefault("8 x frames rounded up to a power of two, at most 2^30"));
 
-    public static final Flag HISTORY_CAPACITY = define(Flag.integer("pagecache.history.capacity", null, 1, Integer.MAX_VALUE,
+    public static final Flag HISTORY_CAPACITY = define(Flag.integer("pagecache.history.capacity", null, 1, PolicySizes.MAX_HISTORY_CAPACITY,
             "Evicted pages the history remembers; housekeeping forgets the oldest beyond this.")
-            .derivedDefault("the frame count"));
+            .accepting("an integer in [1, " + PolicySizes.MAX_HISTORY_CAPACITY + "], at most "
+                    + PolicySizes.HISTORY_CAPACITY_PER_FRAME + " x the frame count")
+            .derivedDefault("the frame count, at most " + PolicySizes.MAX_HISTORY_CAPACITY));
 
     public static final Flag HISTORY_BOOST_USAGE = define(Flag.integer("pagecache.history.boost_usage", null, 0, FrameDescriptor.MAX_USAGE,
             "Usage count a page starts with when its fault finds it in the history.")

@@ -112,6 +112,20 @@ class FlagTest {
                 + ": must be a fraction of the frames in (0, 1] like 0.1, or a frame count >= 1"), e.getMessage());
     }
 
+    @ParameterizedTest(name = "a fraction with {0} zeros after the point")
+    @ValueSource(ints = {21, 330, 400, 2000})
+    void aFractionTooSmallForADoubleIsTheLeastShareOneFrameNotAnEscapingException(int zeros) {
+        // Issue 11: below Double.MIN_VALUE the fraction rounded to 0.0, and FrameShare's own check threw
+        // a bare IllegalArgumentException out of the parser.
+        String tiny = "0." + "0".repeat(zeros) + "1";
+        FrameShare share = (FrameShare) SHARE.parse(tiny);
+        assertTrue(share.isFraction());
+        assertTrue(share.fraction() > 0, "a positive fraction stays positive: " + share.fraction());
+        assertEquals(1, share.of(1000));
+        assertEquals(1, share.of(Integer.MAX_VALUE - 8));
+        assertEquals(share, SHARE.parse(SHARE.format(share)), "its normalised text parses back to it");
+    }
+
     @Test
     void aFrameShareReadsBackWithItsDecimalPoint() {
         assertEquals("1.0", SHARE.format(SHARE.parse("1.0")));

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.config.PolicySizes;
 import io.ratatosk.policies.PolicySettings;
 
 /**
@@ -17,8 +18,8 @@ import io.ratatosk.policies.PolicySettings;
  */
 public final class ClockProPlusPolicy extends ClockProClock {
     public static final String NAME = "clock-pro-plus";
-    public static final double DEFAULT_COLD_MAX_SHARE = 0.5;
-    public static final double DEFAULT_GHOSTS = 1.0;
+    public static final double DEFAULT_COLD_MAX_SHARE = PolicySizes.CLOCK_PRO_PLUS_COLD_MAX_SHARE;
+    public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_PLUS_GHOSTS;
 
     ClockProPlusPolicy(FrameTable frames, ClockProSizing sizing) {
         super(NAME, frames, sizing);

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.config.PolicySizes;
 import io.ratatosk.policies.PolicySettings;
 
 /**
@@ -20,8 +21,8 @@ import io.ratatosk.policies.PolicySettings;
  */
 public final class ClockProPolicy extends ClockProClock {
     public static final String NAME = "clock-pro";
-    public static final double DEFAULT_COLD_MAX_SHARE = 0.99;
-    public static final double DEFAULT_GHOSTS = 2.0;
+    public static final double DEFAULT_COLD_MAX_SHARE = PolicySizes.CLOCK_PRO_COLD_MAX_SHARE;
+    public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_GHOSTS;
 
     ClockProPolicy(FrameTable frames, ClockProSizing sizing) {
         super(NAME, frames, sizing);

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.config.Flags;
+import io.ratatosk.core.config.PolicySizes;
 import io.ratatosk.policies.PolicySettings;
 
 /**
@@ -17,21 +18,22 @@ record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapac
     static final String COLD_MIN_FLAG = Flags.CLOCKPRO_COLD_MIN.name();
     static final String COLD_MAX_FLAG = Flags.CLOCKPRO_COLD_MAX.name();
     static final String GHOSTS_FLAG = Flags.CLOCKPRO_GHOSTS.name();
-    /** The cold minimum's share of the frames, and its floor, unless set. */
-    static final double DEFAULT_COLD_MIN_SHARE = 0.01;
-    static final int DEFAULT_COLD_MIN_FLOOR = 2;
 
     /**
+     * The sizes, with defaults and bounds from {@link PolicySizes}. A config that
+     * {@code PageCacheConfig} parsed never fails here: it checks the same rules, naming the flags;
+     * these checks guard settings that come from elsewhere (the simulator's {@link PolicySettings#of}).
+     *
      * @param coldMaxShare the policy's default highest cold share (0.99 clock-pro, 0.5 clock-pro-plus)
      * @param ghostsPerFrame the policy's default ghost capacity per frame (2.0, 1.0)
-     * @throws IllegalArgumentException naming the flags when the cold bounds contradict each other
+     * @throws IllegalArgumentException naming the flags when the cold bounds contradict each other,
+     *                                  or when the ghosts do not fit beside the frames
      */
     static ClockProSizing read(int frames, PolicySettings settings, double coldMaxShare, double ghostsPerFrame) {
-        int defaultMin = Math.min(frames, Math.max(DEFAULT_COLD_MIN_FLOOR, (int) (frames * DEFAULT_COLD_MIN_SHARE)));
-        int coldMin = settings.getFrameCount(COLD_MIN_FLAG, frames, defaultMin);
-        int defaultMax = Math.max(coldMin, Math.min((int) (frames * coldMaxShare), frames - coldMin));
+        int coldMin = settings.getFrameCount(COLD_MIN_FLAG, frames, PolicySizes.defaultColdMin(frames));
+        int defaultMax = PolicySizes.defaultColdMax(frames, coldMin, coldMaxShare);
         // Above frames - cold_min the hot pages could not leave the cold minimum: capped there.
-        int coldMax = Math.min(settings.getFrameCount(COLD_MAX_FLAG, frames, defaultMax), Math.max(coldMin, frames - coldMin));
+        int coldMax = Math.min(settings.getFrameCount(COLD_MAX_FLAG, frames, defaultMax), PolicySizes.coldMaxCap(frames, coldMin));
         if (coldMax < coldMin) {
             throw new IllegalArgumentException(COLD_MAX_FLAG + " (" + coldMax + " frames) must be at least "
                 + COLD_MIN_FLAG + " (" + coldMin + " frames)");
@@ -40,7 +42,11 @@ record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapac
         if (!(ghosts >= 0.5 && ghosts <= 4)) {
             throw new IllegalArgumentException(GHOSTS_FLAG + "=" + ghosts + " must be in [0.5, 4]");
         }
-        int ghostCapacity = (int) Math.max(1, Math.min(Integer.MAX_VALUE - 8, (long) (frames * ghosts)));
-        return new ClockProSizing(settings.getBoolean(ADAPTIVE_FLAG, true), coldMin, coldMax, ghostCapacity);
+        long ghostCapacity = PolicySizes.ghostCapacity(frames, ghosts);
+        if (ghostCapacity > PolicySizes.maxGhosts(frames)) {
+            throw new IllegalArgumentException(GHOSTS_FLAG + "=" + ghosts + " keeps " + ghostCapacity + " ghosts beside "
+                + frames + " frames; at most " + Math.max(0, PolicySizes.maxGhosts(frames)) + " fit");
+        }
+        return new ClockProSizing(settings.getBoolean(ADAPTIVE_FLAG, true), coldMin, coldMax, (int) ghostCapacity);
     }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.config.PolicySizes;
 
 /**
  * CLOCK-Pro's non-resident (ghost) entries in fixed arrays: a slot per ghost holding the evicted
@@ -22,10 +23,13 @@ final class GhostIndex {
     private int freeHead;
     private int size;
 
-    /** @param capacity ghosts kept; there is room for one more, which the owner trims at once */
+    /**
+     * @param capacity ghosts kept, in [1, {@link PolicySizes#MAX_GHOSTS}]; there is room for one
+     *                 more, which the owner trims at once
+     */
     GhostIndex(int capacity) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("ghost capacity must be at least 1: capacity=" + capacity);
+        if (capacity < 1 || capacity > PolicySizes.MAX_GHOSTS) {
+            throw new IllegalArgumentException("ghost capacity must be in [1, " + PolicySizes.MAX_GHOSTS + "]: capacity=" + capacity);
         }
         this.capacity = capacity;
         int slots = capacity + 1;
@@ -34,9 +38,18 @@ final class GhostIndex {
         for (int s = 0; s < slots; s++) {
             nextFree[s] = s + 1 < slots ? s + 1 : NONE;
         }
-        int cellCount = Integer.highestOneBit(Math.max(4, slots * 2 - 1)) << 1;
+        int cellCount = cellsFor(capacity);
         cells = new int[cellCount];
         cellMask = cellCount - 1;
+    }
+
+    /**
+     * Index cells for {@code capacity} ghosts: at least two per ghost, a power of two, at least 4;
+     * 2^30 (the largest power-of-two array) at {@link PolicySizes#MAX_GHOSTS}. The slot beyond the
+     * capacity may take the load past 1/2 by one cell.
+     */
+    static int cellsFor(int capacity) {
+        return Math.max(4, Integer.highestOneBit(capacity * 2 - 1) << 1);
     }
 
     /** Slots there are: the capacity plus one. */
