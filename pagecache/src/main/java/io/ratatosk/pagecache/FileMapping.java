@@ -312,7 +312,7 @@ final class FileMapping implements FrameOwner {
         owner.release(this);
     }
 
-    /** Guarded by the owner's mapping lock. */
+    /** Guarded by the owner's mapping lock: one more mapping. */
     void retain() {
         references++;
     }
@@ -322,9 +322,19 @@ final class FileMapping implements FrameOwner {
         return --references == 0;
     }
 
-    /** Guarded by the owner's mapping lock: every mapping goes at once (the cache is closing). */
-    void releaseAllReferences() {
+    /**
+     * Guarded by the owner's mapping lock: every mapping goes at once (the cache is closing). Returns how
+     * many there were, for {@link #restoreReferences} if the unmap is refused.
+     */
+    int releaseAllReferences() {
+        int held = references;
         references = 0;
+        return held;
+    }
+
+    /** Guarded by the owner's mapping lock: an unmap was refused, so the mappings it took away are back. */
+    void restoreReferences(int held) {
+        references = held;
     }
 
     /**

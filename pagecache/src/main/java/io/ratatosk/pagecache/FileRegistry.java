@@ -139,17 +139,21 @@ final class FileRegistry implements MappingOwner {
                 return;
             }
             if (mapping.releaseReference()) {
-                unmap(mapping);
+                unmap(mapping, 1);
             }
         }
     }
 
-    /** Under lock, for a file whose last reference went: unmaps it, then closes its swapper. */
-    private void unmap(FileMapping mapping) throws IOException {
+    /**
+     * Under lock, for a file whose last reference went: unmaps it, then closes its swapper. If the unmap
+     * is refused, the file stays mapped with {@code references} mappings, dirty pages kept: the caller
+     * may retry.
+     */
+    private void unmap(FileMapping mapping, int references) throws IOException {
         try {
             mapping.unmap();
         } catch (Throwable t) {
-            mapping.retain(); // still mapped, dirty pages kept: the caller may retry
+            mapping.restoreReferences(references);
             throw t;
         }
         closeSwapper(mapping);
@@ -203,8 +207,7 @@ final class FileRegistry implements MappingOwner {
                     if (mapping.isClosed()) {
                         closeSwapper(mapping);
                     } else {
-                        mapping.releaseAllReferences();
-                        unmap(mapping);
+                        unmap(mapping, mapping.releaseAllReferences());
                     }
                 } catch (Throwable t) {
                     if (failure == null) {

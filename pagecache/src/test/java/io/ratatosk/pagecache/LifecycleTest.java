@@ -134,6 +134,24 @@ class LifecycleTest {
         }
     }
 
+    @Test
+    void aRefusedCacheCloseLeavesEveryMappingOfTheFileInPlace() throws Exception {
+        Path path = dir.resolve("refs.db");
+        PageCache cache = open();
+        PagedFile first = cache.map(path, PAGE);
+        PagedFile second = cache.map(path, PAGE); // two mappings: two users of the file
+        PageCursor writer = first.io(1, PagedFile.PF_SHARED_WRITE_LOCK);
+        assertTrue(writer.next());
+        assertThrows(IllegalStateException.class, cache::close);
+        second.close(); // one user lets go: the other still has the file
+        writer.putLong(0, 5);
+        writer.close();
+        assertEquals(5, read(first, 1), "the refused close must not have taken the other mapping away");
+        first.close();
+        assertThrows(IllegalStateException.class, () -> first.io(0, PagedFile.PF_SHARED_READ_LOCK), "both closed: unmapped");
+        cache.close();
+    }
+
     // ---- a closed file's cursors ----------------------------------------------------------------
 
     @Test
