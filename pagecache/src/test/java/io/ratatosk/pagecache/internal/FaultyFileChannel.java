@@ -64,7 +64,7 @@ public final class FaultyFileChannel extends FileChannel {
         }
 
         /** The next number in [0, 1) of the seeded sequence. */
-        double draw() {
+        public double draw() {
             long z = seed + draws.getAndIncrement() * 0x9E3779B97F4A7C15L;
             z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
             z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
@@ -72,7 +72,7 @@ public final class FaultyFileChannel extends FileChannel {
             return (z >>> 11) * 0x1.0p-53;
         }
 
-        boolean happens(double probability) {
+        public boolean happens(double probability) {
             return probability > 0 && draw() < probability;
         }
 
