@@ -103,7 +103,9 @@ public final class FileSwapper implements PageSwapper {
         try {
             transfer(buf, pageId * filePageSize, true);
         } finally {
-            unforced = true; // even a failed write may have reached the file
+            if (!unforced) { // read first: writers do not all store to one shared line on every page
+                unforced = true; // even a failed write may have reached the file
+            }
         }
     }
 
