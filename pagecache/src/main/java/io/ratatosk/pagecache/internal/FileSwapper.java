@@ -7,14 +7,24 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
 /**
  * Positional IO on one file through a {@link FileChannel}, straight into and out of page memory where
- * the JDK allows it (a per-thread {@link PageIoBuffer}). A channel closed because a thread was
- * interrupted mid-IO is reopened, so one interrupt does not make the file unusable for everybody else.
+ * the JDK allows it (a per-thread {@link PageIoBuffer}).
+ * <p>
+ * Interrupts: every operation completes whatever thread is interrupted, and an interrupted caller keeps
+ * its interrupt status. The default channel ignores interrupts ({@link UninterruptibleFileChannels}).
+ * Where a channel does not (another JDK, or another {@link FileChannelOpener}), an interrupt closes it
+ * for every thread; then whichever operation meets the closed channel reopens the file
+ * ({@link FileReopener}: the same file even if it was renamed, or a clear IOException) and retries.
+ * Either way a caller's interrupt status is cleared for the duration of the call and set again after it,
+ * so an interrupted thread does not close an interruptible channel at every call it makes.
+ * <p>
+ * Channels may transfer fewer bytes than asked; reads and writes loop until the page is done.
+ * {@link #close()} forces what was written since the last {@link #force()}; any operation after it
+ * throws a {@link ClosedChannelException} naming the file.
  */
 public final class FileSwapper implements PageSwapper {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
@@ -22,7 +32,11 @@ public final class FileSwapper implements PageSwapper {
     private final Path path;
     private final int filePageSize;
     private final ThreadLocal<PageIoBuffer> buffers;
+    private final FileChannelOpener opener;
+    private final FileReopener reopener;
     private volatile FileChannel channel;
+    /** Set after every write or truncate, cleared as a force begins: what close must still force. */
+    private volatile boolean unforced;
     private volatile boolean closed;
 
     public FileSwapper(Path path, int filePageSize, boolean create) throws IOException {
@@ -31,13 +45,39 @@ public final class FileSwapper implements PageSwapper {
 
     /** @param zeroCopy false to copy every page through a scratch buffer even where the JDK allows direct IO */
     public FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy) throws IOException {
+        this(path, filePageSize, create, zeroCopy, FileChannelOpener.uninterruptible());
+    }
+
+    /** @param opener opens (and reopens) the channel to the file */
+    public FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener)
+        throws IOException {
+        this(path, filePageSize, create, zeroCopy, opener, true);
+    }
+
+    /**
+     * @param spareDescriptor false to never keep a spare descriptor to reopen through, so that a reopen
+     *                        relies on the file key check alone (as where the platform has no /proc)
+     */
+    FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
+                boolean spareDescriptor) throws IOException {
         this.path = path;
         this.filePageSize = filePageSize;
+        this.opener = opener;
         this.buffers = ThreadLocal.withInitial(
             () -> zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
-        this.channel = create
-            ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE)
-            : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel opened = opener.open(path, create);
+        try {
+            // A channel that interrupts cannot close needs no reopening, so no spare descriptor either.
+            this.reopener = FileReopener.of(path, spareDescriptor && !UninterruptibleFileChannels.isUninterruptible(opened));
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                opened.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        this.channel = opened;
     }
 
     @Override
@@ -49,15 +89,7 @@ public final class FileSwapper implements PageSwapper {
     public int read(long pageId, long address) throws IOException {
         PageIoBuffer io = buffers.get();
         ByteBuffer buf = io.forRead(address, filePageSize);
-        long position = pageId * filePageSize;
-        int total = 0;
-        while (buf.hasRemaining()) {
-            int n = readOnce(buf, position + total);
-            if (n < 0) {
-                break;
-            }
-            total += n;
-        }
+        int total = transfer(buf, pageId * filePageSize, false);
         io.afterRead(address, total);
         if (total < filePageSize) {
             UNSAFE.setMemory(address + total, filePageSize - total, (byte) 0);
@@ -68,81 +100,211 @@ public final class FileSwapper implements PageSwapper {
     @Override
     public void write(long pageId, long address) throws IOException {
         ByteBuffer buf = buffers.get().forWrite(address, filePageSize);
-        long position = pageId * filePageSize;
-        while (buf.hasRemaining()) {
-            writeOnce(buf, position + buf.position());
-        }
-    }
-
-    private int readOnce(ByteBuffer buf, long position) throws IOException {
-        while (true) {
-            FileChannel ch = channel;
-            try {
-                return ch.read(buf, position);
-            } catch (ClosedByInterruptException e) {
-                reopen(ch, e);
-                throw e; // this thread was interrupted: its IO fails, everybody else's goes on
-            } catch (ClosedChannelException e) {
-                reopen(ch, e); // another thread's interrupt closed the shared channel: retry on the new one
+        try {
+            transfer(buf, pageId * filePageSize, true);
+        } finally {
+            if (!unforced) { // read first: writers do not all store to one shared line on every page
+                unforced = true; // even a failed write may have reached the file
             }
         }
     }
 
-    private void writeOnce(ByteBuffer buf, long position) throws IOException {
-        while (true) {
-            FileChannel ch = channel;
-            try {
-                ch.write(buf, position);
-                return;
-            } catch (ClosedByInterruptException e) {
-                reopen(ch, e);
-                throw e;
-            } catch (ClosedChannelException e) {
-                reopen(ch, e);
+    /**
+     * Moves {@code buf}'s remaining bytes to or from the file at {@code position} + the buffer's position,
+     * over as many calls as the channel needs; returns the bytes moved (fewer only for a read at the end).
+     */
+    private int transfer(ByteBuffer buf, long position, boolean write) throws IOException {
+        boolean interrupted = Thread.interrupted(); // an interrupted caller would close an interruptible channel
+        try {
+            while (buf.hasRemaining()) {
+                FileChannel ch = openChannel();
+                try {
+                    int n = write ? ch.write(buf, position + buf.position()) : ch.read(buf, position + buf.position());
+                    if (n < 0) {
+                        break;
+                    }
+                } catch (ClosedByInterruptException e) {
+                    reopen(ch, e);
+                    interrupted |= Thread.interrupted(); // interrupted during the call: retry uninterrupted
+                } catch (ClosedChannelException e) {
+                    reopen(ch, e); // another thread's interrupt closed the shared channel
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return buf.position();
+    }
+
+    @Override
+    public void force() throws IOException {
+        unforced = false; // before forcing: a write that completes after this point is left for the next force
+        try {
+            call(ch -> {
+                ch.force(false);
+                return 0L;
+            });
+        } catch (IOException | RuntimeException | Error e) {
+            unforced = true;
+            throw e;
+        }
+    }
+
+    @Override
+    public long pageCount() throws IOException {
+        long size = call(FileChannel::size);
+        return (size + filePageSize - 1) / filePageSize;
+    }
+
+    @Override
+    public void truncate(long pageCount) throws IOException {
+        try {
+            call(ch -> {
+                ch.truncate(pageCount * filePageSize);
+                return 0L;
+            });
+        } finally {
+            unforced = true;
+        }
+    }
+
+    private interface ChannelCall {
+        long call(FileChannel channel) throws IOException;
+    }
+
+    /** Runs {@code op} on the channel, reopening and retrying as {@link #transfer} does. */
+    private long call(ChannelCall op) throws IOException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            while (true) {
+                FileChannel ch = openChannel();
+                try {
+                    return op.call(ch);
+                } catch (ClosedByInterruptException e) {
+                    reopen(ch, e);
+                    interrupted |= Thread.interrupted();
+                } catch (ClosedChannelException e) {
+                    reopen(ch, e);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
-    /** Replaces a channel that an interrupt closed, unless this swapper itself was closed. */
+    private FileChannel openChannel() throws ClosedChannelException {
+        if (closed) {
+            throw new SwapperClosedException(path);
+        }
+        return channel;
+    }
+
+    /**
+     * Replaces {@code failed}, which threw a ClosedChannelException, unless another thread already did,
+     * or this swapper itself was closed.
+     */
     private synchronized void reopen(FileChannel failed, IOException cause) throws IOException {
         if (closed) {
-            throw cause;
+            SwapperClosedException e = new SwapperClosedException(path);
+            e.addSuppressed(cause);
+            throw e;
         }
-        if (channel == failed && !failed.isOpen()) {
+        if (channel == failed) {
+            // Closed already, unless a wrapping channel only passed its delegate's exception on.
+            closeQuietly(failed, cause);
             // Opening is not interruptible, so an interrupted caller can still reopen for the others.
             try {
-                channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            } catch (IOException e) {
+                channel = reopener.reopen(opener);
+            } catch (IOException | RuntimeException e) {
                 e.addSuppressed(cause);
                 throw e;
             }
         }
     }
 
-    @Override
-    public void force() throws IOException {
-        channel.force(false);
+    /** Whether a reopen would go through a spare descriptor, reaching the file even after a rename. */
+    boolean reopensThroughSpareDescriptor() {
+        return reopener.reopensThroughSpareDescriptor();
     }
 
-    @Override
-    public long pageCount() throws IOException {
-        long size = channel.size();
-        return (size + filePageSize - 1) / filePageSize;
+    /** Whether the current channel ignores interrupts. */
+    boolean isUninterruptible() {
+        return UninterruptibleFileChannels.isUninterruptible(channel);
     }
 
-    @Override
-    public void truncate(long pageCount) throws IOException {
-        channel.truncate(pageCount * filePageSize);
-    }
-
+    /**
+     * Forces what was written since the last force, then closes the file. The file is closed even if the
+     * force fails (the failure is thrown); closing again does nothing.
+     */
     @Override
     public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        Throwable failure = null;
+        try {
+            if (unforced) {
+                force();
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e;
+        }
         closed = true;
-        channel.close();
+        try {
+            channel.close();
+        } catch (IOException | RuntimeException e) {
+            failure = addTo(failure, e);
+        }
+        try {
+            reopener.close();
+        } catch (IOException | RuntimeException e) {
+            failure = addTo(failure, e);
+        }
+        if (failure instanceof IOException) {
+            throw (IOException) failure;
+        } else if (failure instanceof RuntimeException) {
+            throw (RuntimeException) failure;
+        } else if (failure != null) {
+            throw (Error) failure;
+        }
+    }
+
+    private static Throwable addTo(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
+    private static void closeQuietly(FileChannel channel, IOException cause) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     @Override
     public String toString() {
         return "FileSwapper[" + path + ", pageSize=" + filePageSize + "]";
+    }
+
+    /** Use after {@link #close()}: a ClosedChannelException that says which file. */
+    private static final class SwapperClosedException extends ClosedChannelException {
+        private final Path path;
+
+        SwapperClosedException(Path path) {
+            this.path = path;
+        }
+
+        @Override
+        public String getMessage() {
+            return "the swapper of " + path + " is closed: no IO after close()";
+        }
     }
 }

@@ -89,6 +89,36 @@ class FileSwapperTest {
         assertEquals((byte) 0x5A, UNSAFE.getByte(frames + 2L * PAGE));
     }
 
+    @ParameterizedTest(name = "zeroCopy={0}")
+    @ValueSource(booleans = {true, false})
+    void aChannelThatMovesFewerBytesPerCallStillMovesWholePages(boolean zeroCopy) throws IOException {
+        // Every transfer of a wrapped channel moves only part of what it is asked to: FileSwapper loops,
+        // and page memory handed to the wrapper (zero-copy) reaches the real channel intact.
+        FaultyFileChannel.Faults shortTransfers = new FaultyFileChannel.Faults(3);
+        shortTransfers.shortTransfer = 1;
+        shortTransfers.enabled = true;
+        Path path = dir.resolve("short-transfers.db");
+        byte[] page0 = pattern(0);
+        byte[] page1 = pattern(1);
+        FileChannelOpener opener = FaultyFileChannel.opener(FileChannelOpener.uninterruptible(), shortTransfers);
+        try (FileSwapper swapper = new FileSwapper(path, PAGE, true, zeroCopy, opener)) {
+            put(frames, page0);
+            put(frames + PAGE, page1);
+            swapper.write(0, frames);
+            swapper.write(1, frames + PAGE);
+            UNSAFE.setMemory(frames, 2L * PAGE, (byte) 0);
+            assertEquals(PAGE, swapper.read(1, frames));
+            assertEquals(PAGE, swapper.read(0, frames + PAGE));
+        }
+        assertTrue(shortTransfers.shortTransfers.get() >= 4, shortTransfers.toString());
+        assertArrayEquals(page1, get(frames, PAGE));
+        assertArrayEquals(page0, get(frames + PAGE, PAGE));
+        assertEquals((byte) 0x5A, UNSAFE.getByte(frames + 2L * PAGE));
+        byte[] onDisk = Files.readAllBytes(path);
+        assertArrayEquals(page0, Arrays.copyOfRange(onDisk, 0, PAGE));
+        assertArrayEquals(page1, Arrays.copyOfRange(onDisk, PAGE, 2 * PAGE));
+    }
+
     private static byte[] pattern(int seed) {
         byte[] b = new byte[PAGE];
         for (int i = 0; i < PAGE; i++) {
