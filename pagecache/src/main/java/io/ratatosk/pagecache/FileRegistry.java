@@ -4,10 +4,11 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -89,11 +90,11 @@ final class FileRegistry implements MappingOwner {
     /** The file's real path, creating it first if asked; refuses what is not a regular file. */
     private static Path realPath(Path path, boolean create) throws IOException {
         Path absolute = path.toAbsolutePath();
-        if (create) {
-            try {
-                Files.createFile(absolute);
-            } catch (FileAlreadyExistsException exists) {
-                // mapped or not, it is there: fine
+        if (create && !Files.exists(absolute)) {
+            // Opening with CREATE follows a symbolic link to a missing file and creates its target, as
+            // mapping the target itself would; it never truncates a file that appeared meanwhile.
+            try (FileChannel created = FileChannel.open(absolute, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                created.size();
             }
         }
         Path real;
@@ -101,7 +102,7 @@ final class FileRegistry implements MappingOwner {
             real = absolute.toRealPath();
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(absolute.toString(), null,
-                create ? "not mapped: the path leads nowhere (a dangling symbolic link?)" : "not mapped: the file does not exist and create=false");
+                "not mapped: the file does not exist and create=false");
         }
         if (!Files.isRegularFile(real)) {
             throw new IOException("cannot map " + path + ": " + real + " is not a regular file");

@@ -273,7 +273,12 @@ class LifecycleTest {
             } catch (UnsupportedOperationException | IOException e) {
                 return;
             }
-            assertThrows(IOException.class, () -> cache.map(dangling, PAGE));
+            assertThrows(IOException.class, () -> cache.map(dangling, PAGE), "its target's folder does not exist");
+            Path link = dir.resolve("link-to-new.db");
+            Files.createSymbolicLink(link, dir.resolve("new.db"));
+            PagedFile viaLink = cache.map(link, PAGE);
+            assertTrue(Files.isRegularFile(dir.resolve("new.db")), "mapping a link to a missing file creates its target");
+            assertSame(viaLink, cache.map(dir.resolve("new.db"), PAGE));
         }
     }
 
