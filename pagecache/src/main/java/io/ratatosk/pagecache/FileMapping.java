@@ -45,6 +45,8 @@ final class FileMapping implements FrameOwner {
     /** Guarded by the owner's mapping lock. */
     private int references = 1;
     private volatile boolean closed;
+    /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
+    private volatile boolean unmapped;
 
     FileMapping(EvictionEngine engine, MappingOwner owner, int fileId, Path path, Object identity, int filePageSize,
                 PageSwapper swapper) throws IOException {
@@ -140,6 +142,26 @@ final class FileMapping implements FrameOwner {
         if (!gate.enter()) {
             throw unmappedException();
         }
+        flushInsideGate();
+    }
+
+    /**
+     * As {@link #flush}, for a caller that flushes every mapped file: a file whose unmap is under way is
+     * waited for, and skipped if the unmap succeeded (it flushed the file), flushed if it was refused.
+     */
+    void flushUnlessUnmapped() throws IOException {
+        int attempt = 0;
+        while (!gate.enter()) {
+            if (unmapped) {
+                return;
+            }
+            attempt = Backoff.pause(attempt);
+        }
+        flushInsideGate();
+    }
+
+    /** The flush proper, for a caller that entered the gate; leaves it. */
+    private void flushInsideGate() throws IOException {
         try {
             engine.throwPendingError();
             flushPages();
@@ -355,6 +377,7 @@ final class FileMapping implements FrameOwner {
             closed = false;
             throw t;
         }
+        unmapped = true;
     }
 
     private void dropPages() throws IOException {

@@ -146,14 +146,15 @@ public final class PageCache implements AutoCloseable {
     }
 
     /**
-     * Flushes every mapped file and forces it to storage.
+     * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
+     * flushed by its close.
      *
      * @throws IllegalStateException once the cache is closed
      */
     public void flushAndForce() throws IOException {
         checkOpen();
         for (PagedFile file : files.mapped()) {
-            file.flush();
+            file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
         }
     }
 
