@@ -126,9 +126,37 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** True once unmapped (or while an unmap is under way). */
+    /** True once unmapped, or while an unmap is under way; for the owner, under its mapping lock. */
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Whether the file is still mapped, for a call that may race an unmap: waits for an unmap under way
+     * to end, so that the call fails only if the unmap succeeds. A refused unmap (a write cursor held a
+     * page, a write failed) then changes nothing for anybody.
+     */
+    boolean awaitMapped() {
+        int attempt = 0;
+        while (closed) {
+            if (unmapped) {
+                return false;
+            }
+            attempt = Backoff.pause(attempt);
+        }
+        return true;
+    }
+
+    /** Enters the operation gate, waiting out an unmap under way as {@link #awaitMapped} does; false once unmapped. */
+    private boolean enterGate() {
+        int attempt = 0;
+        while (!gate.enter()) {
+            if (unmapped) {
+                return false;
+            }
+            attempt = Backoff.pause(attempt);
+        }
+        return true;
     }
 
     IllegalStateException unmappedException() {
@@ -139,25 +167,17 @@ final class FileMapping implements FrameOwner {
 
     /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
     void flush() throws IOException {
-        if (!gate.enter()) {
+        if (!enterGate()) {
             throw unmappedException();
         }
         flushInsideGate();
     }
 
-    /**
-     * As {@link #flush}, for a caller that flushes every mapped file: a file whose unmap is under way is
-     * waited for, and skipped if the unmap succeeded (it flushed the file), flushed if it was refused.
-     */
+    /** As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. */
     void flushUnlessUnmapped() throws IOException {
-        int attempt = 0;
-        while (!gate.enter()) {
-            if (unmapped) {
-                return;
-            }
-            attempt = Backoff.pause(attempt);
+        if (enterGate()) {
+            flushInsideGate();
         }
-        flushInsideGate();
     }
 
     /** The flush proper, for a caller that entered the gate; leaves it. */
@@ -216,7 +236,7 @@ final class FileMapping implements FrameOwner {
      * @throws IllegalStateException once the file is unmapped
      */
     int faultIn(long pageId, long key, boolean forWrite) throws IOException {
-        if (!gate.enter()) {
+        if (!enterGate()) {
             throw unmappedException();
         }
         try {

@@ -96,7 +96,7 @@ public final class PageCursor implements AutoCloseable {
         checkOpen();
         file.checkPageId(pageId);
         unpin();
-        if (file.isClosed()) {
+        if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
         if (pageId > file.lastPageId() && (!writeLocked || noGrow)) {
@@ -223,7 +223,7 @@ public final class PageCursor implements AutoCloseable {
         frame = NO_FRAME;
         limit = 0;
         outOfBounds = false; // the reads are void; the bounds flag speaks of the repeated ones
-        if (file.isClosed()) {
+        if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
         if (frames.writeLockCount(f) > 0) {

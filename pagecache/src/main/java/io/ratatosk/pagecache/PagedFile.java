@@ -46,7 +46,7 @@ public final class PagedFile implements AutoCloseable {
         // either it sees this cursor or this call sees the file closed (see OpenCursorCount).
         EvictionEngine engine = mapping.engine();
         int stripe = engine.cursorOpened();
-        if (mapping.isClosed()) {
+        if (!mapping.awaitMapped()) {
             engine.cursorClosed(stripe);
             throw mapping.unmappedException();
         }
