@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Prefetching from the NVM tier ({@code pagecache.nvm.prefetch}, after 002 chapter 5, OSVPP): when a
+ * Prefetching from the NVM tier ({@code pagecache.nvm.prefetch}, after Fedorov 2016, chapter 5, OSVPP): when a
  * fault is served from NVM, the pages after it in its file and the pages in the NVM slots after its
  * slot (written next to it) become hints, {@code depth} in all, on a small newest-first queue. A
  * background thread faults hints into free frames, one at a time, and only while no page read is in

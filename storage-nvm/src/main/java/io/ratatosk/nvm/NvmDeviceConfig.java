@@ -37,7 +37,7 @@ public final class NvmDeviceConfig {
     public static final long DEFAULT_CAPACITY = 256L << 20;
     /** The dissertation's baseline ran one device; its tuned runs ten. */
     public static final int DEFAULT_DEVICES = 1;
-    /** 002 section 4.4: flash endurance of 100K write cycles (Boboila and Desnoyers). */
+    /** Fedorov (2016), section 4.4: flash endurance of 100K write cycles (Boboila and Desnoyers). */
     public static final long DEFAULT_ENDURANCE = 100_000;
     public static final int MAX_PREFETCH = 64;
     /** Start-gap's psi: writes between gap moves (Qureshi et al. use 100: 1% extra writes). */

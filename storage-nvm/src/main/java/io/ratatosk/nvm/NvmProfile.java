@@ -10,9 +10,9 @@ import java.util.Optional;
  * <ul>
  *   <li><b>per page</b> ({@code nvme}, {@code nvme-fast}): a block device; every page read or write
  *   costs one fixed latency whatever the page size. 50 us and 10 us are the emulated swap-device
- *   latencies of dissertation 002, chapter 5 (section 5.5.1, footnote 2; 5.5.3.1).</li>
+ *   latencies of Fedorov (2016), chapter 5 (section 5.5.1, footnote 2; 5.5.3.1).</li>
  *   <li><b>per line</b> ({@code pcm}, {@code dram}): a memory device accessed in 64-byte lines, with
- *   the latencies of 002, table 2.2 (DRAM and PCM for a 1 GB chip, taken there from Dhiman et al.).
+ *   the latencies of Fedorov (2016), table 2.2 (DRAM and PCM for a 1 GB chip, taken there from Dhiman et al.).
  *   A page of {@code P} bytes is {@code L = ceil(P / 64)} lines in {@code R = ceil(L / 16)} rows of
  *   {@value #ROW_BYTES} bytes (slots are row aligned). Then
  *   <pre>
@@ -32,13 +32,13 @@ import java.util.Optional;
  * Table 2.2's activate and refresh powers are not modelled.
  */
 public enum NvmProfile {
-    /** 002 chapter 5: emulated NVMe swap device, 50 us per page operation. */
+    /** Fedorov (2016), chapter 5: emulated NVMe swap device, 50 us per page operation. */
     NVME("nvme", Kind.PER_PAGE, 50_000, 50_000, 50_000, 6_000, 6_000, 2_000),
-    /** 002 section 5.5.3.1: the faster device, 10 us per page operation. */
+    /** Fedorov (2016), section 5.5.3.1: the faster device, 10 us per page operation. */
     NVME_FAST("nvme-fast", Kind.PER_PAGE, 10_000, 10_000, 10_000, 6_000, 6_000, 2_000),
-    /** 002 table 2.2, PCM column: per 64-byte line. */
+    /** Fedorov (2016), table 2.2, PCM column: per 64-byte line. */
     PCM("pcm", Kind.PER_LINE, 28, 15, 150, 78, 773, 45),
-    /** 002 table 2.2, DRAM column: per 64-byte line; a control profile. */
+    /** Fedorov (2016), table 2.2, DRAM column: per 64-byte line; a control profile. */
     DRAM("dram", Kind.PER_LINE, 15, 15, 22, 210, 195, 90);
 
     /** Bytes per line (a CPU cache line; the unit table 2.2 charges). */

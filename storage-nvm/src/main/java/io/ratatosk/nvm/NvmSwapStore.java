@@ -15,7 +15,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import org.agrona.UnsafeAccess;
 
 /**
- * The NVM tier between the page frames and the files (002 chapter 5: NVM as swap behind DRAM).
+ * The NVM tier between the page frames and the files (Fedorov 2016, chapter 5: NVM as swap behind DRAM; docs/references.md).
  * A page leaving the frames goes into an NVM slot; a fault looks in NVM before it reads the file.
  * It wraps the file swapper factory and hands out {@link NvmPageSwapper}s, so the page cache uses it
  * as its {@link PageSwapperFactory} when {@code pagecache.swap=nvm}.

@@ -147,7 +147,7 @@ public final class Flags {
     // ---------------------------------------------------------------- NVM tier (pagecache.swap=nvm; docs/nvm.md)
 
     public static final Flag NVM_PROFILE = define(Flag.choice("pagecache.nvm.profile", "nvme", NVM_PROFILES,
-            "Figures of the emulated NVM device: nvme 50us and nvme-fast 10us per page operation, pcm and dram per 64-byte line (002 table 2.2)."));
+            "Figures of the emulated NVM device: nvme 50us and nvme-fast 10us per page operation, pcm and dram per 64-byte line (Fedorov 2016, table 2.2)."));
 
     public static final Flag NVM_CAPACITY = define(Flag.size("pagecache.nvm.capacity", "256m", 1, TIB,
             "Size of the NVM tier; it holds capacity / page_size pages, one per slot.")

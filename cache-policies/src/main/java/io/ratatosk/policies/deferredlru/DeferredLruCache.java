@@ -29,7 +29,7 @@ import java.util.function.Function;
  * function given to {@link #computeIfAbsent} may run in more than one thread for the same key when
  * they miss together; one result is kept and returned to all of them.
  *
- * <p>Source: I. Kroilov, thesis 000, chapter 4 (algorithms 9-14) and chapter 5.
+ * <p>Source: Kroilov (2020), chapter 4 (algorithms 9-14) and chapter 5.
  */
 public final class DeferredLruCache<K, V> {
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);

@@ -10,7 +10,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Kroilov's DeferredLRU over node indexes 0..n-1 (page frames, or a cache's entries): an LRU list
- * that is reordered in batches instead of on every hit. Thesis 000, chapter 4.
+ * that is reordered in batches instead of on every hit. Kroilov (2020), chapter 4.
  *
  * <pre>
  *   LRU list     doubly linked, prev/next int arrays, dummy HEAD (newest side) and TAIL

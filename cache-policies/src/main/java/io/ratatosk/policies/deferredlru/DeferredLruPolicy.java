@@ -21,7 +21,7 @@ import java.util.Objects;
  * page cache's evictor refills its free list from them. The list is unlinked only under the lock
  * (at eviction); faults splice frames in after the head with one CAS. State: three int arrays over
  * the frames (prev, next, recentNext) and a tagged Recent head; nothing is allocated after startup.
- * Source: I. Kroilov's thesis 000, chapter 4, algorithms 6 and 9-14, section 5.2.
+ * Source: Kroilov (2020), chapter 4, algorithms 6 and 9-14, section 5.2.
  */
 public final class DeferredLruPolicy implements EvictionPolicy {
     public static final String NAME = "deferred-lru";

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * ARI's adaptation (002 section 2.2.1 and 2.3), for a page cache: a hashed sample of the pages
+ * ARI's adaptation (Fedorov 2016, sections 2.2.1 and 2.3), for a page cache: a hashed sample of the pages
  * (1 in {@code rate}) is replayed into one {@link ShadowClock} per variant, each {@code 1/rate} of
  * the frames in size. Every {@value #EPOCH_REFERENCES} references (estimated as sampled references
  * x rate) the epoch's misses and writes (ARI's write-backs: the evictions that write, see

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Write-aware eviction in the manner of ARI (002 chapter 2), around any {@link EvictionPolicy}: when
+ * Write-aware eviction in the manner of ARI (Fedorov 2016, chapter 2; docs/references.md), around any {@link EvictionPolicy}: when
  * the policy offers a dirty frame, it may be passed over for the policy's next candidate, so that a
  * clean low-usage page goes first and fewer pages are written (to NVM, with
  * {@code pagecache.swap=nvm}): a dirty page that stays longer absorbs more writes before it leaves.
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>A dirty frame may be passed over at most {@code budget} times between its fault and its
  * eviction, and one search passes over at most {@value #MAX_SKIPS_PER_SEARCH} frames, so every dirty
  * page still leaves in bounded time and a search stays short. The budget is not fixed: a static clean-first policy
- * can triple the misses of some workloads (002 section 2.2). The {@link AriSampler} runs every
+ * can triple the misses of some workloads (Fedorov 2016, section 2.2). The {@link AriSampler} runs every
  * budget of {@link #BUDGETS} on a sample of the pages and puts the one with the fewest misses +
  * writes in force, among those whose misses stay within 1/16 of the plain policy's (budget 0).
  * Nothing else of the wrapped policy changes: hits, faults and the order in which it offers
