@@ -27,8 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Why a list and not the frame array itself: with ghosts kept at the frame they were evicted
  * from, a hot-hand pass over the few cold frames removes every ghost at once, and a spared hot page
- * meets the hand again after one round of the frames instead of one round of the whole clock. That
- * version lost 11 points on loop@500 and 28 on scan@1000 against the reference CLOCK-Pro.
+ * meets the hand again after one round of the frames instead of one round of the whole clock
+ * (docs/policies.md tells what that cost in hit ratio).
  *
  * <p>Concurrency. A hit sets the reference bit with a CAS and nothing else, so the hit path is as
  * cheap as muninn's. Everything else (hands, faults, evictions, ghosts) runs under one lock, on the

@@ -16,7 +16,7 @@ import sun.misc.Unsafe;
  *   {@code capacity} fields with {@code Unsafe}, which needs no {@code --add-opens}; whether that works on
  *   the running JDK is checked once, when this class loads ({@link #DIRECT_AVAILABLE}).</li>
  *   <li>{@link #copying}: a scratch buffer of its own, copied from or into the frame: one extra page copy
- *   per transfer (16% of a fault's CPU on the fault benchmark), used where the direct way is not.</li>
+ *   per transfer (docs/benchmarks.md measures what it costs a fault), used where the direct way is not.</li>
  * </ul>
  * Not thread-safe: each thread holds its own.
  */
