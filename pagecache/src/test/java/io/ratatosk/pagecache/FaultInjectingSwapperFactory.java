@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FaultyFileChannel;
@@ -112,22 +113,15 @@ final class FaultInjectingSwapperFactory implements PageSwapperFactory {
     }
 
     /** A real swapper whose read, write, evict and force fail as drawn, before or after the real work. */
-    private final class InjectingSwapper implements PageSwapper {
-        private final PageSwapper real;
-
+    private final class InjectingSwapper extends ForwardingPageSwapper {
         InjectingSwapper(PageSwapper real) {
-            this.real = real;
-        }
-
-        @Override
-        public int filePageSize() {
-            return real.filePageSize();
+            super(real);
         }
 
         @Override
         public int read(long pageId, long address) throws IOException {
             maybeFail("read", pageId, false);
-            int n = real.read(pageId, address);
+            int n = super.read(pageId, address);
             maybeFail("read", pageId, true);
             return n;
         }
@@ -135,44 +129,29 @@ final class FaultInjectingSwapperFactory implements PageSwapperFactory {
         @Override
         public void write(long pageId, long address) throws IOException {
             maybeFail("write", pageId, false);
-            real.write(pageId, address);
+            super.write(pageId, address);
             maybeFail("write", pageId, true);
         }
 
         @Override
         public void write(long startPageId, long[] addresses, int count) throws IOException {
             maybeFail("vectored write", startPageId, false);
-            real.write(startPageId, addresses, count);
+            super.write(startPageId, addresses, count);
             maybeFail("vectored write", startPageId, true);
         }
 
         @Override
         public void evict(long pageId, long address, boolean dirty) throws IOException {
             maybeFail("evict", pageId, false);
-            real.evict(pageId, address, dirty);
+            super.evict(pageId, address, dirty);
             maybeFail("evict", pageId, true);
         }
 
         @Override
         public void force() throws IOException {
             maybeFail("force", -1, false);
-            real.force();
+            super.force();
             maybeFail("force", -1, true);
-        }
-
-        @Override
-        public long pageCount() throws IOException {
-            return real.pageCount();
-        }
-
-        @Override
-        public void truncate(long pageCount) throws IOException {
-            real.truncate(pageCount);
-        }
-
-        @Override
-        public void close() throws IOException {
-            real.close();
         }
     }
 }

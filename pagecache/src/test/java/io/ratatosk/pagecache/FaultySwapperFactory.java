@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
@@ -16,18 +17,7 @@ final class FaultySwapperFactory implements PageSwapperFactory {
 
     @Override
     public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-        PageSwapper real = files.create(file, fileId, filePageSize, create);
-        return new PageSwapper() {
-            @Override
-            public int filePageSize() {
-                return real.filePageSize();
-            }
-
-            @Override
-            public int read(long pageId, long address) throws IOException {
-                return real.read(pageId, address);
-            }
-
+        return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
             @Override
             public void write(long pageId, long address) throws IOException {
                 if (failWrites) {
@@ -37,27 +27,14 @@ final class FaultySwapperFactory implements PageSwapperFactory {
                     }
                     throw new IOException("injected write failure: page " + pageId);
                 }
-                real.write(pageId, address);
+                super.write(pageId, address);
             }
 
             @Override
-            public void force() throws IOException {
-                real.force();
-            }
-
-            @Override
-            public long pageCount() throws IOException {
-                return real.pageCount();
-            }
-
-            @Override
-            public void truncate(long pageCount) throws IOException {
-                real.truncate(pageCount);
-            }
-
-            @Override
-            public void close() throws IOException {
-                real.close();
+            public void evict(long pageId, long address, boolean dirty) throws IOException {
+                if (dirty) {
+                    write(pageId, address); // a file swapper's eviction is its write
+                }
             }
         };
     }

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageKey;
 import java.io.IOException;
 import java.lang.ref.WeakReference;
@@ -365,7 +366,7 @@ class LifecycleTest {
     void anErrorThrownWhileEvictingReleasesTheFrameAndIsReported() throws Exception {
         AtomicBoolean fail = new AtomicBoolean();
         PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "32k", "pagecache.page_size", "4k",
-            "pagecache.evictor.enabled", "false")), ForwardingPageSwapper.factory(real -> new ForwardingPageSwapper(real) {
+            "pagecache.evictor.enabled", "false")), SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
                 @Override
                 public void evict(long pageId, long address, boolean dirty) throws IOException {
                     if (fail.get()) {
@@ -405,7 +406,7 @@ class LifecycleTest {
         CountDownLatch failRead = new CountDownLatch(1);
         AtomicInteger reads = new AtomicInteger();
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k")),
-                 ForwardingPageSwapper.factory(real -> new ForwardingPageSwapper(real) {
+                 SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
                      @Override
                      public int read(long pageId, long address) throws IOException {
                          if (pageId == 9 && reads.incrementAndGet() == 1) {
@@ -449,7 +450,7 @@ class LifecycleTest {
         AtomicInteger closeFailures = new AtomicInteger(1);
         Path path = dir.resolve("close.db");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k")),
-                 ForwardingPageSwapper.factory(real -> new ForwardingPageSwapper(real) {
+                 SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
                      @Override
                      public void close() throws IOException {
                          if (closeFailures.getAndDecrement() > 0) {
@@ -526,7 +527,7 @@ class LifecycleTest {
     void aSwapperThatFailsItsReadLeavesNothingLockedOrFaulting() throws Exception {
         AtomicBoolean fail = new AtomicBoolean(true);
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k")),
-                 ForwardingPageSwapper.factory(real -> new ForwardingPageSwapper(real) {
+                 SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
                      @Override
                      public int read(long pageId, long address) throws IOException {
                          if (fail.get()) {

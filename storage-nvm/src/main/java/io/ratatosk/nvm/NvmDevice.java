@@ -1,5 +1,7 @@
 package io.ratatosk.nvm;
 
+import io.ratatosk.core.LatencyWait;
+
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -187,7 +189,7 @@ public final class NvmDevice implements AutoCloseable {
                 UNSAFE.copyMemory(from, to, length);
             }
             if (injectLatency) {
-                LatencyInjector.awaitDeadline(start + latencyNanos);
+                LatencyWait.until(start + latencyNanos);
                 injectedNanos.addAndGet(System.nanoTime() - start);
             }
         } finally {

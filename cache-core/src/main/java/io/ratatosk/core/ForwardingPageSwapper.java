@@ -1,28 +1,23 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.core;
 
-import io.ratatosk.core.PageSwapper;
-import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.function.UnaryOperator;
+import java.util.Objects;
 
-/** A swapper that hands every call to another; tests override the calls they want to break or watch. */
-class ForwardingPageSwapper implements PageSwapper {
-    final PageSwapper delegate;
+/**
+ * A {@link PageSwapper} that hands every call to another: the base of a swapper that watches, slows
+ * down or breaks some calls of a real one (a fault injector, a modeled device latency, a counter), so
+ * each of those overrides only the calls it changes.
+ */
+public class ForwardingPageSwapper implements PageSwapper {
+    private final PageSwapper delegate;
 
-    ForwardingPageSwapper(PageSwapper delegate) {
-        this.delegate = delegate;
+    public ForwardingPageSwapper(PageSwapper delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** A factory of real file swappers, each wrapped by {@code wrap}. */
-    static PageSwapperFactory factory(UnaryOperator<PageSwapper> wrap) {
-        PageSwapperFactory files = new io.ratatosk.pagecache.internal.FileSwapperFactory();
-        return new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                return wrap.apply(files.create(file, fileId, filePageSize, create));
-            }
-        };
+    /** The swapper this one forwards to. */
+    public final PageSwapper delegate() {
+        return delegate;
     }
 
     @Override
@@ -45,6 +40,7 @@ class ForwardingPageSwapper implements PageSwapper {
         delegate.write(startPageId, addresses, count);
     }
 
+    /** Forwards to the delegate's own {@code evict}: overriding {@link #write} alone does not change evictions. */
     @Override
     public void evict(long pageId, long address, boolean dirty) throws IOException {
         delegate.evict(pageId, address, dirty);
@@ -68,5 +64,10 @@ class ForwardingPageSwapper implements PageSwapper {
     @Override
     public void close() throws IOException {
         delegate.close();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + delegate + "]";
     }
 }
