@@ -50,8 +50,8 @@ class EvictionWriteFailureTest {
             assertTrue(reported.getMessage().contains("stays dirty"), reported.getMessage());
             // The evictor may not have run yet if a fault met the failure first (a loaded machine): it runs
             // every 10 ms with fewer than keep_free frames free, so it meets the failure soon.
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (swappers.failedWritesOnEvictorThread.get() == 0 && System.nanoTime() < deadline) {
+            long evictorDeadline = System.nanoTime() + 10_000_000_000L;
+            while (swappers.failedWritesOnEvictorThread.get() == 0 && System.nanoTime() < evictorDeadline) {
                 Thread.sleep(5);
             }
             assertTrue(swappers.failedWritesOnEvictorThread.get() > 0, "the background evictor met the failure");
