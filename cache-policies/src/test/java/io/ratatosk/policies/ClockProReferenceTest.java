@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,13 +70,13 @@ class ClockProReferenceTest {
     }
 
     private static double hitPercent(int[] keys, int size, String policy, Map<String, String> flags) {
-        long hits = TraceReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
+        long hits = PolicyReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
         return 100.0 * hits / keys.length;
     }
 
     private static int[] read(Path shared, String trace) {
         try {
-            return TraceReplay.read(shared.resolve("traces/lirs/" + trace + ".trace.gz"));
+            return LirsTrace.read(shared.resolve("traces/lirs/" + trace + ".trace.gz"));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

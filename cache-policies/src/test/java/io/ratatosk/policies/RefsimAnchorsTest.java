@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -71,7 +72,7 @@ class RefsimAnchorsTest {
                 rows = new ArrayList<>();
                 trace = Files.isRegularFile(traces.resolve(header.group(1))) ? header.group(1) : null;
                 if (trace != null) {
-                    keys = TraceReplay.read(traces.resolve(trace));
+                    keys = LirsTrace.read(traces.resolve(trace));
                     covered.add(trace);
                     int[] replay = keys;
                     long requests = Long.parseLong(header.group(2));
@@ -105,7 +106,7 @@ class RefsimAnchorsTest {
     private static DynamicTest hitRatioTest(int[] keys, int size, String column, String expected,
                                             PolicyUnderTest policy) {
         return DynamicTest.dynamicTest("size=" + size + " " + column + "=" + expected + "% " + policy, () -> {
-            long hits = TraceReplay.hits(keys, size,
+            long hits = PolicyReplay.hits(keys, size,
                 frames -> EvictionPolicies.create(policy.name(), frames, PolicySettings.of(policy.flags())));
             // As C's printf rounds: the double's exact binary value, to two decimals (54415 of 100000 is 54.41).
             String percent = new BigDecimal(100.0 * hits / keys.length).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
