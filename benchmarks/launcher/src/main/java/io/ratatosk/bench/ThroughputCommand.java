@@ -1,5 +1,6 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.workload.Zipf;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
@@ -82,19 +83,12 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     /** Per thread, a million page numbers drawn Zipf(0.9) by rank, ranks scattered over the file. */
     private static int[][] zipfOrders(int pages, int threads) {
-        double[] cdf = new double[pages];
-        double sum = 0;
-        for (int rank = 0; rank < pages; rank++) {
-            sum += 1.0 / Math.pow(rank + 1, 0.9);
-            cdf[rank] = sum;
-        }
+        Zipf zipf = new Zipf(pages, 0.9);
         int[][] orders = new int[threads][1 << 20];
         for (int t = 0; t < threads; t++) {
             SplittableRandom random = new SplittableRandom(t);
             for (int i = 0; i < orders[t].length; i++) {
-                int rank = Arrays.binarySearch(cdf, random.nextDouble() * sum);
-                rank = rank < 0 ? -rank - 1 : rank;
-                orders[t][i] = (int) (Math.min(rank, pages - 1) * 2654435761L % pages);
+                orders[t][i] = (int) (zipf.nextRank(random) * 2654435761L % pages);
             }
         }
         return orders;

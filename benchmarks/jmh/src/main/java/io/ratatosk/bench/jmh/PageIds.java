@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.workload.Zipf;
 import java.util.SplittableRandom;
 
 /**
@@ -58,41 +59,21 @@ public final class PageIds {
     }
 
     /**
-     * Zipf over the pages with the given exponent: rank r (from 1) drawn with probability proportional to
-     * 1 / r^exponent, by inverse transform over the cumulative weights. Ranks are scattered over the
-     * file by a permutation fixed by the page count alone (the same for every thread), so the hot pages
-     * are spread out as they are in a real store, not packed at its start.
+     * Zipf over the pages with the given exponent ({@link Zipf}): rank r (from 1) drawn with probability
+     * proportional to 1 / r^exponent. Ranks are scattered over the file by a permutation fixed by the
+     * page count alone (the same for every thread), so the hot pages are spread out as they are in a
+     * real store, not packed at its start.
      */
     public static PageIds zipf(long pages, double exponent, long seed) {
         int n = checkedPages(pages);
-        double[] cumulative = new double[n];
-        double sum = 0;
-        for (int rank = 1; rank <= n; rank++) {
-            sum += 1.0 / Math.pow(rank, exponent);
-            cumulative[rank - 1] = sum;
-        }
+        Zipf zipf = new Zipf(n, exponent);
         int[] pageOfRank = permutation(n, 0x5EEDL);
         SplittableRandom random = new SplittableRandom(seed);
         int[] ids = new int[LENGTH];
         for (int i = 0; i < LENGTH; i++) {
-            double u = random.nextDouble() * sum;
-            ids[i] = pageOfRank[firstAtLeast(cumulative, u)];
+            ids[i] = pageOfRank[zipf.nextRank(random)];
         }
         return new PageIds(ids);
-    }
-
-    private static int firstAtLeast(double[] sorted, double value) {
-        int lo = 0;
-        int hi = sorted.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     private static int[] permutation(int n, long seed) {

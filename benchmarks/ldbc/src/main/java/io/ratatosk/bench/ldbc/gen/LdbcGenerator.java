@@ -198,12 +198,12 @@ public final class LdbcGenerator {
         for (int i = 0; i < persons; i++) {
             SplittableRandom r = random(1, i);
             long id = personId(i);
-            int country = NameBank.zipf(r, COUNTRIES);
+            int country = NameBank.cubedIndex(r, COUNTRIES);
             int city = r.nextInt(CITIES_PER_COUNTRY);
             personCountry[i] = country;
             personCity[i] = city;
-            personFirstName[i] = NameBank.zipf(r, bank.firstNames.size());
-            personLastName[i] = NameBank.zipf(r, bank.lastNames.size());
+            personFirstName[i] = NameBank.cubedIndex(r, bank.firstNames.size());
+            personLastName[i] = NameBank.cubedIndex(r, bank.lastNames.size());
             String first = bank.firstNames.get(personFirstName[i]);
             long birthDay = 3652 + r.nextInt(5844); // 1980-01-01 .. 1995-12-31
             long created = START + (long) (r.nextDouble() * 0.7 * (END - START));
@@ -225,7 +225,7 @@ public final class LdbcGenerator {
             int[] list = new int[interests];
             int n = 0;
             while (n < interests) {
-                int tag = NameBank.zipf(r, TAGS);
+                int tag = NameBank.cubedIndex(r, TAGS);
                 if (tags.add(tag)) {
                     list[n++] = tag;
                     out.row("person_hasInterest_tag", id, tag);
@@ -345,7 +345,7 @@ public final class LdbcGenerator {
                 + bank.placeNames.get(CONTINENTS + personCountry[moderator]), created);
             out.row("forum_hasModerator_person", forum, personId(moderator));
             out.row("forum_hasTag_tag", forum, tag);
-            int size = Math.min(persons, 3 + NameBank.zipf(r, 120));
+            int size = Math.min(persons, 3 + NameBank.cubedIndex(r, 120));
             Set<Integer> members = new HashSet<>();
             members.add(moderator);
             // Members: the moderator's friends first, then anyone.
@@ -419,7 +419,7 @@ public final class LdbcGenerator {
         Set<Integer> used = new HashSet<>();
         for (int t = 0; t < tags; t++) {
             int[] interests = personInterests[author];
-            int tag = r.nextDouble() < 0.7 ? interests[r.nextInt(interests.length)] : NameBank.zipf(r, TAGS);
+            int tag = r.nextDouble() < 0.7 ? interests[r.nextInt(interests.length)] : NameBank.cubedIndex(r, TAGS);
             if (used.add(tag)) {
                 out.row("post_hasTag_tag", id, tag);
             }
@@ -451,7 +451,7 @@ public final class LdbcGenerator {
             }
             out.row("comment_isLocatedIn_place", cid, countryPlace(personCountry[commenter]));
             if (r.nextDouble() < 0.3) {
-                out.row("comment_hasTag_tag", cid, NameBank.zipf(r, TAGS));
+                out.row("comment_hasTag_tag", cid, NameBank.cubedIndex(r, TAGS));
             }
             likes(out, "person_likes_comment", r, cid, date, commenter, members, 0.4);
         }
@@ -487,7 +487,7 @@ public final class LdbcGenerator {
             if (s.length() > 0) {
                 s.append(' ');
             }
-            s.append(bank.words.get(NameBank.zipf(r, bank.words.size())));
+            s.append(bank.words.get(NameBank.cubedIndex(r, bank.words.size())));
         }
         return s.toString();
     }
@@ -510,7 +510,7 @@ public final class LdbcGenerator {
              Writer w13 = writer(dir, "interactive_13_param.txt", "person1Id|person2Id")) {
             for (int k = 0; k < PARAMETER_ROWS; k++) {
                 w1.write(personId(starts[r.nextInt(starts.length)]) + "|"
-                    + bank.firstNames.get(NameBank.zipf(r, bank.firstNames.size())) + "\n");
+                    + bank.firstNames.get(NameBank.cubedIndex(r, bank.firstNames.size())) + "\n");
                 w2.write(personId(starts[r.nextInt(starts.length)]) + "|" + day(between(r, START + (END - START) / 2, END)) + "\n");
                 w8.write(personId(starts[r.nextInt(starts.length)]) + "\n");
                 w9.write(personId(starts[r.nextInt(starts.length)]) + "|" + day(between(r, START + (END - START) / 2, END)) + "\n");
