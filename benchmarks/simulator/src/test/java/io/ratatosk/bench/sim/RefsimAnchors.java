@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The reference figures of {@code anchors/refsim-public.txt}: per trace, its request and distinct
@@ -56,13 +55,5 @@ record RefsimAnchors(List<TraceAnchor> traces) {
             traces.add(new TraceAnchor(name, requests, distinct, sizes));
         }
         return new RefsimAnchors(traces);
-    }
-
-    /** The trace file of that name anywhere under {@code tracesFolder}. */
-    static Path locate(Path tracesFolder, String fileName) throws IOException {
-        try (Stream<Path> walk = Files.walk(tracesFolder)) {
-            return walk.filter(p -> p.getFileName().toString().equals(fileName)).findFirst()
-                .orElseThrow(() -> new IOException("no trace " + fileName + " under " + tracesFolder));
-        }
     }
 }

@@ -3,8 +3,8 @@ package io.ratatosk.bench.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.ratatosk.policies.TestData;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +14,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The simulator reproduces {@code anchors/refsim-public.txt} to the last digit shown: LRU, CLOCK,
  * MUNINN4 (as muninn and as global-clock:max_usage=4), MUNINN7 and OPT. The LIRS traces run in
- * every build; the large ARC, cloudphysics and cache2k ones only with
- * {@code -Dratatosk.sim.bigAnchors=true} (see docs/simulator.md). Skipped when the shared folder is
- * absent.
+ * every build, from the repository's copy ({@link TestData}); the large ARC, cloudphysics and cache2k
+ * ones only with {@code -Dratatosk.sim.bigAnchors=true} and the shared folder (see docs/simulator.md),
+ * skipped naming the first trace missing.
  */
 class RefsimAnchorsTest {
 
@@ -57,16 +57,14 @@ class RefsimAnchorsTest {
 
     /** Every anchor cell whose policy the catalog has, on the LIRS traces or on the others. */
     private static List<String> compare(PolicyCatalog catalog, boolean lirs) throws IOException, InterruptedException {
-        Path shared = SharedData.folder().orElse(null);
-        assumeTrue(shared != null, "shared folder with traces and anchors not found");
-        RefsimAnchors anchors = RefsimAnchors.parse(shared.resolve("anchors/refsim-public.txt"));
+        RefsimAnchors anchors = RefsimAnchors.parse(TestData.require("anchors/refsim-public.txt"));
         List<String> mismatches = new ArrayList<>();
         int compared = 0;
         for (RefsimAnchors.TraceAnchor anchor : anchors.traces()) {
             if (anchor.file().endsWith(".trace.gz") != lirs) {
                 continue;
             }
-            Trace trace = TraceReader.read(RefsimAnchors.locate(shared.resolve("traces"), anchor.file()));
+            Trace trace = TraceReader.read(TestData.requireTrace(anchor.file()));
             if (trace.requests() != anchor.requests() || trace.distinct() != anchor.distinct()) {
                 mismatches.add(anchor.file() + ": requests/distinct " + trace.requests() + "/" + trace.distinct()
                     + ", expected " + anchor.requests() + "/" + anchor.distinct());
