@@ -18,7 +18,7 @@ import org.neo4j.memory.EmptyMemoryTracker;
  * {@code frames} pages of 8 KiB and the file mapped at 8 KiB. Cursors use
  * {@link CursorContext#NULL_CONTEXT}, so pins are not traced; pages read are counted by wrapping the
  * swappers ({@link CountingSwapperFactory}), which costs nothing on a hit.
- * Used from the benchmarks module only (neo4j-io is GPLv3 and never a library dependency).
+ * Used from bench-jmh only (neo4j-io is GPLv3 and never a library dependency).
  */
 final class MuninnPeer implements CacheSide {
     /*
