@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,16 +14,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * Pins clock-pro and clock-pro-plus to the reference CLOCK-Pro figures: within 1.0 point of the
- * ClockPro and ClockPro+ columns of {@code shared/anchors/caffeine-sim-lirs.txt} on LIRS traces of
+ * ClockPro and ClockPro+ columns of {@code anchors/caffeine-sim-lirs.txt} on LIRS traces of
  * every kind (loops, scans, mixes), at every size listed there; and the authors' own C code
  * (non-adaptive, 5% cold, ghosts capped at the frame count) on cs, as {@code policies.md} quotes it.
- * Skipped without the shared folder.
+ * The traces and the figures ship with the repository ({@link TestData}).
  */
 class ClockProReferenceTest {
     private static final double TOLERANCE = 1.0;
@@ -36,9 +36,7 @@ class ClockProReferenceTest {
 
     @TestFactory
     Stream<DynamicTest> clockProAndClockProPlusStayWithinOnePointOfTheReference() throws IOException {
-        Path shared = SharedFolder.find();
-        Path anchors = shared == null ? null : shared.resolve("anchors/caffeine-sim-lirs.txt");
-        Assumptions.assumeTrue(anchors != null && Files.isRegularFile(anchors), "shared/anchors not found");
+        Path anchors = TestData.require("anchors/caffeine-sim-lirs.txt");
         List<Reference> references = references(anchors);
         assertTrue(references.size() >= 2 * 4 * TRACES.size(), "anchors hold " + references);
         Map<String, int[]> traces = new HashMap<>();
@@ -46,7 +44,7 @@ class ClockProReferenceTest {
         for (Reference reference : references) {
             tests.add(DynamicTest.dynamicTest(reference.policy() + " " + reference.trace() + "@" + reference.size()
                 + " ~ " + reference.hitPercent(), () -> {
-                    int[] keys = traces.computeIfAbsent(reference.trace(), t -> read(shared, t));
+                    int[] keys = traces.computeIfAbsent(reference.trace(), ClockProReferenceTest::read);
                     double hitPercent = hitPercent(keys, reference.size(), reference.policy(), Map.of());
                     assertEquals(reference.hitPercent(), hitPercent, TOLERANCE,
                         reference.policy() + " on " + reference.trace() + " at " + reference.size() + " frames");
@@ -57,25 +55,24 @@ class ClockProReferenceTest {
 
     @TestFactory
     Stream<DynamicTest> fixedFivePercentColdWithOneGhostPerFrameIsTheAuthorsReferenceCode() {
-        Path shared = SharedFolder.find();
-        Assumptions.assumeTrue(shared != null, "shared/traces not found");
+        int[] cs = read("cs");
         Map<String, String> authorsCode = Map.of("pagecache.clockpro.adaptive", "false",
             "pagecache.clockpro.cold_min", "0.05", "pagecache.clockpro.ghosts", "1.0");
         int[] sizes = {500, 1000, 2000};
         double[] expected = {28.1, 57.2, 79.2};
         return java.util.stream.IntStream.range(0, sizes.length).mapToObj(i -> DynamicTest.dynamicTest(
             "cs@" + sizes[i] + " ~ " + expected[i], () -> assertEquals(expected[i],
-                hitPercent(read(shared, "cs"), sizes[i], "clock-pro", authorsCode), 0.05)));
+                hitPercent(cs, sizes[i], "clock-pro", authorsCode), 0.05)));
     }
 
     private static double hitPercent(int[] keys, int size, String policy, Map<String, String> flags) {
-        long hits = TraceReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
+        long hits = PolicyReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
         return 100.0 * hits / keys.length;
     }
 
-    private static int[] read(Path shared, String trace) {
+    private static int[] read(String trace) {
         try {
-            return TraceReplay.read(shared.resolve("traces/lirs/" + trace + ".trace.gz"));
+            return LirsTrace.read(TestData.require("traces/lirs/" + trace + ".trace.gz"));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

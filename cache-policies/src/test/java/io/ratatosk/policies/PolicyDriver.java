@@ -1,35 +1,29 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.EvictionPolicy;
-import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.PageKey;
-import io.ratatosk.core.Sweep;
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Drives one policy request by request the way a one-thread page cache does (the simulator's
- * rules): a miss takes the next free frame in order 0..n-1, or else runs housekeeping, asks
- * {@code nextVictim} until it names a frame, evicts it and faults the page in there. Page {@code p}
- * is {@code PageKey.of(0, p)}. For the hand-made traces of the policy tests.
+ * Drives one policy request by request through {@link PolicyReplay}, the way a one-thread page cache
+ * does (the simulator's rules), and keeps what the policy tests look at: the pages evicted, in order,
+ * and where each resident page is. Page {@code p} is {@code PageKey.of(0, p)}. For the hand-made
+ * traces of the policy tests.
  */
 public final class PolicyDriver implements AutoCloseable {
     public final FrameTable frames;
     public final EvictionPolicy policy;
-    private final Map<Long, Integer> frameOfPage = new HashMap<>();
-    private final Sweep sweep = Sweep.background();
+    private final PolicyReplay replay;
     private final List<Long> evicted = new ArrayList<>();
-    private int filled;
-    private long hits;
-    private long requests;
 
     public PolicyDriver(int frameCount, Function<FrameTable, EvictionPolicy> factory) {
-        this.frames = new FrameTable(frameCount);
-        this.policy = factory.apply(frames);
+        this.replay = new PolicyReplay(frameCount, factory);
+        this.frames = replay.frames();
+        this.policy = replay.policy();
     }
 
     public static PolicyDriver of(int frameCount, String policy, Map<String, String> flags) {
@@ -46,61 +40,22 @@ public final class PolicyDriver implements AutoCloseable {
 
     /** Requests {@code page}; true if it was resident. */
     public boolean request(long page) {
-        requests++;
-        Integer frame = frameOfPage.get(page);
-        if (frame != null) {
-            hits++;
-            policy.onHit(frame);
-            return true;
+        long evictionsBefore = replay.evictions();
+        boolean hit = replay.read(Math.toIntExact(page));
+        if (replay.evictions() != evictionsBefore) {
+            evicted.add((long) replay.lastEvicted());
         }
-        int target;
-        if (filled < frames.frameCount()) {
-            target = filled++;
-        } else {
-            target = evictOne();
-        }
-        long key = PageKey.of(0, page);
-        lock(target);
-        frames.setBinding(target, key);
-        policy.onFault(target, key);
-        frames.unlockExclusive(target);
-        frameOfPage.put(page, target);
-        return false;
-    }
-
-    private int evictOne() {
-        policy.housekeeping();
-        sweep.begin();
-        for (int pass = 0; pass < 2 * (FrameDescriptor.MAX_USAGE + 1); pass++) {
-            int victim = policy.nextVictim(sweep);
-            if (victim == EvictionPolicy.NO_VICTIM || !frames.tryExclusiveLock(victim)) {
-                continue;
-            }
-            long old = frames.binding(victim);
-            frames.setBinding(victim, PageKey.UNBOUND);
-            policy.onEvicted(victim, old);
-            frames.unlockExclusive(victim);
-            frameOfPage.remove(PageKey.pageId(old));
-            evicted.add(PageKey.pageId(old));
-            return victim;
-        }
-        throw new IllegalStateException(policy.name() + " named no victim");
-    }
-
-    private void lock(int frame) {
-        if (!frames.tryExclusiveLock(frame)) {
-            throw new IllegalStateException("frame " + frame + " is locked");
-        }
+        return hit;
     }
 
     public boolean isResident(long page) {
-        return frameOfPage.containsKey(page);
+        return replay.frameOf(Math.toIntExact(page)) >= 0;
     }
 
     /** The frame holding {@code page}; fails if it is not resident. */
     public int frameOf(long page) {
-        Integer frame = frameOfPage.get(page);
-        if (frame == null) {
+        int frame = replay.frameOf(Math.toIntExact(page));
+        if (frame < 0) {
             throw new AssertionError("page " + page + " is not resident");
         }
         return frame;
@@ -116,15 +71,15 @@ public final class PolicyDriver implements AutoCloseable {
     }
 
     public long hits() {
-        return hits;
+        return replay.hits();
     }
 
     public long requests() {
-        return requests;
+        return replay.requests();
     }
 
     @Override
     public void close() {
-        frames.close();
+        replay.close();
     }
 }

@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -24,9 +24,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Replays the LIRS traces and checks clock, muninn, global-clock and deferred-lru (pulled on every
  * hit, which makes it an exact LRU) against every row of
- * {@code shared/anchors/refsim-public.txt} for those traces, to the two decimals shown. The shared
- * folder is found beside the repository or any folder above it ({@code -Dratatosk.shared} overrides);
- * without it the test is skipped.
+ * {@code anchors/refsim-public.txt} for those traces, to the two decimals shown. The traces and the
+ * figures ship with the repository ({@link TestData}), so this runs on any clone.
  */
 class RefsimAnchorsTest {
     private static final Pattern TRACE_HEADER = Pattern.compile("# (\\S+) requests=(\\d+) unique=(\\d+)");
@@ -52,11 +51,7 @@ class RefsimAnchorsTest {
 
     @TestFactory
     Stream<DynamicNode> clockPoliciesReproduceTheRefsimAnchors() throws IOException {
-        Path shared = SharedFolder.find();
-        Path anchors = shared == null ? null : shared.resolve("anchors/refsim-public.txt");
-        Assumptions.assumeTrue(anchors != null && Files.isRegularFile(anchors),
-            "shared/anchors and shared/traces/lirs not found above " + Path.of("").toAbsolutePath());
-        Path traces = shared.resolve("traces/lirs");
+        Path anchors = TestData.require("anchors/refsim-public.txt");
 
         List<DynamicNode> perTrace = new ArrayList<>();
         List<String> covered = new ArrayList<>();
@@ -69,9 +64,10 @@ class RefsimAnchorsTest {
             if (header.matches()) {
                 addTrace(perTrace, trace, rows);
                 rows = new ArrayList<>();
-                trace = Files.isRegularFile(traces.resolve(header.group(1))) ? header.group(1) : null;
+                Path file = TestData.find("traces/lirs/" + header.group(1)).orElse(null); // the LIRS traces only
+                trace = file != null ? header.group(1) : null;
                 if (trace != null) {
-                    keys = TraceReplay.read(traces.resolve(trace));
+                    keys = LirsTrace.read(file);
                     covered.add(trace);
                     int[] replay = keys;
                     long requests = Long.parseLong(header.group(2));
@@ -105,7 +101,7 @@ class RefsimAnchorsTest {
     private static DynamicTest hitRatioTest(int[] keys, int size, String column, String expected,
                                             PolicyUnderTest policy) {
         return DynamicTest.dynamicTest("size=" + size + " " + column + "=" + expected + "% " + policy, () -> {
-            long hits = TraceReplay.hits(keys, size,
+            long hits = PolicyReplay.hits(keys, size,
                 frames -> EvictionPolicies.create(policy.name(), frames, PolicySettings.of(policy.flags())));
             // As C's printf rounds: the double's exact binary value, to two decimals (54415 of 100000 is 54.41).
             String percent = new BigDecimal(100.0 * hits / keys.length).setScale(2, RoundingMode.HALF_EVEN).toPlainString();

@@ -14,6 +14,7 @@ import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.TestData;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -69,15 +69,13 @@ class PageCacheSimulatorEquivalenceTest {
 
     @TestFactory
     Stream<DynamicNode> pageCacheCountsTheSimulatorsHits() throws IOException {
-        Path shared = sharedFolder();
-        Assumptions.assumeTrue(shared != null, "shared/traces not found");
         List<String> policies = new ArrayList<>(EvictionPolicies.NAMES);
         policies.removeAll(NOT_DETERMINISTIC);
         policies.addAll(VARIANTS);
         PolicyCatalog catalog = PolicyCatalog.standard();
         List<DynamicNode> perTrace = new ArrayList<>();
         for (String name : TRACES) {
-            Path file = shared.resolve("traces/lirs/" + name + ".trace.gz");
+            Path file = TestData.require("traces/lirs/" + name + ".trace.gz");
             Trace trace = TraceReader.read(file);
             int[] pages = densePages(file);
             List<DynamicNode> tests = new ArrayList<>();
@@ -121,20 +119,6 @@ class PageCacheSimulatorEquivalenceTest {
             }
             return cache.stats();
         }
-    }
-
-    /** {@code shared/} beside the repository or a folder above it; {@code -Dratatosk.shared} overrides. */
-    private static Path sharedFolder() {
-        String override = System.getProperty("ratatosk.shared");
-        if (override != null) {
-            return Path.of(override);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve("shared/traces/lirs"))) {
-                return dir.resolve("shared");
-            }
-        }
-        return null;
     }
 
     /** The trace's keys as page numbers 0, 1, 2, ... in order of first appearance. */

@@ -1,0 +1,252 @@
+package io.ratatosk.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** From JMH's JSON to the rows, targets and the document section of {@code ./bench jmh-report}. */
+class RatioTableTest {
+    @TempDir
+    Path dir;
+
+    /** One JMH entry; scores are per iteration (two iterations), cpu in CPU-ns per µs. */
+    private static String entry(String benchmark, int threads, String params, double[] ops, double error,
+                                double[] cpu, Double pagesRead, Double bytesPerOp) {
+        return entry(benchmark, threads, params, ops, error, cpu, pagesRead, bytesPerOp, Map.of());
+    }
+
+    /** @param counters further secondary results: name to the value of both iterations, in ops/us */
+    private static String entry(String benchmark, int threads, String params, double[] ops, double error,
+                                double[] cpu, Double pagesRead, Double bytesPerOp, Map<String, Double> counters) {
+        double mean = Arrays.stream(ops).average().orElseThrow();
+        StringBuilder secondary = new StringBuilder();
+        counters.forEach((name, v) -> secondary.append(metric(name, new double[] {v, v}, "ops/us")).append(","));
+        if (pagesRead != null) {
+            secondary.append(metric("pagesRead", new double[] {pagesRead, pagesRead}, "ops/us"));
+        }
+        if (secondary.length() > 0 && secondary.charAt(secondary.length() - 1) == ',') {
+            secondary.setLength(secondary.length() - 1);
+        }
+        if (cpu != null) {
+            secondary.append(secondary.length() > 0 ? "," : "").append(metric("cpuNanos", cpu, "ops/us"));
+        }
+        if (bytesPerOp != null) {
+            secondary.append(secondary.length() > 0 ? "," : "")
+                .append(metric("gc.alloc.rate.norm", new double[] {bytesPerOp, bytesPerOp}, "B/op"));
+        }
+        return "{\"jmhVersion\":\"1.37\",\"benchmark\":\"io.ratatosk.bench.jmh." + benchmark + "\",\"mode\":\"thrpt\","
+            + "\"threads\":" + threads + ",\"forks\":1,\"jdkVersion\":\"17\",\"vmName\":\"OpenJDK\",\"vmVersion\":\"17\","
+            + "\"warmupIterations\":2,\"warmupTime\":\"500 ms\",\"measurementIterations\":2,\"measurementTime\":\"500 ms\","
+            + "\"params\":{" + params + "},"
+            + "\"primaryMetric\":{\"score\":" + mean + ",\"scoreError\":" + (Double.isNaN(error) ? "\"NaN\"" : error)
+            + ",\"scoreUnit\":\"ops/us\",\"rawData\":[" + raw(ops) + "]},"
+            + "\"secondaryMetrics\":{" + secondary + "}}";
+    }
+
+    private static String metric(String name, double[] values, String unit) {
+        double mean = Arrays.stream(values).average().orElseThrow();
+        return "\"" + name + "\":{\"score\":" + mean + ",\"scoreError\":0.0,\"scoreUnit\":\"" + unit + "\",\"rawData\":["
+            + raw(values) + "]}";
+    }
+
+    private static String raw(double[] values) {
+        return Arrays.stream(values).mapToObj(Double::toString).collect(Collectors.joining(",", "[", "]"));
+    }
+
+    private static double[] d(double... v) {
+        return v;
+    }
+
+    private Path sample() throws IOException {
+        return results("jmh.json",
+            // wall 12 vs 8; per CPU: ours used a whole CPU, the peer was descheduled half the time: 12 vs 16
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(8, 8), 0.8, d(500, 500), 0.0, 0.0),
+            entry("FaultPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"fileToCache\":\"4\",\"distribution\":\"uniform\"",
+                d(0.5, 0.5), Double.NaN, null, 0.375, 24.0),
+            entry("FaultPathBenchmark.read", 2, "\"side\":\"muninn\",\"fileToCache\":\"4\",\"distribution\":\"uniform\"",
+                d(0.4, 0.4), 0.04, null, 0.3, 56.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"clock\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0));
+    }
+
+    /** JMH's JSON of the given entries, in a file of the test's folder. */
+    private Path results(String name, String... entries) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, "[" + String.join(",", entries) + "]");
+        return file;
+    }
+
+    @Test
+    void oursIsPairedWithThePeerOfTheSameParametersAndThreads() throws IOException {
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(sample())).rows();
+        assertEquals(4, rows.size());
+
+        RatioTable.Row read = rows.get(0);
+        assertEquals("HitPathBenchmark.read", read.benchmark());
+        assertEquals("muninn", read.reference());
+        assertEquals(1.5, read.wallRatio().mean(), 1e-9);
+        // relative errors 0.05 and 0.1 in quadrature
+        assertEquals(1.5 * Math.sqrt(0.05 * 0.05 + 0.1 * 0.1), read.wallRatio().error(), 1e-9);
+        assertEquals(1.0, read.oursHitRatio(), 1e-9);
+
+        RatioTable.Row fault = rows.get(1);
+        assertEquals("fileToCache=4 distribution=uniform", fault.params(), "in the order JMH wrote them");
+        assertEquals(2, fault.threads());
+        assertEquals(0.25, fault.oursHitRatio(), 1e-9);
+        assertEquals(0.25, fault.peerHitRatio(), 1e-9);
+        assertEquals(1.25, fault.wallRatio().mean(), 1e-9);
+        assertTrue(Double.isNaN(fault.wallRatio().error()), "JMH's \"NaN\" error (one iteration) stays unknown");
+    }
+
+    @Test
+    void perCpuThroughputDiscountsTimeASideSpentDescheduled() throws IOException {
+        RatioTable.Row read = RatioTable.of(JmhResult.read(sample())).rows().get(0);
+        assertEquals(12.0, read.oursPerCpu().mean(), 1e-9);
+        assertEquals(16.0, read.peerPerCpu().mean(), 1e-9);
+        assertEquals(0.75, read.cpuRatio().mean(), 1e-9);
+        assertEquals(0.75, read.ratio().mean(), 1e-9, "targets are judged per CPU where it was measured");
+        RatioTable.Row fault = RatioTable.of(JmhResult.read(sample())).rows().get(1);
+        assertFalse(fault.cpuRatio().known());
+        assertEquals(1.25, fault.ratio().mean(), 1e-9, "and on wall-clock throughput where it was not");
+    }
+
+    @Test
+    void eachPolicyIsComparedWithGlobalClockWhichComesFirst() throws IOException {
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(sample())).rows();
+        assertEquals("policy=global-clock", rows.get(2).params());
+        assertEquals(1.0, rows.get(2).ratio().mean(), 1e-9);
+        assertEquals("policy=clock", rows.get(3).params());
+        assertEquals("global-clock", rows.get(3).reference());
+        assertEquals(0.9, rows.get(3).ratio().mean(), 1e-9);
+    }
+
+    @Test
+    void targetsSayWhichRatiosAreMetAndWhatWasNotMeasured() throws IOException {
+        List<RatioTable.Target> targets = RatioTable.of(JmhResult.read(sample())).targets();
+        assertFalse(targets.get(0).met(), "read: 0.75x per CPU < 1.2x, though 1.5x wall");
+        assertTrue(targets.get(2).met(), "fault 1.25x >= 1.0x");
+        assertTrue(targets.get(1).rows().isEmpty(), "write was not run");
+        assertFalse(targets.get(1).met());
+        assertTrue(targets.get(4).met(), "0.001 B/op is JMH's noise, not an allocation");
+    }
+
+    @Test
+    void theReportCommandPrintsTheTableAndReplacesOnlyItsSectionOfTheDocument() throws IOException {
+        Path doc = dir.resolve("benchmarks.md");
+        Files.writeString(doc, "# Benchmarks\n\nMethod.\n\n" + JmhReportCommand.BEGIN + "\nold\n" + JmhReportCommand.END
+            + "\n\nFindings.\n");
+        Path chart = dir.resolve("ratios.png");
+        StringWriter out = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhReportCommand()); // as ./bench jmh-report runs it
+        cl.setOut(new PrintWriter(out));
+        int exit = cl.execute(sample().toString(), "--doc", doc.toString(), "--chart", chart.toString());
+
+        assertEquals(0, exit, out.toString());
+        assertTrue(out.toString().contains(
+            "| HitPathBenchmark.read | - | 1 | muninn | 12.000 ± 0.600 | 8.000 ± 0.800 | 1.50 ± 0.17 | 12.000 | 16.000 | **0.75** |"),
+            out.toString());
+        String text = Files.readString(doc);
+        assertTrue(text.startsWith("# Benchmarks\n\nMethod.\n\n" + JmhReportCommand.BEGIN), text);
+        assertTrue(text.endsWith(JmhReportCommand.END + "\n\nFindings.\n"), text);
+        assertFalse(text.contains("old"));
+        assertTrue(text.contains("![Throughput ratios, ours / reference](ratios.png)"), text);
+        assertTrue(Files.size(chart) > 1000);
+        assertTrue(text.toLowerCase(Locale.ROOT).contains("targets"));
+    }
+
+    private Path nvmSample() throws IOException {
+        return results("nvm.json",
+            // 4x the frames, uniform: 1/4 hits on every tier; NVM faults are swap-ins, the file's are file reads
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04, d(1000, 1000), 0.3, 0.0),
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"nvm-nvme\"", d(0.01, 0.01), 0.002, d(100, 100), 0.0, 1.0,
+                Map.of("swapIns", 0.0075)),
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"nvm-dram\"", d(0.2, 0.2), 0.02, d(1000, 1000), 0.0, 0.0,
+                Map.of("swapIns", 0.15)),
+            entry("NvmSwapBenchmark.write", 1, "\"tier\":\"file\"", d(0.2, 0.2), 0.02, d(1000, 1000), 0.15, 0.0),
+            entry("NvmSwapBenchmark.write", 1, "\"tier\":\"nvm-pcm\"", d(0.05, 0.05), 0.005, d(1000, 1000), 0.0, 0.0,
+                Map.of("swapIns", 0.0375)));
+    }
+
+    @Test
+    void eachNvmTierIsComparedWithTheFileTierOnWallClockAtTheSameHitRatio() throws IOException {
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(nvmSample())).rows();
+        assertEquals(List.of("NvmSwapBenchmark.read tier=nvm-nvme", "NvmSwapBenchmark.read tier=nvm-dram",
+            "NvmSwapBenchmark.write tier=nvm-pcm"), rows.stream().map(r -> r.benchmark() + " " + r.params()).toList(),
+            "one row per NVM tier; the file tier is their reference, not a row");
+        RatioTable.Row nvme = rows.get(0);
+        assertEquals("file", nvme.reference());
+        assertEquals(0.025, nvme.wallRatio().mean(), 1e-9);
+        assertFalse(nvme.cpuRatio().known(), "parked and spun device waits make CPU time incomparable across profiles");
+        assertFalse(nvme.oursPerCpu().known());
+        assertEquals(0.025, nvme.ratio().mean(), 1e-9, "so the wall ratio is the one the summary and chart use");
+        assertEquals(0.25, nvme.oursHitRatio(), 1e-9, "swap-ins are misses of the frames too");
+        assertEquals(0.25, nvme.peerHitRatio(), 1e-9);
+    }
+
+    @Test
+    void theNvmTiersAreSummarizedAsInformationNotAsATarget() throws IOException {
+        RatioTable table = RatioTable.of(JmhResult.read(nvmSample()));
+        RatioTable.Target nvm = table.targets().get(table.targets().size() - 1);
+        assertTrue(nvm.information());
+        assertFalse(nvm.met());
+        assertEquals(3, nvm.rows().size());
+        assertEquals("wall ratio read 0.025 ± 0.006 (tier=nvm-nvme t=1) to 0.50 ± 0.07 (tier=nvm-dram t=1);"
+            + " write 0.25 ± 0.04 (tier=nvm-pcm t=1)", nvm.evidence());
+        assertTrue(table.targetsMarkdown().contains("(information, no target) | 3 | - | wall ratio read"),
+            table.targetsMarkdown());
+        assertTrue(RatioTable.of(JmhResult.read(sample())).targets().stream()
+            .filter(RatioTable.Target::information).allMatch(t -> t.rows().isEmpty() && !t.met()), "not run: no rows");
+    }
+
+    @Test
+    void aFileTierRunAloneIsShownWithoutARatio() throws IOException {
+        Path file = results("file-only.json",
+            entry("NvmSwapBenchmark.read", 1, "\"tier\":\"file\"", d(0.4, 0.4), 0.04, d(1000, 1000), 0.3, 0.0));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
+        assertEquals(1, rows.size());
+        assertEquals("tier=file", rows.get(0).params());
+        assertFalse(rows.get(0).hasPeer());
+    }
+
+    @Test
+    void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
+        Path file = results("kv.json",
+            entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, 6.0,
+                Map.of("computes", 0.7)),
+            entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"caffeine\"", d(4, 4), 0.4, null, null, 50.0,
+                Map.of("computes", 0.48)),
+            // get computes nothing, so its computes say nothing about its misses
+            entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"ratatosk\"", d(12, 12), 1.2, null, null, 0.0,
+                Map.of("computes", 0.0)),
+            entry("KeyValueCacheBenchmark.get", 2, "\"side\":\"caffeine\"", d(12, 12), 1.2, null, null, 0.0,
+                Map.of("computes", 0.0)));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
+
+        RatioTable.Row getOrCompute = rows.get(0);
+        assertEquals("KeyValueCacheBenchmark.getOrCompute", getOrCompute.benchmark());
+        assertEquals("caffeine", getOrCompute.reference());
+        assertEquals(0.86, getOrCompute.oursHitRatio(), 1e-9);
+        assertEquals(0.88, getOrCompute.peerHitRatio(), 1e-9);
+        RatioTable.Row get = rows.get(1);
+        assertEquals("KeyValueCacheBenchmark.get", get.benchmark());
+        assertTrue(Double.isNaN(get.oursHitRatio()) && Double.isNaN(get.peerHitRatio()), "not 100%: get counts no misses");
+        String table = RatioTable.of(JmhResult.read(file)).markdown();
+        assertTrue(table.contains("| 86.0% / 88.0% | 6.00 / 50.00 |"), table);
+        assertTrue(table.contains("| - | 0 / 0 |"), table);
+    }
+}

@@ -1,0 +1,152 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ratatosk.bench.Bench;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code bench sim} end to end on small generated traces. */
+class SimCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private Path loop;
+    private Path zipf;
+
+    @BeforeEach
+    void traces() throws IOException {
+        int[] loopKeys = new int[3000];
+        Arrays.setAll(loopKeys, i -> i % 60);
+        loop = lirs(dir, "loop.trace.gz", loopKeys);
+        int[] skewed = new int[5000];
+        Arrays.setAll(skewed, i -> (int) (Math.pow((i * 7919L % 1000) / 1000.0, 3) * 400));
+        zipf = lirs(dir, "skewed.trace.gz", skewed);
+    }
+
+    private int bench(String... args) {
+        CommandLine cl = Bench.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void oneTracePrintsATableAndWritesTheTraceObject() throws IOException {
+        Path json = dir.resolve("one.json");
+        int rc = bench("sim", "--quiet", "--sizes", "30,/2", "--policies", "lru,global-clock:max_usage=4,opt",
+            "--json", json.toString(), loop.toString());
+        assertEquals(0, rc, err.toString());
+        String table = out.toString();
+        assertTrue(table.contains("lirs/loop.trace.gz: 3,000 requests, 60 distinct keys"), table);
+        assertTrue(table.contains("global-clock:max_usage=4"), table);
+        assertTrue(table.contains("% OPT"), table);
+
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals("lirs/loop.trace.gz", root.get("trace").asText());
+        assertEquals(3000, root.get("requests").asInt());
+        assertEquals(60, root.get("distinct").asInt());
+        JsonNode results = root.get("results");
+        assertEquals(3, results.size(), "/2 of 60 distinct keys is 30, the size already given, so it runs once");
+        JsonNode first = results.get(0);
+        assertEquals("lru", first.get("policy").asText());
+        assertEquals(30, first.get("size").asInt());
+        assertEquals(0, first.get("hits").asLong(), "a 60-key loop in 30 entries never hits under LRU");
+        assertEquals(0.0, first.get("hitRatio").asDouble());
+        assertEquals("opt", results.get(2).get("policy").asText());
+        assertTrue(results.get(2).get("hits").asLong() > 0);
+    }
+
+    @Test
+    void traceDirRunsEveryTraceAndAddsASummary() throws IOException {
+        Files.writeString(dir.resolve("lirs/README"), "not a trace");
+        Path json = dir.resolve("all.json");
+        int rc = bench("sim", "--quiet", "--sizes", "/10,/2", "--policies", "lru,clock,caffeine,opt",
+            "--trace-dir", dir.toString(), "--json", json.toString());
+        assertEquals(0, rc, err.toString());
+        assertTrue(out.toString().contains("summary"), out.toString());
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(2, root.get("traces").size());
+        JsonNode summary = root.get("summary");
+        assertEquals("opt", summary.get("baseline").asText());
+        assertEquals(4, summary.get("policies").size());
+        assertEquals(1.0, summary.get("policies").get(3).get("geometricMean").asDouble(), "opt against itself");
+        assertEquals(4, summary.get("winners").size(), "two traces, two sizes each");
+    }
+
+    @Test
+    void chartIsWrittenAsPngOrSvgByExtension() throws IOException {
+        Path png = dir.resolve("c.png");
+        Path svg = dir.resolve("c.svg");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru,opt", "--chart", png.toString(),
+            loop.toString(), zipf.toString()), err.toString());
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru,opt", "--chart", svg.toString(),
+            loop.toString()), err.toString());
+        byte[] pngHeader = Arrays.copyOf(Files.readAllBytes(png), 4);
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, pngHeader);
+        assertTrue(Files.readString(svg).contains("<svg"));
+    }
+
+    @Test
+    void unknownFormatIsAUsageErrorListingTheFormats() {
+        assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
+        for (TraceFormat f : TraceFormat.values()) {
+            assertTrue(err.toString().contains(f.id()), err.toString());
+        }
+    }
+
+    @Test
+    void unknownPolicyIsAUsageErrorListingThePolicies() {
+        assertEquals(2, bench("sim", "--policies", "lru,lfu", loop.toString()));
+        for (String name : PolicyCatalog.standard().names()) {
+            assertTrue(err.toString().contains(name), err.toString());
+        }
+    }
+
+    @Test
+    void corruptTraceFailsNamingTheFileWithoutATable() throws IOException {
+        byte[] whole = Files.readAllBytes(zipf);
+        Path bad = write(dir, "bad/cut.trace.gz", Arrays.copyOf(whole, whole.length - 100));
+        assertEquals(1, bench("sim", "--quiet", "--policies", "lru", bad.toString()));
+        assertTrue(err.toString().contains(bad.toString()), err.toString());
+        assertEquals("", out.toString());
+    }
+
+    /** A LIRS text trace of the keys, one per line, gzip-compressed, at {@code folder/lirs/name}. */
+    private static Path lirs(Path folder, String name, int... keys) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int k : keys) {
+            text.append(k).append('\n');
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream gz = new GZIPOutputStream(bytes)) {
+            gz.write(text.toString().getBytes(StandardCharsets.US_ASCII));
+        }
+        return write(folder, "lirs/" + name, bytes.toByteArray());
+    }
+
+    private static Path write(Path folder, String relative, byte[] bytes) throws IOException {
+        Path file = folder.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.write(file, bytes);
+        return file;
+    }
+}

@@ -1,0 +1,302 @@
+package io.ratatosk.bench.ldbc;
+
+import io.ratatosk.bench.ldbc.run.Budget;
+import io.ratatosk.bench.ldbc.run.CacheSpec;
+import io.ratatosk.bench.ldbc.run.LdbcChart;
+import io.ratatosk.bench.ldbc.run.LdbcDatasets;
+import io.ratatosk.bench.ldbc.run.LdbcReport;
+import io.ratatosk.bench.ldbc.run.LdbcRun;
+import io.ratatosk.bench.ldbc.run.ResultDump;
+import io.ratatosk.bench.ldbc.run.RunResult;
+import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
+import io.ratatosk.bench.ldbc.run.TraceRecorder;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.policies.EvictionPolicies;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./bench ldbc}: the LDBC-style read benchmark on the example graph store, policy against policy. */
+@Command(name = "ldbc", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Runs LDBC SNB Interactive reads (IS1-IS7, IC1, IC2, IC8, IC9, IC13) on an example graph store whose every"
+            + " page goes through the page cache, once per policy and cache size, and reports throughput, latency"
+            + " percentiles per query, hit ratio, faults and evictions. Writes summary.json and charts to --out.",
+        "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), a cache of 10%%"
+            + " of the store, muninn against global-clock:max_usage=7 and the other policies."},
+    footer = {"", "Examples:",
+        "  ./bench ldbc",
+        "  ./bench ldbc --data sample --dump-results results.jsonl",
+        "  ./bench ldbc --data generated:3 --cache 5%%,10%%,25%% --policies muninn,global-clock:max_usage=7",
+        "  ./bench ldbc --record-trace ldbc.pagetrace.gz   (then the ./bench sim command it prints)",
+        "Docs: docs/ldbc.md"})
+public final class LdbcCommand implements Callable<Integer> {
+    static final String DEFAULT_DATA = "generated:1";
+    static final String DEFAULT_WARMUP = "2000";
+    static final String DEFAULT_OPS = "5000";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--data", paramLabel = "DATA", defaultValue = DEFAULT_DATA,
+        description = "sample (the shipped LDBC sample), generated:SCALE (scale 1: 10,000 persons, a ~260 MiB store),"
+            + " or a folder of LDBC CSV (vanilla layout with substitution_parameters/). Default: ${DEFAULT-VALUE}.")
+    private String data;
+
+    @Option(names = "--cache", paramLabel = "SIZE", split = ",", defaultValue = "10%",
+        description = "Cache sizes, comma separated or repeated: a share of the store (10%%) or a size (64m, 1g)."
+            + " Default: ${DEFAULT-VALUE}.")
+    private List<String> cache;
+
+    @Option(names = "--policies", paramLabel = "LIST",
+        description = "Policies, comma separated, each name[:flag=value]... (e.g. global-clock:max_usage=7)."
+            + " Default: muninn, global-clock:max_usage=7, then every other policy.")
+    private String policies;
+
+    @Option(names = "--swap", paramLabel = "TIER", defaultValue = "file",
+        description = "Behind the frames: file, or nvm (the emulated NVM tier; its flags via --set"
+            + " pagecache.nvm.*=..., capacity by default the store's size). Default: ${DEFAULT-VALUE}.")
+    private String swap;
+
+    @Option(names = "--set", paramLabel = "FLAG=VALUE",
+        description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false.")
+    private Map<String, String> set = new LinkedHashMap<>();
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+        description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
+    private int threads;
+
+    @Option(names = "--warmup", paramLabel = "N|TIME", defaultValue = DEFAULT_WARMUP,
+        description = "Warm-up from a cold cache before measuring: operations, or a time (30s). Default: ${DEFAULT-VALUE}.")
+    private String warmup;
+
+    @Option(names = "--ops", paramLabel = "N",
+        description = "Measured operations (queries) per run. Default: " + DEFAULT_OPS + ".")
+    private Long ops;
+
+    @Option(names = "--duration", paramLabel = "TIME",
+        description = "Measure for this long instead of a number of operations (60s, 2m).")
+    private String duration;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+        description = "Seed of the generator and of the query streams. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--out", paramLabel = "DIR",
+        description = "Output folder for summary.json and the charts. Default: bench-out/ldbc/<date-time>.")
+    private Path out;
+
+    @Option(names = "--data-cache", paramLabel = "DIR",
+        description = "Where generated data and loaded stores are kept for later runs. Default: .bench/ldbc-data.")
+    private Path dataCache;
+
+    @Option(names = "--reload", description = "Generate and load again even if the data cache holds the store.")
+    private boolean reload;
+
+    @Option(names = "--dump-results", paramLabel = "FILE",
+        description = "Write every query of the first run (warm-up included) with its rows, one JSON object per line.")
+    private Path dumpResults;
+
+    @Option(names = "--record-trace", paramLabel = "FILE",
+        description = "Record the first run's page accesses (warm-up included) as a page trace (.pagetrace or"
+            + " .pagetrace.gz) for ./bench sim.")
+    private Path recordTrace;
+
+    @Option(names = "--quiet", description = "No progress on stderr.")
+    private boolean quiet;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        List<CacheSpec> caches = usage(() -> CacheSpec.parseList(cache));
+        List<PolicySpec> specs = usage(() -> policies(policies));
+        Budget warm = usage(() -> Budget.parse(warmup));
+        Budget measured = usage(this::measured);
+        if (threads < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+        }
+        if (!swap.equals("file") && !swap.equals("nvm")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--swap must be file or nvm: " + swap);
+        }
+        Map<String, String> cacheFlags = new LinkedHashMap<>();
+        Map<String, String> nvmFlags = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : set.entrySet()) {
+            String flag = e.getKey().startsWith("pagecache.") ? e.getKey() : "pagecache." + e.getKey();
+            if (flag.equals("pagecache.memory") || flag.equals("pagecache.policy") || flag.equals("pagecache.swap")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by --cache, --policies"
+                    + " and --swap, not --set");
+            }
+            (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
+        }
+        ProgressOutput progress = ProgressOutput.stderr(quiet);
+        Path root = repositoryRoot();
+        Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
+        Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
+            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+
+        LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
+        SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
+        long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
+        Files.createDirectories(outDir);
+        LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
+            seed, swap.equals("nvm"), cacheFlags, nvmFlags);
+        LdbcRun runner = new LdbcRun(runnerSettings, progress);
+        LdbcReport.Header header = new LdbcReport.Header(String.join(" ", commandLine()), prepared.name(), storeBytes,
+            threads, warm, measured, seed, swap);
+
+        if (warm.isDuration() || warm.operations() > 0) {
+            // Compiled code for the first run too: one unreported warm-up phase before any run.
+            progress.line("warming up the JVM with %s of %s at %s (not reported)", warm, specs.get(0).text(),
+                caches.get(0).text());
+            new LdbcRun(runnerSettings.measuring(Budget.operations(0)), ProgressOutput.none())
+                .execute(specs.get(0), caches.get(0), storeBytes, null, null);
+        }
+        List<RunResult> results = new ArrayList<>();
+        for (CacheSpec c : caches) {
+            for (PolicySpec p : specs) {
+                boolean first = results.isEmpty();
+                RunResult result;
+                try (ResultDump dump = first && dumpResults != null ? new ResultDump(dumpResults) : null;
+                     TraceRecorder recorder = first && recordTrace != null ? new TraceRecorder(recordTrace) : null) {
+                    result = runner.execute(p, c, storeBytes, dump, recorder);
+                    if (recorder != null) {
+                        progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
+                    }
+                }
+                results.add(result);
+                stdout.print(LdbcReport.run(result));
+                stdout.flush();
+            }
+        }
+        stdout.println();
+        stdout.print(LdbcReport.summary(header, results));
+        Path json = outDir.resolve("summary.json");
+        LdbcReport.writeJson(json, header, results);
+        List<Path> charts = LdbcChart.write(outDir, prepared.name(), results);
+        stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
+        if (recordTrace != null) {
+            stdout.println("replay the trace against OPT: ./bench sim --sizes " + framesList(results) + " --policies "
+                + policyList(specs) + ",opt " + recordTrace);
+        }
+        stdout.flush();
+        return 0;
+    }
+
+    private Budget measured() {
+        if (duration != null && ops != null) {
+            throw new IllegalArgumentException("give --ops or --duration, not both");
+        }
+        if (duration != null) {
+            Budget b = Budget.parse(duration);
+            if (!b.isDuration()) {
+                throw new IllegalArgumentException("--duration " + duration + " is not a time (60s, 2m)");
+            }
+            return b;
+        }
+        return Budget.operations(ops != null ? ops : Long.parseLong(DEFAULT_OPS));
+    }
+
+    /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */
+    static List<PolicySpec> policies(String text) {
+        PolicyCatalog catalog = PolicyCatalog.standard();
+        List<PolicySpec> specs = new ArrayList<>();
+        if (text == null || text.isBlank()) {
+            specs.add(catalog.parse("muninn"));
+            specs.add(catalog.parse("global-clock:max_usage=7"));
+            for (String name : EvictionPolicies.NAMES) {
+                if (!name.equals("muninn") && !name.equals("global-clock")) {
+                    specs.add(catalog.parse(name));
+                }
+            }
+            return specs;
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        for (String part : text.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            PolicySpec p = catalog.parse(part);
+            if (!EvictionPolicies.NAMES.contains(p.name())) {
+                throw new IllegalArgumentException("policy " + p.name() + " is the simulator's only; the page cache runs: "
+                    + String.join(", ", EvictionPolicies.NAMES));
+            }
+            if (seen.add(p.text())) {
+                specs.add(p);
+            }
+        }
+        if (specs.isEmpty()) {
+            throw new IllegalArgumentException("no policy named in '" + text + "'");
+        }
+        return specs;
+    }
+
+    private static String framesList(List<RunResult> results) {
+        Set<String> frames = new LinkedHashSet<>();
+        results.forEach(r -> frames.add(Integer.toString(r.frames())));
+        return String.join(",", frames);
+    }
+
+    private static String policyList(List<PolicySpec> specs) {
+        List<String> names = new ArrayList<>();
+        specs.forEach(s -> names.add(s.text()));
+        return String.join(",", names);
+    }
+
+    private List<String> commandLine() {
+        List<String> words = new ArrayList<>(List.of("./bench"));
+        words.addAll(spec.commandLine().getParseResult().originalArgs());
+        if (words.size() == 1 || !words.get(1).equals("ldbc")) {
+            words.add(1, "ldbc");
+        }
+        return words;
+    }
+
+    /**
+     * The repository when run from its ./bench jar (a module's {@code target/*.jar}, the module at most two
+     * folders below the one holding {@code ./bench}), else the working directory.
+     */
+    static Path repositoryRoot() {
+        try {
+            Path jar = Path.of(LdbcCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = jar.getParent();
+            if (Files.isRegularFile(jar) && target != null && target.getFileName().toString().equals("target")) {
+                Path dir = target.getParent();
+                for (int up = 0; dir != null && up <= 2; up++, dir = dir.getParent()) {
+                    if (Files.isRegularFile(dir.resolve("bench")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
+                        return dir;
+                    }
+                }
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall through to the working directory
+        }
+        return Path.of("").toAbsolutePath();
+    }
+
+    private <T> T usage(Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.ratatosk.bench.sim;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Every policy the simulator can run, by name: its own reference columns (exact LRU, OPT), the peer
+ * columns on the class path ({@link PeerColumn}: Caffeine in {@code ./bench}) and whatever the
+ * {@link SpiPolicyProvider} knows. Adding a policy to cache-policies adds it here with no change to
+ * the simulator.
+ */
+public final class PolicyCatalog {
+    private static final Map<String, Supplier<PolicySimulator>> OWN = ownColumns();
+
+    /** Exact LRU, the peers by name, then OPT: the order of the tables' last columns. */
+    private static Map<String, Supplier<PolicySimulator>> ownColumns() {
+        Map<String, Supplier<PolicySimulator>> own = new LinkedHashMap<>();
+        own.put("lru", ExactLruSimulator::new);
+        List<PeerColumn> peers = new ArrayList<>();
+        ServiceLoader.load(PeerColumn.class, PolicyCatalog.class.getClassLoader()).forEach(peers::add);
+        peers.sort((a, b) -> a.name().compareTo(b.name()));
+        for (PeerColumn peer : peers) {
+            if (peer.name().equals("opt") || own.putIfAbsent(peer.name(), peer::simulator) != null) {
+                throw new IllegalStateException("peer column " + peer.getClass().getName() + " takes the name '"
+                    + peer.name() + "', which another column has");
+            }
+        }
+        own.put("opt", OptSimulator::new);
+        return own;
+    }
+
+    private final SpiPolicyProvider spi;
+    private final PolicyFlags flags;
+
+    PolicyCatalog(SpiPolicyProvider spi, PolicyFlags flags) {
+        this.spi = spi;
+        this.flags = flags;
+    }
+
+    /** The page cache's policies from cache-policies, plus the simulator's own columns. */
+    public static PolicyCatalog standard() {
+        return new PolicyCatalog(new PageCachePolicies(), PolicyFlags.standard());
+    }
+
+    /** All names: lru first, then the page cache's policies, then the peers (caffeine) and opt. */
+    public List<String> names() {
+        Set<String> names = new LinkedHashSet<>();
+        names.add("lru");
+        names.addAll(spi.names());
+        names.addAll(OWN.keySet());
+        return new ArrayList<>(names);
+    }
+
+    /** The flags {@code policy} reads (what its overrides may set). */
+    public List<String> flagsOf(String policy) {
+        return OWN.containsKey(policy) ? List.of() : flags.flagsOf(policy);
+    }
+
+    /** Parses {@code name[:key=value]...}; an unknown name or flag is refused with the valid ones. */
+    public PolicySpec parse(String text) {
+        String name = text.strip();
+        int colon = name.indexOf(':');
+        if (colon >= 0) {
+            name = name.substring(0, colon);
+        }
+        if (!names().contains(name)) {
+            throw new IllegalArgumentException("unknown policy '" + name + "'; valid policies: "
+                + String.join(", ", names()));
+        }
+        if (OWN.containsKey(name)) {
+            if (colon >= 0) {
+                throw new IllegalArgumentException("policy " + name + " takes no flags: '" + text.strip() + "'");
+            }
+            return new PolicySpec(name, name, Map.of());
+        }
+        return PolicySpec.parse(text, flags);
+    }
+
+    /** A comma-separated list of specs; null or blank means every policy with default flags. */
+    public List<PolicySpec> parseList(String commaSeparated) {
+        List<PolicySpec> specs = new ArrayList<>();
+        if (commaSeparated == null || commaSeparated.isBlank()) {
+            for (String name : names()) {
+                specs.add(parse(name));
+            }
+            return specs;
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        for (String part : commaSeparated.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            PolicySpec spec = parse(part);
+            if (seen.add(spec.text())) {
+                specs.add(spec);
+            }
+        }
+        if (specs.isEmpty()) {
+            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'");
+        }
+        return specs;
+    }
+
+    /** A simulator for one column. */
+    public PolicySimulator simulator(PolicySpec spec) {
+        Supplier<PolicySimulator> own = OWN.get(spec.name());
+        if (own != null) {
+            return own.get();
+        }
+        return new SpiPolicySimulator(spec.text(), frames -> spi.create(spec.name(), frames, spec.flags()));
+    }
+}

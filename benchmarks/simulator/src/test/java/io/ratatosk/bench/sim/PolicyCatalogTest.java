@@ -1,0 +1,101 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.EvictionPolicies;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+class PolicyCatalogTest {
+    private final PolicyCatalog catalog = PolicyCatalog.standard();
+
+    private static IllegalArgumentException refused(Executable e, String... fragments) {
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+        for (String f : fragments) {
+            assertTrue(x.getMessage().contains(f), () -> "message lacks '" + f + "': " + x.getMessage());
+        }
+        return x;
+    }
+
+    @Test
+    void listsItsOwnColumnsAndEveryPolicyOfTheCache() {
+        List<String> names = catalog.names();
+        assertTrue(names.containsAll(List.of("lru", "opt")), names.toString());
+        assertTrue(names.containsAll(EvictionPolicies.NAMES), names.toString());
+    }
+
+    @Test
+    void defaultListIsEveryPolicy() {
+        assertEquals(catalog.names(), catalog.parseList(null).stream().map(PolicySpec::text).toList());
+    }
+
+    @Test
+    void unknownPolicyIsRefusedWithTheListOfValidOnes() {
+        String[] expected = catalog.names().toArray(new String[0]);
+        refused(() -> catalog.parse("lfu"), expected);
+        refused(() -> catalog.parseList("lru,lfu:max_usage=3"), "lfu");
+    }
+
+    @Test
+    void shortOverrideResolvesToTheFlagEndingInIt() {
+        PolicySpec spec = catalog.parse("global-clock:max_usage=4");
+        assertEquals("global-clock:max_usage=4", spec.text());
+        assertEquals("global-clock", spec.name());
+        assertEquals(Map.of("pagecache.clock.max_usage", "4"), spec.flags());
+    }
+
+    @Test
+    void severalOverridesAndFullFlagNamesAreAccepted() {
+        PolicySpec spec = catalog.parse("global-clock:max_usage=7:pagecache.clock.fault_usage=2:evict_threshold=0");
+        assertEquals(Map.of("pagecache.clock.max_usage", "7", "pagecache.clock.fault_usage", "2",
+            "pagecache.clock.evict_threshold", "0"), spec.flags());
+    }
+
+    @Test
+    void unknownShortKeyIsRefusedListingThePolicysFlags() {
+        refused(() -> catalog.parse("global-clock:hand=2"), "hand", "pagecache.clock.max_usage",
+            "pagecache.clock.fault_usage", "pagecache.clock.evict_threshold");
+        refused(() -> catalog.parse("muninn:fault_usage=2"), "fault_usage", "pagecache.clock.max_usage");
+    }
+
+    @Test
+    void ambiguousShortKeyIsRefusedListingTheCandidates() {
+        PolicyFlags flags = new PolicyFlags(List.of("pagecache.clockpro.cold_max", "pagecache.history.cold_max"));
+        refused(() -> flags.resolve("future-policy", "cold_max"), "ambiguous", "pagecache.clockpro.cold_max",
+            "pagecache.history.cold_max");
+    }
+
+    @Test
+    void outOfRangeValueIsRefusedNamingTheFlag() {
+        refused(() -> catalog.parse("global-clock:max_usage=9"), "pagecache.clock.max_usage", "9");
+    }
+
+    @Test
+    void policiesWithoutFlagsAndOwnColumnsRefuseOverrides() {
+        refused(() -> catalog.parse("clock:max_usage=2"), "clock", "no flags");
+        refused(() -> catalog.parse("opt:max_usage=2"), "opt", "no flags");
+    }
+
+    @Test
+    void malformedOverrideIsRefused() {
+        refused(() -> catalog.parse("global-clock:max_usage"), "key=value");
+        refused(() -> catalog.parse("global-clock:max_usage=4:max_usage=5"), "twice");
+    }
+
+    @Test
+    void overridesReachThePolicy() {
+        Trace trace = Trace.of("t", 1, 2, 1, 3, 1, 4, 2, 5, 1, 2, 3, 4, 5, 1, 1, 2, 6, 7, 1, 2);
+        long clock7 = catalog.simulator(catalog.parse("global-clock")).replay(trace, 3, PolicySimulator.Progress.NONE);
+        long explicit7 = catalog.simulator(catalog.parse("global-clock:max_usage=7"))
+            .replay(trace, 3, PolicySimulator.Progress.NONE);
+        long muninn = catalog.simulator(catalog.parse("muninn")).replay(trace, 3, PolicySimulator.Progress.NONE);
+        long clock4 = catalog.simulator(catalog.parse("global-clock:max_usage=4"))
+            .replay(trace, 3, PolicySimulator.Progress.NONE);
+        assertEquals(clock7, explicit7);
+        assertEquals(muninn, clock4);
+    }
+}

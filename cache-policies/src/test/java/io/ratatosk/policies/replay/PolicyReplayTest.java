@@ -1,0 +1,189 @@
+package io.ratatosk.policies.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
+import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicySettings;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The one replay driver: the page cache's protocol, its counts, and its refusals. */
+class PolicyReplayTest {
+
+    /** Names frames round robin and records the calls, checking the lock and binding each one sees. */
+    private static class RoundRobin implements EvictionPolicy {
+        final FrameTable frames;
+        final List<String> calls = new ArrayList<>();
+        int housekeeping;
+        int next;
+
+        RoundRobin(FrameTable frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public String name() {
+            return "round-robin";
+        }
+
+        @Override
+        public void onHit(int frame) {
+            calls.add("hit " + frame);
+        }
+
+        @Override
+        public void onFault(int frame, long pageKey) {
+            assertTrue(frames.isExclusivelyLocked(frame), "fault outside the exclusive lock");
+            assertEquals(pageKey, frames.binding(frame), "fault before binding");
+            calls.add("fault " + frame + " " + PageKey.pageId(pageKey));
+        }
+
+        @Override
+        public void onEvicted(int frame, long pageKey) {
+            assertTrue(frames.isExclusivelyLocked(frame), "eviction outside the exclusive lock");
+            assertEquals(PageKey.UNBOUND, frames.binding(frame), "evicted frame still bound");
+            calls.add("evicted " + frame + " " + PageKey.pageId(pageKey));
+        }
+
+        @Override
+        public int nextVictim(Sweep sweep) {
+            int victim = next;
+            next = (next + 1) % frames.frameCount();
+            return victim;
+        }
+
+        @Override
+        public void housekeeping() {
+            housekeeping++;
+        }
+    }
+
+    @Test
+    void fillsFreeFramesInOrderThenEvictsWhatThePolicyNamesAfterItsHousekeeping() {
+        RoundRobin[] made = new RoundRobin[1];
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> made[0] = new RoundRobin(frames))) {
+            for (int page : new int[] {10, 11, 10, 12, 13, 11}) {
+                replay.read(page);
+            }
+            assertEquals(List.of("fault 0 10", "fault 1 11", "hit 0", "evicted 0 10", "fault 0 12",
+                "evicted 1 11", "fault 1 13", "evicted 0 12", "fault 0 11"), made[0].calls);
+            assertEquals(1, replay.hits());
+            assertEquals(5, replay.misses());
+            assertEquals(3, replay.evictions());
+            assertEquals(3, made[0].housekeeping, "once before every eviction");
+            assertEquals(12, replay.lastEvicted());
+            assertEquals(0, replay.frameOf(11));
+            assertEquals(-1, replay.frameOf(10));
+            replay.verify();
+        }
+    }
+
+    @Test
+    void aWrittenPageIsWrittenBackOnceWhenEvictedAndAReadOnlyReplayWritesNothing() {
+        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+            replay.read(1);
+            replay.write(1); // a write hit, under the write lock
+            replay.write(2); // a write fault
+            assertTrue(replay.frames().isModified(replay.frameOf(1)));
+            assertTrue(replay.frames().isModified(replay.frameOf(2)));
+            assertTrue(replay.frames().isUnlocked(replay.frameOf(2)), "the write fault let go of its lock");
+            replay.read(3); // evicts 1
+            assertEquals(1, replay.writeBacks());
+            assertFalse(replay.frames().isModified(replay.frameOf(3)), "the frame came back clean");
+            replay.read(4); // evicts 2
+            assertEquals(2, replay.writeBacks());
+        }
+        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+            for (int i = 0; i < 100; i++) {
+                replay.read(i % 7);
+            }
+            assertEquals(0, replay.writeBacks());
+        }
+    }
+
+    @Test
+    void countsTheSameHitsAsTheStaticReplayForARealPolicy() {
+        int[] pages = new int[5000];
+        for (int i = 0; i < pages.length; i++) {
+            pages[i] = (int) (Math.pow((i * 7919L % 1000) / 1000.0, 3) * 400);
+        }
+        long hits;
+        try (PolicyReplay replay = new PolicyReplay(40, frames -> EvictionPolicies.create("clock-pro", frames,
+                PolicySettings.defaults()))) {
+            for (int page : pages) {
+                replay.read(page);
+            }
+            replay.verify();
+            hits = replay.hits();
+        }
+        assertEquals(hits, PolicyReplay.hits(pages, 40,
+            frames -> EvictionPolicies.create("clock-pro", frames, PolicySettings.defaults())));
+        assertTrue(hits > 0 && hits < pages.length, "hits " + hits);
+    }
+
+    @Test
+    void pagesBeyondTheExpectedCountAreAcceptedAndANegativeOneIsRefused() {
+        try (PolicyReplay replay = new PolicyReplay(4, 2, RoundRobin::new, Sweep.background())) {
+            assertFalse(replay.read(1_000_000));
+            assertTrue(replay.read(1_000_000));
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> replay.read(-3));
+            assertTrue(refused.getMessage().contains("page=-3"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aPolicyThatNeverNamesAVictimFailsNamingItselfInsteadOfSpinning() {
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RoundRobin(frames) {
+            @Override
+            public int nextVictim(Sweep sweep) {
+                return NO_VICTIM;
+            }
+        })) {
+            replay.read(1);
+            replay.read(2);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> replay.read(3));
+            assertTrue(e.getMessage().contains("round-robin found no victim in " + PolicyReplay.MAX_EMPTY_SWEEPS),
+                e.getMessage());
+        }
+    }
+
+    @Test
+    void aVictimOutsideTheFramesFailsNamingTheFrame() {
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RoundRobin(frames) {
+            @Override
+            public int nextVictim(Sweep sweep) {
+                return 99;
+            }
+        })) {
+            replay.read(1);
+            replay.read(2);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> replay.read(3));
+            assertTrue(e.getMessage().contains("returned frame 99 outside 0..1"), e.getMessage());
+        }
+    }
+
+    @Test
+    void verifyFindsABindingChangedBehindTheReplaysBack() {
+        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+            replay.read(5);
+            replay.frames().setBinding(replay.frameOf(5), PageKey.of(0, 6));
+            IllegalStateException e = assertThrows(IllegalStateException.class, replay::verify);
+            assertTrue(e.getMessage().contains("expected page 5"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFrameCountBelowOneIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new PolicyReplay(0, RoundRobin::new));
+        assertTrue(e.getMessage().contains("frameCount=0"), e.getMessage());
+    }
+}
