@@ -15,7 +15,7 @@ import org.jctools.queues.MpscArrayQueue;
  * that boosts a page clears its bit. Housekeeping (the background evictor's, or the evicting
  * thread's when there is none) trims the queue to the history capacity, clearing the oldest bits.
  * Two pages that share a bit can lend each other a boost or take it away: the price of the bitset,
- * which {@link ExactHistoryPolicy} measures. Source: Larsson & Gustavsson (2024), sections 3.4.6, 4.3.5, 5.1.3 and
+ * which {@link ExactHistoryPolicy} measures. Source: Larsson and Gustavsson (2024), sections 3.4.6, 4.3.5, 5.1.3 and
  * 5.3, listing B.6.
  *
  * <p>Hot path: a hit is exactly global-clock's. A fault costs one atomic AND; an eviction one atomic

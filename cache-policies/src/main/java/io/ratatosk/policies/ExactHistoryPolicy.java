@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * eviction, forget on a boosted fault, trim to the capacity in housekeeping), so in the simulator
  * the two differ only where pages share a bit. This is the thesis's exact history minus its
  * concurrent set; it still serialises every fault and eviction on the lock, which is why the page
- * cache should run the bitset version. Source: Larsson & Gustavsson (2024), sections 3.4.6 and 5.3, listing B.6.
+ * cache should run the bitset version. Source: Larsson and Gustavsson (2024), sections 3.4.6 and 5.3, listing B.6.
  */
 public final class ExactHistoryPolicy extends UsageClock {
     public static final String NAME = "bitset-history-exact";

@@ -10,7 +10,7 @@ import io.ratatosk.core.Sweep;
  * keeps a persistent arm, and a thread evicting cooperatively starts each episode at a random frame
  * with an arm of its own, which costs hit ratio under concurrency. On one thread, with the
  * background sweep doing every eviction, it is exactly {@code global-clock} with max usage 4.
- * Source: Larsson & Gustavsson (2024), sections 2.5 and 4.1, listing A.1 (docs/references.md).
+ * Source: Larsson and Gustavsson (2024), sections 2.5 and 4.1, listing A.1 (docs/references.md).
  */
 public final class MuninnPolicy extends UsageClock {
     public static final String NAME = "muninn";

@@ -10,7 +10,7 @@ import java.util.Objects;
  * step looks at a fresh random frame and evicts it if it is evictable, whatever its usage. Hits and
  * faults keep no state, so the hit path costs nothing and no arm is shared: each caller draws from
  * its own {@link Sweep}'s generator. The thesis measured it as the floor for the clocks (LDBC SF100:
- * 94.95% against Muninn's 97.15%); source: Larsson & Gustavsson (2024), section 3.4.1.
+ * 94.95% against Muninn's 97.15%); source: Larsson and Gustavsson (2024), section 3.4.1.
  */
 public final class RandomPolicy implements EvictionPolicy {
     public static final String NAME = "random";

@@ -14,7 +14,7 @@ import io.ratatosk.policies.PolicySettings;
  *
  * <p>The thesis writes min{1, ...}; this follows the author's code, max(1, floor(...)). Source:
  * C. Li, "CLOCK-Pro+: Improving CLOCK-Pro Cache Replacement with Utility-Driven Adaptation",
- * SYSTOR 2019; Larsson & Gustavsson (2024), section 2.4.7, listing A.4 (docs/references.md).
+ * SYSTOR 2019; Larsson and Gustavsson (2024), section 2.4.7, listing A.4 (docs/references.md).
  */
 public final class ClockProPlusPolicy extends ClockProClock {
     public static final String NAME = "clock-pro-plus";

@@ -16,7 +16,7 @@ import io.ratatosk.policies.PolicySettings;
  * <p>Here the clock positions are frames, so a page keeps its frame where the paper moves it to the
  * list head, and ghosts (by default twice the frame count, as in Caffeine's simulator) sit in a
  * fixed table at the frame they were evicted from. Source: S. Jiang, F. Chen, X. Zhang, "CLOCK-Pro:
- * An Effective Improvement of the CLOCK Replacement", USENIX ATC 2005; Larsson & Gustavsson (2024), sections 2.4.6
+ * An Effective Improvement of the CLOCK Replacement", USENIX ATC 2005; Larsson and Gustavsson (2024), sections 2.4.6
  * and 3.4.5, listings A.3 and B.5.
  */
 public final class ClockProPolicy extends ClockProClock {
