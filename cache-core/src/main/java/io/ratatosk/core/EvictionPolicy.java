@@ -49,6 +49,14 @@ public interface EvictionPolicy {
     }
 
     /**
+     * The usage-count clock that models this policy for write-aware eviction's shadow sampling: a usage
+     * clock's own settings; Muninn's for a policy that is not one.
+     */
+    default UsageModel usageModel() {
+        return UsageModel.MUNINN;
+    }
+
+    /**
      * Checks the policy's own bookkeeping against the frames at the end of a single-threaded run
      * and throws {@link IllegalStateException} naming what is inconsistent. Default: nothing.
      */

@@ -35,6 +35,8 @@ import sun.misc.Unsafe;
  * <p>Not thread-safe to {@link #close}: callers stop using the table first.
  */
 public final class FrameTable implements AutoCloseable {
+    /** The most frames a table may have: frame indexes are ints, and arrays stop a little short of Integer.MAX_VALUE. */
+    public static final int MAX_FRAMES = Integer.MAX_VALUE - 8;
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
 
     private final int frameCount;

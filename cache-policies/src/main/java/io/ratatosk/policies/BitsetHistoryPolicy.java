@@ -2,8 +2,9 @@ package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.core.config.PolicySizes;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jctools.queues.MpscArrayQueue;
 
@@ -23,9 +24,12 @@ import org.jctools.queues.MpscArrayQueue;
  */
 public final class BitsetHistoryPolicy extends UsageClock {
     public static final String NAME = "bitset-history";
-    public static final String BITS_FLAG = Flags.HISTORY_BITS.name();
-    public static final String CAPACITY_FLAG = Flags.HISTORY_CAPACITY.name();
-    public static final String BOOST_USAGE_FLAG = Flags.HISTORY_BOOST_USAGE.name();
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "global-clock plus a lock-free bitset of recently evicted pages: a page faulted back soon starts at the boost usage.",
+        List.of(new ReadFlag(ClockFlags.MAX_USAGE, String.valueOf(GlobalClockPolicy.DEFAULT_MAX_USAGE)),
+            ReadFlag.of(ClockFlags.FAULT_USAGE), ReadFlag.of(ClockFlags.EVICT_THRESHOLD), ReadFlag.of(HistoryFlags.BITS),
+            ReadFlag.of(HistoryFlags.CAPACITY), ReadFlag.of(HistoryFlags.BOOST_USAGE)),
+        BitsetHistoryPolicy::create);
     /** Bits per frame of the default bitset. */
     public static final int DEFAULT_BITS_PER_FRAME = PolicySizes.HISTORY_BITS_PER_FRAME;
     private static final int MAX_BITS = PolicySizes.MAX_HISTORY_BITS;
@@ -46,7 +50,7 @@ public final class BitsetHistoryPolicy extends UsageClock {
                                int bits, int capacity, int boostUsage) {
         super(NAME, frames, maxUsage, faultUsage, evictThreshold);
         if (bits < Long.SIZE || Integer.bitCount(bits) != 1 || bits > MAX_BITS) {
-            throw new IllegalArgumentException(BITS_FLAG + "=" + bits + " must be a power of two in [64, " + MAX_BITS + "]");
+            throw new IllegalArgumentException(HistoryFlags.BITS + "=" + bits + " must be a power of two in [64, " + MAX_BITS + "]");
         }
         checkCapacityAndBoost(capacity, boostUsage, maxUsage);
         this.bits = new AtomicBitset(bits);
@@ -57,14 +61,14 @@ public final class BitsetHistoryPolicy extends UsageClock {
     }
 
     /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
-    public static BitsetHistoryPolicy create(FrameTable frames, PolicySettings settings) {
-        int maxUsage = settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, GlobalClockPolicy.DEFAULT_MAX_USAGE);
+    public static BitsetHistoryPolicy create(FrameTable frames, FlagValues values) {
+        int maxUsage = values.getInt(ClockFlags.MAX_USAGE, GlobalClockPolicy.DEFAULT_MAX_USAGE);
         return new BitsetHistoryPolicy(frames, maxUsage,
-            settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
-            settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
-            settings.getInt(BITS_FLAG, defaultBits(frames.frameCount())),
-            settings.getInt(CAPACITY_FLAG, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
-            settings.getInt(BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
+            values.getInt(ClockFlags.FAULT_USAGE, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
+            values.getInt(ClockFlags.EVICT_THRESHOLD, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
+            values.getInt(HistoryFlags.BITS, defaultBits(frames.frameCount())),
+            values.getInt(HistoryFlags.CAPACITY, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
+            values.getInt(HistoryFlags.BOOST_USAGE, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
     }
 
     /** 8 bits per frame, rounded up to a power of two, in [64, 2^30]. */
@@ -84,12 +88,12 @@ public final class BitsetHistoryPolicy extends UsageClock {
     /** A capacity in [1, 2^28] and a boost usage in [0, maxUsage]; a parsed config never fails here. */
     static void checkCapacityAndBoost(int capacity, int boostUsage, int maxUsage) {
         if (capacity < 1 || capacity > PolicySizes.MAX_HISTORY_CAPACITY) {
-            throw new IllegalArgumentException(CAPACITY_FLAG + "=" + capacity + " must be in [1, "
+            throw new IllegalArgumentException(HistoryFlags.CAPACITY + "=" + capacity + " must be in [1, "
                 + PolicySizes.MAX_HISTORY_CAPACITY + "]");
         }
         if (boostUsage < 0 || boostUsage > maxUsage) {
-            throw new IllegalArgumentException(BOOST_USAGE_FLAG + "=" + boostUsage + " must be in [0, "
-                + GlobalClockPolicy.MAX_USAGE_FLAG + "=" + maxUsage + "]");
+            throw new IllegalArgumentException(HistoryFlags.BOOST_USAGE + "=" + boostUsage + " must be in [0, "
+                + ClockFlags.MAX_USAGE + "=" + maxUsage + "]");
         }
     }
 

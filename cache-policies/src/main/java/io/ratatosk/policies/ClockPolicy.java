@@ -1,6 +1,7 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
+import java.util.List;
 
 /**
  * Classic CLOCK (second chance): {@link GlobalClockPolicy} with one reference bit instead of a usage
@@ -11,6 +12,8 @@ import io.ratatosk.core.FrameTable;
  */
 public final class ClockPolicy extends UsageClock {
     public static final String NAME = "clock";
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "Second chance: one reference bit per frame, one shared arm.", List.of(), (frames, values) -> new ClockPolicy(frames));
 
     public ClockPolicy(FrameTable frames) {
         super(NAME, frames, 1, 0, 0);

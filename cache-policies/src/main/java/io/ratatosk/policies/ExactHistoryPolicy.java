@@ -1,7 +1,9 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.config.PolicySizes;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -15,6 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ExactHistoryPolicy extends UsageClock {
     public static final String NAME = "bitset-history-exact";
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "bitset-history with an exact history instead of the bitset: what the bitset's collisions cost.",
+        List.of(new ReadFlag(ClockFlags.MAX_USAGE, String.valueOf(GlobalClockPolicy.DEFAULT_MAX_USAGE)),
+            ReadFlag.of(ClockFlags.FAULT_USAGE), ReadFlag.of(ClockFlags.EVICT_THRESHOLD), ReadFlag.of(HistoryFlags.CAPACITY),
+            ReadFlag.of(HistoryFlags.BOOST_USAGE)),
+        ExactHistoryPolicy::create);
 
     private final ReentrantLock lock = new ReentrantLock();
     private final int capacity;
@@ -49,13 +57,13 @@ public final class ExactHistoryPolicy extends UsageClock {
     }
 
     /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
-    public static ExactHistoryPolicy create(FrameTable frames, PolicySettings settings) {
-        int maxUsage = settings.getInt(GlobalClockPolicy.MAX_USAGE_FLAG, GlobalClockPolicy.DEFAULT_MAX_USAGE);
+    public static ExactHistoryPolicy create(FrameTable frames, FlagValues values) {
+        int maxUsage = values.getInt(ClockFlags.MAX_USAGE, GlobalClockPolicy.DEFAULT_MAX_USAGE);
         return new ExactHistoryPolicy(frames, maxUsage,
-            settings.getInt(GlobalClockPolicy.FAULT_USAGE_FLAG, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
-            settings.getInt(GlobalClockPolicy.EVICT_THRESHOLD_FLAG, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
-            settings.getInt(BitsetHistoryPolicy.CAPACITY_FLAG, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
-            settings.getInt(BitsetHistoryPolicy.BOOST_USAGE_FLAG, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
+            values.getInt(ClockFlags.FAULT_USAGE, GlobalClockPolicy.DEFAULT_FAULT_USAGE),
+            values.getInt(ClockFlags.EVICT_THRESHOLD, GlobalClockPolicy.DEFAULT_EVICT_THRESHOLD),
+            values.getInt(HistoryFlags.CAPACITY, PolicySizes.defaultHistoryCapacity(frames.frameCount())),
+            values.getInt(HistoryFlags.BOOST_USAGE, Math.min(GlobalClockPolicy.DEFAULT_MAX_USAGE, maxUsage)));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import java.util.List;
 
 /**
  * Muninn's usage-count clock with every arm replaced by one shared atomic arm: the background
@@ -12,12 +14,16 @@ import io.ratatosk.core.FrameTable;
  */
 public final class GlobalClockPolicy extends UsageClock {
     public static final String NAME = "global-clock";
-    public static final String MAX_USAGE_FLAG = "pagecache.clock.max_usage";
-    public static final String FAULT_USAGE_FLAG = "pagecache.clock.fault_usage";
-    public static final String EVICT_THRESHOLD_FLAG = "pagecache.clock.evict_threshold";
     public static final int DEFAULT_MAX_USAGE = 7;
     public static final int DEFAULT_FAULT_USAGE = 1;
     public static final int DEFAULT_EVICT_THRESHOLD = 1;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "Muninn's clock with one shared atomic arm for every evicting thread; usage counts up to 7 by default.",
+        List.of(new ReadFlag(ClockFlags.MAX_USAGE, String.valueOf(DEFAULT_MAX_USAGE)), ReadFlag.of(ClockFlags.FAULT_USAGE),
+            ReadFlag.of(ClockFlags.EVICT_THRESHOLD)),
+        (frames, values) -> new GlobalClockPolicy(frames, values.getInt(ClockFlags.MAX_USAGE, DEFAULT_MAX_USAGE),
+            values.getInt(ClockFlags.FAULT_USAGE, DEFAULT_FAULT_USAGE),
+            values.getInt(ClockFlags.EVICT_THRESHOLD, DEFAULT_EVICT_THRESHOLD)));
 
     /**
      * @param maxUsage       a hit raises usage up to this, in [1, 7]

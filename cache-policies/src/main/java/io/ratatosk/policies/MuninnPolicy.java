@@ -2,6 +2,7 @@ package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
+import java.util.List;
 
 /**
  * Neo4j 5's page cache clock, the baseline every other policy is compared with: the usage rules of
@@ -15,6 +16,10 @@ import io.ratatosk.core.Sweep;
 public final class MuninnPolicy extends UsageClock {
     public static final String NAME = "muninn";
     public static final int DEFAULT_MAX_USAGE = 4;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "Neo4j 5's clock: usage counts up to 4, the evictor's arm plus a random arm per cooperative eviction; the default.",
+        List.of(new PolicyEntry.ReadFlag(ClockFlags.MAX_USAGE, String.valueOf(DEFAULT_MAX_USAGE))),
+        (frames, values) -> new MuninnPolicy(frames, values.getInt(ClockFlags.MAX_USAGE, DEFAULT_MAX_USAGE)));
     private static final int FAULT_USAGE = 1;
     private static final int EVICT_THRESHOLD = 1;
 

@@ -3,6 +3,7 @@ package io.ratatosk.policies;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,8 @@ import java.util.Objects;
  */
 public final class RandomPolicy implements EvictionPolicy {
     public static final String NAME = "random";
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "A uniformly random unpinned frame: the floor any policy must beat.", List.of(), (frames, values) -> new RandomPolicy(frames));
 
     private final FrameTable frames;
 

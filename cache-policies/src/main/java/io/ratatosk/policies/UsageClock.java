@@ -1,15 +1,14 @@
 package io.ratatosk.policies;
 
 import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
-import static io.ratatosk.policies.GlobalClockPolicy.EVICT_THRESHOLD_FLAG;
-import static io.ratatosk.policies.GlobalClockPolicy.FAULT_USAGE_FLAG;
-import static io.ratatosk.policies.GlobalClockPolicy.MAX_USAGE_FLAG;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.UsageModel;
+import io.ratatosk.core.config.Flag;
 import java.util.Objects;
 
 /**
@@ -37,10 +36,10 @@ abstract sealed class UsageClock implements EvictionPolicy
     UsageClock(String name, FrameTable frames, int maxUsage, int faultUsage, int evictThreshold) {
         if (maxUsage < 1 || maxUsage > FrameDescriptor.MAX_USAGE) {
             throw new IllegalArgumentException(
-                MAX_USAGE_FLAG + "=" + maxUsage + " must be in [1, " + FrameDescriptor.MAX_USAGE + "]");
+                ClockFlags.MAX_USAGE + "=" + maxUsage + " must be in [1, " + FrameDescriptor.MAX_USAGE + "]");
         }
-        checkAtMostMaxUsage(FAULT_USAGE_FLAG, faultUsage, maxUsage);
-        checkAtMostMaxUsage(EVICT_THRESHOLD_FLAG, evictThreshold, maxUsage);
+        checkAtMostMaxUsage(ClockFlags.FAULT_USAGE, faultUsage, maxUsage);
+        checkAtMostMaxUsage(ClockFlags.EVICT_THRESHOLD, evictThreshold, maxUsage);
         this.name = name;
         this.frames = Objects.requireNonNull(frames, "frames");
         this.maxUsage = maxUsage;
@@ -48,19 +47,25 @@ abstract sealed class UsageClock implements EvictionPolicy
         this.evictThreshold = evictThreshold;
     }
 
-    private static void checkAtMostMaxUsage(String flag, int value, int maxUsage) {
+    private static void checkAtMostMaxUsage(Flag flag, int value, int maxUsage) {
         if (value < 0) {
             throw new IllegalArgumentException(flag + "=" + value + " must be >= 0");
         }
         if (value > maxUsage) {
             throw new IllegalArgumentException(
-                flag + "=" + value + " must be <= " + MAX_USAGE_FLAG + "=" + maxUsage);
+                flag + "=" + value + " must be <= " + ClockFlags.MAX_USAGE + "=" + maxUsage);
         }
     }
 
     @Override
     public final String name() {
         return name;
+    }
+
+    /** This clock's own settings: what write-aware eviction's shadows model it with. */
+    @Override
+    public final UsageModel usageModel() {
+        return new UsageModel(maxUsage, faultUsage, evictThreshold);
     }
 
     @Override

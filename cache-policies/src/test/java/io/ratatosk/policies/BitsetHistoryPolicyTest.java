@@ -63,8 +63,9 @@ class BitsetHistoryPolicyTest {
     void housekeepingTrimsTheHistoryToItsCapacityForgettingTheOldestFirst() {
         for (String policy : List.of(BitsetHistoryPolicy.NAME, ExactHistoryPolicy.NAME)) {
             try (FrameTable frames = new FrameTable(4)) {
-                UsageClock clock = (UsageClock) EvictionPolicies.create(policy, frames,
-                    PolicySettings.of(Map.of("pagecache.history.capacity", "3", "pagecache.history.bits", "1048576")));
+                // A bitset far larger than the rules allow for 4 frames, so no two pages share a bit: straight to the factory.
+                UsageClock clock = (UsageClock) PolicyRegistry.entry(policy).orElseThrow().factory().create(frames,
+                    PolicyRegistry.parse(Map.of("pagecache.history.capacity", "3", "pagecache.history.bits", "1048576")));
                 for (long page = 1; page <= 5; page++) {
                     clock.onEvicted(0, key(page));
                 }
@@ -85,7 +86,7 @@ class BitsetHistoryPolicyTest {
     void evictionsFarBeyondTheQueueBoundAreTrimmedOnTheWayInsteadOfLost() {
         try (FrameTable frames = new FrameTable(4)) {
             BitsetHistoryPolicy policy = BitsetHistoryPolicy.create(frames,
-                PolicySettings.of(Map.of("pagecache.history.capacity", "10", "pagecache.history.bits", "1048576")));
+                PolicyRegistry.parse(Map.of("pagecache.history.capacity", "10", "pagecache.history.bits", "1048576")));
             for (long page = 1; page <= 10_000; page++) {
                 policy.onEvicted(0, key(page)); // no housekeeping at all
             }
@@ -118,7 +119,7 @@ class BitsetHistoryPolicyTest {
     void theExactHistoryKeepsAPageEvictedAgainUntilItsNewestEntryIsTrimmed() {
         try (FrameTable frames = new FrameTable(4)) {
             ExactHistoryPolicy policy = ExactHistoryPolicy.create(frames,
-                PolicySettings.of(Map.of("pagecache.history.capacity", "2")));
+                PolicyRegistry.parse(Map.of("pagecache.history.capacity", "2")));
             policy.onEvicted(0, key(1));
             policy.onEvicted(0, key(2));
             policy.onEvicted(0, key(1));
@@ -132,10 +133,10 @@ class BitsetHistoryPolicyTest {
     @Test
     void boostAboveMaxUsageIsRefusedNamingBothFlags() {
         try (FrameTable frames = new FrameTable(4)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EvictionPolicies.create(
-                BitsetHistoryPolicy.NAME, frames, PolicySettings.of(Map.of(
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.create(
+                BitsetHistoryPolicy.NAME, frames, PolicyRegistry.parse(Map.of(
                     "pagecache.clock.max_usage", "4", "pagecache.history.boost_usage", "5"))));
-            assertEquals("pagecache.history.boost_usage=5 must be in [0, pagecache.clock.max_usage=4]", e.getMessage());
+            assertEquals("pagecache.history.boost_usage=5: must be an integer in [0, pagecache.clock.max_usage=4]", e.getMessage());
         }
     }
 

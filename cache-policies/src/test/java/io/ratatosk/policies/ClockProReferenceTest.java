@@ -66,7 +66,7 @@ class ClockProReferenceTest {
     }
 
     private static double hitPercent(int[] keys, int size, String policy, Map<String, String> flags) {
-        long hits = PolicyReplay.hits(keys, size, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
+        long hits = PolicyReplay.hits(keys, size, frames -> PolicyRegistry.create(policy, frames, PolicyRegistry.parse(flags)));
         return 100.0 * hits / keys.length;
     }
 

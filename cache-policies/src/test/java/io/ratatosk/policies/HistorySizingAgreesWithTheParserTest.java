@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.config.PolicySizes;
-import io.ratatosk.pagecache.InvalidConfigurationException;
-import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicySizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class HistorySizingAgreesWithTheParserTest {
     private static final int[] FRAMES = {2, 3, 100, 4096, 1 << 20, 1 << 26, (1 << 26) + 1, 1 << 28, (1 << 28) + 1,
-        1 << 30, PageCacheConfig.MAX_FRAMES};
+        1 << 30, FrameTable.MAX_FRAMES};
     /** JCTools' array queues hold at most 2^30 entries. */
     private static final int MAX_QUEUE = 1 << 30;
 
@@ -36,19 +35,14 @@ class HistorySizingAgreesWithTheParserTest {
             for (String capacity : capacities) {
                 for (String bitCount : bits) {
                     Map<String, String> flags = new LinkedHashMap<>();
-                    flags.put("pagecache.page_size", "512");
-                    flags.put("pagecache.memory", Long.toString(512L * frames));
-                    flags.put("pagecache.policy", BitsetHistoryPolicy.NAME);
                     putIfSet(flags, "pagecache.history.capacity", capacity);
                     putIfSet(flags, "pagecache.history.bits", bitCount);
-                    PageCacheConfig config;
-                    try {
-                        config = PageCacheConfig.parse(flags);
-                    } catch (InvalidConfigurationException refused) {
+                    FlagValues config = RegistryParse.acceptedOrNull(flags, BitsetHistoryPolicy.NAME, frames);
+                    if (config == null) {
                         continue;
                     }
                     accepted++;
-                    String problem = fits(config);
+                    String problem = fits(config, frames);
                     if (problem != null) {
                         problems.add(flags + ": " + problem);
                     }
@@ -72,18 +66,28 @@ class HistorySizingAgreesWithTheParserTest {
     void aCapacityBeyondTheLargestIsRefusedByThePoliciesTooInsteadOfFillingTheQueueForever() {
         try (FrameTable frames = new FrameTable(4)) {
             for (String policy : List.of(BitsetHistoryPolicy.NAME, ExactHistoryPolicy.NAME)) {
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EvictionPolicies.create(policy,
-                    frames, PolicySettings.of(Map.of("pagecache.history.capacity", "1073741824"))));
+                FlagValues tooMany = new FlagValues() { // what no parse lets through, straight to the factories
+                    @Override
+                    public Object given(io.ratatosk.core.config.Flag flag) {
+                        return flag == HistoryFlags.CAPACITY ? 1 << 30 : null;
+                    }
+
+                    @Override
+                    public String text(io.ratatosk.core.config.Flag flag) {
+                        return null;
+                    }
+                };
+                PolicyEntry entry = PolicyRegistry.entry(policy).orElseThrow();
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> entry.factory().create(frames, tooMany));
                 assertEquals("pagecache.history.capacity=1073741824 must be in [1, 268435456]", e.getMessage());
             }
         }
     }
 
     /** Null if both histories can hold the accepted sizes (built for real when small); else what is wrong. */
-    private static String fits(PageCacheConfig config) {
-        int frames = config.frames();
-        int capacity = config.getInt("pagecache.history.capacity", PolicySizes.defaultHistoryCapacity(frames));
-        int bits = config.getInt("pagecache.history.bits", PolicySizes.defaultHistoryBits(frames));
+    private static String fits(FlagValues config, int frames) {
+        int capacity = config.getInt(HistoryFlags.CAPACITY, PolicySizes.defaultHistoryCapacity(frames));
+        int bits = config.getInt(HistoryFlags.BITS, PolicySizes.defaultHistoryBits(frames));
         if (capacity < 1 || capacity > PolicySizes.MAX_HISTORY_CAPACITY) {
             return "capacity " + capacity;
         }
@@ -105,7 +109,7 @@ class HistorySizingAgreesWithTheParserTest {
         if (frames <= 4096) {
             try (FrameTable table = new FrameTable(frames)) {
                 for (String policy : List.of(BitsetHistoryPolicy.NAME, ExactHistoryPolicy.NAME)) {
-                    EvictionPolicies.create(policy, table, PolicySettings.of(config.explicitValues())).checkInvariants();
+                    PolicyRegistry.create(policy, table, config).checkInvariants();
                 }
             }
         }

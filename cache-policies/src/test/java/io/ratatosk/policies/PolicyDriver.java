@@ -27,7 +27,7 @@ public final class PolicyDriver implements AutoCloseable {
     }
 
     public static PolicyDriver of(int frameCount, String policy, Map<String, String> flags) {
-        return new PolicyDriver(frameCount, frames -> EvictionPolicies.create(policy, frames, PolicySettings.of(flags)));
+        return new PolicyDriver(frameCount, frames -> PolicyRegistry.create(policy, frames, PolicyRegistry.parse(flags)));
     }
 
     /** Requests every page in turn. */

@@ -102,7 +102,7 @@ class RefsimAnchorsTest {
                                             PolicyUnderTest policy) {
         return DynamicTest.dynamicTest("size=" + size + " " + column + "=" + expected + "% " + policy, () -> {
             long hits = PolicyReplay.hits(keys, size,
-                frames -> EvictionPolicies.create(policy.name(), frames, PolicySettings.of(policy.flags())));
+                frames -> PolicyRegistry.create(policy.name(), frames, PolicyRegistry.parse(policy.flags())));
             // As C's printf rounds: the double's exact binary value, to two decimals (54415 of 100000 is 54.41).
             String percent = new BigDecimal(100.0 * hits / keys.length).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
             assertEquals(expected, percent,

@@ -13,7 +13,7 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.TestData;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -62,14 +62,14 @@ class PageCacheSimulatorEquivalenceTest {
 
     @Test
     void everyPolicyButMuninnAndRandomIsCovered() {
-        List<String> covered = new ArrayList<>(EvictionPolicies.NAMES);
+        List<String> covered = new ArrayList<>(PolicyRegistry.NAMES);
         covered.removeAll(NOT_DETERMINISTIC);
-        assertEquals(EvictionPolicies.NAMES.size() - 2, covered.size());
+        assertEquals(PolicyRegistry.NAMES.size() - 2, covered.size());
     }
 
     @TestFactory
     Stream<DynamicNode> pageCacheCountsTheSimulatorsHits() throws IOException {
-        List<String> policies = new ArrayList<>(EvictionPolicies.NAMES);
+        List<String> policies = new ArrayList<>(PolicyRegistry.NAMES);
         policies.removeAll(NOT_DETERMINISTIC);
         policies.addAll(VARIANTS);
         PolicyCatalog catalog = PolicyCatalog.standard();

@@ -1,11 +1,10 @@
 package io.ratatosk.pagecache;
 
-import io.ratatosk.nvm.NvmStats;
-import io.ratatosk.nvm.NvmTierStats;
+import io.ratatosk.pagecache.tier.TierCounters;
 
 /**
- * The NVM tier's counters as the page cache reports them ({@link PageCacheStats#nvm()}); all zero
- * with {@code pagecache.swap=file}. {@code docs/nvm.md} explains how to read them.
+ * The swap tier's counters (the NVM tier's, with {@code pagecache.swap=nvm}) as the page cache reports them
+ * ({@link PageCacheStats#nvm()}); all zero with {@code pagecache.swap=file}. {@code docs/nvm.md} explains how to read them.
  *
  * <ul>
  *   <li>{@code reads}, {@code writes}, {@code bytesRead}, {@code bytesWritten}: operations on the
@@ -55,12 +54,11 @@ public record NvmCacheStats(
     /** The counters of a cache without the NVM tier. */
     public static final NvmCacheStats NONE = new NvmCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    static NvmCacheStats of(NvmTierStats tier, long dirtySkips, int writeAwareBudget, long prefetched, long dropped) {
-        NvmStats device = tier.device();
-        return new NvmCacheStats(device.reads(), device.writes(), device.bytesRead(), device.bytesWritten(),
-            tier.swapIns(), tier.swapOuts(), tier.dirtyEvictionsAbsorbed(), tier.cleanEvictionsAbsorbed(),
-            tier.fileReadsAvoided(), tier.fileWritesAvoided(), tier.writeBacks(), device.wearMax(), device.wearMean(),
-            device.modeledDeviceNanos(), device.injectedNanos(), device.energyJoules(), dirtySkips, writeAwareBudget,
+    static NvmCacheStats of(TierCounters tier, long dirtySkips, int writeAwareBudget, long prefetched, long dropped) {
+        return new NvmCacheStats(tier.reads(), tier.writes(), tier.bytesRead(), tier.bytesWritten(),
+            tier.swapIns(), tier.swapOuts(), tier.dirtySwapOuts(), tier.cleanEvictionsAbsorbed(),
+            tier.fileReadsAvoided(), tier.fileWritesAvoided(), tier.writeBacks(), tier.wearMax(), tier.wearMean(),
+            tier.modeledDeviceNanos(), tier.injectedNanos(), tier.energyJoules(), dirtySkips, writeAwareBudget,
             prefetched, dropped);
     }
 

@@ -4,16 +4,14 @@ import io.ratatosk.core.CounterSet;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageSwapperFactory;
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.nvm.NvmDeviceConfig;
-import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.tier.PrefetchSource;
+import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.TierCounters;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
-import io.ratatosk.policies.EvictionPolicies;
-import io.ratatosk.policies.GlobalClockPolicy;
-import io.ratatosk.policies.MuninnPolicy;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -40,12 +38,12 @@ public final class PageCache implements AutoCloseable {
     private final EvictionEngine engine;
     private final FileRegistry files;
     private final PageSwapperFactory swappers;
-    /** The NVM tier when {@code pagecache.swap=nvm}, else null. */
-    private final NvmSwapStore nvm;
+    /** The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), else null. */
+    private final SwapTier tier;
     /** Keeps free frames ready when {@code pagecache.evictor.enabled}, else null. */
     private final BackgroundEvictor evictor;
-    /** Prefetches from NVM when {@code pagecache.nvm.prefetch} > 0 with the NVM tier, else null. */
-    private final NvmPrefetcher prefetcher;
+    /** Prefetches from the tier when it offers prefetching, else null. */
+    private final TierPrefetcher prefetcher;
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -53,49 +51,54 @@ public final class PageCache implements AutoCloseable {
     private PageCache(PageCacheConfig config, PageSwapperFactory swappers) {
         this.config = config;
         this.swappers = swappers;
-        this.nvm = swappers instanceof NvmSwapStore tier ? tier : null;
+        this.tier = swappers instanceof SwapTier swapTier ? swapTier : null;
         this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
-            EvictionPolicies.create(config.policy(), frames, new ConfigPolicySettings(config)), frames, config, nvm));
+            PolicyRegistry.create(config.policy(), frames, config), frames, tier));
         this.files = new FileRegistry(engine, swappers);
         BackgroundEvictor backgroundEvictor = null;
-        NvmPrefetcher nvmPrefetcher = null;
+        TierPrefetcher tierPrefetcher = null;
+        PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
         try {
             if (config.evictorEnabled()) {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
                 backgroundEvictor.start();
             }
-            if (nvm != null && nvm.config().prefetch() > 0) {
-                nvmPrefetcher = new NvmPrefetcher(engine, nvm, nvm.config().prefetch());
-                nvm.swapInListener(nvmPrefetcher);
-                nvmPrefetcher.start();
+            if (prefetchSource != null) {
+                tierPrefetcher = new TierPrefetcher(engine, prefetchSource);
+                prefetchSource.swapInListener(tierPrefetcher);
+                tierPrefetcher.start();
             }
         } catch (Throwable t) {
-            stop(backgroundEvictor, nvmPrefetcher);
+            if (prefetchSource != null) {
+                prefetchSource.swapInListener(null);
+            }
+            stop(backgroundEvictor, tierPrefetcher);
             engine.close();
             throw t;
         }
         this.evictor = backgroundEvictor;
-        this.prefetcher = nvmPrefetcher;
+        this.prefetcher = tierPrefetcher;
     }
 
-    /** Opens a page cache over plain files, with the NVM tier in front of them when {@code pagecache.swap=nvm}. */
+    /** Opens a page cache over plain files, with the swap tier {@code pagecache.swap} names in front of them. */
     public static PageCache open(PageCacheConfig config) {
         return open(config, new FileSwapperFactory());
     }
 
     /**
      * Opens a page cache whose files are reached through the given swappers (a test's fault injector,
-     * say). With {@code pagecache.swap=nvm} the NVM tier, configured by the {@code pagecache.nvm.*}
-     * flags, is put in front of them, unless {@code swappers} already is one. If opening fails, nothing
-     * it took is kept: no memory, no thread, no open file.
+     * say). With {@code pagecache.swap} naming a tier (the NVM tier of {@code storage-nvm}:
+     * {@code pagecache.swap=nvm}, configured by the {@code pagecache.nvm.*} flags), that tier is put in
+     * front of them, unless {@code swappers} already is a {@link SwapTier}. If opening fails, nothing it
+     * took is kept: no memory, no thread, no open file.
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(swappers, "swappers");
-        if (!"nvm".equals(config.swap()) || swappers instanceof NvmSwapStore) {
+        if (PageCacheFlags.FILE_SWAP.equals(config.swap()) || swappers instanceof SwapTier) {
             return new PageCache(config, swappers);
         }
-        NvmSwapStore tier = new NvmSwapStore(NvmDeviceConfig.from(config), swappers);
+        SwapTier tier = PageCacheFlags.tier(config.swap()).open(config, swappers);
         try {
             return new PageCache(config, tier);
         } catch (Throwable t) {
@@ -109,17 +112,13 @@ public final class PageCache implements AutoCloseable {
     }
 
     /**
-     * The write-aware hook: with the NVM tier and {@code pagecache.nvm.write_aware}, the policy is
-     * wrapped so that it passes over dirty candidates, as far as sampling shows it pays.
+     * The write-aware hook: with a tier that asks for write-aware eviction ({@code pagecache.nvm.write_aware}),
+     * the policy is wrapped so that it passes over dirty candidates as far as sampling shows it pays; its
+     * shadows model the policy by its own usage counts ({@link EvictionPolicy#usageModel()}).
      */
-    private static EvictionPolicy withWriteAwareness(EvictionPolicy plain, FrameTable frames, PageCacheConfig config, NvmSwapStore nvm) {
-        if (nvm == null || !nvm.config().writeAware()) {
-            return plain;
-        }
-        int defaultMaxUsage = "global-clock".equals(config.policy()) ? GlobalClockPolicy.DEFAULT_MAX_USAGE : MuninnPolicy.DEFAULT_MAX_USAGE;
-        int maxUsage = config.getInt(Flags.CLOCK_MAX_USAGE.name(), defaultMaxUsage);
-        return new WriteAwareEviction(plain, frames, nvm.slots(), maxUsage, config.getInt(Flags.CLOCK_FAULT_USAGE.name()),
-            Math.min(maxUsage, config.getInt(Flags.CLOCK_EVICT_THRESHOLD.name())));
+    private static EvictionPolicy withWriteAwareness(EvictionPolicy plain, FrameTable frames, SwapTier tier) {
+        SwapTier.WriteAwareness writeAwareness = tier == null ? null : tier.writeAwareness();
+        return writeAwareness == null ? plain : new WriteAwareEviction(plain, frames, writeAwareness.slots(), plain.usageModel());
     }
 
     /**
@@ -181,18 +180,18 @@ public final class PageCache implements AutoCloseable {
     }
 
     private NvmCacheStats nvmStats() {
-        if (nvm == null) {
+        if (tier == null) {
             return NvmCacheStats.NONE;
         }
         WriteAwareEviction writeAware = engine.policy() instanceof WriteAwareEviction w ? w : null;
-        return NvmCacheStats.of(nvm.stats(), writeAware == null ? 0 : writeAware.dirtySkips(),
+        return NvmCacheStats.of(tier.counters(), writeAware == null ? 0 : writeAware.dirtySkips(),
             writeAware == null ? 0 : writeAware.budget(), prefetcher == null ? 0 : prefetcher.prefetched(),
             prefetcher == null ? 0 : prefetcher.dropped());
     }
 
-    /** The NVM tier with {@code pagecache.swap=nvm} (for its detailed counters and tests' error injection), else null. */
-    public NvmSwapStore nvmTier() {
-        return nvm;
+    /** The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), for its own counters and tests' error injection; else null. */
+    public SwapTier tier() {
+        return tier;
     }
 
     // ---- accessors ------------------------------------------------------------------------------
@@ -249,8 +248,8 @@ public final class PageCache implements AutoCloseable {
             }
             files.closeAll();
             try {
-                if (nvm != null) {
-                    nvm.swapInListener(null);
+                if (tier != null && tier.prefetchSource() != null) {
+                    tier.prefetchSource().swapInListener(null);
                 }
                 stop(evictor, prefetcher);
                 swappers.close();

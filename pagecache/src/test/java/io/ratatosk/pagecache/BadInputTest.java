@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,7 +127,7 @@ class BadInputTest {
 
     @Test
     void theParserAcceptsExactlyThePoliciesThatExist() {
-        assertEquals(List.copyOf(EvictionPolicies.NAMES), List.copyOf(Flags.POLICIES),
-            "pagecache.policy's accepted values (Flags.POLICIES) must list exactly EvictionPolicies.NAMES");
+        assertEquals(List.copyOf(PolicyRegistry.NAMES), PageCacheFlags.POLICY.choices(),
+            "pagecache.policy's accepted values must list exactly PolicyRegistry.NAMES");
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapper;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ class PageCacheStressTest {
 
     static Stream<Arguments> policiesAndEvictor() {
         List<Arguments> args = new ArrayList<>();
-        for (String policy : EvictionPolicies.NAMES) {
+        for (String policy : PolicyRegistry.NAMES) {
             args.add(Arguments.of(policy, true));
             args.add(Arguments.of(policy, false));
         }

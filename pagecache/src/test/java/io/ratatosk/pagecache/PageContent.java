@@ -5,15 +5,15 @@ package io.ratatosk.pagecache;
  * derived from both, so a torn page (parts of two versions), a misplaced page (another page's
  * content) and a lost write (an older version than was written) are all detectable.
  */
-final class PageContent {
-    static final int PAGE_ID_OFFSET = 0;
-    static final int VERSION_OFFSET = 8;
-    static final int BODY_OFFSET = 16;
+public final class PageContent {
+    public static final int PAGE_ID_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int BODY_OFFSET = 16;
 
     private PageContent() {
     }
 
-    static long word(long pageId, long version, int index) {
+    public static long word(long pageId, long version, int index) {
         long h = pageId * 0x9E3779B97F4A7C15L + version * 0xC2B2AE3D27D4EB4FL + index;
         h ^= h >>> 31;
         h *= 0xBF58476D1CE4E5B9L;
@@ -21,7 +21,7 @@ final class PageContent {
     }
 
     /** Writes version {@code version} of page {@code pageId} through a write cursor on that page. */
-    static void write(PageCursor c, long pageId, long version) {
+    public static void write(PageCursor c, long pageId, long version) {
         c.putLong(PAGE_ID_OFFSET, pageId);
         c.putLong(VERSION_OFFSET, version);
         int words = (c.getCurrentPageSize() - BODY_OFFSET) / Long.BYTES;
@@ -35,7 +35,7 @@ final class PageContent {
      * written); throws AssertionError describing the damage if the content is inconsistent. For a read
      * cursor, call only with data that {@code shouldRetry()} has validated, i.e. use {@link #readValidated}.
      */
-    static long check(long expectedPageId, long pageIdRead, long version, long[] body) {
+    public static long check(long expectedPageId, long pageIdRead, long version, long[] body) {
         if (pageIdRead == 0 && version == 0 && allZero(body)) {
             return -1;
         }
@@ -60,7 +60,7 @@ final class PageContent {
     }
 
     /** Reads the page under a read cursor with the optimistic-read protocol and checks it. */
-    static long readValidated(PageCursor c, long pageId, long[] body) throws java.io.IOException {
+    public static long readValidated(PageCursor c, long pageId, long[] body) throws java.io.IOException {
         long id;
         long version;
         do {
@@ -76,7 +76,7 @@ final class PageContent {
         return check(pageId, id, version, body);
     }
 
-    static int bodyWords(int pageSize) {
+    public static int bodyWords(int pageSize) {
         return (pageSize - BODY_OFFSET) / Long.BYTES;
     }
 }

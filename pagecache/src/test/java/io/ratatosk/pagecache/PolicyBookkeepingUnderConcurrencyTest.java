@@ -2,7 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ class PolicyBookkeepingUnderConcurrencyTest {
     Path dir;
 
     static List<String> policies() {
-        return EvictionPolicies.NAMES;
+        return PolicyRegistry.NAMES;
     }
 
     @ParameterizedTest(name = "{0}")

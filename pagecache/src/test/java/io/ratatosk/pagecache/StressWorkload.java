@@ -21,18 +21,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * every validated read: no torn or misplaced page, never older than what was committed before the
  * read began.
  */
-final class StressWorkload {
-    static final int PAGE_SIZE = 4096;
-    static final int FRAMES = 48;
-    static final int FILE_PAGES = FRAMES * 10;
-    static final int THREADS = 8;
-    static final int OPS_PER_THREAD = 3000;
+public final class StressWorkload {
+    public static final int PAGE_SIZE = 4096;
+    public static final int FRAMES = 48;
+    public static final int FILE_PAGES = FRAMES * 10;
+    public static final int THREADS = 8;
+    public static final int OPS_PER_THREAD = 3000;
 
     private StressWorkload() {
     }
 
     /** Every page at version -1: never written. */
-    static AtomicLongArray nothingCommitted() {
+    public static AtomicLongArray nothingCommitted() {
         AtomicLongArray committed = new AtomicLongArray(FILE_PAGES);
         for (int p = 0; p < FILE_PAGES; p++) {
             committed.set(p, -1);
@@ -41,7 +41,7 @@ final class StressWorkload {
     }
 
     /** Runs the threads on {@code file} to the end; the first failure of any thread fails the call. */
-    static void run(PagedFile file, AtomicLongArray committed) throws Exception {
+    public static void run(PagedFile file, AtomicLongArray committed) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             List<Future<?>> futures = new ArrayList<>();
@@ -94,7 +94,7 @@ final class StressWorkload {
     }
 
     /** Checks that every page of {@code file} holds exactly its last committed version. */
-    static void verify(PagedFile file, AtomicLongArray committed, String when) throws IOException {
+    public static void verify(PagedFile file, AtomicLongArray committed, String when) throws IOException {
         long[] body = new long[PageContent.bodyWords(PAGE_SIZE)];
         try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             for (int p = 0; p < FILE_PAGES; p++) {

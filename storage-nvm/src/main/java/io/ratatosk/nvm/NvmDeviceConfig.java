@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Function;
 
-import io.ratatosk.core.config.Flags;
 import io.ratatosk.pagecache.PageCacheConfig;
 
 /**
@@ -13,25 +12,25 @@ import io.ratatosk.pagecache.PageCacheConfig;
  * rule, for example {@code "pagecache.nvm.capacity must be at least one page (8192 bytes):
  * pagecache.nvm.capacity=4k"}.
  *
- * <p>The flags are defined, parsed and validated in one place, {@link Flags} and
+ * <p>The flags are defined in {@link NvmFlags} and parsed and validated with the page cache's, by
  * {@link PageCacheConfig}; {@link #from(PageCacheConfig)} reads the parsed values. The
  * {@link Builder} checks the same rules again for code (tests, benchmarks) that builds a config
  * without flags, and throws {@link IllegalArgumentException} in the message form above.
  */
 public final class NvmDeviceConfig {
-    public static final String PROFILE = Flags.NVM_PROFILE.name();
-    public static final String CAPACITY = Flags.NVM_CAPACITY.name();
-    public static final String DEVICES = Flags.NVM_DEVICES.name();
-    public static final String READ_LATENCY = Flags.NVM_READ_LATENCY.name();
-    public static final String WRITE_LATENCY = Flags.NVM_WRITE_LATENCY.name();
-    public static final String ENDURANCE = Flags.NVM_ENDURANCE.name();
-    public static final String WRITE_POLICY = Flags.NVM_WRITE_POLICY.name();
-    public static final String WRITE_AWARE = Flags.NVM_WRITE_AWARE.name();
-    public static final String PREFETCH = Flags.NVM_PREFETCH.name();
-    public static final String INJECT_LATENCY = Flags.NVM_INJECT_LATENCY.name();
-    public static final String REMAPPING = Flags.NVM_REMAPPING.name();
+    public static final String PROFILE = NvmFlags.PROFILE.name();
+    public static final String CAPACITY = NvmFlags.CAPACITY.name();
+    public static final String DEVICES = NvmFlags.DEVICES.name();
+    public static final String READ_LATENCY = NvmFlags.READ_LATENCY.name();
+    public static final String WRITE_LATENCY = NvmFlags.WRITE_LATENCY.name();
+    public static final String ENDURANCE = NvmFlags.ENDURANCE.name();
+    public static final String WRITE_POLICY = NvmFlags.WRITE_POLICY.name();
+    public static final String WRITE_AWARE = NvmFlags.WRITE_AWARE.name();
+    public static final String PREFETCH = NvmFlags.PREFETCH.name();
+    public static final String INJECT_LATENCY = NvmFlags.INJECT_LATENCY.name();
+    public static final String REMAPPING = NvmFlags.REMAPPING.name();
     /** Not an NVM flag; named in messages about the page size this config was built for. */
-    public static final String PAGE_SIZE = Flags.PAGE_SIZE.name();
+    public static final String PAGE_SIZE = "pagecache.page_size";
 
     public static final NvmProfile DEFAULT_PROFILE = NvmProfile.NVME;
     public static final long DEFAULT_CAPACITY = 256L << 20;
@@ -69,8 +68,8 @@ public final class NvmDeviceConfig {
             throw refused(CAPACITY, "be at least one page (" + b.pageSize + " bytes)", b.capacityBytes);
         }
         long slots = b.capacityBytes / b.pageSize;
-        if (slots > PageCacheConfig.MAX_NVM_SLOTS) {
-            throw refused(CAPACITY, "hold at most " + PageCacheConfig.MAX_NVM_SLOTS + " pages of " + b.pageSize + " bytes",
+        if (slots > NvmFlags.MAX_SLOTS) {
+            throw refused(CAPACITY, "hold at most " + NvmFlags.MAX_SLOTS + " pages of " + b.pageSize + " bytes",
                 b.capacityBytes);
         }
         this.capacityBytes = b.capacityBytes;

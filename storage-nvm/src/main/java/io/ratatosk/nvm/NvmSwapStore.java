@@ -12,13 +12,16 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.tier.PrefetchSource;
+import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.TierCounters;
 import org.agrona.UnsafeAccess;
 
 /**
  * The NVM tier between the page frames and the files (Fedorov 2016, chapter 5: NVM as swap behind DRAM; docs/references.md).
  * A page leaving the frames goes into an NVM slot; a fault looks in NVM before it reads the file.
- * It wraps the file swapper factory and hands out {@link NvmPageSwapper}s, so the page cache uses it
- * as its {@link PageSwapperFactory} when {@code pagecache.swap=nvm}.
+ * It wraps the file swapper factory and hands out {@link NvmPageSwapper}s; it is the page cache's
+ * {@link SwapTier} when {@code pagecache.swap=nvm} ({@link NvmTierProvider}).
  *
  * <h2>State</h2>
  * Per slot: the {@link PageKey} it holds ({@code FREE}, {@code RESERVED} while an eviction fills
@@ -53,7 +56,7 @@ import org.agrona.UnsafeAccess;
  * newest version. A failed file write of a victim leaves the victim dirty in NVM; the eviction that
  * needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
  */
-public final class NvmSwapStore implements PageSwapperFactory {
+public final class NvmSwapStore implements SwapTier, PrefetchSource {
     static final long FREE = 0L;
     /** Never a {@link PageKey}: its file id bits are 0. */
     static final long RESERVED = 1L;
@@ -127,6 +130,7 @@ public final class NvmSwapStore implements PageSwapperFactory {
     }
 
     /** Installs the listener told about every NVM swap-in (the prefetch hook). */
+    @Override
     public void swapInListener(SwapInListener listener) {
         this.swapInListener = listener == null ? SwapInListener.NONE : listener;
     }
@@ -505,22 +509,26 @@ public final class NvmSwapStore implements PageSwapperFactory {
     // ---- introspection --------------------------------------------------------------------------
 
     /** Page reads in progress through the tier (from NVM or from the file): demand a prefetcher must not delay. */
+    @Override
     public int readsInFlight() {
         return readsInFlight.get();
     }
 
     /** Logical slots: pages the tier can hold. */
+    @Override
     public int slots() {
         return slots;
     }
 
     /** The {@link PageKey} of the page in logical slot {@code slot}, or 0 when the slot holds none (a hint: it may change at once). */
+    @Override
     public long keyInSlot(int slot) {
         long key = slotKeys.get(slot);
         return key == FREE || key == RESERVED ? 0L : key;
     }
 
     /** Whether NVM holds a copy of the page. */
+    @Override
     public boolean contains(int fileId, long pageId) {
         return index.get(PageKey.of(fileId, pageId)) != PageSlotIndex.ABSENT;
     }
@@ -534,6 +542,35 @@ public final class NvmSwapStore implements PageSwapperFactory {
     public boolean isDirtyInNvm(int fileId, long pageId) {
         int slot = slotOf(fileId, pageId);
         return slot != PageSlotIndex.ABSENT && (slotFlags.get(slot) & DIRTY) != 0;
+    }
+
+    /** The tier's counters in the page cache's terms. */
+    @Override
+    public TierCounters counters() {
+        NvmTierStats tier = stats();
+        NvmStats device = tier.device();
+        return new TierCounters(device.reads(), device.writes(), device.bytesRead(), device.bytesWritten(), tier.swapIns(),
+            tier.swapOuts(), tier.dirtyEvictionsAbsorbed(), tier.cleanEvictionsAbsorbed(), tier.fileReadsAvoided(),
+            tier.fileWritesAvoided(), tier.writeBacks(), device.wearMax(), device.wearMean(), device.modeledDeviceNanos(),
+            device.injectedNanos(), device.energyJoules());
+    }
+
+    /** This tier itself, when {@code pagecache.nvm.prefetch} is above 0; else null. */
+    @Override
+    public PrefetchSource prefetchSource() {
+        return config.prefetch() > 0 ? this : null;
+    }
+
+    /** {@code pagecache.nvm.prefetch}. */
+    @Override
+    public int depth() {
+        return config.prefetch();
+    }
+
+    /** With {@code pagecache.nvm.write_aware}: write-aware eviction, its shadows modeling this tier's slots. */
+    @Override
+    public WriteAwareness writeAwareness() {
+        return config.writeAware() ? new WriteAwareness(slots) : null;
     }
 
     public NvmTierStats stats() {
@@ -559,6 +596,7 @@ public final class NvmSwapStore implements PageSwapperFactory {
      * that write-through left nothing dirty; throws {@link IllegalStateException} naming the first
      * inconsistency.
      */
+    @Override
     public void checkInvariants() {
         int resident = 0;
         long[] dirtyPerFile = new long[PageKey.MAX_FILE_ID + 1];

@@ -11,7 +11,7 @@ import io.ratatosk.core.PageKey;
  * {@link PageKey}s, which are never 0; 0 marks an empty cell.
  *
  * <p>Sized for at most {@code maxEntries} keys at a load factor of at most 1/2, for every slot count
- * the NVM tier may have ({@code PageCacheConfig.MAX_NVM_SLOTS}): the cells, up to 2^32, are split
+ * the NVM tier may have ({@link NvmFlags#MAX_SLOTS}): the cells, up to 2^32, are split
  * into segments of at most 2^30 (the largest power-of-two array), and a cell number is a
  * {@code long}. Writers take a {@link StampedLock}'s write lock (each a handful of array stores);
  * {@link #get} reads optimistically and retries under the read lock only if a writer intervened.

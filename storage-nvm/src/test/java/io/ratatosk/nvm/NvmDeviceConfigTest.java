@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.ratatosk.core.config.Flag;
-import io.ratatosk.core.config.Flags;
+import io.ratatosk.pagecache.PageCacheFlags;
 import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.pagecache.PageCacheConfig;
 import org.junit.jupiter.api.Test;
@@ -102,14 +102,14 @@ class NvmDeviceConfigTest {
 
     @Test
     void theFlagChoicesAreExactlyTheEnumsFlagValues() {
-        assertEquals(Flags.NVM_PROFILES, Arrays.stream(NvmProfile.values()).map(NvmProfile::flagValue).collect(Collectors.toList()));
-        assertEquals(Flags.NVM_WRITE_POLICIES, Arrays.stream(WritePolicy.values()).map(WritePolicy::flagValue).collect(Collectors.toList()));
-        assertEquals(Flags.NVM_REMAPPINGS, Arrays.stream(Remapping.values()).map(Remapping::flagValue).collect(Collectors.toList()));
+        assertEquals(NvmFlags.PROFILES, Arrays.stream(NvmProfile.values()).map(NvmProfile::flagValue).collect(Collectors.toList()));
+        assertEquals(NvmFlags.WRITE_POLICIES, Arrays.stream(WritePolicy.values()).map(WritePolicy::flagValue).collect(Collectors.toList()));
+        assertEquals(NvmFlags.REMAPPINGS, Arrays.stream(Remapping.values()).map(Remapping::flagValue).collect(Collectors.toList()));
     }
 
     @Test
     void everyNvmFlagIsRegisteredInTheCentralParser() {
-        List<String> nvmFlags = Flags.ALL.stream().map(Flag::name).filter(n -> n.startsWith("pagecache.nvm.")).collect(Collectors.toList());
+        List<String> nvmFlags = PageCacheFlags.ALL.all().stream().map(Flag::name).filter(n -> n.startsWith("pagecache.nvm.")).collect(Collectors.toList());
         assertEquals(List.of(NvmDeviceConfig.PROFILE, NvmDeviceConfig.CAPACITY, NvmDeviceConfig.DEVICES,
             NvmDeviceConfig.READ_LATENCY, NvmDeviceConfig.WRITE_LATENCY, NvmDeviceConfig.ENDURANCE,
             NvmDeviceConfig.WRITE_POLICY, NvmDeviceConfig.WRITE_AWARE, NvmDeviceConfig.PREFETCH,

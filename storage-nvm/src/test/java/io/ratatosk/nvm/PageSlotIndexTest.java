@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.pagecache.PageCacheConfig;
 import org.junit.jupiter.api.Test;
 
 class PageSlotIndexTest {
@@ -73,12 +72,12 @@ class PageSlotIndexTest {
     @Test
     void everySlotCountTheFlagsAcceptGetsAnIndexOfTwoToFourCellsPerSlot() {
         // Issue 11: the index refused more than 2^29 entries, while pagecache.nvm.capacity / page_size
-        // may come to PageCacheConfig.MAX_NVM_SLOTS; beyond 2^30 cells it now takes several segments.
+        // may come to NvmFlags.MAX_SLOTS; beyond 2^30 cells it now takes several segments.
         assertEquals(1L << 30, PageSlotIndex.cellsFor(1 << 29));
         assertEquals(1L << 31, PageSlotIndex.cellsFor((1 << 29) + 1));
-        assertEquals(1L << 32, PageSlotIndex.cellsFor(PageCacheConfig.MAX_NVM_SLOTS));
+        assertEquals(1L << 32, PageSlotIndex.cellsFor(NvmFlags.MAX_SLOTS));
         assertEquals(1L << 32, PageSlotIndex.cellsFor(Integer.MAX_VALUE));
-        for (int entries : new int[] {1, 2, 3, 1000, 1 << 29, (1 << 29) + 1, 1 << 30, PageCacheConfig.MAX_NVM_SLOTS}) {
+        for (int entries : new int[] {1, 2, 3, 1000, 1 << 29, (1 << 29) + 1, 1 << 30, NvmFlags.MAX_SLOTS}) {
             long cells = PageSlotIndex.cellsFor(entries);
             assertEquals(1, Long.bitCount(cells), "a power of two for " + entries);
             assertTrue(cells >= 2L * entries && cells < 4L * entries + 2, cells + " cells for " + entries);

@@ -6,6 +6,7 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -149,15 +150,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
     }
 
-    /** A short flag name in the policy's namespace, as the simulator's overrides take them. */
+    /** A short flag name: one of the policy's flags (as the simulator's overrides take them), or {@code evictor.*}. */
     private static String flagOf(String policy, String key) {
-        String namespace = switch (policy) {
-            case "clock-pro", "clock-pro-plus" -> "pagecache.clockpro.";
-            case "bitset-history", "bitset-history-exact" -> key.equals("max_usage") || key.equals("fault_usage")
-                || key.equals("evict_threshold") ? "pagecache.clock." : "pagecache.history.";
-            case "deferred-lru" -> "pagecache.deferred_lru.";
-            default -> "pagecache.clock.";
-        };
-        return key.startsWith("evictor.") ? "pagecache." + key : namespace + key;
+        return key.startsWith("evictor.") ? "pagecache." + key : PolicyRegistry.flagOf(policy, key).name();
     }
 }

@@ -1,7 +1,5 @@
 package io.ratatosk.core.config;
 
-import io.ratatosk.pagecache.InvalidConfigurationException;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -13,12 +11,12 @@ import java.util.regex.Pattern;
 /**
  * One startup flag: its dotted lower-case name, the kind of value it takes, its default, what it
  * accepts and a one-line description. A flag parses and normalises its own value and checks the
- * bounds that need no other flag; rules across flags live in {@code PageCacheConfig}.
+ * bounds that need no other flag; rules across flags are {@link FlagRule}s declared beside the flags.
  *
  * <p>The same {@link #accepted()} phrase appears in the documentation table and in the error
  * message for a bad value ({@code pagecache.clock.max_usage=9: must be an integer in [1, 7]}), so
  * the two cannot say different things. Immutable; create flags with the static factories and
- * register them in {@link Flags}.
+ * declare them as constants beside the code that reads them.
  */
 public final class Flag {
     /** Sizes: a whole or decimal number, optional unit k/m/g/t, optional i, optional b; case-insensitive. */
@@ -61,7 +59,7 @@ public final class Flag {
         this.maxDouble = maxDouble;
         this.powerOfTwo = powerOfTwo;
         this.choices = List.copyOf(choices);
-        // A default that its own flag refuses is a bug in Flags: fail when the class loads, not at a user's startup.
+        // A default that its own flag refuses is a bug in its declaration: fail when the class loads, not at a user's startup.
         this.parsedDefault = defaultValue == null ? null : parse(defaultValue);
     }
 
@@ -134,7 +132,7 @@ public final class Flag {
     /**
      * This flag with another phrase for what it accepts, for a flag whose real bounds involve
      * other flags ({@code "an integer in [0, pagecache.clock.max_usage]"}). The flag's own bounds
-     * still apply; {@code PageCacheConfig} checks the rule across flags.
+     * still apply; a {@link FlagRule} checks the rule across flags.
      */
     public Flag accepting(String phrase) {
         return new Flag(name, kind, defaultValue, defaultText, phrase, description, min, max, minDouble, maxDouble, powerOfTwo, choices);
@@ -210,7 +208,7 @@ public final class Flag {
      * Parses {@code text} (surrounding white space ignored) into this flag's value type (see
      * {@link FlagKind}) and checks this flag's own bounds.
      *
-     * @throws InvalidConfigurationException naming this flag and {@code text}, saying what is accepted
+     * @throws FlagValueException naming this flag and {@code text}, saying what is accepted
      */
     public Object parse(String text) {
         if (text == null) {
@@ -366,9 +364,9 @@ public final class Flag {
         return FrameShare.ofCount(v.intValue());
     }
 
-    private InvalidConfigurationException invalid(String text, String reason) {
+    private FlagValueException invalid(String text, String reason) {
         String message = name + "=" + (text == null ? "" : text) + ": must be " + accepted + (reason == null ? "" : " (" + reason + ")");
-        return new InvalidConfigurationException(name, text, message);
+        return new FlagValueException(new FlagProblem(name, text, message));
     }
 
     // ---------------------------------------------------------------- formatting

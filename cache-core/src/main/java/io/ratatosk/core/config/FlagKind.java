@@ -2,7 +2,8 @@ package io.ratatosk.core.config;
 
 /**
  * What kind of value a {@link Flag} takes, which decides how its text is parsed, which typed
- * accessor of {@code PageCacheConfig} reads it, and the Java type of its parsed value.
+ * accessor reads it ({@link FlagValues}, the page cache's configuration), and the Java type of its
+ * parsed value.
  */
 public enum FlagKind {
     /** A byte count, plain or with a binary unit: {@code 8192}, {@code 8k}, {@code 512MB}, {@code 1GiB}. Parsed as {@link Long}. */

@@ -1,60 +1,19 @@
 package io.ratatosk.core.config;
 
-import io.ratatosk.pagecache.InvalidConfigurationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FlagTest {
     private static final Flag GHOSTS = Flag.decimal("pagecache.test.ghosts", "2.0", 0.5, 4, "test");
     private static final Flag SHARE = Flag.frameShare("pagecache.test.pull_threshold", "0.1", "test");
-
-    @Test
-    void everyFlagHasAUniqueDottedLowerCaseNameUnderPagecache() {
-        Set<String> names = new HashSet<>();
-        for (Flag flag : Flags.ALL) {
-            assertTrue(flag.name().startsWith("pagecache."), flag.name());
-            assertTrue(flag.name().matches("[a-z0-9_.-]+"), flag.name());
-            assertTrue(names.add(flag.name()), "defined twice: " + flag.name());
-            assertFalse(flag.description().isBlank(), flag.name());
-            assertFalse(flag.accepted().isBlank(), flag.name());
-        }
-    }
-
-    @Test
-    void everyFixedDefaultIsAcceptedByItsOwnFlagAndReadsBackUnchanged() {
-        for (Flag flag : Flags.ALL) {
-            if (flag.hasFixedDefault()) {
-                assertEquals(flag.defaultValue(), flag.format(flag.parse(flag.defaultValue())), flag.name());
-            } else {
-                assertNull(flag.parsedDefault(), flag.name());
-            }
-        }
-    }
-
-    @Test
-    void onlyMaxUsageKeepFreeThePolicySizingFlagsAndTheNvmLatenciesHaveDerivedDefaults() {
-        assertFalse(Flags.CLOCK_MAX_USAGE.hasFixedDefault());
-        assertEquals("4 for muninn, 7 for global-clock and bitset-history", Flags.CLOCK_MAX_USAGE.defaultText());
-        assertFalse(Flags.EVICTOR_KEEP_FREE.hasFixedDefault());
-        assertFalse(Flags.NVM_READ_LATENCY.hasFixedDefault());
-        assertFalse(Flags.NVM_WRITE_LATENCY.hasFixedDefault());
-        assertEquals(List.of(Flags.CLOCK_MAX_USAGE, Flags.CLOCKPRO_COLD_MIN, Flags.CLOCKPRO_COLD_MAX, Flags.CLOCKPRO_GHOSTS,
-                        Flags.HISTORY_BITS, Flags.HISTORY_CAPACITY, Flags.HISTORY_BOOST_USAGE, Flags.EVICTOR_KEEP_FREE,
-                        Flags.NVM_READ_LATENCY, Flags.NVM_WRITE_LATENCY),
-                Flags.ALL.stream().filter(flag -> !flag.hasFixedDefault()).toList());
-    }
 
     @ParameterizedTest(name = "{0} is {1} ns, shown as {2}")
     @CsvSource({"150, 150, 150ns", "150ns, 150, 150ns", "50us, 50000, 50us", "50 US, 50000, 50us", "1.5ms, 1500000, 1500us",
@@ -71,15 +30,8 @@ class FlagTest {
     @ValueSource(strings = {"-1", "-5us", "fast", "5 sec", "1.5ns", "3s", "1e3", "us", ""})
     void aDurationThatIsNotOneOrOutOfRangeIsRefused(String text) {
         Flag latency = Flag.duration("pagecache.test.latency", null, 0, 2_000_000_000L, "test");
-        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> latency.parse(text));
+        FlagValueException e = assertThrows(FlagValueException.class, () -> latency.parse(text));
         assertTrue(e.getMessage().startsWith("pagecache.test.latency=" + text + ": must be a duration in [0ns, 2s]"), e.getMessage());
-    }
-
-    @Test
-    void byNameFindsExactNamesOnly() {
-        assertEquals(Flags.MEMORY, Flags.byName("pagecache.memory").orElseThrow());
-        assertTrue(Flags.byName("pagecache.MEMORY").isEmpty());
-        assertTrue(Flags.byName("memory").isEmpty());
     }
 
     @Test
@@ -91,7 +43,7 @@ class FlagTest {
         assertEquals("a number in [0.5, 4.0]", GHOSTS.accepted());
         assertEquals(FlagKind.DOUBLE, GHOSTS.kind());
         for (String bad : List.of("0.49", "4.01", "NaN", "Infinity", "1e0", "two", "")) {
-            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> GHOSTS.parse(bad));
+            FlagValueException e = assertThrows(FlagValueException.class, () -> GHOSTS.parse(bad));
             assertTrue(e.getMessage().startsWith("pagecache.test.ghosts=" + bad + ": must be a number in [0.5, 4.0]"), e.getMessage());
         }
     }
@@ -107,7 +59,7 @@ class FlagTest {
     @ParameterizedTest(name = "pull_threshold={0}")
     @ValueSource(strings = {"0", "0.0", "1.5", "-3", "-0.1", "10%", "x", "1.2.3"})
     void aFrameShareRefusesZeroNegativesAndFractionsAboveOne(String text) {
-        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> SHARE.parse(text));
+        FlagValueException e = assertThrows(FlagValueException.class, () -> SHARE.parse(text));
         assertTrue(e.getMessage().startsWith("pagecache.test.pull_threshold=" + text
                 + ": must be a fraction of the frames in (0, 1] like 0.1, or a frame count >= 1"), e.getMessage());
     }
@@ -137,7 +89,7 @@ class FlagTest {
     void aPowerOfTwoIntegerRefusesOtherNumbers() {
         Flag bits = Flag.powerOfTwoInteger("pagecache.test.bits", null, 64, 1 << 30, "test");
         assertEquals(1024, bits.parse("1024"));
-        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, () -> bits.parse("1000"));
+        FlagValueException e = assertThrows(FlagValueException.class, () -> bits.parse("1000"));
         assertEquals("pagecache.test.bits=1000: must be a power of two in [64, 1073741824]", e.getMessage());
     }
 
@@ -147,7 +99,7 @@ class FlagTest {
         assertThrows(IllegalArgumentException.class, () -> Flag.bool("nodots", "true", "x"));
         assertThrows(IllegalArgumentException.class, () -> Flag.choice("pagecache.c", "a", List.of("A"), "x"));
         assertThrows(IllegalArgumentException.class, () -> Flag.choice("pagecache.c", "a", List.of(), "x"));
-        assertThrows(InvalidConfigurationException.class, () -> Flag.integer("pagecache.i", "9", 1, 7, "a default out of range"));
+        assertThrows(FlagValueException.class, () -> Flag.integer("pagecache.i", "9", 1, 7, "a default out of range"));
     }
 
     @ParameterizedTest(name = "{0} bytes print as {1}")
@@ -160,23 +112,34 @@ class FlagTest {
     @ParameterizedTest(name = "distance({0}, {1}) = {2}")
     @CsvSource({"memory, memory, 0", "memroy, memory, 2", "'', abc, 3", "kitten, sitting, 3", "keepfree, keep_free, 1"})
     void editDistanceCountsInsertionsDeletionsAndSubstitutions(String a, String b, int distance) {
-        assertEquals(distance, Flags.editDistance(a, b));
-        assertEquals(distance, Flags.editDistance(b, a));
+        assertEquals(distance, FlagCatalog.editDistance(a, b));
+        assertEquals(distance, FlagCatalog.editDistance(b, a));
     }
 
     @Test
-    void closestFindsNothingForNamesFarFromEveryFlag() {
-        assertTrue(Flags.closest("pagecache.xyz").isEmpty());
-        assertTrue(Flags.closest("").isEmpty());
-        assertTrue(Flags.closest("something.else.entirely").isEmpty());
+    void aCatalogFindsExactNamesAndSuggestsCloseOnesOnly() {
+        FlagCatalog catalog = new FlagCatalog(List.of(GHOSTS, SHARE));
+        assertEquals(GHOSTS, catalog.byName("pagecache.test.ghosts").orElseThrow());
+        assertTrue(catalog.byName("pagecache.TEST.ghosts").isEmpty());
+        assertEquals(GHOSTS, catalog.closest("pagecache.test.ghost").orElseThrow());
+        assertEquals(SHARE, catalog.closest("pagecache.pull_threshold").orElseThrow(), "by its last segment");
+        assertTrue(catalog.closest("pagecache.xyz").isEmpty());
+        assertTrue(catalog.closest("").isEmpty());
+        assertTrue(catalog.closest("something.else.entirely").isEmpty());
+    }
+
+    @Test
+    void aCatalogKeepsOneFlagOnceAndRefusesTwoFlagsOfOneName() {
+        assertEquals(List.of(GHOSTS, SHARE), new FlagCatalog(List.of(GHOSTS), List.of(GHOSTS, SHARE)).all());
+        Flag twin = Flag.decimal("pagecache.test.ghosts", "1.0", 0.5, 4, "another");
+        assertThrows(IllegalStateException.class, () -> new FlagCatalog(List.of(GHOSTS, twin)));
     }
 
     @Test
     void theMarkdownTableHasAHeaderAndOneRowPerFlag() {
-        String[] lines = Flags.markdownTable().split("\n");
-        assertEquals(2 + Flags.ALL.size(), lines.length);
-        assertEquals("| `pagecache.clock.max_usage` | 4 for muninn, 7 for global-clock and bitset-history | an integer in [1, 7] | "
-                + "Highest usage count a hit raises a page to. |", lines[2 + Flags.ALL.indexOf(Flags.CLOCK_MAX_USAGE)]);
+        String[] lines = new FlagCatalog(List.of(GHOSTS, SHARE)).markdownTable().split("\n");
+        assertEquals(4, lines.length);
+        assertEquals("| `pagecache.test.ghosts` | `2.0` | a number in [0.5, 4.0] | test |", lines[2]);
     }
 
     @Test

@@ -1,8 +1,11 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.config.PolicySizes;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.PolicySizes;
+import java.util.List;
 
 /**
  * CLOCK-Pro+: {@link ClockProPolicy} with a utility-driven adaptation instead of counting test
@@ -20,13 +23,18 @@ public final class ClockProPlusPolicy extends ClockProClock {
     public static final String NAME = "clock-pro-plus";
     public static final double DEFAULT_COLD_MAX_SHARE = PolicySizes.CLOCK_PRO_PLUS_COLD_MAX_SHARE;
     public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_PLUS_GHOSTS;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "CLOCK-Pro+ (Li 2019): CLOCK-Pro with a utility-driven adaptation of the cold target.",
+        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.COLD_MIN),
+            new ReadFlag(ClockProFlags.COLD_MAX, "50% of frames"), new ReadFlag(ClockProFlags.GHOSTS, String.valueOf(DEFAULT_GHOSTS))),
+        ClockProPlusPolicy::create);
 
     ClockProPlusPolicy(FrameTable frames, ClockProSizing sizing) {
         super(NAME, frames, sizing);
     }
 
     /** With the {@code pagecache.clockpro.*} flags, at clock-pro-plus's defaults where unset. */
-    public static ClockProPlusPolicy create(FrameTable frames, PolicySettings settings) {
+    public static ClockProPlusPolicy create(FrameTable frames, FlagValues settings) {
         return new ClockProPlusPolicy(frames,
             ClockProSizing.read(frames.frameCount(), settings, DEFAULT_COLD_MAX_SHARE, DEFAULT_GHOSTS));
     }

@@ -1,8 +1,11 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.config.PolicySizes;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.PolicySizes;
+import java.util.List;
 
 /**
  * CLOCK-Pro: where CLOCK keeps one reference bit per page, CLOCK-Pro also sorts pages into hot and
@@ -23,13 +26,18 @@ public final class ClockProPolicy extends ClockProClock {
     public static final String NAME = "clock-pro";
     public static final double DEFAULT_COLD_MAX_SHARE = PolicySizes.CLOCK_PRO_COLD_MAX_SHARE;
     public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_GHOSTS;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "CLOCK-Pro (Jiang, Chen and Zhang 2005): hot and cold pages by reuse distance, ghosts for the test period, an adaptive cold target.",
+        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.COLD_MIN),
+            new ReadFlag(ClockProFlags.COLD_MAX, "99% of frames"), new ReadFlag(ClockProFlags.GHOSTS, String.valueOf(DEFAULT_GHOSTS))),
+        ClockProPolicy::create);
 
     ClockProPolicy(FrameTable frames, ClockProSizing sizing) {
         super(NAME, frames, sizing);
     }
 
     /** With the {@code pagecache.clockpro.*} flags, at clock-pro's defaults where unset. */
-    public static ClockProPolicy create(FrameTable frames, PolicySettings settings) {
+    public static ClockProPolicy create(FrameTable frames, FlagValues settings) {
         return new ClockProPolicy(frames,
             ClockProSizing.read(frames.frameCount(), settings, DEFAULT_COLD_MAX_SHARE, DEFAULT_GHOSTS));
     }

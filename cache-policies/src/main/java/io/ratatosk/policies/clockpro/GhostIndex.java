@@ -1,7 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.config.PolicySizes;
+import io.ratatosk.policies.PolicySizes;
 
 /**
  * CLOCK-Pro's non-resident (ghost) entries in fixed arrays: a slot per ghost holding the evicted

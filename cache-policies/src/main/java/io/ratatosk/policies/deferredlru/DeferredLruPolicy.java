@@ -4,8 +4,10 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -25,10 +27,12 @@ import java.util.Objects;
  */
 public final class DeferredLruPolicy implements EvictionPolicy {
     public static final String NAME = "deferred-lru";
-    public static final String PULL_THRESHOLD_FLAG = Flags.DEFERRED_LRU_PULL_THRESHOLD.name();
-    public static final String PURGE_COUNT_FLAG = Flags.DEFERRED_LRU_PURGE_COUNT.name();
     public static final double DEFAULT_PULL_THRESHOLD = 0.9;
     public static final double DEFAULT_PURGE_COUNT = 0.01;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "Kroilov's DeferredLRU (2020) on page frames: an LRU list reordered in batches instead of on every hit.",
+        List.of(ReadFlag.of(DeferredLruFlags.PULL_THRESHOLD), ReadFlag.of(DeferredLruFlags.PURGE_COUNT)),
+        DeferredLruPolicy::create);
 
     private final FrameTable frames;
     private final DeferredLruList list;
@@ -45,22 +49,22 @@ public final class DeferredLruPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         int frameCount = frames.frameCount();
         if (pullThreshold < 1 || pullThreshold > frameCount) {
-            throw new IllegalArgumentException(PULL_THRESHOLD_FLAG + " must come to [1, " + frameCount + "] frames: "
+            throw new IllegalArgumentException(DeferredLruFlags.PULL_THRESHOLD + " must come to [1, " + frameCount + "] frames: "
                 + pullThreshold);
         }
         if (purgeCount < 1 || purgeCount > frameCount) {
-            throw new IllegalArgumentException(PURGE_COUNT_FLAG + " must come to [1, " + frameCount + "] frames: " + purgeCount);
+            throw new IllegalArgumentException(DeferredLruFlags.PURGE_COUNT + " must come to [1, " + frameCount + "] frames: " + purgeCount);
         }
         this.list = new DeferredLruList(frameCount, pullThreshold, this::forgetCandidates);
         this.candidates = new int[purgeCount];
     }
 
     /** With the {@code pagecache.deferred_lru.*} flags, at their defaults where unset. */
-    public static DeferredLruPolicy create(FrameTable frames, PolicySettings settings) {
+    public static DeferredLruPolicy create(FrameTable frames, FlagValues settings) {
         int frameCount = frames.frameCount();
         return new DeferredLruPolicy(frames,
-            settings.getFrameCount(PULL_THRESHOLD_FLAG, frameCount, share(DEFAULT_PULL_THRESHOLD, frameCount)),
-            settings.getFrameCount(PURGE_COUNT_FLAG, frameCount, share(DEFAULT_PURGE_COUNT, frameCount)));
+            settings.getFrameCount(DeferredLruFlags.PULL_THRESHOLD, frameCount, share(DEFAULT_PULL_THRESHOLD, frameCount)),
+            settings.getFrameCount(DeferredLruFlags.PURGE_COUNT, frameCount, share(DEFAULT_PURGE_COUNT, frameCount)));
     }
 
     private static int share(double fraction, int frames) {

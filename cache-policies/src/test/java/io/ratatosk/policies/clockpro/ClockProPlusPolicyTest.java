@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.policies.PolicyDriver;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.core.config.FlagValues;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -74,7 +74,7 @@ class ClockProPlusPolicyTest {
     @Test
     void adaptationStepsAreRatiosRoundedDownAndAtLeastOne() {
         try (FrameTable frames = new FrameTable(100)) {
-            ClockProPlusPolicy policy = ClockProPlusPolicy.create(frames, PolicySettings.defaults());
+            ClockProPlusPolicy policy = ClockProPlusPolicy.create(frames, FlagValues.NONE);
             assertEquals(1, policy.onGhostRefault(5, 2));
             assertEquals(3, policy.onGhostRefault(2, 7));
             assertEquals(-1, policy.onDemotedReferenced(1, 4));

@@ -256,8 +256,8 @@ class ClockProPolicyTest {
     void coldBoundsThatContradictEachOtherAreRefusedNamingTheFlags() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> clockPro(100,
             Map.of("pagecache.clockpro.cold_min", "20", "pagecache.clockpro.cold_max", "10")));
-        assertEquals("pagecache.clockpro.cold_max (10 frames) must be at least pagecache.clockpro.cold_min (20 frames)",
-            e.getMessage());
+        assertEquals("pagecache.clockpro.cold_min=20 (20 frames) must be at most pagecache.clockpro.cold_max=10 (10 frames);"
+            + " the frame count is 100", e.getMessage());
     }
 
     @Test

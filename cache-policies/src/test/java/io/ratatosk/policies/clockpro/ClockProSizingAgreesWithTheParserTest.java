@@ -5,11 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.config.PolicySizes;
-import io.ratatosk.pagecache.InvalidConfigurationException;
-import io.ratatosk.pagecache.PageCacheConfig;
-import io.ratatosk.policies.EvictionPolicies;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.policies.PolicySizes;
+import io.ratatosk.policies.RegistryParse;
+import io.ratatosk.policies.PolicyRegistry;
+import io.ratatosk.core.config.FlagValues;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class ClockProSizingAgreesWithTheParserTest {
     private static final int[] FRAMES = {2, 3, 8, 100, 1 << 20, 1 << 27, 1 << 28, (1 << 28) + 1, 1 << 29,
-        (1 << 30) - 1, 1 << 30, 1_431_655_759, 1_431_655_760, 1_610_612_726, 1_610_612_727, PageCacheConfig.MAX_FRAMES - 1,
-        PageCacheConfig.MAX_FRAMES};
+        (1 << 30) - 1, 1 << 30, 1_431_655_759, 1_431_655_760, 1_610_612_726, 1_610_612_727, FrameTable.MAX_FRAMES - 1,
+        FrameTable.MAX_FRAMES};
     private static final List<String> GHOSTS = withUnset("0.5", "1.0", "2.0", "3.3", "4.0");
     private static final List<String> COLD = withUnset("1", "2", "3", "0.0000001", "0.01", "0.5", "1.0");
 
@@ -38,9 +37,9 @@ class ClockProSizingAgreesWithTheParserTest {
                 for (String ghosts : GHOSTS) {
                     for (String coldMin : COLD) {
                         for (String coldMax : COLD) {
-                            Map<String, String> flags = flags(frames, policy, ghosts, coldMin, coldMax);
-                            PageCacheConfig config = parseOrNull(flags);
-                            String problem = config == null ? refusedByThePolicy(frames, policy, flags) : fits(config);
+                            Map<String, String> flags = flags(ghosts, coldMin, coldMax);
+                            FlagValues config = RegistryParse.acceptedOrNull(flags, policy, frames);
+                            String problem = config == null ? refusedByThePolicy(frames, policy, flags) : fits(config, policy, frames);
                             if (problem != null) {
                                 disagreements.add(flags + ": " + problem);
                             }
@@ -71,18 +70,16 @@ class ClockProSizingAgreesWithTheParserTest {
     @Test
     void ghostsThatDoNotFitAreRefusedByThePolicyTooNamingTheFlag() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClockProSizing.read(1 << 30,
-            PolicySettings.defaults(), ClockProPolicy.DEFAULT_COLD_MAX_SHARE, ClockProPolicy.DEFAULT_GHOSTS));
+            FlagValues.NONE, ClockProPolicy.DEFAULT_COLD_MAX_SHARE, ClockProPolicy.DEFAULT_GHOSTS));
         assertEquals("pagecache.clockpro.ghosts=2.0 keeps 2147483648 ghosts beside 1073741824 frames; at most 536870912 fit",
             e.getMessage());
     }
 
     /** Null if the accepted config's sizing fits the clock; else what is wrong. */
-    private static String fits(PageCacheConfig config) {
-        int frames = config.frames();
+    private static String fits(FlagValues config, String policy, int frames) {
         ClockProSizing sizing;
         try {
-            sizing = ClockProSizing.read(frames, PolicySettings.of(config.explicitValues()),
-                PolicySizes.defaultColdMaxShare(config.policy()), PolicySizes.defaultGhosts(config.policy()));
+            sizing = ClockProSizing.read(frames, config, PolicySizes.defaultColdMaxShare(policy), PolicySizes.defaultGhosts(policy));
         } catch (RuntimeException e) {
             return "accepted by the parser, refused by the policy: " + e.getMessage();
         }
@@ -91,12 +88,12 @@ class ClockProSizingAgreesWithTheParserTest {
         }
         long ghosts = sizing.ghostCapacity();
         if (ghosts < 1 || ghosts > PolicySizes.MAX_GHOSTS || GhostIndex.cellsFor((int) ghosts) > 1 << 30
-            || (long) frames + ghosts + 1 > PageCacheConfig.MAX_FRAMES) {
+            || (long) frames + ghosts + 1 > FrameTable.MAX_FRAMES) {
             return ghosts + " ghosts beside " + frames + " frames do not fit";
         }
         if (frames <= 4096) {
             try (FrameTable table = new FrameTable(frames)) {
-                EvictionPolicies.create(config.policy(), table, PolicySettings.of(config.explicitValues())).checkInvariants();
+                PolicyRegistry.create(policy, table, config).checkInvariants();
             }
         }
         return null;
@@ -105,26 +102,15 @@ class ClockProSizingAgreesWithTheParserTest {
     /** Null if the policy refuses what the parser refused (with an IllegalArgumentException); else what is wrong. */
     private static String refusedByThePolicy(int frames, String policy, Map<String, String> flags) {
         try {
-            ClockProSizing.read(frames, PolicySettings.of(flags), PolicySizes.defaultColdMaxShare(policy), PolicySizes.defaultGhosts(policy));
+            ClockProSizing.read(frames, PolicyRegistry.parse(flags), PolicySizes.defaultColdMaxShare(policy), PolicySizes.defaultGhosts(policy));
             return "refused by the parser, accepted by the policy";
         } catch (IllegalArgumentException expected) {
             return null;
         }
     }
 
-    private static PageCacheConfig parseOrNull(Map<String, String> flags) {
-        try {
-            return PageCacheConfig.parse(flags);
-        } catch (InvalidConfigurationException e) {
-            return null;
-        }
-    }
-
-    private static Map<String, String> flags(int frames, String policy, String ghosts, String coldMin, String coldMax) {
+    private static Map<String, String> flags(String ghosts, String coldMin, String coldMax) {
         Map<String, String> flags = new LinkedHashMap<>();
-        flags.put("pagecache.page_size", "512");
-        flags.put("pagecache.memory", Long.toString(512L * frames));
-        flags.put("pagecache.policy", policy);
         putIfSet(flags, "pagecache.clockpro.ghosts", ghosts);
         putIfSet(flags, "pagecache.clockpro.cold_min", coldMin);
         putIfSet(flags, "pagecache.clockpro.cold_max", coldMax);

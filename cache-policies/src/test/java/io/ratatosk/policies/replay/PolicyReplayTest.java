@@ -9,8 +9,8 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.policies.EvictionPolicies;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.policies.PolicyRegistry;
+import io.ratatosk.core.config.FlagValues;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -116,8 +116,8 @@ class PolicyReplayTest {
             pages[i] = (int) (Math.pow((i * 7919L % 1000) / 1000.0, 3) * 400);
         }
         long hits;
-        try (PolicyReplay replay = new PolicyReplay(40, frames -> EvictionPolicies.create("clock-pro", frames,
-                PolicySettings.defaults()))) {
+        try (PolicyReplay replay = new PolicyReplay(40, frames -> PolicyRegistry.create("clock-pro", frames,
+                FlagValues.NONE))) {
             for (int page : pages) {
                 replay.read(page);
             }
@@ -125,7 +125,7 @@ class PolicyReplayTest {
             hits = replay.hits();
         }
         assertEquals(hits, PolicyReplay.hits(pages, 40,
-            frames -> EvictionPolicies.create("clock-pro", frames, PolicySettings.defaults())));
+            frames -> PolicyRegistry.create("clock-pro", frames, FlagValues.NONE)));
         assertTrue(hits > 0 && hits < pages.length, "hits " + hits);
     }
 

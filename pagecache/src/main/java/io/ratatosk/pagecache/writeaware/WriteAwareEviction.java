@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.writeaware;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.UsageModel;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -46,6 +47,14 @@ public final class WriteAwareEviction implements EvictionPolicy {
     /** Write-aware eviction without NVM behind the frames: the shadows count dirty evictions as the writes. */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int maxUsage, int faultUsage, int evictThreshold) {
         this(policy, frames, 0, maxUsage, faultUsage, evictThreshold);
+    }
+
+    /**
+     * In front of a tier of {@code tierSlots} slots, with the shadows modeling {@code policy} as the usage
+     * clock {@code model} (the policy's own {@link EvictionPolicy#usageModel()}).
+     */
+    public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int tierSlots, UsageModel model) {
+        this(policy, frames, tierSlots, model.maxUsage(), model.faultUsage(), Math.min(model.maxUsage(), model.evictThreshold()));
     }
 
     /**

@@ -2,8 +2,8 @@ package io.ratatosk.pagecache.writeaware;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.policies.EvictionPolicies;
-import io.ratatosk.policies.PolicySettings;
+import io.ratatosk.policies.PolicyRegistry;
+import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.replay.PolicyReplay;
 
 /**
@@ -16,7 +16,7 @@ final class FrameCacheSimulation implements AutoCloseable {
 
     FrameCacheSimulation(int frameCount, String policyName, boolean writeAware) {
         this.replay = new PolicyReplay(frameCount, 0, frames -> {
-            EvictionPolicy plain = EvictionPolicies.create(policyName, frames, PolicySettings.defaults());
+            EvictionPolicy plain = PolicyRegistry.create(policyName, frames, FlagValues.NONE);
             return writeAware ? new WriteAwareEviction(plain, frames, 4, 1, 1) : plain;
         }, Sweep.cooperative(42));
     }

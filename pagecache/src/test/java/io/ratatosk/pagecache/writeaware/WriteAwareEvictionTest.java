@@ -7,7 +7,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,7 +48,7 @@ class WriteAwareEvictionTest {
     };
 
     static Iterable<String> policies() {
-        return EvictionPolicies.NAMES;
+        return PolicyRegistry.NAMES;
     }
 
     /**
@@ -57,7 +57,7 @@ class WriteAwareEvictionTest {
      * but the budget the shadows choose cuts their write-backs far less (2%, 23% and 2% measured).
      */
     static Iterable<String> usageClockPolicies() {
-        return EvictionPolicies.NAMES.stream()
+        return PolicyRegistry.NAMES.stream()
             .filter(name -> !name.startsWith("clock-pro") && !name.equals("deferred-lru"))
             .toList();
     }

@@ -1,6 +1,6 @@
 package io.ratatosk.bench.jmh;
 
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -160,7 +160,7 @@ public final class JmhCommand implements Callable<Integer> {
         }
         if (!cmd.getParameter("policy").hasValue()) {
             // every policy there is, not just those the annotation listed when it was written
-            b.param("policy", EvictionPolicies.NAMES.toArray(String[]::new));
+            b.param("policy", PolicyRegistry.NAMES.toArray(String[]::new));
         }
         if (!cmd.getParameter("tier").hasValue()) {
             // every NVM profile there is, likewise

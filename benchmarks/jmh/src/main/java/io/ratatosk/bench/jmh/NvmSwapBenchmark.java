@@ -93,7 +93,7 @@ public class NvmSwapBenchmark extends PageBenchmark {
      * dropped it: then faults of it would read the file and the NVM rows would measure a mix.
      */
     private void checkEveryPageIsInNvm() {
-        NvmSwapStore nvm = ((RatatoskSide) workload.cache()).cache().nvmTier();
+        NvmSwapStore nvm = (NvmSwapStore) ((RatatoskSide) workload.cache()).cache().tier();
         if (nvm == null) {
             return;
         }

@@ -14,7 +14,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * our cache, once per policy. The report gives each policy's throughput relative to global-clock.
  *
  * <p>The {@code policy} values below are the policies at the time of writing; {@code ./bench jmh} replaces
- * them with {@code EvictionPolicies.NAMES}, so a policy added there is measured without touching this class.
+ * them with {@code PolicyRegistry.NAMES}, so a policy added there is measured without touching this class.
  */
 public class PolicyHitPathBenchmark extends PageBenchmark {
     /** The policy every other one is compared with in the report. */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
@@ -22,8 +22,8 @@ class JmhCommandTest {
         Options o = options(false);
         assertEquals(List.of(JmhCommand.SUITE_PATTERN), o.getIncludes());
         assertTrue(o.getProfilers().stream().anyMatch(p -> p.getKlass().equals("gc")));
-        assertEquals(EvictionPolicies.NAMES, List.copyOf(o.getParameter("policy").get()),
-            "the policy list comes from EvictionPolicies.NAMES, not from the annotation");
+        assertEquals(PolicyRegistry.NAMES, List.copyOf(o.getParameter("policy").get()),
+            "the policy list comes from PolicyRegistry.NAMES, not from the annotation");
         assertEquals(NvmSwapBenchmark.tiers(), List.copyOf(o.getParameter("tier").get()),
             "the NVM tiers come from NvmProfile, not from the annotation");
         assertEquals(List.of("file", "nvm-nvme", "nvm-nvme-fast", "nvm-pcm", "nvm-dram"), NvmSwapBenchmark.tiers(),

@@ -13,7 +13,7 @@ import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -222,7 +222,7 @@ public final class LdbcCommand implements Callable<Integer> {
         if (text == null || text.isBlank()) {
             specs.add(catalog.parse("muninn"));
             specs.add(catalog.parse("global-clock:max_usage=7"));
-            for (String name : EvictionPolicies.NAMES) {
+            for (String name : PolicyRegistry.NAMES) {
                 if (!name.equals("muninn") && !name.equals("global-clock")) {
                     specs.add(catalog.parse(name));
                 }
@@ -235,9 +235,9 @@ public final class LdbcCommand implements Callable<Integer> {
                 continue;
             }
             PolicySpec p = catalog.parse(part);
-            if (!EvictionPolicies.NAMES.contains(p.name())) {
+            if (!PolicyRegistry.NAMES.contains(p.name())) {
                 throw new IllegalArgumentException("policy " + p.name() + " is the simulator's only; the page cache runs: "
-                    + String.join(", ", EvictionPolicies.NAMES));
+                    + String.join(", ", PolicyRegistry.NAMES));
             }
             if (seen.add(p.text())) {
                 specs.add(p);

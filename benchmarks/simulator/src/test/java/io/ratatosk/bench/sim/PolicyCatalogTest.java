@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class PolicyCatalogTest {
     void listsItsOwnColumnsAndEveryPolicyOfTheCache() {
         List<String> names = catalog.names();
         assertTrue(names.containsAll(List.of("lru", "opt")), names.toString());
-        assertTrue(names.containsAll(EvictionPolicies.NAMES), names.toString());
+        assertTrue(names.containsAll(PolicyRegistry.NAMES), names.toString());
     }
 
     @Test

@@ -99,8 +99,12 @@ class FlagValueValidationTest {
     }
 
     @Test
-    void aBadSwapNameListsTheValidOnes() {
-        assertEquals("pagecache.swap=disk: must be one of file, nvm", refused("pagecache.swap", "disk").getMessage());
+    void aBadSwapNameListsTheValidOnesAndWhereTheNvmTierComesFrom() {
+        // No storage-nvm on this module's class path: the only tier is the files, and the message says where nvm is.
+        assertEquals("pagecache.swap=nvm: must be one of file (nvm comes with io.ratatosk:storage-nvm on the class path)",
+            refused("pagecache.swap", "nvm").getMessage());
+        InvalidConfigurationException unknown = refused("pagecache.nvm.capacity", "1m");
+        assertTrue(unknown.getMessage().startsWith("pagecache.nvm.capacity=1m: unknown flag"), unknown.getMessage());
     }
 
     @Test

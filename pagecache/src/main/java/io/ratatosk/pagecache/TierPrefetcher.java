@@ -1,30 +1,30 @@
 package io.ratatosk.pagecache;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.nvm.NvmSwapStore;
-import io.ratatosk.nvm.SwapInListener;
 import io.ratatosk.pagecache.internal.DaemonWorker;
+import io.ratatosk.pagecache.tier.PrefetchSource;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Prefetching from the NVM tier ({@code pagecache.nvm.prefetch}, after Fedorov 2016, chapter 5, OSVPP): when a
- * fault is served from NVM, the pages after it in its file and the pages in the NVM slots after its
- * slot (written next to it) become hints, {@code depth} in all, on a small newest-first queue. A
+ * Prefetching from a swap tier that offers it ({@link PrefetchSource}; the NVM tier with
+ * {@code pagecache.nvm.prefetch}, after Fedorov 2016, chapter 5, OSVPP): when a fault is served from the
+ * tier, the pages after it in its file and the pages in the tier's slots after its slot (written next
+ * to it) become hints, {@code depth} in all, on a small newest-first queue. A
  * background thread faults hints into free frames, one at a time, and only while no page read is in
  * progress in the tier, so demand faults never wait behind it (except for a prefetch read already
- * started on the same NVM device). A hint whose page is resident, no longer in NVM, or of a file
+ * started on the same device). A hint whose page is resident, no longer in the tier, or of a file
  * being closed is dropped; so is one that finds fewer than {@value #MIN_FREE_FRAMES} free frames:
  * prefetching never evicts.
  *
  * <p>Prefetch reads count as swap-ins of the tier. The prefetched page starts with the policy's fault
  * usage, so an unused one is among the first evicted. A prefetch is an operation of its file
- * ({@link PagedFile#prefetch}), so an unmap waits for one in progress and refuses further ones. A
+ * ({@link FileMapping#prefetch}), so an unmap waits for one in progress and refuses further ones. A
  * failure of any kind drops the hint (the demand fault, if any, reads the page again and reports it);
  * the thread never dies and never holds a frame between prefetches.
  */
-final class NvmPrefetcher extends DaemonWorker implements SwapInListener {
+final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapInListener {
     /** Hints kept; a new hint overwrites the oldest when full. */
     static final int QUEUE_SIZE = 256;
     /** A prefetch leaves at least this many free frames to demand faults. */
@@ -33,7 +33,7 @@ final class NvmPrefetcher extends DaemonWorker implements SwapInListener {
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final EvictionEngine engine;
-    private final NvmSwapStore tier;
+    private final PrefetchSource tier;
     private final int pageNeighbours;
     private final int slotNeighbours;
     /** A ring used as a stack: {@code top} is where the next hint goes. Guarded by this. */
@@ -45,10 +45,11 @@ final class NvmPrefetcher extends DaemonWorker implements SwapInListener {
     private final LongAdder prefetched = new LongAdder();
     private final LongAdder dropped = new LongAdder();
 
-    NvmPrefetcher(EvictionEngine engine, NvmSwapStore tier, int depth) {
-        super("ratatosk-nvm-prefetch");
+    TierPrefetcher(EvictionEngine engine, PrefetchSource tier) {
+        super("ratatosk-tier-prefetch");
         this.engine = engine;
         this.tier = tier;
+        int depth = tier.depth();
         this.pageNeighbours = (depth + 1) / 2;
         this.slotNeighbours = depth / 2;
     }
@@ -58,7 +59,7 @@ final class NvmPrefetcher extends DaemonWorker implements SwapInListener {
         return prefetched.sum();
     }
 
-    /** Hints dropped: resident, gone from NVM, their file closing, or no free frame. */
+    /** Hints dropped: resident, gone from the tier, their file closing, or no free frame. */
     long dropped() {
         return dropped.sum();
     }

@@ -1,10 +1,10 @@
-package io.ratatosk.core.config;
+package io.ratatosk.policies;
 
-import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.core.FrameTable;
 
 /**
  * The sizes the policies derive from the frame count when a flag is unset, and the most their
- * preallocated structures hold. {@code PageCacheConfig}'s rules across flags and the policies both
+ * preallocated structures hold. The policies' rules across flags and the policies themselves both
  * read them here, so that the parser refuses exactly the configurations a policy could not build,
  * and says so with the same numbers the policy would use.
  */
@@ -95,10 +95,10 @@ public final class PolicySizes {
     /**
      * The most ghosts a clock of {@code frames} frames can keep: {@link #MAX_GHOSTS}, and the clock's
      * node arrays (one node per frame and per ghost slot, ghosts + 1 slots) within
-     * {@link PageCacheConfig#MAX_FRAMES} elements. Below 1 when the frames alone leave no room.
+     * {@link FrameTable#MAX_FRAMES} elements. Below 1 when the frames alone leave no room.
      */
     public static long maxGhosts(int frames) {
-        return Math.min(MAX_GHOSTS, (long) PageCacheConfig.MAX_FRAMES - frames - 1);
+        return Math.min(MAX_GHOSTS, (long) FrameTable.MAX_FRAMES - frames - 1);
     }
 
     /** {@code pagecache.history.bits} when unset: 8 x frames rounded up to a power of two, in [64, 2^30]. */

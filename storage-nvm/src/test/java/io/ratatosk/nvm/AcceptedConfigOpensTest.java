@@ -1,16 +1,20 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.Flag;
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.nvm.NvmDeviceConfig;
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.pagecache.PageCacheFlags;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -75,7 +79,7 @@ class AcceptedConfigOpensTest {
 
     @Test
     void everyValueOfEveryFlagIsRefusedOrWorksWithEveryPolicy() {
-        for (Flag flag : Flags.ALL) {
+        for (Flag flag : PageCacheFlags.ALL.all()) {
             for (String value : VALUES) {
                 for (String policy : policiesFor(flag)) {
                     Map<String, String> flags = new LinkedHashMap<>(BASE);
@@ -115,7 +119,7 @@ class AcceptedConfigOpensTest {
     @Test
     void framesInEveryCombinationAreRefusedOrWork() {
         combinations(Map.of(
-            "pagecache.policy", Flags.POLICIES,
+            "pagecache.policy", PolicyRegistry.NAMES,
             "pagecache.memory", List.of("1", "1k", "3k", "16k", "24k", "1m", "1t"),
             "pagecache.page_size", List.of("512", "1k", "8k", "1m"),
             "pagecache.evictor.keep_free", withUnset(List.of("1", "2", "15", "32")),
@@ -246,7 +250,7 @@ class AcceptedConfigOpensTest {
             return;
         }
         try (FrameTable frames = new FrameTable(config.frames())) {
-            EvictionPolicy policy = EvictionPolicies.create(config.policy(), frames, new ConfigPolicySettings(config));
+            EvictionPolicy policy = PolicyRegistry.create(config.policy(), frames, config);
             policy.checkInvariants();
             built++;
         }
@@ -342,7 +346,7 @@ class AcceptedConfigOpensTest {
         if (name.equals("pagecache.policy") || name.startsWith("pagecache.nvm.") || name.equals("pagecache.swap")) {
             return List.of("");
         }
-        return Flags.POLICIES;
+        return PolicyRegistry.NAMES;
     }
 
     /** A cache opens for the flags that change the frames or the evictor, and for the policy flags of the policy at hand. */

@@ -1,8 +1,11 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.nvm;
 
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.core.config.Flag;
-import io.ratatosk.core.config.Flags;
-import io.ratatosk.core.config.PolicySizes;
+import io.ratatosk.pagecache.PageCacheFlags;
+import io.ratatosk.policies.PolicySizes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -145,11 +148,11 @@ class CrossFlagRuleTest {
 
     @Test
     void theNvmTierHoldsAtMostTheSlotsWhoseStartGapSpareStillFitsAnArray() {
-        InvalidConfigurationException e = refused("pagecache.nvm.capacity", String.valueOf((PageCacheConfig.MAX_NVM_SLOTS + 1L) * 512),
+        InvalidConfigurationException e = refused("pagecache.nvm.capacity", String.valueOf((NvmFlags.MAX_SLOTS + 1L) * 512),
                 "pagecache.page_size", "512");
         assertEquals("pagecache.nvm.capacity=1099511623168 holds 2147483639 pages of pagecache.page_size=512; at most 2147483638 are supported",
                 e.getMessage());
-        parse("pagecache.nvm.capacity", String.valueOf(PageCacheConfig.MAX_NVM_SLOTS * 512L), "pagecache.page_size", "512");
+        parse("pagecache.nvm.capacity", String.valueOf(NvmFlags.MAX_SLOTS * 512L), "pagecache.page_size", "512");
     }
 
     // ---------------------------------------------------------------- every spelling
@@ -165,7 +168,7 @@ class CrossFlagRuleTest {
     void everyFlagRefusesOddSpellingsWithAnInvalidConfigurationExceptionOrParsesToAValueThatReadsBack() {
         List<String> escaped = new ArrayList<>();
         int accepted = 0;
-        for (Flag flag : Flags.ALL) {
+        for (Flag flag : PageCacheFlags.ALL.all()) {
             for (String text : SPELLINGS) {
                 PageCacheConfig config;
                 try {

@@ -1,4 +1,4 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.nvm.NvmSwapStore;
-import io.ratatosk.nvm.NvmTierStats;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PageCacheStats;
+import io.ratatosk.pagecache.PageContent;
+import io.ratatosk.pagecache.InvalidConfigurationException;
+import io.ratatosk.pagecache.PageCacheInternals;
+import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -64,7 +71,7 @@ class NvmSwapPageCacheTest {
         PageCacheConfig plain = PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(16 * PAGE),
             "pagecache.page_size", String.valueOf(PAGE), "pagecache.swap", "file"));
         try (PageCache cache = PageCache.open(plain); PagedFile file = cache.map(path, PAGE, false)) {
-            assertNull(cache.nvmTier());
+            assertNull(cache.tier());
             assertEquals(NvmCacheStats.NONE, cache.stats().nvm());
             for (int p = 0; p < expected.length; p++) {
                 assertEquals(expected[p], read(file, p), "page " + p + " after reopening without NVM");
@@ -100,7 +107,7 @@ class NvmSwapPageCacheTest {
                 }
             }
             stats = cache.stats();
-            tier = cache.nvmTier().stats();
+            tier = ((NvmSwapStore) cache.tier()).stats();
             file.close();
         }
         verifyWithoutNvm(path, versions);
@@ -135,10 +142,10 @@ class NvmSwapPageCacheTest {
                         assertEquals(versions[other], read(file, other));
                     }
                 }
-                assertEquals(TranslationTable.ABSENT, file.table().get(7), "page 7 was evicted from the frames");
+                assertEquals(TranslationTable.ABSENT, PageCacheInternals.tableEntry(file, 7), "page 7 was evicted from the frames");
                 if (nvmSlots == 64) {
-                    assertTrue(cache.nvmTier().contains(file.fileId(), 7), "page 7 went to NVM");
-                    assertEquals(writePolicy.equals("write-back"), cache.nvmTier().isDirtyInNvm(file.fileId(), 7));
+                    assertTrue(((NvmSwapStore) cache.tier()).contains(PageCacheInternals.fileId(file), 7), "page 7 went to NVM");
+                    assertEquals(writePolicy.equals("write-back"), ((NvmSwapStore) cache.tier()).isDirtyInNvm(PageCacheInternals.fileId(file), 7));
                 }
                 long swapInsBefore = cache.stats().nvm().swapIns();
                 assertEquals(versions[7], read(file, 7), "re-faulted, from NVM or from the file");
@@ -174,7 +181,7 @@ class NvmSwapPageCacheTest {
             // no eviction of its pages can be between the tier's count and the cache's.
             file.close();
             stats = cache.stats();
-            tier = cache.nvmTier().stats();
+            tier = ((NvmSwapStore) cache.tier()).stats();
         }
         NvmCacheStats nvm = stats.nvm();
         String all = stats + "\n" + tier;
@@ -201,7 +208,7 @@ class NvmSwapPageCacheTest {
         flags.put("pagecache.evictor.enabled", "false");
         Path path = dir.resolve("error.db");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); PagedFile file = cache.map(path, PAGE)) {
-            NvmSwapStore tier = cache.nvmTier();
+            NvmSwapStore tier = ((NvmSwapStore) cache.tier());
             write(file, 0, 1);
             write(file, 1, 1); // both frames hold dirty pages
             tier.device().failNextWrites(1);
@@ -211,10 +218,10 @@ class NvmSwapPageCacheTest {
             assertEquals(1, tier.stats().deviceWriteErrors());
             assertEquals(0, tier.stats().swapOuts());
             for (int p = 0; p < 2; p++) {
-                int entry = file.table().get(p);
+                int entry = PageCacheInternals.tableEntry(file, p);
                 assertTrue(entry > 0, "page " + p + " is still in a frame");
-                assertTrue(cache.frames().isModified(entry - 1), "page " + p + " is still dirty");
-                assertFalse(tier.contains(file.fileId(), p), "no torn copy of page " + p + " is left in NVM");
+                assertTrue(PageCacheInternals.frames(cache).isModified(entry - 1), "page " + p + " is still dirty");
+                assertFalse(tier.contains(PageCacheInternals.fileId(file), p), "no torn copy of page " + p + " is left in NVM");
             }
             write(file, 2, 0); // the device works again: page 2 faults in
             assertEquals(1, cache.stats().nvm().dirtySwapOuts(), "a dirty page went to NVM this time");
@@ -252,12 +259,12 @@ class NvmSwapPageCacheTest {
         flags.put("pagecache.nvm.write_aware", "true");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
             assertEquals("muninn+write-aware", cache.stats().policy());
-            assertNotNull(cache.nvmTier());
+            assertNotNull(cache.tier());
         }
         flags.put("pagecache.swap", "file");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
             assertEquals("muninn", cache.stats().policy());
-            assertNull(cache.nvmTier());
+            assertNull(cache.tier());
         }
     }
 }

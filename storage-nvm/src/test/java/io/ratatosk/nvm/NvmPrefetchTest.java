@@ -1,8 +1,14 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PageContent;
+import io.ratatosk.pagecache.PageCacheInternals;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,7 +50,7 @@ class NvmPrefetchTest {
 
     private static boolean anyResident(PagedFile file) {
         for (int p = 0; p < PAGES; p++) {
-            if (file.table().get(p) != TranslationTable.ABSENT) {
+            if (PageCacheInternals.tableEntry(file, p) != TranslationTable.ABSENT) {
                 return true;
             }
         }
@@ -80,10 +86,10 @@ class NvmPrefetchTest {
                 write(filler, p % (4 * FRAMES));
             }
         }
-        assertEquals(FRAMES, cache.freeFrames());
+        assertEquals(FRAMES, PageCacheInternals.freeFrames(cache));
         for (int p = 0; p < PAGES; p++) {
-            assertEquals(TranslationTable.ABSENT, file.table().get(p), "page " + p + " left the frames");
-            assertTrue(cache.nvmTier().contains(file.fileId(), p), "page " + p + " is in NVM");
+            assertEquals(TranslationTable.ABSENT, PageCacheInternals.tableEntry(file, p), "page " + p + " left the frames");
+            assertTrue(((NvmSwapStore) cache.tier()).contains(PageCacheInternals.fileId(file), p), "page " + p + " is in NVM");
         }
     }
 
@@ -93,10 +99,10 @@ class NvmPrefetchTest {
             writeAllAndPushOutOfFrames(cache, file);
             long prefetchedBefore = cache.stats().nvm().prefetched();
             assertEquals(1, read(file, 40), "page 40, swapped in on demand");
-            await(() -> file.table().get(44) > 0, "pages 41..44, the file neighbours, are prefetched");
+            await(() -> PageCacheInternals.tableEntry(file, 44) > 0, "pages 41..44, the file neighbours, are prefetched");
             await(() -> cache.stats().nvm().prefetched() >= prefetchedBefore + 4, "four prefetches are counted");
             for (int p = 41; p <= 44; p++) {
-                assertTrue(file.table().get(p) > 0, "page " + p + " is in a frame before anyone asked for it");
+                assertTrue(PageCacheInternals.tableEntry(file, p) > 0, "page " + p + " is in a frame before anyone asked for it");
                 long faults = cache.stats().faults();
                 assertEquals(1, read(file, p), "a prefetched page holds its content");
                 assertEquals(faults, cache.stats().faults(), "reading prefetched page " + p + " is a hit");
@@ -112,8 +118,8 @@ class NvmPrefetchTest {
             // 51's own swap-in hints its NVM slot neighbour, which may be page 50: let those hints be
             // served, then demand a page that is still absent and whose hints (page + 1, + 2) include 51.
             Thread.sleep(100);
-            long demand = file.table().get(50) == TranslationTable.ABSENT ? 50 : 49;
-            assertEquals(TranslationTable.ABSENT, file.table().get(demand), "page " + demand + " is still in NVM only");
+            long demand = PageCacheInternals.tableEntry(file, 50) == TranslationTable.ABSENT ? 50 : 49;
+            assertEquals(TranslationTable.ABSENT, PageCacheInternals.tableEntry(file, demand), "page " + demand + " is still in NVM only");
             long dropped = cache.stats().nvm().prefetchHintsDropped();
             assertEquals(1, read(file, demand), "swapped in: its hints include page 51, which is resident");
             await(() -> cache.stats().nvm().prefetchHintsDropped() > dropped, "the hint for resident page 51 is dropped");
@@ -126,7 +132,7 @@ class NvmPrefetchTest {
             writeAllAndPushOutOfFrames(cache, file);
             read(file, 40);
             Thread.sleep(20);
-            assertEquals(TranslationTable.ABSENT, file.table().get(41));
+            assertEquals(TranslationTable.ABSENT, PageCacheInternals.tableEntry(file, 41));
             assertEquals(0, cache.stats().nvm().prefetched());
             assertEquals(0, cache.stats().nvm().prefetchHintsDropped());
         }

@@ -1,12 +1,17 @@
 package io.ratatosk.pagecache;
 
+import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagKind;
-import io.ratatosk.core.config.Flags;
+import io.ratatosk.core.config.FlagProblem;
+import io.ratatosk.core.config.FlagRule;
+import io.ratatosk.core.config.FlagValueException;
+import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.core.config.FrameShare;
-import io.ratatosk.core.config.PolicySizes;
+import io.ratatosk.core.config.RuleContext;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -21,29 +27,27 @@ import java.util.stream.Collectors;
 /**
  * The page cache's startup flags, parsed and validated once. The same flags come from a
  * {@code Map}, {@link Properties}, command-line arguments ({@code --pagecache.memory=512m}) or
- * system properties; the flags themselves are defined in {@link Flags} and documented in
- * {@code docs/configuration.md}.
+ * system properties; the flags themselves are listed in {@link PageCacheFlags} (the page cache's own,
+ * the policies' and the swap tiers') and documented in {@code docs/configuration.md}. The policies and
+ * tiers read their flags through {@link FlagValues}, which this is.
  *
  * <p>Anything wrong (an unknown or misspelt flag, a bad value, flags that contradict each other)
  * throws one {@link InvalidConfigurationException} that lists every problem, one per line. A
  * config that exists is valid. Immutable and thread-safe; {@link #with} and {@link #withAll}
  * return validated copies.
  */
-public final class PageCacheConfig {
+public final class PageCacheConfig implements FlagValues {
     /** The prefix of every flag; system properties without it are ignored. */
     public static final String PREFIX = "pagecache.";
 
     /** The most frames a cache may have: frame indexes are ints, and arrays stop a little short of Integer.MAX_VALUE. */
-    public static final int MAX_FRAMES = Integer.MAX_VALUE - 8;
+    public static final int MAX_FRAMES = FrameTable.MAX_FRAMES;
 
     private static final int MIN_PAGES = 2;
 
-    /** The most pages the NVM tier may hold: slot indexes are ints, and start-gap needs one spare slot in its arrays. */
-    public static final int MAX_NVM_SLOTS = MAX_FRAMES - 1;
-
     private static final PageCacheConfig DEFAULTS = parse(Map.of());
 
-    /** The flags given, parsed, in {@link Flags#ALL} order. */
+    /** The flags given, parsed, in {@link PageCacheFlags#ALL} order. */
     private final Map<Flag, Object> explicit;
     private final long memoryBytes;
     private final int pageSize;
@@ -55,14 +59,14 @@ public final class PageCacheConfig {
 
     private PageCacheConfig(Map<Flag, Object> explicit) {
         this.explicit = Collections.unmodifiableMap(explicit);
-        this.memoryBytes = (Long) effective(Flags.MEMORY);
-        this.pageSize = Math.toIntExact((Long) effective(Flags.PAGE_SIZE));
+        this.memoryBytes = (Long) effective(PageCacheFlags.MEMORY);
+        this.pageSize = Math.toIntExact((Long) effective(PageCacheFlags.PAGE_SIZE));
         this.frames = (int) (memoryBytes / pageSize);
-        this.policy = (String) effective(Flags.POLICY);
-        this.evictorEnabled = (Boolean) effective(Flags.EVICTOR_ENABLED);
-        Object keepFreeGiven = explicit.get(Flags.EVICTOR_KEEP_FREE);
+        this.policy = (String) effective(PageCacheFlags.POLICY);
+        this.evictorEnabled = (Boolean) effective(PageCacheFlags.EVICTOR_ENABLED);
+        Object keepFreeGiven = explicit.get(PageCacheFlags.EVICTOR_KEEP_FREE);
         this.keepFree = keepFreeGiven != null ? (Integer) keepFreeGiven : defaultKeepFree(frames);
-        this.swap = (String) effective(Flags.SWAP);
+        this.swap = (String) effective(PageCacheFlags.SWAP);
     }
 
     // ---------------------------------------------------------------- sources
@@ -168,7 +172,7 @@ public final class PageCacheConfig {
         return frames;
     }
 
-    /** {@code pagecache.policy}: one of {@link Flags#POLICIES}. */
+    /** {@code pagecache.policy}: one of the policies of {@code io.ratatosk.policies.PolicyRegistry}. */
     public String policy() {
         return policy;
     }
@@ -186,12 +190,25 @@ public final class PageCacheConfig {
         return keepFree;
     }
 
-    /** {@code pagecache.swap}: one of {@link Flags#SWAPS}. */
+    /** {@code pagecache.swap}: {@code file}, or the name of a swap tier on the class path ({@link PageCacheFlags#TIERS}). */
     public String swap() {
         return swap;
     }
 
     // ---------------------------------------------------------------- generic accessors
+
+    /** The value given for {@code flag}, parsed, or null when it was left at its default (for the policies and tiers). */
+    @Override
+    public Object given(Flag flag) {
+        return explicit.get(flag);
+    }
+
+    /** The value given for {@code flag} as normalised text, or null when it was left at its default. */
+    @Override
+    public String text(Flag flag) {
+        Object value = explicit.get(flag);
+        return value == null ? null : flag.format(value);
+    }
 
     /** Whether flag {@code name} was given explicitly, rather than left at its default. */
     public boolean isSet(String name) {
@@ -205,7 +222,7 @@ public final class PageCacheConfig {
      */
     public String getString(String name) {
         Flag flag = flag(name);
-        if (flag == Flags.EVICTOR_KEEP_FREE) {
+        if (flag == PageCacheFlags.EVICTOR_KEEP_FREE) {
             return Integer.toString(keepFree);
         }
         return flag.format(effectiveOrThrow(flag));
@@ -219,7 +236,7 @@ public final class PageCacheConfig {
      */
     public int getInt(String name) {
         Flag flag = flag(name, FlagKind.INT);
-        if (flag == Flags.EVICTOR_KEEP_FREE) {
+        if (flag == PageCacheFlags.EVICTOR_KEEP_FREE) {
             return keepFree;
         }
         return (Integer) effectiveOrThrow(flag);
@@ -282,9 +299,9 @@ public final class PageCacheConfig {
     @Override
     public String toString() {
         StringJoiner line = new StringJoiner(", ", "PageCacheConfig{", "}");
-        for (Flag flag : Flags.ALL) {
+        for (Flag flag : PageCacheFlags.ALL.all()) {
             String value;
-            if (flag == Flags.EVICTOR_KEEP_FREE) {
+            if (flag == PageCacheFlags.EVICTOR_KEEP_FREE) {
                 value = Integer.toString(keepFree);
             } else {
                 Object effective = effective(flag);
@@ -338,7 +355,7 @@ public final class PageCacheConfig {
     }
 
     private static Flag flag(String name) {
-        Optional<Flag> flag = Flags.byName(name);
+        Optional<Flag> flag = PageCacheFlags.ALL.byName(name);
         if (flag.isEmpty()) {
             throw new IllegalArgumentException("unknown flag '" + name + "'" + hint(name));
         }
@@ -365,9 +382,9 @@ public final class PageCacheConfig {
 
     /** "; did you mean 'x'?" for a close name, else the list of valid names. */
     private static String hint(String name) {
-        return Flags.closest(name)
+        return PageCacheFlags.ALL.closest(name)
                 .map(flag -> "; did you mean '" + flag.name() + "'?")
-                .orElseGet(() -> "; valid flags are " + Flags.ALL.stream().map(Flag::name).collect(Collectors.joining(", ")));
+                .orElseGet(() -> "; valid flags are " + PageCacheFlags.ALL.all().stream().map(Flag::name).collect(Collectors.joining(", ")));
     }
 
     /** The default keep-free count for a cache of {@code frames} frames. */
@@ -378,22 +395,18 @@ public final class PageCacheConfig {
         return (int) Math.min(100_000, Math.max(30, frames / 20L));
     }
 
-    private static String framesOf(long count) {
-        return count + (count == 1 ? " frame" : " frames");
-    }
-
     private static String pages(long count) {
         return count + (count == 1 ? " page" : " pages");
     }
 
     /** Collects the flags of one parse, and every problem with them, before anything is built. */
-    private static final class Input {
+    private static final class Input implements FlagValues {
         final List<InvalidConfigurationException.Problem> problems = new ArrayList<>();
         /** Parsed values, and the text they were given as, for flags whose value is fine on its own. */
         final Map<Flag, Object> parsed = new LinkedHashMap<>();
         final Map<Flag, String> given = new LinkedHashMap<>();
         /** Flags whose value was refused; rules across flags skip them to avoid a second, confusing message. */
-        final List<Flag> refused = new ArrayList<>();
+        final Set<Flag> refused = new HashSet<>();
 
         void add(String name, Object value) {
             if (name == null) {
@@ -401,7 +414,7 @@ public final class PageCacheConfig {
                 return;
             }
             String text = value == null ? null : value.toString();
-            Optional<Flag> flag = Flags.byName(name);
+            Optional<Flag> flag = PageCacheFlags.ALL.byName(name);
             if (flag.isEmpty()) {
                 problems.add(new InvalidConfigurationException.Problem(name, text,
                         name + "=" + (text == null ? "" : text) + ": unknown flag" + hint(name)));
@@ -410,28 +423,39 @@ public final class PageCacheConfig {
             try {
                 parsed.put(flag.get(), flag.get().parse(text));
                 given.put(flag.get(), text == null ? null : text.strip());
-            } catch (InvalidConfigurationException e) {
-                problems.addAll(e.problems());
+            } catch (FlagValueException e) {
+                addAll(e.problems());
                 refused.add(flag.get());
             }
         }
 
+        @Override
+        public Object given(Flag flag) {
+            return parsed.get(flag);
+        }
+
+        @Override
+        public String text(Flag flag) {
+            return given.get(flag);
+        }
+
         PageCacheConfig build() {
             int frames = checkFrames();
-            checkNvmSlots();
-            checkAgainstMaxUsage(Flags.CLOCK_FAULT_USAGE);
-            checkAgainstMaxUsage(Flags.CLOCK_EVICT_THRESHOLD);
-            checkAgainstMaxUsage(Flags.HISTORY_BOOST_USAGE);
-            if (frames > 0) {
-                checkColdBounds(frames);
-                checkGhosts(frames);
-                checkHistorySizes(frames);
+            if (!refused.contains(PageCacheFlags.POLICY) && !refused.contains(PageCacheFlags.PAGE_SIZE)) {
+                // The rules across the policies' and the tiers' flags, with the frame count when it is known.
+                RuleContext context = new RuleContext(this, Set.copyOf(refused), (String) value(PageCacheFlags.POLICY),
+                        frames, (Long) value(PageCacheFlags.PAGE_SIZE), frames > 0 ? frameCount(frames) : "unknown");
+                List<FlagProblem> found = new ArrayList<>();
+                for (FlagRule rule : PageCacheFlags.RULES) {
+                    rule.check(context, found);
+                }
+                addAll(found);
             }
             if (!problems.isEmpty()) {
                 throw new InvalidConfigurationException(problems);
             }
             Map<Flag, Object> explicit = new LinkedHashMap<>();
-            for (Flag flag : Flags.ALL) {
+            for (Flag flag : PageCacheFlags.ALL.all()) {
                 if (parsed.containsKey(flag)) {
                     explicit.put(flag, parsed.get(flag));
                 }
@@ -439,175 +463,53 @@ public final class PageCacheConfig {
             return new PageCacheConfig(explicit);
         }
 
+        private void addAll(List<FlagProblem> found) {
+            for (FlagProblem problem : found) {
+                problems.add(new InvalidConfigurationException.Problem(problem.flag(), problem.value(), problem.message()));
+            }
+        }
+
         /**
          * Memory holds 2 to MAX_FRAMES pages; keep_free and frame counts fit in the frames. Returns
          * the frame count, or 0 when memory or page size is refused and it is unknown.
          */
         private int checkFrames() {
-            if (refused.contains(Flags.MEMORY) || refused.contains(Flags.PAGE_SIZE)) {
+            if (refused.contains(PageCacheFlags.MEMORY) || refused.contains(PageCacheFlags.PAGE_SIZE)) {
                 return 0;
             }
-            long memory = (Long) value(Flags.MEMORY);
-            long pageSize = (Long) value(Flags.PAGE_SIZE);
+            long memory = (Long) value(PageCacheFlags.MEMORY);
+            long pageSize = (Long) value(PageCacheFlags.PAGE_SIZE);
             long pages = memory / pageSize;
-            String holds = Flags.MEMORY.name() + "=" + text(Flags.MEMORY) + " holds " + pages(pages) + " of "
-                    + Flags.PAGE_SIZE.name() + "=" + pageSize;
+            String holds = PageCacheFlags.MEMORY.name() + "=" + text(PageCacheFlags.MEMORY, true) + " holds " + pages(pages) + " of "
+                    + PageCacheFlags.PAGE_SIZE.name() + "=" + pageSize;
             if (pages < MIN_PAGES) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.MEMORY.name(), text(Flags.MEMORY),
+                problems.add(new InvalidConfigurationException.Problem(PageCacheFlags.MEMORY.name(), text(PageCacheFlags.MEMORY, true),
                         holds + "; at least " + MIN_PAGES + " are needed"));
                 return 0;
             }
             if (pages > MAX_FRAMES) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.MEMORY.name(), text(Flags.MEMORY),
+                problems.add(new InvalidConfigurationException.Problem(PageCacheFlags.MEMORY.name(), text(PageCacheFlags.MEMORY, true),
                         holds + "; at most " + MAX_FRAMES + " are supported"));
                 return 0;
             }
-            String frameCount = "the frame count, " + frameCount(pages);
-            Object keepFree = parsed.get(Flags.EVICTOR_KEEP_FREE);
+            Object keepFree = parsed.get(PageCacheFlags.EVICTOR_KEEP_FREE);
             if (keepFree != null && (Integer) keepFree >= pages) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.EVICTOR_KEEP_FREE.name(), text(Flags.EVICTOR_KEEP_FREE),
-                        Flags.EVICTOR_KEEP_FREE.name() + "=" + text(Flags.EVICTOR_KEEP_FREE) + ": must be less than " + frameCount));
+                problems.add(new InvalidConfigurationException.Problem(PageCacheFlags.EVICTOR_KEEP_FREE.name(),
+                        text(PageCacheFlags.EVICTOR_KEEP_FREE, true), PageCacheFlags.EVICTOR_KEEP_FREE.name() + "="
+                        + text(PageCacheFlags.EVICTOR_KEEP_FREE, true) + ": must be less than the frame count, " + frameCount(pages)));
             }
-            parsed.forEach((flag, value) -> {
-                if (value instanceof FrameShare share && !share.isFraction() && share.count() > pages) {
-                    problems.add(new InvalidConfigurationException.Problem(flag.name(), text(flag),
-                            flag.name() + "=" + text(flag) + ": must be at most " + frameCount));
-                    refused.add(flag);
-                }
-            });
+            List<FlagProblem> found = new ArrayList<>();
+            RuleContext context = new RuleContext(this, Set.copyOf(refused), (String) value(PageCacheFlags.POLICY), (int) pages,
+                    pageSize, frameCount(pages));
+            refused.addAll(RuleContext.checkFrameCounts(parsed.keySet(), context, found));
+            addAll(found);
             return (int) pages;
-        }
-
-        /** The NVM tier holds 1 to MAX_NVM_SLOTS pages, and has no more devices than slots. */
-        private void checkNvmSlots() {
-            if (refused.contains(Flags.NVM_CAPACITY) || refused.contains(Flags.PAGE_SIZE)) {
-                return;
-            }
-            long capacity = (Long) value(Flags.NVM_CAPACITY);
-            long pageSize = (Long) value(Flags.PAGE_SIZE);
-            long slots = capacity / pageSize;
-            String holds = Flags.NVM_CAPACITY.name() + "=" + text(Flags.NVM_CAPACITY) + " holds " + pages(slots) + " of "
-                    + Flags.PAGE_SIZE.name() + "=" + pageSize;
-            if (slots < 1) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_CAPACITY.name(), text(Flags.NVM_CAPACITY),
-                        holds + "; at least 1 is needed"));
-                return;
-            }
-            if (slots > MAX_NVM_SLOTS) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_CAPACITY.name(), text(Flags.NVM_CAPACITY),
-                        holds + "; at most " + MAX_NVM_SLOTS + " are supported"));
-                return;
-            }
-            Object devices = parsed.get(Flags.NVM_DEVICES);
-            if (devices != null && (Integer) devices > slots) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.NVM_DEVICES.name(), text(Flags.NVM_DEVICES),
-                        Flags.NVM_DEVICES.name() + "=" + text(Flags.NVM_DEVICES) + ": must be at most the NVM slots, " + slots
-                                + " (" + Flags.NVM_CAPACITY.name() + "=" + text(Flags.NVM_CAPACITY) + " / "
-                                + Flags.PAGE_SIZE.name() + "=" + pageSize + ")"));
-            }
-        }
-
-        /**
-         * An explicit clockpro.cold_max comes to at least as many frames as clockpro.cold_min, set or
-         * at its default (which is the same for both CLOCK-Pro policies). Checked whatever the policy,
-         * like every rule between flags that are set, so that changing only the policy keeps a
-         * config valid. A cold_max above its cap (frames - cold_min) is capped, never refused: the cap
-         * is at least cold_min.
-         */
-        private void checkColdBounds(int frames) {
-            Object max = parsed.get(Flags.CLOCKPRO_COLD_MAX);
-            if (max == null || refused.contains(Flags.CLOCKPRO_COLD_MAX) || refused.contains(Flags.CLOCKPRO_COLD_MIN)) {
-                return;
-            }
-            int coldMax = ((FrameShare) max).of(frames);
-            Object min = parsed.get(Flags.CLOCKPRO_COLD_MIN);
-            int coldMin = min != null ? ((FrameShare) min).of(frames) : PolicySizes.defaultColdMin(frames);
-            if (coldMin <= coldMax) {
-                return;
-            }
-            String maxText = Flags.CLOCKPRO_COLD_MAX.name() + "=" + text(Flags.CLOCKPRO_COLD_MAX) + " (" + framesOf(coldMax) + ")";
-            String frameCount = "; the frame count is " + frameCount(frames);
-            if (min != null) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_COLD_MIN.name(), text(Flags.CLOCKPRO_COLD_MIN),
-                        Flags.CLOCKPRO_COLD_MIN.name() + "=" + text(Flags.CLOCKPRO_COLD_MIN) + " (" + framesOf(coldMin)
-                                + ") must be at most " + maxText + frameCount));
-            } else {
-                problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_COLD_MAX.name(), text(Flags.CLOCKPRO_COLD_MAX),
-                        maxText + " must be at least " + Flags.CLOCKPRO_COLD_MIN.name() + ", unset, which defaults to "
-                                + framesOf(coldMin) + " (" + Flags.CLOCKPRO_COLD_MIN.defaultText() + ")" + frameCount));
-            }
-        }
-
-        /**
-         * The ghosts a CLOCK-Pro clock keeps (clockpro.ghosts x frames) fit its ghost index and,
-         * with the frames, its node arrays. Checked when clockpro.ghosts is set, whatever the policy,
-         * and at the policy's default when the policy is clock-pro or clock-pro-plus.
-         */
-        private void checkGhosts(int frames) {
-            if (refused.contains(Flags.CLOCKPRO_GHOSTS)) {
-                return;
-            }
-            Object given = parsed.get(Flags.CLOCKPRO_GHOSTS);
-            String policy = (String) value(Flags.POLICY);
-            if (given == null && !policy.equals("clock-pro") && !policy.equals("clock-pro-plus")) {
-                return;
-            }
-            double perFrame = given != null ? (Double) given : PolicySizes.defaultGhosts(policy);
-            long ghosts = PolicySizes.ghostCapacity(frames, perFrame);
-            long most = PolicySizes.maxGhosts(frames);
-            if (ghosts <= most) {
-                return;
-            }
-            String flag = given != null
-                    ? Flags.CLOCKPRO_GHOSTS.name() + "=" + text(Flags.CLOCKPRO_GHOSTS)
-                    : Flags.CLOCKPRO_GHOSTS.name() + ", unset, which defaults to " + Flags.CLOCKPRO_GHOSTS.format(perFrame) + " for "
-                            + Flags.POLICY.name() + "=" + policy + ",";
-            String fit = most < 1
-                    ? "no ghost fits beside so many frames: the clock's arrays hold frames + ghosts + 1 <= " + MAX_FRAMES
-                            + " nodes; lower " + Flags.MEMORY.name() + " or raise " + Flags.PAGE_SIZE.name()
-                    : "at most " + most + " fit (" + PolicySizes.MAX_GHOSTS + " in the ghost index, and frames + ghosts + 1 <= "
-                            + MAX_FRAMES + " nodes in the clock's arrays)";
-            problems.add(new InvalidConfigurationException.Problem(Flags.CLOCKPRO_GHOSTS.name(), text(Flags.CLOCKPRO_GHOSTS),
-                    flag + " keeps " + ghosts + " ghosts for the frame count, " + frameCount(frames) + "; " + fit));
-        }
-
-        /**
-         * An explicit history.bits is at most 64 x the frames rounded up to a power of two, and an
-         * explicit history.capacity at most 4 x the frames (and both within their own bounds),
-         * whatever the policy: the history's structures are preallocated at these sizes.
-         */
-        private void checkHistorySizes(int frames) {
-            Object bits = parsed.get(Flags.HISTORY_BITS);
-            int mostBits = PolicySizes.maxHistoryBits(frames);
-            if (bits != null && (Integer) bits > mostBits) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.HISTORY_BITS.name(), text(Flags.HISTORY_BITS),
-                        Flags.HISTORY_BITS.name() + "=" + text(Flags.HISTORY_BITS) + ": must be at most " + mostBits + ", "
-                                + PolicySizes.MAX_HISTORY_BITS_PER_FRAME + " x the frame count rounded up to a power of two; the frame count is "
-                                + frameCount(frames)));
-            }
-            Object capacity = parsed.get(Flags.HISTORY_CAPACITY);
-            int most = PolicySizes.maxHistoryCapacity(frames);
-            if (capacity != null && (Integer) capacity > most) {
-                problems.add(new InvalidConfigurationException.Problem(Flags.HISTORY_CAPACITY.name(), text(Flags.HISTORY_CAPACITY),
-                        Flags.HISTORY_CAPACITY.name() + "=" + text(Flags.HISTORY_CAPACITY) + ": must be at most " + most + ", "
-                                + PolicySizes.HISTORY_CAPACITY_PER_FRAME + " x the frame count; the frame count is " + frameCount(frames)));
-            }
         }
 
         /** "N (pagecache.memory=M / pagecache.page_size=P)": the frame count and where it comes from. */
         private String frameCount(long frames) {
-            return frames + " (" + Flags.MEMORY.name() + "=" + text(Flags.MEMORY) + " / " + Flags.PAGE_SIZE.name() + "="
-                    + value(Flags.PAGE_SIZE) + ")";
-        }
-
-        /** fault_usage, evict_threshold and history.boost_usage may not exceed max_usage when it is set (its own bounds cap them at 7 otherwise). */
-        private void checkAgainstMaxUsage(Flag flag) {
-            Object value = parsed.get(flag);
-            Object maxUsage = parsed.get(Flags.CLOCK_MAX_USAGE);
-            if (value != null && maxUsage != null && (Integer) value > (Integer) maxUsage) {
-                problems.add(new InvalidConfigurationException.Problem(flag.name(), text(flag),
-                        flag.name() + "=" + text(flag) + ": must be an integer in [0, " + Flags.CLOCK_MAX_USAGE.name() + "=" + maxUsage + "]"));
-            }
+            return frames + " (" + PageCacheFlags.MEMORY.name() + "=" + text(PageCacheFlags.MEMORY, true) + " / "
+                    + PageCacheFlags.PAGE_SIZE.name() + "=" + value(PageCacheFlags.PAGE_SIZE) + ")";
         }
 
         private Object value(Flag flag) {
@@ -615,9 +517,10 @@ public final class PageCacheConfig {
             return value != null ? value : flag.parsedDefault();
         }
 
-        private String text(Flag flag) {
+        /** The text a flag was given as, or its default's when it was not (withDefault), for messages. */
+        private String text(Flag flag, boolean withDefault) {
             String text = given.get(flag);
-            return text != null ? text : flag.defaultValue();
+            return text != null || !withDefault ? text : flag.defaultValue();
         }
     }
 }

@@ -1,9 +1,15 @@
-package io.ratatosk.pagecache;
+package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.policies.EvictionPolicies;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.PageCacheStats;
+import io.ratatosk.pagecache.StressWorkload;
+import io.ratatosk.pagecache.NvmCacheStats;
+import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +41,7 @@ class NvmPageCacheStressTest {
 
     static Stream<Arguments> variants() {
         List<Arguments> args = new ArrayList<>();
-        for (String policy : EvictionPolicies.NAMES) {
+        for (String policy : PolicyRegistry.NAMES) {
             args.add(Arguments.of(policy, true, "write-back", true, false, 0));
             args.add(Arguments.of(policy, false, "write-through", false, false, 0));
         }
@@ -73,7 +79,7 @@ class NvmPageCacheStressTest {
             StressWorkload.run(file, committed);
             stats = cache.stats();
             file.close();
-            cache.nvmTier().checkInvariants();
+            ((NvmSwapStore) cache.tier()).checkInvariants();
         }
         NvmCacheStats nvm = stats.nvm();
         assertTrue(nvm.swapOuts() > 0 && nvm.swapIns() > 0, "pages went through NVM both ways: " + stats);

@@ -1,0 +1,33 @@
+package io.ratatosk.pagecache.tier;
+
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.core.config.Flag;
+import io.ratatosk.core.config.FlagRule;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.util.List;
+
+/**
+ * A swap tier the page cache can put between its frames and the store's files, found through
+ * {@link java.util.ServiceLoader} ({@code META-INF/services/io.ratatosk.pagecache.tier.SwapTierProvider})
+ * and chosen with {@code pagecache.swap=<name>}. The page cache knows a tier only through this and
+ * {@link SwapTier}: {@code storage-nvm}'s emulated NVM is one, and adding its jar to the class path is
+ * what makes {@code pagecache.swap=nvm} and the {@code pagecache.nvm.*} flags exist.
+ */
+public interface SwapTierProvider {
+    /** The {@code pagecache.swap} value that selects this tier: lower case, not {@code file}. */
+    String name();
+
+    /** One line for {@code pagecache.swap}'s documentation: what the tier puts between frames and files. */
+    String description();
+
+    /** The flags the tier reads, in the order the documentation lists them; parsed with the page cache's own. */
+    List<Flag> flags();
+
+    /** Rules across the tier's flags (and the page size), checked when the configuration is parsed. */
+    default List<FlagRule> rules() {
+        return List.of();
+    }
+
+    /** Builds the tier in front of {@code files}, from a configuration that passed {@link #rules()}. */
+    SwapTier open(PageCacheConfig config, PageSwapperFactory files);
+}

@@ -1,0 +1,35 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+
+/**
+ * What tests of other modules (the NVM tier's, which plugs into the page cache) may look at inside a
+ * page cache: shipped in the pagecache test jar only, never in the library.
+ */
+public final class PageCacheInternals {
+    private PageCacheInternals() {
+    }
+
+    public static FrameTable frames(PageCache cache) {
+        return cache.frames();
+    }
+
+    public static EvictionPolicy policy(PageCache cache) {
+        return cache.policy();
+    }
+
+    public static int freeFrames(PageCache cache) {
+        return cache.freeFrames();
+    }
+
+    /** The file's id: the file part of its pages' keys. */
+    public static int fileId(PagedFile file) {
+        return file.fileId();
+    }
+
+    /** The page's translation-table entry: 0 absent, -1 being faulted in, else frame + 1. */
+    public static int tableEntry(PagedFile file, long pageId) {
+        return file.table().get(pageId);
+    }
+}
