@@ -7,12 +7,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A disk that fails now and then while {@link #enable switched on}: the cache's own file swappers, with
  * an {@link InjectedIOException} or an {@link InjectedError} thrown from reads, writes, forces and
- * closes at random. A failing close still closes the file (as close(2) does), then reports.
- * Decisions come from one seeded stream, so a single-threaded run without the evictor replays them.
+ * closes at random. A failing close still closes the file (as close(2) does), then reports. It can
+ * also be slow ({@link #slowReads}): each read returns a while after it completed, so that faults are
+ * in flight when an unmap or a close runs. Decisions come from one seeded stream, so a
+ * single-threaded run without the evictor replays them.
  */
 final class FaultInjector {
     private final SplittableRandom random;
@@ -20,6 +23,8 @@ final class FaultInjector {
     /** Chance, in 1/10000, that an eligible call fails. */
     private volatile int perTenThousand;
     private final AtomicLong injected = new AtomicLong();
+    private volatile long readDelayNanos;
+    private volatile boolean errors = true;
 
     FaultInjector(long seed) {
         this.random = new SplittableRandom(seed);
@@ -28,6 +33,16 @@ final class FaultInjector {
     void enable(int perTenThousand) {
         this.perTenThousand = perTenThousand;
         this.enabled = true;
+    }
+
+    /** Whether failures may be Errors as well as IOExceptions (by default they may). */
+    void errors(boolean on) {
+        this.errors = on;
+    }
+
+    /** Every read returns {@code nanos} after it completed. */
+    void slowReads(long nanos) {
+        this.readDelayNanos = nanos;
     }
 
     void disable() {
@@ -73,7 +88,7 @@ final class FaultInjector {
         }
         injected.incrementAndGet();
         String what = "injected " + call + " failure: " + file.getFileName() + (pageId >= 0 ? " page " + pageId : "");
-        if (errorsToo && roll < perTenThousand / 5) {
+        if (errorsToo && errors && roll < perTenThousand / 5) {
             throw new InjectedError(what);
         }
         throw new InjectedIOException(what);
@@ -96,7 +111,12 @@ final class FaultInjector {
         @Override
         public int read(long pageId, long address) throws IOException {
             maybeFail("read", file, pageId, true);
-            return real.read(pageId, address);
+            int read = real.read(pageId, address);
+            long delay = readDelayNanos;
+            if (delay > 0) {
+                LockSupport.parkNanos(delay);
+            }
+            return read;
         }
 
         @Override

@@ -3,9 +3,6 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.core.config.Flags;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.Locale;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,11 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}
  * runs as long as asked. The master seed is printed at the start and in every failure, with the flags
  * that replay the failing scenario ({@code -Dratatosk.seed=... -Dratatosk.scenario=...}); see
- * {@link RunSettings}. {@code -Dratatosk.skip_ops=STALE_READ_ACROSS_CLOSE,...} leaves operations out, to
- * see what else a run finds while one bug still crashes the JVM.
+ * {@link RunSettings}. {@code -Dratatosk.skip=LINKS,STALE_READ_ACROSS_CLOSE,...} leaves things out (see
+ * {@link Skips}), to see what else a run finds while one bug still fails or crashes every run.
  */
 class LifecycleModelTest {
-    static final String SKIP_OPS = "ratatosk.skip_ops";
     private static final int MAX_PARTICIPANTS = 17;
 
     @TempDir
@@ -33,11 +29,10 @@ class LifecycleModelTest {
     @Test
     void randomLifecycleOperationsNeverLoseAnAcknowledgedWriteCrashOrHang() throws Exception {
         RunSettings settings = RunSettings.fromSystemProperties();
-        Set<Worker.Op> skipped = skippedOps();
         print("lifecycle model test: master seed " + settings.seed() + " (replay with -D" + RunSettings.SEED + "="
             + settings.seed() + "), " + settings.threads() + " threads, for " + settings.soak().toSeconds() + " s"
             + (settings.onlyScenario() >= 0 ? ", only scenario " + settings.onlyScenario() : "")
-            + (skipped.isEmpty() ? "" : ", skipping " + skipped) + "; policies " + Flags.POLICIES);
+            + (settings.skips().none() ? "" : ", " + settings.skips()) + "; policies " + Flags.POLICIES);
         Failures failures = new Failures();
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
@@ -47,7 +42,7 @@ class LifecycleModelTest {
             }
         });
         try (Watchdog watchdog = new Watchdog(MAX_PARTICIPANTS, settings.opTimeout(), failures)) {
-            Thread driver = new Thread(() -> runScenarios(settings, skipped, failures, watchdog), "lifecycle-driver");
+            Thread driver = new Thread(() -> runScenarios(settings, failures, watchdog), "lifecycle-driver");
             driver.setDaemon(true);
             driver.start();
             while (driver.isAlive() && !failures.await(200)) {
@@ -61,14 +56,14 @@ class LifecycleModelTest {
         }
     }
 
-    private void runScenarios(RunSettings settings, Set<Worker.Op> skipped, Failures failures, Watchdog watchdog) {
+    private void runScenarios(RunSettings settings, Failures failures, Watchdog watchdog) {
         long deadline = System.nanoTime() + settings.soak().toNanos();
         int first = Math.max(0, settings.onlyScenario());
         for (int index = first; !failures.any(); index++) {
             if (index > first && (settings.onlyScenario() >= 0 || System.nanoTime() > deadline)) {
                 return;
             }
-            ScenarioConfig config = ScenarioConfig.draw(index, RunSettings.mix(settings.seed(), index), settings.threads());
+            ScenarioConfig config = ScenarioConfig.draw(index, RunSettings.mix(settings.seed(), index), settings.threads(), settings.skips());
             long start = System.nanoTime();
             Scenario sc;
             try {
@@ -83,7 +78,7 @@ class LifecycleModelTest {
             failures.context(sc::dumpLogs);
             print("starting " + config);
             try {
-                new ScenarioRunner(sc, skipped).run();
+                new ScenarioRunner(sc).run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -95,17 +90,6 @@ class LifecycleModelTest {
             }
             print("done in " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms: " + sc.summary());
         }
-    }
-
-    private static Set<Worker.Op> skippedOps() {
-        Set<Worker.Op> skipped = EnumSet.noneOf(Worker.Op.class);
-        String text = System.getProperty(SKIP_OPS, "");
-        for (String name : text.split(",")) {
-            if (!name.isBlank()) {
-                skipped.add(Worker.Op.valueOf(name.strip().toUpperCase(Locale.ROOT)));
-            }
-        }
-        return skipped;
     }
 
     private static void print(String line) {

@@ -25,14 +25,22 @@ final class PathSpellings {
 
     /** Lays out {@code root/data}, {@code root/data/sub} and {@code root/link -> data}. */
     PathSpellings(Path root) throws IOException {
+        this(root, true);
+    }
+
+    /** As {@link #PathSpellings(Path)}; without links when {@code links} is false. */
+    PathSpellings(Path root, boolean links) throws IOException {
         this.root = root.toAbsolutePath();
         this.data = Files.createDirectories(this.root.resolve("data"));
         Files.createDirectories(data.resolve("sub"));
         this.linkedDir = this.root.resolve("link");
-        this.dirLinks = tryLink(linkedDir, data, "a symlinked directory");
+        this.dirLinks = links && tryLink(linkedDir, data, "a symlinked directory");
         Path probe = this.root.resolve("probe.lnk");
-        this.fileLinks = tryLink(probe, data.resolve("probe"), "a symlink to the file");
+        this.fileLinks = links && tryLink(probe, data.resolve("probe"), "a symlink to the file");
         Files.deleteIfExists(probe);
+        if (!links) {
+            notes.add("symlinked spellings left out on request");
+        }
         Path cwd = Path.of("").toAbsolutePath();
         boolean cwdIsReal;
         try {

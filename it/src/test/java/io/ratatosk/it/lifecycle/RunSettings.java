@@ -12,10 +12,11 @@ import java.util.Locale;
  *   <li>{@code ratatosk.seed}: the master seed to replay (decimal or 0x hex; default random);</li>
  *   <li>{@code ratatosk.scenario}: run only this scenario of the seed (default: scenarios 0, 1, ... until the time is up);</li>
  *   <li>{@code ratatosk.threads}: worker threads (default 4); with 1 and the evictor off a replay is exact;</li>
- *   <li>{@code ratatosk.op_timeout}: the longest one operation may take before the run counts as hung (default 30s).</li>
+ *   <li>{@code ratatosk.op_timeout}: the longest one operation may take before the run counts as hung (default 30s);</li>
+ *   <li>{@code ratatosk.skip}: what to leave out, see {@link Skips} (default nothing).</li>
  * </ul>
  */
-record RunSettings(Duration soak, long seed, int onlyScenario, int threads, Duration opTimeout) {
+record RunSettings(Duration soak, long seed, int onlyScenario, int threads, Duration opTimeout, Skips skips) {
     static final String SOAK = "ratatosk.soak";
     static final String SEED = "ratatosk.seed";
     static final String SCENARIO = "ratatosk.scenario";
@@ -32,7 +33,7 @@ record RunSettings(Duration soak, long seed, int onlyScenario, int threads, Dura
             throw new IllegalArgumentException(THREADS + " must be in [1, 16]: " + threads);
         }
         Duration opTimeout = duration(OP_TIMEOUT, System.getProperty(OP_TIMEOUT, "30s"));
-        return new RunSettings(soak, seed, scenario, threads, opTimeout);
+        return new RunSettings(soak, seed, scenario, threads, opTimeout, Skips.parse(System.getProperty(Skips.PROPERTY, "")));
     }
 
     /** Parses {@code 90}, {@code 90s}, {@code 10m}, {@code 2h}. */
@@ -63,7 +64,16 @@ record RunSettings(Duration soak, long seed, int onlyScenario, int threads, Dura
 
     /** The -D flags that replay {@code scenario} of this run. */
     String replayFlags(int scenario) {
-        return "-D" + SEED + "=" + seed + " -D" + SCENARIO + "=" + scenario + " -D" + THREADS + "=" + threads;
+        return "-D" + SEED + "=" + seed + " -D" + SCENARIO + "=" + scenario + " -D" + THREADS + "=" + threads
+            + (skips.none() ? "" : " -D" + Skips.PROPERTY + "=" + skipFlag());
+    }
+
+    private String skipFlag() {
+        StringBuilder sb = new StringBuilder();
+        skips.ops().forEach(op -> sb.append(op).append(','));
+        sb.append(skips.links() ? "LINKS," : "").append(skips.farIds() ? "FAR_IDS," : "").append(skips.faults() ? "FAULTS," : "")
+            .append(skips.errors() ? "ERRORS," : "").append(skips.slowReads() ? "SLOW_READS," : "");
+        return sb.substring(0, sb.length() - 1);
     }
 
     /** A well-mixed seed for {@code (seed, index)} (SplitMix64 finalizer), so streams do not overlap. */

@@ -44,8 +44,12 @@ final class Scenario {
         this.settings = settings;
         this.failures = failures;
         this.watchdog = watchdog;
-        this.spellings = new PathSpellings(root);
+        this.spellings = new PathSpellings(root, !settings.skips().links());
         this.injector = new FaultInjector(RunSettings.mix(config.seed(), 77));
+        injector.errors(!settings.skips().errors());
+        if (config.slowReads()) {
+            injector.slowReads(100_000);
+        }
         for (int f = 0; f < config.filePages().size(); f++) {
             String name = "s" + config.index() + "-f" + f;
             long tag = RunSettings.mix(config.seed(), 500 + f) | 1L;
@@ -56,6 +60,11 @@ final class Scenario {
             logs.add(new OpLog("thread t" + t));
         }
         logs.add(new OpLog("driver"));
+    }
+
+    /** Whether the disk fails for a while in this scenario. */
+    boolean faulty() {
+        return config.faulty();
     }
 
     OpLog driverLog() {
@@ -72,7 +81,8 @@ final class Scenario {
     private CacheGeneration open() {
         int number = nextGeneration++;
         PageCacheConfig cacheConfig = config.cacheConfig(number);
-        PageCache cache = config.faulty() ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
+        PageCache cache = config.faulty() || config.slowReads()
+            ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
         policiesUsed.add(cacheConfig.policy());
         return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), files.size());
     }
@@ -192,7 +202,7 @@ final class Scenario {
     String summary() {
         return config + ": " + ops.get() + " ops, " + reopens.get() + " reopens, policies " + policiesUsed()
             + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
-            + " (refused " + farRefusals.get() + ")" + (config.faulty() ? ", " + injector.injected() + " faults injected, "
+            + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
             + injectedSurfaced.get() + " surfaced" : "");
     }
 

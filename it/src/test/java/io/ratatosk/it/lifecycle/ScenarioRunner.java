@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Runs one scenario: opens the first cache, runs the workers to the end of their operations, then
@@ -17,12 +16,10 @@ import java.util.Set;
  */
 final class ScenarioRunner {
     private final Scenario sc;
-    private final Set<Worker.Op> skipped;
     private final int driver;
 
-    ScenarioRunner(Scenario sc, Set<Worker.Op> skipped) {
+    ScenarioRunner(Scenario sc) {
         this.sc = sc;
-        this.skipped = skipped;
         this.driver = sc.config.threads();
     }
 
@@ -31,7 +28,7 @@ final class ScenarioRunner {
         step("opening the first cache", sc::start);
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < sc.config.threads(); t++) {
-            Thread thread = new Thread(new Worker(sc, t, skipped), "lifecycle-s" + sc.config.index() + "-t" + t);
+            Thread thread = new Thread(new Worker(sc, t), "lifecycle-s" + sc.config.index() + "-t" + t);
             thread.setDaemon(true); // a hung worker must not keep the JVM alive
             threads.add(thread);
         }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,7 +50,6 @@ final class Worker implements Runnable {
     private final int t;
     private final SplittableRandom rnd;
     private final OpLog log;
-    private final Set<Op> skipped;
     private final List<Ref> refs = new ArrayList<>();
     private final StringBuilder trace = new StringBuilder();
     private long opNo;
@@ -62,12 +60,11 @@ final class Worker implements Runnable {
     private CacheGeneration ctxGen;
     private int ctxFinishedBefore;
 
-    Worker(Scenario sc, int t, Set<Op> skipped) {
+    Worker(Scenario sc, int t) {
         this.sc = sc;
         this.t = t;
         this.rnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
         this.log = sc.logs.get(t);
-        this.skipped = skipped;
     }
 
     @Override
@@ -88,7 +85,7 @@ final class Worker implements Runnable {
 
     /** Thread 0 turns the failing disk on for the middle of a faulty scenario, and off for the rest. */
     private void toggleFaults(int ops) {
-        if (t != 0 || !sc.config.faulty()) {
+        if (t != 0 || !sc.faulty()) {
             return;
         }
         if (opNo == ops / 10) {
@@ -106,7 +103,7 @@ final class Worker implements Runnable {
             for (Op op : Op.values()) {
                 r -= op.weight;
                 if (r < 0) {
-                    if (skipped.contains(op)) {
+                    if (sc.settings.skips().ops().contains(op)) {
                         break;
                     }
                     return op;
@@ -135,6 +132,7 @@ final class Worker implements Runnable {
                 case CLOSE_WITH_OWN_PIN -> closeWithOwnPin();
                 case UNMAP_WITH_OWN_PIN -> unmapWithOwnPin();
             }
+            letGoSometimes();
             log.end(trace + "ok");
         } catch (AssertionError e) {
             log.end(trace + "FAILED");
@@ -150,7 +148,7 @@ final class Worker implements Runnable {
 
     /** Whether {@code e}, which ended an operation, is allowed; returns how it ended, or throws the failure. */
     private String judge(Throwable e) {
-        if (FaultInjector.isInjected(e) && sc.config.faulty()) {
+        if (FaultInjector.isInjected(e) && sc.faulty()) {
             sc.injectedSurfaced.incrementAndGet();
             if (ctxRef != null) {
                 dropIfDead(ctxRef);
@@ -197,6 +195,14 @@ final class Worker implements Runnable {
                     invalidId(c, ref);
                     continue;
                 }
+                if (kind < 8 && !ref.borrowed() && refs.contains(ref)) {
+                    // close our reference with the cursor still open, and read on: the file may go away under us
+                    trace.append("let go mid-read ");
+                    release(ref);
+                    ref = ref.asBorrowed();
+                    ctxRef = ref;
+                    continue;
+                }
                 boolean sequential = kind < 50 && expectNext >= 0;
                 long id = sequential ? expectNext : anyPage(f);
                 long maxAcked = f.maxAckedPageId();
@@ -210,7 +216,8 @@ final class Worker implements Runnable {
                 if (!ok) {
                     if (id <= maxAcked) {
                         throw fail("read cursor next(" + id + ") on " + ref + " returned false (past the end), but page "
-                            + maxAcked + " was acknowledged", null);
+                            + maxAcked + " was acknowledged" + (alive(ref.pf()) ? "" : "; the file is unmapped, so next()"
+                            + " must throw IllegalStateException"), null);
                     }
                     expectNext = -1;
                     continue;
@@ -275,7 +282,7 @@ final class Worker implements Runnable {
                     invalidId(c, ref);
                     continue;
                 }
-                if (kind < 5) {
+                if (kind < 5 && !sc.settings.skips().farIds()) {
                     farWrite(c, ref, pending, noGrow);
                     expectNext = -1;
                     continue;
@@ -316,6 +323,7 @@ final class Worker implements Runnable {
         int slot = f.pages + base * f.threads + t;
         long id = f.pageId(slot);
         boolean ok;
+        trace.append("far next(").append(id).append(")=");
         try {
             ok = c.next(id);
         } catch (IllegalArgumentException | IOException e) {
@@ -323,11 +331,11 @@ final class Worker implements Runnable {
                 throw e;
             }
             sc.farRefusals.incrementAndGet();
-            trace.append("far next(").append(id).append(") refused: ").append(e).append(' ');
+            trace.append("refused: ").append(e).append(' ');
             return;
         }
         pending.ack();
-        trace.append("far next(").append(id).append(")=").append(ok).append(' ');
+        trace.append(ok).append(' ');
         if (!ok) {
             if (!noGrow || id <= f.maxAckedPageId()) {
                 throw fail("write cursor next(" + id + ") on " + ref + " returned false", null);
@@ -408,11 +416,16 @@ final class Worker implements Runnable {
         ctxFinishedBefore = finished;
         trace.append("map ").append(f.name).append(" via ").append(spelling).append(" in g").append(g.number).append(' ');
         PagedFile pf = g.cache.map(spelling, f.pageSize);
-        Ref ref = new Ref(g, f, pf, spelling, finished);
+        Ref ref = new Ref(g, f, pf, spelling, finished, false);
         refs.add(ref);
         ctxRef = ref;
         if (pf.pageSize() != f.pageSize) {
             throw fail("map(" + spelling + ", " + f.pageSize + ") returned a mapping with page size " + pf.pageSize(), null);
+        }
+        boolean closedAfterMap = g.closed;
+        if (closedAfterMap && alive(pf)) {
+            throw fail("map(" + spelling + ") raced close() of " + g + ": the mapping it returned is still live after close()"
+                + " returned (io() gives cursors)", null);
         }
         if (!alive(pf) && !g.closingSince(finished)) {
             throw fail("map(" + spelling + ") returned a PagedFile that is already closed (io() throws), with no close"
@@ -428,10 +441,25 @@ final class Worker implements Runnable {
 
     /** A reference this thread holds on {@code f} in the current cache, mapping one if need be; null if the cache refused. */
     private Ref ensureRef(FileModel f) throws IOException {
+        return ensureRef(f, true);
+    }
+
+    /** As {@link #ensureRef(FileModel)}; {@code mayBorrow}: another thread's mapping may do. */
+    private Ref ensureRef(FileModel f, boolean mayBorrow) throws IOException {
         CacheGeneration g = sc.current();
         dropStaleRefs(g);
         List<Ref> mine = refsOf(f, g);
-        if (!mine.isEmpty() && rnd.nextInt(10) != 0) {
+        int choice = rnd.nextInt(100);
+        if (choice < 25 && mayBorrow) {
+            // use another thread's mapping without a reference of our own: it may be unmapped under us
+            PagedFile other = g.latestMapping.get(f.index);
+            if (other != null) {
+                Ref ref = new Ref(g, f, other, f.spellings.get(0), g.closesFinished.get(), true);
+                ctxRef = ref;
+                return ref;
+            }
+        }
+        if (!mine.isEmpty() && choice < 90) {
             Ref ref = mine.get(rnd.nextInt(mine.size()));
             ctxRef = ref;
             return ref;
@@ -621,7 +649,7 @@ final class Worker implements Runnable {
      */
     private void unmapWithOwnPin() throws IOException {
         FileModel f = randomFile();
-        Ref ref = ensureRef(f);
+        Ref ref = ensureRef(f, false);
         if (ref == null) {
             return;
         }
@@ -662,6 +690,18 @@ final class Worker implements Runnable {
     }
 
     // ---- references -----------------------------------------------------------------------------
+
+    /**
+     * Often closes the reference the operation used, so that every thread's references to a file are
+     * often all closed: the last close unmaps it, racing other threads' maps and faults.
+     */
+    private void letGoSometimes() {
+        Ref ref = ctxRef;
+        if (ref != null && refs.contains(ref) && rnd.nextInt(100) < 40) {
+            trace.append("let go ");
+            release(ref);
+        }
+    }
 
     private List<Ref> refsOf(FileModel f, CacheGeneration g) {
         List<Ref> out = new ArrayList<>();
@@ -774,6 +814,14 @@ final class Worker implements Runnable {
 
     /** One of this thread's page ids among the file's ordinary pages. */
     private long ownPage(FileModel f) {
+        if (rnd.nextInt(100) < 30) {
+            // at the file's frontier: the file keeps growing, so faults run past the last page an unmap knows of
+            long base = f.maxAckedPageId() + 1 + rnd.nextInt(2 * f.threads);
+            long id = base - base % f.threads + t;
+            if (id < f.pages) {
+                return id;
+            }
+        }
         int owned = (f.pages - t + f.threads - 1) / f.threads;
         return t + (long) f.threads * rnd.nextInt(owned);
     }
@@ -781,7 +829,7 @@ final class Worker implements Runnable {
     /** Any page id: mostly the ordinary pages and a few past them, sometimes a far page or a hole beside one. */
     private long anyPage(FileModel f) {
         int r = rnd.nextInt(100);
-        if (r < 90) {
+        if (r < 90 || sc.settings.skips().farIds()) {
             return rnd.nextInt(f.pages + 8);
         }
         long far = f.pageId(f.pages + rnd.nextInt(f.slots() - f.pages));
