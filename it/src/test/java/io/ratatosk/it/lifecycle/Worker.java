@@ -307,6 +307,7 @@ final class Worker implements Runnable {
                         + " returned before the call: a mapping outlived its cache", null);
                 }
                 checkPosition(c, id);
+                checkMappedWhilePinned(ref, id);
                 writeIfOwn(c, f, id, pending);
                 expectNext = id + 1;
             }
@@ -343,6 +344,7 @@ final class Worker implements Runnable {
             return;
         }
         checkPosition(c, id);
+        checkMappedWhilePinned(ref, id);
         writeIfOwn(c, f, id, pending);
         sc.farWrites.incrementAndGet();
     }
@@ -390,6 +392,21 @@ final class Worker implements Runnable {
             throw fail("next(" + id + ") on " + ref + " returned " + r + " instead of throwing IllegalArgumentException", null);
         } catch (IllegalArgumentException expected) {
             // refused before anything was allocated
+        }
+    }
+
+    /**
+     * While a write cursor holds a page, neither the file nor the cache can close: so a mapping that is
+     * gone now was unmapped under the fault that pinned the page (which then lingers, bound to a dead file).
+     */
+    private void checkMappedWhilePinned(Ref ref, long id) {
+        for (int look = 0; !alive(ref.pf()); look++) {
+            if (look < 3) {
+                LockSupport.parkNanos(1_000_000); // a refused close may hold the file back for a moment
+                continue;
+            }
+            throw fail("write cursor holds page " + id + " of " + ref + ", but the file is no longer mapped (io() throws):"
+                + " an unmap or close completed while the fault that pinned the page was under way", null);
         }
     }
 
