@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 
 /**
  * What each page of one file must hold. The file's pages are slots: slots {@code 0 .. pages-1} are
@@ -26,13 +27,15 @@ final class FileModel {
     final int pages;
     final int threads;
     final List<Path> spellings;
+    private final Function<Path, String> labels;
     private final long[] slotPageIds;
     private final AtomicLongArray started;
     private final AtomicLongArray acked;
     /** The highest page id with an acknowledged write, or -1: the file's last page id can be no lower. */
     private final AtomicLong maxAckedPageId = new AtomicLong(-1);
 
-    FileModel(int index, String name, long tag, int pageSize, int pages, int threads, List<Path> spellings) {
+    FileModel(int index, String name, long tag, int pageSize, int pages, int threads, List<Path> spellings,
+              Function<Path, String> labels) {
         this.index = index;
         this.name = name;
         this.tag = tag;
@@ -40,6 +43,7 @@ final class FileModel {
         this.pages = pages;
         this.threads = threads;
         this.spellings = List.copyOf(spellings);
+        this.labels = labels;
         int far = FAR_BASES.length * threads;
         this.slotPageIds = new long[pages + far];
         for (int s = 0; s < pages; s++) {
@@ -84,6 +88,16 @@ final class FileModel {
             }
         }
         return -1;
+    }
+
+    /** How {@code spelling} reads in reports: short, relative to the scenario's directory. */
+    String label(Path spelling) {
+        return labels.apply(spelling);
+    }
+
+    /** Every spelling's label. */
+    List<String> labels() {
+        return spellings.stream().map(labels).toList();
     }
 
     long acked(int slot) {

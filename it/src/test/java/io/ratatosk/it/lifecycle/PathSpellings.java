@@ -96,6 +96,14 @@ final class PathSpellings {
         return spellings;
     }
 
+    /** A short label for a spelling: relative to the scenario's directory, or as given when relative to the working one. */
+    String label(Path spelling) {
+        if (spelling.isAbsolute() && spelling.startsWith(root)) {
+            return root.relativize(spelling).toString();
+        }
+        return "(cwd) " + spelling;
+    }
+
     /** Deletes file {@code name} and its link. */
     void delete(String name) throws IOException {
         Files.deleteIfExists(real(name));

@@ -21,6 +21,6 @@ record Ref(CacheGeneration gen, FileModel file, PagedFile pf, Path spelling, int
 
     @Override
     public String toString() {
-        return file.name + " via " + spelling + " in g" + gen.number + (borrowed ? " (borrowed)" : "");
+        return file.name + " via " + file.label(spelling) + " in g" + gen.number + (borrowed ? " (borrowed)" : "");
     }
 }

@@ -54,7 +54,7 @@ final class Scenario {
             String name = "s" + config.index() + "-f" + f;
             long tag = RunSettings.mix(config.seed(), 500 + f) | 1L;
             files.add(new FileModel(f, name, tag, config.filePageSizes().get(f), config.filePages().get(f), config.threads(),
-                spellings.spellingsOf(name)));
+                spellings.spellingsOf(name), spellings::label));
         }
         for (int t = 0; t < config.threads(); t++) {
             logs.add(new OpLog("thread t" + t));

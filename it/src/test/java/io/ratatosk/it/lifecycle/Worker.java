@@ -195,7 +195,7 @@ final class Worker implements Runnable {
                     invalidId(c, ref);
                     continue;
                 }
-                if (kind < 8 && !ref.borrowed() && refs.contains(ref)) {
+                if (kind < 8 && !ref.borrowed() && refs.contains(ref) && !sc.settings.skips().borrow()) {
                     // close our reference with the cursor still open, and read on: the file may go away under us
                     trace.append("let go mid-read ");
                     release(ref);
@@ -431,27 +431,27 @@ final class Worker implements Runnable {
         ctxRef = null;
         ctxGen = g;
         ctxFinishedBefore = finished;
-        trace.append("map ").append(f.name).append(" via ").append(spelling).append(" in g").append(g.number).append(' ');
+        trace.append("map ").append(f.name).append(" via ").append(f.label(spelling)).append(" in g").append(g.number).append(' ');
         PagedFile pf = g.cache.map(spelling, f.pageSize);
         Ref ref = new Ref(g, f, pf, spelling, finished, false);
         refs.add(ref);
         ctxRef = ref;
         if (pf.pageSize() != f.pageSize) {
-            throw fail("map(" + spelling + ", " + f.pageSize + ") returned a mapping with page size " + pf.pageSize(), null);
+            throw fail("map(" + f.label(spelling) + ", " + f.pageSize + ") returned a mapping with page size " + pf.pageSize(), null);
         }
         boolean closedAfterMap = g.closed;
         if (closedAfterMap && alive(pf)) {
-            throw fail("map(" + spelling + ") raced close() of " + g + ": the mapping it returned is still live after close()"
+            throw fail("map(" + f.label(spelling) + ") raced close() of " + g + ": the mapping it returned is still live after close()"
                 + " returned (io() gives cursors)", null);
         }
         if (!alive(pf) && !g.closingSince(finished)) {
-            throw fail("map(" + spelling + ") returned a PagedFile that is already closed (io() throws), with no close"
+            throw fail("map(" + f.label(spelling) + ") returned a PagedFile that is already closed (io() throws), with no close"
                 + " of the cache since: a dead mapping handed out again", null);
         }
         PagedFile previous = g.latestMapping.getAndSet(f.index, pf);
         if (previous != null && previous != pf && alive(previous) && !g.closingSince(finished)) {
             throw fail("two live PagedFile objects for one file " + f.name + ": " + previous + " and " + pf + " (just mapped via "
-                + spelling + "); spellings: " + f.spellings, null);
+                + f.label(spelling) + "); spellings: " + f.labels(), null);
         }
         return ref;
     }
@@ -467,7 +467,7 @@ final class Worker implements Runnable {
         dropStaleRefs(g);
         List<Ref> mine = refsOf(f, g);
         int choice = rnd.nextInt(100);
-        if (choice < 25 && mayBorrow) {
+        if (choice < 25 && mayBorrow && !sc.settings.skips().borrow()) {
             // use another thread's mapping without a reference of our own: it may be unmapped under us
             PagedFile other = g.latestMapping.get(f.index);
             if (other != null) {
