@@ -179,9 +179,6 @@ final class Worker implements Runnable {
     private void read() throws IOException {
         FileModel f = randomFile();
         Ref ref = ensureRef(f);
-        if (ref == null) {
-            return;
-        }
         long start = anyPage(f);
         boolean slow = rnd.nextInt(8) == 0;
         trace.append(ref).append(slow ? " slow" : "").append(" io(").append(start).append(") ");
@@ -265,9 +262,6 @@ final class Worker implements Runnable {
     private void write() throws IOException {
         FileModel f = randomFile();
         Ref ref = ensureRef(f);
-        if (ref == null) {
-            return;
-        }
         boolean noGrow = rnd.nextInt(10) == 0;
         long start = ownPage(f);
         trace.append(ref).append(noGrow ? " NO_GROW" : "").append(" io(").append(start).append(") ");
@@ -456,7 +450,10 @@ final class Worker implements Runnable {
         return ref;
     }
 
-    /** A reference this thread holds on {@code f} in the current cache, mapping one if need be; null if the cache refused. */
+    /**
+     * A mapping of {@code f} in the current cache to work on: one of this thread's references, a new one,
+     * or now and then another thread's mapping, borrowed. A refusing cache throws IllegalStateException.
+     */
     private Ref ensureRef(FileModel f) throws IOException {
         return ensureRef(f, true);
     }
@@ -513,10 +510,8 @@ final class Worker implements Runnable {
 
     private void flush() throws IOException {
         Ref ref = ensureRef(randomFile());
-        if (ref != null) {
-            trace.append("flush ").append(ref).append(' ');
-            ref.pf().flush();
-        }
+        trace.append("flush ").append(ref).append(' ');
+        ref.pf().flush();
     }
 
     private void flushAll() throws IOException {
@@ -579,9 +574,6 @@ final class Worker implements Runnable {
     private void staleReadAcrossClose() throws IOException {
         FileModel f = randomFile();
         Ref ref = ensureRef(f);
-        if (ref == null) {
-            return;
-        }
         CacheGeneration g = ref.gen();
         long id = rnd.nextInt(f.pages);
         trace.append(ref).append(" read ").append(id).append(" across close ");
@@ -617,9 +609,6 @@ final class Worker implements Runnable {
     private void closeWithOwnPin() throws IOException {
         FileModel f = randomFile();
         Ref ref = ensureRef(f);
-        if (ref == null) {
-            return;
-        }
         CacheGeneration g = ref.gen();
         long id = ownPage(f);
         trace.append(ref).append(" pin ").append(id).append(" then close g").append(g.number).append(' ');
@@ -630,6 +619,7 @@ final class Worker implements Runnable {
             if (!c.next()) {
                 throw fail("write cursor next() on " + ref + " returned false", null);
             }
+            checkMappedWhilePinned(ref, id);
             writeIfOwn(c, f, id, pending);
             int startedBefore = g.closesStarted.get();
             try {
@@ -667,9 +657,6 @@ final class Worker implements Runnable {
     private void unmapWithOwnPin() throws IOException {
         FileModel f = randomFile();
         Ref ref = ensureRef(f, false);
-        if (ref == null) {
-            return;
-        }
         long id = ownPage(f);
         trace.append(ref).append(" pin ").append(id).append(" then close the file ");
         PageCursor c = ref.pf().io(id, PagedFile.PF_SHARED_WRITE_LOCK);
@@ -678,6 +665,7 @@ final class Worker implements Runnable {
             if (!c.next()) {
                 throw fail("write cursor next() on " + ref + " returned false", null);
             }
+            checkMappedWhilePinned(ref, id);
             writeIfOwn(c, f, id, pending);
             refs.remove(ref);
             try {
@@ -693,7 +681,9 @@ final class Worker implements Runnable {
                 if (!FaultInjector.isInjected(e)) {
                     throw e;
                 }
-                refs.add(ref);
+                if (alive(ref.pf())) {
+                    refs.add(ref); // the unmap failed: still mapped, still ours
+                }
                 trace.append("failed: ").append(e).append(' ');
             }
             if (!alive(ref.pf()) && !ref.mayBeClosed()) {
@@ -793,6 +783,9 @@ final class Worker implements Runnable {
         } catch (IllegalStateException e) {
             return false;
         } catch (IOException e) {
+            if (FaultInjector.isInjected(e) && sc.faulty()) {
+                return true; // it got as far as reporting the failing disk: mapped
+            }
             throw fail("PagedFile.io() threw " + e, e);
         }
     }
