@@ -49,10 +49,6 @@ final class FaultInjector {
         enabled = false;
     }
 
-    boolean isEnabled() {
-        return enabled;
-    }
-
     long injected() {
         return injected.get();
     }
