@@ -1,0 +1,43 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PagedFile;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * One opened {@link PageCache} of a scenario and what the run knows about its closing: how many close
+ * attempts began and ended (an IllegalStateException is only explained by a close attempt that overlapped
+ * the operation, or one after the mapping was made), whether one succeeded, and the PagedFile each file
+ * was last mapped to (to catch two live mappings of one file).
+ */
+final class CacheGeneration {
+    final int number;
+    final PageCache cache;
+    final String description;
+    final AtomicInteger closesStarted = new AtomicInteger();
+    final AtomicInteger closesFinished = new AtomicInteger();
+    /** Set once a close() returned normally: from then on nothing may succeed on this cache. */
+    volatile boolean closed;
+    final AtomicReferenceArray<PagedFile> latestMapping;
+
+    CacheGeneration(int number, PageCache cache, String description, int files) {
+        this.number = number;
+        this.cache = cache;
+        this.description = description;
+        this.latestMapping = new AtomicReferenceArray<>(files);
+    }
+
+    /**
+     * True if a close of this cache could explain an IllegalStateException on something mapped or
+     * begun when {@code finishedBefore} close attempts had finished: one succeeded, or one began since.
+     */
+    boolean closingSince(int finishedBefore) {
+        return closed || closesStarted.get() > finishedBefore;
+    }
+
+    @Override
+    public String toString() {
+        return "generation " + number + " (" + description + ")";
+    }
+}

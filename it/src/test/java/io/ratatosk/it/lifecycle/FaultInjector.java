@@ -1,0 +1,185 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A disk that fails now and then while {@link #enable switched on}: the cache's own file swappers, with
+ * an {@link InjectedIOException} or an {@link InjectedError} thrown from reads, writes, forces and
+ * closes at random. A failing close still closes the file (as close(2) does), then reports. It can
+ * also be slow ({@link #slowReads}): each read returns a while after it completed, so that faults are
+ * in flight when an unmap or a close runs. Decisions come from one seeded stream, so a
+ * single-threaded run without the evictor replays them.
+ */
+final class FaultInjector {
+    private final SplittableRandom random;
+    private volatile boolean enabled;
+    /** Chance, in 1/10000, that an eligible call fails. */
+    private volatile int perTenThousand;
+    private final AtomicLong injected = new AtomicLong();
+    private volatile long readDelayNanos;
+    private volatile boolean errors = true;
+
+    FaultInjector(long seed) {
+        this.random = new SplittableRandom(seed);
+    }
+
+    void enable(int perTenThousand) {
+        this.perTenThousand = perTenThousand;
+        this.enabled = true;
+    }
+
+    /** Whether failures may be Errors as well as IOExceptions (by default they may). */
+    void errors(boolean on) {
+        this.errors = on;
+    }
+
+    /** Every read returns {@code nanos} after it completed. */
+    void slowReads(long nanos) {
+        this.readDelayNanos = nanos;
+    }
+
+    void disable() {
+        enabled = false;
+    }
+
+    long injected() {
+        return injected.get();
+    }
+
+    /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
+    PageSwapperFactory factory() {
+        FileSwapperFactory files = new FileSwapperFactory();
+        return new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+                maybeFail("create", file, -1, false);
+                return new FaultySwapper(files.create(file, fileId, filePageSize, create), file);
+            }
+
+            @Override
+            public void close() throws IOException {
+                files.close();
+            }
+        };
+    }
+
+    /** Throws, at random while enabled; an Error only where {@code errorsToo}. */
+    private void maybeFail(String call, Path file, long pageId, boolean errorsToo) throws IOException {
+        if (!enabled) {
+            return;
+        }
+        int roll;
+        synchronized (random) {
+            roll = random.nextInt(10_000);
+        }
+        if (roll >= perTenThousand) {
+            return;
+        }
+        injected.incrementAndGet();
+        String what = "injected " + call + " failure: " + file.getFileName() + (pageId >= 0 ? " page " + pageId : "");
+        if (errorsToo && errors && roll < perTenThousand / 5) {
+            throw new InjectedError(what);
+        }
+        throw new InjectedIOException(what);
+    }
+
+    private final class FaultySwapper implements PageSwapper {
+        private final PageSwapper real;
+        private final Path file;
+
+        FaultySwapper(PageSwapper real, Path file) {
+            this.real = real;
+            this.file = file;
+        }
+
+        @Override
+        public int filePageSize() {
+            return real.filePageSize();
+        }
+
+        @Override
+        public int read(long pageId, long address) throws IOException {
+            maybeFail("read", file, pageId, true);
+            int read = real.read(pageId, address);
+            long delay = readDelayNanos;
+            if (delay > 0) {
+                LockSupport.parkNanos(delay);
+            }
+            return read;
+        }
+
+        @Override
+        public void write(long pageId, long address) throws IOException {
+            maybeFail("write", file, pageId, true);
+            real.write(pageId, address);
+        }
+
+        @Override
+        public void force() throws IOException {
+            maybeFail("force", file, -1, false);
+            real.force();
+        }
+
+        @Override
+        public long pageCount() throws IOException {
+            return real.pageCount();
+        }
+
+        @Override
+        public void truncate(long pageCount) throws IOException {
+            real.truncate(pageCount);
+        }
+
+        @Override
+        public void close() throws IOException {
+            real.close();
+            maybeFail("close", file, -1, false);
+        }
+    }
+
+    /** An IO failure this injector made up. */
+    static final class InjectedIOException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        InjectedIOException(String message) {
+            super(message);
+        }
+    }
+
+    /** An Error this injector made up (a bug in a swapper, say): the cache must not be left with frames locked by it. */
+    static final class InjectedError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        InjectedError(String message) {
+            super(message);
+        }
+    }
+
+    /** True if {@code t}, its causes or suppressed exceptions, or its message, come from an injected fault. */
+    static boolean isInjected(Throwable t) {
+        return isInjected(t, 0);
+    }
+
+    private static boolean isInjected(Throwable t, int depth) {
+        if (t == null || depth > 10) {
+            return false;
+        }
+        if (t instanceof InjectedIOException || t instanceof InjectedError
+            || (t.getMessage() != null && t.getMessage().contains("injected "))) {
+            return true;
+        }
+        for (Throwable s : t.getSuppressed()) {
+            if (isInjected(s, depth + 1)) {
+                return true;
+            }
+        }
+        return isInjected(t.getCause(), depth + 1);
+    }
+}

@@ -1,0 +1,99 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.core.config.Flags;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
+ * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
+ * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, cache close and reopen, over
+ * several files, small caches and every policy, against a model of what each page must hold; the
+ * disk fails for a while in some scenarios. Every acknowledged write must survive unmap, close and
+ * reopen; nothing may crash, hang, tear a page, or map one file twice.
+ *
+ * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}
+ * runs as long as asked. The master seed is printed at the start and in every failure, with the flags
+ * that replay the failing scenario ({@code -Dratatosk.seed=... -Dratatosk.scenario=...}); see
+ * {@link RunSettings}. {@code -Dratatosk.skip=LINKS,STALE_READ_ACROSS_CLOSE,...} leaves things out (see
+ * {@link Skips}), to see what else a run finds while one bug still fails or crashes every run.
+ */
+class LifecycleModelTest {
+    private static final int MAX_PARTICIPANTS = 17;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void randomLifecycleOperationsNeverLoseAnAcknowledgedWriteCrashOrHang() throws Exception {
+        RunSettings settings = RunSettings.fromSystemProperties();
+        print("lifecycle model test: master seed " + settings.seed() + " (replay with -D" + RunSettings.SEED + "="
+            + settings.seed() + "), " + settings.threads() + " threads, for " + settings.soak().toSeconds() + " s"
+            + (settings.onlyScenario() >= 0 ? ", only scenario " + settings.onlyScenario() : "")
+            + (settings.skips().none() ? "" : ", " + settings.skips()) + "; policies " + Flags.POLICIES);
+        Failures failures = new Failures();
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (!FaultInjector.isInjected(e)) {
+                failures.fail("thread " + thread.getName() + " reported an uncaught " + e + " (master seed "
+                    + settings.seed() + ")", e);
+            }
+        });
+        try (Watchdog watchdog = new Watchdog(MAX_PARTICIPANTS, settings.opTimeout(), failures)) {
+            Thread driver = new Thread(() -> runScenarios(settings, failures, watchdog), "lifecycle-driver");
+            driver.setDaemon(true);
+            driver.start();
+            while (driver.isAlive() && !failures.await(200)) {
+                // wait for the end, or the first failure (a hung driver is left behind)
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
+        if (failures.any()) {
+            throw failures.first();
+        }
+    }
+
+    private void runScenarios(RunSettings settings, Failures failures, Watchdog watchdog) {
+        long deadline = System.nanoTime() + settings.soak().toNanos();
+        int first = Math.max(0, settings.onlyScenario());
+        for (int index = first; !failures.any(); index++) {
+            if (index > first && (settings.onlyScenario() >= 0 || System.nanoTime() > deadline)) {
+                return;
+            }
+            ScenarioConfig config = ScenarioConfig.draw(index, RunSettings.mix(settings.seed(), index), settings.threads(), settings.skips());
+            long start = System.nanoTime();
+            Scenario sc;
+            try {
+                sc = new Scenario(config, settings, dir.resolve("s" + index), failures, watchdog);
+            } catch (Exception e) {
+                failures.fail("setting up " + config + " failed: " + e, e);
+                return;
+            }
+            if (index == first && !sc.spellings.notes().isEmpty()) {
+                print("note: " + String.join("; ", sc.spellings.notes()));
+            }
+            failures.context(sc::dumpLogs);
+            print("starting " + config);
+            try {
+                new ScenarioRunner(sc).run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Throwable e) {
+                sc.fail("scenario driver threw " + e, e);
+            }
+            if (failures.any()) {
+                return;
+            }
+            print("done in " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms: " + sc.summary());
+        }
+    }
+
+    private static void print(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+}

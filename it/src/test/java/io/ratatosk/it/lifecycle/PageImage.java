@@ -1,0 +1,130 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.pagecache.PageCursor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The content every written page carries, so that a page read under any concurrency can be judged on
+ * its own: the file's tag, the page id, a version and a checksum, then a body derived from all three.
+ * A page of another file, of another page id, a mix of two versions (torn) or an older version than
+ * was acknowledged are all recognised. Version 0 is never written: an all-zero page is one that was
+ * never written.
+ */
+final class PageImage {
+    static final int TAG = 0;
+    static final int PAGE_ID = 8;
+    static final int VERSION = 16;
+    static final int CHECKSUM = 24;
+    static final int BODY = 32;
+    /** The smallest page that holds the header and a body word. */
+    static final int MIN_PAGE_SIZE = BODY + Long.BYTES;
+
+    private PageImage() {
+    }
+
+    static long bodyWord(long tag, long pageId, long version, int index) {
+        long h = tag * 0xD6E8FEB86659FD93L + pageId * 0x9E3779B97F4A7C15L + version * 0xC2B2AE3D27D4EB4FL + index;
+        h ^= h >>> 31;
+        h *= 0xBF58476D1CE4E5B9L;
+        return h ^ (h >>> 29);
+    }
+
+    static int words(int pageSize) {
+        return pageSize / Long.BYTES;
+    }
+
+    /** Writes version {@code version} of page {@code pageId} of the file tagged {@code tag} through a pinned write cursor. */
+    static void write(PageCursor c, long tag, long pageId, long version) {
+        int words = words(c.getCurrentPageSize());
+        long sum = 0;
+        for (int i = BODY / Long.BYTES; i < words; i++) {
+            long w = bodyWord(tag, pageId, version, i);
+            sum = sum * 31 + w;
+            c.putLong(i * Long.BYTES, w);
+        }
+        c.putLong(TAG, tag);
+        c.putLong(PAGE_ID, pageId);
+        c.putLong(VERSION, version);
+        c.putLong(CHECKSUM, sum);
+    }
+
+    /** Copies the page under a read cursor into {@code into} with the optimistic-read protocol. */
+    static void readValidated(PageCursor c, long[] into, Runnable betweenWords) throws IOException {
+        do {
+            for (int i = 0; i < into.length; i++) {
+                into[i] = c.getLong(i * Long.BYTES);
+                if (betweenWords != null && (i & 127) == 0) {
+                    betweenWords.run();
+                }
+            }
+        } while (c.shouldRetry());
+    }
+
+    /** Copies the page under a cursor that holds it locked (a write cursor): no retry needed. */
+    static void readPinned(PageCursor c, long[] into) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] = c.getLong(i * Long.BYTES);
+        }
+    }
+
+    /** Reads the page image from a file's bytes (little or native order as the cache wrote them). */
+    static void fromBytes(ByteBuffer bytes, long[] into) {
+        ByteBuffer b = bytes.duplicate().order(ByteOrder.nativeOrder());
+        b.position(0);
+        for (int i = 0; i < into.length; i++) {
+            into[i] = b.getLong(i * Long.BYTES);
+        }
+    }
+
+    /**
+     * The version the page holds: 0 if all zero (never written); throws {@link DamagedPage} describing what
+     * is wrong if it is not a consistent image of page {@code pageId} of the file tagged {@code tag}.
+     */
+    static long versionOf(long[] page, long tag, long pageId) {
+        boolean zero = true;
+        for (long w : page) {
+            if (w != 0) {
+                zero = false;
+                break;
+            }
+        }
+        if (zero) {
+            return 0;
+        }
+        if (page[TAG / 8] != tag) {
+            throw new DamagedPage("holds a page of another file: tag " + Long.toHexString(page[TAG / 8]) + " (page id "
+                + page[PAGE_ID / 8] + ", version " + page[VERSION / 8] + "), expected tag " + Long.toHexString(tag));
+        }
+        if (page[PAGE_ID / 8] != pageId) {
+            throw new DamagedPage("holds the content of page " + page[PAGE_ID / 8] + " (version " + page[VERSION / 8] + ")");
+        }
+        long version = page[VERSION / 8];
+        if (version <= 0) {
+            throw new DamagedPage("has version " + version + ", which is never written");
+        }
+        long sum = 0;
+        for (int i = BODY / Long.BYTES; i < page.length; i++) {
+            long expected = bodyWord(tag, pageId, version, i);
+            if (page[i] != expected) {
+                throw new DamagedPage("is torn: version " + version + " in the header, but body word " + i + " is "
+                    + Long.toHexString(page[i]) + " instead of " + Long.toHexString(expected));
+            }
+            sum = sum * 31 + expected;
+        }
+        if (page[CHECKSUM / 8] != sum) {
+            throw new DamagedPage("has a checksum that does not match its body (version " + version + ")");
+        }
+        return version;
+    }
+
+    /** A page image that is not a consistent image of the page expected. */
+    static final class DamagedPage extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        DamagedPage(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,216 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What the workers of one scenario share: the files and their model, the current cache generation
+ * (closed by any worker, reopened by whoever closed it, with the next policy, after checking on disk
+ * that every acknowledged write is there), the failure record, the watchdog and the fault injector.
+ */
+final class Scenario {
+    final ScenarioConfig config;
+    final RunSettings settings;
+    final List<FileModel> files = new ArrayList<>();
+    final PathSpellings spellings;
+    final Failures failures;
+    final Watchdog watchdog;
+    final FaultInjector injector;
+    final List<OpLog> logs = new ArrayList<>();
+    final AtomicInteger reopens = new AtomicInteger();
+    final AtomicLong ops = new AtomicLong();
+    final AtomicLong closedRejections = new AtomicLong();
+    final AtomicLong farRefusals = new AtomicLong();
+    final AtomicLong farWrites = new AtomicLong();
+    final AtomicLong injectedSurfaced = new AtomicLong();
+    private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
+    private volatile CacheGeneration current;
+    private int nextGeneration;
+
+    Scenario(ScenarioConfig config, RunSettings settings, Path root, Failures failures, Watchdog watchdog) throws IOException {
+        this.config = config;
+        this.settings = settings;
+        this.failures = failures;
+        this.watchdog = watchdog;
+        this.spellings = new PathSpellings(root, !settings.skips().links());
+        this.injector = new FaultInjector(RunSettings.mix(config.seed(), 77));
+        injector.errors(!settings.skips().errors());
+        if (config.slowReads()) {
+            injector.slowReads(100_000);
+        }
+        for (int f = 0; f < config.filePages().size(); f++) {
+            String name = "s" + config.index() + "-f" + f;
+            long tag = RunSettings.mix(config.seed(), 500 + f) | 1L;
+            files.add(new FileModel(f, name, tag, config.filePageSizes().get(f), config.filePages().get(f), config.threads(),
+                spellings.spellingsOf(name), spellings::label));
+        }
+        for (int t = 0; t < config.threads(); t++) {
+            logs.add(new OpLog("thread t" + t));
+        }
+        logs.add(new OpLog("driver"));
+    }
+
+    /** Whether the disk fails for a while in this scenario. */
+    boolean faulty() {
+        return config.faulty();
+    }
+
+    OpLog driverLog() {
+        return logs.get(config.threads());
+    }
+
+    // ---- cache generations ------------------------------------------------------------------------
+
+    /** Opens the first cache. */
+    synchronized void start() {
+        current = open();
+    }
+
+    private CacheGeneration open() {
+        int number = nextGeneration++;
+        PageCacheConfig cacheConfig = config.cacheConfig(number);
+        PageCache cache = config.faulty() || config.slowReads()
+            ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
+        policiesUsed.add(cacheConfig.policy());
+        return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), files.size());
+    }
+
+    /** The current cache; while it is closed and not yet replaced, waits for its replacement. */
+    CacheGeneration current() {
+        CacheGeneration g = current;
+        while (g.closed && !failures.any()) {
+            LockSupport.parkNanos(100_000);
+            g = current;
+        }
+        return g;
+    }
+
+    CacheGeneration currentNow() {
+        return current;
+    }
+
+    /** Closes {@code g}, counting the attempt; exceptions are the caller's to judge. */
+    void close(CacheGeneration g) throws IOException {
+        g.closesStarted.incrementAndGet();
+        try {
+            g.cache.close();
+            g.closed = true;
+        } finally {
+            g.closesFinished.incrementAndGet();
+        }
+    }
+
+    /**
+     * After a successful close of {@code g}: if it is still the current cache, checks on disk that every
+     * acknowledged write is there and opens the next cache (the next policy). Whoever gets here first does it.
+     */
+    synchronized void reopenAfter(CacheGeneration g, String who) {
+        if (current != g || !g.closed) {
+            return;
+        }
+        try {
+            verifyOnDisk("after closing " + g + " (by " + who + ")", false);
+        } finally {
+            if (!failures.any()) {
+                current = open();
+                reopens.incrementAndGet();
+            }
+        }
+    }
+
+    String policiesUsed() {
+        return String.join(" > ", policiesUsed);
+    }
+
+    // ---- checking -----------------------------------------------------------------------------
+
+    /**
+     * Reads every slot of every file straight from the file and judges it against the model. Call only
+     * while no cache has the files mapped. {@code exact}: nothing is in flight, so every page must hold
+     * exactly its last started version where that was acknowledged.
+     */
+    void verifyOnDisk(String when, boolean exact) {
+        for (FileModel f : files) {
+            Path path = spellings.real(f.name);
+            long[] words = new long[PageImage.words(f.pageSize)];
+            ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
+            if (!Files.exists(path)) {
+                for (int s = 0; s < f.slots(); s++) {
+                    if (f.acked(s) > 0) {
+                        throw fail("on disk " + when + ": " + f.name + " does not exist, but " + f.describe(s)
+                            + " was acknowledged", null);
+                    }
+                }
+                continue;
+            }
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+                for (int s = 0; s < f.slots(); s++) {
+                    long ackedBefore = f.acked(s);
+                    long pageId = f.pageId(s);
+                    buf.clear();
+                    long position = pageId * f.pageSize;
+                    while (buf.hasRemaining()) {
+                        int n = ch.read(buf, position + buf.position());
+                        if (n < 0) {
+                            break;
+                        }
+                    }
+                    while (buf.hasRemaining()) {
+                        buf.put((byte) 0);
+                    }
+                    PageImage.fromBytes(buf, words);
+                    long version;
+                    try {
+                        version = PageImage.versionOf(words, f.tag, pageId);
+                    } catch (PageImage.DamagedPage e) {
+                        throw fail("on disk " + when + ": " + f.describe(s) + " " + e.getMessage(), null);
+                    }
+                    String wrong = f.judge(s, version, ackedBefore);
+                    if (wrong == null && exact && f.acked(s) == f.started(s) && version != f.acked(s)) {
+                        wrong = "holds version " + version + " instead of " + f.acked(s) + " (nothing was in flight)";
+                    }
+                    if (wrong != null) {
+                        throw fail("on disk " + when + ": " + f.describe(s) + " " + wrong, null);
+                    }
+                }
+            } catch (IOException e) {
+                throw fail("on disk " + when + ": cannot read " + path + ": " + e, e);
+            }
+        }
+    }
+
+    /** Records a failure with the scenario's context (seed, replay flags) and returns it to throw. */
+    AssertionError fail(String message, Throwable cause) {
+        CacheGeneration g = current;
+        return failures.fail(message + "\n  in " + config + "\n  cache " + (g == null ? "none" : g.toString())
+            + "\n  policies so far: " + policiesUsed() + "\n  master seed " + settings.seed()
+            + "; replay with " + settings.replayFlags(config.index()), cause);
+    }
+
+    String summary() {
+        return config + ": " + ops.get() + " ops, " + reopens.get() + " reopens, policies " + policiesUsed()
+            + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
+            + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
+            + injectedSurfaced.get() + " surfaced" : "");
+    }
+
+    String dumpLogs() {
+        StringBuilder sb = new StringBuilder();
+        for (OpLog log : logs) {
+            sb.append(log.dump());
+        }
+        return sb.toString();
+    }
+}

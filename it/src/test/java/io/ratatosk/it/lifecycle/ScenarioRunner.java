@@ -1,0 +1,151 @@
+package io.ratatosk.it.lifecycle;
+
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PagedFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one scenario: opens the first cache, runs the workers to the end of their operations, then
+ * (with the disk healthy again) closes the cache, checks every file on disk against the model, and
+ * once more through a fresh cache that maps each file by two spellings (which must give the same
+ * PagedFile), then deletes the files.
+ */
+final class ScenarioRunner {
+    private final Scenario sc;
+    private final int driver;
+
+    ScenarioRunner(Scenario sc) {
+        this.sc = sc;
+        this.driver = sc.config.threads();
+    }
+
+    /** Runs the scenario; returns normally also when it failed (see {@link Failures}). */
+    void run() throws InterruptedException {
+        step("opening the first cache", sc::start);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < sc.config.threads(); t++) {
+            Thread thread = new Thread(new Worker(sc, t), "lifecycle-s" + sc.config.index() + "-t" + t);
+            thread.setDaemon(true); // a hung worker must not keep the JVM alive
+            threads.add(thread);
+        }
+        threads.forEach(Thread::start);
+        for (Thread thread : threads) {
+            while (thread.isAlive() && !sc.failures.any()) {
+                thread.join(100);
+            }
+        }
+        if (sc.failures.any()) {
+            return;
+        }
+        sc.injector.disable();
+        step("closing the last cache", this::closeLast);
+        step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
+        step("checking every file through a fresh cache", this::verifyThroughFreshCache);
+        step("deleting the files", this::deleteFiles);
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    private void step(String what, Step step) {
+        if (sc.failures.any()) {
+            return;
+        }
+        sc.driverLog().add(what);
+        sc.watchdog.begin(driver, "driver: " + what + " in scenario " + sc.config.index());
+        try {
+            step.run();
+            sc.driverLog().end("ok");
+        } catch (AssertionError e) {
+            sc.driverLog().end("FAILED");
+        } catch (Throwable e) {
+            sc.driverLog().end(e.toString());
+            sc.fail("driver: " + what + " threw " + e, e);
+        } finally {
+            sc.watchdog.end(driver);
+        }
+    }
+
+    /** Closes the current cache; errors the failing disk left pending may surface a few times first. */
+    private void closeLast() throws IOException {
+        CacheGeneration g = sc.currentNow();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                sc.close(g);
+                return;
+            } catch (IOException | Error e) {
+                if (!FaultInjector.isInjected(e) || attempt >= 20) {
+                    throw sc.fail("closing the cache after every worker stopped (and the disk was healthy again) threw " + e, e);
+                }
+            } catch (IllegalStateException e) {
+                throw sc.fail("closing the cache after every worker stopped threw " + e
+                    + ": no cursor is open, so nothing may hold a page", e);
+            }
+        }
+    }
+
+    private void verifyThroughFreshCache() throws IOException {
+        try (PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000))) {
+            for (FileModel f : sc.files) {
+                Path first = f.spellings.get(0);
+                Path second = f.spellings.get(f.spellings.size() - 1);
+                PagedFile a = cache.map(first, f.pageSize);
+                PagedFile b = cache.map(second, f.pageSize);
+                try {
+                    if (a != b) {
+                        throw sc.fail("a fresh cache mapped " + f.name + " twice, via " + first + " and " + second
+                            + ", as two PagedFile objects", null);
+                    }
+                    if (a.getLastPageId() < f.maxAckedPageId()) {
+                        throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, but page "
+                            + f.maxAckedPageId() + " was acknowledged", null);
+                    }
+                    verifyEverySlot(f, a);
+                } finally {
+                    b.close();
+                    a.close();
+                }
+            }
+        }
+    }
+
+    private void verifyEverySlot(FileModel f, PagedFile file) throws IOException {
+        long[] words = new long[PageImage.words(f.pageSize)];
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int s = 0; s < f.slots(); s++) {
+                long pageId = f.pageId(s);
+                if (!c.next(pageId)) {
+                    if (f.acked(s) > 0) {
+                        throw sc.fail("fresh cache: " + f.describe(s) + " is past the end of the file", null);
+                    }
+                    continue;
+                }
+                PageImage.readValidated(c, words, null);
+                long version;
+                try {
+                    version = PageImage.versionOf(words, f.tag, pageId);
+                } catch (PageImage.DamagedPage e) {
+                    throw sc.fail("fresh cache: " + f.describe(s) + " " + e.getMessage(), null);
+                }
+                String wrong = f.judge(s, version, f.acked(s));
+                if (wrong == null && f.acked(s) == f.started(s) && version != f.acked(s)) {
+                    wrong = "holds version " + version + " instead of " + f.acked(s);
+                }
+                if (wrong != null) {
+                    throw sc.fail("fresh cache: " + f.describe(s) + " " + wrong, null);
+                }
+            }
+        }
+    }
+
+    private void deleteFiles() throws IOException {
+        for (FileModel f : sc.files) {
+            sc.spellings.delete(f.name);
+        }
+    }
+}
