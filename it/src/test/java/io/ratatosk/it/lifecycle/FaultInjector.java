@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
@@ -90,24 +91,18 @@ final class FaultInjector {
         throw new InjectedIOException(what);
     }
 
-    private final class FaultySwapper implements PageSwapper {
-        private final PageSwapper real;
+    private final class FaultySwapper extends ForwardingPageSwapper {
         private final Path file;
 
         FaultySwapper(PageSwapper real, Path file) {
-            this.real = real;
+            super(real);
             this.file = file;
-        }
-
-        @Override
-        public int filePageSize() {
-            return real.filePageSize();
         }
 
         @Override
         public int read(long pageId, long address) throws IOException {
             maybeFail("read", file, pageId, true);
-            int read = real.read(pageId, address);
+            int read = super.read(pageId, address);
             long delay = readDelayNanos;
             if (delay > 0) {
                 LockSupport.parkNanos(delay);
@@ -118,28 +113,26 @@ final class FaultInjector {
         @Override
         public void write(long pageId, long address) throws IOException {
             maybeFail("write", file, pageId, true);
-            real.write(pageId, address);
+            super.write(pageId, address);
+        }
+
+        /** A file swapper's eviction is its write: injected the same way. */
+        @Override
+        public void evict(long pageId, long address, boolean dirty) throws IOException {
+            if (dirty) {
+                write(pageId, address);
+            }
         }
 
         @Override
         public void force() throws IOException {
             maybeFail("force", file, -1, false);
-            real.force();
-        }
-
-        @Override
-        public long pageCount() throws IOException {
-            return real.pageCount();
-        }
-
-        @Override
-        public void truncate(long pageCount) throws IOException {
-            real.truncate(pageCount);
+            super.force();
         }
 
         @Override
         public void close() throws IOException {
-            real.close();
+            super.close();
             maybeFail("close", file, -1, false);
         }
     }

@@ -1,6 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
-import io.ratatosk.core.config.Flags;
+import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class LifecycleModelTest {
         print("lifecycle model test: master seed " + settings.seed() + " (replay with -D" + RunSettings.SEED + "="
             + settings.seed() + "), " + settings.threads() + " threads, for " + settings.soak().toSeconds() + " s"
             + (settings.onlyScenario() >= 0 ? ", only scenario " + settings.onlyScenario() : "")
-            + (settings.skips().none() ? "" : ", " + settings.skips()) + "; policies " + Flags.POLICIES);
+            + (settings.skips().none() ? "" : ", " + settings.skips()) + "; policies " + PolicyRegistry.NAMES);
         Failures failures = new Failures();
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {

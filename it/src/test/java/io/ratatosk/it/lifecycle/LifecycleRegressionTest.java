@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
@@ -585,19 +586,13 @@ class LifecycleRegressionTest {
 
         @Override
         public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            PageSwapper real = files.create(file, fileId, filePageSize, create);
-            return new PageSwapper() {
-                @Override
-                public int filePageSize() {
-                    return real.filePageSize();
-                }
-
+            return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
                 @Override
                 public int read(long pageId, long address) throws IOException {
                     if (take(readErrors)) {
                         throw new FaultInjector.InjectedError("injected read error: page " + pageId);
                     }
-                    int read = real.read(pageId, address);
+                    int read = super.read(pageId, address);
                     long delay = readDelayNanos;
                     if (delay > 0) {
                         LockSupport.parkNanos(delay); // a slow disk: the fault is in flight a while after the read
@@ -610,27 +605,20 @@ class LifecycleRegressionTest {
                     if (take(writeErrors)) {
                         throw new FaultInjector.InjectedError("injected write error: page " + pageId);
                     }
-                    real.write(pageId, address);
+                    super.write(pageId, address);
                 }
 
+                /** A file swapper's eviction is its write: failing on the same cue. */
                 @Override
-                public void force() throws IOException {
-                    real.force();
-                }
-
-                @Override
-                public long pageCount() throws IOException {
-                    return real.pageCount();
-                }
-
-                @Override
-                public void truncate(long pageCount) throws IOException {
-                    real.truncate(pageCount);
+                public void evict(long pageId, long address, boolean dirty) throws IOException {
+                    if (dirty) {
+                        write(pageId, address);
+                    }
                 }
 
                 @Override
                 public void close() throws IOException {
-                    real.close();
+                    super.close();
                     if (take(closeFailures)) {
                         throw new FaultInjector.InjectedIOException("injected close failure: " + file.getFileName());
                     }

@@ -1,6 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
-import io.ratatosk.core.config.Flags;
+import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
 
     /** The policy of the {@code generation}-th cache opened in this scenario. */
     String policy(int generation) {
-        return Flags.POLICIES.get(Math.floorMod(index + generation, Flags.POLICIES.size()));
+        return PolicyRegistry.NAMES.get(Math.floorMod(index + generation, PolicyRegistry.NAMES.size()));
     }
 
     /** The configuration of the {@code generation}-th cache opened in this scenario. */
