@@ -1,23 +1,22 @@
 package io.ratatosk.bench.nvm;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.LatencyWait;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The files behind the cache as a storage device: every page read or write waits out a fixed
  * latency on top of the real file call, and is counted. Without it the benchmark's files would sit in
  * the operating system's page cache, a file read would be a DRAM copy of a few microseconds, and no
  * NVM tier could beat it. The latency is an assumption of the benchmark, stated in its report; waits
- * spin below 20 us and park above, as the NVM device's do. Requests do not queue: the device serves
+ * spin below 20 us and park above ({@link LatencyWait}), as the NVM device's do. Requests do not queue: the device serves
  * any number at once.
  */
 final class SlowFiles implements PageSwapperFactory {
-    private static final long SPIN_BELOW_NANOS = 20_000;
-
     private final PageSwapperFactory files;
     private final long latencyNanos;
     private final LongAdder reads = new LongAdder();
@@ -42,60 +41,40 @@ final class SlowFiles implements PageSwapperFactory {
 
     @Override
     public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-        PageSwapper delegate = files.create(file, fileId, filePageSize, create);
-        return new PageSwapper() {
-            @Override
-            public int filePageSize() {
-                return delegate.filePageSize();
-            }
-
+        return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
             @Override
             public int read(long pageId, long address) throws IOException {
                 long start = System.nanoTime();
-                int bytes = delegate.read(pageId, address);
+                int bytes = super.read(pageId, address);
                 reads.increment();
-                waitUntil(start + latencyNanos);
+                LatencyWait.until(start + latencyNanos);
                 return bytes;
             }
 
             @Override
             public void write(long pageId, long address) throws IOException {
                 long start = System.nanoTime();
-                delegate.write(pageId, address);
+                super.write(pageId, address);
                 writes.increment();
-                waitUntil(start + latencyNanos);
+                LatencyWait.until(start + latencyNanos);
             }
 
+            /** Each page its own device write, as when this was first measured. */
             @Override
-            public void force() throws IOException {
-                delegate.force();
+            public void write(long startPageId, long[] addresses, int count) throws IOException {
+                for (int i = 0; i < count; i++) {
+                    write(startPageId + i, addresses[i]);
+                }
             }
 
+            /** A file's eviction is its write, and pays the device's latency. */
             @Override
-            public long pageCount() throws IOException {
-                return delegate.pageCount();
-            }
-
-            @Override
-            public void truncate(long pageCount) throws IOException {
-                delegate.truncate(pageCount);
-            }
-
-            @Override
-            public void close() throws IOException {
-                delegate.close();
+            public void evict(long pageId, long address, boolean dirty) throws IOException {
+                if (dirty) {
+                    write(pageId, address);
+                }
             }
         };
-    }
-
-    private static void waitUntil(long deadline) {
-        long left;
-        while ((left = deadline - System.nanoTime()) > SPIN_BELOW_NANOS) {
-            LockSupport.parkNanos(left - SPIN_BELOW_NANOS);
-        }
-        while (deadline - System.nanoTime() > 0) {
-            Thread.onSpinWait();
-        }
     }
 
     @Override
