@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Where the simulator gets the page cache's own policies: their names, and an instance over a
  * frame table with some flags set. The production provider is backed by cache-policies'
- * {@code EvictionPolicies}; tests may supply their own.
+ * {@code PolicyRegistry}; tests may supply their own.
  */
 public interface SpiPolicyProvider {
     /** Every policy name the provider can create, in the order the simulator lists them. */
