@@ -118,6 +118,11 @@ final class EvictionEngine {
         return freeList.size();
     }
 
+    /** The cache's page size: frame {@code f}'s page is at {@code pageAddress(0) + f * pageSize()}. */
+    int pageSize() {
+        return pageSize;
+    }
+
     /** A free frame, exclusively locked and unbound: from the free list, else by evicting one. */
     int grabFrame() throws IOException {
         int frame = freeList.pop();

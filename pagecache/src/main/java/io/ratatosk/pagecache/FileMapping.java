@@ -137,6 +137,10 @@ final class FileMapping implements FrameOwner {
      * page, a write failed) then changes nothing for anybody.
      */
     boolean awaitMapped() {
+        return !closed || awaitUnmapOutcome(); // small, so that a cursor's next() inlines it
+    }
+
+    private boolean awaitUnmapOutcome() {
         int attempt = 0;
         while (closed) {
             if (unmapped) {

@@ -44,6 +44,11 @@ public final class PageCursor implements AutoCloseable {
     private final TranslationTable table;
     private final int filePageSize;
     private final int fileId;
+    /** The file's {@link FileMapping#maxPageId()}, here so that the id check loads nothing but this cursor. */
+    private final long maxPageId;
+    /** Frame 0's page address and log2(page size): a frame's page address from this cursor's own fields. */
+    private final long pageBase;
+    private final int pageShift;
     private final boolean writeLocked;
     private final boolean noGrow;
     /** Where the cache counted this cursor open (OpenCursorCount); given back on close. */
@@ -74,6 +79,9 @@ public final class PageCursor implements AutoCloseable {
         this.table = file.table();
         this.filePageSize = file.pageSize();
         this.fileId = file.fileId();
+        this.maxPageId = file.maxPageId();
+        this.pageBase = engine.pageAddress(0);
+        this.pageShift = Integer.numberOfTrailingZeros(engine.pageSize());
         this.writeLocked = writeLocked;
         this.noGrow = noGrow;
         this.nextPageId = pageId;
@@ -94,7 +102,9 @@ public final class PageCursor implements AutoCloseable {
      */
     public boolean next(long pageId) throws IOException {
         checkOpen();
-        file.checkPageId(pageId);
+        if (pageId < 0 || pageId > maxPageId) {
+            file.checkPageId(pageId); // throws, naming the file and the bounds
+        }
         unpin();
         if (!file.awaitMapped()) {
             throw file.unmappedException();
@@ -191,7 +201,7 @@ public final class PageCursor implements AutoCloseable {
     private void pinned(int f, long s) {
         frame = f;
         stamp = s;
-        address = engine.pageAddress(f);
+        address = pageBase + ((long) f << pageShift);
         limit = filePageSize;
     }
 

@@ -18,58 +18,10 @@ import org.junit.jupiter.api.Test;
 /** The one replay driver: the page cache's protocol, its counts, and its refusals. */
 class PolicyReplayTest {
 
-    /** Names frames round robin and records the calls, checking the lock and binding each one sees. */
-    private static class RoundRobin implements EvictionPolicy {
-        final FrameTable frames;
-        final List<String> calls = new ArrayList<>();
-        int housekeeping;
-        int next;
-
-        RoundRobin(FrameTable frames) {
-            this.frames = frames;
-        }
-
-        @Override
-        public String name() {
-            return "round-robin";
-        }
-
-        @Override
-        public void onHit(int frame) {
-            calls.add("hit " + frame);
-        }
-
-        @Override
-        public void onFault(int frame, long pageKey) {
-            assertTrue(frames.isExclusivelyLocked(frame), "fault outside the exclusive lock");
-            assertEquals(pageKey, frames.binding(frame), "fault before binding");
-            calls.add("fault " + frame + " " + PageKey.pageId(pageKey));
-        }
-
-        @Override
-        public void onEvicted(int frame, long pageKey) {
-            assertTrue(frames.isExclusivelyLocked(frame), "eviction outside the exclusive lock");
-            assertEquals(PageKey.UNBOUND, frames.binding(frame), "evicted frame still bound");
-            calls.add("evicted " + frame + " " + PageKey.pageId(pageKey));
-        }
-
-        @Override
-        public int nextVictim(Sweep sweep) {
-            int victim = next;
-            next = (next + 1) % frames.frameCount();
-            return victim;
-        }
-
-        @Override
-        public void housekeeping() {
-            housekeeping++;
-        }
-    }
-
     @Test
     void fillsFreeFramesInOrderThenEvictsWhatThePolicyNamesAfterItsHousekeeping() {
-        RoundRobin[] made = new RoundRobin[1];
-        try (PolicyReplay replay = new PolicyReplay(2, frames -> made[0] = new RoundRobin(frames))) {
+        RecordingPolicy[] made = new RecordingPolicy[1];
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> made[0] = new RecordingPolicy(frames))) {
             for (int page : new int[] {10, 11, 10, 12, 13, 11}) {
                 replay.read(page);
             }
@@ -88,7 +40,7 @@ class PolicyReplayTest {
 
     @Test
     void aWrittenPageIsWrittenBackOnceWhenEvictedAndAReadOnlyReplayWritesNothing() {
-        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+        try (PolicyReplay replay = new PolicyReplay(2, RecordingPolicy::new)) {
             replay.read(1);
             replay.write(1); // a write hit, under the write lock
             replay.write(2); // a write fault
@@ -101,7 +53,7 @@ class PolicyReplayTest {
             replay.read(4); // evicts 2
             assertEquals(2, replay.writeBacks());
         }
-        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+        try (PolicyReplay replay = new PolicyReplay(2, RecordingPolicy::new)) {
             for (int i = 0; i < 100; i++) {
                 replay.read(i % 7);
             }
@@ -131,7 +83,7 @@ class PolicyReplayTest {
 
     @Test
     void pagesBeyondTheExpectedCountAreAcceptedAndANegativeOneIsRefused() {
-        try (PolicyReplay replay = new PolicyReplay(4, 2, RoundRobin::new, Sweep.background())) {
+        try (PolicyReplay replay = new PolicyReplay(4, 2, RecordingPolicy::new, Sweep.background())) {
             assertFalse(replay.read(1_000_000));
             assertTrue(replay.read(1_000_000));
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> replay.read(-3));
@@ -141,7 +93,7 @@ class PolicyReplayTest {
 
     @Test
     void aPolicyThatNeverNamesAVictimFailsNamingItselfInsteadOfSpinning() {
-        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RoundRobin(frames) {
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RecordingPolicy(frames) {
             @Override
             public int nextVictim(Sweep sweep) {
                 return NO_VICTIM;
@@ -157,7 +109,7 @@ class PolicyReplayTest {
 
     @Test
     void aVictimOutsideTheFramesFailsNamingTheFrame() {
-        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RoundRobin(frames) {
+        try (PolicyReplay replay = new PolicyReplay(2, frames -> new RecordingPolicy(frames) {
             @Override
             public int nextVictim(Sweep sweep) {
                 return 99;
@@ -172,7 +124,7 @@ class PolicyReplayTest {
 
     @Test
     void verifyFindsABindingChangedBehindTheReplaysBack() {
-        try (PolicyReplay replay = new PolicyReplay(2, RoundRobin::new)) {
+        try (PolicyReplay replay = new PolicyReplay(2, RecordingPolicy::new)) {
             replay.read(5);
             replay.frames().setBinding(replay.frameOf(5), PageKey.of(0, 6));
             IllegalStateException e = assertThrows(IllegalStateException.class, replay::verify);
@@ -183,7 +135,7 @@ class PolicyReplayTest {
     @Test
     void aFrameCountBelowOneIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-            () -> new PolicyReplay(0, RoundRobin::new));
+            () -> new PolicyReplay(0, RecordingPolicy::new));
         assertTrue(e.getMessage().contains("frameCount=0"), e.getMessage());
     }
 }

@@ -101,10 +101,15 @@ public final class TranslationTable {
         return n + far.size();
     }
 
+    /**
+     * A plain read of the directory slot, not an acquire: the hit path's first load, and nothing read
+     * through it needs ordering (entries are read with acquire). A reader that sees no chunk yet sees the
+     * page absent and goes to fault it, where {@link #allocate} finds the chunk under the lock.
+     */
     private int[] chunk(long chunkIndex) {
         int[][] d = directory;
         if (chunkIndex < d.length) {
-            return (int[]) CHUNK.getAcquire(d, (int) chunkIndex);
+            return d[(int) chunkIndex];
         }
         return far.get(chunkIndex);
     }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.EvictionPolicy;
-import io.ratatosk.core.FrameTable;
-import io.ratatosk.core.PageKey;
+import io.ratatosk.policies.replay.RecordingPolicy;
 import io.ratatosk.core.Sweep;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,64 +13,6 @@ import org.junit.jupiter.api.Test;
 
 /** The SPI driver calls a policy the way a one-thread page cache does. */
 class SpiPolicySimulatorTest {
-
-    /** Evicts frames round robin and records every call, with what the frame table showed then. */
-    private static class RecordingPolicy implements EvictionPolicy {
-        final FrameTable frames;
-        final List<String> calls = new ArrayList<>();
-        final List<Sweep> sweeps = new ArrayList<>();
-        int housekeeping;
-        boolean checked;
-        int next;
-
-        RecordingPolicy(FrameTable frames) {
-            this.frames = frames;
-        }
-
-        @Override
-        public String name() {
-            return "recording";
-        }
-
-        @Override
-        public void onHit(int frame) {
-            calls.add("hit " + frame);
-        }
-
-        @Override
-        public void onFault(int frame, long pageKey) {
-            assertTrue(frames.isExclusivelyLocked(frame), "fault outside the exclusive lock");
-            assertEquals(pageKey, frames.binding(frame), "fault before binding");
-            calls.add("fault " + frame + " " + PageKey.pageId(pageKey));
-        }
-
-        @Override
-        public void onEvicted(int frame, long pageKey) {
-            assertTrue(frames.isExclusivelyLocked(frame), "eviction outside the exclusive lock");
-            assertEquals(PageKey.UNBOUND, frames.binding(frame), "evicted frame still bound");
-            calls.add("evicted " + frame + " " + PageKey.pageId(pageKey));
-        }
-
-        @Override
-        public int nextVictim(Sweep sweep) {
-            sweeps.add(sweep);
-            assertTrue(sweep.isBackground(), "the simulator evicts as the background evictor");
-            assertTrue(frames.isEvictable(next));
-            int victim = next;
-            next = (next + 1) % frames.frameCount();
-            return victim;
-        }
-
-        @Override
-        public void housekeeping() {
-            housekeeping++;
-        }
-
-        @Override
-        public void checkInvariants() {
-            checked = true;
-        }
-    }
 
     @Test
     void fillsFramesInOrderThenEvictsUnbindsAndFaultsUnderTheLock() {
@@ -91,6 +31,7 @@ class SpiPolicySimulatorTest {
             "evicted 1 1", "fault 1 3",
             "evicted 0 2", "fault 0 1"), p.calls);
         assertTrue(p.checked, "checkInvariants runs at the end");
+        assertTrue(p.sweeps.stream().allMatch(Sweep::isBackground), "the simulator evicts as the background evictor");
         assertEquals(3, p.sweeps.size());
         assertSame(p.sweeps.get(0), p.sweeps.get(2), "one sweep for the whole run");
     }
