@@ -102,7 +102,7 @@ class PolicyReplayTest {
             replay.read(1);
             replay.read(2);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> replay.read(3));
-            assertTrue(e.getMessage().contains("round-robin found no victim in " + PolicyReplay.MAX_EMPTY_SWEEPS),
+            assertTrue(e.getMessage().contains("recording found no victim in " + PolicyReplay.MAX_EMPTY_SWEEPS),
                 e.getMessage());
         }
     }
