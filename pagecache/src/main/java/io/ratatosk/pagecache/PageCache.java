@@ -9,7 +9,6 @@ import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
-import io.ratatosk.pagecache.tier.TierCounters;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;

@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.EvictionPolicy;
-import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.core.config.FlagValues;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
