@@ -742,10 +742,15 @@ final class Worker implements Runnable {
         try {
             ref.pf().close();
         } catch (IllegalStateException e) {
-            if (!alive(ref.pf()) || sc.config.threads() == 1) {
+            // Refused because another thread's write cursor held a page when it was tried: legitimate even
+            // if the file is unmapped by the time we look (the cache may have closed right after).
+            boolean heldByAnotherThread = sc.config.threads() > 1 && String.valueOf(e.getMessage()).contains("write cursor");
+            if (!heldByAnotherThread) {
                 throw fail("PagedFile.close() of an unmapped file (" + ref + ") threw " + e, e);
             }
-            refs.add(ref); // another thread's write cursor holds a page: try again later
+            if (alive(ref.pf())) {
+                refs.add(ref); // the refused close kept the reference: try again later
+            }
         } catch (IOException e) {
             if (!FaultInjector.isInjected(e)) {
                 throw fail("PagedFile.close() of " + ref + " threw " + e, e);
