@@ -6,8 +6,9 @@ import org.agrona.collections.Long2LongHashMap;
 /**
  * The four single-threaded primitive maps {@link PrimitiveMapBenchmark} compares, each as the operations its
  * owner calls, and agrona's nearest map behind the same operations. Our side of each lives beside the
- * package-private map it wraps ({@code io.ratatosk.policies.PageKeyTableAccess} and the like); a fork loads one
- * side only, so every call below stays monomorphic and is inlined.
+ * package-private map it wraps ({@code io.ratatosk.policies.PageKeyTableAccess} and the like), or, for the
+ * shadow clocks, which now use agrona's map, is the hand-written one it replaced ({@link HandWrittenIdIndex});
+ * a fork loads one side only, so every call below stays monomorphic and is inlined.
  *
  * <p>Agrona's maps are sized as ours: the same number of cells (a power of two) at a load factor of 1/2, so
  * that neither probes longer or holds less, and none of them resizes where ours is fixed. Agrona marks an
@@ -165,8 +166,9 @@ public final class PrimitiveMaps {
     static final class AgronaShadowIndex implements ShadowIndex {
         private final Int2IntHashMap map;
 
-        AgronaShadowIndex(int cells) {
-            map = new Int2IntHashMap(cells, LOAD_FACTOR, -1);
+        /** @param map as {@code ShadowClock} builds it */
+        AgronaShadowIndex(Int2IntHashMap map) {
+            this.map = map;
         }
 
         @Override

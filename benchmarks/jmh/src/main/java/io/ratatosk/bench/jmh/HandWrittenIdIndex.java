@@ -1,11 +1,16 @@
-package io.ratatosk.pagecache.writeaware;
+package io.ratatosk.bench.jmh;
+
+import io.ratatosk.bench.jmh.PrimitiveMaps.ShadowIndex;
 
 /**
  * A fixed-size map from a shadow page id (a non-zero int) to a slot: open addressing, linear
  * probing, backward-shift deletion (no tombstones), Fibonacci hashing. Sized for at most
  * {@code maxEntries} ids at a load factor of at most 1/2. Single-threaded.
+ *
+ * <p>The hand-written map agrona's {@code Int2IntHashMap} replaced in the write-aware sampler's shadow
+ * clocks (docs/benchmarks.md says why): {@link PrimitiveMapBenchmark}'s reference for that row.
  */
-final class IdIndex {
+final class HandWrittenIdIndex implements ShadowIndex {
     private static final int EMPTY = 0;
 
     private final int[] keys;
@@ -14,7 +19,7 @@ final class IdIndex {
     private final int shift;
     private int size;
 
-    IdIndex(int maxEntries) {
+    HandWrittenIdIndex(int maxEntries) {
         int tableSize = Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
         this.keys = new int[tableSize];
         this.slots = new int[tableSize];
@@ -27,7 +32,8 @@ final class IdIndex {
     }
 
     /** The slot of {@code id}, or -1. */
-    int get(int id) {
+    @Override
+    public int get(int id) {
         for (int i = home(id); ; i = (i + 1) & mask) {
             if (keys[i] == id) {
                 return slots[i];
@@ -39,7 +45,8 @@ final class IdIndex {
     }
 
     /** Adds {@code id}, which must be absent. */
-    void put(int id, int slot) {
+    @Override
+    public void put(int id, int slot) {
         int i = home(id);
         while (keys[i] != EMPTY) {
             i = (i + 1) & mask;
@@ -50,7 +57,8 @@ final class IdIndex {
     }
 
     /** Removes {@code id}, which must be present. */
-    void remove(int id) {
+    @Override
+    public void remove(int id) {
         int i = home(id);
         while (keys[i] != id) {
             i = (i + 1) & mask;
