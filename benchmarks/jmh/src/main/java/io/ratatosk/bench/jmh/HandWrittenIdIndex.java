@@ -44,9 +44,9 @@ final class HandWrittenIdIndex implements ShadowIndex {
         }
     }
 
-    /** Adds {@code id}, which must be absent. */
+    /** Adds {@code id}, which must be absent; -1. */
     @Override
-    public void put(int id, int slot) {
+    public int put(int id, int slot) {
         int i = home(id);
         while (keys[i] != EMPTY) {
             i = (i + 1) & mask;
@@ -54,15 +54,17 @@ final class HandWrittenIdIndex implements ShadowIndex {
         keys[i] = id;
         slots[i] = slot;
         size++;
+        return -1;
     }
 
-    /** Removes {@code id}, which must be present. */
+    /** Removes {@code id}, which must be present; its slot. */
     @Override
-    public void remove(int id) {
+    public int remove(int id) {
         int i = home(id);
         while (keys[i] != id) {
             i = (i + 1) & mask;
         }
+        int removed = slots[i];
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
             int h = home(keys[j]);
@@ -75,6 +77,7 @@ final class HandWrittenIdIndex implements ShadowIndex {
         }
         keys[hole] = EMPTY;
         size--;
+        return removed;
     }
 
     int size() {

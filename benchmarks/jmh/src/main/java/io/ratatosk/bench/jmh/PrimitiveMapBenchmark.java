@@ -312,7 +312,7 @@ public class PrimitiveMapBenchmark {
          */
         void open(boolean ours, int frames, long seed) {
             capacity = ShadowClockAccess.shadowFrames(frames);
-            index = ours ? new HandWrittenIdIndex(capacity) : new AgronaShadowIndex(ShadowClockAccess.idIndex(capacity));
+            index = ours ? new HandWrittenIdIndex(capacity) : new AgronaShadowIndex(capacity);
             ids = new int[capacity];
             usage = new byte[capacity];
             PageIds pages = PageIds.zipf(FILE_TO_CACHE * capacity, PageIds.ZIPF_EXPONENT, seed);

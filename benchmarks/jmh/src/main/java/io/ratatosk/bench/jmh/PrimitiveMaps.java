@@ -53,16 +53,19 @@ public final class PrimitiveMaps {
         int slots();
     }
 
-    /** ARI's shadow clock index: a sampled page's id (never 0) to its shadow slot. */
+    /**
+     * ARI's shadow clock index: a sampled page's id (never 0) to its shadow slot. The methods return what
+     * agrona's do, so that its map implements this interface itself and is called as directly as ours.
+     */
     public interface ShadowIndex {
         /** The slot of {@code id}, or -1. */
         int get(int id);
 
-        /** Adds {@code id}, which must be absent. */
-        void put(int id, int slot);
+        /** Adds {@code id}, which must be absent; -1. */
+        int put(int id, int slot);
 
-        /** Removes {@code id}, which must be present. */
-        void remove(int id);
+        /** Removes {@code id}, which must be present; its slot. */
+        int remove(int id);
     }
 
     /** The simulator's trace builder: a raw trace key to a dense id, assigned in first-seen order. */
@@ -162,28 +165,10 @@ public final class PrimitiveMaps {
         }
     }
 
-    /** {@link ShadowIndex} on agrona's {@link Int2IntHashMap}. */
-    static final class AgronaShadowIndex implements ShadowIndex {
-        private final Int2IntHashMap map;
-
-        /** @param map as {@code ShadowClock} builds it */
-        AgronaShadowIndex(Int2IntHashMap map) {
-            this.map = map;
-        }
-
-        @Override
-        public int get(int id) {
-            return map.get(id);
-        }
-
-        @Override
-        public void put(int id, int slot) {
-            map.put(id, slot);
-        }
-
-        @Override
-        public void remove(int id) {
-            map.remove(id);
+    /** {@link ShadowIndex}: agrona's {@link Int2IntHashMap} itself, built as {@code ShadowClock.idIndex} builds it. */
+    static final class AgronaShadowIndex extends Int2IntHashMap implements ShadowIndex {
+        AgronaShadowIndex(int maxEntries) {
+            super(2 * maxEntries, LOAD_FACTOR, -1);
         }
     }
 
