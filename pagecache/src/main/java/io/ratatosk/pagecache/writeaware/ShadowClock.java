@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache.writeaware;
 
-import org.agrona.collections.Int2IntHashMap;
-
 /**
  * One of ARI's shadow tag sets, for a fully associative page cache: a small usage-count clock over
  * the sampled pages only, run with one write-aware variant, counting the misses and the writes that
@@ -20,19 +18,9 @@ import org.agrona.collections.Int2IntHashMap;
  * page kept longer can absorb further writes.)
  *
  * <p>Pages are named by a non-zero 32-bit id (a hash of the page key); the shadow keeps metadata
- * only, and finds a page's slot through agrona's {@link Int2IntHashMap} ({@link #idIndex}: as fast as
- * a hand-written map under this mix, see docs/benchmarks.md). Single-threaded: {@link AriSampler}
- * calls it under its lock.
+ * only. Single-threaded: {@link AriSampler} calls it under its lock.
  */
 final class ShadowClock {
-    /**
-     * Pages a shadow's frames or NVM slots index at most: agrona's map has at most 2^29 cells (keys and
-     * values share one array), and {@link #idIndex} keeps it at most half full.
-     */
-    static final int MAX_INDEXED = 1 << 28;
-    /** What {@link #idIndex} returns for an id it does not hold. */
-    private static final int ABSENT = -1;
-
     private final int capacity;
     private final int budget;
     private final int maxUsage;
@@ -42,7 +30,7 @@ final class ShadowClock {
     private final byte[] usage;
     private final boolean[] dirty;
     private final byte[] skips;
-    private final Int2IntHashMap index;
+    private final IdIndex index;
     private final Nvm nvm;
     private int size;
     private int hand;
@@ -50,9 +38,9 @@ final class ShadowClock {
     private long writes;
 
     ShadowClock(int capacity, int nvmSlots, int budget, int maxUsage, int faultUsage, int evictThreshold) {
-        if (capacity < 1 || nvmSlots < 0 || capacity > MAX_INDEXED || nvmSlots > MAX_INDEXED) {
-            throw new IllegalArgumentException("a shadow cache needs 1 to " + MAX_INDEXED + " frames and 0 to "
-                + MAX_INDEXED + " NVM slots: capacity=" + capacity + ", nvmSlots=" + nvmSlots);
+        if (capacity < 1 || nvmSlots < 0) {
+            throw new IllegalArgumentException("a shadow cache needs a frame and no negative NVM: capacity=" + capacity
+                + ", nvmSlots=" + nvmSlots);
         }
         this.capacity = capacity;
         this.budget = budget;
@@ -63,16 +51,8 @@ final class ShadowClock {
         this.usage = new byte[capacity];
         this.dirty = new boolean[capacity];
         this.skips = new byte[capacity];
-        this.index = idIndex(capacity);
+        this.index = new IdIndex(capacity);
         this.nvm = nvmSlots == 0 ? null : new Nvm(nvmSlots);
-    }
-
-    /**
-     * A map from page id to slot for at most {@code maxEntries} (at most {@link #MAX_INDEXED}) ids, {@link #ABSENT}
-     * for an id it does not hold: twice the cells, so it never resizes and allocates nothing after construction.
-     */
-    static Int2IntHashMap idIndex(int maxEntries) {
-        return new Int2IntHashMap(2 * maxEntries, 0.5f, ABSENT);
     }
 
     int budget() {
@@ -176,7 +156,7 @@ final class ShadowClock {
         private final int slots;
         private final int[] ids;
         private final boolean[] referenced;
-        private final Int2IntHashMap index;
+        private final IdIndex index;
         private int used;
         private int hand;
 
@@ -184,7 +164,7 @@ final class ShadowClock {
             this.slots = slots;
             this.ids = new int[slots];
             this.referenced = new boolean[slots];
-            this.index = idIndex(slots);
+            this.index = new IdIndex(slots);
         }
 
         boolean holds(int id) {

@@ -10,7 +10,7 @@ import io.ratatosk.bench.jmh.PrimitiveMaps.ShadowIndex;
 import io.ratatosk.bench.jmh.PrimitiveMaps.TraceIds;
 import io.ratatosk.bench.sim.LongIntHashMapAccess;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.pagecache.writeaware.ShadowClockAccess;
+import io.ratatosk.pagecache.writeaware.IdIndexAccess;
 import io.ratatosk.policies.GlobalClockPolicy;
 import io.ratatosk.policies.PageKeyTableAccess;
 import io.ratatosk.policies.PolicySizes;
@@ -35,9 +35,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * Our hand-written single-threaded primitive maps against agrona's nearest map ({@link PrimitiveMaps}), each
  * under the operation mix its owner puts it through, at the sizes a cache of {@value #FRAMES} frames gives it.
- * {@code side=ratatosk} is ours (for the shadow index, the hand-written map agrona's replaced), {@code side=agrona}
- * agrona's; both run the same steps on the same keys, so the return values agree. One operation is one step of
- * the owner:
+ * {@code side=ratatosk} is ours, {@code side=agrona} agrona's; both run the same steps on the same keys, so
+ * the return values agree. One operation is one step of the owner:
  * <ul>
  *   <li>{@code exactHistory}: a fault and an eviction of {@code ExactHistoryPolicy} at its default capacity,
  *       the frame count: remove the faulted key (remembered: a boost), then put the evicted key with its ring
@@ -311,8 +310,8 @@ public class PrimitiveMapBenchmark {
          * ranks keep the skew); a page's id is the top half of its key's hash, as the sampler's.
          */
         void open(boolean ours, int frames, long seed) {
-            capacity = ShadowClockAccess.shadowFrames(frames);
-            index = ours ? new HandWrittenIdIndex(capacity) : new AgronaShadowIndex(capacity);
+            capacity = IdIndexAccess.shadowFrames(frames);
+            index = ours ? new IdIndexAccess(capacity) : new AgronaShadowIndex(IdIndexAccess.cells(capacity));
             ids = new int[capacity];
             usage = new byte[capacity];
             PageIds pages = PageIds.zipf(FILE_TO_CACHE * capacity, PageIds.ZIPF_EXPONENT, seed);

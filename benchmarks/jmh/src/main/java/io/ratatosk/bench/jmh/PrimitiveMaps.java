@@ -6,9 +6,8 @@ import org.agrona.collections.Long2LongHashMap;
 /**
  * The four single-threaded primitive maps {@link PrimitiveMapBenchmark} compares, each as the operations its
  * owner calls, and agrona's nearest map behind the same operations. Our side of each lives beside the
- * package-private map it wraps ({@code io.ratatosk.policies.PageKeyTableAccess} and the like), or, for the
- * shadow clocks, which now use agrona's map, is the hand-written one it replaced ({@link HandWrittenIdIndex});
- * a fork loads one side only, so every call below stays monomorphic and is inlined.
+ * package-private map it wraps ({@code io.ratatosk.policies.PageKeyTableAccess} and the like); a fork loads one
+ * side only, so every call below stays monomorphic and is inlined.
  *
  * <p>Agrona's maps are sized as ours: the same number of cells (a power of two) at a load factor of 1/2, so
  * that neither probes longer or holds less, and none of them resizes where ours is fixed. Agrona marks an
@@ -53,19 +52,16 @@ public final class PrimitiveMaps {
         int slots();
     }
 
-    /**
-     * ARI's shadow clock index: a sampled page's id (never 0) to its shadow slot. The methods return what
-     * agrona's do, so that its map implements this interface itself and is called as directly as ours.
-     */
+    /** ARI's shadow clock index: a sampled page's id (never 0) to its shadow slot. */
     public interface ShadowIndex {
         /** The slot of {@code id}, or -1. */
         int get(int id);
 
-        /** Adds {@code id}, which must be absent; -1. */
-        int put(int id, int slot);
+        /** Adds {@code id}, which must be absent. */
+        void put(int id, int slot);
 
-        /** Removes {@code id}, which must be present; its slot. */
-        int remove(int id);
+        /** Removes {@code id}, which must be present. */
+        void remove(int id);
     }
 
     /** The simulator's trace builder: a raw trace key to a dense id, assigned in first-seen order. */
@@ -165,10 +161,27 @@ public final class PrimitiveMaps {
         }
     }
 
-    /** {@link ShadowIndex}: agrona's {@link Int2IntHashMap} itself, built as {@code ShadowClock.idIndex} builds it. */
-    static final class AgronaShadowIndex extends Int2IntHashMap implements ShadowIndex {
-        AgronaShadowIndex(int maxEntries) {
-            super(2 * maxEntries, LOAD_FACTOR, -1);
+    /** {@link ShadowIndex} on agrona's {@link Int2IntHashMap}. */
+    static final class AgronaShadowIndex implements ShadowIndex {
+        private final Int2IntHashMap map;
+
+        AgronaShadowIndex(int cells) {
+            map = new Int2IntHashMap(cells, LOAD_FACTOR, -1);
+        }
+
+        @Override
+        public int get(int id) {
+            return map.get(id);
+        }
+
+        @Override
+        public void put(int id, int slot) {
+            map.put(id, slot);
+        }
+
+        @Override
+        public void remove(int id) {
+            map.remove(id);
         }
     }
 

@@ -16,12 +16,12 @@ public final class LongIntHashMapAccess implements TraceIds {
 
     /** The distinct keys the builder sizes its map for. */
     public static int expectedKeys(int expectedRequests) {
-        return Math.max(1024, expectedRequests / 8);
+        return Trace.Builder.expectedKeys(expectedRequests);
     }
 
     /** The cells of a map sized for {@code expectedKeys}. */
     public static int cells(int expectedKeys) {
-        return Integer.highestOneBit(Math.max(16, expectedKeys) * 2 - 1) << 1;
+        return LongIntHashMap.capacityFor(expectedKeys);
     }
 
     @Override

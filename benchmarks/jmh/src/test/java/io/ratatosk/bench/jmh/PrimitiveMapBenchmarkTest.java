@@ -3,9 +3,7 @@ package io.ratatosk.bench.jmh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.pagecache.writeaware.ShadowClockAccess;
 import java.util.function.IntSupplier;
-import org.agrona.collections.Int2IntHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,17 +68,6 @@ class PrimitiveMapBenchmarkTest {
         assertEquals(sides[0], sides[1]);
         double hits = (double) sides[0].ones() / STEPS;
         assertTrue(hits > 0.5 && hits < 0.95, "Zipf over 4x the shadow's pages mostly hits, not always: " + hits);
-    }
-
-    @Test
-    void agronasShadowIndexIsSizedAsTheShadowClocksOwn() {
-        for (int pages : new int[] {1, 256, 1024, 1000, 1 << 16}) {
-            Int2IntHashMap production = ShadowClockAccess.idIndex(pages);
-            PrimitiveMaps.AgronaShadowIndex benchmarked = new PrimitiveMaps.AgronaShadowIndex(pages);
-            assertEquals(production.capacity(), benchmarked.capacity(), "cells for " + pages + " pages");
-            assertEquals(production.loadFactor(), benchmarked.loadFactor());
-            assertEquals(production.missingValue(), benchmarked.missingValue());
-        }
     }
 
     @Test

@@ -20,8 +20,12 @@ final class LongIntHashMap {
     private int resizeAt;
 
     LongIntHashMap(int expectedSize) {
-        int capacity = Integer.highestOneBit(Math.max(16, expectedSize) * 2 - 1) << 1;
-        allocate(Math.min(capacity, MAX_CAPACITY));
+        allocate(capacityFor(expectedSize));
+    }
+
+    /** Cells to begin with for {@code expectedSize} keys: a power of two, at least twice as many (and 32), at most 2^30. */
+    static int capacityFor(int expectedSize) {
+        return Math.min(Integer.highestOneBit(Math.max(16, expectedSize) * 2 - 1) << 1, MAX_CAPACITY);
     }
 
     int size() {

@@ -1,16 +1,14 @@
-package io.ratatosk.bench.jmh;
-
-import io.ratatosk.bench.jmh.PrimitiveMaps.ShadowIndex;
+package io.ratatosk.pagecache.writeaware;
 
 /**
  * A fixed-size map from a shadow page id (a non-zero int) to a slot: open addressing, linear
  * probing, backward-shift deletion (no tombstones), Fibonacci hashing. Sized for at most
  * {@code maxEntries} ids at a load factor of at most 1/2. Single-threaded.
  *
- * <p>The hand-written map agrona's {@code Int2IntHashMap} replaced in the write-aware sampler's shadow
- * clocks (docs/benchmarks.md says why): {@link PrimitiveMapBenchmark}'s reference for that row.
+ * <p>Kept over agrona's {@code Int2IntHashMap}, which is slower under the shadow clocks' mix; see
+ * docs/benchmarks.md.
  */
-final class HandWrittenIdIndex implements ShadowIndex {
+final class IdIndex {
     private static final int EMPTY = 0;
 
     private final int[] keys;
@@ -19,12 +17,17 @@ final class HandWrittenIdIndex implements ShadowIndex {
     private final int shift;
     private int size;
 
-    HandWrittenIdIndex(int maxEntries) {
-        int tableSize = Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
+    IdIndex(int maxEntries) {
+        int tableSize = cellsFor(maxEntries);
         this.keys = new int[tableSize];
         this.slots = new int[tableSize];
         this.mask = tableSize - 1;
         this.shift = Integer.numberOfLeadingZeros(tableSize) + 1;
+    }
+
+    /** Cells for {@code maxEntries} ids: a power of two, at least twice as many. */
+    static int cellsFor(int maxEntries) {
+        return Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
     }
 
     private int home(int id) {
@@ -32,8 +35,7 @@ final class HandWrittenIdIndex implements ShadowIndex {
     }
 
     /** The slot of {@code id}, or -1. */
-    @Override
-    public int get(int id) {
+    int get(int id) {
         for (int i = home(id); ; i = (i + 1) & mask) {
             if (keys[i] == id) {
                 return slots[i];
@@ -44,9 +46,8 @@ final class HandWrittenIdIndex implements ShadowIndex {
         }
     }
 
-    /** Adds {@code id}, which must be absent; -1. */
-    @Override
-    public int put(int id, int slot) {
+    /** Adds {@code id}, which must be absent. */
+    void put(int id, int slot) {
         int i = home(id);
         while (keys[i] != EMPTY) {
             i = (i + 1) & mask;
@@ -54,17 +55,14 @@ final class HandWrittenIdIndex implements ShadowIndex {
         keys[i] = id;
         slots[i] = slot;
         size++;
-        return -1;
     }
 
-    /** Removes {@code id}, which must be present; its slot. */
-    @Override
-    public int remove(int id) {
+    /** Removes {@code id}, which must be present. */
+    void remove(int id) {
         int i = home(id);
         while (keys[i] != id) {
             i = (i + 1) & mask;
         }
-        int removed = slots[i];
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
             int h = home(keys[j]);
@@ -77,7 +75,6 @@ final class HandWrittenIdIndex implements ShadowIndex {
         }
         keys[hole] = EMPTY;
         size--;
-        return removed;
     }
 
     int size() {
