@@ -6,6 +6,10 @@ import io.ratatosk.core.PageKey;
  * A fixed-capacity map from page key to a {@code long}, in two primitive arrays: open addressing
  * with linear probing and backward-shift deletion, so removals leave no tombstones. Key 0
  * ({@link PageKey#UNBOUND}) marks an empty cell. Not thread-safe.
+ *
+ * <p>Kept over agrona's {@code Long2LongHashMap}, which is no faster under the exact history's mix and holds at
+ * most 2^29 cells (keys and values share one array), half of what {@link PolicySizes#MAX_HISTORY_CAPACITY}
+ * needs; see docs/benchmarks.md.
  */
 final class PageKeyTable {
     static final long ABSENT = Long.MIN_VALUE;

@@ -15,6 +15,10 @@ import io.ratatosk.core.PageKey;
  * into segments of at most 2^30 (the largest power-of-two array), and a cell number is a
  * {@code long}. Writers take a {@link StampedLock}'s write lock (each a handful of array stores);
  * {@link #get} reads optimistically and retries under the read lock only if a writer intervened.
+ *
+ * <p>Kept over agrona's {@code Long2LongHashMap}: a lock-free optimistic read must survive a writer shifting
+ * cells under it (hence the bounded probe), which agrona's unbounded probes do not promise, and agrona's tables
+ * stop at 2^29 cells where this one reaches 2^32.
  */
 final class PageSlotIndex {
     static final int ABSENT = -1;

@@ -10,6 +10,11 @@ import io.ratatosk.policies.PolicySizes;
  * owner's business. Nothing is allocated after construction.
  *
  * <p>Not thread-safe: its owner calls it under its own lock.
+ *
+ * <p>Kept over agrona's {@code Long2LongHashMap} as the index: agrona's is faster under CLOCK-Pro's mix (a
+ * lookup finds the key in the cell, where this one follows the cell to the slot's key), but it holds at most
+ * 2^29 cells, half of what {@link PolicySizes#MAX_GHOSTS} needs, at four times the bytes per cell; see
+ * docs/benchmarks.md.
  */
 final class GhostIndex {
     static final int NONE = -1;

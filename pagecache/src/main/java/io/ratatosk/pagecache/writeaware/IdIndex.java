@@ -4,6 +4,9 @@ package io.ratatosk.pagecache.writeaware;
  * A fixed-size map from a shadow page id (a non-zero int) to a slot: open addressing, linear
  * probing, backward-shift deletion (no tombstones), Fibonacci hashing. Sized for at most
  * {@code maxEntries} ids at a load factor of at most 1/2. Single-threaded.
+ *
+ * <p>Kept over agrona's {@code Int2IntHashMap}, which is slower under the shadow clocks' mix; see
+ * docs/benchmarks.md.
  */
 final class IdIndex {
     private static final int EMPTY = 0;
@@ -15,11 +18,16 @@ final class IdIndex {
     private int size;
 
     IdIndex(int maxEntries) {
-        int tableSize = Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
+        int tableSize = cellsFor(maxEntries);
         this.keys = new int[tableSize];
         this.slots = new int[tableSize];
         this.mask = tableSize - 1;
         this.shift = Integer.numberOfLeadingZeros(tableSize) + 1;
+    }
+
+    /** Cells for {@code maxEntries} ids: a power of two, at least twice as many. */
+    static int cellsFor(int maxEntries) {
+        return Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
     }
 
     private int home(int id) {

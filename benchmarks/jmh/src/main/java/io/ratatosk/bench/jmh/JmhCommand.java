@@ -43,15 +43,20 @@ import picocli.CommandLine.Unmatched;
             + " -f, -wi, -i, -w, -r, -p name=v1,v2, -prof ..., -rff FILE. JMH's -t runs one thread count instead"
             + " of --threads. Full mode (default): 3 rounds of 1 fork each (the annotations' setting), 3 x 1 s warmup,"
             + " 5 x 1 s measurement. Results: wall-clock ops/us, pagesRead (for hit ratios) and cpuNanos (process CPU"
-            + " time, for throughput per CPU second) per benchmark, and the gc profiler's B/op."},
+            + " time, for throughput per CPU second) per benchmark, and the gc profiler's B/op.",
+        "The suite leaves out PrimitiveMapBenchmark (our primitive maps against agrona's): name it to run it."},
     footer = {"", "Examples:",
         "  ./bench jmh --quick",
         "  ./bench jmh HitPath --threads 1 -prof stack",
+        "  ./bench jmh PrimitiveMap --threads 1",
         "  ./bench jmh --out bench-out/full.json && ./bench jmh-report bench-out/full.json",
         "JMH's own help: ./bench jmh -- -h. Docs: docs/benchmarks.md"})
 public final class JmhCommand implements Callable<Integer> {
-    /** The suite: every benchmark class in this package. */
-    static final String SUITE_PATTERN = "io\\.ratatosk\\.bench\\.jmh\\..*Benchmark\\.";
+    /**
+     * The suite: every benchmark class in this package but {@link PrimitiveMapBenchmark}, which compares data
+     * structures rather than caches and runs by name ({@code ./bench jmh PrimitiveMap}).
+     */
+    static final String SUITE_PATTERN = "io\\.ratatosk\\.bench\\.jmh\\.(?!PrimitiveMapBenchmark\\.).*Benchmark\\.";
 
     @Spec
     private CommandSpec spec;

@@ -16,7 +16,7 @@ import org.openjdk.jmh.util.ListStatistics;
 
 /**
  * JMH results paired into rows of ours against a reference measured in the same run: side=ratatosk against
- * side=muninn (or side=caffeine for the key-value cache), each policy of {@link PolicyHitPathBenchmark} against
+ * side=muninn (or side=caffeine for the key-value cache, side=agrona for the primitive maps), each policy of {@link PolicyHitPathBenchmark} against
  * global-clock, and each NVM tier of {@link NvmSwapBenchmark} against tier=file.
  *
  * <p>Two ratios per row. <em>Wall</em>: JMH's throughput, ours / reference. <em>Per CPU</em>: operations per
@@ -29,6 +29,9 @@ import org.openjdk.jmh.util.ListStatistics;
  */
 final class RatioTable {
     static final String SIDE = "side";
+    /** What side=ratatosk is compared with: Muninn, Caffeine (the key-value cache), agrona (the primitive maps). */
+    static final List<String> SIDE_REFERENCES = List.of(CacheSide.MUNINN, KeyValueCacheBenchmark.CAFFEINE,
+        PrimitiveMapBenchmark.AGRONA);
     static final String POLICY = "policy";
     static final String TIER = "tier";
     static final String PAGES_READ = "pagesRead";
@@ -110,11 +113,14 @@ final class RatioTable {
         JmhResult first = group.get(0);
         if (first.params().containsKey(SIDE)) {
             JmhResult ours = find(group, SIDE, CacheSide.RATATOSK);
-            String reference = CacheSide.MUNINN;
-            JmhResult peer = find(group, SIDE, reference);
-            if (peer == null) { // the key-value benchmarks measure against Caffeine
-                reference = KeyValueCacheBenchmark.CAFFEINE;
-                peer = find(group, SIDE, reference);
+            String reference = null;
+            JmhResult peer = null;
+            for (String r : SIDE_REFERENCES) {
+                peer = find(group, SIDE, r);
+                if (peer != null) {
+                    reference = r;
+                    break;
+                }
             }
             if (ours != null) {
                 rows.add(row(ours, peer, reference));

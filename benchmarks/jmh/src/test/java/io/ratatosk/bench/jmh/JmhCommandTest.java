@@ -1,11 +1,13 @@
 package io.ratatosk.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
@@ -28,6 +30,16 @@ class JmhCommandTest {
             "the NVM tiers come from NvmProfile, not from the annotation");
         assertEquals(List.of("file", "nvm-nvme", "nvm-nvme-fast", "nvm-pcm", "nvm-dram"), NvmSwapBenchmark.tiers(),
             "the reference first, then one tier per profile");
+    }
+
+    @Test
+    void theDefaultSuiteLeavesOutOnlyThePrimitiveMapsWhichRunByName() {
+        Pattern suite = Pattern.compile(JmhCommand.SUITE_PATTERN);
+        assertTrue(suite.matcher(HitPathBenchmark.class.getName() + ".read").find());
+        assertTrue(suite.matcher(PolicyHitPathBenchmark.class.getName() + ".read").find());
+        assertTrue(suite.matcher(KeyValueCacheBenchmark.class.getName() + ".get").find());
+        assertFalse(suite.matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());
+        assertTrue(Pattern.compile("PrimitiveMap").matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());
     }
 
     @Test

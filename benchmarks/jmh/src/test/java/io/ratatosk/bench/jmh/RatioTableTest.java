@@ -224,6 +224,17 @@ class RatioTableTest {
     }
 
     @Test
+    void ourPrimitiveMapsAreComparedWithAgronas() throws IOException {
+        Path file = results("maps.json",
+            entry("PrimitiveMapBenchmark.ghosts", 1, "\"side\":\"ratatosk\"", d(20, 20), 1.0, d(1000, 1000), null, 0.0),
+            entry("PrimitiveMapBenchmark.ghosts", 1, "\"side\":\"agrona\"", d(16, 16), 0.8, d(1000, 1000), null, 0.0));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(file)).rows();
+        assertEquals(1, rows.size());
+        assertEquals("agrona", rows.get(0).reference());
+        assertEquals(1.25, rows.get(0).ratio().mean(), 1e-9);
+    }
+
+    @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
         Path file = results("kv.json",
             entry("KeyValueCacheBenchmark.getOrCompute", 2, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, 6.0,

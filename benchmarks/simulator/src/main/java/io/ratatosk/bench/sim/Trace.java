@@ -89,7 +89,12 @@ public final class Trace {
             this.name = name;
             this.format = format;
             this.keys = new int[Math.max(1024, expectedRequests)];
-            this.ids = new LongIntHashMap(Math.max(1024, expectedRequests / 8));
+            this.ids = new LongIntHashMap(expectedKeys(expectedRequests));
+        }
+
+        /** The distinct keys the id map is sized for: one per 8 requests, at least 1024. */
+        static int expectedKeys(int expectedRequests) {
+            return Math.max(1024, expectedRequests / 8);
         }
 
         @Override
