@@ -1,5 +1,7 @@
 package io.ratatosk.policies;
 
+import static io.ratatosk.policies.FlagGrid.putIfSet;
+import static io.ratatosk.policies.FlagGrid.withUnset;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -114,17 +116,5 @@ class HistorySizingAgreesWithTheParserTest {
             }
         }
         return null;
-    }
-
-    private static void putIfSet(Map<String, String> flags, String name, String value) {
-        if (value != null) {
-            flags.put(name, value);
-        }
-    }
-
-    private static List<String> withUnset(String... values) {
-        List<String> all = new ArrayList<>(List.of(values));
-        all.add(null);
-        return all;
     }
 }

@@ -1,5 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
+import static io.ratatosk.policies.FlagGrid.putIfSet;
+import static io.ratatosk.policies.FlagGrid.withUnset;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -115,17 +117,5 @@ class ClockProSizingAgreesWithTheParserTest {
         putIfSet(flags, "pagecache.clockpro.cold_min", coldMin);
         putIfSet(flags, "pagecache.clockpro.cold_max", coldMax);
         return flags;
-    }
-
-    private static void putIfSet(Map<String, String> flags, String name, String value) {
-        if (value != null) {
-            flags.put(name, value);
-        }
-    }
-
-    private static List<String> withUnset(String... values) {
-        List<String> all = new ArrayList<>(List.of(values));
-        all.add(null);
-        return all;
     }
 }
