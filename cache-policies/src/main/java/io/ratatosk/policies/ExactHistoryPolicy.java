@@ -52,7 +52,7 @@ public final class ExactHistoryPolicy extends UsageClock {
      * Ring entries for {@code capacity}: the bitset version's queue bound rounded up to a power of
      * two, 2^29 at {@link PolicySizes#MAX_HISTORY_CAPACITY}, where its key table has 2^30 cells.
      */
-    static int ringBound(int capacity) {
+    public static int ringBound(int capacity) {
         return Integer.highestOneBit(BitsetHistoryPolicy.queueBound(capacity) - 1) << 1;
     }
 

@@ -10,9 +10,12 @@ import io.ratatosk.core.PageKey;
  * <p>Kept over agrona's {@code Long2LongHashMap}, which is no faster under the exact history's mix and holds at
  * most 2^29 cells (keys and values share one array), half of what {@link PolicySizes#MAX_HISTORY_CAPACITY}
  * needs; see docs/benchmarks.md.
+ *
+ * <p>Internal: public only so that {@code PrimitiveMapBenchmark} (bench-jmh) can measure it; not part of the
+ * policies' API.
  */
-final class PageKeyTable {
-    static final long ABSENT = Long.MIN_VALUE;
+public final class PageKeyTable {
+    public static final long ABSENT = Long.MIN_VALUE;
 
     private final long[] keys;
     private final long[] values;
@@ -21,7 +24,7 @@ final class PageKeyTable {
     private int size;
 
     /** @param maxEntries entries it must hold; the table is at least twice as large */
-    PageKeyTable(int maxEntries) {
+    public PageKeyTable(int maxEntries) {
         int cells = cellsFor(maxEntries);
         keys = new long[cells];
         values = new long[cells];
@@ -30,21 +33,21 @@ final class PageKeyTable {
     }
 
     /** Cells for {@code maxEntries}: a power of two, at least twice as many; 2^30 for 2^29 entries, the most. */
-    static int cellsFor(int maxEntries) {
+    public static int cellsFor(int maxEntries) {
         return Integer.highestOneBit(Math.max(4, 2 * maxEntries - 1)) << 1;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The value of {@code key}, or {@link #ABSENT}. */
-    long get(long key) {
+    public long get(long key) {
         int cell = cellOf(key);
         return cell < 0 ? ABSENT : values[cell];
     }
 
-    void put(long key, long value) {
+    public void put(long key, long value) {
         int cell = home(key);
         while (keys[cell] != PageKey.UNBOUND && keys[cell] != key) {
             cell = (cell + 1) & mask;
@@ -60,7 +63,7 @@ final class PageKeyTable {
     }
 
     /** Removes {@code key}; its value, or {@link #ABSENT}. */
-    long remove(long key) {
+    public long remove(long key) {
         int cell = cellOf(key);
         if (cell < 0) {
             return ABSENT;

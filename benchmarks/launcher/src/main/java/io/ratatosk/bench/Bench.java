@@ -5,7 +5,7 @@ import io.ratatosk.bench.ldbc.LdbcCommand;
 import io.ratatosk.bench.nvm.NvmCommand;
 import io.ratatosk.bench.jmh.JmhCommand;
 import io.ratatosk.bench.jmh.JmhReportCommand;
-import io.ratatosk.bench.sim.SimCommand;
+import io.ratatosk.bench.sim.cli.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
 import picocli.CommandLine;

@@ -15,9 +15,12 @@ import io.ratatosk.policies.PolicySizes;
  * lookup finds the key in the cell, where this one follows the cell to the slot's key), but it holds at most
  * 2^29 cells, half of what {@link PolicySizes#MAX_GHOSTS} needs, at four times the bytes per cell; see
  * docs/benchmarks.md.
+ *
+ * <p>Internal: public only so that {@code PrimitiveMapBenchmark} (bench-jmh) can measure it; not part of the
+ * policies' API.
  */
-final class GhostIndex {
-    static final int NONE = -1;
+public final class GhostIndex {
+    public static final int NONE = -1;
 
     private final int capacity;
     private final long[] keys;
@@ -32,7 +35,7 @@ final class GhostIndex {
      * @param capacity ghosts kept, in [1, {@link PolicySizes#MAX_GHOSTS}]; there is room for one
      *                 more, which the owner trims at once
      */
-    GhostIndex(int capacity) {
+    public GhostIndex(int capacity) {
         if (capacity < 1 || capacity > PolicySizes.MAX_GHOSTS) {
             throw new IllegalArgumentException("ghost capacity must be in [1, " + PolicySizes.MAX_GHOSTS + "]: capacity=" + capacity);
         }
@@ -53,12 +56,12 @@ final class GhostIndex {
      * 2^30 (the largest power-of-two array) at {@link PolicySizes#MAX_GHOSTS}. The slot beyond the
      * capacity may take the load past 1/2 by one cell.
      */
-    static int cellsFor(int capacity) {
+    public static int cellsFor(int capacity) {
         return Math.max(4, Integer.highestOneBit(capacity * 2 - 1) << 1);
     }
 
     /** Slots there are: the capacity plus one. */
-    int slots() {
+    public int slots() {
         return keys.length;
     }
 
@@ -70,12 +73,12 @@ final class GhostIndex {
         return size;
     }
 
-    boolean overCapacity() {
+    public boolean overCapacity() {
         return size > capacity;
     }
 
     /** Takes a free slot for {@code key}, which must have none; returns the slot. */
-    int add(long key) {
+    public int add(long key) {
         if (slotOf(key) != NONE) {
             throw new IllegalStateException(PageKey.toString(key) + " already has a ghost");
         }
@@ -96,17 +99,17 @@ final class GhostIndex {
     }
 
     /** The slot holding {@code key}'s ghost, or {@link #NONE}. */
-    int slotOf(long key) {
+    public int slotOf(long key) {
         int cell = cellOf(key);
         return cell == NONE ? NONE : cells[cell] - 1;
     }
 
-    long keyAt(int slot) {
+    public long keyAt(int slot) {
         return keys[slot];
     }
 
     /** Frees {@code slot}, which must hold a ghost. */
-    void remove(int slot) {
+    public void remove(int slot) {
         deleteCell(cellOf(keys[slot]));
         keys[slot] = PageKey.UNBOUND;
         nextFree[slot] = freeHead;

@@ -67,7 +67,7 @@ final class AriSampler {
         this.frames = frames;
         this.rate = rateFor(frames.frameCount());
         this.sampleMask = rate - 1;
-        int shadowFrames = Math.max(1, (int) Math.round((double) frames.frameCount() / rate));
+        int shadowFrames = shadowFrames(frames.frameCount());
         int shadowSlots = nvmSlots == 0 ? 0 : Math.max(1, (int) Math.round((double) nvmSlots / rate));
         this.shadows = new ShadowClock[budgets.length];
         for (int v = 0; v < budgets.length; v++) {
@@ -81,6 +81,11 @@ final class AriSampler {
     static int rateFor(int frameCount) {
         int rate = Integer.highestOneBit(Math.max(1, frameCount / MIN_SHADOW_FRAMES));
         return Math.min(MAX_RATE, rate);
+    }
+
+    /** Pages each shadow clock models for a cache of {@code frameCount} frames: one in {@link #rateFor} of them. */
+    static int shadowFrames(int frameCount) {
+        return Math.max(1, (int) Math.round((double) frameCount / rateFor(frameCount)));
     }
 
     int rate() {

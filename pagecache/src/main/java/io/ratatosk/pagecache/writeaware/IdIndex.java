@@ -7,8 +7,11 @@ package io.ratatosk.pagecache.writeaware;
  *
  * <p>Kept over agrona's {@code Int2IntHashMap}, which is slower under the shadow clocks' mix; see
  * docs/benchmarks.md.
+ *
+ * <p>Internal: public only so that {@code PrimitiveMapBenchmark} (bench-jmh) can measure it; not part of the
+ * page cache's API.
  */
-final class IdIndex {
+public final class IdIndex {
     private static final int EMPTY = 0;
 
     private final int[] keys;
@@ -17,7 +20,7 @@ final class IdIndex {
     private final int shift;
     private int size;
 
-    IdIndex(int maxEntries) {
+    public IdIndex(int maxEntries) {
         int tableSize = cellsFor(maxEntries);
         this.keys = new int[tableSize];
         this.slots = new int[tableSize];
@@ -26,7 +29,7 @@ final class IdIndex {
     }
 
     /** Cells for {@code maxEntries} ids: a power of two, at least twice as many. */
-    static int cellsFor(int maxEntries) {
+    public static int cellsFor(int maxEntries) {
         return Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
     }
 
@@ -35,7 +38,7 @@ final class IdIndex {
     }
 
     /** The slot of {@code id}, or -1. */
-    int get(int id) {
+    public int get(int id) {
         for (int i = home(id); ; i = (i + 1) & mask) {
             if (keys[i] == id) {
                 return slots[i];
@@ -47,7 +50,7 @@ final class IdIndex {
     }
 
     /** Adds {@code id}, which must be absent. */
-    void put(int id, int slot) {
+    public void put(int id, int slot) {
         int i = home(id);
         while (keys[i] != EMPTY) {
             i = (i + 1) & mask;
@@ -58,7 +61,7 @@ final class IdIndex {
     }
 
     /** Removes {@code id}, which must be present. */
-    void remove(int id) {
+    public void remove(int id) {
         int i = home(id);
         while (keys[i] != id) {
             i = (i + 1) & mask;
@@ -77,7 +80,7 @@ final class IdIndex {
         size--;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 }

@@ -72,6 +72,14 @@ public final class WriteAwareEviction implements EvictionPolicy {
         this.sampler = new AriSampler(frames, nvmSlots, BUDGETS, maxUsage, faultUsage, evictThreshold);
     }
 
+    /**
+     * Pages each shadow clock models for a cache of {@code frameCount} frames (one page in the sample rate);
+     * for the benchmark that sizes an {@link IdIndex} as the shadows do.
+     */
+    public static int shadowFrames(int frameCount) {
+        return AriSampler.shadowFrames(frameCount);
+    }
+
     @Override
     public String name() {
         return policy.name() + "+write-aware";

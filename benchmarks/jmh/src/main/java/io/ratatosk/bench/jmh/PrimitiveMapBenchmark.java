@@ -6,15 +6,15 @@ import io.ratatosk.bench.jmh.PrimitiveMaps.AgronaShadowIndex;
 import io.ratatosk.bench.jmh.PrimitiveMaps.AgronaTraceIds;
 import io.ratatosk.bench.jmh.PrimitiveMaps.GhostSlots;
 import io.ratatosk.bench.jmh.PrimitiveMaps.HistoryTable;
+import io.ratatosk.bench.jmh.PrimitiveMaps.OurGhostSlots;
+import io.ratatosk.bench.jmh.PrimitiveMaps.OurHistoryTable;
+import io.ratatosk.bench.jmh.PrimitiveMaps.OurShadowIndex;
+import io.ratatosk.bench.jmh.PrimitiveMaps.OurTraceIds;
 import io.ratatosk.bench.jmh.PrimitiveMaps.ShadowIndex;
 import io.ratatosk.bench.jmh.PrimitiveMaps.TraceIds;
-import io.ratatosk.bench.sim.LongIntHashMapAccess;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.pagecache.writeaware.IdIndexAccess;
 import io.ratatosk.policies.GlobalClockPolicy;
-import io.ratatosk.policies.PageKeyTableAccess;
 import io.ratatosk.policies.PolicySizes;
-import io.ratatosk.policies.clockpro.GhostIndexAccess;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -168,8 +168,8 @@ public class PrimitiveMapBenchmark {
         /** A history of {@code frames} entries (the default capacity), filled to its steady state. */
         void open(boolean ours, int frames, long seed) {
             capacity = frames;
-            int bound = PageKeyTableAccess.ringBound(capacity);
-            table = ours ? new PageKeyTableAccess(capacity) : new AgronaHistoryTable(PageKeyTableAccess.cells(capacity));
+            int bound = OurHistoryTable.ringBound(capacity);
+            table = ours ? new OurHistoryTable(capacity) : new AgronaHistoryTable(OurHistoryTable.cells(capacity));
             ring = new long[bound];
             ringMask = bound - 1;
             faults = new FaultStream(frames, FILE_TO_CACHE * frames, seed);
@@ -223,7 +223,7 @@ public class PrimitiveMapBenchmark {
         /** CLOCK-Pro's ghosts for {@code frames} frames, filled to capacity. */
         void open(boolean ours, int frames, long seed) {
             int capacity = (int) PolicySizes.ghostCapacity(frames, PolicySizes.CLOCK_PRO_GHOSTS);
-            ghosts = ours ? new GhostIndexAccess(capacity) : new AgronaGhostSlots(capacity, GhostIndexAccess.cells(capacity));
+            ghosts = ours ? new OurGhostSlots(capacity) : new AgronaGhostSlots(capacity, OurGhostSlots.cells(capacity));
             older = new int[ghosts.slots()];
             newer = new int[ghosts.slots()];
             faults = new FaultStream(frames, FILE_TO_CACHE * frames, seed);
@@ -310,8 +310,8 @@ public class PrimitiveMapBenchmark {
          * ranks keep the skew); a page's id is the top half of its key's hash, as the sampler's.
          */
         void open(boolean ours, int frames, long seed) {
-            capacity = IdIndexAccess.shadowFrames(frames);
-            index = ours ? new IdIndexAccess(capacity) : new AgronaShadowIndex(IdIndexAccess.cells(capacity));
+            capacity = OurShadowIndex.shadowFrames(frames);
+            index = ours ? new OurShadowIndex(capacity) : new AgronaShadowIndex(OurShadowIndex.cells(capacity));
             ids = new int[capacity];
             usage = new byte[capacity];
             PageIds pages = PageIds.zipf(FILE_TO_CACHE * capacity, PageIds.ZIPF_EXPONENT, seed);
@@ -385,8 +385,8 @@ public class PrimitiveMapBenchmark {
 
         /** Reads the trace into a fresh map, as {@code Trace.Builder} does; the distinct keys. */
         int read() {
-            TraceIds ids = ours ? new LongIntHashMapAccess(requests.length)
-                : new AgronaTraceIds(LongIntHashMapAccess.cells(LongIntHashMapAccess.expectedKeys(requests.length)));
+            TraceIds ids = ours ? new OurTraceIds(requests.length)
+                : new AgronaTraceIds(OurTraceIds.cells(OurTraceIds.expectedKeys(requests.length)));
             int last = 0;
             for (long key : requests) {
                 last = ids.idOf(key);

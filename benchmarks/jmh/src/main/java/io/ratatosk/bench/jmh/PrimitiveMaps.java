@@ -1,13 +1,19 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.LongIntHashMap;
+import io.ratatosk.bench.sim.Trace;
+import io.ratatosk.pagecache.writeaware.IdIndex;
+import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
+import io.ratatosk.policies.ExactHistoryPolicy;
+import io.ratatosk.policies.PageKeyTable;
+import io.ratatosk.policies.clockpro.GhostIndex;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
  * The four single-threaded primitive maps {@link PrimitiveMapBenchmark} compares, each as the operations its
- * owner calls, and agrona's nearest map behind the same operations. Our side of each lives beside the
- * package-private map it wraps ({@code io.ratatosk.policies.PageKeyTableAccess} and the like); a fork loads one
- * side only, so every call below stays monomorphic and is inlined.
+ * owner calls: ours (the map itself, public for this benchmark alone) and agrona's nearest map behind the same
+ * operations. A fork loads one side only, so every call below stays monomorphic and is inlined.
  *
  * <p>Agrona's maps are sized as ours: the same number of cells (a power of two) at a load factor of 1/2, so
  * that neither probes longer or holds less, and none of them resizes where ours is fixed. Agrona marks an
@@ -205,6 +211,148 @@ public final class PrimitiveMaps {
             int next = map.size();
             map.put(key, next);
             return next;
+        }
+
+        @Override
+        public int size() {
+            return map.size();
+        }
+    }
+
+    /** {@link HistoryTable} on our {@link PageKeyTable}, sized as {@code ExactHistoryPolicy} sizes it. */
+    static final class OurHistoryTable implements HistoryTable {
+        private final PageKeyTable table;
+
+        OurHistoryTable(int capacity) {
+            table = new PageKeyTable(ringBound(capacity));
+        }
+
+        /** Ring entries, and so keys at most, of an exact history of {@code capacity} entries. */
+        static int ringBound(int capacity) {
+            return ExactHistoryPolicy.ringBound(capacity);
+        }
+
+        /** The table's cells for an exact history of {@code capacity} entries. */
+        static int cells(int capacity) {
+            return PageKeyTable.cellsFor(ringBound(capacity));
+        }
+
+        @Override
+        public long get(long key) {
+            return table.get(key);
+        }
+
+        @Override
+        public void put(long key, long value) {
+            table.put(key, value);
+        }
+
+        @Override
+        public long remove(long key) {
+            return table.remove(key);
+        }
+    }
+
+    /** {@link GhostSlots} on CLOCK-Pro's {@link GhostIndex}. */
+    static final class OurGhostSlots implements GhostSlots {
+        private final GhostIndex ghosts;
+
+        OurGhostSlots(int capacity) {
+            ghosts = new GhostIndex(capacity);
+        }
+
+        /** The index cells of {@code capacity} ghosts. */
+        static int cells(int capacity) {
+            return GhostIndex.cellsFor(capacity);
+        }
+
+        @Override
+        public int add(long key) {
+            return ghosts.add(key);
+        }
+
+        @Override
+        public int slotOf(long key) {
+            return ghosts.slotOf(key);
+        }
+
+        @Override
+        public long keyAt(int slot) {
+            return ghosts.keyAt(slot);
+        }
+
+        @Override
+        public void remove(int slot) {
+            ghosts.remove(slot);
+        }
+
+        @Override
+        public boolean overCapacity() {
+            return ghosts.overCapacity();
+        }
+
+        @Override
+        public int slots() {
+            return ghosts.slots();
+        }
+    }
+
+    /** {@link ShadowIndex} on the shadow clocks' {@link IdIndex}, sized as ARI sizes its shadows. */
+    static final class OurShadowIndex implements ShadowIndex {
+        private final IdIndex index;
+
+        OurShadowIndex(int maxEntries) {
+            index = new IdIndex(maxEntries);
+        }
+
+        /** Pages per shadow clock of a cache of {@code frames} frames. */
+        static int shadowFrames(int frames) {
+            return WriteAwareEviction.shadowFrames(frames);
+        }
+
+        /** The cells of an index for {@code maxEntries} ids. */
+        static int cells(int maxEntries) {
+            return IdIndex.cellsFor(maxEntries);
+        }
+
+        @Override
+        public int get(int id) {
+            return index.get(id);
+        }
+
+        @Override
+        public void put(int id, int slot) {
+            index.put(id, slot);
+        }
+
+        @Override
+        public void remove(int id) {
+            index.remove(id);
+        }
+    }
+
+    /** {@link TraceIds} on the simulator's {@link LongIntHashMap}, sized as {@link Trace}'s builder sizes it. */
+    static final class OurTraceIds implements TraceIds {
+        private final LongIntHashMap map;
+
+        /** The map of a trace builder expecting {@code expectedRequests} requests. */
+        OurTraceIds(int expectedRequests) {
+            map = new LongIntHashMap(expectedKeys(expectedRequests));
+        }
+
+        /** The distinct keys the builder sizes its map for. */
+        static int expectedKeys(int expectedRequests) {
+            return Trace.Builder.expectedKeys(expectedRequests);
+        }
+
+        /** The cells of a map sized for {@code expectedKeys}. */
+        static int cells(int expectedKeys) {
+            return LongIntHashMap.capacityFor(expectedKeys);
+        }
+
+        @Override
+        public int idOf(long key) {
+            return map.idOf(key);
         }
 
         @Override

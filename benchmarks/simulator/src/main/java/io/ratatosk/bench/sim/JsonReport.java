@@ -14,13 +14,13 @@ import java.util.List;
  * The {@code --json} file. One trace: a trace object. Several (or {@code --trace-dir}):
  * {@code {"traces": [trace objects], "summary": {...}}}. The shapes are in docs/simulator.md.
  */
-final class JsonReport {
+public final class JsonReport {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private JsonReport() {
     }
 
-    static void write(Path file, List<TraceResult> traces, SimulationSummary summary) throws IOException {
+    public static void write(Path file, List<TraceResult> traces, SimulationSummary summary) throws IOException {
         ObjectNode root;
         if (summary == null) {
             root = trace(traces.get(0));

@@ -9,8 +9,11 @@ package io.ratatosk.bench.sim;
  * <p>Kept over agrona's {@code Long2LongHashMap} (agrona has no long-to-int map): reading a trace takes about a
  * quarter longer with agrona's, whose cells are also a third larger (16 bytes, against 12); see
  * docs/benchmarks.md.
+ *
+ * <p>Internal: public only so that {@code PrimitiveMapBenchmark} (bench-jmh) can measure it; not part of the
+ * simulator's API.
  */
-final class LongIntHashMap {
+public final class LongIntHashMap {
     private static final int MAX_CAPACITY = 1 << 30;
 
     private long[] keys;
@@ -19,16 +22,16 @@ final class LongIntHashMap {
     private int size;
     private int resizeAt;
 
-    LongIntHashMap(int expectedSize) {
+    public LongIntHashMap(int expectedSize) {
         allocate(capacityFor(expectedSize));
     }
 
     /** Cells to begin with for {@code expectedSize} keys: a power of two, at least twice as many (and 32), at most 2^30. */
-    static int capacityFor(int expectedSize) {
+    public static int capacityFor(int expectedSize) {
         return Math.min(Integer.highestOneBit(Math.max(16, expectedSize) * 2 - 1) << 1, MAX_CAPACITY);
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
@@ -48,7 +51,7 @@ final class LongIntHashMap {
     }
 
     /** The id of {@code key}, assigning the next dense id ({@link #size()} before the call) if it is new. */
-    int idOf(long key) {
+    public int idOf(long key) {
         int slot = slot(key);
         while (true) {
             int v = valuesPlusOne[slot];

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * later, so it sifts up; an eviction replaces the root and sifts down. O(log capacity) a request,
  * no allocation after start.
  */
-final class OptSimulator implements PolicySimulator {
+public final class OptSimulator implements PolicySimulator {
     @Override
     public long replay(Trace trace, int capacity, Progress progress) {
         int[] keys = trace.keys();

@@ -7,11 +7,11 @@ import java.util.Optional;
  * A trace's results as a text table: a row per policy; per size, the hit ratio in percent and,
  * when opt ran, the policy's hits as a percentage of OPT's.
  */
-final class ResultTable {
+public final class ResultTable {
     private ResultTable() {
     }
 
-    static String render(TraceResult r) {
+    public static String render(TraceResult r) {
         boolean withOpt = r.policies().contains("opt");
         int nameWidth = Math.max("policy".length(), r.policies().stream().mapToInt(String::length).max().orElse(0));
         int cellWidth = withOpt ? 16 : 8;
@@ -50,7 +50,7 @@ final class ResultTable {
         return String.format(Locale.ROOT, "%8.1f", 100.0 * h.hits() / opt.get().hits());
     }
 
-    static String pad(String s, int width) {
+    public static String pad(String s, int width) {
         return s.length() >= width ? s : s + " ".repeat(width - s.length());
     }
 }

@@ -12,7 +12,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * runs); otherwise plain lines: one when a trace starts and ends, and one per finished run on long
  * traces. Quiet prints nothing. Called from the replay threads.
  */
-final class SimulationProgress {
+public final class SimulationProgress {
     /** Traces with at least this many requests times runs get a bar or per-run lines. */
     private static final long LONG_WORK = 20_000_000L;
 
@@ -24,17 +24,17 @@ final class SimulationProgress {
     private volatile int runs;
     private volatile boolean longTrace;
 
-    SimulationProgress(PrintStream err, boolean quiet, boolean terminal) {
+    public SimulationProgress(PrintStream err, boolean quiet, boolean terminal) {
         this.err = err;
         this.quiet = quiet;
         this.terminal = terminal;
     }
 
-    static SimulationProgress none() {
+    public static SimulationProgress none() {
         return new SimulationProgress(System.err, true, false);
     }
 
-    void traceLoaded(Trace trace, long millis) {
+    public void traceLoaded(Trace trace, long millis) {
         if (!quiet && !terminal) {
             err.printf("sim: loaded %s: %,d requests, %,d distinct keys in %.1f s%n", trace.name(), trace.requests(),
                 trace.distinct(), millis / 1000.0);

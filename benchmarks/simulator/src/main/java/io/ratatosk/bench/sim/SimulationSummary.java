@@ -12,7 +12,7 @@ import java.util.Locale;
  * it; the arithmetic mean is given beside it for that reason. Without an opt column both means are
  * over plain hit ratios instead.
  */
-record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner> winners) {
+public record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner> winners) {
     static final double FLOOR = 0.01;
 
     /**
@@ -26,7 +26,7 @@ record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner>
     record Winner(String trace, int size, String sizeText, List<String> policies, double hitRatio) {
     }
 
-    static SimulationSummary of(List<TraceResult> traces) {
+    public static SimulationSummary of(List<TraceResult> traces) {
         boolean withOpt = traces.stream().allMatch(t -> t.policies().contains("opt"));
         List<String> policies = traces.isEmpty() ? List.of() : traces.get(0).policies();
         List<Winner> winners = new ArrayList<>();
@@ -84,7 +84,7 @@ record SimulationSummary(String baseline, List<PolicyScore> scores, List<Winner>
         return new SimulationSummary(withOpt ? "opt" : "none", scores, winners);
     }
 
-    String render() {
+    public String render() {
         StringBuilder out = new StringBuilder();
         int nameWidth = Math.max(6, scores.stream().mapToInt(s -> s.policy().length()).max().orElse(0));
         String of = baseline.equals("opt") ? "% of OPT" : "hit %";

@@ -49,7 +49,7 @@ public final class Trace {
     }
 
     /** The dense key of each request; shared, never modify. */
-    int[] keys() {
+    public int[] keys() {
         return keys;
     }
 
@@ -78,7 +78,7 @@ public final class Trace {
     }
 
     /** Collects raw keys as a reader produces them and remaps them to dense ids. */
-    static final class Builder implements KeySink {
+    public static final class Builder implements KeySink {
         private final String name;
         private final String format;
         private final LongIntHashMap ids;
@@ -93,7 +93,7 @@ public final class Trace {
         }
 
         /** The distinct keys the id map is sized for: one per 8 requests, at least 1024. */
-        static int expectedKeys(int expectedRequests) {
+        public static int expectedKeys(int expectedRequests) {
             return Math.max(1024, expectedRequests / 8);
         }
 

@@ -11,16 +11,16 @@ import java.util.concurrent.Future;
  * Replays one trace for every (policy, size) pair, the pairs spread over a shared thread pool; each
  * replay has its own policy instance and runs on one thread.
  */
-final class TraceSimulation {
+public final class TraceSimulation {
     private final PolicyCatalog catalog;
     private final ExecutorService pool;
 
-    TraceSimulation(PolicyCatalog catalog, ExecutorService pool) {
+    public TraceSimulation(PolicyCatalog catalog, ExecutorService pool) {
         this.catalog = catalog;
         this.pool = pool;
     }
 
-    TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress)
+    public TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress)
         throws InterruptedException {
         List<Integer> entries = new ArrayList<>();
         List<String> sizeTexts = new ArrayList<>();

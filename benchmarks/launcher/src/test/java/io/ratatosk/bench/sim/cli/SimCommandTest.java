@@ -1,5 +1,7 @@
-package io.ratatosk.bench.sim;
+package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.TraceFormat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,17 @@
-package io.ratatosk.bench.sim;
+package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.CacheSize;
+import io.ratatosk.bench.sim.JsonReport;
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.ResultTable;
+import io.ratatosk.bench.sim.SimulationProgress;
+import io.ratatosk.bench.sim.SimulationSummary;
+import io.ratatosk.bench.sim.Trace;
+import io.ratatosk.bench.sim.TraceFormat;
+import io.ratatosk.bench.sim.TraceReader;
+import io.ratatosk.bench.sim.TraceResult;
+import io.ratatosk.bench.sim.TraceSimulation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,5 +1,9 @@
-package io.ratatosk.bench.sim;
+package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.OptSimulator;
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.PolicySimulator;
+import io.ratatosk.bench.sim.Trace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

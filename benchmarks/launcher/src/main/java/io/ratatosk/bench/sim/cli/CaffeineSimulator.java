@@ -1,5 +1,8 @@
-package io.ratatosk.bench.sim;
+package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.PolicySimulator;
+import io.ratatosk.bench.sim.PolicySimulator.Progress;
+import io.ratatosk.bench.sim.Trace;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 

@@ -1,5 +1,6 @@
-package io.ratatosk.bench.sim;
+package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.TraceResult;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
