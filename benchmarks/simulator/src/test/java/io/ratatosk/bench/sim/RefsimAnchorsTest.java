@@ -35,7 +35,9 @@ class RefsimAnchorsTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = "ratatosk.sim.bigAnchors", matches = "true")
+    @EnabledIfSystemProperty(named = "ratatosk.sim.bigAnchors", matches = "true", disabledReason = "runs with"
+        + " -Dratatosk.sim.bigAnchors=true and wants the large ARC, cloudphysics and cache2k traces of ../shared/traces"
+        + " (docs/simulator.md)")
     void pageCachePoliciesReproduceTheLargeTraceAnchors() throws Exception {
         PolicyCatalog catalog = PolicyCatalog.standard();
         assertEquals(List.of(), missingColumns(catalog), "policies cache-policies does not provide");
