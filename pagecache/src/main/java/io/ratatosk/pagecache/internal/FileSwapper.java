@@ -28,6 +28,9 @@ import sun.misc.Unsafe;
  */
 public final class FileSwapper implements PageSwapper {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
+    /** A page's read and write: one transfer between {@code buf} and the file at {@code position} + buf's position. */
+    private static final ChannelCall READ = (ch, buf, position) -> ch.read(buf, position + buf.position());
+    private static final ChannelCall WRITE = (ch, buf, position) -> ch.write(buf, position + buf.position());
 
     private final Path path;
     private final int filePageSize;
@@ -89,7 +92,7 @@ public final class FileSwapper implements PageSwapper {
     public int read(long pageId, long address) throws IOException {
         PageIoBuffer io = buffers.get();
         ByteBuffer buf = io.forRead(address, filePageSize);
-        int total = transfer(buf, pageId * filePageSize, false);
+        int total = transfer(READ, buf, pageId * filePageSize);
         io.afterRead(address, total);
         if (total < filePageSize) {
             UNSAFE.setMemory(address + total, filePageSize - total, (byte) 0);
@@ -101,7 +104,7 @@ public final class FileSwapper implements PageSwapper {
     public void write(long pageId, long address) throws IOException {
         ByteBuffer buf = buffers.get().forWrite(address, filePageSize);
         try {
-            transfer(buf, pageId * filePageSize, true);
+            transfer(WRITE, buf, pageId * filePageSize);
         } finally {
             if (!unforced) { // read first: writers do not all store to one shared line on every page
                 unforced = true; // even a failed write may have reached the file
@@ -113,27 +116,9 @@ public final class FileSwapper implements PageSwapper {
      * Moves {@code buf}'s remaining bytes to or from the file at {@code position} + the buffer's position,
      * over as many calls as the channel needs; returns the bytes moved (fewer only for a read at the end).
      */
-    private int transfer(ByteBuffer buf, long position, boolean write) throws IOException {
-        boolean interrupted = Thread.interrupted(); // an interrupted caller would close an interruptible channel
-        try {
-            while (buf.hasRemaining()) {
-                FileChannel ch = openChannel();
-                try {
-                    int n = write ? ch.write(buf, position + buf.position()) : ch.read(buf, position + buf.position());
-                    if (n < 0) {
-                        break;
-                    }
-                } catch (ClosedByInterruptException e) {
-                    reopen(ch, e);
-                    interrupted |= Thread.interrupted(); // interrupted during the call: retry uninterrupted
-                } catch (ClosedChannelException e) {
-                    reopen(ch, e); // another thread's interrupt closed the shared channel
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+    private int transfer(ChannelCall op, ByteBuffer buf, long position) throws IOException {
+        while (buf.hasRemaining() && call(op, buf, position) >= 0) {
+            // a short transfer: go on from where it stopped
         }
         return buf.position();
     }
@@ -142,10 +127,10 @@ public final class FileSwapper implements PageSwapper {
     public void force() throws IOException {
         unforced = false; // before forcing: a write that completes after this point is left for the next force
         try {
-            call(ch -> {
+            call((ch, unused, ignored) -> {
                 ch.force(false);
                 return 0L;
-            });
+            }, null, 0);
         } catch (IOException | RuntimeException | Error e) {
             unforced = true;
             throw e;
@@ -154,39 +139,46 @@ public final class FileSwapper implements PageSwapper {
 
     @Override
     public long pageCount() throws IOException {
-        long size = call(FileChannel::size);
+        long size = call((ch, unused, ignored) -> ch.size(), null, 0);
         return (size + filePageSize - 1) / filePageSize;
     }
 
     @Override
     public void truncate(long pageCount) throws IOException {
         try {
-            call(ch -> {
-                ch.truncate(pageCount * filePageSize);
+            call((ch, unused, bytes) -> {
+                ch.truncate(bytes);
                 return 0L;
-            });
+            }, null, pageCount * filePageSize);
         } finally {
             unforced = true;
         }
     }
 
+    /**
+     * One operation on the channel. Its arguments are passed, not captured, so that the read and write
+     * of every fault and eviction use two constant lambdas and allocate nothing.
+     */
     private interface ChannelCall {
-        long call(FileChannel channel) throws IOException;
+        long call(FileChannel channel, ByteBuffer buf, long position) throws IOException;
     }
 
-    /** Runs {@code op} on the channel, reopening and retrying as {@link #transfer} does. */
-    private long call(ChannelCall op) throws IOException {
-        boolean interrupted = Thread.interrupted();
+    /**
+     * Runs {@code op} on the channel once it succeeds: if the channel was closed under it (this thread's
+     * interrupt, or another's), reopens the file and runs it again.
+     */
+    private long call(ChannelCall op, ByteBuffer buf, long position) throws IOException {
+        boolean interrupted = Thread.interrupted(); // an interrupted caller would close an interruptible channel
         try {
             while (true) {
                 FileChannel ch = openChannel();
                 try {
-                    return op.call(ch);
+                    return op.call(ch, buf, position);
                 } catch (ClosedByInterruptException e) {
                     reopen(ch, e);
-                    interrupted |= Thread.interrupted();
+                    interrupted |= Thread.interrupted(); // interrupted during the call: retry uninterrupted
                 } catch (ClosedChannelException e) {
-                    reopen(ch, e);
+                    reopen(ch, e); // another thread's interrupt closed the shared channel
                 }
             }
         } finally {
