@@ -140,16 +140,14 @@ public final class TranslationTable {
     private void growDirectory(int[][] old, int length, int chunkIndex, int[] chunk) {
         int[][] grown = Arrays.copyOf(old, length);
         grown[chunkIndex] = chunk;
-        FarChunks remaining = far;
         for (long index : far.sortedIndexes()) {
             if (index < length) {
                 grown[(int) index] = far.get(index);
-                remaining = remaining.without(index);
             }
         }
         // Publish the directory first: a reader that still sees the old far chunks finds them there too.
         directory = grown;
-        far = remaining;
+        far = far.from(length);
     }
 
     /**
@@ -204,9 +202,11 @@ public final class TranslationTable {
             return built;
         }
 
-        FarChunks without(long chunkIndex) {
-            long[] indexes = Arrays.stream(sorted).filter(i -> i != chunkIndex).toArray();
-            return build(indexes, this);
+        /** The far chunks at index {@code first} and beyond. */
+        FarChunks from(long first) {
+            int i = Arrays.binarySearch(sorted, first);
+            i = i >= 0 ? i : -i - 1;
+            return i == 0 ? this : build(Arrays.copyOfRange(sorted, i, sorted.length), this);
         }
 
         private static FarChunks build(long[] indexes, FarChunks from) {
