@@ -60,6 +60,11 @@ public final class PolicyRegistry {
         return ENTRIES.stream().filter(entry -> entry.name().equals(name)).findFirst();
     }
 
+    private static PolicyEntry requireEntry(String name) {
+        return entry(name).orElseThrow(() -> new IllegalArgumentException(
+            POLICY_FLAG + "=" + name + " is not a policy; valid: " + String.join(", ", NAMES)));
+    }
+
     /**
      * The flag policy {@code policy} reads that {@code key} names: by its full name, or by what follows a
      * dot in it ({@code max_usage}, {@code clockpro.cold_min}), as the tools' short overrides write them.
@@ -67,8 +72,7 @@ public final class PolicyRegistry {
      * @throws IllegalArgumentException for an unknown policy, or a key that names none or several of its flags
      */
     public static Flag flagOf(String policy, String key) {
-        PolicyEntry entry = entry(policy).orElseThrow(() -> new IllegalArgumentException(
-            POLICY_FLAG + "=" + policy + " is not a policy; valid: " + String.join(", ", NAMES)));
+        PolicyEntry entry = requireEntry(policy);
         List<Flag> flags = entry.flags().stream().map(PolicyEntry.ReadFlag::flag).toList();
         List<Flag> matches = flags.stream().filter(f -> f.name().equals(key) || f.name().endsWith("." + key)).toList();
         if (matches.size() == 1) {
@@ -88,8 +92,7 @@ public final class PolicyRegistry {
      */
     public static EvictionPolicy create(String name, FrameTable frames, FlagValues values) {
         Objects.requireNonNull(name, POLICY_FLAG);
-        PolicyEntry entry = entry(name).orElseThrow(() -> new IllegalArgumentException(
-            POLICY_FLAG + "=" + name + " is not a policy; valid: " + String.join(", ", NAMES)));
+        PolicyEntry entry = requireEntry(name);
         RuleContext context = RuleContext.forFrames(values, name, frames.frameCount(), 0);
         List<FlagProblem> problems = new ArrayList<>();
         RuleContext.checkFrameCounts(FLAGS.all(), context, problems);
