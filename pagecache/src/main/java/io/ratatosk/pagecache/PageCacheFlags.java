@@ -6,6 +6,7 @@ import io.ratatosk.core.config.FlagRule;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -27,7 +28,7 @@ public final class PageCacheFlags {
     /** The swap tiers on the class path, by {@code pagecache.swap} name, in the order their flags are listed. */
     public static final List<SwapTierProvider> TIERS = ServiceLoader.load(SwapTierProvider.class,
             PageCacheFlags.class.getClassLoader()).stream().map(ServiceLoader.Provider::get)
-            .sorted(java.util.Comparator.comparing(SwapTierProvider::name)).toList();
+            .sorted(Comparator.comparing(SwapTierProvider::name)).toList();
 
     public static final Flag MEMORY = Flag.size("pagecache.memory", "512m", 1, TIB,
             "Memory for page frames; the frame count is memory / page_size, rounded down.")

@@ -146,7 +146,4 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
         }
         dropped.increment();
     }
-
-    // ---- life cycle -----------------------------------------------------------------------------
-
 }
