@@ -1,5 +1,6 @@
 package io.ratatosk.core.config;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +39,7 @@ public record RuleContext(FlagValues values, Set<Flag> refused, String policy, i
      * Returns the flags that broke it, so the caller can keep other rules off them.
      */
     public static List<Flag> checkFrameCounts(Collection<Flag> flags, RuleContext context, List<FlagProblem> problems) {
-        List<Flag> broken = new java.util.ArrayList<>();
+        List<Flag> broken = new ArrayList<>();
         if (context.frames() <= 0) {
             return broken;
         }
