@@ -102,40 +102,33 @@ public final class FaultyFileChannel extends FileChannel {
 
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
-        if (!faults.enabled) {
-            return real.read(dst, position);
-        }
-        beforeCall();
-        if (faults.happens(faults.ioException)) {
-            if (dst.remaining() > 1 && faults.draw() < 0.5) {
-                partially(dst, position, false); // a read that fails half way leaves part of the buffer filled
-            }
-            throw injected("read at " + position);
-        }
-        if (dst.remaining() > 1 && faults.happens(faults.shortTransfer)) {
-            faults.shortTransfers.incrementAndGet();
-            return partially(dst, position, false);
-        }
-        return real.read(dst, position);
+        return transfer(dst, position, false);
     }
 
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
-        if (!faults.enabled) {
-            return real.write(src, position);
-        }
-        beforeCall();
-        if (faults.happens(faults.ioException)) {
-            if (src.remaining() > 1 && faults.draw() < 0.5) {
-                partially(src, position, true); // a write that fails half way leaves part of the page written
+        return transfer(src, position, true);
+    }
+
+    /**
+     * A positional read or write, with the faults drawn: an IOException (after moving part of the page
+     * half the time: a transfer that fails half way), a short transfer, or the real call.
+     */
+    private int transfer(ByteBuffer buf, long position, boolean write) throws IOException {
+        if (faults.enabled) {
+            beforeCall();
+            if (faults.happens(faults.ioException)) {
+                if (buf.remaining() > 1 && faults.draw() < 0.5) {
+                    partially(buf, position, write);
+                }
+                throw injected((write ? "write" : "read") + " at " + position);
             }
-            throw injected("write at " + position);
+            if (buf.remaining() > 1 && faults.happens(faults.shortTransfer)) {
+                faults.shortTransfers.incrementAndGet();
+                return partially(buf, position, write);
+            }
         }
-        if (src.remaining() > 1 && faults.happens(faults.shortTransfer)) {
-            faults.shortTransfers.incrementAndGet();
-            return partially(src, position, true);
-        }
-        return real.write(src, position);
+        return real(buf, position, write);
     }
 
     /** Moves between 1 and remaining - 1 bytes of {@code buf} by narrowing its limit for one real call. */
@@ -144,10 +137,14 @@ public final class FaultyFileChannel extends FileChannel {
         int part = 1 + (int) (faults.draw() * (buf.remaining() - 1));
         buf.limit(buf.position() + part);
         try {
-            return write ? real.write(buf, position) : real.read(buf, position);
+            return real(buf, position, write);
         } finally {
             buf.limit(limit);
         }
+    }
+
+    private int real(ByteBuffer buf, long position, boolean write) throws IOException {
+        return write ? real.write(buf, position) : real.read(buf, position);
     }
 
     @Override
