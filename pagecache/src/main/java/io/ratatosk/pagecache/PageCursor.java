@@ -527,7 +527,10 @@ public final class PageCursor implements AutoCloseable {
      * and {@link #clearCursorException()} of this cursor cover it as well. Closing this cursor closes its
      * linked cursors; a linked cursor may itself open linked cursors. Opening allocates (a cursor); moving
      * a linked cursor with {@code next(pageId)} does not, so a store that reads many spanning records can
-     * keep one open. A write cursor holds a write lock on each linked cursor's page too.
+     * keep one open. A write cursor holds a write lock on each linked cursor's page too. The pins a linked
+     * read cursor leaves (moving on, or closing) are kept for this cursor's next {@code shouldRetry()} or
+     * {@code next()}, which forget them: a linked cursor is for reads that end in one of those, not for a
+     * long scan of its own.
      *
      * @throws IllegalArgumentException for a page id the file cannot address
      * @throws IllegalStateException    if this cursor is closed or its file unmapped
