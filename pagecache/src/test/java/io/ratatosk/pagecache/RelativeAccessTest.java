@@ -140,6 +140,28 @@ class RelativeAccessTest {
     }
 
     @Test
+    void relativeByteRangesUseTheGivenPartOfTheArrayAndAdvanceByItsLength() throws Exception {
+        byte[] src = {1, 2, 3, 4, 5, 6};
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            w.setOffset(10);
+            w.putBytes(src, 2, 3);
+            assertEquals(13, w.getOffset());
+            byte[] dst = new byte[6];
+            w.setOffset(10);
+            w.getBytes(dst, 1, 3);
+            assertEquals(13, w.getOffset());
+            assertArrayEquals(new byte[] {0, 3, 4, 5, 0, 0}, dst);
+            assertThrows(IndexOutOfBoundsException.class, () -> w.getBytes(dst, 4, 3), "the array range is checked");
+            assertThrows(IndexOutOfBoundsException.class, () -> w.putBytes(src, -1, 2));
+            w.setOffset(PAGE - 2);
+            w.getBytes(dst, 0, 3);
+            assertTrue(w.checkAndClearBoundsFlag(), "a range running off the page");
+            assertEquals(PAGE + 1, w.getOffset());
+        }
+    }
+
+    @Test
     void relativeAccessOfAReadCursorWithoutAPageIsOutOfBoundsAndOfAClosedCursorThrows() throws Exception {
         PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
         assertEquals(0, r.getLong());

@@ -112,6 +112,30 @@ class TouchAndReadAheadTest {
         assertEquals(FILE_PAGES - 1, file.getLastPageId(), "read-ahead never grows the file");
     }
 
+    @Test
+    void closingTheFileAndTheCacheWithReadAheadQueuedLeavesNothingBehind() throws Exception {
+        PagedFile file = freshFile();
+        PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD);
+        assertTrue(c.next());
+        assertTrue(c.next());
+        c.close();
+        file.close(); // read-ahead requested for pages 1..32 may still be queued or running
+        assertThrows(IllegalStateException.class, () -> file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD));
+        cache.close();
+        assertTrue(cache.isMemoryReleased(), "the read-ahead thread holds nothing once the cache is closed");
+        cache = null;
+    }
+
+    @Test
+    void readAheadIsAnAcceptedFlagAndFaultsWaitedForRefusesAClosedCursor() throws Exception {
+        PagedFile file = freshFile();
+        PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK | PagedFile.PF_READ_AHEAD);
+        assertEquals(0, c.faultsWaitedFor());
+        c.close();
+        assertThrows(IllegalStateException.class, c::faultsWaitedFor);
+        assertThrows(IllegalArgumentException.class, () -> file.io(0, PagedFile.PF_READ_AHEAD), "a lock mode is still required");
+    }
+
     /**
      * Scans the file, checking each page. With {@code giveReadAheadTime}, the scanner "works" on each page
      * until the page after it is in the cache (at most a second): a scan slower than the disk, which is

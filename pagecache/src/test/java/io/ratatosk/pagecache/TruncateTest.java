@@ -141,7 +141,7 @@ class TruncateTest {
         int pages = 64;
         writePages(file, 0, pages, 0);
         AtomicBoolean stop = new AtomicBoolean();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+        ExecutorService pool = Executors.newFixedThreadPool(5);
         try {
             List<Future<?>> futures = new ArrayList<>();
             futures.add(pool.submit(() -> {
@@ -152,6 +152,12 @@ class TruncateTest {
                     writePages(file, (int) file.getLastPageId() + 1, pages, 0);
                 }
                 stop.set(true);
+                return null;
+            }));
+            futures.add(pool.submit(() -> {
+                while (!stop.get()) {
+                    file.flush(); // a flush never writes a page that was truncated away: the file size below says so
+                }
                 return null;
             }));
             for (int t = 0; t < 3; t++) {
@@ -192,6 +198,35 @@ class TruncateTest {
         file.flush();
         long last = file.getLastPageId();
         assertEquals((last + 1) * PAGE, Files.size(dir.resolve("truncate.db")));
+    }
+
+    @Test
+    void truncateRacingTheFilesCloseEitherCompletesOrFindsTheFileUnmapped() throws Exception {
+        PagedFile file = open("1m", true);
+        writePages(file, 0, 50, 0);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> truncates = pool.submit(() -> {
+                int done = 0;
+                for (int pages = 49; pages > 0; pages--) {
+                    try {
+                        file.truncate(pages);
+                        done++;
+                    } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("not mapped"), e.getMessage());
+                        return done;
+                    }
+                }
+                return done;
+            });
+            file.close();
+            int done = truncates.get(60, TimeUnit.SECONDS);
+            long size = Files.size(dir.resolve("truncate.db"));
+            assertTrue(size <= 50L * PAGE && size % PAGE == 0, "size " + size + " after " + done + " truncates");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThrows(IllegalStateException.class, () -> file.truncate(0));
     }
 
     private static long readLong(PageCursor r) throws IOException {
