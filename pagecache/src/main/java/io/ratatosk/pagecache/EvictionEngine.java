@@ -490,11 +490,6 @@ final class EvictionEngine {
         return readAhead;
     }
 
-    /** Pages faulted in ahead of scans, for statistics and tests. */
-    synchronized long pagesReadAhead() {
-        return readAhead == null ? 0 : readAhead.pagesReadAhead();
-    }
-
     private void stopReadAhead() {
         ReadAheadWorker worker;
         synchronized (this) {

@@ -99,13 +99,17 @@ public final class PageCursor implements AutoCloseable {
     private PageCursor[] links;
     private int linkCount;
     /**
-     * The pins of linked read cursors closed since this cursor's last {@code next()} or {@code shouldRetry()}:
-     * their reads are still validated by this cursor's next {@code shouldRetry()}.
+     * The pins that linked read cursors left (moving on, or closing) since this cursor's last {@code next()}
+     * or {@code shouldRetry()}: the reads made there are still validated by this cursor's next
+     * {@code shouldRetry()}. Grown as needed, never shrunk: a store reusing its cursors allocates nothing.
      */
     private int[] closedLinkFrames;
     private long[] closedLinkStamps;
     private int closedLinkCount;
-    /** linkCount + closedLinkCount: one field for {@code shouldRetry()} to test before it looks at links. */
+    /**
+     * linkCount + closedLinkCount, plus 1 for a linked cursor: the one field {@code next()} and
+     * {@code shouldRetry()} test before they look at links, 0 on the path of a cursor without any.
+     */
     private int linkWork;
 
     /** The read-ahead thread for a {@link PagedFile#PF_READ_AHEAD} cursor, else null. */
@@ -154,8 +158,9 @@ public final class PageCursor implements AutoCloseable {
     /**
      * Moves to {@code pageId} and sets the offset to 0. A read cursor returns false past the file's last
      * page (also one that a {@link PagedFile#truncate} cut off); a write cursor grows the file unless it
-     * was opened with {@link PagedFile#PF_NO_GROW}. Linked read cursors closed since the last
-     * {@code shouldRetry()} are forgotten: their reads belonged to the page this cursor leaves.
+     * was opened with {@link PagedFile#PF_NO_GROW}. The pins its linked read cursors left since the last
+     * {@code shouldRetry()} are forgotten: their reads belonged to the read this move ends. A linked read
+     * cursor that moves hands the page it leaves to its parent's next {@code shouldRetry()}.
      *
      * @throws IllegalArgumentException for a page id the file cannot address ({@link PagedFile#maxPageId()})
      * @throws IllegalStateException    if this cursor is closed or its file unmapped

@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.DaemonWorker;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The background thread behind {@link PagedFile#PF_READ_AHEAD}: a cursor scanning a file page after page
@@ -29,15 +28,9 @@ final class ReadAheadWorker extends DaemonWorker {
     private int head;
     /** Written under this; read without it by the worker before it parks. */
     private volatile int queued;
-    private final LongAdder readAhead = new LongAdder();
 
     ReadAheadWorker() {
         super("ratatosk-read-ahead");
-    }
-
-    /** Pages faulted in ahead of a scan so far. */
-    long pagesReadAhead() {
-        return readAhead.sum();
     }
 
     /** Asks for pages {@code [start, start + count)} of {@code file} to be faulted in. Allocates nothing. */
@@ -81,9 +74,7 @@ final class ReadAheadWorker extends DaemonWorker {
         }
         for (long p = start; p < start + count && isRunning(); p++) {
             try {
-                if (file.readAhead(p, sweep)) {
-                    readAhead.increment();
-                }
+                file.readAhead(p, sweep);
             } catch (Throwable e) {
                 // Only a hint: the scan faults the page itself and reports the error.
             }
