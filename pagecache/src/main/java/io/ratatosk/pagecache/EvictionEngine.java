@@ -58,6 +58,8 @@ final class EvictionEngine {
     private volatile Runnable lowOnFrames = () -> { };
     private volatile int wakeThreshold;
     private volatile boolean closed;
+    /** Guarded by this; see {@link #readAhead()}. */
+    private ReadAheadWorker readAhead;
 
     /**
      * Reserves the page memory first (only address space until touched, so a size the machine cannot
@@ -149,6 +151,16 @@ final class EvictionEngine {
         return frame;
     }
 
+    /**
+     * A free frame, exclusively locked and unbound, or {@link #NO_FRAME}: from the free list, else by
+     * evicting with {@code sweep}, a background sweep that gives up rather than waits. For a read-ahead,
+     * which may evict (it fetches what a scan is about to need) but must never stall.
+     */
+    int grabFrameWithoutWaiting(Sweep sweep) throws IOException {
+        int frame = tryGrabFreeFrame();
+        return frame >= 0 ? frame : evict(sweep);
+    }
+
     /** Returns a frame the caller holds exclusively and that is unbound to the free list, unlocked. */
     void free(int frame) {
         frames.unlockExclusive(frame);
@@ -230,6 +242,16 @@ final class EvictionEngine {
                 frames.unlockExclusive(frame);
             }
         }
+    }
+
+    /**
+     * Drops a page that was truncated away: the caller holds the frame exclusively; the page is not
+     * written, even if dirty (it no longer exists), and the frame goes back to the free list.
+     */
+    void discard(long key, int frame) {
+        frames.clearModifiedExclusively(frame);
+        unbind(frame, key);
+        free(frame);
     }
 
     // ---- eviction -------------------------------------------------------------------------------
@@ -448,7 +470,34 @@ final class EvictionEngine {
      */
     void close() {
         closed = true;
+        stopReadAhead();
         releaseMemoryIfUnused();
+    }
+
+    // ---- read-ahead -----------------------------------------------------------------------------
+
+    /**
+     * The read-ahead thread, started by the first cursor that asks for read-ahead
+     * ({@link PagedFile#PF_READ_AHEAD}); null once the engine is closed. Started lazily: most caches
+     * never read ahead, and need no thread for it.
+     */
+    synchronized ReadAheadWorker readAhead() {
+        if (readAhead == null && !closed) {
+            ReadAheadWorker worker = new ReadAheadWorker();
+            worker.start();
+            readAhead = worker;
+        }
+        return readAhead;
+    }
+
+    private void stopReadAhead() {
+        ReadAheadWorker worker;
+        synchronized (this) {
+            worker = readAhead;
+        }
+        if (worker != null) {
+            worker.shutdown(); // every file is unmapped by now: it was only finding closed gates
+        }
     }
 
     boolean isMemoryReleased() {

@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.agrona.collections.IntArrayList;
 
 /**
  * One mapped file's state and the protocols that run per file: its translation table, its last page,
@@ -26,6 +28,8 @@ final class FileMapping implements FrameOwner {
      * large refuses on that call, before anything is dirtied, instead of on a later flush.
      */
     static final long FAR_PAGE_DISTANCE = 4096;
+    /** {@link #faultIn} of a read: the page lies past the file's last page (it was truncated away). */
+    static final int PAST_END = -2;
     private static final int FAILURE_SLOTS = 16;
 
     private final EvictionEngine engine;
@@ -236,7 +240,8 @@ final class FileMapping implements FrameOwner {
      * Whatever goes wrong, the page's entry goes back to absent and the frame back to the free list,
      * and threads waiting for this fault get its failure ({@link #awaitFault}).
      *
-     * @param forWrite a write cursor's fault: a page far past the end is written (zeros) at once
+     * @param forWrite a write cursor's fault: a page far past the end is written (zeros) at once; a read
+     *                 of a page past the end returns {@link #PAST_END} instead
      * @throws IllegalStateException once the file is unmapped
      */
     int faultIn(long pageId, long key, boolean forWrite) throws IOException {
@@ -245,6 +250,9 @@ final class FileMapping implements FrameOwner {
         }
         try {
             engine.throwPendingError();
+            if (!forWrite && pageId > lastPageId()) {
+                return PAST_END; // a truncate cut the page off after the caller looked at the end
+            }
             if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
                 return -1;
             }
@@ -349,6 +357,174 @@ final class FileMapping implements FrameOwner {
 
     /** A fault that failed, kept for the threads that waited for it. */
     private record FaultFailure(long pageId, Throwable cause) {
+    }
+
+    // ---- touch, read-ahead, truncate ------------------------------------------------------------
+
+    /**
+     * Faults in the pages {@code [pageId, pageId + count)} that are not in the cache, without pinning
+     * them, stopping at the file's last page; see {@link PagedFile#touch}. Returns how many it faulted in.
+     */
+    int touch(long pageId, int count) throws IOException {
+        checkPageId(pageId);
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: count=" + count + " for " + path);
+        }
+        FrameTable frames = engine.frames();
+        long end = Math.min(pageId + count, maxPageId + 1);
+        int brought = 0;
+        for (long p = pageId; p < end; p++) {
+            if (table.get(p) != TranslationTable.ABSENT) {
+                continue; // resident, or another thread is faulting it in
+            }
+            int frame = faultIn(p, PageKey.of(fileId, p), false);
+            if (frame == PAST_END) {
+                break;
+            }
+            if (frame >= 0) {
+                frames.unlockExclusive(frame);
+                brought++;
+            }
+        }
+        return brought;
+    }
+
+    /**
+     * Faults one page in for a read-ahead, into a free frame or one a background sweep can evict at once,
+     * never waiting: true if it did, false if the page is resident, being faulted in, past the file's end,
+     * no frame could be had, or the file is being unmapped or truncated. Leaves it unlocked.
+     */
+    boolean readAhead(long pageId, Sweep sweep) throws IOException {
+        if (!gate.enter()) {
+            return false;
+        }
+        try {
+            if (pageId > lastPageId() || table.get(pageId) != TranslationTable.ABSENT
+                || !table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+                return false;
+            }
+            int frame;
+            try {
+                frame = engine.grabFrameWithoutWaiting(sweep);
+            } catch (Throwable t) {
+                table.set(pageId, TranslationTable.ABSENT);
+                throw t;
+            }
+            if (frame < 0) {
+                table.set(pageId, TranslationTable.ABSENT);
+                return false;
+            }
+            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
+            return true;
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /** Pages of this file in frames now (being faulted in not counted): a snapshot, exact only while nothing moves. */
+    long numberOfCachedPages() {
+        long n = 0;
+        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
+            if (table.get(pageId) > 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Cuts the file to {@code pageCount} pages; see {@link PagedFile#truncate}. Closes the operation gate
+     * for the duration (one closer at a time: an unmap under way goes first, or waits for this), so no
+     * fault, flush or prefetch runs meanwhile. Takes the exclusive lock of every resident page at or past
+     * {@code pageCount} before dropping any, so that a refusal (a write cursor holds one) changes nothing;
+     * then drops them without writing them, lowers the last page, and cuts the swapper (and the tier in
+     * front of the file with it).
+     */
+    void truncate(long pageCount) throws IOException {
+        if (pageCount < 0) {
+            throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for " + path);
+        }
+        int attempt = 0;
+        while (true) {
+            if (!awaitMapped()) {
+                throw unmappedException();
+            }
+            if (gate.tryClose()) {
+                if (!closed) {
+                    break;
+                }
+                gate.reopen(); // an unmap began meanwhile: let it run, then see whether it succeeded
+            }
+            attempt = Backoff.pause(attempt); // an unmap or another truncate is under way
+        }
+        try {
+            gate.awaitDrained();
+            IntArrayList held = lockPagesFrom(pageCount);
+            FrameTable frames = engine.frames();
+            for (int i = 0; i < held.size(); i++) {
+                int frame = held.getInt(i);
+                engine.discard(frames.binding(frame), frame);
+            }
+            long last;
+            while ((last = lastPageId.get()) > pageCount - 1 && !lastPageId.compareAndSet(last, pageCount - 1)) {
+                Thread.onSpinWait();
+            }
+            try {
+                swapper.truncate(pageCount);
+            } catch (IOException e) {
+                throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
+                    + pageCount + " on are gone from the cache all the same: " + e.getMessage(), e);
+            }
+        } finally {
+            gate.reopen();
+        }
+    }
+
+    /**
+     * The frames of every resident page at or past {@code pageCount}, exclusively locked. Called with the
+     * gate closed and drained, so no entry is FAULTING and no page appears behind the walk. Refuses,
+     * releasing what it took, if a write cursor holds one of the pages.
+     */
+    private IntArrayList lockPagesFrom(long pageCount) {
+        FrameTable frames = engine.frames();
+        IntArrayList held = new IntArrayList();
+        try {
+            for (long pageId = table.nextPresent(pageCount); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
+                long key = PageKey.of(fileId, pageId);
+                int attempt = 0;
+                while (true) {
+                    int entry = table.get(pageId);
+                    if (entry == TranslationTable.ABSENT) {
+                        break; // evicted meanwhile
+                    }
+                    if (entry == TranslationTable.FAULTING) {
+                        throw new IllegalStateException("page " + pageId + " of " + path + " is being faulted in while"
+                            + " the file is truncated: a fault bypassed the file's operation gate");
+                    }
+                    int frame = entry - 1;
+                    if (frames.tryExclusiveLock(frame)) {
+                        if (frames.binding(frame) == key) {
+                            held.addInt(frame);
+                            break;
+                        }
+                        frames.unlockExclusive(frame); // evicted and reused meanwhile: look again
+                        continue;
+                    }
+                    if (frames.writeLockCount(frame) > 0) {
+                        throw new IllegalStateException("cannot truncate " + path + " to " + pageCount + " pages: page "
+                            + pageId + " is held by a write cursor; close the cursors on pages at or past "
+                            + pageCount + " first");
+                    }
+                    attempt = Backoff.pause(attempt); // being evicted: it lets go shortly
+                }
+            }
+        } catch (Throwable t) {
+            for (int i = 0; i < held.size(); i++) {
+                frames.unlockExclusive(held.getInt(i));
+            }
+            throw t;
+        }
+        return held;
     }
 
     // ---- references and unmapping ---------------------------------------------------------------

@@ -6,6 +6,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
+import java.util.Arrays;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -26,6 +27,24 @@ import sun.misc.Unsafe;
  * reads 0 and writes nothing, never touches memory outside the frame, and raises the bounds flag that
  * {@link #checkAndClearBoundsFlag()} reports.
  *
+ * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
+ * cursor's offset ({@link #getOffset()}), which it advances by the access's width; {@code next()} sets the
+ * offset to 0. A record format read field by field:
+ * <pre>{@code
+ * if (c.next(pageId)) {
+ *     do {
+ *         c.setOffset(recordOffset);
+ *         type = c.getByte();
+ *         length = c.getInt();
+ *         if (length < 0 || length > MAX) { c.setCursorException("record length " + length); }
+ *     } while (c.shouldRetry());
+ *     c.checkAndClearCursorException(); // the read was not torn: the complaint speaks of the stored data
+ * }
+ * }</pre>
+ * A record that spans pages is read through a {@link #openLinkedCursor linked cursor} on the following
+ * page: the parent's {@code shouldRetry()} validates both. {@link #copyTo} copies between the pages of
+ * two cursors.
+ *
  * <p>A cursor is not thread-safe: one thread at a time. After {@link #close()} every method but
  * {@code close} throws {@link IllegalStateException}. Once its file is unmapped (or the cache closed),
  * its next {@code next()} or {@code shouldRetry()} throws {@link IllegalStateException}; reads through a
@@ -36,6 +55,8 @@ public final class PageCursor implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     private static final int NO_FRAME = -1;
     private static final int COUNTER_BATCH = 1024;
+    /** Pages a {@link PagedFile#PF_READ_AHEAD} scan keeps requested ahead of it (at most an eighth of the frames). */
+    static final int READ_AHEAD_PAGES = 32;
 
     private final FileMapping file;
     private final EvictionEngine engine;
@@ -65,13 +86,49 @@ public final class PageCursor implements AutoCloseable {
     private boolean outOfBounds;
     private int hits;
     private int faults;
+    /** The relative accessors' offset; 0 after {@code next()}. */
+    private int offset;
+    /** The message {@link #setCursorException} recorded, or null. */
+    private String cursorException;
+    /** Pins this cursor waited for a page to be read in: its own faults and others' it found in progress. */
+    private long faultsWaitedFor;
+
+    /** The cursor that opened this one with {@link #openLinkedCursor}, or null; cleared when either closes. */
+    private PageCursor parent;
+    /** The open linked cursors of this one, {@code links[0, linkCount)}; null until the first. */
+    private PageCursor[] links;
+    private int linkCount;
+    /**
+     * The pins that linked read cursors left (moving on, or closing) since this cursor's last {@code next()}
+     * or {@code shouldRetry()}: the reads made there are still validated by this cursor's next
+     * {@code shouldRetry()}. Grown as needed, never shrunk: a store reusing its cursors allocates nothing.
+     */
+    private int[] closedLinkFrames;
+    private long[] closedLinkStamps;
+    private int closedLinkCount;
+    /**
+     * linkCount + closedLinkCount, plus 1 for a linked cursor: the one field {@code next()} and
+     * {@code shouldRetry()} test before they look at links, 0 on the path of a cursor without any.
+     */
+    private int linkWork;
+
+    /** The read-ahead thread for a {@link PagedFile#PF_READ_AHEAD} cursor, else null. */
+    private final ReadAheadWorker readAhead;
+    /** How many pages ahead of a sequential scan are read ahead. */
+    private final int readAheadWindow;
+    /** The page the last {@code next()} moved to, to tell a sequential move from a jump. */
+    private long readAheadLast = -2;
+    /** Read-ahead was asked for the pages before this one. */
+    private long readAheadEnd;
 
     /**
      * @param writeLocked a {@code PF_SHARED_WRITE_LOCK} cursor (else an optimistic reader)
      * @param noGrow      {@code PF_NO_GROW}: a write cursor that does not grow the file
      * @param openStripe  where the engine counted this cursor open, to give back on close
+     * @param readAhead   {@code PF_READ_AHEAD}: pages ahead of a sequential scan are faulted in by this worker; else null
      */
-    PageCursor(FileMapping file, long pageId, boolean writeLocked, boolean noGrow, int openStripe) {
+    PageCursor(FileMapping file, long pageId, boolean writeLocked, boolean noGrow, int openStripe,
+               ReadAheadWorker readAhead) {
         this.file = file;
         this.engine = file.engine();
         this.frames = engine.frames();
@@ -86,16 +143,24 @@ public final class PageCursor implements AutoCloseable {
         this.noGrow = noGrow;
         this.nextPageId = pageId;
         this.openStripe = openStripe;
+        this.readAhead = readAhead;
+        this.readAheadWindow = Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8);
     }
 
-    /** Moves to the next page: the one given to {@code io()} first, then each following page in turn. */
+    /**
+     * Moves to the next page: the one given to {@code io()} (or {@link #openLinkedCursor}) first, then each
+     * following page in turn. As {@link #next(long)}.
+     */
     public boolean next() throws IOException {
         return next(nextPageId);
     }
 
     /**
-     * Moves to {@code pageId}. A read cursor returns false past the file's last page; a write cursor
-     * grows the file unless it was opened with {@link PagedFile#PF_NO_GROW}.
+     * Moves to {@code pageId} and sets the offset to 0. A read cursor returns false past the file's last
+     * page (also one that a {@link PagedFile#truncate} cut off); a write cursor grows the file unless it
+     * was opened with {@link PagedFile#PF_NO_GROW}. The pins its linked read cursors left since the last
+     * {@code shouldRetry()} are forgotten: their reads belonged to the read this move ends. A linked read
+     * cursor that moves hands the page it leaves to its parent's next {@code shouldRetry()}.
      *
      * @throws IllegalArgumentException for a page id the file cannot address ({@link PagedFile#maxPageId()})
      * @throws IllegalStateException    if this cursor is closed or its file unmapped
@@ -105,7 +170,11 @@ public final class PageCursor implements AutoCloseable {
         if (pageId < 0 || pageId > maxPageId) {
             file.checkPageId(pageId); // throws, naming the file and the bounds
         }
+        if (linkWork != 0) {
+            leavingPageWithLinks();
+        }
         unpin();
+        offset = 0;
         if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
@@ -113,11 +182,15 @@ public final class PageCursor implements AutoCloseable {
             currentPageId = -1;
             return false;
         }
+        if (readAhead != null) {
+            readAheadFrom(pageId);
+        }
         if (writeLocked) {
             pinForWrite(pageId);
             file.growTo(pageId);
-        } else {
-            pinForRead(pageId, true);
+        } else if (!pinForRead(pageId, true)) {
+            currentPageId = -1; // truncated away since the look at the file's end
+            return false;
         }
         currentPageId = pageId;
         nextPageId = pageId + 1;
@@ -125,10 +198,31 @@ public final class PageCursor implements AutoCloseable {
     }
 
     /**
+     * A move to {@code pageId} of a read-ahead cursor: on a sequential scan, keeps the following
+     * {@link #readAheadWindow} pages requested, half a window at a time; a jump starts over.
+     */
+    private void readAheadFrom(long pageId) {
+        if (pageId != readAheadLast + 1) {
+            readAheadEnd = pageId + 1;
+        }
+        readAheadLast = pageId;
+        int window = readAheadWindow;
+        if (window > 0 && pageId + window / 2 >= readAheadEnd) {
+            long from = Math.max(readAheadEnd, pageId + 1);
+            long to = Math.min(pageId + 1 + window, file.lastPageId() + 1);
+            readAheadEnd = pageId + 1 + window;
+            if (from < to) {
+                readAhead.request(file, from, (int) (to - from));
+            }
+        }
+    }
+
+    /**
      * @param newAccess false when re-pinning after a failed validation: the same logical access, so it
      *                  neither counts as another hit nor raises the page's usage again
+     * @return false, pinning nothing, if the page lies past the file's end (a truncate cut it off)
      */
-    private void pinForRead(long pageId, boolean newAccess) throws IOException {
+    private boolean pinForRead(long pageId, boolean newAccess) throws IOException {
         long key = PageKey.of(fileId, pageId);
         int attempt = 0;
         while (true) {
@@ -145,21 +239,25 @@ public final class PageCursor implements AutoCloseable {
                     countHit();
                 }
                 pinned(f, s);
-                return;
+                return true;
             }
             if (entry == TranslationTable.FAULTING) {
+                faultsWaitedFor++;
                 file.awaitFault(pageId);
                 continue;
             }
             int f = file.faultIn(pageId, key, false);
             if (f >= 0) {
+                faultsWaitedFor++;
                 countFault();
                 frames.unlockExclusive(f);
                 long s = frames.optimisticStamp(f);
                 if (FrameTable.isReadable(s) && frames.binding(f) == key) {
                     pinned(f, s);
-                    return;
+                    return true;
                 }
+            } else if (f == FileMapping.PAST_END) {
+                return false;
             }
         }
     }
@@ -185,11 +283,13 @@ public final class PageCursor implements AutoCloseable {
                 return;
             }
             if (entry == TranslationTable.FAULTING) {
+                faultsWaitedFor++;
                 file.awaitFault(pageId);
                 continue;
             }
             int f = file.faultIn(pageId, key, true);
             if (f >= 0) {
+                faultsWaitedFor++;
                 countFault();
                 frames.exclusiveToWriteLock(f);
                 pinned(f, 0);
@@ -221,13 +321,32 @@ public final class PageCursor implements AutoCloseable {
      * has re-pinned the same page (faulting it in again if it was evicted) and the reads must be
      * repeated. Always false for a write cursor, which holds its page locked.
      *
+     * <p>With linked cursors ({@link #openLinkedCursor}): true if this cursor's page or the page of any of
+     * its linked cursors (open, or closed since this cursor's last {@code next()} or {@code shouldRetry()})
+     * changed; the cursors whose page changed are re-pinned, and every read through any of them must be
+     * repeated. When it returns true, the bounds flags and cursor exceptions of this cursor and its linked
+     * cursors are cleared: they spoke of a torn read. A page that was truncated away meanwhile cannot be
+     * re-pinned: its cursor is left on no page (its reads are out of bounds) with a cursor exception saying
+     * so, for {@link #checkAndClearCursorException()} to report after the next {@code shouldRetry()}.
+     * The offset is left as it is: a read loop sets it at the start of each attempt.
+     *
      * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
     public boolean shouldRetry() throws IOException {
         checkOpen();
+        if (linkWork != 0) {
+            return shouldRetryWithLinks();
+        }
         if (writeLocked || frame == NO_FRAME || frames.validate(frame, stamp)) {
             return false;
         }
+        cursorException = null;
+        repin();
+        return true;
+    }
+
+    /** Re-pins this read cursor's page after a failed validation; the caller repeats the reads. */
+    private void repin() throws IOException {
         long pageId = currentPageId;
         int f = frame;
         frame = NO_FRAME;
@@ -241,8 +360,90 @@ public final class PageCursor implements AutoCloseable {
             // core instead of spinning (it may be descheduled with more threads than cores).
             Thread.yield();
         }
-        pinForRead(pageId, false);
+        if (!pinForRead(pageId, false)) {
+            cursorException = "page " + pageId + " of " + file.path() + " was truncated away while it was read";
+        }
+    }
+
+    /** {@link #shouldRetry()} of a cursor with linked cursors (open or closed since the last round), or of a linked cursor. */
+    private boolean shouldRetryWithLinks() throws IOException {
+        boolean changed = changedInTree();
+        if (writeLocked || !changed) {
+            return false;
+        }
+        repinTree();
         return true;
+    }
+
+    /**
+     * True if the page of this cursor, of any linked cursor below it, or of one they left or closed since
+     * the last round changed since it was pinned (never for write cursors, which hold their pages);
+     * forgets the pages left or closed.
+     */
+    private boolean changedInTree() {
+        boolean changed = !writeLocked && frame != NO_FRAME && !frames.validate(frame, stamp);
+        for (int i = 0; i < closedLinkCount; i++) {
+            changed |= !frames.validate(closedLinkFrames[i], closedLinkStamps[i]);
+        }
+        closedLinkCount = 0;
+        updateLinkWork();
+        for (int i = 0; i < linkCount; i++) {
+            changed |= links[i].changedInTree();
+        }
+        return changed;
+    }
+
+    /**
+     * After a torn read somewhere in this cursor's tree: re-pins every cursor whose page changed, and
+     * clears the bounds flags and cursor exceptions of all (the repeated reads start afresh).
+     */
+    private void repinTree() throws IOException {
+        cursorException = null;
+        outOfBounds = false;
+        if (frame != NO_FRAME && !frames.validate(frame, stamp)) {
+            repin();
+        }
+        for (int i = 0; i < linkCount; i++) {
+            links[i].repinTree();
+        }
+    }
+
+    /**
+     * {@code next()} of a cursor with links, or of a linked cursor: a linked read cursor leaving a page
+     * hands its pin to its parent, whose {@code shouldRetry()} then still validates what was read there;
+     * pages left or closed below it go the same way. A parent moving on forgets them: its read is over.
+     */
+    private void leavingPageWithLinks() {
+        PageCursor p = parent;
+        if (p != null && !writeLocked) {
+            if (frame != NO_FRAME) {
+                p.recordPin(frame, stamp);
+            }
+            for (int i = 0; i < closedLinkCount; i++) {
+                p.recordPin(closedLinkFrames[i], closedLinkStamps[i]);
+            }
+        }
+        closedLinkCount = 0;
+        updateLinkWork();
+    }
+
+    /** A pin of a linked cursor that moved on or closed, for this cursor's next {@code shouldRetry()} to validate. */
+    private void recordPin(int pinFrame, long pinStamp) {
+        if (closedLinkFrames == null) {
+            closedLinkFrames = new int[4];
+            closedLinkStamps = new long[4];
+        } else if (closedLinkCount == closedLinkFrames.length) {
+            closedLinkFrames = Arrays.copyOf(closedLinkFrames, closedLinkCount * 2);
+            closedLinkStamps = Arrays.copyOf(closedLinkStamps, closedLinkCount * 2);
+        }
+        closedLinkFrames[closedLinkCount] = pinFrame;
+        closedLinkStamps[closedLinkCount] = pinStamp;
+        closedLinkCount++;
+        updateLinkWork();
+    }
+
+    private void updateLinkWork() {
+        linkWork = linkCount + closedLinkCount + (parent != null ? 1 : 0);
     }
 
     /** The page the cursor is on, or -1 before the first successful {@code next()}. */
@@ -256,12 +457,197 @@ public final class PageCursor implements AutoCloseable {
         return filePageSize;
     }
 
-    /** True if an access since the last call was outside the page; clears the flag. */
+    /**
+     * True if an access since the last call was outside the page, through this cursor or any of its linked
+     * cursors (open, or closed since); clears the flags.
+     */
     public boolean checkAndClearBoundsFlag() {
         checkOpen();
         boolean b = outOfBounds;
         outOfBounds = false;
+        for (int i = 0; i < linkCount; i++) {
+            b |= links[i].checkAndClearBoundsFlag();
+        }
         return b;
+    }
+
+    // ---- cursor exceptions ----------------------------------------------------------------------
+
+    /**
+     * Records a problem found while decoding the page, without throwing: a record format calls it when a
+     * length or pointer it just read makes no sense, and carries on (or stops) reading. The read may be
+     * torn, so the complaint may be too: {@link #shouldRetry()} returning true clears it, and
+     * {@link #checkAndClearCursorException()} after the read loop reports it only if it held for a read
+     * that was not torn. A second call before it is cleared keeps the first message.
+     */
+    public void setCursorException(String message) {
+        checkOpen();
+        if (cursorException == null) {
+            cursorException = message == null ? "cursor exception with no message" : message;
+        }
+    }
+
+    /**
+     * Throws the problem recorded with {@link #setCursorException} on this cursor or any of its linked
+     * cursors (open, or closed since this cursor's last {@code next()}), and clears them all; does nothing
+     * if there is none.
+     *
+     * @throws CursorException with the recorded message
+     */
+    public void checkAndClearCursorException() throws CursorException {
+        checkOpen();
+        String message = takeCursorException();
+        if (message != null) {
+            throw new CursorException(message);
+        }
+    }
+
+    /** Forgets the problem recorded on this cursor and on its linked cursors, if any. */
+    public void clearCursorException() {
+        checkOpen();
+        takeCursorException();
+    }
+
+    /** The first message recorded in this cursor's tree, or null; clears them all. */
+    private String takeCursorException() {
+        String message = cursorException;
+        cursorException = null;
+        for (int i = 0; i < linkCount; i++) {
+            String linked = links[i].takeCursorException();
+            if (message == null) {
+                message = linked;
+            }
+        }
+        return message;
+    }
+
+    // ---- linked cursors -------------------------------------------------------------------------
+
+    /**
+     * Opens a cursor on the same file with the same lock mode (and {@code PF_NO_GROW}, but no read-ahead),
+     * positioned so that its first {@code next()} moves to {@code pageId}: for a record that spans pages,
+     * read from this cursor's page and the linked cursor's. For a read cursor, this cursor's
+     * {@link #shouldRetry()} covers the linked cursor's reads too, including those of a linked cursor
+     * closed before it is called; {@link #checkAndClearBoundsFlag()}, {@link #checkAndClearCursorException()}
+     * and {@link #clearCursorException()} of this cursor cover it as well. Closing this cursor closes its
+     * linked cursors; a linked cursor may itself open linked cursors. Opening allocates (a cursor); moving
+     * a linked cursor with {@code next(pageId)} does not, so a store that reads many spanning records can
+     * keep one open. A write cursor holds a write lock on each linked cursor's page too. The pins a linked
+     * read cursor leaves (moving on, or closing) are kept for this cursor's next {@code shouldRetry()} or
+     * {@code next()}, which forget them: a linked cursor is for reads that end in one of those, not for a
+     * long scan of its own.
+     *
+     * @throws IllegalArgumentException for a page id the file cannot address
+     * @throws IllegalStateException    if this cursor is closed or its file unmapped
+     */
+    public PageCursor openLinkedCursor(long pageId) throws IOException {
+        checkOpen();
+        file.checkPageId(pageId);
+        int stripe = engine.cursorOpened(); // before the mapped check, as PagedFile.io does
+        PageCursor link;
+        try {
+            if (!file.awaitMapped()) {
+                throw file.unmappedException();
+            }
+            link = new PageCursor(file, pageId, writeLocked, noGrow, stripe, null);
+        } catch (Throwable t) {
+            engine.cursorClosed(stripe);
+            throw t;
+        }
+        link.parent = this;
+        link.updateLinkWork();
+        if (links == null) {
+            links = new PageCursor[2];
+        } else if (linkCount == links.length) {
+            links = Arrays.copyOf(links, linkCount * 2);
+        }
+        links[linkCount++] = link;
+        updateLinkWork();
+        return link;
+    }
+
+    /**
+     * A linked cursor of this one closes: it leaves the links, and its last pin (for a read cursor), bounds
+     * flag and cursor exception pass to this cursor, so the read it took part in is still validated and
+     * reported here.
+     */
+    private void linkClosed(PageCursor link, int linkFrame, long linkStamp) {
+        for (int i = 0; i < linkCount; i++) {
+            if (links[i] == link) {
+                links[i] = links[--linkCount];
+                links[linkCount] = null;
+                break;
+            }
+        }
+        if (link.outOfBounds) {
+            outOfBounds = true;
+        }
+        if (cursorException == null) {
+            cursorException = link.cursorException;
+        }
+        if (!writeLocked) {
+            if (linkFrame != NO_FRAME) {
+                recordPin(linkFrame, linkStamp);
+            }
+            for (int i = 0; i < link.closedLinkCount; i++) {
+                recordPin(link.closedLinkFrames[i], link.closedLinkStamps[i]);
+            }
+        }
+        updateLinkWork();
+    }
+
+    // ---- copying --------------------------------------------------------------------------------
+
+    /**
+     * Copies {@code length} bytes from this cursor's page at {@code sourceOffset} to {@code target}'s page
+     * at {@code targetOffset}, clamped to what both pages hold from those offsets (nothing where a cursor
+     * has no page), and returns the number of bytes copied. Overlapping ranges of one page are copied as
+     * if through a buffer. A negative offset or length copies nothing and raises this cursor's bounds
+     * flag. From a read cursor the bytes may be torn: copy inside a {@code shouldRetry()} loop. Moves
+     * neither cursor's offset.
+     *
+     * @throws IllegalArgumentException if {@code target} is not a write cursor
+     * @throws IllegalStateException    if either cursor is closed
+     */
+    public int copyTo(int sourceOffset, PageCursor target, int targetOffset, int length) {
+        checkOpen();
+        target.checkOpen();
+        if (!target.writeLocked) {
+            throw new IllegalArgumentException("the target of copyTo must be a PF_SHARED_WRITE_LOCK cursor: target is a"
+                + " read cursor on " + target.file.path());
+        }
+        if (sourceOffset < 0 || targetOffset < 0 || length < 0) {
+            outOfBounds = true;
+            return 0;
+        }
+        int n = Math.min(length, Math.min(limit - sourceOffset, target.limit - targetOffset));
+        if (n <= 0) {
+            return 0;
+        }
+        long from = address + sourceOffset;
+        long to = target.address + targetOffset;
+        if (from < to && to < from + n) {
+            for (int i = n - 1; i >= 0; i--) { // overlapping, target after source: copy backwards
+                UNSAFE.putByte(to + i, UNSAFE.getByte(from + i));
+            }
+        } else if (to < from && from < to + n) {
+            for (int i = 0; i < n; i++) {
+                UNSAFE.putByte(to + i, UNSAFE.getByte(from + i));
+            }
+        } else {
+            UNSAFE.copyMemory(from, to, n);
+        }
+        return n;
+    }
+
+    /**
+     * The pins for which this cursor waited for a page to be read in: its own faults, and faults by other
+     * threads (a read-ahead among them) that it found in progress and waited out. A page that a
+     * read-ahead brought in before the cursor got there costs no wait. Counts re-pins after a torn read too.
+     */
+    public long faultsWaitedFor() {
+        checkOpen();
+        return faultsWaitedFor;
     }
 
     // ---- typed access ---------------------------------------------------------------------------
@@ -362,6 +748,109 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
+    // ---- relative access ------------------------------------------------------------------------
+
+    /** The offset at which the relative accessors read and write next; 0 after {@code next()}. */
+    public int getOffset() {
+        checkOpen();
+        return offset;
+    }
+
+    /**
+     * Sets the offset of the next relative access. Any value is accepted: one outside the page makes the
+     * accesses from it out of bounds, as their absolute forms would be.
+     */
+    public void setOffset(int offset) {
+        checkOpen();
+        this.offset = offset;
+    }
+
+    /** The byte at the offset, which advances by 1; as {@link #getByte(int)} out of bounds. */
+    public byte getByte() {
+        int o = offset;
+        offset = o + Byte.BYTES;
+        return getByte(o);
+    }
+
+    /** The short at the offset, which advances by 2; as {@link #getShort(int)} out of bounds. */
+    public short getShort() {
+        int o = offset;
+        offset = o + Short.BYTES;
+        return getShort(o);
+    }
+
+    /** The int at the offset, which advances by 4; as {@link #getInt(int)} out of bounds. */
+    public int getInt() {
+        int o = offset;
+        offset = o + Integer.BYTES;
+        return getInt(o);
+    }
+
+    /** The long at the offset, which advances by 8; as {@link #getLong(int)} out of bounds. */
+    public long getLong() {
+        int o = offset;
+        offset = o + Long.BYTES;
+        return getLong(o);
+    }
+
+    /**
+     * Fills {@code dst} from the offset, which advances by {@code dst.length}; copies nothing if that runs
+     * out of the page (and raises the bounds flag).
+     */
+    public void getBytes(byte[] dst) {
+        getBytes(dst, 0, dst.length);
+    }
+
+    /** As {@link #getBytes(byte[])}, into {@code dst[dstOffset, dstOffset + length)}; the offset advances by {@code length}. */
+    public void getBytes(byte[] dst, int dstOffset, int length) {
+        int o = offset;
+        getBytes(o, dst, dstOffset, length);
+        offset = o + length;
+    }
+
+    /** Writes a byte at the offset, which advances by 1; as {@link #putByte(int, byte)} out of bounds. */
+    public void putByte(byte value) {
+        int o = offset;
+        offset = o + Byte.BYTES;
+        putByte(o, value);
+    }
+
+    /** Writes a short at the offset, which advances by 2; as {@link #putShort(int, short)} out of bounds. */
+    public void putShort(short value) {
+        int o = offset;
+        offset = o + Short.BYTES;
+        putShort(o, value);
+    }
+
+    /** Writes an int at the offset, which advances by 4; as {@link #putInt(int, int)} out of bounds. */
+    public void putInt(int value) {
+        int o = offset;
+        offset = o + Integer.BYTES;
+        putInt(o, value);
+    }
+
+    /** Writes a long at the offset, which advances by 8; as {@link #putLong(int, long)} out of bounds. */
+    public void putLong(long value) {
+        int o = offset;
+        offset = o + Long.BYTES;
+        putLong(o, value);
+    }
+
+    /**
+     * Writes {@code src} at the offset, which advances by {@code src.length}; writes nothing if that runs
+     * out of the page (and raises the bounds flag).
+     */
+    public void putBytes(byte[] src) {
+        putBytes(src, 0, src.length);
+    }
+
+    /** As {@link #putBytes(byte[])}, from {@code src[srcOffset, srcOffset + length)}; the offset advances by {@code length}. */
+    public void putBytes(byte[] src, int srcOffset, int length) {
+        int o = offset;
+        putBytes(o, src, srcOffset, length);
+        offset = o + length;
+    }
+
     // ---- life cycle -----------------------------------------------------------------------------
 
     private void countHit() {
@@ -388,16 +877,30 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
-    /** Releases the page. Closing twice is harmless; every other method throws afterwards. */
+    /**
+     * Releases the page, and closes the linked cursors this cursor opened. A linked cursor closing passes
+     * its last read to its parent's next {@code shouldRetry()}, and its bounds flag and cursor exception to
+     * the parent's. Closing twice is harmless; every other method throws afterwards.
+     */
     @Override
     public void close() {
         if (!open) {
             return;
         }
         open = false;
+        int lastFrame = frame;
+        long lastStamp = stamp;
         try {
+            while (linkCount > 0) {
+                links[linkCount - 1].close(); // leaves the links, handing its pins up (see linkClosed)
+            }
             unpin();
             publishCounters();
+            PageCursor p = parent;
+            if (p != null) {
+                parent = null;
+                p.linkClosed(this, lastFrame, lastStamp);
+            }
         } finally {
             engine.cursorClosed(openStripe);
         }

@@ -19,6 +19,13 @@ public final class PagedFile implements AutoCloseable {
     public static final int PF_SHARED_WRITE_LOCK = 1 << 1;
     /** With a write lock: do not grow the file; {@code next()} past the last page returns false. */
     public static final int PF_NO_GROW = 1 << 2;
+    /**
+     * Read-ahead: while the cursor moves sequentially ({@code next()}, or {@code next(id)} one page on),
+     * a background thread faults the following pages in ahead of it, so a scan waits for less IO. Pages
+     * past the file's end are never read ahead; a read-ahead evicts only what a background sweep can
+     * evict at once, and gives up rather than waits.
+     */
+    public static final int PF_READ_AHEAD = 1 << 3;
 
     private final FileMapping mapping;
 
@@ -30,7 +37,7 @@ public final class PagedFile implements AutoCloseable {
      * A cursor positioned before {@code pageId}: its first {@code next()} moves to {@code pageId}.
      *
      * @param flags exactly one of {@link #PF_SHARED_READ_LOCK} and {@link #PF_SHARED_WRITE_LOCK},
-     *              optionally with {@link #PF_NO_GROW}
+     *              optionally with {@link #PF_NO_GROW} and {@link #PF_READ_AHEAD}
      * @throws IllegalArgumentException for a page id the file cannot address, or bad flags
      * @throws IllegalStateException    once the file is unmapped
      */
@@ -38,9 +45,9 @@ public final class PagedFile implements AutoCloseable {
         mapping.checkPageId(pageId);
         int lockFlags = flags & (PF_SHARED_READ_LOCK | PF_SHARED_WRITE_LOCK);
         if (lockFlags == 0 || lockFlags == (PF_SHARED_READ_LOCK | PF_SHARED_WRITE_LOCK)
-            || (flags & ~(PF_SHARED_READ_LOCK | PF_SHARED_WRITE_LOCK | PF_NO_GROW)) != 0) {
+            || (flags & ~(PF_SHARED_READ_LOCK | PF_SHARED_WRITE_LOCK | PF_NO_GROW | PF_READ_AHEAD)) != 0) {
             throw new IllegalArgumentException("flags must be PF_SHARED_READ_LOCK or PF_SHARED_WRITE_LOCK,"
-                + " optionally | PF_NO_GROW: flags=" + flags);
+                + " optionally | PF_NO_GROW | PF_READ_AHEAD: flags=" + flags);
         }
         // Counted before the closed check: the cache sets closed before it counts open cursors, so
         // either it sees this cursor or this call sees the file closed (see OpenCursorCount).
@@ -50,7 +57,9 @@ public final class PagedFile implements AutoCloseable {
             engine.cursorClosed(stripe);
             throw mapping.unmappedException();
         }
-        return new PageCursor(mapping, pageId, (flags & PF_SHARED_WRITE_LOCK) != 0, (flags & PF_NO_GROW) != 0, stripe);
+        ReadAheadWorker readAhead = (flags & PF_READ_AHEAD) == 0 ? null : engine.readAhead();
+        return new PageCursor(mapping, pageId, (flags & PF_SHARED_WRITE_LOCK) != 0, (flags & PF_NO_GROW) != 0, stripe,
+            readAhead);
     }
 
     /** The file's page size, as given to {@link PageCache#map}. */
@@ -76,6 +85,44 @@ public final class PagedFile implements AutoCloseable {
     /** The highest page id this file can address: its byte offset must fit a long, its id 48 bits. */
     public long maxPageId() {
         return mapping.maxPageId();
+    }
+
+    /**
+     * Cuts the file to {@code pageCount} pages: the pages at and after {@code pageCount} leave the cache
+     * (dirty or not, they are never written: not by this call, a flush or an eviction), leave the swap tier
+     * in front of the file if one is configured, and leave the file. Afterwards {@link #getLastPageId()} is
+     * at most {@code pageCount - 1} and a read cursor's {@code next(id)} for such a page returns false; a
+     * write cursor may grow the file again. A read cursor that was reading a page cut off finds out at its
+     * {@code shouldRetry()} (true, then a cursor exception from {@code checkAndClearCursorException()}).
+     * A {@code pageCount} at or past the end changes nothing. Faults, flushes and read-aheads of this file
+     * wait while it runs.
+     *
+     * @throws IllegalArgumentException if {@code pageCount} is negative
+     * @throws IllegalStateException    while a write cursor holds a page at or past {@code pageCount} (then
+     *                                  nothing changed), or once the file is unmapped
+     * @throws IOException              if the file cannot be cut; the pages are gone from the cache all the same
+     */
+    public void truncate(long pageCount) throws IOException {
+        mapping.truncate(pageCount);
+    }
+
+    /**
+     * Faults the pages {@code [pageId, pageId + count)} into the cache without pinning them (evicting
+     * others if it must, as a cursor's fault would), stopping at the file's last page. Pages already in
+     * the cache, or being faulted in by another thread, are left as they are. Neither a hit nor a fault in
+     * {@link PageCache#stats()}: no cursor pinned anything.
+     *
+     * @return how many pages this call brought in
+     * @throws IllegalArgumentException for a page id the file cannot address, or a negative count
+     * @throws IllegalStateException    once the file is unmapped
+     */
+    public int touch(long pageId, int count) throws IOException {
+        return mapping.touch(pageId, count);
+    }
+
+    /** How many of this file's pages are in the cache now: a snapshot, exact only while nothing moves. */
+    public long numberOfCachedPages() {
+        return mapping.numberOfCachedPages();
     }
 
     /**

@@ -45,6 +45,40 @@ class PageCacheStressTest {
         runAndVerify(policy, evictor, (file, fileId, filePageSize, create) -> new FileSwapper(file, filePageSize, create));
     }
 
+    /**
+     * Records that span two pages, read through a cursor and a linked cursor with the length checked
+     * through a cursor exception, while other threads rewrite them and the cache evicts: no torn record is
+     * ever accepted, no write is lost.
+     */
+    @ParameterizedTest(name = "{0}, background evictor {1}")
+    @MethodSource("policiesAndEvictor")
+    void recordsSpanningTwoPagesReadThroughLinkedCursorsAreNeverAcceptedTorn(String policy, boolean evictor) throws Exception {
+        PageCacheConfig config = config(policy, evictor);
+        Path path = dir.resolve("spanning.db");
+        AtomicLongArray committed = StressWorkload.nothingCommitted();
+        long accepted;
+        PageCacheStats stats;
+        try (PageCache cache = PageCache.open(config)) {
+            PagedFile file = cache.map(path, StressWorkload.PAGE_SIZE);
+            accepted = StressWorkload.runSpanning(file, committed);
+            file.close();
+            stats = cache.stats();
+        }
+        assertTrue(accepted > 0, "records were read");
+        assertTrue(stats.evictions() > 0, "the file is ten times the cache, so pages must have been evicted: " + stats);
+        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, StressWorkload.PAGE_SIZE, false)) {
+            StressWorkload.verifySpanning(file, committed, "after reopen");
+        }
+    }
+
+    private static PageCacheConfig config(String policy, boolean evictor) {
+        return PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(StressWorkload.FRAMES * StressWorkload.PAGE_SIZE),
+            "pagecache.page_size", String.valueOf(StressWorkload.PAGE_SIZE),
+            "pagecache.policy", policy,
+            "pagecache.evictor.enabled", String.valueOf(evictor)));
+    }
+
     /** The fallback for JDKs where zero-copy IO is unavailable: every page copied through a scratch buffer. */
     @Test
     void theCopyingFallbackKeepsEveryPageToo() throws Exception {

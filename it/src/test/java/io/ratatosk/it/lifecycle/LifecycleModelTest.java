@@ -9,7 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
  * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
- * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, cache close and reopen, over
+ * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, truncate (past every page the model
+ * writes, so that it loses nothing while its gate races the rest), cache close and reopen, over
  * several files, small caches and every policy, against a model of what each page must hold; the
  * disk fails for a while in some scenarios. Every acknowledged write must survive unmap, close and
  * reopen; nothing may crash, hang, tear a page, or map one file twice.

@@ -23,7 +23,7 @@ final class Worker implements Runnable {
     /** The operations and their weights. */
     enum Op {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
-        STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6);
+        STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10);
 
         final int weight;
 
@@ -131,6 +131,7 @@ final class Worker implements Runnable {
                 case STALE_READ_ACROSS_CLOSE -> staleReadAcrossClose();
                 case CLOSE_WITH_OWN_PIN -> closeWithOwnPin();
                 case UNMAP_WITH_OWN_PIN -> unmapWithOwnPin();
+                case TRUNCATE_PAST_EVERY_PAGE -> truncatePastEveryPage();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -512,6 +513,24 @@ final class Worker implements Runnable {
         Ref ref = ensureRef(randomFile());
         trace.append("flush ").append(ref).append(' ');
         ref.pf().flush();
+    }
+
+    /**
+     * A truncate that cuts no page any thread writes (past the highest page id a file can have): it loses
+     * nothing, so the model holds as it is, while its closing and draining of the file's operation gate
+     * races every fault, flush, unmap and cache close of the scenario. Refused only once the file is
+     * unmapped.
+     */
+    private void truncatePastEveryPage() throws IOException {
+        Ref ref = ensureRef(randomFile());
+        long last = ref.pf().getLastPageId();
+        trace.append("truncate ").append(ref).append(' ');
+        ref.pf().truncate(ref.pf().maxPageId() + 1);
+        long after = ref.pf().getLastPageId();
+        if (after < last) {
+            throw fail("truncate(" + (ref.pf().maxPageId() + 1) + ") of " + ref + " lowered its last page from " + last
+                + " to " + after + ", cutting pages it must keep", null);
+        }
     }
 
     private void flushAll() throws IOException {

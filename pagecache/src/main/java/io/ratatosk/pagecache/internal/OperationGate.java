@@ -27,19 +27,42 @@ public final class OperationGate {
         state.decrementAndGet();
     }
 
-    /** Refuses new operations and waits for those in flight. Must not be called from inside one. */
+    /**
+     * Refuses new operations and waits for those in flight. Must not be called from inside one. One
+     * closer at a time: while another holds the gate closed (a truncate), waits for it to reopen first.
+     */
     public void close() {
+        int attempt = 0;
+        while (!tryClose()) {
+            attempt = Backoff.pause(attempt);
+        }
+        awaitDrained();
+    }
+
+    /**
+     * Closes the gate if it is open, making the caller its one closer; false if it is closed already
+     * (by an unmap, or another truncate). Call {@link #awaitDrained} next.
+     */
+    public boolean tryClose() {
         long s;
         do {
             s = state.get();
-        } while ((s & CLOSED) == 0 && !state.compareAndSet(s, s | CLOSED));
+            if ((s & CLOSED) != 0) {
+                return false;
+            }
+        } while (!state.compareAndSet(s, s | CLOSED));
+        return true;
+    }
+
+    /** For the closer: waits until every operation that got in before the gate closed has left. */
+    public void awaitDrained() {
         int attempt = 0;
         while ((state.get() & COUNT) != 0) {
             attempt = Backoff.pause(attempt);
         }
     }
 
-    /** Lets operations in again, after an unmap that failed and left the file mapped. */
+    /** Lets operations in again: after an unmap that failed and left the file mapped, or after a truncate. */
     public void reopen() {
         long s;
         do {

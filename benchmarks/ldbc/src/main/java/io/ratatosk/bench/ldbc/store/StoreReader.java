@@ -2,15 +2,19 @@ package io.ratatosk.bench.ldbc.store;
 
 import static io.ratatosk.bench.ldbc.store.GraphStore.NONE;
 
+import io.ratatosk.pagecache.CursorException;
+import io.ratatosk.pagecache.PageCursor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
  * One thread's reads of a {@link GraphStore}: id lookups, node and relationship records, property
  * chains and relationship chains, all through optimistic page cursors (one per store file, each
- * staying on its page while reads hit it). Every record is read inside a {@code shouldRetry} loop
- * into locals and checked only afterwards, so a read torn by a concurrent eviction is repeated, and
- * an id that is out of range even after a validated read means a damaged store. Not thread-safe.
+ * staying on its page while reads hit it). Every record is read field by field inside a
+ * {@code shouldRetry} loop into locals; a field that makes no sense (not in use, an id out of range)
+ * is recorded as a cursor exception, not thrown, since the read may be torn by a concurrent eviction.
+ * Only a problem that survives a validated read is reported, as a damaged store. A string whose blocks
+ * span pages is read through a linked cursor, validated as one read. Not thread-safe.
  */
 public final class StoreReader implements AutoCloseable {
     /** Strings longer than this are taken for damage, not data. */
@@ -71,14 +75,18 @@ public final class StoreReader implements AutoCloseable {
             long k;
             int node;
             do {
-                k = index.getLong(off + IdIndexLayout.SLOT_KEY);
-                node = index.getInt(off + IdIndexLayout.SLOT_NODE);
+                index.setOffset(off + IdIndexLayout.SLOT_KEY);
+                k = index.getLong();
+                node = index.getInt(); // SLOT_NODE follows the key
+                if (k == key) {
+                    inRange(index, node, meta.nodes(), "node", "id index slot ", slot);
+                }
             } while (index.shouldRetry());
+            checkDecoded(index);
             if (k == 0) {
                 return NONE;
             }
             if (k == key) {
-                checkRange(node, meta.nodes(), "node", "id index slot " + slot);
                 return label(node).idSpace() == label.idSpace() ? node : NONE;
             }
             slot = (slot + 1) & (capacity - 1);
@@ -97,16 +105,19 @@ public final class StoreReader implements AutoCloseable {
         int firstRel;
         int firstProp;
         do {
-            inUse = nodes.getByte(off + NodeRecord.IN_USE);
-            label = nodes.getByte(off + NodeRecord.LABEL);
-            firstRel = nodes.getInt(off + NodeRecord.FIRST_REL);
-            firstProp = nodes.getInt(off + NodeRecord.FIRST_PROP);
+            nodes.setOffset(off + NodeRecord.IN_USE);
+            inUse = nodes.getByte();
+            label = nodes.getByte(); // LABEL follows IN_USE
+            nodes.setOffset(off + NodeRecord.FIRST_REL);
+            firstRel = nodes.getInt();
+            firstProp = nodes.getInt(); // FIRST_PROP follows FIRST_REL
+            if (inUse != 1 || Label.byCode(label) == null) {
+                nodes.setCursorException("node " + node + " is not in use or has no valid label (" + label + ")");
+            } else if (inRangeOrNone(nodes, firstRel, meta.relationships(), "relationship", "node ", node)) {
+                inRangeOrNone(nodes, firstProp, meta.properties(), "property", "node ", node);
+            }
         } while (nodes.shouldRetry());
-        if (inUse != 1 || Label.byCode(label) == null) {
-            throw corrupt("node " + node + " is not in use or has no valid label (" + label + ")");
-        }
-        checkRangeOrNone(firstRel, meta.relationships(), "relationship", "node " + node);
-        checkRangeOrNone(firstProp, meta.properties(), "property", "node " + node);
+        checkDecoded(nodes);
         nodeLabel = label;
         nodeFirstRel = firstRel;
         nodeFirstProp = firstProp;
@@ -159,18 +170,24 @@ public final class StoreReader implements AutoCloseable {
             int next;
             long value;
             do {
-                k = props.getByte(off + PropertyRecord.KEY);
-                type = props.getByte(off + PropertyRecord.VALUE_TYPE);
-                next = props.getInt(off + PropertyRecord.NEXT);
-                value = props.getLong(off + PropertyRecord.VALUE);
-            } while (props.shouldRetry());
-            if (k == key.code()) {
-                if (type != PropertyRecord.LONG) {
-                    throw corrupt("property " + p + " of " + owner + " (" + key + ") is not a number");
+                props.setOffset(off + PropertyRecord.KEY);
+                k = props.getByte();
+                type = props.getByte(); // VALUE_TYPE follows KEY
+                props.setOffset(off + PropertyRecord.NEXT);
+                next = props.getInt();
+                value = props.getLong(); // VALUE follows NEXT
+                if (k == key.code()) {
+                    if (type != PropertyRecord.LONG) {
+                        props.setCursorException("property " + p + " of " + owner + " (" + key + ") is not a number");
+                    }
+                } else {
+                    inRangeOrNone(props, next, meta.properties(), "property", "property ", p);
                 }
+            } while (props.shouldRetry());
+            checkDecoded(props);
+            if (k == key.code()) {
                 return value;
             }
-            checkRangeOrNone(next, meta.properties(), "property", "property " + p);
             p = next;
             if (++steps > meta.properties()) {
                 throw corrupt("property chain of " + owner + " loops");
@@ -196,23 +213,29 @@ public final class StoreReader implements AutoCloseable {
             int dynamicBlock;
             int dynamicLength;
             do {
-                inUse = props.getByte(off + PropertyRecord.IN_USE);
-                k = props.getByte(off + PropertyRecord.KEY);
-                type = props.getByte(off + PropertyRecord.VALUE_TYPE);
-                length = props.getByte(off + PropertyRecord.INLINE_LENGTH) & 0xff;
-                next = props.getInt(off + PropertyRecord.NEXT);
-                value = props.getLong(off + PropertyRecord.VALUE);
-                dynamicBlock = props.getInt(off + PropertyRecord.DYNAMIC_FIRST_BLOCK);
-                dynamicLength = props.getInt(off + PropertyRecord.DYNAMIC_LENGTH);
+                // The header's fields follow each other: in use, key, value type, inline length, next.
+                props.setOffset(off + PropertyRecord.IN_USE);
+                inUse = props.getByte();
+                k = props.getByte();
+                type = props.getByte();
+                length = props.getByte() & 0xff;
+                next = props.getInt();
+                value = props.getLong(); // VALUE follows NEXT; the dynamic string's two ints share its bytes
+                props.setOffset(off + PropertyRecord.DYNAMIC_FIRST_BLOCK);
+                dynamicBlock = props.getInt();
+                dynamicLength = props.getInt();
                 if (type == PropertyRecord.INLINE_STRING) {
-                    props.getBytes(off + PropertyRecord.VALUE, inline, 0, Math.min(length, inline.length));
+                    props.setOffset(off + PropertyRecord.VALUE);
+                    props.getBytes(inline, 0, Math.min(length, inline.length));
+                }
+                if (inUse != 1 || PropertyKey.byCode(k) == null) {
+                    props.setCursorException("property record " + p + " is not in use or has no valid key (" + k + ")");
+                } else {
+                    inRangeOrNone(props, next, meta.properties(), "property", "property ", p);
                 }
             } while (props.shouldRetry());
+            checkDecoded(props);
             PropertyKey key = PropertyKey.byCode(k);
-            if (inUse != 1 || key == null) {
-                throw corrupt("property record " + p + " is not in use or has no valid key (" + k + ")");
-            }
-            checkRangeOrNone(next, meta.properties(), "property", "property " + p);
             if (into.wants(key)) {
                 switch (type) {
                     case PropertyRecord.LONG -> into.setLong(key, value);
@@ -238,26 +261,41 @@ public final class StoreReader implements AutoCloseable {
             throw corrupt("property " + property + " has a dynamic string of " + length + " bytes");
         }
         byte[] out = new byte[length];
-        int pos = 0;
-        int block = firstBlock;
-        while (pos < length) {
-            checkRange(block, meta.stringBlocks(), "string block", "property " + property);
-            move(strings, StoreFile.STRINGS.pageOf(block), "string block", block);
-            int off = StoreFile.STRINGS.offsetOf(block);
-            int expected = Math.min(StringBlock.DATA_CAPACITY, length - pos);
-            int next;
-            int used;
+        checkRange(firstBlock, meta.stringBlocks(), "string block", "property " + property);
+        move(strings, StoreFile.STRINGS.pageOf(firstBlock), "string block", firstBlock);
+        // The string is one record that may span pages: its blocks on the first block's page are read
+        // through the strings cursor, the others through its linked cursor, and one shouldRetry()
+        // validates them all.
+        try {
             do {
-                next = strings.getInt(off + StringBlock.NEXT);
-                used = strings.getInt(off + StringBlock.USED);
-                strings.getBytes(off + StringBlock.DATA, out, pos, expected);
+                int pos = 0;
+                int block = firstBlock;
+                while (pos < length) {
+                    if (!inRange(strings, block, meta.stringBlocks(), "string block", "property ", property)) {
+                        break;
+                    }
+                    PageCursor c = strings.onPage(StoreFile.STRINGS.pageOf(block));
+                    if (c == null) {
+                        break; // past the end of the file: recorded as a cursor exception
+                    }
+                    int expected = Math.min(StringBlock.DATA_CAPACITY, length - pos);
+                    c.setOffset(StoreFile.STRINGS.offsetOf(block) + StringBlock.NEXT);
+                    int next = c.getInt();
+                    int used = c.getInt(); // USED follows NEXT, DATA follows USED
+                    if (used != expected) {
+                        strings.setCursorException("string block " + block + " holds " + used + " bytes where " + expected
+                            + " were expected");
+                        break;
+                    }
+                    c.getBytes(out, pos, expected);
+                    pos += used;
+                    block = next;
+                }
             } while (strings.shouldRetry());
-            if (used != expected) {
-                throw corrupt("string block " + block + " holds " + used + " bytes where " + expected + " were expected");
-            }
-            pos += used;
-            block = next;
+        } finally {
+            strings.endSpanningRead();
         }
+        checkDecoded(strings);
         return new String(out, StandardCharsets.UTF_8);
     }
 
@@ -275,23 +313,27 @@ public final class StoreReader implements AutoCloseable {
         int endNext;
         int firstProp;
         do {
-            inUse = rels.getByte(off + RelationshipRecord.IN_USE);
-            type = rels.getByte(off + RelationshipRecord.TYPE);
-            start = rels.getInt(off + RelationshipRecord.START_NODE);
-            end = rels.getInt(off + RelationshipRecord.END_NODE);
-            startNext = rels.getInt(off + RelationshipRecord.START_NEXT);
-            endNext = rels.getInt(off + RelationshipRecord.END_NEXT);
-            firstProp = rels.getInt(off + RelationshipRecord.FIRST_PROP);
+            rels.setOffset(off + RelationshipRecord.IN_USE);
+            inUse = rels.getByte();
+            type = rels.getByte(); // TYPE follows IN_USE
+            rels.setOffset(off + RelationshipRecord.START_NODE);
+            start = rels.getInt();
+            end = rels.getInt(); // END_NODE follows START_NODE
+            rels.setOffset(off + RelationshipRecord.START_NEXT);
+            startNext = rels.getInt();
+            rels.setOffset(off + RelationshipRecord.END_NEXT);
+            endNext = rels.getInt();
+            firstProp = rels.getInt(); // FIRST_PROP follows END_NEXT
+            if (inUse != 1 || RelType.byCode(type) == null) {
+                rels.setCursorException("relationship " + rel + " is not in use or has no valid type (" + type + ")");
+            } else if (inRange(rels, start, meta.nodes(), "node", "relationship ", rel)
+                && inRange(rels, end, meta.nodes(), "node", "relationship ", rel)
+                && inRangeOrNone(rels, startNext, meta.relationships(), "relationship", "relationship ", rel)
+                && inRangeOrNone(rels, endNext, meta.relationships(), "relationship", "relationship ", rel)) {
+                inRangeOrNone(rels, firstProp, meta.properties(), "property", "relationship ", rel);
+            }
         } while (rels.shouldRetry());
-        if (inUse != 1 || RelType.byCode(type) == null) {
-            throw corrupt("relationship " + rel + " is not in use or has no valid type (" + type + ")");
-        }
-        String owner = "relationship " + rel;
-        checkRange(start, meta.nodes(), "node", owner);
-        checkRange(end, meta.nodes(), "node", owner);
-        checkRangeOrNone(startNext, meta.relationships(), "relationship", owner);
-        checkRangeOrNone(endNext, meta.relationships(), "relationship", owner);
-        checkRangeOrNone(firstProp, meta.properties(), "property", owner);
+        checkDecoded(rels);
         relType = type;
         relStart = start;
         relEnd = end;
@@ -383,6 +425,32 @@ public final class StoreReader implements AutoCloseable {
     private void checkRangeOrNone(long id, long count, String what, String owner) {
         if (id != NONE) {
             checkRange(id, count, what, owner);
+        }
+    }
+
+    /**
+     * Inside a read loop: true if {@code id} is in {@code [0, count)}; else records why not as the
+     * cursor's exception (the message built only then) and returns false.
+     */
+    private static boolean inRange(StoreCursor cursor, long id, long count, String what, String ownerKind, long owner) {
+        if (id < 0 || id >= count) {
+            cursor.setCursorException(ownerKind + owner + " refers to " + what + " " + id + ", outside [0, " + count + ")");
+            return false;
+        }
+        return true;
+    }
+
+    /** As {@link #inRange}, {@link GraphStore#NONE} allowed. */
+    private static boolean inRangeOrNone(StoreCursor cursor, long id, long count, String what, String ownerKind, long owner) {
+        return id == NONE || inRange(cursor, id, count, what, ownerKind, owner);
+    }
+
+    /** After a validated read: a problem the decoder recorded is real, and the store is damaged. */
+    private void checkDecoded(StoreCursor cursor) throws IOException {
+        try {
+            cursor.checkAndClearCursorException();
+        } catch (CursorException e) {
+            throw corrupt(e.getMessage());
         }
     }
 

@@ -1,0 +1,239 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** PagedFile.truncate: pages leave the cache and the file, never to be written back; refusal changes nothing. */
+class TruncateTest {
+    private static final int PAGE = 4096;
+
+    @TempDir
+    Path dir;
+    private PageCache cache;
+
+    @AfterEach
+    void close() throws Exception {
+        if (cache != null) {
+            cache.close();
+        }
+    }
+
+    private PagedFile open(String memory, boolean evictor) throws IOException {
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", memory, "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.evictor.enabled", String.valueOf(evictor))));
+        return cache.map(dir.resolve("truncate.db"), PAGE);
+    }
+
+    private static void writePages(PagedFile file, int from, int to, long value) throws IOException {
+        try (PageCursor w = file.io(from, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = from; p < to; p++) {
+                assertTrue(w.next());
+                w.putLong(0, value + p);
+            }
+        }
+    }
+
+    @Test
+    void truncatedPagesLeaveTheCacheAndTheFileAndReadCursorsStopAtTheNewEnd() throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 10, 100);
+        file.flush();
+        writePages(file, 0, 10, 200); // dirty again: the pages past the end must not be written back
+        assertEquals(10, file.numberOfCachedPages());
+        file.truncate(4);
+        assertEquals(3, file.getLastPageId());
+        assertEquals(4, file.numberOfCachedPages());
+        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")));
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertFalse(r.next(4));
+            assertFalse(r.next(9));
+            assertTrue(r.next(3));
+            assertEquals(203, readLong(r));
+            assertFalse(r.next(), "page 4 is past the end");
+        }
+        file.flush();
+        cache.close();
+        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")), "neither flush nor close wrote a dropped page");
+        file = open("1m", false);
+        assertEquals(3, file.getLastPageId());
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int p = 0; p < 4; p++) {
+                assertTrue(r.next());
+                assertEquals(200 + p, readLong(r), "the pages kept keep their last write");
+            }
+        }
+    }
+
+    @Test
+    void aWriteCursorCanGrowTheFileAgainAndReadsZerosWhereTruncatedPagesWere() throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 6, 1);
+        file.truncate(2);
+        try (PageCursor w = file.io(5, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            assertEquals(0, w.getLong(0), "a new page where a truncated one was");
+        }
+        assertEquals(5, file.getLastPageId());
+        try (PageCursor r = file.io(3, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            assertEquals(0, readLong(r));
+        }
+    }
+
+    @Test
+    void truncateIsRefusedWhileAWriteCursorHoldsAPageAtOrPastTheNewEndAndThenChangesNothing() throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 8, 10);
+        try (PageCursor w = file.io(6, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> file.truncate(3));
+            assertTrue(e.getMessage().contains("page 6") && e.getMessage().contains("write cursor"), e.getMessage());
+            assertEquals(7, file.getLastPageId());
+            assertEquals(8, file.numberOfCachedPages());
+            file.truncate(7); // a write cursor before the new end does not stop it
+            assertEquals(6, file.getLastPageId());
+        }
+        try (PageCursor r = file.io(5, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            assertEquals(15, readLong(r), "pages before the refused end kept their content");
+        }
+    }
+
+    @Test
+    void truncateValidatesItsArgumentAndRefusesAnUnmappedFile() throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 3, 0);
+        assertThrows(IllegalArgumentException.class, () -> file.truncate(-1));
+        file.truncate(10);
+        assertEquals(2, file.getLastPageId(), "a count past the end changes nothing");
+        file.truncate(0);
+        assertEquals(-1, file.getLastPageId());
+        assertEquals(0, file.numberOfCachedPages());
+        file.close();
+        assertThrows(IllegalStateException.class, () -> file.truncate(0));
+    }
+
+    /** Truncate and grow again and again while readers read and the cache evicts (with and without the evictor). */
+    @ParameterizedTest(name = "background evictor {0}")
+    @ValueSource(booleans = {true, false})
+    void truncateRacingReadersWritersAndTheEvictorNeverLetsAReaderAcceptAWrongPage(boolean evictor) throws Exception {
+        PagedFile file = open("128k", evictor); // 32 frames, 64 pages: the cache evicts all the time
+        int pages = 64;
+        writePages(file, 0, pages, 0);
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(5);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            futures.add(pool.submit(() -> {
+                SplittableRandom random = new SplittableRandom(1);
+                for (int round = 0; round < 200; round++) {
+                    file.truncate(random.nextInt(pages));
+                    // Grow back: each page holds its own id, so a reader can tell a misplaced page.
+                    writePages(file, (int) file.getLastPageId() + 1, pages, 0);
+                }
+                stop.set(true);
+                return null;
+            }));
+            futures.add(pool.submit(() -> {
+                while (!stop.get()) {
+                    file.flush(); // a flush never writes a page that was truncated away: the file size below says so
+                }
+                return null;
+            }));
+            for (int t = 0; t < 3; t++) {
+                long seed = 10 + t;
+                futures.add(pool.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                        while (!stop.get()) {
+                            int p = random.nextInt(pages);
+                            if (!r.next(p)) {
+                                continue; // truncated away for now
+                            }
+                            long v;
+                            do {
+                                v = r.getLong(0);
+                            } while (r.shouldRetry());
+                            boolean gone = r.checkAndClearBoundsFlag();
+                            try {
+                                r.checkAndClearCursorException();
+                            } catch (CursorException e) {
+                                assertTrue(gone, "a page truncated under the reader reads out of bounds");
+                                continue;
+                            }
+                            if (v != p) {
+                                throw new AssertionError("page " + p + " read " + v);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        file.flush();
+        long last = file.getLastPageId();
+        assertEquals((last + 1) * PAGE, Files.size(dir.resolve("truncate.db")));
+    }
+
+    @Test
+    void truncateRacingTheFilesCloseEitherCompletesOrFindsTheFileUnmapped() throws Exception {
+        PagedFile file = open("1m", true);
+        writePages(file, 0, 50, 0);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> truncates = pool.submit(() -> {
+                int done = 0;
+                for (int pages = 49; pages > 0; pages--) {
+                    try {
+                        file.truncate(pages);
+                        done++;
+                    } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("not mapped"), e.getMessage());
+                        return done;
+                    }
+                }
+                return done;
+            });
+            file.close();
+            int done = truncates.get(60, TimeUnit.SECONDS);
+            long size = Files.size(dir.resolve("truncate.db"));
+            assertTrue(size <= 50L * PAGE && size % PAGE == 0, "size " + size + " after " + done + " truncates");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThrows(IllegalStateException.class, () -> file.truncate(0));
+    }
+
+    private static long readLong(PageCursor r) throws IOException {
+        long v;
+        do {
+            v = r.getLong(0);
+        } while (r.shouldRetry());
+        return v;
+    }
+}
