@@ -1,6 +1,7 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
+import java.util.Map;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -31,9 +32,17 @@ public class HitPathBenchmark extends PageBenchmark {
     @Param({"256", "4096", "8192"})
     public int pages;
 
+    /**
+     * Our {@code pagecache.huge_pages}: {@code -p hugePages=auto,off} measures what huge pages give (JDK 22+
+     * with native access; elsewhere both are the ordinary allocation). The peer has no such setting.
+     */
+    @Param({"auto"})
+    public String hugePages;
+
     @Setup(Level.Trial)
     public void open() throws IOException {
-        workload = Workload.open(side, pages, framesFor(pages), POLICY, true, 1);
+        Map<String, String> flags = CacheSide.RATATOSK.equals(side) ? Map.of("pagecache.huge_pages", hugePages) : Map.of();
+        workload = Workload.open(side, pages, framesFor(pages), POLICY, true, 1, flags);
     }
 
     /** Frames for a fully cached file of {@code pages} pages: a quarter more, for either side's free pool. */
