@@ -70,7 +70,7 @@ final class EvictionEngine {
         this.frameCount = config.frames();
         this.pageSize = config.pageSize();
         this.sizeText = "pagecache.memory=" + config.memoryBytes() + " bytes, pagecache.page_size=" + pageSize;
-        this.memory = new PageMemory(frameCount, pageSize, "pagecache.memory=" + config.memoryBytes());
+        this.memory = new PageMemory(frameCount, pageSize, "pagecache.memory=" + config.memoryBytes(), config.hugePages());
         FrameTable table = null;
         try {
             table = new FrameTable(frameCount);
@@ -112,6 +112,11 @@ final class EvictionEngine {
      * The address of frame {@code frame}'s page. Computed from the index rather than stored in the frame's
      * metadata, so a cursor's load of the page does not depend on a load of the metadata first.
      */
+    /** What came of huge pages for the page memory ({@link PageMemory#hugePages()}). */
+    String hugePages() {
+        return memory.hugePages();
+    }
+
     long pageAddress(int frame) {
         return memory.address(frame);
     }

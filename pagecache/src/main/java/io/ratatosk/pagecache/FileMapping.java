@@ -5,6 +5,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.FaultWaiters;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
@@ -46,6 +47,8 @@ final class FileMapping implements FrameOwner {
     private final OperationGate gate = new OperationGate();
     /** The latest failed fault per slot (page id hash), so that threads that waited for it get its failure. */
     private final AtomicReferenceArray<FaultFailure> recentFailures = new AtomicReferenceArray<>(FAILURE_SLOTS);
+    /** Where cursors that found a page FAULTING sleep until its fault ends. */
+    private final FaultWaiters faultWaiters = new FaultWaiters();
     /** Guarded by the owner's mapping lock. */
     private int references = 1;
     private volatile boolean closed;
@@ -284,7 +287,7 @@ final class FileMapping implements FrameOwner {
             }
             int frame = engine.tryGrabFreeFrame();
             if (frame < 0) {
-                table.set(pageId, TranslationTable.ABSENT);
+                endFault(pageId, TranslationTable.ABSENT);
                 return false;
             }
             engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
@@ -319,7 +322,7 @@ final class FileMapping implements FrameOwner {
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);
             engine.countRead(filePageSize);
-            table.set(pageId, frame + 1);
+            endFault(pageId, frame + 1);
             return frame;
         } catch (Throwable t) {
             engine.abandonFill(frame, key, bound);
@@ -331,19 +334,22 @@ final class FileMapping implements FrameOwner {
     /** The fault of {@code pageId} failed: its waiters learn why, then the page is absent again. */
     private void failed(long pageId, Throwable cause) {
         recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
-        table.set(pageId, TranslationTable.ABSENT);
+        endFault(pageId, TranslationTable.ABSENT);
+    }
+
+    /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
+    private void endFault(long pageId, int entry) {
+        table.set(pageId, entry);
+        faultWaiters.faultEnded(pageId);
     }
 
     /**
-     * Called with the page's entry seen FAULTING: waits (spin, yield, park) until the faulting thread is
-     * done. If its fault failed, throws that failure instead of letting the caller retry blindly.
+     * Called with the page's entry seen FAULTING: waits (a short spin, then asleep until woken) until the
+     * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly.
      */
     void awaitFault(long pageId) throws IOException {
         FaultFailure before = recentFailures.get(failureSlot(pageId));
-        int attempt = 0;
-        while (table.get(pageId) == TranslationTable.FAULTING) {
-            attempt = Backoff.pause(attempt);
-        }
+        faultWaiters.await(table, pageId);
         FaultFailure after = recentFailures.get(failureSlot(pageId));
         if (after != before && after != null && after.pageId == pageId) {
             throw new IOException("page " + pageId + " of " + path + " could not be faulted in: the fault in another"

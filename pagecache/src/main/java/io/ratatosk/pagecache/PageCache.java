@@ -175,7 +175,8 @@ public final class PageCache implements AutoCloseable {
             engine.frameCount(),
             engine.freeFrames(),
             engine.policy().name(),
-            nvmStats());
+            nvmStats(),
+            engine.hugePages());
     }
 
     private NvmCacheStats nvmStats() {

@@ -56,6 +56,7 @@ public final class PageCacheConfig implements FlagValues {
     private final boolean evictorEnabled;
     private final int keepFree;
     private final String swap;
+    private final boolean hugePages;
 
     private PageCacheConfig(Map<Flag, Object> explicit) {
         this.explicit = Collections.unmodifiableMap(explicit);
@@ -67,6 +68,7 @@ public final class PageCacheConfig implements FlagValues {
         Object keepFreeGiven = explicit.get(PageCacheFlags.EVICTOR_KEEP_FREE);
         this.keepFree = keepFreeGiven != null ? (Integer) keepFreeGiven : defaultKeepFree(frames);
         this.swap = (String) effective(PageCacheFlags.SWAP);
+        this.hugePages = "auto".equals(effective(PageCacheFlags.HUGE_PAGES));
     }
 
     // ---------------------------------------------------------------- sources
@@ -180,6 +182,11 @@ public final class PageCacheConfig implements FlagValues {
     /** {@code pagecache.evictor.enabled}. */
     public boolean evictorEnabled() {
         return evictorEnabled;
+    }
+
+    /** {@code pagecache.huge_pages=auto}: ask for transparent huge pages where the platform gives them. */
+    public boolean hugePages() {
+        return hugePages;
     }
 
     /**

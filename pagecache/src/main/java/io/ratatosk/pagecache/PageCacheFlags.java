@@ -50,9 +50,12 @@ public final class PageCacheFlags {
 
     public static final Flag SWAP = swapFlag();
 
+    public static final Flag HUGE_PAGES = Flag.choice("pagecache.huge_pages", "auto", List.of("auto", "off"),
+            "Transparent huge pages for the page memory: auto asks Linux for them with madvise on JDK 22+ when the JVM grants native access (--enable-native-access=ALL-UNNAMED), and keeps the ordinary allocation otherwise; stats().hugePages() says which.");
+
     /** Every flag: the page cache's, the policies', the tiers'. */
     public static final FlagCatalog ALL = new FlagCatalog(List.of(MEMORY, PAGE_SIZE, POLICY), PolicyRegistry.flags().all(),
-            List.of(EVICTOR_ENABLED, EVICTOR_KEEP_FREE, SWAP), tierFlags());
+            List.of(EVICTOR_ENABLED, EVICTOR_KEEP_FREE, SWAP, HUGE_PAGES), tierFlags());
 
     /** The rules across flags of the policies and the tiers. */
     public static final List<FlagRule> RULES = rules();

@@ -6,6 +6,8 @@ package io.ratatosk.pagecache;
  * same page is the same access: it counts again only if the page had been evicted and must be faulted
  * in anew, so contention on a page does not inflate the hit ratio. {@code nvm} holds the NVM tier's
  * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise.
+ * {@code hugePages} says, in words, what came of {@code pagecache.huge_pages} for the page memory: advised
+ * to the kernel, off, or why not (no JDK 22+, no native access, not Linux).
  */
 public record PageCacheStats(
     long hits,
@@ -20,7 +22,8 @@ public record PageCacheStats(
     int frames,
     int freeFrames,
     String policy,
-    NvmCacheStats nvm) {
+    NvmCacheStats nvm,
+    String hugePages) {
 
     public long evictions() {
         return backgroundEvictions + cooperativeEvictions;
@@ -39,6 +42,6 @@ public record PageCacheStats(
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
             policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
             cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
-            + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm);
+            + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm) + " hugePages=" + hugePages;
     }
 }

@@ -18,8 +18,9 @@ import sun.misc.Unsafe;
  * <p>Callers address <b>logical</b> slots {@code 0 .. slots() - 1}. A remapping layer
  * ({@link Remapping}) places each in a <b>physical</b> slot and moves them over time so that a hot
  * logical slot does not wear one physical slot out. Physical slot {@code p} belongs to device
- * {@code p % devices}; each device is a fair lock held for the whole operation, so a request waits
- * while its device is busy (a FIFO queue per device) and requests on different devices overlap.
+ * {@code p % devices}; each device is a first-come, first-served lock held for the whole operation
+ * ({@link QueueLock}), so a request waits while its device is busy (a FIFO queue per device) and requests
+ * on different devices overlap. Its locks allocate nothing, so neither does an operation.
  *
  * <p>One operation: wait for the device, copy the page, then (when latency is injected) hold the
  * device until {@code start + modeled latency}. The modeled latency of every read and every write
@@ -33,6 +34,10 @@ import sun.misc.Unsafe;
 public final class NvmDevice implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     private static final int MAX_SLOT_LOCK_STRIPES = 1024;
+    /** Waiters a device queue wakes directly: more than the threads a cache usually has faulting at once. */
+    private static final int DEVICE_WAITER_SLOTS = 64;
+    /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
+    private static final int SLOT_WAITER_SLOTS = 4;
 
     private final NvmDeviceConfig config;
     private final int slots;
@@ -47,8 +52,8 @@ public final class NvmDevice implements AutoCloseable {
     private final StartGap startGap;
     private final int gapInterval;
     private final ReentrantLock gapLock = new ReentrantLock();
-    private final ReentrantLock[] deviceQueues;
-    private final ReentrantLock[] slotLocks;
+    private final QueueLock[] deviceQueues;
+    private final QueueLock[] slotLocks;
     private final AtomicLongArray wear;
 
     private final AtomicLong hostWrites = new AtomicLong();
@@ -78,13 +83,13 @@ public final class NvmDevice implements AutoCloseable {
         long bytes = (long) physicalSlots * pageSize;
         this.base = UNSAFE.allocateMemory(bytes);
         UNSAFE.setMemory(base, bytes, (byte) 0);
-        this.deviceQueues = new ReentrantLock[devices];
+        this.deviceQueues = new QueueLock[devices];
         for (int d = 0; d < devices; d++) {
-            deviceQueues[d] = new ReentrantLock(true);
+            deviceQueues[d] = new QueueLock(DEVICE_WAITER_SLOTS);
         }
-        this.slotLocks = new ReentrantLock[Math.min(slots, MAX_SLOT_LOCK_STRIPES)];
+        this.slotLocks = new QueueLock[Math.min(slots, MAX_SLOT_LOCK_STRIPES)];
         for (int i = 0; i < slotLocks.length; i++) {
-            slotLocks[i] = new ReentrantLock();
+            slotLocks[i] = new QueueLock(SLOT_WAITER_SLOTS);
         }
         this.wear = new AtomicLongArray(physicalSlots);
         this.openedAt = System.nanoTime();
@@ -128,7 +133,7 @@ public final class NvmDevice implements AutoCloseable {
     public void read(int slot, long address, int length) {
         checkSlot(slot);
         checkLength(length);
-        ReentrantLock lock = slotLock(slot);
+        QueueLock lock = slotLock(slot);
         lock.lock();
         try {
             int physical = physicalSlot(slot);
@@ -147,7 +152,7 @@ public final class NvmDevice implements AutoCloseable {
     public void write(int slot, long address, int length) throws IOException {
         checkSlot(slot);
         checkLength(length);
-        ReentrantLock lock = slotLock(slot);
+        QueueLock lock = slotLock(slot);
         lock.lock();
         try {
             int physical = physicalSlot(slot);
@@ -179,7 +184,7 @@ public final class NvmDevice implements AutoCloseable {
      * until the modeled latency has passed.
      */
     private void operate(int physical, boolean isWrite, long latencyNanos, long from, long to, int length) {
-        ReentrantLock queue = deviceQueues[physical % devices];
+        QueueLock queue = deviceQueues[physical % devices];
         long queued = System.nanoTime();
         queue.lock();
         try {
@@ -209,7 +214,7 @@ public final class NvmDevice implements AutoCloseable {
             int source = startGap.moveSource();
             int target = startGap.moveTarget();
             int logical = startGap.toLogical(source);
-            ReentrantLock lock = slotLock(logical);
+            QueueLock lock = slotLock(logical);
             lock.lock();
             try {
                 operate(source, false, readLatencyNanos, 0, 0, 0);
@@ -233,7 +238,7 @@ public final class NvmDevice implements AutoCloseable {
         return base + (long) physical * pageSize;
     }
 
-    private ReentrantLock slotLock(int slot) {
+    private QueueLock slotLock(int slot) {
         return slotLocks[slot % slotLocks.length];
     }
 

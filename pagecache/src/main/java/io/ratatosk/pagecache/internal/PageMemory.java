@@ -7,6 +7,8 @@ import sun.misc.Unsafe;
 /**
  * The off-heap memory that holds the frames' pages: one allocation, aligned so that no page straddles
  * two OS pages, freed once. Frame {@code f}'s page is at {@code address(f)}, computed, never loaded.
+ * Asked for with huge pages, a region of at least one huge page is aligned to it and advised to the
+ * kernel before anything touches it ({@link HugePages}); {@link #hugePages()} says what came of it.
  */
 public final class PageMemory {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
@@ -19,21 +21,37 @@ public final class PageMemory {
     private final long base;
     private final int pageShift;
     private final AtomicBoolean freed = new AtomicBoolean();
+    private final String hugePages;
 
     /**
-     * @param pageSize a power of two
+     * @param pageSize  a power of two
+     * @param hugePages ask the kernel for huge pages ({@code pagecache.huge_pages=auto}) where it can give them
      * @throws IllegalStateException naming the size when the memory cannot be had
      */
-    public PageMemory(int frames, int pageSize, String sizeFlag) {
+    public PageMemory(int frames, int pageSize, String sizeFlag, boolean hugePages) {
         long bytes = (long) frames * pageSize;
+        boolean huge = hugePages && bytes >= HugePages.HUGE_PAGE_BYTES && HugePages.unavailableReason().isEmpty();
+        long alignment = huge ? HugePages.HUGE_PAGE_BYTES : ALIGNMENT;
         try {
-            this.allocation = UNSAFE.allocateMemory(bytes + ALIGNMENT - 1);
+            this.allocation = UNSAFE.allocateMemory(bytes + alignment - 1);
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException("cannot allocate " + bytes + " bytes of page memory for " + sizeFlag + ": "
                 + e.getMessage(), e);
         }
-        this.base = (allocation + ALIGNMENT - 1) & -ALIGNMENT;
+        this.base = (allocation + alignment - 1) & -alignment;
         this.pageShift = Integer.numberOfTrailingZeros(pageSize);
+        if (!hugePages) {
+            this.hugePages = "off (pagecache.huge_pages=off)";
+        } else if (bytes < HugePages.HUGE_PAGE_BYTES) {
+            this.hugePages = "not used: " + bytes + " bytes of page memory is less than one huge page";
+        } else {
+            this.hugePages = HugePages.advise(base, bytes); // before anything touches the memory
+        }
+    }
+
+    /** What came of huge pages for this memory, in words: advised, off, or why not ({@link HugePages#advise}). */
+    public String hugePages() {
+        return hugePages;
     }
 
     /** The address of frame {@code frame}'s page. */

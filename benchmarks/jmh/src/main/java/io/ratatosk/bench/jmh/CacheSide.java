@@ -15,6 +15,8 @@ public interface CacheSide extends AutoCloseable {
     String RATATOSK = "ratatosk";
     /** The {@code side} parameter value of the peer, Neo4j 5.26's MuninnPageCache. */
     String MUNINN = "muninn";
+    /** The {@code side} value of no cache at all ({@link RawMemorySide}): the limit a hit path is measured against. */
+    String RAW = "raw";
 
     /**
      * Opens {@code side} over {@code file} with the given number of frames of {@link BenchFile#PAGE_SIZE} bytes.
@@ -41,8 +43,13 @@ public interface CacheSide extends AutoCloseable {
                     throw new IllegalArgumentException("side " + MUNINN + " takes none of our cache's flags: " + flags);
                 }
                 return new MuninnPeer(file, frames, evictor);
+            case RAW:
+                if (!flags.isEmpty()) {
+                    throw new IllegalArgumentException("side " + RAW + " is no cache and takes no flags: " + flags);
+                }
+                return new RawMemorySide(file); // the whole file, whatever the frame count
             default:
-                throw new IllegalArgumentException("side must be " + RATATOSK + " or " + MUNINN + ": side=" + side);
+                throw new IllegalArgumentException("side must be " + RATATOSK + ", " + MUNINN + " or " + RAW + ": side=" + side);
         }
     }
 

@@ -17,8 +17,12 @@ public final class PageIds {
     public static final String UNIFORM = "uniform";
     public static final String ZIPF = "zipf";
 
+    /** log2 of the long slots of a page: a drawn slot is the top bits of a hash of the draw's position. */
+    private static final int SLOT_BITS = Integer.numberOfTrailingZeros(BenchFile.SLOTS);
+
     private final int[] ids;
     private int next;
+    private int slot;
 
     private PageIds(int[] ids) {
         this.ids = ids;
@@ -28,7 +32,17 @@ public final class PageIds {
     public long next() {
         int i = next;
         next = (i + 1) & (LENGTH - 1);
+        slot = (int) ((i * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - SLOT_BITS));
         return ids[i];
+    }
+
+    /**
+     * A long slot of the page {@link #next()} returned last, uniform over the page and fixed by the draw's
+     * position in the cycle (a multiplicative hash, so it costs no memory): a loop that reads a random 8-byte
+     * offset of a random page, as a store reading records does, touches every cache line of every page.
+     */
+    public int slot() {
+        return slot;
     }
 
     /** The id at position {@code i} of the cycle, for tests. */

@@ -13,7 +13,11 @@ final class PageOps {
 
     /** Pin {@code pageId}, read one long until the read validates, check it. Returns the value. */
     static long read(CacheSide.Cursor cursor, long pageId) throws IOException {
-        int slot = slotOf(pageId);
+        return read(cursor, pageId, slotOf(pageId));
+    }
+
+    /** Pin {@code pageId}, read long slot {@code slot} until the read validates, check it. Returns the value. */
+    static long read(CacheSide.Cursor cursor, long pageId, int slot) throws IOException {
         if (!cursor.next(pageId)) {
             throw pastEnd(pageId);
         }

@@ -34,6 +34,7 @@ class JmhSmokeTest {
     @Test
     void eachSideRunsTheHitPathBenchmarksAndServesThemFromTheCache() throws Exception {
         Collection<RunResult> results = runOnce(HitPathBenchmark.class, "side", CacheSide.RATATOSK, CacheSide.MUNINN);
+        assertEquals(4, results.size(), "read and write for both sides, at the one page count asked for");
 
         List<String> seen = new ArrayList<>();
         for (RunResult r : results) {
@@ -46,6 +47,17 @@ class JmhSmokeTest {
             assertEquals(0.0, pagesRead.getScore(), name + ": the file was not fully cached");
         }
         assertEquals(4, seen.size(), "read and write for both sides: " + seen);
+    }
+
+    /** The raw limit reads every value it checks from its own buffer, with no cache and nothing read after the copy. */
+    @Test
+    void theRawMemoryLimitRunsTheSameCheckedLoop() throws Exception {
+        Collection<RunResult> results = runOnce(RawMemoryBenchmark.class, "pages", "256");
+
+        assertEquals(1, results.size());
+        RunResult r = results.iterator().next();
+        assertTrue(r.getPrimaryResult().getScore() > 0, "measured nothing");
+        assertEquals(0.0, r.getSecondaryResults().get("pagesRead").getScore());
     }
 
     /**
@@ -79,7 +91,11 @@ class JmhSmokeTest {
 
     /** One 100 ms iteration of every benchmark of {@code benchmark} per value of {@code param}, in this JVM. */
     private static Collection<RunResult> runOnce(Class<?> benchmark, String param, String... values) throws Exception {
-        return new Runner(new OptionsBuilder()
+        OptionsBuilder options = new OptionsBuilder();
+        if (!param.equals("pages") && hasField(benchmark, "pages")) {
+            options.param("pages", "256"); // the smallest file of a benchmark with several: fastest to fill
+        }
+        return new Runner(options
             .include(benchmark.getName() + "\\.")
             .param(param, values)
             .forks(0)
@@ -90,5 +106,14 @@ class JmhSmokeTest {
             .shouldFailOnError(true)
             .verbosity(VerboseMode.SILENT)
             .build()).run();
+    }
+
+    private static boolean hasField(Class<?> type, String name) {
+        try {
+            type.getField(name);
+            return true;
+        } catch (NoSuchFieldException e) {
+            return false;
+        }
     }
 }

@@ -30,6 +30,6 @@ public record RunResult(String policy, String cacheSpec, long cacheBytes, int fr
             after.evictionWrites() - before.evictionWrites(), after.flushedPages() - before.flushedPages(),
             after.bytesRead() - before.bytesRead(), after.bytesWritten() - before.bytesWritten(),
             after.evictionErrors() - before.evictionErrors(), after.frames(), after.freeFrames(), after.policy(),
-            after.nvm()); // the tier's counters over a phase are NvmCounters; these stay cumulative
+            after.nvm(), after.hugePages()); // the tier's counters over a phase are NvmCounters; these stay cumulative
     }
 }

@@ -1,0 +1,103 @@
+package io.ratatosk.pagecache.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class FaultWaitersTest {
+    @Test
+    void aWaiterReturnsAtOnceWhenThePageIsNotBeingFaulted() {
+        TranslationTable table = new TranslationTable(16);
+        table.set(3, 7);
+        new FaultWaiters().await(table, 3); // returns: nothing to wait for
+        assertEquals(7, table.get(3));
+    }
+
+    @Test
+    void waitersSleepUntilTheFaultEndsAndThenSeeItsOutcome() throws Exception {
+        TranslationTable table = new TranslationTable(16);
+        FaultWaiters waiters = new FaultWaiters();
+        table.set(5, TranslationTable.FAULTING);
+        int threads = 4;
+        CountDownLatch started = new CountDownLatch(threads);
+        AtomicInteger seenFrames = new AtomicInteger();
+        Thread[] ts = new Thread[threads];
+        for (int i = 0; i < threads; i++) {
+            ts[i] = new Thread(() -> {
+                started.countDown();
+                waiters.await(table, 5);
+                if (table.get(5) == 42) {
+                    seenFrames.incrementAndGet();
+                }
+            });
+            ts[i].start();
+        }
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        Thread.sleep(20); // let them get past their spin and asleep (not needed for correctness)
+        for (Thread t : ts) {
+            assertTrue(t.isAlive(), "a waiter returned while the page was still FAULTING");
+        }
+        table.set(5, 42);
+        waiters.faultEnded(5);
+        for (Thread t : ts) {
+            t.join(10_000);
+            assertTrue(!t.isAlive(), "a waiter did not wake up");
+        }
+        assertEquals(threads, seenFrames.get());
+    }
+
+    /** Many short faults, each with a waiter racing its end: every waiter returns and sees the fault's outcome. */
+    @Test
+    void noWakeUpIsLostWhenFaultsEndWhileWaitersGoToSleep() throws Exception {
+        TranslationTable table = new TranslationTable(1 << 12);
+        FaultWaiters waiters = new FaultWaiters();
+        int rounds = 2_000;
+        AtomicInteger wrong = new AtomicInteger();
+        for (int round = 0; round < rounds; round++) {
+            long page = round & 1023;
+            table.set(page, TranslationTable.FAULTING);
+            int frame = round + 1;
+            Thread waiter = new Thread(() -> {
+                waiters.await(table, page);
+                if (table.get(page) != frame) {
+                    wrong.incrementAndGet();
+                }
+            });
+            waiter.start();
+            if ((round & 1) == 0) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            table.set(page, frame);
+            waiters.faultEnded(page);
+            waiter.join(10_000);
+            assertTrue(!waiter.isAlive(), "round " + round + ": the waiter did not return");
+        }
+        assertEquals(0, wrong.get());
+    }
+
+    @Test
+    void anInterruptedWaiterStillWaitsForTheFaultAndKeepsItsInterrupt() throws Exception {
+        TranslationTable table = new TranslationTable(16);
+        FaultWaiters waiters = new FaultWaiters();
+        table.set(1, TranslationTable.FAULTING);
+        AtomicInteger outcome = new AtomicInteger(-2);
+        Thread waiter = new Thread(() -> {
+            waiters.await(table, 1);
+            outcome.set(Thread.currentThread().isInterrupted() ? table.get(1) : -3);
+        });
+        waiter.start();
+        waiter.interrupt();
+        Thread.sleep(20);
+        assertTrue(waiter.isAlive(), "the interrupt ended the wait before the fault did");
+        table.set(1, 9);
+        waiters.faultEnded(1);
+        waiter.join(10_000);
+        assertEquals(9, outcome.get(), "returned after the fault, with the interrupt flag still set");
+    }
+}

@@ -1,0 +1,71 @@
+package io.ratatosk.nvm;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A first-come, first-served lock that allocates nothing, held for one device operation: a ticket lock
+ * whose waiters spin briefly, then park until the holder before them hands the lock on. It models a device's
+ * request queue (requests are served in arrival order, as the fair {@code ReentrantLock} it replaces served
+ * them) without that lock's queue nodes: a contended {@code ReentrantLock} allocates one per waiter, which
+ * made every swap-in under contention allocate.
+ *
+ * <p>A waiter registers itself in the slot of its ticket ({@code ticket mod waiterSlots}) before it parks;
+ * unlocking wakes the thread registered for the next ticket. With more waiters than slots two may share a
+ * slot: the one not woken finds out within {@value #MAX_PARK_NANOS} ns, its park's bound. Not reentrant.
+ */
+final class QueueLock {
+    /** About the time a page copy takes: a lock held for a copy alone is handed on before a waiter sleeps. */
+    private static final int SPINS = 128;
+    private static final long MAX_PARK_NANOS = 100_000;
+
+    private final AtomicLong nextTicket = new AtomicLong();
+    private volatile long serving;
+    private final AtomicReferenceArray<Thread> parked;
+    private final int slotMask;
+
+    /** @param waiterSlots waiters that can be woken directly rather than by their park's bound; a power of two */
+    QueueLock(int waiterSlots) {
+        if (waiterSlots <= 0 || Integer.bitCount(waiterSlots) != 1) {
+            throw new IllegalArgumentException("waiterSlots must be a power of two: waiterSlots=" + waiterSlots);
+        }
+        this.parked = new AtomicReferenceArray<>(waiterSlots);
+        this.slotMask = waiterSlots - 1;
+    }
+
+    void lock() {
+        long ticket = nextTicket.getAndIncrement();
+        for (int i = 0; i < SPINS; i++) {
+            if (serving == ticket) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        int slot = (int) ticket & slotMask;
+        Thread me = Thread.currentThread();
+        while (serving != ticket) {
+            parked.set(slot, me);
+            // set, then read serving; unlock writes serving, then reads the slot: one of us sees the other
+            if (serving != ticket) {
+                LockSupport.parkNanos(this, MAX_PARK_NANOS);
+            }
+            parked.compareAndSet(slot, me, null);
+        }
+    }
+
+    /** Threads that have taken a ticket and not yet been served: the holder, if any, and those queued behind it. */
+    long queued() {
+        return nextTicket.get() - serving;
+    }
+
+    /** Hands the lock to the next ticket. Only the holder may call it. */
+    void unlock() {
+        long next = serving + 1;
+        serving = next;
+        Thread waiter = parked.get((int) next & slotMask);
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        }
+    }
+}
