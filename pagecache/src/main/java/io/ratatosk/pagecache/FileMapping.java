@@ -413,11 +413,11 @@ final class FileMapping implements FrameOwner {
             try {
                 frame = engine.grabFrameWithoutWaiting(sweep);
             } catch (Throwable t) {
-                table.set(pageId, TranslationTable.ABSENT);
+                endFault(pageId, TranslationTable.ABSENT);
                 throw t;
             }
             if (frame < 0) {
-                table.set(pageId, TranslationTable.ABSENT);
+                endFault(pageId, TranslationTable.ABSENT);
                 return false;
             }
             engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
