@@ -76,6 +76,16 @@ public final class PageCursor implements AutoCloseable {
     private final int openStripe;
 
     private boolean open = true;
+    /**
+     * The highest page id {@code next()} may serve on its hit path: {@link #maxPageId} for an open read cursor
+     * with no links and no read-ahead, else -1, so that one compare sends everything else down the full path
+     * ({@link #updateFastPath()}).
+     */
+    private long fastPathLimit;
+    /** {@code PageKey.of(fileId, 0)}: a page's key is this or its page id (see {@link PageKey}). */
+    private final long keyBase;
+    /** The translation table's directory as this cursor last saw it ({@link TranslationTable#directory()}). */
+    private int[][] directory;
     private long nextPageId;
     private long currentPageId = -1;
     private int frame = NO_FRAME;
@@ -145,6 +155,14 @@ public final class PageCursor implements AutoCloseable {
         this.openStripe = openStripe;
         this.readAhead = readAhead;
         this.readAheadWindow = Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8);
+        this.keyBase = PageKey.of(fileId, 0);
+        this.directory = table.directory();
+        updateFastPath();
+    }
+
+    /** Recomputes {@link #fastPathLimit} after anything it depends on changed (open, links). */
+    private void updateFastPath() {
+        fastPathLimit = open && !writeLocked && readAhead == null && linkWork == 0 ? maxPageId : -1;
     }
 
     /**
@@ -166,7 +184,33 @@ public final class PageCursor implements AutoCloseable {
      * @throws IllegalStateException    if this cursor is closed or its file unmapped
      */
     public boolean next(long pageId) throws IOException {
+        // The hit path of a plain read cursor: the page is in a frame, bound to it, not exclusively locked.
+        // It checks nothing the full path checks that a hit could fail: a page in the translation table is
+        // a page of the file (a truncate locks a page before it drops it, and lowers the file's end after),
+        // and an unmapped file has no page in it (an unmap drops them all), so a hit here is a hit there.
+        if (pageId >= 0 && pageId <= fastPathLimit) {
+            int entry = TranslationTable.entryIn(directory, pageId);
+            if (entry > 0) {
+                int f = entry - 1;
+                long s = frames.optimisticStamp(f);
+                if (FrameTable.isReadable(s) && frames.binding(f) == (keyBase | pageId)) {
+                    policy.onHit(f);
+                    countHit();
+                    pinned(f, s);
+                    offset = 0;
+                    currentPageId = pageId;
+                    nextPageId = pageId + 1;
+                    return true;
+                }
+            }
+        }
+        return nextFullPath(pageId);
+    }
+
+    /** {@code next(pageId)} for everything but a plain read cursor's hit: write cursors, links, read-ahead, faults. */
+    private boolean nextFullPath(long pageId) throws IOException {
         checkOpen();
+        directory = table.directory(); // a chunk added since the last look: the next hit there takes the fast path
         if (pageId < 0 || pageId > maxPageId) {
             file.checkPageId(pageId); // throws, naming the file and the bounds
         }
@@ -333,6 +377,14 @@ public final class PageCursor implements AutoCloseable {
      * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
     public boolean shouldRetry() throws IOException {
+        int f = frame; // NO_FRAME once closed: a closed cursor takes the full path, which throws
+        if (f != NO_FRAME && linkWork == 0 && (writeLocked || frames.validate(f, stamp))) {
+            return false;
+        }
+        return shouldRetryFullPath();
+    }
+
+    private boolean shouldRetryFullPath() throws IOException {
         checkOpen();
         if (linkWork != 0) {
             return shouldRetryWithLinks();
@@ -444,6 +496,7 @@ public final class PageCursor implements AutoCloseable {
 
     private void updateLinkWork() {
         linkWork = linkCount + closedLinkCount + (parent != null ? 1 : 0);
+        updateFastPath();
     }
 
     /** The page the cursor is on, or -1 before the first successful {@code next()}. */
@@ -888,6 +941,7 @@ public final class PageCursor implements AutoCloseable {
             return;
         }
         open = false;
+        updateFastPath();
         int lastFrame = frame;
         long lastStamp = stamp;
         try {

@@ -46,6 +46,32 @@ public final class TranslationTable {
         return chunk == null ? ABSENT : (int) ENTRY.getAcquire(chunk, (int) (pageId & CHUNK_MASK));
     }
 
+    /**
+     * The directory as it is now, for a reader to keep: a chunk, once in the directory, stays the same array
+     * for the table's life (growing the directory copies the references), so a kept directory finds every
+     * entry of the chunks it had, current; a chunk added since is missing from it (see {@link #entryIn}).
+     */
+    public int[][] directory() {
+        return directory;
+    }
+
+    /**
+     * {@code pageId}'s entry as a kept {@link #directory()} has it: the entry if its chunk is there, else
+     * {@link #ABSENT}, which a caller must take as "look it up with {@link #get}", not as "not resident".
+     * A plain read: the entry only nominates a frame, and the caller checks that frame's binding under its
+     * lock word's stamp before it trusts it.
+     */
+    public static int entryIn(int[][] directory, long pageId) {
+        long chunkIndex = pageId >>> CHUNK_SHIFT;
+        if (chunkIndex < directory.length) {
+            int[] chunk = directory[(int) chunkIndex];
+            if (chunk != null) {
+                return chunk[(int) (pageId & CHUNK_MASK)];
+            }
+        }
+        return ABSENT;
+    }
+
     public boolean compareAndSet(long pageId, int expected, int update) {
         return ENTRY.compareAndSet(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), expected, update);
     }
