@@ -79,9 +79,12 @@ public final class PageCache implements AutoCloseable {
         this.prefetcher = tierPrefetcher;
     }
 
-    /** Opens a page cache over plain files, with the swap tier {@code pagecache.swap} names in front of them. */
+    /**
+     * Opens a page cache over plain files, read and written as {@code pagecache.io} says, with the swap tier
+     * {@code pagecache.swap} names in front of them.
+     */
     public static PageCache open(PageCacheConfig config) {
-        return open(config, new FileSwapperFactory());
+        return open(config, new FileSwapperFactory(OperationsFlags.directIo(config)));
     }
 
     /**

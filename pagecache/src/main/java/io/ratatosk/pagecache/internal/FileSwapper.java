@@ -35,6 +35,8 @@ public final class FileSwapper implements PageSwapper {
     private final Path path;
     private final int filePageSize;
     private final ThreadLocal<PageIoBuffer> buffers;
+    /** The block size direct IO needs offsets and buffers aligned to; 0 for buffered IO. */
+    private final int directAlignment;
     private final FileChannelOpener opener;
     private final FileReopener reopener;
     private volatile FileChannel channel;
@@ -63,11 +65,31 @@ public final class FileSwapper implements PageSwapper {
      */
     FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
                 boolean spareDescriptor) throws IOException {
+        this(path, filePageSize, create, zeroCopy, opener, spareDescriptor, 0);
+    }
+
+    /**
+     * A swapper for direct IO ({@code pagecache.io=direct}): {@code opener} opens with {@code O_DIRECT}
+     * ({@link DirectIo#opener()}), and every transfer is aligned to {@code alignment}
+     * ({@link DirectIo#alignment}), copying through an aligned buffer for a page whose address is not.
+     */
+    public static FileSwapper direct(Path path, int filePageSize, boolean create, FileChannelOpener opener, int alignment)
+        throws IOException {
+        if (alignment <= 0 || Integer.bitCount(alignment) != 1 || filePageSize % alignment != 0) {
+            throw new IllegalArgumentException("direct IO needs a power-of-two alignment that divides the file page size:"
+                + " alignment=" + alignment + ", filePageSize=" + filePageSize + " for " + path);
+        }
+        return new FileSwapper(path, filePageSize, create, true, opener, true, alignment);
+    }
+
+    private FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
+                        boolean spareDescriptor, int directAlignment) throws IOException {
         this.path = path;
         this.filePageSize = filePageSize;
         this.opener = opener;
-        this.buffers = ThreadLocal.withInitial(
-            () -> zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
+        this.directAlignment = directAlignment;
+        this.buffers = ThreadLocal.withInitial(() -> directAlignment > 0 ? PageIoBuffer.aligned(filePageSize, directAlignment)
+            : zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
         FileChannel opened = opener.open(path, create);
         try {
             // A channel that interrupts cannot close needs no reopening, so no spare descriptor either.
@@ -88,6 +110,11 @@ public final class FileSwapper implements PageSwapper {
         return filePageSize;
     }
 
+    /** Whether this swapper bypasses the operating system's page cache ({@code pagecache.io=direct}). */
+    public boolean isDirect() {
+        return directAlignment > 0;
+    }
+
     @Override
     public int read(long pageId, long address) throws IOException {
         PageIoBuffer io = buffers.get();
@@ -105,6 +132,10 @@ public final class FileSwapper implements PageSwapper {
         ByteBuffer buf = buffers.get().forWrite(address, filePageSize);
         try {
             transfer(WRITE, buf, pageId * filePageSize);
+            if (buf.hasRemaining()) { // only direct IO stops short: a write that ended off a block boundary
+                throw new IOException("writing page " + pageId + " of " + path + " with pagecache.io=direct stopped after "
+                    + buf.position() + " of " + filePageSize + " bytes, off a block boundary (" + directAlignment + ")");
+            }
         } finally {
             if (!unforced) { // read first: writers do not all store to one shared line on every page
                 unforced = true; // even a failed write may have reached the file
@@ -118,7 +149,11 @@ public final class FileSwapper implements PageSwapper {
      */
     private int transfer(ChannelCall op, ByteBuffer buf, long position) throws IOException {
         while (buf.hasRemaining() && call(op, buf, position) >= 0) {
-            // a short transfer: go on from where it stopped
+            // a short transfer: go on from where it stopped, unless direct IO cannot (off a block
+            // boundary, as a read that met the end of a file whose size is not a block multiple)
+            if (directAlignment > 0 && (buf.position() & (directAlignment - 1)) != 0) {
+                break;
+            }
         }
         return buf.position();
     }
