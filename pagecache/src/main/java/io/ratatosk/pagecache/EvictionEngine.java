@@ -8,6 +8,7 @@ import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.FreeList;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OpenCursorCount;
 import io.ratatosk.pagecache.internal.PageMemory;
 import java.io.IOException;
@@ -58,6 +59,8 @@ final class EvictionEngine {
     private volatile Runnable lowOnFrames = () -> { };
     private volatile int wakeThreshold;
     private volatile boolean closed;
+    /** Spaces the write calls of flushes ({@code pagecache.flush.iops_limit}); evictions and unmaps do not wait on it. */
+    private volatile IopsLimiter flushLimiter = IopsLimiter.UNLIMITED;
 
     /**
      * Reserves the page memory first (only address space until touched, so a size the machine cannot
@@ -334,6 +337,7 @@ final class EvictionEngine {
             frames.clearModifiedExclusively(frame);
             counters.increment(CacheCounter.EVICTION_WRITES);
             counters.add(CacheCounter.BYTES_WRITTEN, owner.pageSize());
+            countWriteCall(1);
         }
         return true;
     }
@@ -425,6 +429,33 @@ final class EvictionEngine {
     void countFlushed(int bytes) {
         counters.increment(CacheCounter.FLUSHED_PAGES);
         counters.add(CacheCounter.BYTES_WRITTEN, bytes);
+        countWriteCall(1);
+    }
+
+    /** A flush wrote {@code pages} adjacent pages of {@code pageSize} bytes in one call. */
+    void countFlushedRun(int pages, int pageSize) {
+        counters.add(CacheCounter.FLUSHED_PAGES, pages);
+        counters.add(CacheCounter.BYTES_WRITTEN, (long) pages * pageSize);
+        countWriteCall(pages);
+    }
+
+    /** One write call to a swapper carried {@code pages} pages. */
+    void countWriteCall(int pages) {
+        counters.increment(CacheCounter.WRITE_CALLS);
+        counters.add(CacheCounter.PAGES_WRITTEN, pages);
+    }
+
+    void countReheated() {
+        counters.increment(CacheCounter.PAGES_REHEATED);
+    }
+
+    IopsLimiter flushLimiter() {
+        return flushLimiter;
+    }
+
+    /** Sets the limiter flushes use; the cache sets it once, when it opens. */
+    void flushLimiter(IopsLimiter limiter) {
+        this.flushLimiter = limiter;
     }
 
     // ---- cursors and the memory's lifetime ------------------------------------------------------

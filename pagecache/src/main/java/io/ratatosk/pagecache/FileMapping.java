@@ -4,6 +4,7 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
@@ -188,44 +189,19 @@ final class FileMapping implements FrameOwner {
     private void flushInsideGate() throws IOException {
         try {
             engine.throwPendingError();
-            flushPages();
+            flushPages(true);
             swapper.force();
         } finally {
             gate.exit();
         }
     }
 
-    private void flushPages() throws IOException {
-        FrameTable frames = engine.frames();
-        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
-            int entry = table.get(pageId);
-            if (entry > 0) {
-                flushPage(frames, pageId, entry - 1);
-            }
-        }
-    }
-
-    private void flushPage(FrameTable frames, long pageId, int frame) throws IOException {
-        long key = PageKey.of(fileId, pageId);
-        int attempt = 0;
-        while (frames.binding(frame) == key && frames.isModified(frame)) {
-            long flushStamp = frames.tryFlushLock(frame);
-            if (flushStamp == FrameTable.FLUSH_LOCK_FAILED) {
-                attempt = Backoff.pause(attempt); // being evicted (which writes it) or flushed by another thread
-                continue;
-            }
-            boolean written = false;
-            try {
-                if (frames.binding(frame) == key && frames.isModified(frame)) {
-                    swapper.write(pageId, engine.pageAddress(frame));
-                    written = true;
-                    engine.countFlushed(filePageSize);
-                }
-            } finally {
-                frames.unlockFlush(frame, flushStamp, written);
-            }
-            return;
-        }
+    /**
+     * Writes the file's dirty pages, adjacent ones together ({@link CoalescingFlush}); a flush the caller
+     * asked for keeps to the cache's {@code pagecache.flush.iops_limit}, the flush of an unmap does not.
+     */
+    private void flushPages(boolean limited) throws IOException {
+        new CoalescingFlush(this, limited ? engine.flushLimiter() : IopsLimiter.UNLIMITED).flushPages();
     }
 
     // ---- faults ---------------------------------------------------------------------------------
@@ -393,7 +369,7 @@ final class FileMapping implements FrameOwner {
         closed = true;
         gate.close();
         try {
-            flushPages();
+            flushPages(false);
             swapper.force();
             dropPages();
         } catch (Throwable t) {

@@ -7,6 +7,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
@@ -54,6 +55,7 @@ public final class PageCache implements AutoCloseable {
         this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
             PolicyRegistry.create(config.policy(), frames, config), frames, tier));
         this.files = new FileRegistry(engine, swappers);
+        engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
         PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
@@ -178,7 +180,9 @@ public final class PageCache implements AutoCloseable {
             engine.frameCount(),
             engine.freeFrames(),
             engine.policy().name(),
-            nvmStats());
+            nvmStats(),
+            new IoStats(counters.get(CacheCounter.PAGES_WRITTEN), counters.get(CacheCounter.WRITE_CALLS),
+                counters.get(CacheCounter.PAGES_REHEATED)));
     }
 
     private NvmCacheStats nvmStats() {
@@ -214,6 +218,15 @@ public final class PageCache implements AutoCloseable {
 
     FrameTable frames() {
         return engine.frames();
+    }
+
+    /** For tests: flushes keep to {@code limiter} (one on a clock the test controls) instead of the configured one. */
+    void useFlushLimiter(IopsLimiter limiter) {
+        engine.flushLimiter(limiter);
+    }
+
+    IopsLimiter flushLimiter() {
+        return engine.flushLimiter();
     }
 
     EvictionPolicy policy() {

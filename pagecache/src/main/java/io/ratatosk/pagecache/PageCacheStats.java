@@ -5,7 +5,8 @@ package io.ratatosk.pagecache;
  * {@code next()} of a cursor is one or the other. A read that {@code shouldRetry()} sends back to the
  * same page is the same access: it counts again only if the page had been evicted and must be faulted
  * in anew, so contention on a page does not inflate the hit ratio. {@code nvm} holds the NVM tier's
- * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise.
+ * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise;
+ * {@code io} the write calls, pages written and pages reheated ({@link IoStats}).
  */
 public record PageCacheStats(
     long hits,
@@ -20,7 +21,16 @@ public record PageCacheStats(
     int frames,
     int freeFrames,
     String policy,
-    NvmCacheStats nvm) {
+    NvmCacheStats nvm,
+    IoStats io) {
+
+    /** A snapshot without IO counters ({@link IoStats#NONE}), as a difference of two snapshots may be. */
+    public PageCacheStats(long hits, long faults, long backgroundEvictions, long cooperativeEvictions, long evictionWrites,
+                          long flushedPages, long bytesRead, long bytesWritten, long evictionErrors, int frames,
+                          int freeFrames, String policy, NvmCacheStats nvm) {
+        this(hits, faults, backgroundEvictions, cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten,
+            evictionErrors, frames, freeFrames, policy, nvm, IoStats.NONE);
+    }
 
     public long evictions() {
         return backgroundEvictions + cooperativeEvictions;
@@ -39,6 +49,7 @@ public record PageCacheStats(
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
             policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
             cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
+            + (io.equals(IoStats.NONE) ? "" : " " + io)
             + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm);
     }
 }

@@ -23,6 +23,11 @@ public final class PageCacheInternals {
         return cache.freeFrames();
     }
 
+    /** The limiter the cache's flushes keep to. */
+    public static io.ratatosk.pagecache.internal.IopsLimiter flushLimiter(PageCache cache) {
+        return cache.flushLimiter();
+    }
+
     /** The file's id: the file part of its pages' keys. */
     public static int fileId(PagedFile file) {
         return file.fileId();

@@ -172,19 +172,29 @@ public abstract class PageIoBuffer {
 
     /** In place where the address is aligned (and the JDK allows it), through an aligned scratch buffer otherwise. */
     private static final class Aligning extends PageIoBuffer {
+        private final int pageSize;
+        private final int alignment;
         private final long mask;
         private final Direct inPlace = DIRECT_AVAILABLE ? new Direct() : null;
-        private final Copying copying;
+        /** Made on first use: page frames are aligned, so only a tier's slots need it. */
+        private Copying copying;
         /** Which of the two the last {@link #forRead} used, for its {@link #afterRead}. */
         private PageIoBuffer lastRead;
 
         Aligning(int pageSize, int alignment) {
+            this.pageSize = pageSize;
+            this.alignment = alignment;
             this.mask = alignment - 1;
-            this.copying = new Copying(pageSize, alignment);
         }
 
         private PageIoBuffer pick(long address) {
-            return inPlace != null && (address & mask) == 0 ? inPlace : copying;
+            if (inPlace != null && (address & mask) == 0) {
+                return inPlace;
+            }
+            if (copying == null) {
+                copying = new Copying(pageSize, alignment);
+            }
+            return copying;
         }
 
         @Override
