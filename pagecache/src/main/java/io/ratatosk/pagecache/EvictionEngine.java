@@ -298,7 +298,7 @@ final class EvictionEngine {
             if (key == PageKey.UNBOUND) {
                 return EvictionOutcome.BUSY; // evicted by someone else meanwhile
             }
-            if (!writeOut(victim, key)) {
+            if (!writeOut(victim, key, background)) {
                 return EvictionOutcome.WRITE_FAILED;
             }
             unbind(victim, key);
@@ -317,7 +317,7 @@ final class EvictionEngine {
      * file if dirty, or into the tier in front of it. Returns false, leaving the page resident, dirty and
      * bound, if that failed in any way; the error is kept for the next map, fault or flush.
      */
-    private boolean writeOut(int frame, long key) {
+    private boolean writeOut(int frame, long key, boolean background) {
         FrameOwner owner = owners.get(PageKey.fileId(key));
         long pageId = PageKey.pageId(key);
         boolean dirty = frames.isModified(frame);
@@ -326,7 +326,11 @@ final class EvictionEngine {
                 throw new IllegalStateException("frame " + frame + " is bound to " + PageKey.toString(key)
                     + ", but no file is mapped under that id: a page outlived its file's unmap");
             }
-            owner.swapper().evict(pageId, pageAddress(frame), dirty);
+            if (dirty && background && owner instanceof FileMapping file && file.writesBehind()) {
+                file.writeBehind().writeOut(pageId, frame); // with its dirty neighbours, in one call
+            } else {
+                owner.swapper().evict(pageId, pageAddress(frame), dirty);
+            }
         } catch (Throwable t) {
             counters.increment(CacheCounter.EVICTION_ERRORS);
             recordPendingError(new IOException("evicting " + (owner == null ? PageKey.toString(key) : owner.path() + " page " + pageId)
@@ -443,6 +447,12 @@ final class EvictionEngine {
     void countWriteCall(int pages) {
         counters.increment(CacheCounter.WRITE_CALLS);
         counters.add(CacheCounter.PAGES_WRITTEN, pages);
+    }
+
+    /** An eviction's write-out carried {@code neighbours} dirty pages besides its victim (counted by {@link #writeOut}). */
+    void countWriteBehind(int neighbours, int pageSize) {
+        counters.add(CacheCounter.PAGES_WRITTEN, neighbours);
+        counters.add(CacheCounter.BYTES_WRITTEN, (long) neighbours * pageSize);
     }
 
     void countReheated() {

@@ -4,6 +4,7 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.FileSwapper;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
@@ -46,6 +47,8 @@ final class FileMapping implements FrameOwner {
     /** Guarded by the owner's mapping lock. */
     private int references = 1;
     private volatile boolean closed;
+    /** Made on the background evictor's first dirty eviction of this file, and used by it alone. */
+    private EvictionWriteBehind writeBehind;
     /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
     private volatile boolean unmapped;
 
@@ -202,6 +205,24 @@ final class FileMapping implements FrameOwner {
      */
     private void flushPages(boolean limited) throws IOException {
         new CoalescingFlush(this, limited ? engine.flushLimiter() : IopsLimiter.UNLIMITED).flushPages();
+    }
+
+    /**
+     * Whether the background evictor writes a dirty page of this file out with its dirty neighbours
+     * ({@link EvictionWriteBehind}): only straight to a plain file, never through a tier's own eviction.
+     */
+    boolean writesBehind() {
+        return swapper instanceof FileSwapper;
+    }
+
+    /** The background evictor's write-behind for this file; only the one evictor thread calls it. */
+    EvictionWriteBehind writeBehind() {
+        EvictionWriteBehind writer = writeBehind;
+        if (writer == null) {
+            writer = new EvictionWriteBehind(this);
+            writeBehind = writer;
+        }
+        return writer;
     }
 
     // ---- faults ---------------------------------------------------------------------------------

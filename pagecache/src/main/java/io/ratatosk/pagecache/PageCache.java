@@ -225,6 +225,11 @@ public final class PageCache implements AutoCloseable {
         engine.flushLimiter(limiter);
     }
 
+    /** For tests in this package: the frames' engine. */
+    EvictionEngine engine() {
+        return engine;
+    }
+
     IopsLimiter flushLimiter() {
         return engine.flushLimiter();
     }
