@@ -7,6 +7,7 @@ import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.internal.WriteRun;
+import io.ratatosk.pagecache.metrics.FlushEvent;
 import java.io.IOException;
 
 /**
@@ -84,12 +85,20 @@ final class CoalescingFlush {
             return;
         }
         int size = run.size();
+        FlushEvent event = new FlushEvent();
+        event.begin();
         if (size == 1) {
             swapper.write(run.start(), run.addresses()[0]);
         } else {
             swapper.write(run.start(), run.addresses(), size);
         }
         engine.countFlushedRun(size, file.pageSize());
+        if (event.shouldCommit()) {
+            event.file = file.path().toString();
+            event.page = run.start();
+            event.pages = size;
+            event.commit();
+        }
         releaseRun(true);
     }
 

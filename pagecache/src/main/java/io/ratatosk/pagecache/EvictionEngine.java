@@ -11,6 +11,7 @@ import io.ratatosk.pagecache.internal.FreeList;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OpenCursorCount;
 import io.ratatosk.pagecache.internal.PageMemory;
+import io.ratatosk.pagecache.metrics.EvictionEvent;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -298,11 +299,22 @@ final class EvictionEngine {
             if (key == PageKey.UNBOUND) {
                 return EvictionOutcome.BUSY; // evicted by someone else meanwhile
             }
+            EvictionEvent event = new EvictionEvent();
+            event.begin();
+            boolean dirty = frames.isModified(victim);
             if (!writeOut(victim, key, background)) {
                 return EvictionOutcome.WRITE_FAILED;
             }
             unbind(victim, key);
             evicted = true;
+            if (event.shouldCommit()) {
+                FrameOwner owner = owners.get(PageKey.fileId(key));
+                event.file = owner == null ? PageKey.toString(key) : owner.path().toString();
+                event.page = PageKey.pageId(key);
+                event.dirty = dirty;
+                event.background = background;
+                event.commit();
+            }
             counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
             return EvictionOutcome.EVICTED;
         } finally {

@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.internal.FileSwapper;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
+import io.ratatosk.pagecache.metrics.FaultEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -252,7 +253,15 @@ final class FileMapping implements FrameOwner {
                 failed(pageId, t);
                 throw t;
             }
-            return fill(pageId, key, frame, forWrite);
+            FaultEvent event = new FaultEvent();
+            event.begin();
+            int filled = fill(pageId, key, frame, forWrite);
+            if (event.shouldCommit()) {
+                event.file = path.toString();
+                event.page = pageId;
+                event.commit();
+            }
+            return filled;
         } finally {
             gate.exit();
         }

@@ -8,6 +8,8 @@ import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
+import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
+import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
@@ -15,6 +17,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import javax.management.ObjectName;
 
 /**
  * A fixed array of off-heap page frames in front of the files mapped into it, with the eviction policy
@@ -44,6 +47,8 @@ public final class PageCache implements AutoCloseable {
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
     private final TierPrefetcher prefetcher;
+    /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
+    private final PageCacheMBeanRegistration mbean;
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -58,8 +63,13 @@ public final class PageCache implements AutoCloseable {
         engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
+        PageCacheMBeanRegistration registration = null;
         PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
         try {
+            if (OperationsFlags.jmxEnabled(config)) {
+                String name = OperationsFlags.name(config);
+                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
+            }
             if (config.evictorEnabled()) {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
                 backgroundEvictor.start();
@@ -74,9 +84,13 @@ public final class PageCache implements AutoCloseable {
                 prefetchSource.swapInListener(null);
             }
             stop(backgroundEvictor, tierPrefetcher);
+            if (registration != null) {
+                registration.close();
+            }
             engine.close();
             throw t;
         }
+        this.mbean = registration;
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
     }
@@ -200,6 +214,14 @@ public final class PageCache implements AutoCloseable {
         return tier;
     }
 
+    /**
+     * The JMX name of this cache's MBean: {@code io.ratatosk:type=PageCache,name=<pagecache.name>}, or with a
+     * suffix ({@code -2}, ...) when another open cache had that name first; null with {@code pagecache.jmx.enabled=false}.
+     */
+    public ObjectName mbeanName() {
+        return mbean == null ? null : mbean.objectName();
+    }
+
     // ---- accessors ------------------------------------------------------------------------------
 
     public PageCacheConfig config() {
@@ -276,6 +298,9 @@ public final class PageCache implements AutoCloseable {
             } finally {
                 closed = true;
                 engine.close();
+                if (mbean != null) {
+                    mbean.close();
+                }
             }
         }
     }
