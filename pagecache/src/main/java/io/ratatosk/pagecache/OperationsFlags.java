@@ -29,12 +29,13 @@ public final class OperationsFlags {
             "The cache's name, in its JMX object name io.ratatosk:type=PageCache,name=<name>.");
 
     public static final Flag JMX_ENABLED = Flag.bool("pagecache.jmx.enabled", "true",
-            "Register the cache's counters as a JMX MBean while it is open; opening a second cache of the same name"
-                + " with this on fails.");
+            "Register the cache's counters as the JMX MBean io.ratatosk:type=PageCache,name=<pagecache.name> while it is"
+                + " open; a cache opened while another holds that name gets <name>-2 (then -3, ...).");
 
     public static final Flag WARMUP_ENABLED = Flag.bool("pagecache.warmup.enabled", "true",
             "Keep a profile of each mapped file's resident pages next to it (<file>.cacheprof), and after a map fault"
-                + " those pages back in, in the background, into free frames only.");
+                + " those pages back in, in file order, in the background, into free frames only (down to the evictor's"
+                + " keep_free); a stale, truncated or corrupt profile is ignored with one warning.");
 
     public static final Flag WARMUP_PROFILE_INTERVAL = Flag.duration("pagecache.warmup.profile_interval", "60s",
             1_000_000L, 24L * 3600 * 1_000_000_000L,

@@ -47,6 +47,8 @@ public final class PageCache implements AutoCloseable {
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
     private final TierPrefetcher prefetcher;
+    /** Writes resident-page profiles and reheats files from them ({@code pagecache.warmup.enabled}), else null. */
+    private final CacheWarmer warmer;
     /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
     private final PageCacheMBeanRegistration mbean;
     private final Object closeLock = new Object();
@@ -64,6 +66,7 @@ public final class PageCache implements AutoCloseable {
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
         PageCacheMBeanRegistration registration = null;
+        CacheWarmer cacheWarmer = null;
         PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
         try {
             if (OperationsFlags.jmxEnabled(config)) {
@@ -79,11 +82,17 @@ public final class PageCache implements AutoCloseable {
                 prefetchSource.swapInListener(tierPrefetcher);
                 tierPrefetcher.start();
             }
+            if (OperationsFlags.warmupEnabled(config)) {
+                cacheWarmer = new CacheWarmer(engine, files::mapped, OperationsFlags.warmupProfileIntervalNanos(config),
+                    config.evictorEnabled() ? config.keepFree() : 0);
+                files.listener(cacheWarmer);
+                cacheWarmer.start();
+            }
         } catch (Throwable t) {
             if (prefetchSource != null) {
                 prefetchSource.swapInListener(null);
             }
-            stop(backgroundEvictor, tierPrefetcher);
+            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
             if (registration != null) {
                 registration.close();
             }
@@ -93,6 +102,7 @@ public final class PageCache implements AutoCloseable {
         this.mbean = registration;
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
+        this.warmer = cacheWarmer;
     }
 
     /**
@@ -247,6 +257,11 @@ public final class PageCache implements AutoCloseable {
         engine.flushLimiter(limiter);
     }
 
+    /** For tests in this package: the warm-up worker, or null when {@code pagecache.warmup.enabled=false}. */
+    CacheWarmer warmer() {
+        return warmer;
+    }
+
     /** For tests in this package: the frames' engine. */
     EvictionEngine engine() {
         return engine;
@@ -293,7 +308,7 @@ public final class PageCache implements AutoCloseable {
                 if (tier != null && tier.prefetchSource() != null) {
                     tier.prefetchSource().swapInListener(null);
                 }
-                stop(evictor, prefetcher);
+                stop(evictor, prefetcher, warmer);
                 swappers.close();
             } finally {
                 closed = true;
