@@ -51,6 +51,7 @@ class DirectIoTest {
     private static PageCache open(Map<String, String> extra) {
         Map<String, String> flags = new java.util.HashMap<>(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
             "pagecache.io", "direct", "pagecache.jmx.enabled", "false"));
+        flags.put("pagecache.warmup.enabled", "false"); // every read below must fault: no reheat from the last run
         flags.putAll(extra);
         return PageCache.open(PageCacheConfig.parse(flags));
     }
