@@ -1,6 +1,7 @@
 package io.ratatosk.bench.nvm;
 
 import io.ratatosk.pagecache.NvmCacheStats;
+import io.ratatosk.pagecache.OperationsFlags;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
@@ -131,7 +132,10 @@ final class NvmRun {
     static Result run(String label, Map<String, String> flags, long fileLatencyNanos, Path path, long pages, Mix mix,
                       long warmupOps, long ops, int threads, long seed) throws Exception {
         PageCacheConfig config = PageCacheConfig.parse(flags);
-        SlowFiles files = new SlowFiles(new FileSwapperFactory(), fileLatencyNanos);
+        if (!config.isSet(OperationsFlags.WARMUP_ENABLED.name())) {
+            config = config.with(OperationsFlags.WARMUP_ENABLED.name(), "false"); // each run starts cold
+        }
+        SlowFiles files = new SlowFiles(new FileSwapperFactory(OperationsFlags.directIo(config)), fileLatencyNanos);
         try (PageCache cache = PageCache.open(config, files); PagedFile file = cache.map(path, config.pageSize(), false)) {
             drive(file, pages, mix, warmupOps, threads, seed);
             PageCacheStats before = cache.stats();

@@ -156,4 +156,33 @@ class LdbcCommandTest {
         assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
         assertTrue(err.toString().contains("no such folder"), err.toString());
     }
+
+    @Test
+    void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
+        Path probe = Files.createFile(dir.resolve("probe"));
+        try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(probe,
+                java.nio.file.StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+            // the file system takes O_DIRECT
+        } catch (IOException | UnsupportedOperationException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "the file system of " + dir + " refuses O_DIRECT: " + e);
+        }
+        int rc = bench(args("--data", "sample", "--cache", "10%", "--policies", "muninn", "--io", "direct",
+            "--out", dir.resolve("out").toString()));
+        assertEquals(0, rc, err.toString());
+        assertTrue(out.toString().contains("muninn @ 10%"), out.toString());
+        JsonNode summary = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile());
+        assertTrue(summary.toString().contains("--io direct"), summary.toString());
+        assertTrue(summary.get("runs").get(0).get("faults").asLong() > 0);
+    }
+
+    @Test
+    void restartReportsTheOperationsToReachNinetyPercentWithAndWithoutWarmup() throws IOException {
+        int rc = bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample", "--cache", "10%",
+            "--policies", "muninn", "--restart", "--warmup", "2000", "--ops", "4000");
+        assertEquals(0, rc, err.toString());
+        String report = out.toString();
+        assertTrue(report.contains("muninn @ 10%: steady hit ratio"), report);
+        assertTrue(report.contains("with warm-up") && report.contains("cold"), report);
+        System.out.println(report);
+    }
 }
