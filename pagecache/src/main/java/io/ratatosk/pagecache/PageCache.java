@@ -118,7 +118,9 @@ public final class PageCache implements AutoCloseable {
      * say). With {@code pagecache.swap} naming a tier (the NVM tier of {@code storage-nvm}:
      * {@code pagecache.swap=nvm}, configured by the {@code pagecache.nvm.*} flags), that tier is put in
      * front of them, unless {@code swappers} already is a {@link SwapTier}. If opening fails, nothing it
-     * took is kept: no memory, no thread, no open file.
+     * took is kept: no memory, no thread, no open file. {@code pagecache.io} is the business of
+     * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
+     * opens files for direct IO.
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");

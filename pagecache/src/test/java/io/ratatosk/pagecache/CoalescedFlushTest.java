@@ -60,6 +60,7 @@ class CoalescedFlushTest {
             long pagesWritten = calls.stream().mapToLong(RecordingSwapper.WriteCall::pages).sum();
             assertEquals(dirty.size(), pagesWritten, "every dirty page written exactly once");
             assertTrue(calls.size() * 10 <= dirty.size(), calls.size() + " write calls for " + dirty.size() + " pages");
+            System.out.println("CoalescedFlushTest: " + calls.size() + " write calls for " + dirty.size() + " dirty pages");
             List<Long> written = new ArrayList<>();
             calls.forEach(call -> {
                 for (int i = 0; i < call.pages(); i++) {

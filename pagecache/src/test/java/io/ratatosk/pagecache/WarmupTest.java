@@ -232,4 +232,21 @@ class WarmupTest {
         }
         assertTrue(!Files.exists(ResidentProfile.pathFor(file)));
     }
+
+    @Test
+    void theWarmupThreadEndsWithTheCacheAndAReheatEndsWithItsFile() throws IOException {
+        PageCache cache = open("8m");
+        try (PagedFile paged = cache.map(file, PAGE, false)) {
+            paged.getLastPageId();
+        } // unmapped: a reheat still under way stops at its next page
+        assertTrue(warmupThreads() > 0);
+        cache.close();
+        assertEquals(0, warmupThreads(), "no warm-up thread outlives the cache");
+        assertTrue(cache.stats().io().pagesReheated() <= PROFILED);
+    }
+
+    private static long warmupThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("ratatosk-warmup") && t.isAlive()).count();
+    }
 }
