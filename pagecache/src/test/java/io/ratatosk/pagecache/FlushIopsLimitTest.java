@@ -105,4 +105,19 @@ class FlushIopsLimitTest {
         limited.acquire();
         assertEquals(later + 250_000_000L, clock.now);
     }
+
+    @Test
+    void anInterruptedCallerWaitsOutItsSlotAndKeepsItsInterrupt() {
+        ManualClock clock = new ManualClock();
+        IopsLimiter limited = new IopsLimiter(2, clock);
+        limited.acquire();
+        Thread.currentThread().interrupt();
+        try {
+            limited.acquire();
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(1_000_000_000L + 500_000_000L, clock.now, "the second call waited for its slot");
+    }
 }

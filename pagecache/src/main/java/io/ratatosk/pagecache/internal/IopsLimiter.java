@@ -69,9 +69,16 @@ public final class IopsLimiter {
             nextSlot = slot + intervalNanos;
             waitedNanos += slot - now;
         }
+        // An interrupt does not cut the wait short (the flush goes on, as its IO does), and would make
+        // every park return at once: it is cleared for the wait and set again after it.
+        boolean interrupted = false;
         long wait;
         while ((wait = slot - clock.nanoTime()) > 0) {
             clock.park(wait);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
