@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.internal.WriteRun;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ class CoalescedFlushTest {
     @Test
     void aRunStopsAtTheLongestVectoredWrite() throws IOException {
         List<RecordingSwapper.WriteCall> calls = RecordingSwapper.newLog();
-        int pages = 3 * io.ratatosk.pagecache.internal.WriteRun.MAX_PAGES + 5;
+        int pages = 3 * WriteRun.MAX_PAGES + 5;
         try (PageCache cache = PageCache.open(config(), RecordingSwapper.factory(calls, System::nanoTime));
              PagedFile file = cache.map(dir.resolve("long.db"), PAGE)) {
             for (long pageId = 0; pageId < pages; pageId++) {

@@ -6,15 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.nio.file.ExtendedOpenOption;
-import java.io.IOException;
-import java.nio.channels.FileChannel;
 import io.ratatosk.pagecache.internal.DirectIo;
 import io.ratatosk.pagecache.internal.FileChannelOpener;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -49,7 +50,7 @@ class DirectIoTest {
     }
 
     private static PageCache open(Map<String, String> extra) {
-        Map<String, String> flags = new java.util.HashMap<>(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
+        Map<String, String> flags = new HashMap<>(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
             "pagecache.io", "direct", "pagecache.jmx.enabled", "false"));
         flags.put("pagecache.warmup.enabled", "false"); // every read below must fault: no reheat from the last run
         flags.putAll(extra);

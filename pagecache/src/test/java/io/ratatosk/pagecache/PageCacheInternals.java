@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 
 /**
  * What tests of other modules (the NVM tier's, which plugs into the page cache) may look at inside a
@@ -24,7 +25,7 @@ public final class PageCacheInternals {
     }
 
     /** The limiter the cache's flushes keep to. */
-    public static io.ratatosk.pagecache.internal.IopsLimiter flushLimiter(PageCache cache) {
+    public static IopsLimiter flushLimiter(PageCache cache) {
         return cache.flushLimiter();
     }
 

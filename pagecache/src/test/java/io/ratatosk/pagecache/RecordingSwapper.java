@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -23,7 +24,7 @@ final class RecordingSwapper extends ForwardingPageSwapper {
     }
 
     /** A factory of recording swappers over real files, all recording into {@code calls}. */
-    static io.ratatosk.core.PageSwapperFactory factory(List<WriteCall> calls, LongSupplier clock) {
+    static PageSwapperFactory factory(List<WriteCall> calls, LongSupplier clock) {
         return SwapperFactories.wrapping(swapper -> new RecordingSwapper(swapper, calls, clock));
     }
 

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +121,7 @@ class WarmupTest {
     void aTruncatedProfileIsIgnoredWithOneWarning() throws IOException {
         Path profile = ResidentProfile.pathFor(file);
         byte[] bytes = Files.readAllBytes(profile);
-        Files.write(profile, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(profile, Arrays.copyOf(bytes, bytes.length / 2));
         assertIgnoredWithOneWarning("truncated");
     }
 
@@ -142,8 +145,7 @@ class WarmupTest {
 
     @Test
     void aProfileOfAFileThatShrankIsIgnoredWithOneWarning() throws IOException {
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.truncate(10L * PAGE);
         }
         assertIgnoredWithOneWarning("stale");

@@ -7,6 +7,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -208,7 +209,7 @@ public final class FileSwapper implements PageSwapper {
     private PageIoBuffer[] vector(int count) {
         PageIoBuffer[] vector = vectors.get();
         if (vector.length < count) {
-            PageIoBuffer[] grown = java.util.Arrays.copyOf(vector, Math.max(count, vector.length * 2));
+            PageIoBuffer[] grown = Arrays.copyOf(vector, Math.max(count, vector.length * 2));
             for (int i = vector.length; i < grown.length; i++) {
                 grown[i] = directAlignment > 0 ? PageIoBuffer.aligned(filePageSize, directAlignment)
                     : zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize);

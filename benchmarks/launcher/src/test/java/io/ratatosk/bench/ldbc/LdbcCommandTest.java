@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.sim.Trace;
@@ -13,12 +14,15 @@ import io.ratatosk.bench.sim.TraceReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -160,11 +164,10 @@ class LdbcCommandTest {
     @Test
     void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
         Path probe = Files.createFile(dir.resolve("probe"));
-        try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(probe,
-                java.nio.file.StandardOpenOption.READ, com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+        try (FileChannel ignored = FileChannel.open(probe, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
             // the file system takes O_DIRECT
         } catch (IOException | UnsupportedOperationException e) {
-            org.junit.jupiter.api.Assumptions.assumeTrue(false, "the file system of " + dir + " refuses O_DIRECT: " + e);
+            Assumptions.assumeTrue(false, "the file system of " + dir + " refuses O_DIRECT: " + e);
         }
         int rc = bench(args("--data", "sample", "--cache", "10%", "--policies", "muninn", "--io", "direct",
             "--out", dir.resolve("out").toString()));

@@ -23,9 +23,11 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -123,7 +125,7 @@ public final class LdbcRun {
     public record RestartResult(String policy, String cache, double steadyHitRatio, long windowOps, long maxOps,
                                 long warmOpsTo90, long coldOpsTo90, long pagesReheated) {
         public String line() {
-            return String.format(java.util.Locale.ROOT, "%s @ %s: steady hit ratio %.4f; operations to 90%% of it after a"
+            return String.format(Locale.ROOT, "%s @ %s: steady hit ratio %.4f; operations to 90%% of it after a"
                     + " restart (windows of %d, at most %d): with warm-up %s (%d pages reheated), cold %s", policy, cache,
                 steadyHitRatio, windowOps, maxOps, text(warmOpsTo90), pagesReheated, text(coldOpsTo90));
         }
@@ -178,7 +180,7 @@ public final class LdbcRun {
         long now = pageCache.stats().io().pagesReheated();
         while (now != last && System.nanoTime() < deadline) {
             last = now;
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+            LockSupport.parkNanos(100_000_000L);
             now = pageCache.stats().io().pagesReheated();
         }
         return now;
