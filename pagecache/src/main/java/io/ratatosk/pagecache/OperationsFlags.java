@@ -38,7 +38,7 @@ public final class OperationsFlags {
                 + " keep_free); a stale, truncated or corrupt profile is ignored with one warning.");
 
     public static final Flag WARMUP_PROFILE_INTERVAL = Flag.duration("pagecache.warmup.profile_interval", "60s",
-            1_000_000L, 24L * 3600 * 1_000_000_000L,
+            1_000_000_000L, 24L * 3600 * 1_000_000_000L,
             "How often the resident-page profiles are written while files are mapped; they are also written at unmap.");
 
     /** The flags of this class, in the order the documentation lists them. */
