@@ -118,7 +118,7 @@ final class NvmRun {
     /** Writes every page of the file once through a plain cache, so that reads find data. */
     static void createFile(Path path, long pages, int pageSize) throws IOException {
         PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(64L * pageSize),
-            "pagecache.page_size", String.valueOf(pageSize)));
+            "pagecache.page_size", String.valueOf(pageSize), OperationsFlags.WARMUP_ENABLED.name(), "false"));
         try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, pageSize);
              PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             for (long p = 0; p < pages; p++) {
