@@ -8,8 +8,10 @@ import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.FreeList;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OpenCursorCount;
 import io.ratatosk.pagecache.internal.PageMemory;
+import io.ratatosk.pagecache.metrics.EvictionEvent;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -60,6 +62,8 @@ final class EvictionEngine {
     private volatile boolean closed;
     /** Guarded by this; see {@link #readAhead()}. */
     private ReadAheadWorker readAhead;
+    /** Spaces the write calls of flushes ({@code pagecache.flush.iops_limit}); evictions and unmaps do not wait on it. */
+    private volatile IopsLimiter flushLimiter = IopsLimiter.UNLIMITED;
 
     /**
      * Reserves the page memory first (only address space until touched, so a size the machine cannot
@@ -322,11 +326,22 @@ final class EvictionEngine {
             if (key == PageKey.UNBOUND) {
                 return EvictionOutcome.BUSY; // evicted by someone else meanwhile
             }
-            if (!writeOut(victim, key)) {
+            EvictionEvent event = new EvictionEvent();
+            event.begin();
+            boolean dirty = frames.isModified(victim);
+            if (!writeOut(victim, key, background)) {
                 return EvictionOutcome.WRITE_FAILED;
             }
             unbind(victim, key);
             evicted = true;
+            if (event.shouldCommit()) {
+                FrameOwner owner = owners.get(PageKey.fileId(key));
+                event.file = owner == null ? PageKey.toString(key) : owner.path().toString();
+                event.page = PageKey.pageId(key);
+                event.dirty = dirty;
+                event.background = background;
+                event.commit();
+            }
             counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
             return EvictionOutcome.EVICTED;
         } finally {
@@ -341,7 +356,7 @@ final class EvictionEngine {
      * file if dirty, or into the tier in front of it. Returns false, leaving the page resident, dirty and
      * bound, if that failed in any way; the error is kept for the next map, fault or flush.
      */
-    private boolean writeOut(int frame, long key) {
+    private boolean writeOut(int frame, long key, boolean background) {
         FrameOwner owner = owners.get(PageKey.fileId(key));
         long pageId = PageKey.pageId(key);
         boolean dirty = frames.isModified(frame);
@@ -350,7 +365,11 @@ final class EvictionEngine {
                 throw new IllegalStateException("frame " + frame + " is bound to " + PageKey.toString(key)
                     + ", but no file is mapped under that id: a page outlived its file's unmap");
             }
-            owner.swapper().evict(pageId, pageAddress(frame), dirty);
+            if (dirty && background && owner instanceof FileMapping file && file.writesBehind()) {
+                file.writeBehind().writeOut(pageId, frame); // with its dirty neighbours, in one call
+            } else {
+                owner.swapper().evict(pageId, pageAddress(frame), dirty);
+            }
         } catch (Throwable t) {
             counters.increment(CacheCounter.EVICTION_ERRORS);
             recordPendingError(new IOException("evicting " + (owner == null ? PageKey.toString(key) : owner.path() + " page " + pageId)
@@ -361,6 +380,7 @@ final class EvictionEngine {
             frames.clearModifiedExclusively(frame);
             counters.increment(CacheCounter.EVICTION_WRITES);
             counters.add(CacheCounter.BYTES_WRITTEN, owner.pageSize());
+            countWriteCall(1);
         }
         return true;
     }
@@ -452,6 +472,39 @@ final class EvictionEngine {
     void countFlushed(int bytes) {
         counters.increment(CacheCounter.FLUSHED_PAGES);
         counters.add(CacheCounter.BYTES_WRITTEN, bytes);
+        countWriteCall(1);
+    }
+
+    /** A flush wrote {@code pages} adjacent pages of {@code pageSize} bytes in one call. */
+    void countFlushedRun(int pages, int pageSize) {
+        counters.add(CacheCounter.FLUSHED_PAGES, pages);
+        counters.add(CacheCounter.BYTES_WRITTEN, (long) pages * pageSize);
+        countWriteCall(pages);
+    }
+
+    /** One write call to a swapper carried {@code pages} pages. */
+    void countWriteCall(int pages) {
+        counters.increment(CacheCounter.WRITE_CALLS);
+        counters.add(CacheCounter.PAGES_WRITTEN, pages);
+    }
+
+    /** An eviction's write-out carried {@code neighbours} dirty pages besides its victim (counted by {@link #writeOut}). */
+    void countWriteBehind(int neighbours, int pageSize) {
+        counters.add(CacheCounter.PAGES_WRITTEN, neighbours);
+        counters.add(CacheCounter.BYTES_WRITTEN, (long) neighbours * pageSize);
+    }
+
+    void countReheated() {
+        counters.increment(CacheCounter.PAGES_REHEATED);
+    }
+
+    IopsLimiter flushLimiter() {
+        return flushLimiter;
+    }
+
+    /** Sets the limiter flushes use; the cache sets it once, when it opens. */
+    void flushLimiter(IopsLimiter limiter) {
+        this.flushLimiter = limiter;
     }
 
     // ---- cursors and the memory's lifetime ------------------------------------------------------

@@ -6,8 +6,11 @@ import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.FaultWaiters;
+import io.ratatosk.pagecache.internal.FileSwapper;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
+import io.ratatosk.pagecache.metrics.FaultEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,6 +55,8 @@ final class FileMapping implements FrameOwner {
     /** Guarded by the owner's mapping lock. */
     private int references = 1;
     private volatile boolean closed;
+    /** Made on the background evictor's first dirty eviction of this file, and used by it alone. */
+    private EvictionWriteBehind writeBehind;
     /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
     private volatile boolean unmapped;
 
@@ -195,44 +200,37 @@ final class FileMapping implements FrameOwner {
     private void flushInsideGate() throws IOException {
         try {
             engine.throwPendingError();
-            flushPages();
+            flushPages(true);
             swapper.force();
         } finally {
             gate.exit();
         }
     }
 
-    private void flushPages() throws IOException {
-        FrameTable frames = engine.frames();
-        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
-            int entry = table.get(pageId);
-            if (entry > 0) {
-                flushPage(frames, pageId, entry - 1);
-            }
-        }
+    /**
+     * Writes the file's dirty pages, adjacent ones together ({@link CoalescingFlush}); a flush the caller
+     * asked for keeps to the cache's {@code pagecache.flush.iops_limit}, the flush of an unmap does not.
+     */
+    private void flushPages(boolean limited) throws IOException {
+        new CoalescingFlush(this, limited ? engine.flushLimiter() : IopsLimiter.UNLIMITED).flushPages();
     }
 
-    private void flushPage(FrameTable frames, long pageId, int frame) throws IOException {
-        long key = PageKey.of(fileId, pageId);
-        int attempt = 0;
-        while (frames.binding(frame) == key && frames.isModified(frame)) {
-            long flushStamp = frames.tryFlushLock(frame);
-            if (flushStamp == FrameTable.FLUSH_LOCK_FAILED) {
-                attempt = Backoff.pause(attempt); // being evicted (which writes it) or flushed by another thread
-                continue;
-            }
-            boolean written = false;
-            try {
-                if (frames.binding(frame) == key && frames.isModified(frame)) {
-                    swapper.write(pageId, engine.pageAddress(frame));
-                    written = true;
-                    engine.countFlushed(filePageSize);
-                }
-            } finally {
-                frames.unlockFlush(frame, flushStamp, written);
-            }
-            return;
+    /**
+     * Whether the background evictor writes a dirty page of this file out with its dirty neighbours
+     * ({@link EvictionWriteBehind}): only straight to a plain file, never through a tier's own eviction.
+     */
+    boolean writesBehind() {
+        return swapper instanceof FileSwapper;
+    }
+
+    /** The background evictor's write-behind for this file; only the one evictor thread calls it. */
+    EvictionWriteBehind writeBehind() {
+        EvictionWriteBehind writer = writeBehind;
+        if (writer == null) {
+            writer = new EvictionWriteBehind(this);
+            writeBehind = writer;
         }
+        return writer;
     }
 
     // ---- faults ---------------------------------------------------------------------------------
@@ -266,7 +264,15 @@ final class FileMapping implements FrameOwner {
                 failed(pageId, t);
                 throw t;
             }
-            return fill(pageId, key, frame, forWrite);
+            FaultEvent event = new FaultEvent();
+            event.begin();
+            int filled = fill(pageId, key, frame, forWrite);
+            if (event.shouldCommit()) {
+                event.file = path.toString();
+                event.page = pageId;
+                event.commit();
+            }
+            return filled;
         } finally {
             gate.exit();
         }
@@ -575,7 +581,7 @@ final class FileMapping implements FrameOwner {
         closed = true;
         gate.close();
         try {
-            flushPages();
+            flushPages(false);
             swapper.force();
             dropPages();
         } catch (Throwable t) {

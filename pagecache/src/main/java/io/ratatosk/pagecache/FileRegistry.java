@@ -33,6 +33,8 @@ final class FileRegistry implements MappingOwner {
     private int nextFileId;
     /** Guarded by lock. */
     private boolean closed;
+    /** Told of every new mapping and every unmap; set once, before the first map. */
+    private volatile MappingListener listener = MappingListener.NONE;
 
     FileRegistry(EvictionEngine engine, PageSwapperFactory swappers) {
         this.engine = engine;
@@ -83,6 +85,7 @@ final class FileRegistry implements MappingOwner {
             usedFileIds.set(fileId);
             engine.register(fileId, mapping);
             filesByIdentity.put(identity, file);
+            listener.mapped(mapping);
             return file;
         }
     }
@@ -151,6 +154,7 @@ final class FileRegistry implements MappingOwner {
      * may retry.
      */
     private void unmap(FileMapping mapping, int references) throws IOException {
+        listener.unmapping(mapping);
         try {
             mapping.unmap();
         } catch (Throwable t) {
@@ -176,6 +180,11 @@ final class FileRegistry implements MappingOwner {
         engine.forget(mapping.fileId());
         filesByIdentity.remove(mapping.identity());
         usedFileIds.clear(mapping.fileId());
+    }
+
+    /** Sets who is told of maps and unmaps ({@link MappingListener}); before the first map. */
+    void listener(MappingListener listener) {
+        this.listener = listener;
     }
 
     /** The files mapped now, not being unmapped. */

@@ -7,6 +7,9 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.internal.IopsLimiter;
+import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
+import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
@@ -14,6 +17,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import javax.management.ObjectName;
 
 /**
  * A fixed array of off-heap page frames in front of the files mapped into it, with the eviction policy
@@ -43,6 +47,10 @@ public final class PageCache implements AutoCloseable {
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
     private final TierPrefetcher prefetcher;
+    /** Writes resident-page profiles and reheats files from them ({@code pagecache.warmup.enabled}), else null. */
+    private final CacheWarmer warmer;
+    /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
+    private final PageCacheMBeanRegistration mbean;
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
@@ -54,10 +62,17 @@ public final class PageCache implements AutoCloseable {
         this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
             PolicyRegistry.create(config.policy(), frames, config), frames, tier));
         this.files = new FileRegistry(engine, swappers);
+        engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
+        PageCacheMBeanRegistration registration = null;
+        CacheWarmer cacheWarmer = null;
         PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
         try {
+            if (OperationsFlags.jmxEnabled(config)) {
+                String name = OperationsFlags.name(config);
+                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
+            }
             if (config.evictorEnabled()) {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
                 backgroundEvictor.start();
@@ -67,21 +82,35 @@ public final class PageCache implements AutoCloseable {
                 prefetchSource.swapInListener(tierPrefetcher);
                 tierPrefetcher.start();
             }
+            if (OperationsFlags.warmupEnabled(config)) {
+                cacheWarmer = new CacheWarmer(engine, files::mapped, OperationsFlags.warmupProfileIntervalNanos(config),
+                    config.evictorEnabled() ? config.keepFree() : 0);
+                files.listener(cacheWarmer);
+                cacheWarmer.start();
+            }
         } catch (Throwable t) {
             if (prefetchSource != null) {
                 prefetchSource.swapInListener(null);
             }
-            stop(backgroundEvictor, tierPrefetcher);
+            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
+            if (registration != null) {
+                registration.close();
+            }
             engine.close();
             throw t;
         }
+        this.mbean = registration;
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
+        this.warmer = cacheWarmer;
     }
 
-    /** Opens a page cache over plain files, with the swap tier {@code pagecache.swap} names in front of them. */
+    /**
+     * Opens a page cache over plain files, read and written as {@code pagecache.io} says, with the swap tier
+     * {@code pagecache.swap} names in front of them.
+     */
     public static PageCache open(PageCacheConfig config) {
-        return open(config, new FileSwapperFactory());
+        return open(config, new FileSwapperFactory(OperationsFlags.directIo(config)));
     }
 
     /**
@@ -89,7 +118,9 @@ public final class PageCache implements AutoCloseable {
      * say). With {@code pagecache.swap} naming a tier (the NVM tier of {@code storage-nvm}:
      * {@code pagecache.swap=nvm}, configured by the {@code pagecache.nvm.*} flags), that tier is put in
      * front of them, unless {@code swappers} already is a {@link SwapTier}. If opening fails, nothing it
-     * took is kept: no memory, no thread, no open file.
+     * took is kept: no memory, no thread, no open file. {@code pagecache.io} is the business of
+     * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
+     * opens files for direct IO.
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
@@ -176,6 +207,8 @@ public final class PageCache implements AutoCloseable {
             engine.freeFrames(),
             engine.policy().name(),
             nvmStats(),
+            new IoStats(counters.get(CacheCounter.PAGES_WRITTEN), counters.get(CacheCounter.WRITE_CALLS),
+                counters.get(CacheCounter.PAGES_REHEATED)),
             engine.hugePages());
     }
 
@@ -192,6 +225,14 @@ public final class PageCache implements AutoCloseable {
     /** The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), for its own counters and tests' error injection; else null. */
     public SwapTier tier() {
         return tier;
+    }
+
+    /**
+     * The JMX name of this cache's MBean: {@code io.ratatosk:type=PageCache,name=<pagecache.name>}, or with a
+     * suffix ({@code -2}, ...) when another open cache had that name first; null with {@code pagecache.jmx.enabled=false}.
+     */
+    public ObjectName mbeanName() {
+        return mbean == null ? null : mbean.objectName();
     }
 
     // ---- accessors ------------------------------------------------------------------------------
@@ -212,6 +253,25 @@ public final class PageCache implements AutoCloseable {
 
     FrameTable frames() {
         return engine.frames();
+    }
+
+    /** For tests: flushes keep to {@code limiter} (one on a clock the test controls) instead of the configured one. */
+    void useFlushLimiter(IopsLimiter limiter) {
+        engine.flushLimiter(limiter);
+    }
+
+    /** For tests in this package: the warm-up worker, or null when {@code pagecache.warmup.enabled=false}. */
+    CacheWarmer warmer() {
+        return warmer;
+    }
+
+    /** For tests in this package: the frames' engine. */
+    EvictionEngine engine() {
+        return engine;
+    }
+
+    IopsLimiter flushLimiter() {
+        return engine.flushLimiter();
     }
 
     EvictionPolicy policy() {
@@ -251,11 +311,14 @@ public final class PageCache implements AutoCloseable {
                 if (tier != null && tier.prefetchSource() != null) {
                     tier.prefetchSource().swapInListener(null);
                 }
-                stop(evictor, prefetcher);
+                stop(evictor, prefetcher, warmer);
                 swappers.close();
             } finally {
                 closed = true;
                 engine.close();
+                if (mbean != null) {
+                    mbean.close();
+                }
             }
         }
     }

@@ -384,6 +384,7 @@ public final class PageCacheConfig implements FlagValues {
             case BOOLEAN -> "getBoolean";
             case CHOICE -> "getString";
             case FRACTION_OR_COUNT -> "getFrameCount";
+            case IDENTIFIER -> "getString";
         };
     }
 

@@ -55,7 +55,7 @@ public final class PageCacheFlags {
 
     /** Every flag: the page cache's, the policies', the tiers'. */
     public static final FlagCatalog ALL = new FlagCatalog(List.of(MEMORY, PAGE_SIZE, POLICY), PolicyRegistry.flags().all(),
-            List.of(EVICTOR_ENABLED, EVICTOR_KEEP_FREE, SWAP, HUGE_PAGES), tierFlags());
+            List.of(EVICTOR_ENABLED, EVICTOR_KEEP_FREE, SWAP, HUGE_PAGES), OperationsFlags.ALL, tierFlags());
 
     /** The rules across flags of the policies and the tiers. */
     public static final List<FlagRule> RULES = rules();

@@ -5,9 +5,10 @@ package io.ratatosk.pagecache;
  * {@code next()} of a cursor is one or the other. A read that {@code shouldRetry()} sends back to the
  * same page is the same access: it counts again only if the page had been evicted and must be faulted
  * in anew, so contention on a page does not inflate the hit ratio. {@code nvm} holds the NVM tier's
- * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise.
- * {@code hugePages} says, in words, what came of {@code pagecache.huge_pages} for the page memory: advised
- * to the kernel, off, or why not (no JDK 22+, no native access, not Linux).
+ * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise;
+ * {@code io} the write calls, pages written and pages reheated ({@link IoStats}). {@code hugePages} says,
+ * in words, what came of {@code pagecache.huge_pages} for the page memory: advised to the kernel, off, or
+ * why not (no JDK 22+, no native access, not Linux).
  */
 public record PageCacheStats(
     long hits,
@@ -23,6 +24,7 @@ public record PageCacheStats(
     int freeFrames,
     String policy,
     NvmCacheStats nvm,
+    IoStats io,
     String hugePages) {
 
     public long evictions() {
@@ -42,6 +44,7 @@ public record PageCacheStats(
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
             policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
             cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
+            + (io.equals(IoStats.NONE) ? "" : " " + io)
             + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm) + " hugePages=" + hugePages;
     }
 }

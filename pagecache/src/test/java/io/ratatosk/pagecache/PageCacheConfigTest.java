@@ -230,7 +230,8 @@ class PageCacheConfigTest {
                 + "pagecache.history.boost_usage=(7, or pagecache.clock.max_usage when that is lower), "
                 + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
                 + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
-                + "pagecache.swap=file, pagecache.huge_pages=auto}", text, "this module has no swap tier on its class path: storage-nvm's tests see the nvm flags");
+                + "pagecache.swap=file, pagecache.huge_pages=auto, pagecache.io=buffered, pagecache.flush.iops_limit=unlimited, pagecache.name=default, "
+                + "pagecache.jmx.enabled=true, pagecache.warmup.enabled=true, pagecache.warmup.profile_interval=60s}", text, "this module has no swap tier on its class path: storage-nvm's tests see the nvm flags");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.pagecache.internal.IopsLimiter;
 
 /**
  * What tests of other modules (the NVM tier's, which plugs into the page cache) may look at inside a
@@ -21,6 +22,11 @@ public final class PageCacheInternals {
 
     public static int freeFrames(PageCache cache) {
         return cache.freeFrames();
+    }
+
+    /** The limiter the cache's flushes keep to. */
+    public static IopsLimiter flushLimiter(PageCache cache) {
+        return cache.flushLimiter();
     }
 
     /** The file's id: the file part of its pages' keys. */

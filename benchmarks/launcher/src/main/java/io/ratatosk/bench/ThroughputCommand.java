@@ -106,6 +106,7 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
         flags.put("pagecache.memory", String.valueOf((long) frames * PAGE_SIZE));
         flags.put("pagecache.page_size", String.valueOf(PAGE_SIZE));
+        flags.putIfAbsent("pagecache.warmup.enabled", "false"); // each policy starts cold, not from the last one's profile
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); PagedFile pages = cache.map(file, PAGE_SIZE, false)) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicBoolean timing = new AtomicBoolean();

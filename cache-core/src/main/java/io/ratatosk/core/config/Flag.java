@@ -23,6 +23,9 @@ public final class Flag {
     private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(?:([kmgt])i?)?b?", Pattern.CASE_INSENSITIVE);
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** The word an {@link #integerOrUnlimited} flag accepts for "no limit"; it parses as 0. */
+    private static final String UNLIMITED = "unlimited";
     private static final String UNITS = "kmgt";
     private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
     /** Durations: a whole or decimal number, optional unit ns/us/ms/s (none means ns); case-insensitive. */
@@ -81,6 +84,23 @@ public final class Flag {
     public static Flag integer(String name, String defaultValue, int min, int max, String description) {
         String accepted = max == Integer.MAX_VALUE ? "an integer >= " + min : "an integer in [" + min + ", " + max + "]";
         return new Flag(name, FlagKind.INT, defaultValue, defaultValue, accepted, description, min, max, 0, 0, false, List.of());
+    }
+
+    /**
+     * A limit: a whole number in [0, {@code max}], or {@code unlimited}; 0 and {@code unlimited} both mean
+     * no limit and parse as 0.
+     */
+    public static Flag integerOrUnlimited(String name, String defaultValue, int max, String description) {
+        String accepted = (max == Integer.MAX_VALUE ? "an integer >= 0" : "an integer in [0, " + max + "]")
+            + ", or unlimited (0 also means unlimited)";
+        return new Flag(name, FlagKind.INT, defaultValue, defaultValue, accepted, description, 0, max, 0, 0, false,
+            List.of(UNLIMITED));
+    }
+
+    /** A name of letters, digits, {@code .}, {@code _} and {@code -} (1 to 64), such as a cache's name. */
+    public static Flag identifier(String name, String defaultValue, String description) {
+        String accepted = "1 to 64 letters, digits, '.', '_' or '-'";
+        return new Flag(name, FlagKind.IDENTIFIER, defaultValue, defaultValue, accepted, description, 0, 0, 0, 0, false, List.of());
     }
 
     /** A whole number that is a power of two in [{@code min}, {@code max}]. */
@@ -187,7 +207,10 @@ public final class Flag {
         return description;
     }
 
-    /** The valid names of a {@link FlagKind#CHOICE} flag; empty for other kinds. */
+    /**
+     * The valid names of a {@link FlagKind#CHOICE} flag; for an {@link #integerOrUnlimited} flag, the word
+     * that means 0 ({@code unlimited}); empty for other kinds.
+     */
     public List<String> choices() {
         return choices;
     }
@@ -226,6 +249,7 @@ public final class Flag {
             case BOOLEAN -> parseBoolean(text, value);
             case CHOICE -> parseChoice(text, value);
             case FRACTION_OR_COUNT -> parseFrameShare(text, value);
+            case IDENTIFIER -> parseIdentifier(text, value);
         };
     }
 
@@ -235,6 +259,7 @@ public final class Flag {
             case SIZE -> formatSize((Long) value);
             case DURATION -> formatDuration((Long) value);
             case DOUBLE -> formatDouble((Double) value);
+            case INT -> !choices.isEmpty() && (Integer) value == 0 ? choices.get(0) : value.toString();
             default -> value.toString();
         };
     }
@@ -296,6 +321,9 @@ public final class Flag {
     }
 
     private Integer parseInt(String text, String value) {
+        if (!choices.isEmpty() && choices.contains(value.toLowerCase(Locale.ROOT))) {
+            return 0; // an integerOrUnlimited flag's "unlimited"
+        }
         if (!INTEGER.matcher(value).matches()) {
             throw invalid(text, "not an integer");
         }
@@ -308,6 +336,13 @@ public final class Flag {
             throw invalid(text, null);
         }
         return i;
+    }
+
+    private String parseIdentifier(String text, String value) {
+        if (!IDENTIFIER.matcher(value).matches()) {
+            throw invalid(text, null);
+        }
+        return value;
     }
 
     private Double parseDouble(String text, String value) {

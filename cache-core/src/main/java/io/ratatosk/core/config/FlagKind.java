@@ -25,5 +25,10 @@ public enum FlagKind {
      * A share of the frames: a fraction with a decimal point ({@code 0.1}, {@code 1.0}) or a frame
      * count without one ({@code 100}). Parsed as {@link FrameShare}.
      */
-    FRACTION_OR_COUNT
+    FRACTION_OR_COUNT,
+    /**
+     * A short name: letters, digits, {@code .}, {@code _} and {@code -}, 1 to 64 of them, so that it can
+     * stand in an identifier such as a JMX object name unquoted. Parsed as the {@link String} given.
+     */
+    IDENTIFIER
 }

@@ -7,6 +7,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -35,6 +36,16 @@ public final class FileSwapper implements PageSwapper {
     private final Path path;
     private final int filePageSize;
     private final ThreadLocal<PageIoBuffer> buffers;
+    /** The block size direct IO needs offsets and buffers aligned to; 0 for buffered IO. */
+    private final int directAlignment;
+    private final boolean zeroCopy;
+    /** Each thread's buffers for a vectored write, one per page, grown on demand. */
+    private final ThreadLocal<PageIoBuffer[]> vectors = ThreadLocal.withInitial(() -> new PageIoBuffer[0]);
+    /**
+     * A vectored write goes through the channel's position (FileChannel has no positional gathering
+     * write): one at a time. Positional reads and writes do not use the position and are not held up.
+     */
+    private final Object gatherLock = new Object();
     private final FileChannelOpener opener;
     private final FileReopener reopener;
     private volatile FileChannel channel;
@@ -63,11 +74,32 @@ public final class FileSwapper implements PageSwapper {
      */
     FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
                 boolean spareDescriptor) throws IOException {
+        this(path, filePageSize, create, zeroCopy, opener, spareDescriptor, 0);
+    }
+
+    /**
+     * A swapper for direct IO ({@code pagecache.io=direct}): {@code opener} opens with {@code O_DIRECT}
+     * ({@link DirectIo#opener()}), and every transfer is aligned to {@code alignment}
+     * ({@link DirectIo#alignment}), copying through an aligned buffer for a page whose address is not.
+     */
+    public static FileSwapper direct(Path path, int filePageSize, boolean create, FileChannelOpener opener, int alignment)
+        throws IOException {
+        if (alignment <= 0 || Integer.bitCount(alignment) != 1 || filePageSize % alignment != 0) {
+            throw new IllegalArgumentException("direct IO needs a power-of-two alignment that divides the file page size:"
+                + " alignment=" + alignment + ", filePageSize=" + filePageSize + " for " + path);
+        }
+        return new FileSwapper(path, filePageSize, create, true, opener, true, alignment);
+    }
+
+    private FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
+                        boolean spareDescriptor, int directAlignment) throws IOException {
         this.path = path;
         this.filePageSize = filePageSize;
         this.opener = opener;
-        this.buffers = ThreadLocal.withInitial(
-            () -> zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
+        this.directAlignment = directAlignment;
+        this.zeroCopy = zeroCopy;
+        this.buffers = ThreadLocal.withInitial(() -> directAlignment > 0 ? PageIoBuffer.aligned(filePageSize, directAlignment)
+            : zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize));
         FileChannel opened = opener.open(path, create);
         try {
             // A channel that interrupts cannot close needs no reopening, so no spare descriptor either.
@@ -88,6 +120,11 @@ public final class FileSwapper implements PageSwapper {
         return filePageSize;
     }
 
+    /** Whether this swapper bypasses the operating system's page cache ({@code pagecache.io=direct}). */
+    public boolean isDirect() {
+        return directAlignment > 0;
+    }
+
     @Override
     public int read(long pageId, long address) throws IOException {
         PageIoBuffer io = buffers.get();
@@ -105,6 +142,10 @@ public final class FileSwapper implements PageSwapper {
         ByteBuffer buf = buffers.get().forWrite(address, filePageSize);
         try {
             transfer(WRITE, buf, pageId * filePageSize);
+            if (buf.hasRemaining()) { // only direct IO stops short: a write that ended off a block boundary
+                throw new IOException("writing page " + pageId + " of " + path + " with pagecache.io=direct stopped after "
+                    + buf.position() + " of " + filePageSize + " bytes, off a block boundary (" + directAlignment + ")");
+            }
         } finally {
             if (!unforced) { // read first: writers do not all store to one shared line on every page
                 unforced = true; // even a failed write may have reached the file
@@ -113,12 +154,83 @@ public final class FileSwapper implements PageSwapper {
     }
 
     /**
+     * Writes {@code count} adjacent pages in one gathering write (writev), straight from page memory:
+     * one system call for the run instead of one per page.
+     */
+    @Override
+    public void write(long startPageId, long[] addresses, int count) throws IOException {
+        if (count == 1) {
+            write(startPageId, addresses[0]);
+            return;
+        }
+        ByteBuffer[] bufs = new ByteBuffer[count];
+        PageIoBuffer[] vector = vector(count);
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            bufs[i] = vector[i].forWrite(addresses[i], filePageSize);
+            total += filePageSize;
+        }
+        long position = startPageId * filePageSize;
+        try {
+            long done = 0;
+            while (done < total) {
+                // Where to go on from is read off the buffers inside the call, so that a retry after a
+                // reopen (an interrupt closed the channel mid-write) resumes exactly where the bytes stopped.
+                call((ch, unused, ignored) -> {
+                    int from = 0;
+                    long written = 0;
+                    for (ByteBuffer buf : bufs) {
+                        written += buf.position();
+                        if (!buf.hasRemaining()) {
+                            from++;
+                        }
+                    }
+                    synchronized (gatherLock) {
+                        ch.position(position + written);
+                        return ch.write(bufs, from, count - from);
+                    }
+                }, null, 0);
+                done = 0;
+                for (ByteBuffer buf : bufs) {
+                    done += buf.position();
+                }
+                if (directAlignment > 0 && (done & (directAlignment - 1)) != 0 && done < total) {
+                    throw new IOException("writing pages " + startPageId + ".." + (startPageId + count - 1) + " of " + path
+                        + " with pagecache.io=direct stopped after " + done + " of " + total + " bytes, off a block boundary");
+                }
+            }
+        } finally {
+            if (!unforced) {
+                unforced = true;
+            }
+        }
+    }
+
+    private PageIoBuffer[] vector(int count) {
+        PageIoBuffer[] vector = vectors.get();
+        if (vector.length < count) {
+            PageIoBuffer[] grown = Arrays.copyOf(vector, Math.max(count, vector.length * 2));
+            for (int i = vector.length; i < grown.length; i++) {
+                grown[i] = directAlignment > 0 ? PageIoBuffer.aligned(filePageSize, directAlignment)
+                    : zeroCopy ? PageIoBuffer.forPages(filePageSize) : PageIoBuffer.copying(filePageSize);
+            }
+            vectors.set(grown);
+            vector = grown;
+        }
+        return vector;
+    }
+
+    /**
      * Moves {@code buf}'s remaining bytes to or from the file at {@code position} + the buffer's position,
      * over as many calls as the channel needs; returns the bytes moved (fewer only for a read at the end).
      */
     private int transfer(ChannelCall op, ByteBuffer buf, long position) throws IOException {
         while (buf.hasRemaining() && call(op, buf, position) >= 0) {
-            // a short transfer: go on from where it stopped
+            // a short transfer: go on from where it stopped, unless direct IO cannot (off a block
+            // boundary, as a read that met the end of a file whose size is not a block multiple)
+            if (directAlignment > 0 && (buf.position() & (directAlignment - 1)) != 0) {
+                break;
+            }
         }
         return buf.position();
     }

@@ -85,7 +85,16 @@ public abstract class PageIoBuffer {
 
     /** A buffer of its own, copied from and into frames of up to {@code pageSize} bytes. */
     public static PageIoBuffer copying(int pageSize) {
-        return new Copying(pageSize);
+        return new Copying(pageSize, 64);
+    }
+
+    /**
+     * For direct IO, which needs buffers aligned to {@code alignment} (a power of two): a frame whose address
+     * is aligned is read and written in place where the JDK allows it, any other (an NVM slot, say) through
+     * a scratch buffer of its own that is aligned.
+     */
+    public static PageIoBuffer aligned(int pageSize, int alignment) {
+        return new Aligning(pageSize, alignment);
     }
 
     /**
@@ -135,8 +144,8 @@ public abstract class PageIoBuffer {
         private final ByteBuffer scratch;
         private final long scratchAddress;
 
-        Copying(int pageSize) {
-            this.scratch = BufferUtil.allocateDirectAligned((pageSize + 63) & ~63, 64);
+        Copying(int pageSize, int alignment) {
+            this.scratch = BufferUtil.allocateDirectAligned((pageSize + alignment - 1) & -alignment, alignment);
             this.scratchAddress = BufferUtil.address(scratch);
         }
 
@@ -158,6 +167,50 @@ public abstract class PageIoBuffer {
             UNSAFE.copyMemory(address, scratchAddress, length);
             scratch.clear().limit(length);
             return scratch;
+        }
+    }
+
+    /** In place where the address is aligned (and the JDK allows it), through an aligned scratch buffer otherwise. */
+    private static final class Aligning extends PageIoBuffer {
+        private final int pageSize;
+        private final int alignment;
+        private final long mask;
+        private final Direct inPlace = DIRECT_AVAILABLE ? new Direct() : null;
+        /** Made on first use: page frames are aligned, so only a tier's slots need it. */
+        private Copying copying;
+        /** Which of the two the last {@link #forRead} used, for its {@link #afterRead}. */
+        private PageIoBuffer lastRead;
+
+        Aligning(int pageSize, int alignment) {
+            this.pageSize = pageSize;
+            this.alignment = alignment;
+            this.mask = alignment - 1;
+        }
+
+        private PageIoBuffer pick(long address) {
+            if (inPlace != null && (address & mask) == 0) {
+                return inPlace;
+            }
+            if (copying == null) {
+                copying = new Copying(pageSize, alignment);
+            }
+            return copying;
+        }
+
+        @Override
+        ByteBuffer forRead(long address, int length) {
+            lastRead = pick(address);
+            return lastRead.forRead(address, length);
+        }
+
+        @Override
+        void afterRead(long address, int bytesRead) {
+            lastRead.afterRead(address, bytesRead);
+        }
+
+        @Override
+        ByteBuffer forWrite(long address, int length) {
+            return pick(address).forWrite(address, length);
         }
     }
 }

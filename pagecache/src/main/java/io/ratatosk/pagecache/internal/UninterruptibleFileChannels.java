@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.agrona.UnsafeAccess;
@@ -64,7 +65,12 @@ public final class UninterruptibleFileChannels {
      * where this JDK allows it; the JDK's ordinary channel otherwise.
      */
     public static FileChannel open(Path path, boolean create) throws IOException {
-        FileChannel channel = FileChannel.open(path, FileChannelOpener.readWrite(create));
+        return open(path, create, new OpenOption[0]);
+    }
+
+    /** As {@link #open(Path, boolean)}, with {@code extra} options besides READ, WRITE and CREATE (O_DIRECT, say). */
+    public static FileChannel open(Path path, boolean create, OpenOption... extra) throws IOException {
+        FileChannel channel = FileChannel.open(path, DirectIo.withExtra(FileChannelOpener.readWrite(create), extra));
         try {
             if (checkOnce(path)) {
                 makeUninterruptible(channel);

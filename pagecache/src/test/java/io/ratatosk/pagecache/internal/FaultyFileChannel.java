@@ -199,8 +199,38 @@ public final class FaultyFileChannel extends FileChannel {
         return real.write(src);
     }
 
+    /**
+     * A gathering write at the channel's position (FileSwapper's write of a run of pages), with the same
+     * faults as a positional one: an IOException (after writing part of the first buffer half the time),
+     * or a short transfer that writes only part of the first buffer.
+     */
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        if (faults.enabled && length > 0) {
+            beforeCall();
+            boolean fail = faults.happens(faults.ioException);
+            boolean partial = fail ? faults.draw() < 0.5 : faults.happens(faults.shortTransfer);
+            if (partial && srcs[offset].remaining() > 1) {
+                if (!fail) {
+                    faults.shortTransfers.incrementAndGet();
+                }
+                ByteBuffer first = srcs[offset];
+                int limit = first.limit();
+                first.limit(first.position() + 1 + (int) (faults.draw() * (first.remaining() - 1)));
+                long moved;
+                try {
+                    moved = real.write(first);
+                } finally {
+                    first.limit(limit);
+                }
+                if (!fail) {
+                    return moved;
+                }
+            }
+            if (fail) {
+                throw injected("gathering write at " + real.position());
+            }
+        }
         return real.write(srcs, offset, length);
     }
 

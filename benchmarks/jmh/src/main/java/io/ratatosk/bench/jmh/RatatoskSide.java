@@ -24,6 +24,7 @@ final class RatatoskSide implements CacheSide {
         setOwn(config, "pagecache.page_size", Integer.toString(BenchFile.PAGE_SIZE));
         setOwn(config, "pagecache.policy", policy);
         setOwn(config, "pagecache.evictor.enabled", Boolean.toString(evictor));
+        config.putIfAbsent("pagecache.warmup.enabled", "false"); // a trial starts cold, whatever the last one left
         this.cache = PageCache.open(PageCacheConfig.parse(config));
         PagedFile mapped = null;
         try {

@@ -92,6 +92,10 @@ public final class NvmCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
+    @Option(names = "--io", paramLabel = "MODE", defaultValue = "buffered",
+        description = "How the file is read and written: buffered or direct (O_DIRECT; pagecache.io). Default: ${DEFAULT-VALUE}.")
+    private String io;
+
     @Option(names = "--dir", paramLabel = "DIR", description = "Where to create the file (default: a temporary directory).")
     private Path dir;
 
@@ -139,6 +143,7 @@ public final class NvmCommand implements Callable<Integer> {
         flags.put("pagecache.nvm.capacity", String.valueOf(slots * pageSize));
         flags.put("pagecache.nvm.devices", String.valueOf(devices));
         flags.put("pagecache.nvm.profile", profile);
+        flags.put("pagecache.io", io);
         return flags;
     }
 

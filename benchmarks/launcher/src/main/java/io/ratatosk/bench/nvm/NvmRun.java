@@ -1,6 +1,7 @@
 package io.ratatosk.bench.nvm;
 
 import io.ratatosk.pagecache.NvmCacheStats;
+import io.ratatosk.pagecache.OperationsFlags;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
@@ -117,7 +118,7 @@ final class NvmRun {
     /** Writes every page of the file once through a plain cache, so that reads find data. */
     static void createFile(Path path, long pages, int pageSize) throws IOException {
         PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(64L * pageSize),
-            "pagecache.page_size", String.valueOf(pageSize)));
+            "pagecache.page_size", String.valueOf(pageSize), OperationsFlags.WARMUP_ENABLED.name(), "false"));
         try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, pageSize);
              PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             for (long p = 0; p < pages; p++) {
@@ -131,7 +132,10 @@ final class NvmRun {
     static Result run(String label, Map<String, String> flags, long fileLatencyNanos, Path path, long pages, Mix mix,
                       long warmupOps, long ops, int threads, long seed) throws Exception {
         PageCacheConfig config = PageCacheConfig.parse(flags);
-        SlowFiles files = new SlowFiles(new FileSwapperFactory(), fileLatencyNanos);
+        if (!config.isSet(OperationsFlags.WARMUP_ENABLED.name())) {
+            config = config.with(OperationsFlags.WARMUP_ENABLED.name(), "false"); // each run starts cold
+        }
+        SlowFiles files = new SlowFiles(new FileSwapperFactory(OperationsFlags.directIo(config)), fileLatencyNanos);
         try (PageCache cache = PageCache.open(config, files); PagedFile file = cache.map(path, config.pageSize(), false)) {
             drive(file, pages, mix, warmupOps, threads, seed);
             PageCacheStats before = cache.stats();

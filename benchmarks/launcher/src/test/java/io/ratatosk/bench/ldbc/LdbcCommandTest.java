@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.sim.Trace;
@@ -13,12 +14,15 @@ import io.ratatosk.bench.sim.TraceReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -155,5 +159,33 @@ class LdbcCommandTest {
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
         assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
         assertTrue(err.toString().contains("no such folder"), err.toString());
+    }
+
+    @Test
+    void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
+        Path probe = Files.createFile(dir.resolve("probe"));
+        try (FileChannel ignored = FileChannel.open(probe, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            // the file system takes O_DIRECT
+        } catch (IOException | UnsupportedOperationException e) {
+            Assumptions.assumeTrue(false, "the file system of " + dir + " refuses O_DIRECT: " + e);
+        }
+        int rc = bench(args("--data", "sample", "--cache", "10%", "--policies", "muninn", "--io", "direct",
+            "--out", dir.resolve("out").toString()));
+        assertEquals(0, rc, err.toString());
+        assertTrue(out.toString().contains("muninn @ 10%"), out.toString());
+        JsonNode summary = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile());
+        assertTrue(summary.toString().contains("--io direct"), summary.toString());
+        assertTrue(summary.get("runs").get(0).get("faults").asLong() > 0);
+    }
+
+    @Test
+    void restartReportsTheOperationsToReachNinetyPercentWithAndWithoutWarmup() throws IOException {
+        int rc = bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample", "--cache", "10%",
+            "--policies", "muninn", "--restart", "--warmup", "2000", "--ops", "4000");
+        assertEquals(0, rc, err.toString());
+        String report = out.toString();
+        assertTrue(report.contains("muninn @ 10%: steady hit ratio"), report);
+        assertTrue(report.contains("with warm-up") && report.contains("cold"), report);
+        System.out.println(report);
     }
 }

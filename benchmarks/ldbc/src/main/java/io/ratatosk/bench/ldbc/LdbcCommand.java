@@ -77,6 +77,18 @@ public final class LdbcCommand implements Callable<Integer> {
             + " pagecache.nvm.*=..., capacity by default the store's size). Default: ${DEFAULT-VALUE}.")
     private String swap;
 
+    /** The window over which --restart measures the hit ratio of a restarted cache. */
+    private static final long RESTART_WINDOW_OPS = 100;
+
+    @Option(names = "--io", paramLabel = "MODE", defaultValue = "buffered",
+        description = "How the store is read and written: buffered (through the OS page cache) or direct (O_DIRECT,"
+            + " faults paid on the device): pagecache.io. Default: ${DEFAULT-VALUE}.")
+    private String io;
+
+    @Option(names = "--restart", description = "Instead of the usual report: per policy and size, a full run, then a"
+        + " restart with and without the warm-up, and the operations each needs to reach 90% of the steady hit ratio.")
+    private boolean restart;
+
     @Option(names = "--set", paramLabel = "FLAG=VALUE",
         description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false.")
     private Map<String, String> set = new LinkedHashMap<>();
@@ -147,6 +159,7 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
         }
+        cacheFlags.put("pagecache.io", io);
         ProgressOutput progress = ProgressOutput.stderr(quiet);
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
@@ -160,6 +173,15 @@ public final class LdbcCommand implements Callable<Integer> {
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
             seed, swap.equals("nvm"), cacheFlags, nvmFlags);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
+        if (restart) {
+            for (CacheSpec c : caches) {
+                for (PolicySpec p : specs) {
+                    stdout.println(runner.restart(p, c, storeBytes, RESTART_WINDOW_OPS).line());
+                    stdout.flush();
+                }
+            }
+            return 0;
+        }
         LdbcReport.Header header = new LdbcReport.Header(String.join(" ", commandLine()), prepared.name(), storeBytes,
             threads, warm, measured, seed, swap);
 

@@ -30,7 +30,8 @@ final class LdbcTestData {
     }
 
     static PageCache cache(String memory) {
-        return PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", memory)));
+        // No warm-up: these caches test the store, which then holds its own files only, no resident-page profiles.
+        return PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", memory, "pagecache.warmup.enabled", "false")));
     }
 
     static void loadSample(Path storeDir) throws IOException {

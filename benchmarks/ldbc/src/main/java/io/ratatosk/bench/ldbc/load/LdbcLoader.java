@@ -55,7 +55,9 @@ public final class LdbcLoader {
             totalBytes += source.csvSize(f);
         }
         String fingerprint = source.fingerprint();
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(loadMemory)));
+        // No resident-page profile of the load: the runs decide whether they start warm (ldbc --restart).
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(loadMemory),
+            "pagecache.warmup.enabled", "false"));
         try (PageCache cache = PageCache.open(config);
              StoreWriter writer = StoreWriter.create(storeDir, cache, expectedNodes);
              ProgressOutput.Task task = progress.task("load " + source.describe(), totalBytes, "MB", 1 << 20)) {

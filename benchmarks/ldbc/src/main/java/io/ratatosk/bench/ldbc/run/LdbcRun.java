@@ -12,6 +12,7 @@ import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.NvmTierStats;
+import io.ratatosk.pagecache.OperationsFlags;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
@@ -22,9 +23,11 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -58,13 +61,8 @@ public final class LdbcRun {
      */
     public RunResult execute(PolicySpec policy, CacheSpec cache, long storeBytes, ResultDump dump,
                              TraceRecorder recorder) throws IOException {
-        Map<String, String> flags = new LinkedHashMap<>(settings.cacheFlags());
-        int pageSize = PageCacheConfig.parse(flags).pageSize();
-        long cacheBytes = cache.bytesFor(storeBytes, pageSize);
-        flags.put("pagecache.memory", Long.toString(cacheBytes));
-        flags.put("pagecache.policy", policy.name());
-        flags.putAll(policy.flags());
-        PageCacheConfig config = PageCacheConfig.parse(flags);
+        PageCacheConfig config = config(policy, cache, storeBytes);
+        long cacheBytes = config.memoryBytes();
         NvmSwapStore nvm = settings.nvm() ? nvmTier(config, storeBytes) : null;
         String name = policy.text() + " @ " + cache.text();
         try (PageCache pageCache = nvm == null ? PageCache.open(config) : PageCache.open(config, nvm);
@@ -103,13 +101,99 @@ public final class LdbcRun {
         }
     }
 
+    /**
+     * The flags of one run. The warm-up after a restart is off unless asked for ({@code --set
+     * pagecache.warmup.enabled=true}, or {@link #restart}): every run starts cold, whatever the run before it
+     * left in the store's profiles.
+     */
+    private PageCacheConfig config(PolicySpec policy, CacheSpec cache, long storeBytes) {
+        Map<String, String> flags = new LinkedHashMap<>(settings.cacheFlags());
+        flags.putIfAbsent(OperationsFlags.WARMUP_ENABLED.name(), "false");
+        int pageSize = PageCacheConfig.parse(flags).pageSize();
+        long cacheBytes = cache.bytesFor(storeBytes, pageSize);
+        flags.put("pagecache.memory", Long.toString(cacheBytes));
+        flags.put("pagecache.policy", policy.name());
+        flags.putAll(policy.flags());
+        return PageCacheConfig.parse(flags);
+    }
+
+    /**
+     * What {@code --restart} reports for one policy and cache size: the steady hit ratio of a full run, and
+     * how many operations a restarted cache needs, with and without the warm-up, until a window of
+     * {@code windowOps} operations reaches 90% of it ({@code -1}: not within {@code maxOps}).
+     */
+    public record RestartResult(String policy, String cache, double steadyHitRatio, long windowOps, long maxOps,
+                                long warmOpsTo90, long coldOpsTo90, long pagesReheated) {
+        public String line() {
+            return String.format(Locale.ROOT, "%s @ %s: steady hit ratio %.4f; operations to 90%% of it after a"
+                    + " restart (windows of %d, at most %d): with warm-up %s (%d pages reheated), cold %s", policy, cache,
+                steadyHitRatio, windowOps, maxOps, text(warmOpsTo90), pagesReheated, text(coldOpsTo90));
+        }
+
+        private static String text(long ops) {
+            return ops < 0 ? "not reached" : Long.toString(ops);
+        }
+    }
+
+    /**
+     * Runs the warm-up and measured budgets (their profile written at close), then restarts twice on the same
+     * operation stream: with the warm-up (which reheats from that profile; the queries start once the reheat is
+     * done), and cold. One thread of queries, so both restarts see the same operations in the same order.
+     */
+    public RestartResult restart(PolicySpec policy, CacheSpec cache, long storeBytes, long windowOps) throws IOException {
+        PageCacheConfig warmConfig = config(policy, cache, storeBytes).with(OperationsFlags.WARMUP_ENABLED.name(), "true");
+        double steady;
+        try (PageCache pageCache = PageCache.open(warmConfig); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
+            Worker[] workers = {new Worker(store.meta(), 0)};
+            phase(store, workers, settings.warmup(), false, null, null);
+            PageCacheStats before = pageCache.stats();
+            phase(store, workers, settings.measured(), false, null, null);
+            steady = RunResult.between(before, pageCache.stats()).hitRatio();
+        }
+        long maxOps = settings.warmup().operations() + settings.measured().operations();
+        long[] warm = opsToReach(warmConfig, 0.9 * steady, windowOps, maxOps);
+        long[] cold = opsToReach(warmConfig.with(OperationsFlags.WARMUP_ENABLED.name(), "false"), 0.9 * steady, windowOps, maxOps);
+        return new RestartResult(policy.text(), cache.text(), steady, windowOps, maxOps, warm[0], cold[0], warm[1]);
+    }
+
+    /** {operations until a window's hit ratio reaches {@code target} (or -1), pages reheated before the queries}. */
+    private long[] opsToReach(PageCacheConfig config, double target, long windowOps, long maxOps) throws IOException {
+        try (PageCache pageCache = PageCache.open(config); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
+            long reheated = awaitReheat(pageCache);
+            Worker[] workers = {new Worker(store.meta(), 0)};
+            long done = 0;
+            while (done < Math.max(maxOps, windowOps)) {
+                PageCacheStats before = pageCache.stats();
+                done += phase(store, workers, Budget.operations(windowOps), false, null, null).operations();
+                if (RunResult.between(before, pageCache.stats()).hitRatio() >= target) {
+                    return new long[] {done, reheated};
+                }
+            }
+            return new long[] {-1, reheated};
+        }
+    }
+
+    /** Waits until the warm-up has stopped reheating (no page for 100 ms, at most a minute); returns the pages it reheated. */
+    private static long awaitReheat(PageCache pageCache) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        long last = -1;
+        long now = pageCache.stats().io().pagesReheated();
+        while (now != last && System.nanoTime() < deadline) {
+            last = now;
+            LockSupport.parkNanos(100_000_000L);
+            now = pageCache.stats().io().pagesReheated();
+        }
+        return now;
+    }
+
     private NvmSwapStore nvmTier(PageCacheConfig config, long storeBytes) {
         Map<String, String> nvmFlags = new LinkedHashMap<>(settings.nvmFlags());
         // By default the tier can hold the whole store: DRAM frames in front of an NVM copy of it.
         int pageSize = config.pageSize();
         long capacity = (storeBytes + pageSize - 1) / pageSize * pageSize;
         nvmFlags.putIfAbsent(NvmDeviceConfig.CAPACITY, Long.toString(Math.max(capacity, 2L * pageSize)));
-        return new NvmSwapStore(NvmDeviceConfig.from(config.withAll(nvmFlags)), new FileSwapperFactory());
+        return new NvmSwapStore(NvmDeviceConfig.from(config.withAll(nvmFlags)),
+            new FileSwapperFactory(OperationsFlags.directIo(config)));
     }
 
     private static void flush(TraceRecorder recorder) {

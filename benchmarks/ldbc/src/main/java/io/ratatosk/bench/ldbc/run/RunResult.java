@@ -1,6 +1,7 @@
 package io.ratatosk.bench.ldbc.run;
 
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.pagecache.IoStats;
 import io.ratatosk.pagecache.PageCacheStats;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -30,6 +31,10 @@ public record RunResult(String policy, String cacheSpec, long cacheBytes, int fr
             after.evictionWrites() - before.evictionWrites(), after.flushedPages() - before.flushedPages(),
             after.bytesRead() - before.bytesRead(), after.bytesWritten() - before.bytesWritten(),
             after.evictionErrors() - before.evictionErrors(), after.frames(), after.freeFrames(), after.policy(),
-            after.nvm(), after.hugePages()); // the tier's counters over a phase are NvmCounters; these stay cumulative
+            after.nvm(), // the tier's counters over a phase are NvmCounters; these stay cumulative
+            new IoStats(after.io().pagesWritten() - before.io().pagesWritten(),
+                after.io().writeCalls() - before.io().writeCalls(),
+                after.io().pagesReheated() - before.io().pagesReheated()),
+            after.hugePages());
     }
 }

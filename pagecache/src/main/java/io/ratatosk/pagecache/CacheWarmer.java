@@ -1,0 +1,226 @@
+package io.ratatosk.pagecache;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.pagecache.internal.DaemonWorker;
+import io.ratatosk.pagecache.internal.TranslationTable;
+import io.ratatosk.pagecache.warmup.ProfileException;
+import io.ratatosk.pagecache.warmup.ResidentProfile;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.agrona.collections.LongArrayList;
+
+/**
+ * Warm restarts ({@code pagecache.warmup.enabled}): keeps a {@link ResidentProfile} of each mapped file
+ * beside it, written every {@code pagecache.warmup.profile_interval} and when the file is unmapped, and
+ * after a file is mapped faults the pages of its profile back in, in file order, on this worker's thread.
+ * The reheat takes free frames only, and only down to the background evictor's reserve
+ * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
+ * file is unmapped. A profile that is stale (another page size, another file, a file now shorter than the
+ * profile says), truncated or corrupt is ignored with one warning; a missing one is the first map of the
+ * file and says nothing. While a file is being reheated its profile is not rewritten, so a restart in the
+ * middle of a reheat does not replace a full profile with a partial one.
+ *
+ * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
+ */
+final class CacheWarmer extends DaemonWorker implements MappingListener {
+    /** Pages reheated per step, between which the worker checks for shutdown and writes due profiles. */
+    private static final int PAGES_PER_STEP = 256;
+
+    private final EvictionEngine engine;
+    private final Supplier<Iterable<PagedFile>> mappedFiles;
+    private final long intervalNanos;
+    /** Free frames the reheat leaves alone: the evictor's reserve. */
+    private final int reserve;
+    private final Object lock = new Object();
+    /** Guarded by lock. */
+    private final ArrayDeque<Reheat> reheats = new ArrayDeque<>();
+    /** Guarded by lock: the files whose reheat has not finished, whose profile must not be rewritten yet. */
+    private final Set<FileMapping> reheating = Collections.newSetFromMap(new WeakHashMap<>());
+    /** Guarded by lock: files a profile could not be written for, warned about once. */
+    private final Set<FileMapping> writeWarned = Collections.newSetFromMap(new WeakHashMap<>());
+    private volatile Consumer<String> warnings = CacheWarmer::log;
+    private long nextProfileNanos;
+
+    CacheWarmer(EvictionEngine engine, Supplier<Iterable<PagedFile>> mappedFiles, long intervalNanos, int reserve) {
+        super("ratatosk-warmup");
+        this.engine = engine;
+        this.mappedFiles = mappedFiles;
+        this.intervalNanos = intervalNanos;
+        this.reserve = reserve;
+        this.nextProfileNanos = System.nanoTime() + intervalNanos;
+    }
+
+    private static void log(String message) {
+        System.getLogger("io.ratatosk.pagecache.warmup").log(System.Logger.Level.WARNING, message);
+    }
+
+    /** For tests: where warnings go instead of the system logger. */
+    void warnings(Consumer<String> sink) {
+        this.warnings = sink;
+    }
+
+    // ---- mapping and unmapping ------------------------------------------------------------------
+
+    /** Reads the file's profile now (so a bad one is warned about by the map), and queues its reheat. */
+    @Override
+    public void mapped(FileMapping mapping) {
+        try {
+            ResidentProfile profile = ResidentProfile.readFor(mapping.path());
+            if (profile == null) {
+                return;
+            }
+            String stale = staleness(profile, mapping);
+            if (stale != null) {
+                warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": stale, " + stale);
+                return;
+            }
+            if (profile.size() == 0) {
+                return;
+            }
+            synchronized (lock) {
+                reheats.add(new Reheat(mapping, profile.pages()));
+                reheating.add(mapping);
+            }
+            wake();
+        } catch (ProfileException e) {
+            warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e);
+        }
+    }
+
+    private static String staleness(ResidentProfile profile, FileMapping mapping) {
+        if (profile.filePageSize() != mapping.pageSize()) {
+            return "written for page size " + profile.filePageSize() + ", the file is mapped with " + mapping.pageSize();
+        }
+        if (!profile.fileKey().equals(String.valueOf(mapping.identity()))) {
+            return "written for another file (" + profile.fileKey() + ", this is " + mapping.identity() + ")";
+        }
+        long pages = mapping.lastPageId() + 1;
+        if (pages < profile.filePages()) {
+            return "the file has " + pages + " pages, fewer than the " + profile.filePages() + " it had then";
+        }
+        return null;
+    }
+
+    /** Writes the file's profile as it goes, unless its reheat is unfinished. */
+    @Override
+    public void unmapping(FileMapping mapping) {
+        writeProfile(mapping);
+    }
+
+    // ---- the worker -------------------------------------------------------------------------------
+
+    @Override
+    protected void step() {
+        Reheat reheat;
+        synchronized (lock) {
+            reheat = reheats.peek();
+        }
+        if (reheat != null) {
+            if (reheat.advance()) {
+                synchronized (lock) {
+                    reheats.poll();
+                    reheating.remove(reheat.mapping);
+                }
+            }
+        }
+        long now = System.nanoTime();
+        if (now - nextProfileNanos >= 0) {
+            writeProfiles();
+            nextProfileNanos = System.nanoTime() + intervalNanos;
+            now = System.nanoTime();
+        }
+        if (reheat == null) {
+            long sleep = nextProfileNanos - now;
+            sleepUnless(() -> { synchronized (lock) { return reheats.isEmpty(); } }, Math.max(sleep, 1));
+        }
+    }
+
+    /** Writes the profile of every mapped file now (the periodic write; tests call it too). */
+    void writeProfiles() {
+        for (PagedFile file : mappedFiles.get()) {
+            FileMapping mapping = file.mapping();
+            if (!mapping.isClosed()) {
+                writeProfile(mapping);
+            }
+        }
+    }
+
+    /** Whether no reheat is queued or running, for tests. */
+    boolean isIdle() {
+        synchronized (lock) {
+            return reheats.isEmpty();
+        }
+    }
+
+    private void writeProfile(FileMapping mapping) {
+        synchronized (lock) {
+            if (reheating.contains(mapping)) {
+                return;
+            }
+            try {
+                residentProfile(mapping).writeFor(mapping.path());
+            } catch (IOException | RuntimeException e) {
+                if (writeWarned.add(mapping)) {
+                    warnings.accept("cannot write the resident-page profile of " + mapping.path() + " (warm-up after a"
+                        + " restart will not reheat it; pagecache.warmup.enabled=false stops trying): " + e);
+                }
+            }
+        }
+    }
+
+    /** The pages of {@code mapping} resident now, in file order; racy by design (a hint, not a record). */
+    private ResidentProfile residentProfile(FileMapping mapping) {
+        FrameTable frames = engine.frames();
+        TranslationTable table = mapping.table();
+        LongArrayList pages = new LongArrayList();
+        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
+            int entry = table.get(pageId);
+            if (entry > 0 && frames.binding(entry - 1) == PageKey.of(mapping.fileId(), pageId)) {
+                pages.addLong(pageId);
+            }
+        }
+        return new ResidentProfile(mapping.pageSize(), mapping.lastPageId() + 1, String.valueOf(mapping.identity()),
+            pages.toLongArray());
+    }
+
+    /** One file's reheat, advanced a step at a time by the worker alone. */
+    private final class Reheat {
+        final FileMapping mapping;
+        final long[] pages;
+        int next;
+
+        Reheat(FileMapping mapping, long[] pages) {
+            this.mapping = mapping;
+            this.pages = pages;
+        }
+
+        /** Faults the next pages in; true when done (all in, the cache full, or the file unmapped). */
+        boolean advance() {
+            for (int n = 0; n < PAGES_PER_STEP && next < pages.length; n++, next++) {
+                if (!isRunning() || mapping.isClosed() || engine.freeFrames() <= reserve) {
+                    return true;
+                }
+                long pageId = pages[next];
+                try {
+                    if (mapping.prefetch(pageId)) {
+                        engine.countReheated();
+                    } else if (!mapping.isResident(pageId)) {
+                        return true; // no free frame, or the file is being unmapped
+                    }
+                } catch (IOException | RuntimeException e) {
+                    warnings.accept("stopping the warm-up of " + mapping.path() + " at page " + pageId + ": " + e);
+                    return true;
+                }
+            }
+            return next >= pages.length;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.ratatosk.pagecache.internal;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+
+/**
+ * What {@code pagecache.io=direct} needs of a file: channels opened with {@code O_DIRECT}
+ * ({@link ExtendedOpenOption#DIRECT}), and page sizes, file offsets and IO buffers aligned to the block
+ * size of the file's store. Every refusal names the file and the flag: a file that cannot be read directly
+ * is not mapped, rather than quietly read through the operating system's page cache.
+ */
+public final class DirectIo {
+    private static final String FLAG = "pagecache.io=direct";
+
+    private DirectIo() {
+    }
+
+    /**
+     * The alignment direct IO on {@code file} needs: its file store's block size.
+     *
+     * @throws IOException naming the file and the flag if the store does not say, or {@code filePageSize}
+     *                     is not a multiple of it
+     */
+    public static int alignment(Path file, int filePageSize) throws IOException {
+        long blockSize;
+        FileStore store;
+        try {
+            store = Files.getFileStore(file);
+            blockSize = store.getBlockSize();
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new IOException("cannot map " + file + " with " + FLAG + ": the block size of its file store is unknown: " + e, e);
+        }
+        if (blockSize <= 0 || blockSize > (1 << 20) || Long.bitCount(blockSize) != 1) {
+            throw new IOException("cannot map " + file + " with " + FLAG + ": its file store (" + store.type()
+                + ") reports a block size of " + blockSize + ", not a power of two up to 1m");
+        }
+        if (filePageSize % blockSize != 0) {
+            throw new IOException("cannot map " + file + " with " + FLAG + ": the file page size must be a multiple of"
+                + " the block size of its file store (" + store.type() + ", " + blockSize + " bytes): filePageSize="
+                + filePageSize);
+        }
+        return (int) blockSize;
+    }
+
+    /**
+     * Opens channels with {@code O_DIRECT}, uninterruptible where the JDK allows it. A file system or
+     * platform that refuses direct IO fails the open with an IOException naming the file and the flag.
+     */
+    public static FileChannelOpener opener() {
+        return refusalsExplained((path, create) -> UninterruptibleFileChannels.open(path, create, ExtendedOpenOption.DIRECT));
+    }
+
+    /**
+     * {@code directOpener}, whose refusals (an IOException, or UnsupportedOperationException where the
+     * platform has no O_DIRECT) become an IOException naming the file, its file system and the flag.
+     */
+    public static FileChannelOpener refusalsExplained(FileChannelOpener directOpener) {
+        return (path, create) -> {
+            try {
+                return directOpener.open(path, create);
+            } catch (IOException | UnsupportedOperationException e) {
+                throw refused(path, e);
+            }
+        };
+    }
+
+    private static IOException refused(Path path, Exception e) {
+        {
+            String store;
+            try {
+                store = Files.getFileStore(path).type();
+            } catch (IOException | RuntimeException unknown) {
+                store = "unknown";
+            }
+            return new IOException("cannot map " + path + " with " + FLAG + ": the file system (" + store
+                + ") or platform refuses direct IO (O_DIRECT); use pagecache.io=buffered or another file system: " + e, e);
+        }
+    }
+
+    /** The options of a read-write open, with {@code extra} after them. */
+    static OpenOption[] withExtra(OpenOption[] base, OpenOption... extra) {
+        OpenOption[] all = new OpenOption[base.length + extra.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(extra, 0, all, base.length, extra.length);
+        return all;
+    }
+}

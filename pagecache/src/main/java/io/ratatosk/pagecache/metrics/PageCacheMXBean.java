@@ -1,0 +1,49 @@
+package io.ratatosk.pagecache.metrics;
+
+/**
+ * The page cache's counters over JMX, registered as {@code io.ratatosk:type=PageCache,name=<pagecache.name>}
+ * while the cache is open ({@code pagecache.jmx.enabled}). Each attribute is the counter of the same name
+ * in {@code PageCache.stats()}, read when asked.
+ */
+public interface PageCacheMXBean {
+    /** The cache's {@code pagecache.name}. */
+    String getName();
+
+    String getPolicy();
+
+    long getHits();
+
+    long getFaults();
+
+    /** hits / (hits + faults), or 0 before the first pin. */
+    double getHitRatio();
+
+    long getEvictions();
+
+    long getBackgroundEvictions();
+
+    long getCooperativeEvictions();
+
+    long getEvictionWrites();
+
+    long getEvictionErrors();
+
+    long getFlushedPages();
+
+    long getBytesRead();
+
+    long getBytesWritten();
+
+    /** Pages written to the files, by flush, close and eviction. */
+    long getPagesWritten();
+
+    /** Write calls to the files: a run of adjacent pages written together counts once. */
+    long getWriteCalls();
+
+    /** Pages a warm-up faulted back in after a restart. */
+    long getPagesReheated();
+
+    int getFrames();
+
+    int getFreeFrames();
+}

@@ -1,0 +1,249 @@
+package io.ratatosk.pagecache.warmup;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+
+/**
+ * Which pages of one file were resident in the cache: the warm-up after a restart faults them back in.
+ * Stored next to the file as {@code <file>.cacheprof}, compactly: a header (magic, version, the file's
+ * page size, its page count and file key when the profile was taken), the page ids in increasing order as
+ * variable-length deltas (one or two bytes each for a dense set), and a CRC-32 of everything before it.
+ *
+ * <p>Written atomically: to {@code <file>.cacheprof.tmp}, forced, then renamed over the old profile, so a
+ * crash at any point leaves either the old profile or the new one, never a torn one.
+ */
+public final class ResidentProfile {
+    /** The suffix of a profile's file name, after the data file's. */
+    public static final String SUFFIX = ".cacheprof";
+    static final String TEMP_SUFFIX = ".tmp";
+    private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
+    private static final int VERSION = 1;
+    /** Magic, version, page size, page count, key length. */
+    private static final int HEADER_BYTES = MAGIC.length + 4 + 4 + 8 + 4;
+    private static final int MAX_KEY_BYTES = 1024;
+
+    private final int filePageSize;
+    private final long filePages;
+    private final String fileKey;
+    private final long[] pages;
+
+    /**
+     * @param filePages the file's page count when the profile was taken
+     * @param fileKey   what identifies the file (device and inode), to tell a replaced file
+     * @param pages     resident page ids, increasing
+     */
+    public ResidentProfile(int filePageSize, long filePages, String fileKey, long[] pages) {
+        for (int i = 1; i < pages.length; i++) {
+            if (pages[i] <= pages[i - 1]) {
+                throw new IllegalArgumentException("page ids must increase: " + pages[i - 1] + " then " + pages[i]);
+            }
+        }
+        this.filePageSize = filePageSize;
+        this.filePages = filePages;
+        this.fileKey = fileKey;
+        this.pages = pages;
+    }
+
+    /** Where the profile of {@code file} lives: beside it, named after it. */
+    public static Path pathFor(Path file) {
+        return file.resolveSibling(file.getFileName() + SUFFIX);
+    }
+
+    static Path tempPathFor(Path file) {
+        return file.resolveSibling(file.getFileName() + SUFFIX + TEMP_SUFFIX);
+    }
+
+    public int filePageSize() {
+        return filePageSize;
+    }
+
+    public long filePages() {
+        return filePages;
+    }
+
+    public String fileKey() {
+        return fileKey;
+    }
+
+    /** The resident page ids, increasing. */
+    public long[] pages() {
+        return pages.clone();
+    }
+
+    public int size() {
+        return pages.length;
+    }
+
+    long page(int i) {
+        return pages[i];
+    }
+
+    // ---- the format ---------------------------------------------------------------------------------
+
+    byte[] encode() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(HEADER_BYTES + 2 * pages.length + 64);
+        byte[] key = fileKey.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES + 8);
+        header.put(MAGIC).putInt(VERSION).putInt(filePageSize).putLong(filePages).putInt(key.length).putLong(pages.length);
+        out.writeBytes(header.array());
+        out.writeBytes(key);
+        long previous = -1;
+        for (long page : pages) {
+            writeVarLong(out, page - previous - 1);
+            previous = page;
+        }
+        CRC32 crc = new CRC32();
+        byte[] body = out.toByteArray();
+        crc.update(body);
+        ByteBuffer trailer = ByteBuffer.allocate(8).putLong(crc.getValue());
+        out.writeBytes(trailer.array());
+        return out.toByteArray();
+    }
+
+    /**
+     * Parses a profile.
+     *
+     * @throws ProfileException saying why the bytes are no profile: truncated, corrupt (checksum, magic,
+     *                          page ids), or of another version
+     */
+    static ResidentProfile decode(byte[] bytes) throws ProfileException {
+        if (bytes.length < HEADER_BYTES + 8 + 8) {
+            throw new ProfileException("truncated: " + bytes.length + " bytes, less than a header");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        byte[] magic = new byte[MAGIC.length];
+        in.get(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new ProfileException("corrupt: not a resident-page profile (bad magic)");
+        }
+        int version = in.getInt();
+        if (version != VERSION) {
+            throw new ProfileException("written by another version of the format (" + version + ", this reads " + VERSION + ")");
+        }
+        int pageSize = in.getInt();
+        long filePages = in.getLong();
+        int keyLength = in.getInt();
+        long count = in.getLong();
+        if (keyLength < 0 || keyLength > MAX_KEY_BYTES || count < 0) {
+            throw new ProfileException("corrupt: header says key length " + keyLength + " and " + count + " pages");
+        }
+        if (count > bytes.length) {
+            // Each page takes at least one byte: the bytes end before the pages the header announces.
+            throw new ProfileException("truncated: the header announces " + count + " pages, the profile has "
+                + bytes.length + " bytes");
+        }
+        if (in.remaining() < keyLength + 8) {
+            throw new ProfileException("truncated: " + bytes.length + " bytes end inside the header");
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, bytes.length - 8);
+        long stored = ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong();
+        if (stored != crc.getValue()) {
+            throw new ProfileException("truncated or corrupt: checksum mismatch");
+        }
+        byte[] key = new byte[keyLength];
+        in.get(key);
+        in.limit(bytes.length - 8);
+        long[] pages = new long[(int) count];
+        long previous = -1;
+        for (int i = 0; i < count; i++) {
+            long delta = readVarLong(in);
+            long page = previous + 1 + delta;
+            if (delta < 0 || page <= previous) {
+                throw new ProfileException("corrupt: page ids do not increase at entry " + i);
+            }
+            pages[i] = page;
+            previous = page;
+        }
+        if (in.hasRemaining()) {
+            throw new ProfileException("corrupt: " + in.remaining() + " bytes after the last page id");
+        }
+        return new ResidentProfile(pageSize, filePages, new String(key, StandardCharsets.UTF_8), pages);
+    }
+
+    private static void writeVarLong(ByteArrayOutputStream out, long value) {
+        while ((value & ~0x7FL) != 0) {
+            out.write((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.write((int) value);
+    }
+
+    private static long readVarLong(ByteBuffer in) throws ProfileException {
+        long value = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (!in.hasRemaining()) {
+                throw new ProfileException("truncated: ends inside a page id");
+            }
+            byte b = in.get();
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new ProfileException("corrupt: a page id longer than 64 bits");
+    }
+
+    // ---- files ----------------------------------------------------------------------------------------
+
+    /** How the temporary file replaces the profile: a rename, which a test may break to play a crash. */
+    @FunctionalInterface
+    interface Rename {
+        void move(Path from, Path to) throws IOException;
+
+        Rename ATOMIC = (from, to) -> {
+            try {
+                Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        };
+    }
+
+    /** Writes this as the profile of {@code file}, atomically: temporary file, force, rename. */
+    public void writeFor(Path file) throws IOException {
+        writeFor(file, Rename.ATOMIC);
+    }
+
+    void writeFor(Path file, Rename rename) throws IOException {
+        Path temp = tempPathFor(file);
+        byte[] bytes = encode();
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        }
+        rename.move(temp, pathFor(file));
+    }
+
+    /**
+     * The profile of {@code file}, or null if it has none.
+     *
+     * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
+     */
+    public static ResidentProfile readFor(Path file) throws ProfileException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(pathFor(file));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new ProfileException("unreadable: " + e);
+        }
+        return decode(bytes);
+    }
+}

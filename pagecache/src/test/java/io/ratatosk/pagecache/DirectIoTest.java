@@ -1,0 +1,191 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import io.ratatosk.pagecache.internal.DirectIo;
+import io.ratatosk.pagecache.internal.FileChannelOpener;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pagecache.io=direct}: pages written through the cache reach the file and come back after a
+ * reopen, the file is really open with O_DIRECT, and a file that cannot be read directly is not mapped.
+ * Skipped, saying why, where the file system of the temporary folder refuses O_DIRECT.
+ */
+class DirectIoTest {
+    /** Linux's O_DIRECT flag as /proc/self/fdinfo shows it (octal, x86_64 and aarch64 differ: both listed). */
+    private static final List<Integer> O_DIRECT_BITS = List.of(040000, 0200000);
+
+    @TempDir
+    Path dir;
+    private int blockSize;
+
+    @BeforeEach
+    void requireDirectIo() throws IOException {
+        Path probe = dir.resolve("probe");
+        Files.write(probe, new byte[0]);
+        try (FileChannel ignored = FileChannel.open(probe, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+            blockSize = (int) Files.getFileStore(probe).getBlockSize();
+        } catch (IOException | UnsupportedOperationException e) {
+            assumeTrue(false, "the file system of " + dir + " (" + Files.getFileStore(dir).type()
+                + ") refuses O_DIRECT: " + e);
+        }
+        assumeTrue(blockSize <= 8192, "block size " + blockSize + " is above the 8k page size these tests use");
+    }
+
+    private static PageCache open(Map<String, String> extra) {
+        Map<String, String> flags = new HashMap<>(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
+            "pagecache.io", "direct", "pagecache.jmx.enabled", "false"));
+        flags.put("pagecache.warmup.enabled", "false"); // every read below must fault: no reheat from the last run
+        flags.putAll(extra);
+        return PageCache.open(PageCacheConfig.parse(flags));
+    }
+
+    @Test
+    void pagesWrittenFlushedAndEvictedComeBackAfterReopen() throws IOException {
+        Path file = dir.resolve("direct.db");
+        int pages = 300; // more than the 128 frames of 1m: most are written out by eviction, the rest by flush and close
+        try (PageCache cache = open(Map.of()); PagedFile paged = cache.map(file, 8192)) {
+            try (PageCursor c = paged.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                for (int p = 0; p < pages; p++) {
+                    assertTrue(c.next(p));
+                    for (int off = 0; off < 8192; off += 8) {
+                        c.putLong(off, p * 1_000_003L + off);
+                    }
+                }
+            }
+            paged.flush();
+        }
+        assertEquals(pages * 8192L, Files.size(file));
+        try (PageCache cache = open(Map.of()); PagedFile paged = cache.map(file, 8192, false)) {
+            try (PageCursor c = paged.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                for (int p = pages - 1; p >= 0; p--) {
+                    assertTrue(c.next(p));
+                    long first;
+                    long last;
+                    do {
+                        first = c.getLong(0);
+                        last = c.getLong(8184);
+                    } while (c.shouldRetry());
+                    assertEquals(p * 1_000_003L, first, "page " + p);
+                    assertEquals(p * 1_000_003L + 8184, last, "page " + p);
+                }
+            }
+            assertTrue(cache.stats().faults() >= pages);
+        }
+    }
+
+    @Test
+    void aFileWhoseSizeIsNoBlockMultipleReadsUpToItsEndThenZeros() throws IOException {
+        Path file = dir.resolve("odd.db");
+        byte[] content = new byte[8192 + 100];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i * 31 + 7);
+        }
+        Files.write(file, content);
+        try (PageCache cache = open(Map.of()); PagedFile paged = cache.map(file, 8192, false)) {
+            assertEquals(1, paged.getLastPageId());
+            try (PageCursor c = paged.io(1, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(c.next());
+                for (int i = 0; i < 200; i++) {
+                    assertEquals(i < 100 ? content[8192 + i] : 0, c.getByte(i), "byte " + i + " of page 1");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theMappedFileIsOpenWithODirect() throws IOException {
+        Path fdDir = Path.of("/proc/self/fd");
+        assumeTrue(Files.isDirectory(fdDir), "no /proc/self/fd to look at open descriptors");
+        Path file = dir.resolve("flags.db");
+        try (PageCache cache = open(Map.of()); PagedFile paged = cache.map(file, 8192)) {
+            Path real = paged.path();
+            boolean foundDirect = false;
+            try (Stream<Path> fds = Files.list(fdDir)) {
+                for (Path fd : fds.toList()) {
+                    try {
+                        if (!Files.readSymbolicLink(fd).equals(real)) {
+                            continue;
+                        }
+                        String info = Files.readString(Path.of("/proc/self/fdinfo/" + fd.getFileName()));
+                        String flags = info.lines().filter(l -> l.startsWith("flags:")).findFirst().orElseThrow();
+                        int bits = Integer.parseInt(flags.substring("flags:".length()).strip(), 8);
+                        foundDirect |= O_DIRECT_BITS.stream().anyMatch(bit -> (bits & bit) != 0);
+                    } catch (IOException gone) {
+                        // a descriptor closed while we listed them
+                    }
+                }
+            }
+            assertTrue(foundDirect, "no descriptor of " + real + " has O_DIRECT set");
+        }
+    }
+
+    @Test
+    void aPageSizeThatIsNoBlockMultipleIsRefusedNamingTheFileAndTheFlag() throws IOException {
+        assumeTrue(blockSize > 512, "a block size of 512 divides every page size");
+        Path file = dir.resolve("small-pages.db");
+        try (PageCache cache = open(Map.of())) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 512));
+            assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
+            assertTrue(e.getMessage().contains("pagecache.io=direct"), e.getMessage());
+            assertTrue(e.getMessage().contains("filePageSize=512"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aRefusedDirectOpenFailsTheMapNamingTheFileAndTheFlag() throws IOException {
+        Path file = dir.resolve("refused.db");
+        // What Linux answers for O_DIRECT on a file system without it (tmpfs before Linux 6.6, say).
+        FileChannelOpener refusing = DirectIo.refusalsExplained((path, create) -> {
+            throw new FileSystemException(path.toString(), null, "Invalid argument");
+        });
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.io", "direct", "pagecache.jmx.enabled", "false")), new FileSwapperFactory(refusing, true))) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+            assertTrue(e.getMessage().contains("pagecache.io=direct"), e.getMessage());
+            assertTrue(cache.config().toString().contains("pagecache.io=direct"));
+        }
+    }
+
+    @Test
+    void aFileSystemThatRefusesODirectFailsTheMapNamingTheFileAndTheFlag() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm), "no writable /dev/shm (tmpfs) to try");
+        Path file = Files.createTempFile(shm, "ratatosk-direct", ".db");
+        try {
+            boolean refused;
+            try (FileChannel ignored = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
+                refused = false;
+            } catch (IOException | UnsupportedOperationException e) {
+                refused = true;
+            }
+            assumeTrue(refused, "/dev/shm accepts O_DIRECT here");
+            try (PageCache cache = open(Map.of())) {
+                IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192));
+                assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+                assertTrue(e.getMessage().contains("pagecache.io=direct"), e.getMessage());
+                assertEquals(0, cache.stats().faults());
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cache's MBean shows the counters of {@code stats()} and goes away at close; JFR events appear only
+ * in a recording that enables them.
+ */
+class MetricsTest {
+    private static final int PAGE = 4096;
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
+
+    @TempDir
+    Path dir;
+
+    private static PageCacheConfig config(String name) {
+        return PageCacheConfig.parse(Map.of("pagecache.memory", "256k", "pagecache.page_size", "4k",
+            "pagecache.name", name, "pagecache.warmup.enabled", "false"));
+    }
+
+    private static void writePages(PagedFile file, int pages) throws IOException {
+        for (long p = 0; p < pages; p++) {
+            try (PageCursor c = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, p);
+            }
+        }
+    }
+
+    @Test
+    void theMBeanAttributesEqualStats() throws Exception {
+        // No background evictor: nothing changes the counters between stats() and the attribute reads.
+        PageCacheConfig quiet = config("metrics-test").with("pagecache.evictor.enabled", "false");
+        try (PageCache cache = PageCache.open(quiet); PagedFile file = cache.map(dir.resolve("m.db"), PAGE)) {
+            writePages(file, 200); // 64 frames: faults, evictions and eviction writes
+            for (int round = 0; round < 3; round++) {
+                try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                    for (long p = 190; p < 200; p++) {
+                        assertTrue(c.next(p));
+                    }
+                }
+            }
+            file.flush();
+            ObjectName name = new ObjectName("io.ratatosk:type=PageCache,name=metrics-test");
+            assertEquals(name, cache.mbeanName());
+            PageCacheStats stats = cache.stats();
+            assertEquals(stats.hits(), SERVER.getAttribute(name, "Hits"));
+            assertEquals(stats.faults(), SERVER.getAttribute(name, "Faults"));
+            assertEquals(stats.hitRatio(), (Double) SERVER.getAttribute(name, "HitRatio"), 0.0);
+            assertEquals(stats.evictions(), SERVER.getAttribute(name, "Evictions"));
+            assertEquals(stats.evictionWrites(), SERVER.getAttribute(name, "EvictionWrites"));
+            assertEquals(stats.flushedPages(), SERVER.getAttribute(name, "FlushedPages"));
+            assertEquals(stats.bytesRead(), SERVER.getAttribute(name, "BytesRead"));
+            assertEquals(stats.bytesWritten(), SERVER.getAttribute(name, "BytesWritten"));
+            assertEquals(stats.evictionErrors(), SERVER.getAttribute(name, "EvictionErrors"));
+            assertEquals(stats.io().pagesWritten(), SERVER.getAttribute(name, "PagesWritten"));
+            assertEquals(stats.io().writeCalls(), SERVER.getAttribute(name, "WriteCalls"));
+            assertEquals(stats.io().pagesReheated(), SERVER.getAttribute(name, "PagesReheated"));
+            assertEquals(stats.frames(), SERVER.getAttribute(name, "Frames"));
+            assertEquals(stats.policy(), SERVER.getAttribute(name, "Policy"));
+            assertEquals("metrics-test", SERVER.getAttribute(name, "Name"));
+            assertTrue(stats.faults() >= 200 && stats.hits() > 0 && stats.evictions() > 0, stats.toString());
+        }
+        assertFalse(SERVER.isRegistered(new ObjectName("io.ratatosk:type=PageCache,name=metrics-test")), "unregistered at close");
+    }
+
+    @Test
+    void aSecondCacheOfTheSameNameGetsASuffixAndTheFirstKeepsTheName() throws Exception {
+        ObjectName plain = PageCacheMBeanRegistration.objectName("twin");
+        try (PageCache first = PageCache.open(config("twin")); PageCache second = PageCache.open(config("twin"))) {
+            assertEquals(plain, first.mbeanName());
+            assertEquals(PageCacheMBeanRegistration.objectName("twin-2"), second.mbeanName());
+            assertTrue(SERVER.isRegistered(second.mbeanName()));
+        }
+        assertFalse(SERVER.isRegistered(plain));
+        assertFalse(SERVER.isRegistered(PageCacheMBeanRegistration.objectName("twin-2")));
+    }
+
+    @Test
+    void withJmxDisabledNothingIsRegistered() throws Exception {
+        Map<String, String> flags = new HashMap<>(Map.of("pagecache.memory", "256k", "pagecache.name", "hidden",
+            "pagecache.jmx.enabled", "false"));
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
+            assertNull(cache.mbeanName());
+            assertFalse(SERVER.isRegistered(PageCacheMBeanRegistration.objectName("hidden")));
+        }
+    }
+
+    @Test
+    void jfrEventsAreRecordedOnlyWhenARecordingEnablesThem() throws Exception {
+        Path withEvents = dir.resolve("with.jfr");
+        Path without = dir.resolve("without.jfr");
+        try (Recording recording = new Recording()) {
+            recording.start(); // enables nothing of ours
+            runSomeFaultsEvictionsAndFlushes("a.db");
+            recording.stop();
+            recording.dump(without);
+        }
+        try (Recording recording = new Recording()) {
+            recording.enable("io.ratatosk.Fault");
+            recording.enable("io.ratatosk.Eviction");
+            recording.enable("io.ratatosk.Flush");
+            recording.start();
+            runSomeFaultsEvictionsAndFlushes("b.db");
+            recording.stop();
+            recording.dump(withEvents);
+        }
+        assertEquals(Map.of(), ourEvents(without), "events recorded although no recording enabled them");
+        Map<String, List<RecordedEvent>> events = ourEvents(withEvents);
+        assertEquals(List.of("io.ratatosk.Eviction", "io.ratatosk.Fault", "io.ratatosk.Flush"),
+            events.keySet().stream().sorted().toList());
+        RecordedEvent fault = events.get("io.ratatosk.Fault").get(0);
+        assertTrue(fault.getString("file").endsWith("b.db"), fault.toString());
+        assertNotEquals(null, fault.getDuration());
+        assertTrue(events.get("io.ratatosk.Flush").stream().anyMatch(e -> e.getInt("pages") > 1), "a flush of a run");
+    }
+
+    private void runSomeFaultsEvictionsAndFlushes(String fileName) throws IOException {
+        try (PageCache cache = PageCache.open(config("jfr-" + fileName)); PagedFile file = cache.map(dir.resolve(fileName), PAGE)) {
+            writePages(file, 100); // 64 frames: evictions
+            writePages(file, 20);
+            file.flush();
+        }
+    }
+
+    private static Map<String, List<RecordedEvent>> ourEvents(Path recording) throws IOException {
+        return RecordingFile.readAllEvents(recording).stream()
+            .filter(e -> e.getEventType().getName().startsWith("io.ratatosk."))
+            .collect(Collectors.groupingBy(e -> e.getEventType().getName()));
+    }
+}

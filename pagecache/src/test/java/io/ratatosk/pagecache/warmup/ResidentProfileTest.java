@@ -1,0 +1,82 @@
+package io.ratatosk.pagecache.warmup;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The profile's format round-trips, refuses damaged bytes with a reason, and its write is atomic. */
+class ResidentProfileTest {
+    @TempDir
+    Path dir;
+
+    private static ResidentProfile sample() {
+        long[] pages = {0, 1, 2, 5, 100, 101, 1L << 40};
+        return new ResidentProfile(8192, (1L << 40) + 1, "(dev=1,ino=2)", pages);
+    }
+
+    @Test
+    void roundTripsCompactly() throws Exception {
+        ResidentProfile profile = sample();
+        byte[] bytes = profile.encode();
+        ResidentProfile back = ResidentProfile.decode(bytes);
+        assertArrayEquals(profile.pages(), back.pages());
+        assertEquals(8192, back.filePageSize());
+        assertEquals((1L << 40) + 1, back.filePages());
+        assertEquals("(dev=1,ino=2)", back.fileKey());
+
+        long[] dense = new long[100_000];
+        Arrays.setAll(dense, i -> 3L * i);
+        byte[] denseBytes = new ResidentProfile(8192, 300_000, "k", dense).encode();
+        assertTrue(denseBytes.length < 100_000 + 64, "a dense profile takes about a byte a page: " + denseBytes.length);
+    }
+
+    @Test
+    void everyTruncationIsRefused() {
+        byte[] bytes = sample().encode();
+        for (int length = 0; length < bytes.length; length++) {
+            byte[] cut = Arrays.copyOf(bytes, length);
+            assertThrows(ProfileException.class, () -> ResidentProfile.decode(cut), "cut to " + length + " bytes");
+        }
+    }
+
+    @Test
+    void everyFlippedByteIsRefused() {
+        byte[] bytes = sample().encode();
+        for (int i = 0; i < bytes.length; i++) {
+            byte[] bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assertThrows(ProfileException.class, () -> ResidentProfile.decode(bad), "byte " + i + " flipped");
+        }
+    }
+
+    @Test
+    void aCrashBetweenWriteAndRenameLeavesTheOldProfile() throws Exception {
+        Path file = dir.resolve("data.db");
+        ResidentProfile old = new ResidentProfile(4096, 10, "k", new long[] {1, 2, 3});
+        old.writeFor(file);
+        ResidentProfile next = new ResidentProfile(4096, 10, "k", new long[] {7, 8});
+        assertThrows(IOException.class, () -> next.writeFor(file, (from, to) -> {
+            throw new IOException("crash before rename");
+        }));
+        assertTrue(Files.exists(ResidentProfile.tempPathFor(file)), "the new profile was written to the temporary file");
+        assertArrayEquals(new long[] {1, 2, 3}, ResidentProfile.readFor(file).pages(), "the old profile is intact");
+
+        next.writeFor(file); // the next write goes through, over the leftover temporary file
+        assertArrayEquals(new long[] {7, 8}, ResidentProfile.readFor(file).pages());
+        assertTrue(!Files.exists(ResidentProfile.tempPathFor(file)));
+    }
+
+    @Test
+    void aMissingProfileIsNull() throws Exception {
+        assertNull(ResidentProfile.readFor(dir.resolve("none.db")));
+    }
+}
