@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
@@ -42,7 +43,7 @@ class LdbcCommandTest {
 
     private String[] args(String... extra) {
         List<String> list = new java.util.ArrayList<>(List.of("ldbc", "--quiet", "--data-cache",
-            dir.resolve("cache").toString(), "--warmup", "40", "--ops", "160"));
+            dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160"));
         list.addAll(List.of(extra));
         return list.toArray(String[]::new);
     }
@@ -71,7 +72,7 @@ class LdbcCommandTest {
             }
             assertEquals(160, run.get("operations").asLong());
             assertTrue(run.get("hitRatio").asDouble() > 0 && run.get("hitRatio").asDouble() < 1, run.toString());
-            assertTrue(run.get("queries").has("IC1"), run.toString());
+            assertTrue(iterable(run.get("queries").fieldNames()).stream().anyMatch(q -> q.startsWith("IC")), run.toString());
         }
         assertEquals(1 << 20, runs.get(2).get("cacheBytes").asLong(), "runs go size by size, policy by policy");
         assertTrue(Files.size(outDir.resolve("hit-ratio.png")) > 1000);
@@ -79,7 +80,7 @@ class LdbcCommandTest {
 
         // The dump holds the first run (warm-up included): every query type, in the documented shape.
         List<String> lines = Files.readAllLines(dump, StandardCharsets.UTF_8);
-        assertEquals(200, lines.size());
+        assertEquals(460, lines.size());
         Set<QueryType> seen = EnumSet.noneOf(QueryType.class);
         for (String line : lines) {
             JsonNode q = JSON.readTree(line);
@@ -123,7 +124,7 @@ class LdbcCommandTest {
     void aTinyGeneratedGraphIsGeneratedOnceAndReused() throws IOException {
         assertEquals(0, bench(args("--data", "generated:0.003", "--policies", "clock", "--threads", "2", "--out",
             dir.resolve("o1").toString())), err.toString());
-        Path csv = dir.resolve("cache/scale-0.003-seed-42/csv");
+        Path csv = dir.resolve("cache/scale-0.003-seed-42-g" + LdbcGenerator.VERSION + "/csv");
         assertTrue(Files.isDirectory(csv));
         assertFalse(Files.exists(csv.resolveSibling("csv.partial")));
         long generated = Files.getLastModifiedTime(csv.resolve("vanilla/dynamic/person_0_0.csv")).toMillis();

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
 /** {@code ./bench ldbc}: the LDBC-style read benchmark on the example graph store, policy against policy. */
 @Command(name = "ldbc", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-        "Runs LDBC SNB Interactive reads (IS1-IS7, IC1, IC2, IC8, IC9, IC13) on an example graph store whose every"
+        "Runs LDBC SNB Interactive reads (IS1-IS7, IC1-IC14) on an example graph store whose every"
             + " page goes through the page cache, once per policy and cache size, and reports throughput, latency"
             + " percentiles per query, hit ratio, faults and evictions. Writes summary.json and charts to --out.",
         "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), a cache of 10%%"
