@@ -80,10 +80,17 @@ class LdbcCommandTest {
 
         // The dump holds the first run (warm-up included): every query type, in the documented shape.
         List<String> lines = Files.readAllLines(dump, StandardCharsets.UTF_8);
-        assertEquals(460, lines.size());
         Set<QueryType> seen = EnumSet.noneOf(QueryType.class);
+        int reads = 0;
+        int updates = 0;
         for (String line : lines) {
             JsonNode q = JSON.readTree(line);
+            if (q.has("update")) {
+                updates++;
+                assertTrue(q.get("update").asText().matches("IU[1-8]") && q.get("params").isObject(), line);
+                continue;
+            }
+            reads++;
             QueryType type = QueryType.valueOf(q.get("query").asText());
             seen.add(type);
             assertEquals(type.parameters(), iterable(q.get("params").fieldNames()), line);
@@ -93,6 +100,8 @@ class LdbcCommandTest {
             }
         }
         assertEquals(EnumSet.allOf(QueryType.class), seen, "every query type runs at least once");
+        assertEquals(460, reads);
+        assertTrue(updates > 30 && updates == runs.get(0).get("updates").asLong(), updates + " updates interleaved");
 
         // The trace is every access of the first run, and the simulator reads it. The cache counts a retried
         // read again only when it had to fault the page in anew: a handful at most.

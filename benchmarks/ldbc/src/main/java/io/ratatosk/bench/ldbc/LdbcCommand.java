@@ -11,6 +11,8 @@ import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.policies.PolicyRegistry;
@@ -53,6 +55,11 @@ public final class LdbcCommand implements Callable<Integer> {
     static final String DEFAULT_DATA = "generated:1";
     static final String DEFAULT_WARMUP = "2000";
     static final String DEFAULT_OPS = "5000";
+    /**
+     * The sample's default measured reads: enough that the whole update stream (6,920 updates, about
+     * 2.73 per complex read and so one per 7 reads) is applied along with them.
+     */
+    static final String DEFAULT_SAMPLE_OPS = "50000";
 
     @Spec
     private CommandSpec spec;
@@ -85,12 +92,18 @@ public final class LdbcCommand implements Callable<Integer> {
         description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
     private int threads;
 
+    @Option(names = "--updates", paramLabel = "MODE", defaultValue = "interleaved",
+        description = "interleaved: apply the data set's update streams (IU1-IU8) between the reads at LDBC's ratio,"
+            + " on a copy of the loaded store; none: reads only. Default: ${DEFAULT-VALUE}.")
+    private String updates;
+
     @Option(names = "--warmup", paramLabel = "N|TIME", defaultValue = DEFAULT_WARMUP,
         description = "Warm-up from a cold cache before measuring: operations, or a time (30s). Default: ${DEFAULT-VALUE}.")
     private String warmup;
 
     @Option(names = "--ops", paramLabel = "N",
-        description = "Measured operations (queries) per run. Default: " + DEFAULT_OPS + ".")
+        description = "Measured operations (queries; updates come on top) per run. Default: " + DEFAULT_OPS
+            + " (" + DEFAULT_SAMPLE_OPS + " with --data sample, so that its whole update stream is applied).")
     private Long ops;
 
     @Option(names = "--duration", paramLabel = "TIME",
@@ -134,6 +147,9 @@ public final class LdbcCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
         }
+        if (!updates.equals("interleaved") && !updates.equals("none")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--updates must be interleaved or none: " + updates);
+        }
         if (!swap.equals("file") && !swap.equals("nvm")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--swap must be file or nvm: " + swap);
         }
@@ -155,10 +171,18 @@ public final class LdbcCommand implements Callable<Integer> {
 
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
+        List<Update> updateStream = List.of();
+        if (updates.equals("interleaved")) {
+            updateStream = UpdateStreams.load(prepared.source());
+            if (updateStream.isEmpty()) {
+                progress.line("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
+                    prepared.name());
+            }
+        }
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         Files.createDirectories(outDir);
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
-            seed, swap.equals("nvm"), cacheFlags, nvmFlags);
+            seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
         LdbcReport.Header header = new LdbcReport.Header(String.join(" ", commandLine()), prepared.name(), storeBytes,
             threads, warm, measured, seed, swap);
@@ -212,7 +236,8 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             return b;
         }
-        return Budget.operations(ops != null ? ops : Long.parseLong(DEFAULT_OPS));
+        boolean sample = data.strip().equals("sample");
+        return Budget.operations(ops != null ? ops : Long.parseLong(sample ? DEFAULT_SAMPLE_OPS : DEFAULT_OPS));
     }
 
     /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */

@@ -818,4 +818,119 @@ final class ReferenceGraph {
         });
         return rows;
     }
+    // ---- updates -----------------------------------------------------------------------------------
+
+    /**
+     * Applies one update as the dump writes it ({@code {"update": "IU6", "params": {...}}}) to the maps,
+     * as if its rows had been in the CSV files; fails on an update that refers to something missing or
+     * inserts something that exists already.
+     */
+    void apply(String type, com.fasterxml.jackson.databind.JsonNode p) {
+        switch (type) {
+            case "IU1" -> {
+                long id = p.get("personId").asLong();
+                require(!persons.containsKey(id), "person " + id + " exists");
+                require(placeName.containsKey(p.get("cityId").asLong()), "no city " + p.get("cityId"));
+                persons.put(id, new Person(id, p.get("personFirstName").asText(), p.get("personLastName").asText(),
+                    p.get("gender").asText(), p.get("birthday").asLong(), p.get("creationDate").asLong(),
+                    p.get("locationIP").asText(), p.get("browserUsed").asText(), joined(p.get("languages")),
+                    joined(p.get("emails"))));
+                knows.put(id, new HashMap<>());
+                cityOf.put(id, p.get("cityId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    require(tagName.containsKey(t.asLong()), "no tag " + t);
+                    interests.computeIfAbsent(id, k -> new java.util.HashSet<>()).add(t.asLong());
+                }
+                for (com.fasterxml.jackson.databind.JsonNode s : p.get("studyAt")) {
+                    require(organisationName.containsKey(s.get(0).asLong()), "no organisation " + s);
+                    studyAt.computeIfAbsent(id, k -> new ArrayList<>()).add(new long[] {s.get(0).asLong(), s.get(1).asLong()});
+                }
+                for (com.fasterxml.jackson.databind.JsonNode w : p.get("workAt")) {
+                    require(organisationName.containsKey(w.get(0).asLong()), "no organisation " + w);
+                    workAt.computeIfAbsent(id, k -> new ArrayList<>()).add(new long[] {w.get(0).asLong(), w.get(1).asLong()});
+                }
+            }
+            case "IU2", "IU3" -> {
+                long person = p.get("personId").asLong();
+                long message = p.get(type.equals("IU2") ? "postId" : "commentId").asLong();
+                require(persons.containsKey(person) && messages.containsKey(message)
+                    && messages.get(message).isPost() == type.equals("IU2"), "like of a missing person or message");
+                Map<Long, Long> likers = likes.computeIfAbsent(message, k -> new HashMap<>());
+                require(!likers.containsKey(person), "like exists");
+                likers.put(person, p.get("creationDate").asLong());
+            }
+            case "IU4" -> {
+                long forum = p.get("forumId").asLong();
+                require(!forumTitle.containsKey(forum), "forum " + forum + " exists");
+                require(persons.containsKey(p.get("moderatorPersonId").asLong()), "no moderator");
+                forumTitle.put(forum, p.get("forumTitle").asText());
+                moderatorOf.put(forum, p.get("moderatorPersonId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    forumTags.computeIfAbsent(forum, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU5" -> {
+                long forum = p.get("forumId").asLong();
+                long person = p.get("personId").asLong();
+                require(forumTitle.containsKey(forum) && persons.containsKey(person), "membership of missing nodes");
+                Map<Long, Long> m = members.computeIfAbsent(forum, k -> new HashMap<>());
+                require(!m.containsKey(person), "membership exists");
+                m.put(person, p.get("joinDate").asLong());
+            }
+            case "IU6" -> {
+                long id = p.get("postId").asLong();
+                long author = p.get("authorPersonId").asLong();
+                require(!messages.containsKey(id), "message " + id + " exists");
+                require(persons.containsKey(author) && forumTitle.containsKey(p.get("forumId").asLong()), "post refs");
+                messages.put(id, new Message(id, true, p.get("imageFile").asText(), p.get("creationDate").asLong(),
+                    p.get("content").asText()));
+                creatorOf.put(id, author);
+                messagesBy.computeIfAbsent(author, k -> new ArrayList<>()).add(id);
+                forumOfPost.put(id, p.get("forumId").asLong());
+                messageCountry.put(id, p.get("countryId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    messageTags.computeIfAbsent(id, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU7" -> {
+                long id = p.get("commentId").asLong();
+                long author = p.get("authorPersonId").asLong();
+                long toPost = p.get("replyToPostId").asLong();
+                long parent = toPost != -1 ? toPost : p.get("replyToCommentId").asLong();
+                require(!messages.containsKey(id), "message " + id + " exists");
+                require(persons.containsKey(author) && messages.containsKey(parent)
+                    && messages.get(parent).isPost() == (toPost != -1), "comment refs");
+                messages.put(id, new Message(id, false, "", p.get("creationDate").asLong(), p.get("content").asText()));
+                creatorOf.put(id, author);
+                messagesBy.computeIfAbsent(author, k -> new ArrayList<>()).add(id);
+                parentOf.put(id, parent);
+                repliesTo.computeIfAbsent(parent, k -> new ArrayList<>()).add(id);
+                messageCountry.put(id, p.get("countryId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    messageTags.computeIfAbsent(id, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU8" -> {
+                long a = p.get("person1Id").asLong();
+                long b = p.get("person2Id").asLong();
+                require(persons.containsKey(a) && persons.containsKey(b), "knows of missing persons");
+                require(!knows.get(a).containsKey(b), "knows exists");
+                knows.get(a).put(b, p.get("creationDate").asLong());
+                knows.get(b).put(a, p.get("creationDate").asLong());
+            }
+            default -> throw new AssertionError("unknown update " + type);
+        }
+    }
+
+    private static String joined(com.fasterxml.jackson.databind.JsonNode list) {
+        List<String> parts = new ArrayList<>();
+        list.forEach(n -> parts.add(n.asText()));
+        return String.join(";", parts);
+    }
+
+    private static void require(boolean ok, String problem) {
+        if (!ok) {
+            throw new AssertionError("update refused: " + problem);
+        }
+    }
 }
