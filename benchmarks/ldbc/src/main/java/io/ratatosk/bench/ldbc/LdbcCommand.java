@@ -43,8 +43,9 @@ import picocli.CommandLine.Spec;
         "Runs LDBC SNB Interactive reads (IS1-IS7, IC1-IC14) on an example graph store whose every"
             + " page goes through the page cache, once per policy and cache size, and reports throughput, latency"
             + " percentiles per query, hit ratio, faults and evictions. Writes summary.json and charts to --out.",
-        "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), a cache of 10%%"
-            + " of the store, muninn against global-clock:max_usage=7 and the other policies."},
+        "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), its update stream"
+            + " interleaved with the reads, two query threads, a cache of 10%% of the store, muninn against"
+            + " global-clock:max_usage=7 and the other policies."},
     footer = {"", "Examples:",
         "  ./bench ldbc",
         "  ./bench ldbc --data sample --dump-results results.jsonl",
@@ -88,7 +89,7 @@ public final class LdbcCommand implements Callable<Integer> {
         description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false.")
     private Map<String, String> set = new LinkedHashMap<>();
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
         description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
     private int threads;
 
@@ -163,6 +164,8 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
         }
+        // Hook for --io (the IO work): its choice joins cacheFlags here as a page cache flag, and the default
+        // main job asks for direct IO where the file system allows it, falling back to buffered with one line.
         ProgressOutput progress = ProgressOutput.stderr(quiet);
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");

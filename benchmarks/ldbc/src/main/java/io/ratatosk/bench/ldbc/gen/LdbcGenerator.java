@@ -137,6 +137,7 @@ public final class LdbcGenerator {
             writeActivity(out);
         }
         writeParameters(root.resolve("substitution_parameters"));
+        writeUpdates(root.resolve("update_streams"));
         progress.line("generated %,d persons and %,d messages in %.1f s", persons, nextMessageId - 3_000_000_000L,
             (System.nanoTime() - started) / 1e9);
     }
@@ -496,6 +497,151 @@ public final class LdbcGenerator {
             s.append(bank.words.get(NameBank.cubedIndex(r, bank.words.size())));
         }
         return s.toString();
+    }
+
+    // ---- update streams ------------------------------------------------------------------------------
+
+    /** Updates per person of the data set: 5,000 at scale 1. */
+    private static final double UPDATES_PER_PERSON = 0.5;
+    /** The mix of IU1-IU8, about the sample's (28, 818, 656, 155, 2507, 1271, 1296, 189 of 6,920). */
+    private static final double[] UPDATE_MIX = {0.004, 0.118, 0.095, 0.022, 0.362, 0.184, 0.188, 0.027};
+
+    /**
+     * LDBC-style update streams after the loaded data (from {@link #END} on, over 30 days): new persons,
+     * forums, memberships, posts on walls, comments on the new posts and comments, likes of them and new
+     * friendships. Every id an update refers to exists by then, and nothing it inserts exists yet.
+     */
+    private void writeUpdates(Path dir) throws IOException {
+        SplittableRandom r = random(6, 0);
+        int total = Math.max(50, (int) Math.round(persons * UPDATES_PER_PERSON));
+        long step = 30 * DAY / total;
+        java.util.List<long[]> newPosts = new java.util.ArrayList<>(); // id, created
+        java.util.List<long[]> newComments = new java.util.ArrayList<>();
+        java.util.List<Long> newForums = new java.util.ArrayList<>();
+        java.util.List<Long> newPersons = new java.util.ArrayList<>();
+        Set<String> inserted = new HashSet<>();
+        try (UpdateStreamWriter out = new UpdateStreamWriter(dir)) {
+            for (int k = 0; k < total; k++) {
+                long t = END + (k + 1) * step;
+                int type = 1 + pickIndex(r, UPDATE_MIX);
+                if ((type == 2 || type == 7) && newPosts.isEmpty() || type == 3 && newComments.isEmpty()
+                    || type == 5 && newForums.isEmpty() && groupMembers.length == 0) {
+                    type = 6; // nothing to like, answer or join yet: a post first
+                }
+                switch (type) {
+                    case 1 -> {
+                        int i = persons + newPersons.size();
+                        long id = personId(i);
+                        int country = NameBank.cubedIndex(r, COUNTRIES);
+                        String first = bank.firstNames.get(NameBank.cubedIndex(r, bank.firstNames.size()));
+                        int tag = NameBank.cubedIndex(r, TAGS);
+                        out.write(t, 0, 1, id, first, bank.lastNames.get(NameBank.cubedIndex(r, bank.lastNames.size())),
+                            r.nextBoolean() ? "male" : "female", (3652 + r.nextInt(5844)) * DAY, t,
+                            (1 + r.nextInt(223)) + "." + r.nextInt(256) + ".0." + (1 + r.nextInt(254)),
+                            BROWSERS[r.nextInt(BROWSERS.length)], cityPlace(country, r.nextInt(CITIES_PER_COUNTRY)),
+                            country == 0 ? "en" : language(country) + ";en", first + id + "@gmail.com",
+                            tag + ";" + ((tag + 1) % TAGS), university(country, r.nextInt(CITIES_PER_COUNTRY)) + ","
+                                + (2000 + r.nextInt(12)), company(country, r.nextInt(COMPANIES_PER_COUNTRY)) + ","
+                                + (2005 + r.nextInt(6)));
+                        newPersons.add(id);
+                    }
+                    case 2, 3 -> {
+                        java.util.List<long[]> pool = type == 2 ? newPosts : newComments;
+                        long[] m = pool.get(pool.size() - 1 - r.nextInt(Math.min(pool.size(), 200)));
+                        long liker = personId(r.nextInt(persons));
+                        if (inserted.add("like " + liker + " " + m[0])) {
+                            out.write(t, m[1], type, liker, m[0], t);
+                        }
+                    }
+                    case 4 -> {
+                        long id = 2_500_000_000L + newForums.size();
+                        int moderator = r.nextInt(persons);
+                        int tag = personInterests[moderator][0];
+                        out.write(t, personCreated[moderator], 4, id, "Group for " + tagName(tag), t,
+                            personId(moderator), tag);
+                        newForums.add(id);
+                    }
+                    case 5 -> {
+                        long forum;
+                        int group = -1;
+                        if (!newForums.isEmpty() && (groupMembers.length == 0 || r.nextBoolean())) {
+                            forum = newForums.get(r.nextInt(newForums.size()));
+                        } else {
+                            group = r.nextInt(groupMembers.length);
+                            forum = groupForumId(group);
+                        }
+                        int member = r.nextInt(persons);
+                        long person = !newPersons.isEmpty() && r.nextDouble() < 0.05
+                            ? newPersons.get(r.nextInt(newPersons.size())) : personId(member);
+                        boolean old = group >= 0 && person == personId(member)
+                            && Arrays.binarySearch(groupMembers[group], member) >= 0;
+                        if (!old && inserted.add("member " + forum + " " + person)) {
+                            out.write(t, 0, 5, forum, person, t);
+                        }
+                    }
+                    case 6 -> {
+                        int author = r.nextInt(persons);
+                        long id = nextMessageId++;
+                        int country = personCountry[author];
+                        int tag = personInterests[author][r.nextInt(personInterests[author].length)];
+                        if (r.nextDouble() < 0.2) {
+                            out.write(t, personCreated[author], 6, id, "photo" + id + ".jpg", t, personIp[author],
+                                personBrowser[author], "", "", 0, personId(author), wallForumId(author),
+                                countryPlace(country), tag);
+                        } else {
+                            String text = text(r, 20 + r.nextInt(200));
+                            out.write(t, personCreated[author], 6, id, "", t, personIp[author], personBrowser[author],
+                                country == 0 ? "en" : language(country), text, text.length(), personId(author),
+                                wallForumId(author), countryPlace(country), tag);
+                        }
+                        newPosts.add(new long[] {id, t});
+                    }
+                    case 7 -> {
+                        boolean toComment = !newComments.isEmpty() && r.nextDouble() < 0.4;
+                        java.util.List<long[]> pool = toComment ? newComments : newPosts;
+                        long[] parent = pool.get(pool.size() - 1 - r.nextInt(Math.min(pool.size(), 200)));
+                        int author = r.nextInt(persons);
+                        long id = nextMessageId++;
+                        String text = r.nextDouble() < 0.4 ? SHORT_COMMENTS[r.nextInt(SHORT_COMMENTS.length)]
+                            : text(r, 10 + r.nextInt(100));
+                        out.write(t, parent[1], 7, id, t, personIp[author], personBrowser[author], text, text.length(),
+                            personId(author), countryPlace(personCountry[author]), toComment ? -1 : parent[0],
+                            toComment ? parent[0] : -1, r.nextDouble() < 0.3 ? String.valueOf(NameBank.cubedIndex(r, TAGS))
+                                : "");
+                        newComments.add(new long[] {id, t});
+                    }
+                    default -> {
+                        int a = r.nextInt(persons);
+                        int b = r.nextInt(persons);
+                        if (a != b && !knowsInData(a, b)
+                            && inserted.add("knows " + Math.min(a, b) + " " + Math.max(a, b))) {
+                            out.write(t, Math.max(personCreated[a], personCreated[b]), 8, personId(a), personId(b), t);
+                        }
+                    }
+                }
+            }
+            progress.line("update streams: %,d updates from %s on", out.lines(), java.time.Instant.ofEpochMilli(END));
+        }
+    }
+
+    private boolean knowsInData(int a, int b) {
+        for (int f = friendStart[a]; f < friendStart[a + 1]; f++) {
+            if (friends[f] == b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int pickIndex(SplittableRandom r, double[] shares) {
+        double x = r.nextDouble();
+        for (int i = 0; i < shares.length - 1; i++) {
+            x -= shares[i];
+            if (x < 0) {
+                return i;
+            }
+        }
+        return shares.length - 1;
     }
 
     // ---- substitution parameters -------------------------------------------------------------------
