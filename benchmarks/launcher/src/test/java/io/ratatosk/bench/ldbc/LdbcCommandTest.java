@@ -148,6 +148,41 @@ class LdbcCommandTest {
         assertEquals("clock", run.get("policy").asText());
     }
 
+    /** A bad update stream stops the command before any run: file and line named, the loaded store as it was. */
+    @Test
+    void aBadUpdateStreamNamesItsLineAndLeavesTheStoreAsItWas() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path stream = data.resolve("update_streams/updateStream_0_0_forum.csv");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(stream, StandardCharsets.UTF_8));
+        String good = lines.get(2);
+        lines.set(2, good.replaceFirst("\\|[0-9]+\\|", "|soon|"));
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+        assertEquals(1, bench(args("--data", data.toString(), "--policies", "clock", "--out",
+            dir.resolve("o1").toString())), err.toString());
+        assertTrue(err.toString().contains(stream + ":3: dependencyTime: 'soon' is not a number"), err.toString());
+        Path storeDir;
+        try (var found = Files.walk(dir.resolve("cache"))) {
+            storeDir = found.filter(p -> p.getFileName().toString().equals("store") && Files.isDirectory(p))
+                .findFirst().orElseThrow();
+        }
+        byte[] meta = Files.readAllBytes(storeDir.resolve("store.meta"));
+        long written = Files.getLastModifiedTime(storeDir.resolve("nodes.store")).toMillis();
+        assertFalse(Files.exists(storeDir.resolveSibling("store-updated")), "no run started");
+
+        lines.set(2, good);
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+        assertEquals(0, bench(args("--data", data.toString(), "--policies", "clock", "--out",
+            dir.resolve("o2").toString())), err.toString());
+        assertEquals(written, Files.getLastModifiedTime(storeDir.resolve("nodes.store")).toMillis(),
+            "the loaded store is reused, not loaded or written again");
+        assertEquals(new String(meta, StandardCharsets.UTF_8),
+            Files.readString(storeDir.resolve("store.meta"), StandardCharsets.UTF_8), "the loaded store is as it was");
+        JsonNode run = JSON.readTree(dir.resolve("o2/summary.json").toFile()).get("runs").get(0);
+        assertTrue(run.get("updates").asLong() > 0 && run.get("evictionWrites").asLong() >= 0, run.toString());
+        assertTrue(Files.exists(storeDir.resolveSibling("store-updated").resolve("store.meta")));
+    }
+
     @Test
     void theNvmTierReportsItsCounters() throws IOException {
         assertEquals(0, bench(args("--data", "sample", "--policies", "muninn", "--swap", "nvm", "--set",

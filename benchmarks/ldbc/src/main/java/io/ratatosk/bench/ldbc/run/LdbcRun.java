@@ -108,8 +108,8 @@ public final class LdbcRun {
         try (PageCache pageCache = nvm == null ? PageCache.open(config) : PageCache.open(config, nvm);
              GraphStore store = GraphStore.open(storeDir, pageCache, recorder);
              StoreUpdater updater = updating ? store.newUpdater() : null) {
-            Updates updates = updating ? new Updates(new UpdateSchedule(settings.updates()), new UpdateApplier(updater))
-                : null;
+            Updates updates = updating
+                ? new Updates(store, new UpdateSchedule(settings.updates()), new UpdateApplier(updater)) : null;
             Worker[] workers = new Worker[settings.threads()];
             for (int t = 0; t < workers.length; t++) {
                 workers[t] = new Worker(store.meta(), t, updates);
@@ -225,11 +225,18 @@ public final class LdbcRun {
      * reads out while an update is half done, so that every read sees each update whole or not at all
      * and every read after an update sees it.
      */
-    private record Updates(UpdateSchedule schedule, UpdateApplier applier, ReentrantReadWriteLock lock) {
-        Updates(UpdateSchedule schedule, UpdateApplier applier) {
-            this(schedule, applier, new ReentrantReadWriteLock());
+    private record Updates(GraphStore store, UpdateSchedule schedule, UpdateApplier applier,
+                           ReentrantReadWriteLock lock) {
+        Updates(GraphStore store, UpdateSchedule schedule, UpdateApplier applier) {
+            this(store, schedule, applier, new ReentrantReadWriteLock());
         }
     }
+
+    /**
+     * Updates between checkpoints: after every this many, the thread that applied the last one flushes
+     * the store while the other threads read on, as a database's checkpoint does.
+     */
+    static final int CHECKPOINT_UPDATES = 500;
 
     /** Counts one thread's pins (page accesses) and passes them on to the run's recorder, if any. */
     private static final class PinCounter implements PinRecorder {
@@ -269,12 +276,14 @@ public final class LdbcRun {
 
         /** Applies the next update of the stream, if any is left; false when the stream is used up. */
         private boolean applyNext(boolean measure, ResultDump dump) throws IOException {
+            boolean checkpoint;
             updates.lock().writeLock().lock();
             try {
                 Update u = updates.schedule().take();
                 if (u == null) {
                     return false;
                 }
+                checkpoint = updates.schedule().taken() % CHECKPOINT_UPDATES == 0;
                 long t0 = System.nanoTime();
                 updates.applier().apply(u);
                 long elapsed = System.nanoTime() - t0;
@@ -284,10 +293,13 @@ public final class LdbcRun {
                 if (dump != null) {
                     dump.write(u);
                 }
-                return true;
             } finally {
                 updates.lock().writeLock().unlock();
             }
+            if (checkpoint) {
+                updates.store().flush();
+            }
+            return true;
         }
 
         long run(GraphStore store, long quota, long deadline, boolean measure, ResultDump dump,

@@ -128,6 +128,16 @@ public final class GraphStore implements AutoCloseable {
         return new StoreUpdater(this, recorder);
     }
 
+    /**
+     * Writes every page modified so far and forces the files, as a database's checkpoint does: runs
+     * concurrently with reads and with later updates (a page being written meanwhile stays dirty).
+     */
+    public void flush() throws IOException {
+        for (PagedFile f : files.values()) {
+            f.flush();
+        }
+    }
+
     /** Called by the updater: the counts readers see after their next refresh, and store.meta on close. */
     void publish(StoreMeta current) {
         meta = current;
