@@ -373,7 +373,25 @@ public final class LdbcRun {
             }
             long pick = random.nextLong(total);
             long node = pick < posts.count() ? posts.first() + pick : comments.first() + pick - posts.count();
-            return reader.ldbcId((int) node);
+            return idOf((int) node);
+        }
+
+        /**
+         * The LDBC id of a loaded node, read like a query: under the read lock, with the current counts,
+         * since an update may be linking a new relationship into the node's chain meanwhile.
+         */
+        private long idOf(int node) throws IOException {
+            if (updates != null) {
+                updates.lock().readLock().lock();
+            }
+            try {
+                reader.refresh();
+                return reader.ldbcId(node);
+            } finally {
+                if (updates != null) {
+                    updates.lock().readLock().unlock();
+                }
+            }
         }
 
         private long randomNode(Label label, SplittableRandom random) throws IOException {
@@ -381,7 +399,7 @@ public final class LdbcRun {
             if (range.count() == 0) {
                 throw new UncheckedIOException(new IOException("the store has no " + label + " node"));
             }
-            return reader.ldbcId((int) (range.first() + random.nextLong(range.count())));
+            return idOf((int) (range.first() + random.nextLong(range.count())));
         }
     }
 }
