@@ -123,6 +123,26 @@ class LdbcUpdatesTest {
         }
     }
 
+    /** With two threads the dump's order is still the order of effect: the replay agrees line by line. */
+    @Test
+    void twoThreadsDumpReadsAndUpdatesInTheOrderTheyTookEffect() throws IOException {
+        Path storeDir = dir.resolve("store");
+        LdbcTestData.loadSample(storeDir);
+        List<Update> updates = UpdateStreams.load(LdbcDataSource.sample());
+        LdbcRun.Settings settings = new LdbcRun.Settings(storeDir, SubstitutionParameters.load(LdbcDataSource.sample()),
+            2, Budget.operations(1000), Budget.operations(15_000), 7, false, Map.of(), Map.of(), updates);
+        Path dumpFile = dir.resolve("dump.jsonl");
+        RunResult result;
+        try (ResultDump dump = new ResultDump(dumpFile)) {
+            result = new LdbcRun(settings, ProgressOutput.none()).execute(PolicyCatalog.standard().parse("clock"),
+                CacheSpec.parse("10%"), GraphStore.sizeOnDisk(storeDir), dump, null);
+        }
+        DumpReplay.Counts counts = DumpReplay.replay(dumpFile, ReferenceGraph.load(LdbcTestData.sampleRoot()));
+        assertEquals(result.updates(), counts.updateTotal());
+        assertTrue(counts.updateTotal() > 1000, counts.updates().toString());
+        assertEquals(16_000, counts.reads().values().stream().mapToInt(c -> c[0]).sum());
+    }
+
     @Test
     void aMalformedUpdateLineIsRefusedWithItsFileAndLine() throws IOException {
         Path streams = dir.resolve("data/update_streams");
