@@ -11,6 +11,8 @@ import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.policies.PolicyRegistry;
@@ -38,11 +40,12 @@ import picocli.CommandLine.Spec;
 /** {@code ./bench ldbc}: the LDBC-style read benchmark on the example graph store, policy against policy. */
 @Command(name = "ldbc", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
-        "Runs LDBC SNB Interactive reads (IS1-IS7, IC1, IC2, IC8, IC9, IC13) on an example graph store whose every"
+        "Runs LDBC SNB Interactive reads (IS1-IS7, IC1-IC14) on an example graph store whose every"
             + " page goes through the page cache, once per policy and cache size, and reports throughput, latency"
             + " percentiles per query, hit ratio, faults and evictions. Writes summary.json and charts to --out.",
-        "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), a cache of 10%%"
-            + " of the store, muninn against global-clock:max_usage=7 and the other policies."},
+        "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), its update stream"
+            + " interleaved with the reads, two query threads, a cache of 10%% of the store, muninn against"
+            + " global-clock:max_usage=7 and the other policies."},
     footer = {"", "Examples:",
         "  ./bench ldbc",
         "  ./bench ldbc --data sample --dump-results results.jsonl",
@@ -53,6 +56,11 @@ public final class LdbcCommand implements Callable<Integer> {
     static final String DEFAULT_DATA = "generated:1";
     static final String DEFAULT_WARMUP = "2000";
     static final String DEFAULT_OPS = "5000";
+    /**
+     * The sample's default measured reads: enough that the whole update stream (6,920 updates, about
+     * 2.73 per complex read and so one per 7 reads) is applied along with them.
+     */
+    static final String DEFAULT_SAMPLE_OPS = "50000";
 
     @Spec
     private CommandSpec spec;
@@ -93,16 +101,22 @@ public final class LdbcCommand implements Callable<Integer> {
         description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false.")
     private Map<String, String> set = new LinkedHashMap<>();
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
         description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
     private int threads;
+
+    @Option(names = "--updates", paramLabel = "MODE", defaultValue = "interleaved",
+        description = "interleaved: apply the data set's update streams (IU1-IU8) between the reads at LDBC's ratio,"
+            + " on a copy of the loaded store; none: reads only. Default: ${DEFAULT-VALUE}.")
+    private String updates;
 
     @Option(names = "--warmup", paramLabel = "N|TIME", defaultValue = DEFAULT_WARMUP,
         description = "Warm-up from a cold cache before measuring: operations, or a time (30s). Default: ${DEFAULT-VALUE}.")
     private String warmup;
 
     @Option(names = "--ops", paramLabel = "N",
-        description = "Measured operations (queries) per run. Default: " + DEFAULT_OPS + ".")
+        description = "Measured operations (queries; updates come on top) per run. Default: " + DEFAULT_OPS
+            + " (" + DEFAULT_SAMPLE_OPS + " with --data sample, so that its whole update stream is applied).")
     private Long ops;
 
     @Option(names = "--duration", paramLabel = "TIME",
@@ -146,6 +160,9 @@ public final class LdbcCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
         }
+        if (!updates.equals("interleaved") && !updates.equals("none")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--updates must be interleaved or none: " + updates);
+        }
         if (!swap.equals("file") && !swap.equals("nvm")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--swap must be file or nvm: " + swap);
         }
@@ -168,10 +185,18 @@ public final class LdbcCommand implements Callable<Integer> {
 
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
+        List<Update> updateStream = List.of();
+        if (updates.equals("interleaved")) {
+            updateStream = UpdateStreams.load(prepared.source());
+            if (updateStream.isEmpty()) {
+                progress.line("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
+                    prepared.name());
+            }
+        }
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         Files.createDirectories(outDir);
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
-            seed, swap.equals("nvm"), cacheFlags, nvmFlags);
+            seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
         if (restart) {
             for (CacheSpec c : caches) {
@@ -234,7 +259,8 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             return b;
         }
-        return Budget.operations(ops != null ? ops : Long.parseLong(DEFAULT_OPS));
+        boolean sample = data.strip().equals("sample");
+        return Budget.operations(ops != null ? ops : Long.parseLong(sample ? DEFAULT_SAMPLE_OPS : DEFAULT_OPS));
     }
 
     /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */

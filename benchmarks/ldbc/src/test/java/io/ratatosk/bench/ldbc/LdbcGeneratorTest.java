@@ -4,14 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.LdbcLoader;
 import io.ratatosk.bench.ldbc.query.LdbcQueries;
 import io.ratatosk.bench.ldbc.query.Query;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.run.ResultDump;
+import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreReader;
+import io.ratatosk.bench.ldbc.store.StoreUpdater;
+import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.ldbc.update.UpdateApplier;
+import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.pagecache.PageCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +66,7 @@ class LdbcGeneratorTest {
         new LdbcGenerator(0.02, 11, ProgressOutput.none()).write(dir.resolve("b"));
         new LdbcGenerator(0.02, 12, ProgressOutput.none()).write(dir.resolve("c"));
         Map<String, String> a = digests(dir.resolve("a"));
-        assertEquals(36, a.size(), "31 CSV files and 5 parameter files: " + a.keySet());
+        assertEquals(47, a.size(), "31 CSV files, 14 parameter files and 2 update streams: " + a.keySet());
         assertEquals(a, digests(dir.resolve("b")));
         Map<String, String> c = digests(dir.resolve("c"));
         assertEquals(a.keySet(), c.keySet());
@@ -106,30 +114,27 @@ class LdbcGeneratorTest {
         new LdbcLoader(LdbcDataSource.directory(root), ProgressOutput.none()).load(dir.resolve("store"), 16L << 20);
         ReferenceGraph reference = ReferenceGraph.load(root);
         int compared = 0;
+        Map<QueryType, Integer> nonEmpty = new java.util.EnumMap<>(QueryType.class);
         try (PageCache cache = LdbcTestData.cache("2m");
              GraphStore store = GraphStore.open(dir.resolve("store"), cache);
              StoreReader reader = store.newReader()) {
             LdbcQueries queries = new LdbcQueries(reader);
-            for (QueryType type : QueryType.COMPLEX) {
-                for (String[] p : LdbcTestData.parameters(root, type)) {
-                    Query q = switch (type) {
-                        case IC1 -> Query.of(type, Long.parseLong(p[0]), p[1]);
-                        case IC2, IC9 -> Query.of(type, Long.parseLong(p[0]), Long.parseLong(p[1]));
-                        case IC8 -> Query.of(type, Long.parseLong(p[0]));
-                        default -> Query.of(type, Long.parseLong(p[0]), Long.parseLong(p[1]));
-                    };
-                    List<List<Object>> expected = switch (type) {
-                        case IC1 -> reference.ic1(Long.parseLong(p[0]), p[1]);
-                        case IC2 -> reference.ic2(Long.parseLong(p[0]), Long.parseLong(p[1]));
-                        case IC9 -> reference.ic9(Long.parseLong(p[0]), Long.parseLong(p[1]));
-                        case IC8 -> reference.ic8(Long.parseLong(p[0]));
-                        default -> reference.ic13(Long.parseLong(p[0]), Long.parseLong(p[1]));
-                    };
-                    assertEquals(LdbcTestData.canonical(type, expected), LdbcTestData.canonical(type, queries.run(q)),
-                        () -> q + " differs from the reference");
-                    compared++;
+            SubstitutionParameters parameters = SubstitutionParameters.load(LdbcDataSource.directory(root));
+            compared += compareAll(parameters, reference, queries, nonEmpty);
+            // The generated update stream applies cleanly, and afterwards the answers still agree.
+            List<Update> updates = UpdateStreams.load(LdbcDataSource.directory(root));
+            assertTrue(updates.size() >= 50, updates.size() + " updates");
+            assertEquals(8, updates.stream().map(Update::type).distinct().count(), "every update type");
+            try (StoreUpdater updater = store.newUpdater()) {
+                UpdateApplier applier = new UpdateApplier(updater);
+                for (Update u : updates) {
+                    applier.apply(u);
+                    JsonNode line = new ObjectMapper().readTree(ResultDump.line(u));
+                    reference.apply(line.get("update").asText(), line.get("params"));
                 }
             }
+            reader.refresh();
+            compared += compareAll(parameters, reference, queries, new java.util.EnumMap<>(QueryType.class));
             List<Long> persons = reference.personIds();
             for (long p : persons.subList(0, Math.min(100, persons.size()))) {
                 assertEquals(reference.is2(p), queries.run(Query.of(QueryType.IS2, p)), "IS2 " + p);
@@ -142,6 +147,24 @@ class LdbcGeneratorTest {
                 assertEquals(reference.is7(m), queries.run(Query.of(QueryType.IS7, m)), "IS7 " + m);
             }
         }
-        assertEquals(500, compared);
+        assertEquals(2 * 100 * QueryType.COMPLEX.size(), compared);
+        for (QueryType type : QueryType.COMPLEX) {
+            assertTrue(nonEmpty.get(type) >= 5, () -> type + " had rows for only " + nonEmpty.get(type) + " of 100 parameters");
+        }
+    }
+
+    private static int compareAll(SubstitutionParameters parameters, ReferenceGraph reference, LdbcQueries queries,
+                                  Map<QueryType, Integer> nonEmpty) throws IOException {
+        int compared = 0;
+        for (QueryType type : QueryType.COMPLEX) {
+            for (Query q : parameters.of(type)) {
+                List<List<Object>> expected = reference.run(q);
+                assertEquals(LdbcTestData.canonical(type, expected), LdbcTestData.canonical(type, queries.run(q)),
+                    () -> q + " differs from the reference");
+                compared++;
+                nonEmpty.merge(type, expected.isEmpty() ? 0 : 1, Integer::sum);
+            }
+        }
+        return compared;
     }
 }

@@ -51,11 +51,31 @@ final class LdbcTestData {
         return rows;
     }
 
+    /** The {@code n} most frequent values, most frequent first (ties by value). */
+    static List<String> mostCommon(List<String> values, int n) {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        values.forEach(v -> counts.merge(v, 1, Integer::sum));
+        List<String> sorted = new ArrayList<>(counts.keySet());
+        sorted.sort(Comparator.<String>comparingInt(counts::get).reversed().thenComparing(Comparator.naturalOrder()));
+        return sorted.subList(0, Math.min(n, sorted.size()));
+    }
+
     /**
      * Rows with IC1's unordered lists (emails, languages, universities, companies) sorted, so that
      * two implementations compare equal whatever order they list those sets in.
      */
     static List<List<Object>> canonical(QueryType type, List<List<Object>> rows) {
+        if (type == QueryType.IC12) {
+            List<List<Object>> out = new ArrayList<>();
+            for (List<Object> row : rows) {
+                List<Object> copy = new ArrayList<>(row);
+                List<Object> set = new ArrayList<>((List<?>) copy.get(3));
+                set.sort(Comparator.comparing(String::valueOf));
+                copy.set(3, set);
+                out.add(copy);
+            }
+            return out;
+        }
         if (type != QueryType.IC1) {
             return rows;
         }

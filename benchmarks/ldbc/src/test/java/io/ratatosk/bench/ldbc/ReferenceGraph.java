@@ -47,6 +47,20 @@ final class ReferenceGraph {
     final Map<Long, Long> organisationPlace = new HashMap<>();
     final Map<Long, List<long[]>> studyAt = new HashMap<>();
     final Map<Long, List<long[]>> workAt = new HashMap<>();
+    final Map<Long, String> placeType = new HashMap<>();
+    final Map<Long, Long> placePartOf = new HashMap<>();
+    final Map<Long, Long> messageCountry = new HashMap<>();
+    final Map<Long, List<Long>> messageTags = new HashMap<>();
+    final Map<Long, String> tagName = new HashMap<>();
+    final Map<Long, Long> tagClassOf = new HashMap<>();
+    final Map<Long, String> tagClassName = new HashMap<>();
+    final Map<Long, Long> tagClassParent = new HashMap<>();
+    final Map<Long, Set<Long>> interests = new HashMap<>();
+    /** message -> liker -> like date. */
+    final Map<Long, Map<Long, Long>> likes = new HashMap<>();
+    /** forum -> member -> join date. */
+    final Map<Long, Map<Long, Long>> members = new HashMap<>();
+    final Map<Long, List<Long>> forumTags = new HashMap<>();
 
     /** {@code root} holds static/ and dynamic/ (or vanilla/static, vanilla/dynamic). */
     static ReferenceGraph load(Path root) throws IOException {
@@ -104,6 +118,48 @@ final class ReferenceGraph {
         }
         for (String[] r : rows(csv, "dynamic", "person_workAt_organisation")) {
             g.workAt.computeIfAbsent(l(r[0]), k -> new ArrayList<>()).add(new long[] {l(r[1]), l(r[2])});
+        }
+        for (String[] r : rows(csv, "static", "place")) {
+            g.placeType.put(l(r[0]), r[3]);
+        }
+        for (String[] r : rows(csv, "static", "place_isPartOf_place")) {
+            g.placePartOf.put(l(r[0]), l(r[1]));
+        }
+        for (String rel : List.of("post_isLocatedIn_place", "comment_isLocatedIn_place")) {
+            for (String[] r : rows(csv, "dynamic", rel)) {
+                g.messageCountry.put(l(r[0]), l(r[1]));
+            }
+        }
+        for (String rel : List.of("post_hasTag_tag", "comment_hasTag_tag")) {
+            for (String[] r : rows(csv, "dynamic", rel)) {
+                g.messageTags.computeIfAbsent(l(r[0]), k -> new ArrayList<>()).add(l(r[1]));
+            }
+        }
+        for (String[] r : rows(csv, "static", "tag")) {
+            g.tagName.put(l(r[0]), r[1]);
+        }
+        for (String[] r : rows(csv, "static", "tag_hasType_tagclass")) {
+            g.tagClassOf.put(l(r[0]), l(r[1]));
+        }
+        for (String[] r : rows(csv, "static", "tagclass")) {
+            g.tagClassName.put(l(r[0]), r[1]);
+        }
+        for (String[] r : rows(csv, "static", "tagclass_isSubclassOf_tagclass")) {
+            g.tagClassParent.put(l(r[0]), l(r[1]));
+        }
+        for (String[] r : rows(csv, "dynamic", "person_hasInterest_tag")) {
+            g.interests.computeIfAbsent(l(r[0]), k -> new java.util.HashSet<>()).add(l(r[1]));
+        }
+        for (String rel : List.of("person_likes_post", "person_likes_comment")) {
+            for (String[] r : rows(csv, "dynamic", rel)) {
+                g.likes.computeIfAbsent(l(r[1]), k -> new HashMap<>()).put(l(r[0]), l(r[2]));
+            }
+        }
+        for (String[] r : rows(csv, "dynamic", "forum_hasMember_person")) {
+            g.members.computeIfAbsent(l(r[0]), k -> new HashMap<>()).put(l(r[1]), l(r[2]));
+        }
+        for (String[] r : rows(csv, "dynamic", "forum_hasTag_tag")) {
+            g.forumTags.computeIfAbsent(l(r[0]), k -> new ArrayList<>()).add(l(r[1]));
         }
         return g;
     }
@@ -371,5 +427,510 @@ final class ReferenceGraph {
         List<String> names = new ArrayList<>(counts.keySet());
         names.sort(Comparator.<String>comparingInt(counts::get).reversed().thenComparing(Comparator.naturalOrder()));
         return names;
+    }
+    /** The reference's answer to {@code q}. */
+    List<List<Object>> run(io.ratatosk.bench.ldbc.query.Query q) {
+        return switch (q.type()) {
+            case IS1 -> is1(q.longParam("personId"));
+            case IS2 -> is2(q.longParam("personId"));
+            case IS3 -> is3(q.longParam("personId"));
+            case IS4 -> is4(q.longParam("messageId"));
+            case IS5 -> is5(q.longParam("messageId"));
+            case IS6 -> is6(q.longParam("messageId"));
+            case IS7 -> is7(q.longParam("messageId"));
+            case IC1 -> ic1(q.longParam("personId"), q.stringParam("firstName"));
+            case IC2 -> ic2(q.longParam("personId"), q.longParam("maxDate"));
+            case IC3 -> ic3(q.longParam("personId"), q.longParam("startDate"), q.longParam("durationDays"),
+                q.stringParam("countryXName"), q.stringParam("countryYName"));
+            case IC4 -> ic4(q.longParam("personId"), q.longParam("startDate"), q.longParam("durationDays"));
+            case IC5 -> ic5(q.longParam("personId"), q.longParam("minDate"));
+            case IC6 -> ic6(q.longParam("personId"), q.stringParam("tagName"));
+            case IC7 -> ic7(q.longParam("personId"));
+            case IC8 -> ic8(q.longParam("personId"));
+            case IC9 -> ic9(q.longParam("personId"), q.longParam("maxDate"));
+            case IC10 -> ic10(q.longParam("personId"), q.longParam("month"));
+            case IC11 -> ic11(q.longParam("personId"), q.stringParam("countryName"), q.longParam("workFromYear"));
+            case IC12 -> ic12(q.longParam("personId"), q.stringParam("tagClassName"));
+            case IC13 -> ic13(q.longParam("person1Id"), q.longParam("person2Id"));
+            case IC14 -> ic14(q.longParam("person1Id"), q.longParam("person2Id"));
+        };
+    }
+
+    // ---- IC3-IC7, IC10-IC12, IC14 ------------------------------------------------------------------
+
+    private static final long DAY = 86_400_000L;
+
+    private Long countryNamed(String name) {
+        for (Map.Entry<Long, String> e : placeName.entrySet()) {
+            if (e.getValue().equals(name) && placeType.get(e.getKey()).equals("country")) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    private static List<List<Object>> limit(List<List<Object>> rows, int n) {
+        return new ArrayList<>(rows.subList(0, Math.min(n, rows.size())));
+    }
+
+    private static int desc(long a, long b) {
+        return Long.compare(b, a);
+    }
+
+    List<List<Object>> ic3(long personId, long startDate, long durationDays, String xName, String yName) {
+        Long x = countryNamed(xName);
+        Long y = countryNamed(yName);
+        if (!persons.containsKey(personId) || x == null || y == null) {
+            return List.of();
+        }
+        long end = startDate + durationDays * DAY;
+        List<List<Object>> rows = new ArrayList<>();
+        for (long p : within(personId, 2).keySet()) {
+            long home = placePartOf.get(cityOf.get(p));
+            if (home == x || home == y) {
+                continue;
+            }
+            long xc = 0;
+            long yc = 0;
+            for (long m : messagesBy.getOrDefault(p, List.of())) {
+                long d = messages.get(m).creationDate();
+                if (d >= startDate && d < end) {
+                    xc += messageCountry.get(m) == x.longValue() ? 1 : 0;
+                    yc += messageCountry.get(m) == y.longValue() ? 1 : 0;
+                }
+            }
+            if (xc > 0 && yc > 0) {
+                Person pp = persons.get(p);
+                rows.add(List.of(p, pp.firstName(), pp.lastName(), xc, yc, xc + yc));
+            }
+        }
+        rows.sort((a, b) -> {
+            int c = desc((Long) a.get(5), (Long) b.get(5));
+            return c != 0 ? c : Long.compare((Long) a.get(0), (Long) b.get(0));
+        });
+        return limit(rows, 20);
+    }
+
+    private static List<List<Object>> namesByCount(Map<String, Long> counts, int n) {
+        List<List<Object>> rows = new ArrayList<>();
+        counts.forEach((name, c) -> rows.add(List.of(name, c)));
+        rows.sort((a, b) -> {
+            int c = desc((Long) a.get(1), (Long) b.get(1));
+            return c != 0 ? c : ((String) a.get(0)).compareTo((String) b.get(0));
+        });
+        return limit(rows, n);
+    }
+
+    List<List<Object>> ic4(long personId, long startDate, long durationDays) {
+        if (!persons.containsKey(personId)) {
+            return List.of();
+        }
+        long end = startDate + durationDays * DAY;
+        Set<Long> old = new java.util.HashSet<>();
+        Map<Long, Long> inWindow = new HashMap<>();
+        for (long f : knows.get(personId).keySet()) {
+            for (long m : messagesBy.getOrDefault(f, List.of())) {
+                Message msg = messages.get(m);
+                if (!msg.isPost()) {
+                    continue;
+                }
+                for (long t : messageTags.getOrDefault(m, List.of())) {
+                    if (msg.creationDate() < startDate) {
+                        old.add(t);
+                    } else if (msg.creationDate() < end) {
+                        inWindow.merge(t, 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        Map<String, Long> counts = new HashMap<>();
+        inWindow.forEach((t, c) -> {
+            if (!old.contains(t)) {
+                counts.put(tagName.get(t), c);
+            }
+        });
+        return namesByCount(counts, 10);
+    }
+
+    List<List<Object>> ic5(long personId, long minDate) {
+        if (!persons.containsKey(personId)) {
+            return List.of();
+        }
+        Set<Long> others = within(personId, 2).keySet();
+        List<long[]> forums = new ArrayList<>();
+        Map<Long, Set<Long>> newMembersOf = new HashMap<>();
+        for (Map.Entry<Long, Map<Long, Long>> f : members.entrySet()) {
+            Set<Long> newMembers = new java.util.HashSet<>();
+            f.getValue().forEach((p, join) -> {
+                if (others.contains(p) && join > minDate) {
+                    newMembers.add(p);
+                }
+            });
+            if (newMembers.isEmpty()) {
+                continue;
+            }
+            forums.add(new long[] {f.getKey(), 0, 0});
+            newMembersOf.put(f.getKey(), newMembers);
+        }
+        Map<Long, long[]> byId = new HashMap<>();
+        forums.forEach(f -> byId.put(f[0], f));
+        forumOfPost.forEach((post, forum) -> {
+            if (byId.containsKey(forum) && newMembersOf.get(forum).contains(creatorOf.get(post))) {
+                byId.get(forum)[1]++;
+            }
+        });
+        forums.sort((a, b) -> {
+            int c = desc(a[1], b[1]);
+            return c != 0 ? c : Long.compare(a[0], b[0]);
+        });
+        List<List<Object>> rows = new ArrayList<>();
+        for (long[] f : forums.subList(0, Math.min(20, forums.size()))) {
+            rows.add(List.of(forumTitle.get(f[0]), f[1]));
+        }
+        return rows;
+    }
+
+    List<List<Object>> ic6(long personId, String tag) {
+        Long tagId = null;
+        for (Map.Entry<Long, String> e : tagName.entrySet()) {
+            if (e.getValue().equals(tag)) {
+                tagId = e.getKey();
+            }
+        }
+        if (!persons.containsKey(personId) || tagId == null) {
+            return List.of();
+        }
+        Map<String, Long> counts = new HashMap<>();
+        for (long p : within(personId, 2).keySet()) {
+            for (long m : messagesBy.getOrDefault(p, List.of())) {
+                List<Long> tags = messageTags.getOrDefault(m, List.of());
+                if (messages.get(m).isPost() && tags.contains(tagId)) {
+                    for (long t : new java.util.HashSet<>(tags)) {
+                        if (t != tagId) {
+                            counts.merge(tagName.get(t), 1L, Long::sum);
+                        }
+                    }
+                }
+            }
+        }
+        return namesByCount(counts, 10);
+    }
+
+    List<List<Object>> ic7(long personId) {
+        if (!persons.containsKey(personId)) {
+            return List.of();
+        }
+        Map<Long, long[]> best = new HashMap<>(); // liker -> [date, messageId]
+        for (long m : messagesBy.getOrDefault(personId, List.of())) {
+            likes.getOrDefault(m, Map.of()).forEach((liker, date) -> {
+                long[] b = best.get(liker);
+                if (b == null || date > b[0] || (date == b[0] && m < b[1])) {
+                    best.put(liker, new long[] {date, m});
+                }
+            });
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        best.forEach((liker, b) -> {
+            Person p = persons.get(liker);
+            Message m = messages.get(b[1]);
+            long latency = Math.floorDiv(b[0] - m.creationDate(), 60_000L);
+            boolean isNew = !knows.get(personId).containsKey(liker);
+            rows.add(List.of(liker, p.firstName(), p.lastName(), b[0], b[1], m.text(), latency, isNew));
+        });
+        rows.sort((a, b) -> {
+            int c = desc((Long) a.get(3), (Long) b.get(3));
+            return c != 0 ? c : Long.compare((Long) a.get(0), (Long) b.get(0));
+        });
+        return limit(rows, 20);
+    }
+
+    List<List<Object>> ic10(long personId, long month) {
+        if (!persons.containsKey(personId)) {
+            return List.of();
+        }
+        long next = month % 12 + 1;
+        Set<Long> mine = interests.getOrDefault(personId, Set.of());
+        List<List<Object>> rows = new ArrayList<>();
+        within(personId, 2).forEach((p, d) -> {
+            if (d != 2) {
+                return;
+            }
+            Person pp = persons.get(p);
+            java.time.ZonedDateTime b = java.time.Instant.ofEpochMilli(pp.birthday()).atZone(java.time.ZoneOffset.UTC);
+            if (!((b.getMonthValue() == month && b.getDayOfMonth() >= 21)
+                || (b.getMonthValue() == next && b.getDayOfMonth() < 22))) {
+                return;
+            }
+            long common = 0;
+            long uncommon = 0;
+            for (long m : messagesBy.getOrDefault(p, List.of())) {
+                if (!messages.get(m).isPost()) {
+                    continue;
+                }
+                boolean hit = messageTags.getOrDefault(m, List.of()).stream().anyMatch(mine::contains);
+                if (hit) {
+                    common++;
+                } else {
+                    uncommon++;
+                }
+            }
+            rows.add(Arrays.asList(p, pp.firstName(), pp.lastName(), common - uncommon, pp.gender(),
+                placeName.get(cityOf.get(p))));
+        });
+        rows.sort((a, b) -> {
+            int c = desc((Long) a.get(3), (Long) b.get(3));
+            return c != 0 ? c : Long.compare((Long) a.get(0), (Long) b.get(0));
+        });
+        return limit(rows, 10);
+    }
+
+    List<List<Object>> ic11(long personId, String countryName, long workFromYear) {
+        Long country = countryNamed(countryName);
+        if (!persons.containsKey(personId) || country == null) {
+            return List.of();
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (long p : within(personId, 2).keySet()) {
+            for (long[] w : workAt.getOrDefault(p, List.of())) {
+                if (w[1] < workFromYear && organisationPlace.get(w[0]).equals(country)) {
+                    Person pp = persons.get(p);
+                    rows.add(List.of(p, pp.firstName(), pp.lastName(), organisationName.get(w[0]), w[1]));
+                }
+            }
+        }
+        rows.sort((a, b) -> {
+            int c = Long.compare((Long) a.get(4), (Long) b.get(4));
+            if (c == 0) {
+                c = Long.compare((Long) a.get(0), (Long) b.get(0));
+            }
+            return c != 0 ? c : ((String) b.get(3)).compareTo((String) a.get(3));
+        });
+        return limit(rows, 10);
+    }
+
+    /** True if {@code tagClass} is the class named {@code name} or one of its subclasses, transitively. */
+    private boolean inClassTree(Long tagClass, String name) {
+        for (Long c = tagClass; c != null; c = tagClassParent.get(c)) {
+            if (tagClassName.get(c).equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    List<List<Object>> ic12(long personId, String className) {
+        if (!persons.containsKey(personId) || !tagClassName.containsValue(className)) {
+            return List.of();
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (long f : knows.get(personId).keySet()) {
+            long count = 0;
+            Set<String> names = new java.util.TreeSet<>();
+            for (long c : messagesBy.getOrDefault(f, List.of())) {
+                if (messages.get(c).isPost() || !messages.get(parentOf.get(c)).isPost()) {
+                    continue;
+                }
+                boolean any = false;
+                for (long t : messageTags.getOrDefault(parentOf.get(c), List.of())) {
+                    if (inClassTree(tagClassOf.get(t), className)) {
+                        any = true;
+                        names.add(tagName.get(t));
+                    }
+                }
+                count += any ? 1 : 0;
+            }
+            if (count > 0) {
+                Person p = persons.get(f);
+                rows.add(List.of(f, p.firstName(), p.lastName(), new ArrayList<Object>(names), count));
+            }
+        }
+        rows.sort((a, b) -> {
+            int c = desc((Long) a.get(4), (Long) b.get(4));
+            return c != 0 ? c : Long.compare((Long) a.get(0), (Long) b.get(0));
+        });
+        return limit(rows, 20);
+    }
+
+    /** Weight of a's direct replies to b's messages: 1.0 to a post, 0.5 to a comment. */
+    private double replyWeight(long a, long b) {
+        double w = 0;
+        for (long c : messagesBy.getOrDefault(a, List.of())) {
+            Long parent = parentOf.get(c);
+            if (!messages.get(c).isPost() && creatorOf.get(parent) == b) {
+                w += messages.get(parent).isPost() ? 1.0 : 0.5;
+            }
+        }
+        return w;
+    }
+
+    List<List<Object>> ic14(long a, long b) {
+        if (!persons.containsKey(a) || !persons.containsKey(b)) {
+            return List.of();
+        }
+        if (a == b) {
+            return List.of(List.of(List.of(a), 0.0));
+        }
+        Map<Long, Integer> fromA = within(a, Integer.MAX_VALUE);
+        if (!fromA.containsKey(b)) {
+            return List.of();
+        }
+        int length = fromA.get(b);
+        Map<Long, Integer> fromB = within(b, Integer.MAX_VALUE);
+        fromA.put(a, 0);
+        fromB.put(b, 0);
+        // Extend paths from a one hop at a time through nodes that still lie on a shortest path to b.
+        List<List<Long>> paths = new ArrayList<>(List.of(List.of(a)));
+        for (int step = 1; step <= length; step++) {
+            List<List<Long>> longer = new ArrayList<>();
+            for (List<Long> path : paths) {
+                for (long f : knows.get(path.get(path.size() - 1)).keySet()) {
+                    if (fromA.getOrDefault(f, -1) == step && fromB.getOrDefault(f, -1) == length - step) {
+                        List<Long> p = new ArrayList<>(path);
+                        p.add(f);
+                        longer.add(p);
+                    }
+                }
+            }
+            paths = longer;
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (List<Long> path : paths) {
+            double w = 0;
+            for (int i = 1; i < path.size(); i++) {
+                w += replyWeight(path.get(i - 1), path.get(i)) + replyWeight(path.get(i), path.get(i - 1));
+            }
+            rows.add(List.of(new ArrayList<Object>(path), w));
+        }
+        rows.sort((x, y) -> {
+            int c = Double.compare((Double) y.get(1), (Double) x.get(1));
+            if (c != 0) {
+                return c;
+            }
+            List<?> px = (List<?>) x.get(0);
+            List<?> py = (List<?>) y.get(0);
+            for (int i = 0; i < px.size(); i++) {
+                c = Long.compare((Long) px.get(i), (Long) py.get(i));
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        });
+        return rows;
+    }
+    // ---- updates -----------------------------------------------------------------------------------
+
+    /**
+     * Applies one update as the dump writes it ({@code {"update": "IU6", "params": {...}}}) to the maps,
+     * as if its rows had been in the CSV files; fails on an update that refers to something missing or
+     * inserts something that exists already.
+     */
+    void apply(String type, com.fasterxml.jackson.databind.JsonNode p) {
+        switch (type) {
+            case "IU1" -> {
+                long id = p.get("personId").asLong();
+                require(!persons.containsKey(id), "person " + id + " exists");
+                require(placeName.containsKey(p.get("cityId").asLong()), "no city " + p.get("cityId"));
+                persons.put(id, new Person(id, p.get("personFirstName").asText(), p.get("personLastName").asText(),
+                    p.get("gender").asText(), p.get("birthday").asLong(), p.get("creationDate").asLong(),
+                    p.get("locationIP").asText(), p.get("browserUsed").asText(), joined(p.get("languages")),
+                    joined(p.get("emails"))));
+                knows.put(id, new HashMap<>());
+                cityOf.put(id, p.get("cityId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    require(tagName.containsKey(t.asLong()), "no tag " + t);
+                    interests.computeIfAbsent(id, k -> new java.util.HashSet<>()).add(t.asLong());
+                }
+                for (com.fasterxml.jackson.databind.JsonNode s : p.get("studyAt")) {
+                    require(organisationName.containsKey(s.get(0).asLong()), "no organisation " + s);
+                    studyAt.computeIfAbsent(id, k -> new ArrayList<>()).add(new long[] {s.get(0).asLong(), s.get(1).asLong()});
+                }
+                for (com.fasterxml.jackson.databind.JsonNode w : p.get("workAt")) {
+                    require(organisationName.containsKey(w.get(0).asLong()), "no organisation " + w);
+                    workAt.computeIfAbsent(id, k -> new ArrayList<>()).add(new long[] {w.get(0).asLong(), w.get(1).asLong()});
+                }
+            }
+            case "IU2", "IU3" -> {
+                long person = p.get("personId").asLong();
+                long message = p.get(type.equals("IU2") ? "postId" : "commentId").asLong();
+                require(persons.containsKey(person) && messages.containsKey(message)
+                    && messages.get(message).isPost() == type.equals("IU2"), "like of a missing person or message");
+                Map<Long, Long> likers = likes.computeIfAbsent(message, k -> new HashMap<>());
+                require(!likers.containsKey(person), "like exists");
+                likers.put(person, p.get("creationDate").asLong());
+            }
+            case "IU4" -> {
+                long forum = p.get("forumId").asLong();
+                require(!forumTitle.containsKey(forum), "forum " + forum + " exists");
+                require(persons.containsKey(p.get("moderatorPersonId").asLong()), "no moderator");
+                forumTitle.put(forum, p.get("forumTitle").asText());
+                moderatorOf.put(forum, p.get("moderatorPersonId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    forumTags.computeIfAbsent(forum, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU5" -> {
+                long forum = p.get("forumId").asLong();
+                long person = p.get("personId").asLong();
+                require(forumTitle.containsKey(forum) && persons.containsKey(person), "membership of missing nodes");
+                Map<Long, Long> m = members.computeIfAbsent(forum, k -> new HashMap<>());
+                require(!m.containsKey(person), "membership exists");
+                m.put(person, p.get("joinDate").asLong());
+            }
+            case "IU6" -> {
+                long id = p.get("postId").asLong();
+                long author = p.get("authorPersonId").asLong();
+                require(!messages.containsKey(id), "message " + id + " exists");
+                require(persons.containsKey(author) && forumTitle.containsKey(p.get("forumId").asLong()), "post refs");
+                messages.put(id, new Message(id, true, p.get("imageFile").asText(), p.get("creationDate").asLong(),
+                    p.get("content").asText()));
+                creatorOf.put(id, author);
+                messagesBy.computeIfAbsent(author, k -> new ArrayList<>()).add(id);
+                forumOfPost.put(id, p.get("forumId").asLong());
+                messageCountry.put(id, p.get("countryId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    messageTags.computeIfAbsent(id, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU7" -> {
+                long id = p.get("commentId").asLong();
+                long author = p.get("authorPersonId").asLong();
+                long toPost = p.get("replyToPostId").asLong();
+                long parent = toPost != -1 ? toPost : p.get("replyToCommentId").asLong();
+                require(!messages.containsKey(id), "message " + id + " exists");
+                require(persons.containsKey(author) && messages.containsKey(parent)
+                    && messages.get(parent).isPost() == (toPost != -1), "comment refs");
+                messages.put(id, new Message(id, false, "", p.get("creationDate").asLong(), p.get("content").asText()));
+                creatorOf.put(id, author);
+                messagesBy.computeIfAbsent(author, k -> new ArrayList<>()).add(id);
+                parentOf.put(id, parent);
+                repliesTo.computeIfAbsent(parent, k -> new ArrayList<>()).add(id);
+                messageCountry.put(id, p.get("countryId").asLong());
+                for (com.fasterxml.jackson.databind.JsonNode t : p.get("tagIds")) {
+                    messageTags.computeIfAbsent(id, k -> new ArrayList<>()).add(t.asLong());
+                }
+            }
+            case "IU8" -> {
+                long a = p.get("person1Id").asLong();
+                long b = p.get("person2Id").asLong();
+                require(persons.containsKey(a) && persons.containsKey(b), "knows of missing persons");
+                require(!knows.get(a).containsKey(b), "knows exists");
+                knows.get(a).put(b, p.get("creationDate").asLong());
+                knows.get(b).put(a, p.get("creationDate").asLong());
+            }
+            default -> throw new AssertionError("unknown update " + type);
+        }
+    }
+
+    private static String joined(com.fasterxml.jackson.databind.JsonNode list) {
+        List<String> parts = new ArrayList<>();
+        list.forEach(n -> parts.add(n.asText()));
+        return String.join(";", parts);
+    }
+
+    private static void require(boolean ok, String problem) {
+        if (!ok) {
+            throw new AssertionError("update refused: " + problem);
+        }
     }
 }

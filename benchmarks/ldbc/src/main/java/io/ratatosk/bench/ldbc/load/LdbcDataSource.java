@@ -15,10 +15,13 @@ import java.util.stream.Stream;
 /**
  * Where an LDBC SNB data set lies: its CSV files in the "vanilla" layout ({@code static/} and
  * {@code dynamic/}, {@code |} separated, one file per partition {@code NAME_i_j.csv}) and its
- * {@code substitution_parameters/}. A folder on disk, or the sample shipped on the class path.
+ * {@code substitution_parameters/} and {@code update_streams/}. A folder on disk, or the sample shipped on the class path.
  * Paths are relative: {@code dynamic/person_0_0.csv}, {@code interactive_1_param.txt}.
  */
 public interface LdbcDataSource {
+    /** The names of update stream files. */
+    Pattern UPDATE_STREAM = Pattern.compile("updateStream_\\d+_\\d+_(person|forum)\\.csv");
+
     /** The partitions of one entity or relation, e.g. ("dynamic", "person"); empty if there are none. */
     List<String> csvFiles(String folder, String baseName) throws IOException;
 
@@ -32,6 +35,17 @@ public interface LdbcDataSource {
 
     /** The full name of a CSV file, for messages. */
     String describeCsv(String relativePath);
+
+    /**
+     * The update stream files in {@code update_streams/} ({@code updateStream_i_j_person.csv} and
+     * {@code updateStream_i_j_forum.csv}), by name, sorted; empty if the data set has none.
+     */
+    List<String> updateStreams() throws IOException;
+
+    InputStream openUpdateStream(String fileName) throws IOException;
+
+    /** The full name of an update stream file, for messages. */
+    String describeUpdateStream(String fileName);
 
     /** The full name of a parameter file, for messages. */
     String describeParameters(String fileName);
@@ -104,6 +118,28 @@ public interface LdbcDataSource {
         @Override
         public String describeCsv(String relativePath) {
             return csvRoot.resolve(relativePath).toString();
+        }
+
+        @Override
+        public List<String> updateStreams() throws IOException {
+            Path dir = root.resolve("update_streams");
+            if (!Files.isDirectory(dir)) {
+                return List.of();
+            }
+            try (Stream<Path> list = Files.list(dir)) {
+                return list.map(p -> p.getFileName().toString())
+                    .filter(n -> UPDATE_STREAM.matcher(n).matches()).sorted().toList();
+            }
+        }
+
+        @Override
+        public InputStream openUpdateStream(String fileName) throws IOException {
+            return Files.newInputStream(root.resolve("update_streams").resolve(fileName));
+        }
+
+        @Override
+        public String describeUpdateStream(String fileName) {
+            return root.resolve("update_streams").resolve(fileName).toString();
         }
 
         @Override
@@ -182,6 +218,32 @@ public interface LdbcDataSource {
         @Override
         public String describeCsv(String relativePath) {
             return "classpath:" + csvResource(relativePath);
+        }
+
+        @Override
+        public List<String> updateStreams() {
+            List<String> names = new ArrayList<>();
+            for (String n : List.of("updateStream_0_0_forum.csv", "updateStream_0_0_person.csv")) {
+                if (resource(prefix + "/update_streams/" + n) != null) {
+                    names.add(n);
+                }
+            }
+            return names;
+        }
+
+        @Override
+        public InputStream openUpdateStream(String fileName) throws IOException {
+            InputStream in = LdbcDataSource.class.getClassLoader()
+                .getResourceAsStream(prefix + "/update_streams/" + fileName);
+            if (in == null) {
+                throw new LdbcDataException("missing update stream: " + describeUpdateStream(fileName));
+            }
+            return in;
+        }
+
+        @Override
+        public String describeUpdateStream(String fileName) {
+            return "classpath:" + prefix + "/update_streams/" + fileName;
         }
 
         @Override

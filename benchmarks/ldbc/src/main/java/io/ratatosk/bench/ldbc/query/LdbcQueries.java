@@ -36,13 +36,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * IS1-IS7, IC1, IC2, IC8, IC9 and IC13 on a graph store, exactly as docs/ldbc.md (from the design
+ * IS1-IS7 and IC1-IC14 on a graph store, exactly as docs/ldbc.md (from the design
  * brief's ldbc-queries.md) defines them. Each returns its rows, each row its columns in order: ids,
  * dates and numbers as {@link Long}, strings as in the CSV, booleans as {@link Boolean}, IC1's
  * lists as {@link List}s. An unknown person or message gives no rows (IC13: -1).
  *
  * <p>Where the specification's sort keys can tie, the message or comment id breaks the tie (IS7),
- * so that results are deterministic. Not thread-safe: one per {@link StoreReader}.
+ * so that results are deterministic; the more complex reads are in {@link LdbcComplexReads}. Not
+ * thread-safe: one per {@link StoreReader}.
  */
 public final class LdbcQueries {
     private static final int PERSON_NAME = PropertyKey.mask(ID, FIRST_NAME, LAST_NAME);
@@ -54,9 +55,11 @@ public final class LdbcQueries {
         Comparator.comparingLong(Message::date).reversed().thenComparingLong(Message::id);
 
     private final StoreReader r;
+    private final LdbcComplexReads more;
 
     public LdbcQueries(StoreReader reader) {
         this.r = reader;
+        this.more = new LdbcComplexReads(reader, this);
     }
 
     /** A message or comment with the sort keys read, and whose it is when that is known. */
@@ -75,9 +78,19 @@ public final class LdbcQueries {
             case IS7 -> is7(q.longParam("messageId"));
             case IC1 -> ic1(q.longParam("personId"), q.stringParam("firstName"));
             case IC2 -> ic2(q.longParam("personId"), q.longParam("maxDate"));
+            case IC3 -> more.ic3(q.longParam("personId"), q.longParam("startDate"), q.longParam("durationDays"),
+                q.stringParam("countryXName"), q.stringParam("countryYName"));
+            case IC4 -> more.ic4(q.longParam("personId"), q.longParam("startDate"), q.longParam("durationDays"));
+            case IC5 -> more.ic5(q.longParam("personId"), q.longParam("minDate"));
+            case IC6 -> more.ic6(q.longParam("personId"), q.stringParam("tagName"));
+            case IC7 -> more.ic7(q.longParam("personId"));
             case IC8 -> ic8(q.longParam("personId"));
             case IC9 -> ic9(q.longParam("personId"), q.longParam("maxDate"));
+            case IC10 -> more.ic10(q.longParam("personId"), q.longParam("month"));
+            case IC11 -> more.ic11(q.longParam("personId"), q.stringParam("countryName"), q.longParam("workFromYear"));
+            case IC12 -> more.ic12(q.longParam("personId"), q.stringParam("tagClassName"));
             case IC13 -> ic13(q.longParam("person1Id"), q.longParam("person2Id"));
+            case IC14 -> more.ic14(q.longParam("person1Id"), q.longParam("person2Id"));
         };
     }
 
@@ -314,12 +327,7 @@ public final class LdbcQueries {
         if (start == NONE) {
             return List.of();
         }
-        Set<Integer> persons = new LinkedHashSet<>(friends(start));
-        for (int f : new ArrayList<>(persons)) {
-            persons.addAll(friends(f));
-        }
-        persons.remove(start);
-        return recentMessages(persons, maxDate, false);
+        return recentMessages(withinTwoHops(start), maxDate, false);
     }
 
     /** IC13: the length of the shortest knows path; 0 for the same person, -1 if there is none. */
@@ -407,19 +415,29 @@ public final class LdbcQueries {
         return rows;
     }
 
+    /** Persons 1 or 2 knows-hops from {@code start}, each once, {@code start} excluded. */
+    Set<Integer> withinTwoHops(int start) throws IOException {
+        Set<Integer> persons = new LinkedHashSet<>(friends(start));
+        for (int f : new ArrayList<>(persons)) {
+            persons.addAll(friends(f));
+        }
+        persons.remove(start);
+        return persons;
+    }
+
     private Message message(int node, int person) throws IOException {
         PropertyValues v = r.properties(node, new PropertyValues(ID_AND_DATE));
         return new Message(node, v.getLong(ID), v.getLong(CREATION_DATE), person);
     }
 
     /** Direct friends, each once (knows is undirected). */
-    private Set<Integer> friends(int person) throws IOException {
+    Set<Integer> friends(int person) throws IOException {
         Set<Integer> friends = new LinkedHashSet<>();
         r.relationships(person, RelType.KNOWS, Direction.BOTH, (f, rel) -> friends.add(f) || true);
         return friends;
     }
 
-    private boolean knows(int a, int b) throws IOException {
+    boolean knows(int a, int b) throws IOException {
         boolean[] found = {false};
         r.relationships(a, RelType.KNOWS, Direction.BOTH, (f, rel) -> {
             if (f == b) {
@@ -431,7 +449,7 @@ public final class LdbcQueries {
         return found[0];
     }
 
-    private int creator(int message) throws IOException {
+    int creator(int message) throws IOException {
         int c = r.single(message, RelType.HAS_CREATOR, Direction.OUTGOING);
         if (c == NONE) {
             throw new IllegalStateException("message " + r.ldbcId(message) + " has no creator");
@@ -453,13 +471,13 @@ public final class LdbcQueries {
     }
 
     /** Content, or imageFile when content is empty. */
-    private String content(int message) throws IOException {
+    String content(int message) throws IOException {
         PropertyValues v = r.properties(message, new PropertyValues(MESSAGE_CONTENT));
         String content = v.getString(CONTENT);
         return content.isEmpty() ? v.getString(IMAGE_FILE) : content;
     }
 
-    private String name(int node) throws IOException {
+    String name(int node) throws IOException {
         return r.properties(node, PropertyValues.of(NAME)).getString(NAME);
     }
 
@@ -467,7 +485,7 @@ public final class LdbcQueries {
         return joined.isEmpty() ? List.of() : List.of((Object[]) joined.split(";"));
     }
 
-    private static List<Object> row(Object... columns) {
+    static List<Object> row(Object... columns) {
         return Arrays.asList(columns);
     }
 }

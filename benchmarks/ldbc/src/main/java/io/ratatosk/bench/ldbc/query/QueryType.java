@@ -16,12 +16,22 @@ public enum QueryType {
     IS7(0, "messageId"),
     IC1(1, "personId", "firstName"),
     IC2(2, "personId", "maxDate"),
+    IC3(3, "personId", "startDate", "durationDays", "countryXName", "countryYName"),
+    IC4(4, "personId", "startDate", "durationDays"),
+    IC5(5, "personId", "minDate"),
+    IC6(6, "personId", "tagName"),
+    IC7(7, "personId"),
     IC8(8, "personId"),
     IC9(9, "personId", "maxDate"),
-    IC13(13, "person1Id", "person2Id");
+    IC10(10, "personId", "month"),
+    IC11(11, "personId", "countryName", "workFromYear"),
+    IC12(12, "personId", "tagClassName"),
+    IC13(13, "person1Id", "person2Id"),
+    IC14(14, "person1Id", "person2Id");
 
     /** The complex reads, in the order the workload first runs each once. */
-    public static final List<QueryType> COMPLEX = List.of(IC1, IC2, IC8, IC9, IC13);
+    public static final List<QueryType> COMPLEX = List.of(IC1, IC2, IC3, IC4, IC5, IC6, IC7, IC8, IC9, IC10, IC11,
+        IC12, IC13, IC14);
     public static final List<QueryType> PERSON_SHORT = List.of(IS1, IS2, IS3);
     public static final List<QueryType> MESSAGE_SHORT = List.of(IS4, IS5, IS6, IS7);
 
@@ -42,9 +52,18 @@ public enum QueryType {
         return "interactive_" + interactiveNumber + "_param.txt";
     }
 
-    /** Parameter names in order; names ending in Id or Date hold numbers, the rest strings. */
+    /** Parameter names in order; see {@link #isNumeric} for which hold numbers. */
     public List<String> parameters() {
         return parameters;
+    }
+
+    /**
+     * True for parameters that hold numbers: ids and dates (names ending in Id or Date) and the plain
+     * counts durationDays, month and workFromYear; the rest are strings.
+     */
+    public static boolean isNumeric(String parameter) {
+        return parameter.endsWith("Id") || parameter.endsWith("Date") || parameter.equals("durationDays")
+            || parameter.equals("month") || parameter.equals("workFromYear");
     }
 
     public boolean isComplex() {

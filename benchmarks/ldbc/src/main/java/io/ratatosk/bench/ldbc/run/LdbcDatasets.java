@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 /**
  * Turns {@code --data} into a loaded store, reusing what earlier runs left in the data cache
  * folder: {@code sample} (the shipped sample), {@code generated:SCALE} (generated once into
- * {@code scale-SCALE-seed-N/csv}, renamed into place only when complete) or a folder of LDBC CSV.
+ * {@code scale-SCALE-seed-N-gVERSION/csv}, renamed into place only when complete) or a folder of LDBC CSV.
  * A store is reused when its {@code store.meta} (written last by a finished load) names the same
  * input; otherwise it is loaded again.
  */
@@ -45,7 +45,7 @@ public final class LdbcDatasets {
         }
         if (s.startsWith("generated")) {
             double scale = scale(s);
-            Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed);
+            Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed + "-g" + LdbcGenerator.VERSION);
             Path csv = root.resolve("csv");
             if (reload || !Files.isDirectory(csv)) {
                 generate(scale, seed, csv, progress);

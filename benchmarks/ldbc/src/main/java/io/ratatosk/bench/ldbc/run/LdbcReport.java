@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.pagecache.PageCacheStats;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -39,8 +40,13 @@ public final class LdbcReport {
         s.append(String.format(Locale.ROOT, "  hit ratio %s (%,d hits, %,d faults); whole run from cold %s%n",
             percent(m.hitRatio()), m.hits(), m.faults(), percent(r.wholeRun().hitRatio())));
         s.append(String.format(Locale.ROOT,
-            "  evictions %,d (background %,d, cooperative %,d), eviction writes %,d, read %s%n", m.evictions(),
-            m.backgroundEvictions(), m.cooperativeEvictions(), m.evictionWrites(), mib(m.bytesRead())));
+            "  evictions %,d (background %,d, cooperative %,d), eviction writes %,d, flushed pages %,d, read %s,"
+                + " written %s%n", m.evictions(), m.backgroundEvictions(), m.cooperativeEvictions(), m.evictionWrites(),
+            m.flushedPages(), mib(m.bytesRead()), mib(m.bytesWritten())));
+        if (r.updateStream() > 0) {
+            s.append(String.format(Locale.ROOT, "  updates %,d of the stream's %,d applied (warm-up included)%n",
+                r.updates(), r.updateStream()));
+        }
         NvmCounters n = r.nvm();
         if (n != null) {
             s.append(String.format(Locale.ROOT,
@@ -51,10 +57,19 @@ public final class LdbcReport {
                 n.bypasses(), n.deviceReads(), n.deviceWrites(), n.modeledDeviceNanos() / 1e6,
                 n.injectedNanos() / 1e6, n.energyJoules(), n.wearMax()));
         }
-        s.append(String.format(Locale.ROOT, "  %-6s %9s %10s %10s %10s %10s%n", "query", "count", "p50 us", "p95 us",
-            "p99 us", "max us"));
+        s.append(String.format(Locale.ROOT, "  %-6s %9s %10s %10s %10s %10s %11s%n", "query", "count", "p50 us", "p95 us",
+            "p99 us", "max us", "pages/exec"));
         for (QueryType t : QueryType.values()) {
             Histogram h = r.latencies().get(t);
+            if (h == null) {
+                continue;
+            }
+            s.append(String.format(Locale.ROOT, "  %-6s %,9d %,10.1f %,10.1f %,10.1f %,10.1f %,11.1f%n", t,
+                h.getTotalCount(), micros(h.getValueAtPercentile(50)), micros(h.getValueAtPercentile(95)),
+                micros(h.getValueAtPercentile(99)), micros(h.getMaxValue()), pagesPerExecution(r, t)));
+        }
+        for (UpdateType t : UpdateType.values()) {
+            Histogram h = r.updateLatencies().get(t);
             if (h == null) {
                 continue;
             }
@@ -72,14 +87,14 @@ public final class LdbcReport {
             header.data(), mib(header.storeBytes()), header.threads(), header.threads() == 1 ? "" : "s",
             header.measured(), header.warmup()));
         int width = Math.max(24, runs.stream().mapToInt(r -> r.policy().length()).max().orElse(0) + 2);
-        s.append(String.format(Locale.ROOT, "%-20s %-" + width + "s %12s %8s %12s %12s %12s %10s%n", "cache", "policy",
-            "ops/s", "hit %", "faults", "bg evict", "coop evict", "MiB read"));
+        s.append(String.format(Locale.ROOT, "%-20s %-" + width + "s %12s %8s %12s %12s %12s %12s %10s%n", "cache",
+            "policy", "ops/s", "hit %", "faults", "bg evict", "coop evict", "evict writes", "MiB read"));
         for (RunResult r : runs) {
             PageCacheStats m = r.measured();
-            s.append(String.format(Locale.ROOT, "%-20s %-" + width + "s %,12.1f %8s %,12d %,12d %,12d %,10.1f%n",
+            s.append(String.format(Locale.ROOT, "%-20s %-" + width + "s %,12.1f %8s %,12d %,12d %,12d %,12d %,10.1f%n",
                 r.cacheSpec() + " (" + mib(r.cacheBytes()) + ")", r.policy(), r.opsPerSecond(),
                 percent(m.hitRatio()), m.faults(), m.backgroundEvictions(), m.cooperativeEvictions(),
-                m.bytesRead() / 1048576.0));
+                m.evictionWrites(), m.bytesRead() / 1048576.0));
         }
         return s.toString();
     }
@@ -118,17 +133,19 @@ public final class LdbcReport {
             o.put("backgroundEvictions", m.backgroundEvictions());
             o.put("cooperativeEvictions", m.cooperativeEvictions());
             o.put("evictionWrites", m.evictionWrites());
+            o.put("flushedPages", m.flushedPages());
             o.put("bytesRead", m.bytesRead());
+            o.put("bytesWritten", m.bytesWritten());
+            o.put("updates", r.updates());
+            o.put("updateStream", r.updateStream());
             ObjectNode queries = o.putObject("queries");
             for (Map.Entry<QueryType, Histogram> e : r.latencies().entrySet()) {
-                Histogram h = e.getValue();
-                ObjectNode q = queries.putObject(e.getKey().name());
-                q.put("count", h.getTotalCount());
-                q.put("meanMicros", round(h.getMean() / 1000, 1));
-                q.put("p50Micros", round(micros(h.getValueAtPercentile(50)), 1));
-                q.put("p95Micros", round(micros(h.getValueAtPercentile(95)), 1));
-                q.put("p99Micros", round(micros(h.getValueAtPercentile(99)), 1));
-                q.put("maxMicros", round(micros(h.getMaxValue()), 1));
+                ObjectNode q = latency(queries.putObject(e.getKey().name()), e.getValue());
+                q.put("pagesPerExecution", round(pagesPerExecution(r, e.getKey()), 1));
+            }
+            ObjectNode updates = o.putObject("updateLatencies");
+            for (Map.Entry<UpdateType, Histogram> e : r.updateLatencies().entrySet()) {
+                latency(updates.putObject(e.getKey().name()), e.getValue());
             }
             NvmCounters n = r.nvm();
             if (n != null) {
@@ -149,6 +166,22 @@ public final class LdbcReport {
             }
         }
         JSON.writeValue(file.toFile(), root);
+    }
+
+    private static ObjectNode latency(ObjectNode q, Histogram h) {
+        q.put("count", h.getTotalCount());
+        q.put("meanMicros", round(h.getMean() / 1000, 1));
+        q.put("p50Micros", round(micros(h.getValueAtPercentile(50)), 1));
+        q.put("p95Micros", round(micros(h.getValueAtPercentile(95)), 1));
+        q.put("p99Micros", round(micros(h.getValueAtPercentile(99)), 1));
+        q.put("maxMicros", round(micros(h.getMaxValue()), 1));
+        return q;
+    }
+
+    /** Mean page accesses (pins) per execution of {@code t} over the measured phase. */
+    private static double pagesPerExecution(RunResult r, QueryType t) {
+        long[] p = r.pins().get(t);
+        return p == null || p[0] == 0 ? 0 : (double) p[1] / p[0];
     }
 
     static String mib(long bytes) {

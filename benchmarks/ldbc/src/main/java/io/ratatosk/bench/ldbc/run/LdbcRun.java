@@ -7,7 +7,13 @@ import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreMeta;
+import io.ratatosk.bench.ldbc.store.PinRecorder;
+import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.store.StoreReader;
+import io.ratatosk.bench.ldbc.store.StoreUpdater;
+import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.ldbc.update.UpdateApplier;
+import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
@@ -19,7 +25,9 @@ import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,23 +36,51 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.HdrHistogram.Histogram;
 
 /**
- * Runs the read workload on a loaded store for one policy at one cache size: opens a page cache
- * (with the NVM tier when asked), runs the warm-up from a cold cache, then the measured phase, each
- * thread with its own {@link OperationStream} and {@link StoreReader}, and reports what the cache
- * counted over the measured phase.
+ * Runs the workload on a loaded store for one policy at one cache size: opens a page cache (with the
+ * NVM tier when asked), runs the warm-up from a cold cache, then the measured phase, each thread with
+ * its own {@link OperationStream} and {@link StoreReader}, the update stream (if any) interleaved
+ * with the reads at LDBC's ratio, and reports what the cache counted over the measured phase.
  */
 public final class LdbcRun {
     /** What every run of one invocation shares. */
+    /**
+     * @param updates the update stream to interleave with the reads, in execution order; empty for
+     *                reads only (the store is then opened where it lies, else on a copy, see
+     *                {@link #updatedStoreDir})
+     */
     public record Settings(Path storeDir, SubstitutionParameters parameters, int threads, Budget warmup,
                            Budget measured, long seed, boolean nvm, Map<String, String> cacheFlags,
-                           Map<String, String> nvmFlags) {
+                           Map<String, String> nvmFlags, List<Update> updates) {
         /** The same, measuring {@code budget} instead. */
         public Settings measuring(Budget budget) {
-            return new Settings(storeDir, parameters, threads, warmup, budget, seed, nvm, cacheFlags, nvmFlags);
+            return new Settings(storeDir, parameters, threads, warmup, budget, seed, nvm, cacheFlags, nvmFlags, updates);
         }
+    }
+
+    /**
+     * Where a run with updates works: a fresh copy of the loaded store, made before each run so that
+     * every policy starts from the same data and applies the same updates; it stays after the run,
+     * closed with every update in it.
+     */
+    public static Path updatedStoreDir(Path storeDir) {
+        return storeDir.resolveSibling(storeDir.getFileName() + "-updated");
+    }
+
+    private static Path copyForUpdates(Path storeDir) throws IOException {
+        Path copy = updatedStoreDir(storeDir);
+        Files.createDirectories(copy);
+        GraphStore.delete(copy);
+        for (StoreFile f : StoreFile.values()) {
+            Files.copy(storeDir.resolve(f.fileName()), copy.resolve(f.fileName()), StandardCopyOption.REPLACE_EXISTING);
+        }
+        // The marker last, as a load writes it.
+        Files.copy(storeDir.resolve(GraphStore.META_FILE), copy.resolve(GraphStore.META_FILE),
+            StandardCopyOption.REPLACE_EXISTING);
+        return copy;
     }
 
     private final Settings settings;
@@ -65,11 +101,16 @@ public final class LdbcRun {
         long cacheBytes = config.memoryBytes();
         NvmSwapStore nvm = settings.nvm() ? nvmTier(config, storeBytes) : null;
         String name = policy.text() + " @ " + cache.text();
+        boolean updating = !settings.updates().isEmpty();
+        Path storeDir = updating ? copyForUpdates(settings.storeDir()) : settings.storeDir();
         try (PageCache pageCache = nvm == null ? PageCache.open(config) : PageCache.open(config, nvm);
-             GraphStore store = GraphStore.open(settings.storeDir(), pageCache, recorder)) {
+             GraphStore store = GraphStore.open(storeDir, pageCache, recorder);
+             StoreUpdater updater = updating ? store.newUpdater() : null) {
+            Updates updates = updating
+                ? new Updates(store, new UpdateSchedule(settings.updates()), new UpdateApplier(updater)) : null;
             Worker[] workers = new Worker[settings.threads()];
             for (int t = 0; t < workers.length; t++) {
-                workers[t] = new Worker(store.meta(), t);
+                workers[t] = new Worker(store.meta(), t, updates);
             }
             long total = settings.warmup().isDuration() || settings.measured().isDuration() ? 0
                 : settings.warmup().operations() + settings.measured().operations();
@@ -91,12 +132,23 @@ public final class LdbcRun {
                     task.stepBy(settings.measured().nanos() / 1_000_000_000L);
                 }
                 Map<QueryType, Histogram> latencies = new EnumMap<>(QueryType.class);
+                Map<UpdateType, Histogram> updateLatencies = new EnumMap<>(UpdateType.class);
+                Map<QueryType, long[]> pins = new EnumMap<>(QueryType.class);
                 for (Worker w : workers) {
                     w.latencies.forEach((type, h) -> latencies.computeIfAbsent(type, k -> new Histogram(3)).add(h));
+                    w.updateLatencies.forEach((type, h) ->
+                        updateLatencies.computeIfAbsent(type, k -> new Histogram(3)).add(h));
+                    w.pins.forEach((type, c) -> {
+                        long[] sum = pins.computeIfAbsent(type, k -> new long[2]);
+                        sum[0] += c[0];
+                        sum[1] += c[1];
+                    });
                 }
+                long updatesApplied = updates == null ? 0 : updates.schedule.taken();
                 return new RunResult(policy.text(), cache.text(), cacheBytes, config.frames(), storeBytes,
                     settings.threads(), warm.operations(), measured.operations(), measured.seconds(),
-                    RunResult.between(before, after), RunResult.between(start, after), latencies, nvmCounters);
+                    RunResult.between(before, after), RunResult.between(start, after), latencies, nvmCounters,
+                    updateLatencies, pins, updatesApplied, updates == null ? 0 : updates.schedule.size());
             }
         }
     }
@@ -144,7 +196,7 @@ public final class LdbcRun {
         PageCacheConfig warmConfig = config(policy, cache, storeBytes).with(OperationsFlags.WARMUP_ENABLED.name(), "true");
         double steady;
         try (PageCache pageCache = PageCache.open(warmConfig); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
-            Worker[] workers = {new Worker(store.meta(), 0)};
+            Worker[] workers = {new Worker(store.meta(), 0, null)}; // reads only: a restart measures the reheat
             phase(store, workers, settings.warmup(), false, null, null);
             PageCacheStats before = pageCache.stats();
             phase(store, workers, settings.measured(), false, null, null);
@@ -160,7 +212,7 @@ public final class LdbcRun {
     private long[] opsToReach(PageCacheConfig config, double target, long windowOps, long maxOps) throws IOException {
         try (PageCache pageCache = PageCache.open(config); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
             long reheated = awaitReheat(pageCache);
-            Worker[] workers = {new Worker(store.meta(), 0)};
+            Worker[] workers = {new Worker(store.meta(), 0, null)}; // reads only: a restart measures the reheat
             long done = 0;
             while (done < Math.max(maxOps, windowOps)) {
                 PageCacheStats before = pageCache.stats();
@@ -252,40 +304,132 @@ public final class LdbcRun {
         return new Phase(ops, seconds);
     }
 
+    /**
+     * A run's updates, shared by its threads: the stream, what applies them, and the lock that keeps
+     * reads out while an update is half done, so that every read sees each update whole or not at all
+     * and every read after an update sees it.
+     */
+    private record Updates(GraphStore store, UpdateSchedule schedule, UpdateApplier applier,
+                           ReentrantReadWriteLock lock) {
+        Updates(GraphStore store, UpdateSchedule schedule, UpdateApplier applier) {
+            this(store, schedule, applier, new ReentrantReadWriteLock());
+        }
+    }
+
+    /**
+     * Updates between checkpoints: after every this many, the thread that applied the last one flushes
+     * the store while the other threads read on, as a database's checkpoint does.
+     */
+    static final int CHECKPOINT_UPDATES = 500;
+
+    /** Counts one thread's pins (page accesses) and passes them on to the run's recorder, if any. */
+    private static final class PinCounter implements PinRecorder {
+        private final PinRecorder next;
+        long pins;
+
+        PinCounter(PinRecorder next) {
+            this.next = next;
+        }
+
+        @Override
+        public void pinned(int fileId, long pageId) {
+            pins++;
+            if (next != null) {
+                next.pinned(fileId, pageId);
+            }
+        }
+    }
+
     /** One thread's state across the phases of a run: its operation stream and latency histograms. */
     private final class Worker implements OperationStream.Fallback {
         private final StoreMeta meta;
         private final OperationStream stream;
+        private final Updates updates;
+        private final UpdateSchedule.Debt debt = new UpdateSchedule.Debt();
         private final Map<QueryType, Histogram> latencies = new EnumMap<>(QueryType.class);
+        private final Map<UpdateType, Histogram> updateLatencies = new EnumMap<>(UpdateType.class);
+        /** Per query type over the measured phase: executions and pins. */
+        private final Map<QueryType, long[]> pins = new EnumMap<>(QueryType.class);
         private StoreReader reader;
 
-        Worker(StoreMeta meta, int thread) {
+        Worker(StoreMeta meta, int thread, Updates updates) {
             this.meta = meta;
             this.stream = new OperationStream(settings.parameters(), this, settings.seed(), thread);
+            this.updates = updates;
+        }
+
+        /** Applies the next update of the stream, if any is left; false when the stream is used up. */
+        private boolean applyNext(boolean measure, ResultDump dump) throws IOException {
+            boolean checkpoint;
+            updates.lock().writeLock().lock();
+            try {
+                Update u = updates.schedule().take();
+                if (u == null) {
+                    return false;
+                }
+                checkpoint = updates.schedule().taken() % CHECKPOINT_UPDATES == 0;
+                long t0 = System.nanoTime();
+                updates.applier().apply(u);
+                long elapsed = System.nanoTime() - t0;
+                if (measure) {
+                    updateLatencies.computeIfAbsent(u.type(), k -> new Histogram(3)).recordValue(Math.max(1, elapsed));
+                }
+                if (dump != null) {
+                    dump.write(u);
+                }
+            } finally {
+                updates.lock().writeLock().unlock();
+            }
+            if (checkpoint) {
+                updates.store().flush();
+            }
+            return true;
         }
 
         long run(GraphStore store, long quota, long deadline, boolean measure, ResultDump dump,
                  ProgressOutput.Task task, AtomicReference<Throwable> failure) throws IOException {
             long done = 0;
-            try (StoreReader r = store.newReader()) {
+            PinCounter counter = new PinCounter(store.recorder());
+            try (StoreReader r = store.newReader(counter)) {
                 reader = r;
                 LdbcQueries queries = new LdbcQueries(r);
                 while (done < quota && failure.get() == null && (deadline == Long.MAX_VALUE || System.nanoTime() < deadline)) {
                     Query q = stream.next();
-                    long t0 = System.nanoTime();
-                    List<List<Object>> rows;
-                    try {
-                        rows = queries.run(q);
-                    } catch (IOException | RuntimeException e) {
-                        throw new IllegalStateException(q + " failed: " + e.getMessage(), e);
+                    if (updates != null && q.type().isComplex()) {
+                        for (int due = debt.dueBeforeComplexRead(); due > 0 && applyNext(measure, dump); due--) {
+                            // each update is applied, timed and dumped by applyNext
+                        }
                     }
-                    long elapsed = System.nanoTime() - t0;
+                    List<List<Object>> rows;
+                    long elapsed;
+                    long pinsBefore = counter.pins;
+                    if (updates != null) {
+                        updates.lock().readLock().lock();
+                    }
+                    try {
+                        r.refresh();
+                        long t0 = System.nanoTime();
+                        try {
+                            rows = queries.run(q);
+                        } catch (IOException | RuntimeException e) {
+                            throw new IllegalStateException(q + " failed: " + e.getMessage(), e);
+                        }
+                        elapsed = System.nanoTime() - t0;
+                        // Dumped before an update can come in between: the dump's order is the order of effect.
+                        if (dump != null) {
+                            dump.write(q, rows);
+                        }
+                    } finally {
+                        if (updates != null) {
+                            updates.lock().readLock().unlock();
+                        }
+                    }
                     stream.completed(q, rows);
                     if (measure) {
                         latencies.computeIfAbsent(q.type(), k -> new Histogram(3)).recordValue(Math.max(1, elapsed));
-                    }
-                    if (dump != null) {
-                        dump.write(q, rows);
+                        long[] p = pins.computeIfAbsent(q.type(), k -> new long[2]);
+                        p[0]++;
+                        p[1] += counter.pins - pinsBefore;
                     }
                     done++;
                     if (task != null) {
@@ -313,7 +457,25 @@ public final class LdbcRun {
             }
             long pick = random.nextLong(total);
             long node = pick < posts.count() ? posts.first() + pick : comments.first() + pick - posts.count();
-            return reader.ldbcId((int) node);
+            return idOf((int) node);
+        }
+
+        /**
+         * The LDBC id of a loaded node, read like a query: under the read lock, with the current counts,
+         * since an update may be linking a new relationship into the node's chain meanwhile.
+         */
+        private long idOf(int node) throws IOException {
+            if (updates != null) {
+                updates.lock().readLock().lock();
+            }
+            try {
+                reader.refresh();
+                return reader.ldbcId(node);
+            } finally {
+                if (updates != null) {
+                    updates.lock().readLock().unlock();
+                }
+            }
         }
 
         private long randomNode(Label label, SplittableRandom random) throws IOException {
@@ -321,7 +483,7 @@ public final class LdbcRun {
             if (range.count() == 0) {
                 throw new UncheckedIOException(new IOException("the store has no " + label + " node"));
             }
-            return reader.ldbcId((int) (range.first() + random.nextLong(range.count())));
+            return idOf((int) (range.first() + random.nextLong(range.count())));
         }
     }
 }

@@ -20,8 +20,18 @@ import java.util.SplittableRandom;
  */
 public final class OperationStream {
     static final double DISSIPATION = 0.2;
-    /** Relative frequencies of IC1, IC2, IC8, IC9, IC13: 1 / LDBC's interleave (26, 37, 45, 157, 19). */
-    private static final double[] WEIGHTS = {1 / 26.0, 1 / 37.0, 1 / 45.0, 1 / 157.0, 1 / 19.0};
+    /**
+     * LDBC's interleaves of IC1-IC14 (its SF1 driver settings: one IC1 per 26 units of update time,
+     * ...); the relative frequency of each complex read is 1 / its interleave.
+     */
+    static final int[] INTERLEAVES = {26, 37, 69, 36, 57, 129, 87, 45, 157, 30, 16, 44, 19, 49};
+    private static final double[] WEIGHTS = new double[INTERLEAVES.length];
+
+    static {
+        for (int i = 0; i < INTERLEAVES.length; i++) {
+            WEIGHTS[i] = 1.0 / INTERLEAVES[i];
+        }
+    }
     private static final int POOL_SIZE = 256;
 
     /** Where a walk turns when no earlier result named a person or a message yet. */
@@ -121,7 +131,12 @@ public final class OperationStream {
                     messages.add(row.get(3));
                     persons.add(row.get(4));
                 }
-                case IS3, IS5, IC1 -> persons.add(row.get(0));
+                case IS3, IS5, IC1, IC3, IC10, IC11, IC12 -> persons.add(row.get(0));
+                case IC7 -> {
+                    persons.add(row.get(0));
+                    messages.add(row.get(4));
+                }
+                case IC14 -> ((List<?>) row.get(0)).forEach(persons::add);
                 case IS6 -> persons.add(row.get(2));
                 case IS7 -> {
                     messages.add(row.get(0));

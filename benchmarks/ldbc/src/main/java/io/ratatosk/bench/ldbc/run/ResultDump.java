@@ -2,6 +2,7 @@ package io.ratatosk.bench.ldbc.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.ldbc.query.Query;
+import io.ratatosk.bench.ldbc.update.Update;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,9 @@ import java.util.Map;
  * {@code --dump-results FILE}: one JSON object per executed query, one per line,
  * {@code {"query": "IS3", "params": {"personId": 933}, "rows": [[...], ...]}}; parameter names as
  * in the substitution files, rows in the query's column and sort order, ids and dates as numbers,
- * booleans as booleans, strings as in the CSV, IC1's lists as arrays. Thread-safe.
+ * booleans as booleans, strings as in the CSV, IC1's lists as arrays; and one line per executed update,
+ * {@code {"update": "IU6", "params": {...}}}, among them in the order the operations took effect.
+ * Thread-safe.
  */
 public final class ResultDump implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +41,23 @@ public final class ResultDump implements AutoCloseable {
         object.put("params", q.params());
         object.put("rows", rows);
         return JSON.writeValueAsString(object);
+    }
+
+    /** The line for one executed update: {@code {"update": "IU6", "params": {...}}}. */
+    public static String line(Update u) throws IOException {
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("update", u.type().name());
+        object.put("params", u.params());
+        return JSON.writeValueAsString(object);
+    }
+
+    public void write(Update u) throws IOException {
+        String line = line(u);
+        synchronized (this) {
+            out.write(line);
+            out.write('\n');
+            lines++;
+        }
     }
 
     public void write(Query q, List<List<Object>> rows) throws IOException {

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.ldbc.run;
 
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.pagecache.IoStats;
 import io.ratatosk.pagecache.PageCacheStats;
 import java.util.Map;
@@ -14,10 +15,15 @@ import org.HdrHistogram.Histogram;
  *                     the run's recorded page trace sees
  * @param latencies    per query type, nanoseconds
  * @param nvm          the NVM tier's counters over the measured phase; null without the tier
+ * @param updateLatencies per update type over the measured phase, nanoseconds
+ * @param pins         per query type over the measured phase: {executions, page accesses (pins)}
+ * @param updates      updates applied over the whole run (warm-up included), of {@code updateStream} in all
  */
 public record RunResult(String policy, String cacheSpec, long cacheBytes, int frames, long storeBytes, int threads,
                         long warmupOperations, long operations, double seconds, PageCacheStats measured,
-                        PageCacheStats wholeRun, Map<QueryType, Histogram> latencies, NvmCounters nvm) {
+                        PageCacheStats wholeRun, Map<QueryType, Histogram> latencies, NvmCounters nvm,
+                        Map<UpdateType, Histogram> updateLatencies, Map<QueryType, long[]> pins, long updates,
+                        long updateStream) {
 
     public double opsPerSecond() {
         return seconds > 0 ? operations / seconds : 0;

@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * The complex reads' parameters from a data set's {@code substitution_parameters/interactive_N_param.txt}
- * files ({@code |} separated, a header of parameter names): values of names ending in {@code Id}
- * or {@code Date} are numbers, the rest strings.
+ * files ({@code |} separated, a header of parameter names): values of the names
+ * {@link QueryType#isNumeric} accepts are numbers, the rest strings.
  */
 public final class SubstitutionParameters {
     private final Map<QueryType, List<Query>> queries;
@@ -81,7 +81,7 @@ public final class SubstitutionParameters {
     }
 
     private static Object value(String parameter, String text, String file, long line) throws LdbcDataException {
-        if (!parameter.endsWith("Id") && !parameter.endsWith("Date")) {
+        if (!QueryType.isNumeric(parameter)) {
             return text;
         }
         try {

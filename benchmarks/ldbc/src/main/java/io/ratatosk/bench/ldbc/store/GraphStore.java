@@ -18,7 +18,9 @@ import java.util.Optional;
  * {@link PagedFile}s so that every access goes through the page cache: fixed-size node,
  * relationship and property records, a dynamic store for long strings, and an index from LDBC ids
  * to node ids. Layouts: {@link NodeRecord}, {@link RelationshipRecord}, {@link PropertyRecord},
- * {@link StringBlock}, {@link IdIndexLayout}. Written once by {@link StoreWriter}, then read-only.
+ * {@link StringBlock}, {@link IdIndexLayout}. Written by {@link StoreWriter}; a {@link StoreUpdater}
+ * may insert into it while it is read, and closing a store that was updated flushes it and writes its
+ * new store.meta.
  *
  * <p>Thread-safe: each reading thread takes its own {@link #newReader()}.
  */
@@ -31,9 +33,10 @@ public final class GraphStore implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path dir;
-    private final StoreMeta meta;
+    private volatile StoreMeta meta;
     private final Map<StoreFile, PagedFile> files;
     private final PinRecorder recorder;
+    private volatile boolean updated;
 
     private GraphStore(Path dir, StoreMeta meta, Map<StoreFile, PagedFile> files, PinRecorder recorder) {
         this.dir = dir;
@@ -102,8 +105,43 @@ public final class GraphStore implements AutoCloseable {
         return new StoreReader(this, recorder);
     }
 
+    /** A reader whose pins are told to {@code pinRecorder} instead (which may pass them on to {@link #recorder()}). */
+    public StoreReader newReader(PinRecorder pinRecorder) throws IOException {
+        return new StoreReader(this, pinRecorder);
+    }
+
+    /** The recorder every pin of this store's readers is told to; null if none. */
+    public PinRecorder recorder() {
+        return recorder;
+    }
+
+    /** The meta data as of the last published update. */
     public StoreMeta meta() {
         return meta;
+    }
+
+    /**
+     * The store's one updater (the caller keeps to one); its inserts go through this store's page
+     * cache, told to the store's pin recorder like every read.
+     */
+    public StoreUpdater newUpdater() throws IOException {
+        return new StoreUpdater(this, recorder);
+    }
+
+    /**
+     * Writes every page modified so far and forces the files, as a database's checkpoint does: runs
+     * concurrently with reads and with later updates (a page being written meanwhile stays dirty).
+     */
+    public void flush() throws IOException {
+        for (PagedFile f : files.values()) {
+            f.flush();
+        }
+    }
+
+    /** Called by the updater: the counts readers see after their next refresh, and store.meta on close. */
+    void publish(StoreMeta current) {
+        meta = current;
+        updated = true;
     }
 
     public Path dir() {
@@ -160,9 +198,21 @@ public final class GraphStore implements AutoCloseable {
         }
     }
 
-    /** Unmaps every file (flushing nothing: the store is read-only once written). */
+    /**
+     * Unmaps every file; after updates, flushes them first and then writes store.meta with the new
+     * counts (through a temporary file and an atomic rename), so that the store opens again with
+     * every published update.
+     */
     @Override
     public void close() throws IOException {
+        if (updated && !files.isEmpty()) {
+            for (PagedFile f : files.values()) {
+                f.flush();
+            }
+            closeAll(files);
+            writeMeta(dir, meta);
+            return;
+        }
         closeAll(files);
     }
 

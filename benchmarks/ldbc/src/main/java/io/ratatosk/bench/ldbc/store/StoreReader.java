@@ -21,7 +21,7 @@ public final class StoreReader implements AutoCloseable {
     private static final int MAX_STRING_BYTES = 1 << 24;
 
     private final GraphStore store;
-    private final StoreMeta meta;
+    private StoreMeta meta;
     private final StoreCursor nodes;
     private final StoreCursor rels;
     private final StoreCursor props;
@@ -54,6 +54,19 @@ public final class StoreReader implements AutoCloseable {
 
     public StoreMeta meta() {
         return meta;
+    }
+
+    /**
+     * Takes the store's current record counts ({@link StoreUpdater#publish()}), so that what was
+     * inserted since this reader was made or last refreshed can be read.
+     */
+    public void refresh() {
+        meta = store.meta();
+    }
+
+    /** Reads with these counts: the updater's own view, before it publishes. */
+    void refreshTo(StoreMeta current) {
+        meta = current;
     }
 
     // ---- id index --------------------------------------------------------------------------------
