@@ -206,6 +206,8 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("unknown policy 'nosuch'"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "10", "--duration", "5s"));
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
+        assertEquals(2, bench("ldbc", "--data", "sample", "--io", "sometimes"));
+        assertTrue(err.toString().contains("--io must be auto, buffered or direct: sometimes"), err.toString());
         assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
         assertTrue(err.toString().contains("no such folder"), err.toString());
     }
@@ -225,6 +227,17 @@ class LdbcCommandTest {
         JsonNode summary = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile());
         assertTrue(summary.toString().contains("--io direct"), summary.toString());
         assertTrue(summary.get("runs").get(0).get("faults").asLong() > 0);
+    }
+
+    /** The default, auto: direct IO where the store's file system takes it, else buffered, and one line says which. */
+    @Test
+    void ioAutoRunsDirectWhereTheFileSystemAllowsItAndSaysWhichItChose() throws IOException {
+        int rc = bench("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160", // not quiet
+            "--data", "sample", "--cache", "10%", "--policies", "muninn", "--out", dir.resolve("auto").toString());
+        assertEquals(0, rc, err.toString());
+        String said = err.toString();
+        assertTrue(said.contains("store IO: direct") || said.contains("direct IO is refused where the store lies, running buffered"),
+            said);
     }
 
     @Test

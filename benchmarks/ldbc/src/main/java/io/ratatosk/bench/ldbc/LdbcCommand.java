@@ -11,10 +11,15 @@ import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -88,9 +93,10 @@ public final class LdbcCommand implements Callable<Integer> {
     /** The window over which --restart measures the hit ratio of a restarted cache. */
     private static final long RESTART_WINDOW_OPS = 100;
 
-    @Option(names = "--io", paramLabel = "MODE", defaultValue = "buffered",
-        description = "How the store is read and written: buffered (through the OS page cache) or direct (O_DIRECT,"
-            + " faults paid on the device): pagecache.io. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--io", paramLabel = "MODE", defaultValue = "auto",
+        description = "How the store is read and written (pagecache.io): buffered (through the OS page cache), direct"
+            + " (O_DIRECT, faults paid on the device), or auto: direct where the store's file system allows it, else"
+            + " buffered, saying so in one line. Default: ${DEFAULT-VALUE}.")
     private String io;
 
     @Option(names = "--restart", description = "Instead of the usual report: per policy and size, a full run, then a"
@@ -176,7 +182,6 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
         }
-        cacheFlags.put("pagecache.io", io);
         ProgressOutput progress = ProgressOutput.stderr(quiet);
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
@@ -184,6 +189,7 @@ public final class LdbcCommand implements Callable<Integer> {
             .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
 
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
+        cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
         List<Update> updateStream = List.of();
         if (updates.equals("interleaved")) {
@@ -246,6 +252,33 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * {@code --io} as the page cache's {@code pagecache.io}: auto tries direct IO on one of the store's files
+     * (map it with {@code pagecache.io=direct}, read its first page) and falls back to buffered, with one line
+     * saying why, where the file system refuses.
+     */
+    private String ioMode(Path storeDir, ProgressOutput progress) throws IOException {
+        if (!io.equals("auto")) {
+            if (!io.equals("buffered") && !io.equals("direct")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
+            }
+            return io;
+        }
+        Path probe = storeDir.resolve(StoreFile.NODES.fileName());
+        Map<String, String> flags = Map.of("pagecache.io", "direct", "pagecache.memory", "1m",
+            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags));
+             PagedFile file = cache.map(probe, StoreFile.PAGE_SIZE, false);
+             PageCursor cursor = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            cursor.next();
+            progress.line("store IO: direct (O_DIRECT, faults paid on the device; --io buffered to go through the OS page cache)");
+            return "direct";
+        } catch (IOException | RuntimeException e) {
+            progress.line("direct IO is refused where the store lies, running buffered: %s", e.getMessage());
+            return "buffered";
+        }
     }
 
     private Budget measured() {
