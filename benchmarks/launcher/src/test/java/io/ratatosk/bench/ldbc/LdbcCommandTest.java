@@ -12,7 +12,9 @@ import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.channels.FileChannel;
@@ -232,10 +234,18 @@ class LdbcCommandTest {
     /** The default, auto: direct IO where the store's file system takes it, else buffered, and one line says which. */
     @Test
     void ioAutoRunsDirectWhereTheFileSystemAllowsItAndSaysWhichItChose() throws IOException {
-        int rc = bench("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160", // not quiet
-            "--data", "sample", "--cache", "10%", "--policies", "muninn", "--out", dir.resolve("auto").toString());
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        int rc;
+        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8)); // progress lines go there
+        try {
+            rc = bench("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160", // not quiet
+                "--data", "sample", "--cache", "10%", "--policies", "muninn", "--out", dir.resolve("auto").toString());
+        } finally {
+            System.setErr(stderr);
+        }
         assertEquals(0, rc, err.toString());
-        String said = err.toString();
+        String said = progress.toString(StandardCharsets.UTF_8);
         assertTrue(said.contains("store IO: direct") || said.contains("direct IO is refused where the store lies, running buffered"),
             said);
     }
