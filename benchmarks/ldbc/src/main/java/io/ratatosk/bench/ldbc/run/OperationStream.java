@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * {@code short_read_dissipation}). A step is IS1-IS3 on one person, then IS4-IS7 on one message.
  *
  * <p>The complex reads come in the order of {@link QueryType#COMPLEX} first, so that a run of a few
- * operations already executes every query type, then drawn with LDBC's relative frequencies; their
+ * operations already executes every query type, then drawn with LDBC's relative frequencies (and in
+ * order once more after {@link #startRound()}, which the runner calls as its measured phase starts, so
+ * that a measured phase of a few hundred operations executes every type too); their
  * parameters cycle through the substitution parameters. Everything is a function of the seed, the
  * thread and the results, so every policy replays the same sequence.
  */
@@ -61,6 +63,16 @@ public final class OperationStream {
         for (int i = 0; i < nextParameter.length; i++) {
             int size = parameters.of(QueryType.COMPLEX.get(i)).size();
             nextParameter[i] = (int) ((thread * 7919L) % size);
+        }
+    }
+
+    /**
+     * The next fourteen complex reads are IC1-IC14 in turn, then the draws by frequency go on; a round still
+     * under way (a warm-up too short to finish it) is finished instead, so no type is skipped.
+     */
+    public void startRound() {
+        if (complexIssued >= QueryType.COMPLEX.size()) {
+            complexIssued = 0;
         }
     }
 
