@@ -1,69 +1,171 @@
 package io.ratatosk.policies.tinylfu;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import java.util.List;
 
 /**
- * W-TinyLFU whose window share moves by hill climbing on the observed hit ratio, so that one policy
- * serves recency-heavy workloads (a large window: close to LRU, which wins on zigzag and back-and-forth
- * traces) and frequency-heavy ones (a small window: the sketch keeps loops, scans and one-hit wonders
- * out of the main region). After each sample of {@code climb_period} x frames requests the window
- * moves one step in the direction that last raised the hit ratio, and turns when the ratio fell; the
- * step decays by 2% a sample so the window settles, and starts again at full size when the ratio jumps
- * by 5 points (the workload changed). Source: G. Einziger, O. Eytan, R. Friedman, B. Manes, "Adaptive
- * Software Cache Management", Middleware 2018 (the simple hill climber that Caffeine ships).
+ * W-TinyLFU whose window share follows the workload, chosen by miniature simulations: beside the real
+ * frames it runs five small key-only W-TinyLFU caches ({@link ShadowTinyLfu}) with windows of 1%, 5%,
+ * 15%, 40% and 100% (an exact LRU) of their capacity, fed the same requests, and after every period
+ * gives the real cache the window of the one that hit most lately (hits decay by 5% a period) if it
+ * beat the current choice by 3%. A small window lets the frequency filter
+ * keep loops, scans and one-hit wonders out (LIRS's and CLOCK-Pro's ground); a large one is LRU, which
+ * wins on recency (zigzag, back-and-forth); the middle serves web-like mixes. Where a hill climber
+ * probes by moving the real window and reading a noisy hit ratio, the simulations compare the
+ * candidates side by side on the same requests, so the choice is quick on short traces and does not
+ * drift on stable ones.
+ *
+ * <p>Above {@code shadow_entries} frames, the simulations hold that many keys and see only the requests
+ * whose key hash falls in the same share of the hash space (spatial sampling, as in Waldspurger et
+ * al., "Cache Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below it they
+ * are full size and see everything. Source of the policy: G. Einziger, O. Eytan, R. Friedman,
+ * B. Manes, "Adaptive Software Cache Management", Middleware 2018, which adapts Caffeine's window by
+ * hill climbing and also evaluates such mini-simulations.
+ *
+ * <p>Concurrency. A sampled hit appends its key to a ring with plain, racy writes (two threads may
+ * write one slot, losing a sample); a full ring is replayed into the simulations by the hit that finds
+ * it full if it gets the lock with {@code tryLock} (never waiting), and dropped otherwise. Faults
+ * replay the ring under the lock before their own request, so in one thread every sample is replayed
+ * in order and the policy is deterministic.
  */
 public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     public static final String NAME = "w-tinylfu-adaptive";
-    static final double RESTART_THRESHOLD = 0.05;
-    static final double STEP_DECAY = 0.98;
+    /** The simulations' window shares, smallest first. */
+    static final double[] WINDOW_SHARES = {0.01, 0.05, 0.15, 0.4, 1.0};
+    private static final int RING = 1024;
+    /**
+     * Each period's score keeps this much of the score before: a memory of about twenty periods, so
+     * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
+     * between the bursts.
+     */
+    static final double DECAY = 0.95;
+    /** A simulation must beat the chosen one by this share before the real window moves: each move costs misses. */
+    static final double MARGIN = 0.03;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
-        "W-TinyLFU whose admission window grows or shrinks by hill climbing on the hit ratio (Einziger, Eytan, Friedman and Manes 2018), as Caffeine does.",
+        "W-TinyLFU whose admission window follows the workload: miniature simulations of five window shares (1% to 100%, i.e. LRU) pick the best.",
         List.of(ReadFlag.of(TinyLfuFlags.WINDOW), ReadFlag.of(TinyLfuFlags.PROTECTED), ReadFlag.of(TinyLfuFlags.SKETCH_PERIOD),
-            ReadFlag.of(TinyLfuFlags.CLIMB_PERIOD), ReadFlag.of(TinyLfuFlags.CLIMB_STEP)),
+            ReadFlag.of(TinyLfuFlags.SHADOW_ENTRIES), ReadFlag.of(TinyLfuFlags.ADAPT_PERIOD)),
         AdaptiveTinyLfuPolicy::create);
 
-    private final long samplePeriod;
-    private final double fullStep;
-    // Guarded by the regions' lock (called from the miss path only).
-    private double step;
-    private double previousHitRatio;
-    /** The window target before rounding, so that steps below one frame still add up. */
-    private double window;
+    private final ShadowTinyLfu[] shadows;
+    private final FrequencySketch shadowSketch;
+    /** Requests whose hash, shifted right by 32, is below this are sampled; 2^32 samples all. */
+    private final long sampleBelow;
+    private final long period;
+    private final long[] ring = new long[RING];
+    /** Samples written to the ring; racy on the hit path. */
+    private long written;
+    // Guarded by lock.
+    private long replayed;
+    private long sampledRequests;
+    private final double[] scores;
+    private int chosen;
 
-    AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, double climbPeriod, double climbStep) {
+    AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
         super(NAME, frames, sizing);
-        this.samplePeriod = Math.max(1, (long) (climbPeriod * frames.frameCount()));
-        this.fullStep = climbStep * frames.frameCount();
-        this.step = fullStep;
-        this.window = sizing.window();
+        int capacity = Math.min(frameCount, shadowEntries);
+        this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
+        this.shadows = new ShadowTinyLfu[WINDOW_SHARES.length];
+        for (int i = 0; i < shadows.length; i++) {
+            shadows[i] = new ShadowTinyLfu(capacity, (int) Math.max(1, Math.round(capacity * WINDOW_SHARES[i])), sizing.protectedShare());
+        }
+        this.shadowSketch = new FrequencySketch(capacity, Math.max(1, (long) ((double) sizing.sketchPeriod() / frameCount * capacity)));
+        this.period = Math.max(1, (long) (adaptPeriod * capacity));
+        this.scores = new double[shadows.length];
+        this.chosen = -1;
     }
 
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
     public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
-            settings.getDouble(TinyLfuFlags.CLIMB_PERIOD, 1), settings.getDouble(TinyLfuFlags.CLIMB_STEP, 0.0625));
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 8192), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
+    }
+
+    private boolean sampled(long hash) {
+        return (hash >>> 32) < sampleBelow;
     }
 
     @Override
-    long samplePeriod() {
-        return samplePeriod;
+    void afterHit(long pageKey, long hash) {
+        if (!sampled(hash)) {
+            return;
+        }
+        long at = written;
+        if (at - replayed >= RING) {
+            if (!lock.tryLock()) {
+                return;
+            }
+            try {
+                replayRing();
+            } finally {
+                lock.unlock();
+            }
+            at = written;
+        }
+        ring[(int) (at & (RING - 1))] = pageKey;
+        written = at + 1;
+    }
+
+    @Override
+    int windowAfterFault(long pageKey, long hash, int window) {
+        replayRing();
+        if (sampled(hash)) {
+            simulate(pageKey, hash);
+        }
+        return chosen < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[chosen]));
+    }
+
+    private void replayRing() {
+        long end = written;
+        for (long i = Math.max(replayed, end - RING); i < end; i++) {
+            long key = ring[(int) (i & (RING - 1))];
+            simulate(key, PageKey.hash(key));
+        }
+        replayed = end;
+    }
+
+    private void simulate(long pageKey, long hash) {
+        shadowSketch.increment(hash);
+        shadowSketch.ageIfDue();
+        for (ShadowTinyLfu shadow : shadows) {
+            shadow.access(pageKey, hash, shadowSketch);
+        }
+        if (++sampledRequests % period == 0) {
+            choose();
+        }
     }
 
     /**
-     * One hill-climbing step: keep the direction if the hit ratio did not fall, turn otherwise; a jump
-     * of {@link #RESTART_THRESHOLD} restarts at the full step, anything less decays it.
+     * Each simulation's score is its hits this period plus {@link #DECAY} of its score before; the best
+     * one's window wins if it beats the chosen one's by {@link #MARGIN}.
      */
-    @Override
-    int windowAfterSample(int current, double hitRatio) {
-        double change = hitRatio - previousHitRatio;
-        double amount = change >= 0 ? step : -step;
-        step = Math.abs(change) >= RESTART_THRESHOLD ? Math.copySign(fullStep, amount) : STEP_DECAY * amount;
-        previousHitRatio = hitRatio;
-        this.window = Math.max(1, Math.min(frameCount, this.window + amount));
-        return (int) Math.round(this.window);
+
+    private void choose() {
+        int current = chosen < 0 ? 0 : chosen;
+        int best = current;
+        for (int i = 0; i < shadows.length; i++) {
+            scores[i] = scores[i] * DECAY + shadows[i].hits();
+            shadows[i].resetHits();
+        }
+        for (int i = 0; i < shadows.length; i++) {
+            if (scores[i] > scores[best]) {
+                best = i;
+            }
+        }
+        chosen = scores[best] > scores[current] * (1 + MARGIN) ? best : current;
+    }
+
+    /** The window share of the simulation chosen last, or -1 before the first choice. */
+    public double chosenShare() {
+        lock.lock();
+        try {
+            return chosen < 0 ? -1 : WINDOW_SHARES[chosen];
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * admission window, a main region split into probation and protected, and a {@link FrequencySketch}
  * that decides whether the window's oldest page may enter the main region in place of the main
  * region's victim. The two differ only in how the window's share is set, which they supply through
- * {@link #windowAfterSample}.
+ * {@link #afterHit} and {@link #windowAfterFault}.
  *
  * <p>Every page faults into the window. When the window holds its target, its oldest page is the
  * candidate: it moves to probation if the sketch counts it used more often than probation's victim
@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * (probation to protected). So a hit never moves anything and needs no lock.
  *
  * <p>Concurrency. {@link #onHit} sets the reference bit with a CAS (not retried once set), adds one
- * to the sketch with plain, racy writes ({@link FrequencySketch}) and counts the hit in a racy plain
- * counter the hill climber reads: lock-free and allocation-free. Everything else runs under one
+ * to the sketch with plain, racy writes ({@link FrequencySketch}), and lets the policy see the hit
+ * ({@link #afterHit}): lock-free and allocation-free. Everything else runs under one
  * lock, on the miss path only. In one thread (the simulator, or the page cache with its evictor off)
  * every count is exact and the policy is deterministic.
  */
@@ -48,14 +48,12 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final double protectedShare;
     private final FrequencySketch sketch;
     private final FrameQueues queues;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Hits since the last sample; racy on purpose, read under the lock. */
-    private long hitsInSample;
+    /** Guards everything but the hit path's reference bits and sketch counters. */
+    final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
     private int windowTarget;
     private int protectedTarget;
-    private long missesInSample;
 
     TinyLfuRegions(String name, FrameTable frames, TinyLfuSizing sizing) {
         this.name = Objects.requireNonNull(name, "name");
@@ -74,14 +72,15 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
 
     // ---------------------------------------------------------------- SPI
 
-    /** Counts the use in the sketch and the hill climber's sample, and sets the reference bit. */
+    /** Counts the use in the sketch, shows it to the policy's {@link #afterHit}, and sets the reference bit. */
     @Override
     public final void onHit(int frame) {
         long key = frames.binding(frame);
         if (key != PageKey.UNBOUND) {
-            sketch.increment(PageKey.hash(key));
+            long hash = PageKey.hash(key);
+            sketch.increment(hash);
+            afterHit(key, hash);
         }
-        hitsInSample++;
         long word = frames.policyWord(frame);
         if ((word & REFERENCED) == 0) {
             frames.casPolicyWord(frame, word, word | REFERENCED);
@@ -104,12 +103,9 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
             for (int moved = 0; moved < 2 && queues.size(WINDOW) > windowTarget && mainSize() < frameCount - windowTarget; moved++) {
                 queues.moveToTail(PROBATION, queues.head(WINDOW));
             }
-            missesInSample++;
-            long requests = missesInSample + hitsInSample;
-            if (requests >= samplePeriod()) {
-                setWindowTarget(windowAfterSample(windowTarget, (double) (requests - missesInSample) / requests));
-                missesInSample = 0;
-                hitsInSample = 0;
+            int window = windowAfterFault(pageKey, PageKey.hash(pageKey), windowTarget);
+            if (window != windowTarget) {
+                setWindowTarget(window);
             }
         } finally {
             lock.unlock();
@@ -270,18 +266,18 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
         return queues.size(PROBATION) + queues.size(PROTECTED);
     }
 
-    private void setWindowTarget(int target) {
+    final void setWindowTarget(int target) {
         windowTarget = Math.max(1, Math.min(frameCount, target));
         protectedTarget = (int) ((frameCount - windowTarget) * protectedShare);
     }
 
     // ---------------------------------------------------------------- adaptation, per policy
 
-    /** Requests (hits and misses) between two calls of {@link #windowAfterSample}; Long.MAX_VALUE for never. */
-    abstract long samplePeriod();
+    /** Sees a hit on the hit path (lock-free, allocation-free, bounded). */
+    abstract void afterHit(long pageKey, long hash);
 
-    /** The window target after a sample whose hit ratio was {@code hitRatio}. */
-    abstract int windowAfterSample(int window, double hitRatio);
+    /** Sees a fault, under the lock, after the page entered the window; returns the window target from now on. */
+    abstract int windowAfterFault(long pageKey, long hash, int window);
 
     // ---------------------------------------------------------------- introspection, checks
 

@@ -31,12 +31,11 @@ public final class WTinyLfuPolicy extends TinyLfuRegions {
     }
 
     @Override
-    long samplePeriod() {
-        return Long.MAX_VALUE;
+    void afterHit(long pageKey, long hash) {
     }
 
     @Override
-    int windowAfterSample(int window, double hitRatio) {
+    int windowAfterFault(long pageKey, long hash, int window) {
         return window;
     }
 }
