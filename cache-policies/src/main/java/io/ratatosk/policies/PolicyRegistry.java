@@ -35,6 +35,12 @@ import java.util.stream.Stream;
 public final class PolicyRegistry {
     public static final String POLICY_FLAG = "pagecache.policy";
 
+    /** The policy {@code pagecache.policy} selects when unset (docs/policies.md gives the evidence). */
+    public static final String DEFAULT_POLICY = MuninnPolicy.NAME;
+
+    /** The name the tools' policy lists accept for {@link #DEFAULT_POLICY}, whatever it is. */
+    public static final String DEFAULT_ALIAS = "default";
+
     /** Every policy, in the order the docs and tools list them. */
     public static final List<PolicyEntry> ENTRIES = List.of(MuninnPolicy.ENTRY, GlobalClockPolicy.ENTRY, ClockPolicy.ENTRY,
         RandomPolicy.ENTRY, ClockProPolicy.ENTRY, ClockProPlusPolicy.ENTRY, BitsetHistoryPolicy.ENTRY,

@@ -148,6 +148,8 @@ public final class S3FifoPolicy implements EvictionPolicy {
                     queues.moveToTail(queue, frame);
                     pinned++;
                 } else {
+                    // Past the victim, as a clock hand: asked again without an eviction, it names another.
+                    queues.moveToTail(queue, frame);
                     return frame;
                 }
             }

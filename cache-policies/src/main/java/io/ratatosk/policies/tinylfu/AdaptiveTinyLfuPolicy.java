@@ -42,9 +42,9 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
      * between the bursts.
      */
-    static final double DECAY = 0.95;
+    static final double DECAY = Double.parseDouble(System.getProperty("dbg.decay", "0.95"));
     /** A simulation must beat the chosen one by this share before the real window moves: each move costs misses. */
-    static final double MARGIN = 0.03;
+    static final double MARGIN = Double.parseDouble(System.getProperty("dbg.margin", "0.03"));
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "W-TinyLFU whose admission window follows the workload: miniature simulations of five window shares (1% to 100%, i.e. LRU) pick the best.",
         List.of(ReadFlag.of(TinyLfuFlags.WINDOW), ReadFlag.of(TinyLfuFlags.PROTECTED), ReadFlag.of(TinyLfuFlags.SKETCH_PERIOD),
@@ -64,6 +64,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private long sampledRequests;
     private final double[] scores;
     private int chosen;
+    private double requestScore;
 
     AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
         super(NAME, frames, sizing);
@@ -156,7 +157,8 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
                 best = i;
             }
         }
-        chosen = scores[best] > scores[current] * (1 + MARGIN) ? best : current;
+        requestScore = requestScore * DECAY + period;
+        chosen = scores[best] - scores[current] > MARGIN * (requestScore - scores[current]) ? best : current;
     }
 
     /** The window share of the simulation chosen last, or -1 before the first choice. */

@@ -147,22 +147,22 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
                         }
                         int victim = mainVictim();
                         if (victim == NONE) {
-                            return candidate;
+                            return passed(candidate);
                         }
                         if (admits(candidate, victim)) {
                             queues.moveToTail(PROBATION, candidate);
-                            return victim;
+                            return passed(victim);
                         }
-                        return candidate;
+                        return passed(candidate);
                     }
                 }
                 int victim = mainVictim();
                 if (victim != NONE) {
-                    return victim;
+                    return passed(victim);
                 }
                 if (!fromWindow && windowSize > 0) {
                     int candidate = windowCandidate();
-                    return candidate != NONE ? candidate : NO_VICTIM;
+                    return candidate != NONE ? passed(candidate) : NO_VICTIM;
                 }
                 return NO_VICTIM;
             }
@@ -173,6 +173,16 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     }
 
     // ---------------------------------------------------------------- regions
+
+    /**
+     * The victim goes to the tail of its queue, as a clock hand moves past the frame it names: if the
+     * caller does not evict it after all (it was pinned meanwhile, or a write-aware wrapper skips a dirty
+     * page), asking again names another frame. When the eviction happens it leaves its queue anyway.
+     */
+    private int passed(int frame) {
+        queues.moveToTail(queues.queueOf(frame), frame);
+        return frame;
+    }
 
     /** TinyLFU's admission: the candidate must have been used more often than the victim. */
     private boolean admits(int candidate, int victim) {
