@@ -12,7 +12,7 @@ import java.util.List;
  * frames it runs five small key-only W-TinyLFU caches ({@link ShadowTinyLfu}) with windows of 1%, 5%,
  * 15%, 40% and 100% (an exact LRU) of their capacity, fed the same requests, and after every period
  * gives the real cache the window of the one that hit most lately (hits decay by 5% a period) if it
- * beat the current choice by 3%. A small window lets the frequency filter
+ * missed 3% less than the current choice. A small window lets the frequency filter
  * keep loops, scans and one-hit wonders out (LIRS's and CLOCK-Pro's ground); a large one is LRU, which
  * wins on recency (zigzag, back-and-forth); the middle serves web-like mixes. Where a hill climber
  * probes by moving the real window and reading a noisy hit ratio, the simulations compare the
@@ -42,9 +42,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
      * between the bursts.
      */
-    static final double DECAY = Double.parseDouble(System.getProperty("dbg.decay", "0.95"));
-    /** A simulation must beat the chosen one by this share before the real window moves: each move costs misses. */
-    static final double MARGIN = Double.parseDouble(System.getProperty("dbg.margin", "0.03"));
+    static final double DECAY = 0.95;
+    /**
+     * A simulation must save this share of the chosen one's misses before the real window moves: each
+     * move costs misses while the regions resize.
+     */
+    static final double MARGIN = 0.03;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "W-TinyLFU whose admission window follows the workload: miniature simulations of five window shares (1% to 100%, i.e. LRU) pick the best.",
         List.of(ReadFlag.of(TinyLfuFlags.WINDOW), ReadFlag.of(TinyLfuFlags.PROTECTED), ReadFlag.of(TinyLfuFlags.SKETCH_PERIOD),
@@ -142,7 +145,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /**
      * Each simulation's score is its hits this period plus {@link #DECAY} of its score before; the best
-     * one's window wins if it beats the chosen one's by {@link #MARGIN}.
+     * one's window wins if it saves {@link #MARGIN} of the chosen one's (equally decayed) misses.
      */
 
     private void choose() {
