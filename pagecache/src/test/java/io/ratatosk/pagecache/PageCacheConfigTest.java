@@ -178,7 +178,7 @@ class PageCacheConfigTest {
 
         InvalidConfigurationException missing = assertThrows(InvalidConfigurationException.class,
                 () -> config.with("pagecache.policy", null));
-        assertEquals("pagecache.policy=: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru (no value)", missing.getMessage());
+        assertEquals("pagecache.policy=: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru, s3-fifo, w-tinylfu, w-tinylfu-adaptive (no value)", missing.getMessage());
     }
 
     @Test
