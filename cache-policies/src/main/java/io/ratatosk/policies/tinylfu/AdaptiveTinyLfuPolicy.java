@@ -19,24 +19,25 @@ import java.util.List;
  * candidates side by side on the same requests, so the choice is quick on short traces and does not
  * drift on stable ones.
  *
- * <p>Above {@code shadow_entries} frames, the simulations hold that many keys and see only the requests
+ * <p>Above {@code shadow_entries} (2048) frames, the simulations hold that many keys and see only the requests
  * whose key hash falls in the same share of the hash space (spatial sampling, as in Waldspurger et
  * al., "Cache Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below it they
  * are full size and see everything. Source of the policy: G. Einziger, O. Eytan, R. Friedman,
  * B. Manes, "Adaptive Software Cache Management", Middleware 2018, which adapts Caffeine's window by
  * hill climbing and also evaluates such mini-simulations.
  *
- * <p>Concurrency. A sampled hit appends its key to a ring with plain, racy writes (two threads may
- * write one slot, losing a sample); a full ring is replayed into the simulations by the hit that finds
- * it full if it gets the lock with {@code tryLock} (never waiting), and dropped otherwise. Faults
- * replay the ring under the lock before their own request, so in one thread every sample is replayed
- * in order and the policy is deterministic.
+ * <p>Concurrency. A sampled hit appends its key to a 4096-slot ring with plain, racy writes (two
+ * threads may write one slot: one sample lost); a hit that finds the ring full drops its sample. The
+ * ring is replayed into the simulations under the lock, off the hit path: by housekeeping (the
+ * background evictor's, or the evicting thread's at the start of an eviction) and by each fault before
+ * its own request. In one thread every sample is replayed in order, so the policy is deterministic and
+ * the page cache counts exactly the simulator's hits.
  */
 public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     public static final String NAME = "w-tinylfu-adaptive";
     /** The simulations' window shares, smallest first. */
     static final double[] WINDOW_SHARES = {0.01, 0.05, 0.15, 0.4, 1.0};
-    private static final int RING = 1024;
+    private static final int RING = 4096;
     /**
      * Each period's score keeps this much of the score before: a memory of about twenty periods, so
      * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
@@ -62,8 +63,9 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private final long[] ring = new long[RING];
     /** Samples written to the ring; racy on the hit path. */
     private long written;
-    // Guarded by lock.
+    /** Samples replayed; written under the lock, read racily by the hit path. */
     private long replayed;
+    // Guarded by lock.
     private long sampledRequests;
     private final double[] scores;
     private int chosen;
@@ -86,7 +88,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
     public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
-            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 8192), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 2048), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
     }
 
     private boolean sampled(long hash) {
@@ -94,24 +96,34 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     }
 
     @Override
-    void afterHit(long pageKey, long hash) {
-        if (!sampled(hash)) {
+    long faultBits(long hash) {
+        return sampled(hash) ? SAMPLED : 0;
+    }
+
+    /** A sampled hit's key goes into the ring; a full ring drops it (the miss path replays the ring). */
+    @Override
+    void afterHit(int frame) {
+        long pageKey = frames.binding(frame);
+        if (pageKey == PageKey.UNBOUND) {
             return;
         }
         long at = written;
         if (at - replayed >= RING) {
-            if (!lock.tryLock()) {
-                return;
-            }
-            try {
-                replayRing();
-            } finally {
-                lock.unlock();
-            }
-            at = written;
+            return;
         }
         ring[(int) (at & (RING - 1))] = pageKey;
         written = at + 1;
+    }
+
+    /** The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path. */
+    @Override
+    public void housekeeping() {
+        lock.lock();
+        try {
+            replayRing();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

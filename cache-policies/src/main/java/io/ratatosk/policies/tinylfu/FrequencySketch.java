@@ -66,6 +66,23 @@ public final class FrequencySketch {
         }
     }
 
+    /** Counts {@code uses} more uses of the page with {@code hash} at once; each counter stops at 15. */
+    public void add(long hash, int uses) {
+        if (uses <= 0) {
+            return;
+        }
+        int start = (int) (hash & 3) << 2;
+        for (int i = 0; i < 4; i++) {
+            int word = indexOf(hash, i);
+            int shift = (start + i) << 2;
+            long value = table[word];
+            long counter = (value >>> shift) & 0xf;
+            long raised = Math.min(15, counter + uses);
+            table[word] = value + ((raised - counter) << shift);
+        }
+        additions += uses;
+    }
+
     /** The estimated uses of the page with {@code hash} since the counters were last halved, 0..15. */
     public int frequency(long hash) {
         int start = (int) (hash & 3) << 2;

@@ -14,7 +14,7 @@ public final class TinyLfuFlags {
     public static final Flag SKETCH_PERIOD = Flag.decimal("pagecache.tinylfu.sketch_period", "10.0", 1, 100,
             "Uses counted by the frequency sketch between two halvings of its counters, as a multiple of the frame count.");
 
-    public static final Flag SHADOW_ENTRIES = Flag.integer("pagecache.tinylfu.shadow_entries", "8192", 16, 1 << 20,
+    public static final Flag SHADOW_ENTRIES = Flag.integer("pagecache.tinylfu.shadow_entries", "2048", 16, 1 << 20,
             "Keys each miniature simulation of w-tinylfu-adaptive holds at most; above this frame count the requests are sampled by key hash.");
 
     public static final Flag ADAPT_PERIOD = Flag.decimal("pagecache.tinylfu.adapt_period", "1.0", 0.1, 100,

@@ -26,14 +26,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * (probation to protected). So a hit never moves anything and needs no lock.
  *
  * <p>Concurrency. {@link #onHit} sets the reference bit with a CAS (not retried once set), adds one
- * to the sketch with plain, racy writes ({@link FrequencySketch}), and lets the policy see the hit
- * ({@link #afterHit}): lock-free and allocation-free. Everything else runs under one
+ * to the frame's pending count in its policy word in the same CAS, and lets the policy see the hit
+ * ({@link #afterHit}): lock-free and allocation-free. The pending hits reach the sketch when a hand
+ * looks at the frame, on the miss path (a frame is always looked at before it can be a candidate
+ * or a victim, so admission compares counts that include every hit). Everything else runs under one
  * lock, on the miss path only. In one thread (the simulator, or the page cache with its evictor off)
  * every count is exact and the policy is deterministic.
  */
 public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WTinyLfuPolicy, AdaptiveTinyLfuPolicy {
     /** Policy-word bit: hit since a hand last looked at the page. */
     public static final long REFERENCED = 1;
+    /** Policy-word bits 1..4: hits not yet counted in the sketch, at most 15. */
+    public static final long PENDING = 0xfL << 1;
+    private static final long PENDING_ONE = 1L << 1;
+    /** Policy-word bit 5: the page's hits are shown to {@link #afterHit} (set at its fault by {@link #faultBits}). */
+    static final long SAMPLED = 1L << 5;
 
     static final int WINDOW = 0;
     static final int PROBATION = 1;
@@ -72,18 +79,19 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
 
     // ---------------------------------------------------------------- SPI
 
-    /** Counts the use in the sketch, shows it to the policy's {@link #afterHit}, and sets the reference bit. */
+    /**
+     * Sets the reference bit and counts the hit in the frame's pending count (one CAS, not retried: a
+     * lost race loses one count), then shows the hit to the policy's {@link #afterHit}. The sketch
+     * itself is only written on the miss path: a hand that looks at the frame moves its pending hits
+     * there, so the hit path costs what a usage clock's does.
+     */
     @Override
     public final void onHit(int frame) {
-        long key = frames.binding(frame);
-        if (key != PageKey.UNBOUND) {
-            long hash = PageKey.hash(key);
-            sketch.increment(hash);
-            afterHit(key, hash);
-        }
         long word = frames.policyWord(frame);
-        if ((word & REFERENCED) == 0) {
-            frames.casPolicyWord(frame, word, word | REFERENCED);
+        long next = (word & PENDING) == PENDING ? word | REFERENCED : (word | REFERENCED) + PENDING_ONE;
+        frames.casPolicyWord(frame, word, next);
+        if ((word & SAMPLED) != 0) {
+            afterHit(frame);
         }
     }
 
@@ -96,14 +104,17 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
         lock.lock();
         try {
             queues.remove(frame);
-            frames.setPolicyWord(frame, 0);
-            sketch.increment(PageKey.hash(pageKey));
+            long hash = PageKey.hash(pageKey);
+            frames.setPolicyWord(frame, faultBits(hash));
+            sketch.increment(hash);
             sketch.ageIfDue();
             queues.addTail(WINDOW, frame);
             for (int moved = 0; moved < 2 && queues.size(WINDOW) > windowTarget && mainSize() < frameCount - windowTarget; moved++) {
-                queues.moveToTail(PROBATION, queues.head(WINDOW));
+                int oldest = queues.head(WINDOW);
+                clearReference(oldest); // its hits go to the sketch; in probation it starts afresh, as in Caffeine
+                queues.moveToTail(PROBATION, oldest);
             }
-            int window = windowAfterFault(pageKey, PageKey.hash(pageKey), windowTarget);
+            int window = windowAfterFault(pageKey, hash, windowTarget);
             if (window != windowTarget) {
                 setWindowTarget(window);
             }
@@ -116,6 +127,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     public final void onEvicted(int frame, long pageKey) {
         lock.lock();
         try {
+            sketch.add(PageKey.hash(pageKey), pending(frames.policyWord(frame)));
             queues.remove(frame);
             frames.setPolicyWord(frame, 0);
         } finally {
@@ -260,16 +272,24 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
         return false;
     }
 
-    /** Clears the reference bit; true if it was set. A hit racing this may set it again, which is fine. */
+    /**
+     * A hand looks at {@code frame}: its pending hits go into the sketch and its reference bit is
+     * cleared; true if it was set. A hit racing this may set them again, which is fine.
+     */
     private boolean clearReference(int frame) {
         long word = frames.policyWord(frame);
-        while ((word & REFERENCED) != 0) {
-            if (frames.casPolicyWord(frame, word, word & ~REFERENCED)) {
-                return true;
+        while ((word & (REFERENCED | PENDING)) != 0) {
+            if (frames.casPolicyWord(frame, word, word & ~(REFERENCED | PENDING))) {
+                sketch.add(PageKey.hash(frames.binding(frame)), pending(word));
+                return (word & REFERENCED) != 0;
             }
             word = frames.policyWord(frame);
         }
         return false;
+    }
+
+    private static int pending(long word) {
+        return (int) ((word & PENDING) >>> 1);
     }
 
     private int mainSize() {
@@ -283,8 +303,11 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
 
     // ---------------------------------------------------------------- adaptation, per policy
 
-    /** Sees a hit on the hit path (lock-free, allocation-free, bounded). */
-    abstract void afterHit(long pageKey, long hash);
+    /** The policy-word bits a page starts with: {@link #SAMPLED} for a page whose hits {@link #afterHit} sees. */
+    abstract long faultBits(long hash);
+
+    /** Sees a hit on a {@link #SAMPLED} page, on the hit path (lock-free, allocation-free, bounded). */
+    abstract void afterHit(int frame);
 
     /** Sees a fault, under the lock, after the page entered the window; returns the window target from now on. */
     abstract int windowAfterFault(long pageKey, long hash, int window);

@@ -31,7 +31,12 @@ public final class WTinyLfuPolicy extends TinyLfuRegions {
     }
 
     @Override
-    void afterHit(long pageKey, long hash) {
+    long faultBits(long hash) {
+        return 0;
+    }
+
+    @Override
+    void afterHit(int frame) {
     }
 
     @Override

@@ -65,13 +65,19 @@ class WTinyLfuPolicyTest {
     }
 
     @Test
-    void hitSetsTheReferenceBitAndCountsInTheSketch() {
+    void hitSetsTheReferenceBitAndCountsItInThePolicyWordUntilAHandLooks() {
         try (PolicyDriver driver = wTinyLfu(10)) {
             driver.access(1);
-            assertEquals(0, driver.policyWord(1) & TinyLfuRegions.REFERENCED);
+            assertEquals(0, driver.policyWord(1) & (TinyLfuRegions.REFERENCED | TinyLfuRegions.PENDING));
             driver.access(1, 1);
-            assertEquals(TinyLfuRegions.REFERENCED, driver.policyWord(1) & TinyLfuRegions.REFERENCED);
+            long word = driver.policyWord(1);
+            assertEquals(TinyLfuRegions.REFERENCED, word & TinyLfuRegions.REFERENCED);
+            assertEquals(2, (word & TinyLfuRegions.PENDING) >>> 1, "two hits pending");
+            assertEquals(1, policy(driver).frequency(io.ratatosk.core.PageKey.of(0, 1)), "the sketch has the fault only");
+            // Page 1 is the window's candidate at the next fault: the hand moves its hits to the sketch.
+            driver.access(2);
             assertEquals(3, policy(driver).frequency(io.ratatosk.core.PageKey.of(0, 1)));
+            assertEquals(0, driver.policyWord(1) & (TinyLfuRegions.REFERENCED | TinyLfuRegions.PENDING));
         }
     }
 
