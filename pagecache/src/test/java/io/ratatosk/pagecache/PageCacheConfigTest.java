@@ -231,7 +231,7 @@ class PageCacheConfigTest {
                 + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
                 + "pagecache.s3fifo.small=0.1, pagecache.s3fifo.ghosts=0.9, pagecache.s3fifo.move_threshold=1, "
                 + "pagecache.tinylfu.window=(1% of frames, at least 1), pagecache.tinylfu.protected=0.8, "
-                + "pagecache.tinylfu.sketch_period=10.0, pagecache.tinylfu.shadow_entries=8192, pagecache.tinylfu.adapt_period=1.0, "
+                + "pagecache.tinylfu.sketch_period=10.0, pagecache.tinylfu.shadow_entries=2048, pagecache.tinylfu.adapt_period=1.0, "
                 + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
                 + "pagecache.swap=file}", text, "this module has no swap tier on its class path: storage-nvm's tests see the nvm flags");
     }
