@@ -139,7 +139,9 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         long end = written;
         for (long i = Math.max(replayed, end - RING); i < end; i++) {
             long key = ring[(int) (i & (RING - 1))];
-            simulate(key, PageKey.hash(key));
+            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
+                simulate(key, PageKey.hash(key));
+            }
         }
         replayed = end;
     }
@@ -159,7 +161,6 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      * Each simulation's score is its hits this period plus {@link #DECAY} of its score before; the best
      * one's window wins if it saves {@link #MARGIN} of the chosen one's (equally decayed) misses.
      */
-
     private void choose() {
         int current = chosen < 0 ? 0 : chosen;
         int best = current;
