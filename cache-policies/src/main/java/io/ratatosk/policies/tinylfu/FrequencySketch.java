@@ -6,13 +6,9 @@ package io.ratatosk.policies.tinylfu;
  * picked by the hash), the estimate being the least of the four. After {@code samplePeriod}
  * increments every counter is halved, so that the past fades (TinyLFU's "reset").
  *
- * <p>Concurrency: {@link #increment} runs on the page cache's hit path with plain reads and writes of
- * the shared words and no retry. Two threads that update the same word at once may lose one of the
- * updates (one page's count stays one lower for a while), and a halving that races an increment may be
- * undone for that word. Both only blur the estimate; nothing can overflow a counter, since each writer
- * adds one to a counter it saw below 15. In a single thread (the simulator) the sketch is exact.
- * {@link #ageIfDue} halves the counters; its caller runs it on the miss path under its own lock, so the
- * hit path never pays for a pass over the table.
+ * <p>Not thread-safe: its owners write it under their own lock, on the miss path ({@link TinyLfuRegions}
+ * counts hits in the frames' policy words and moves them here when a hand looks at a frame), so the
+ * hit path never touches the table and {@link #ageIfDue}'s pass over it never runs on a hit.
  *
  * <p>Source: G. Einziger, R. Friedman, B. Manes, "TinyLFU: A Highly Efficient Cache Admission Policy",
  * ACM Transactions on Storage 13(4), 2017, section 3.
@@ -27,7 +23,7 @@ public final class FrequencySketch {
     private final long[] table;
     private final int wordMask;
     private final long samplePeriod;
-    /** Increments since the last halving; racy like the counters. */
+    /** Uses counted since the last halving. */
     private long additions;
 
     /**

@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * head of its queue loses the bit and goes to the tail of its queue (window, protected) or is promoted
  * (probation to protected). So a hit never moves anything and needs no lock.
  *
- * <p>Concurrency. {@link #onHit} sets the reference bit with a CAS (not retried once set), adds one
+ * <p>Concurrency. {@link #onHit} sets the reference bit with one CAS (not retried), adds one
  * to the frame's pending count in its policy word in the same CAS, and lets the policy see the hit
  * ({@link #afterHit}): lock-free and allocation-free. The pending hits reach the sketch when a hand
  * looks at the frame, on the miss path (a frame is always looked at before it can be a candidate
@@ -55,7 +55,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final double protectedShare;
     private final FrequencySketch sketch;
     private final FrameQueues queues;
-    /** Guards everything but the hit path's reference bits and sketch counters. */
+    /** Guards everything but the policy words, which the hit path changes by CAS. */
     final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
