@@ -13,6 +13,9 @@ import io.ratatosk.policies.clockpro.ClockProFlags;
 import io.ratatosk.policies.clockpro.ClockProPlusPolicy;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.deferredlru.DeferredLruPolicy;
+import io.ratatosk.policies.s3fifo.S3FifoPolicy;
+import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import io.ratatosk.policies.tinylfu.WTinyLfuPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,10 +35,16 @@ import java.util.stream.Stream;
 public final class PolicyRegistry {
     public static final String POLICY_FLAG = "pagecache.policy";
 
+    /** The policy {@code pagecache.policy} selects when unset (docs/policies.md gives the evidence). */
+    public static final String DEFAULT_POLICY = MuninnPolicy.NAME;
+
+    /** The name the tools' policy lists accept for {@link #DEFAULT_POLICY}, whatever it is. */
+    public static final String DEFAULT_ALIAS = "default";
+
     /** Every policy, in the order the docs and tools list them. */
     public static final List<PolicyEntry> ENTRIES = List.of(MuninnPolicy.ENTRY, GlobalClockPolicy.ENTRY, ClockPolicy.ENTRY,
         RandomPolicy.ENTRY, ClockProPolicy.ENTRY, ClockProPlusPolicy.ENTRY, BitsetHistoryPolicy.ENTRY,
-        ExactHistoryPolicy.ENTRY, DeferredLruPolicy.ENTRY);
+        ExactHistoryPolicy.ENTRY, DeferredLruPolicy.ENTRY, S3FifoPolicy.ENTRY, WTinyLfuPolicy.ENTRY, AdaptiveTinyLfuPolicy.ENTRY);
 
     /** The names {@code pagecache.policy} accepts, in {@link #ENTRIES} order. */
     public static final List<String> NAMES = ENTRIES.stream().map(PolicyEntry::name).toList();

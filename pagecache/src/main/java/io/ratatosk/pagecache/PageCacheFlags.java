@@ -37,7 +37,7 @@ public final class PageCacheFlags {
     public static final Flag PAGE_SIZE = Flag.powerOfTwoSize("pagecache.page_size", "8k", 512, MIB,
             "Size of a page, and of the frame that holds it.");
 
-    public static final Flag POLICY = Flag.choice("pagecache.policy", "muninn", PolicyRegistry.NAMES,
+    public static final Flag POLICY = Flag.choice("pagecache.policy", PolicyRegistry.DEFAULT_POLICY, PolicyRegistry.NAMES,
             "Eviction policy.");
 
     public static final Flag EVICTOR_ENABLED = Flag.bool("pagecache.evictor.enabled", "true",

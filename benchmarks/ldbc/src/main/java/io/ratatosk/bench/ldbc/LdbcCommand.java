@@ -311,7 +311,7 @@ public final class LdbcCommand implements Callable<Integer> {
             return specs;
         }
         Set<String> seen = new LinkedHashSet<>();
-        for (String part : text.split(",")) {
+        for (String part : PolicyCatalog.defaultFirst(text)) {
             if (part.isBlank()) {
                 continue;
             }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -62,8 +63,12 @@ public final class PolicyCatalog {
         return OWN.containsKey(policy) ? List.of() : flags.flagsOf(policy);
     }
 
-    /** Parses {@code name[:key=value]...}; an unknown name or flag is refused with the valid ones. */
+    /**
+     * Parses {@code name[:key=value]...}; an unknown name or flag is refused with the valid ones.
+     * {@code default} stands for the page cache's default policy and is reported under its real name.
+     */
     public PolicySpec parse(String text) {
+        text = resolveDefault(text);
         String name = text.strip();
         int colon = name.indexOf(':');
         if (colon >= 0) {
@@ -71,7 +76,7 @@ public final class PolicyCatalog {
         }
         if (!names().contains(name)) {
             throw new IllegalArgumentException("unknown policy '" + name + "'; valid policies: "
-                + String.join(", ", names()));
+                + String.join(", ", names()) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now " + PolicyRegistry.DEFAULT_POLICY + ")");
         }
         if (OWN.containsKey(name)) {
             if (colon >= 0) {
@@ -82,7 +87,25 @@ public final class PolicyCatalog {
         return PolicySpec.parse(text, flags);
     }
 
-    /** A comma-separated list of specs; null or blank means every policy with default flags. */
+    /** {@code text} with a leading {@code default} replaced by the default policy's name, flags kept. */
+    static String resolveDefault(String text) {
+        String stripped = text.strip();
+        String alias = PolicyRegistry.DEFAULT_ALIAS;
+        if (stripped.equals(alias) || stripped.startsWith(alias + ":")) {
+            return PolicyRegistry.DEFAULT_POLICY + stripped.substring(alias.length());
+        }
+        return text;
+    }
+
+    /** Whether {@code part} of a policy list names the default policy by its alias. */
+    public static boolean namesDefault(String part) {
+        return !resolveDefault(part).equals(part);
+    }
+
+    /**
+     * A comma-separated list of specs; null or blank means every policy with default flags. A
+     * {@code default} entry comes first, under the default policy's real name; a repeat is dropped.
+     */
     public List<PolicySpec> parseList(String commaSeparated) {
         List<PolicySpec> specs = new ArrayList<>();
         if (commaSeparated == null || commaSeparated.isBlank()) {
@@ -92,7 +115,7 @@ public final class PolicyCatalog {
             return specs;
         }
         Set<String> seen = new LinkedHashSet<>();
-        for (String part : commaSeparated.split(",")) {
+        for (String part : defaultFirst(commaSeparated)) {
             if (part.isBlank()) {
                 continue;
             }
@@ -105,6 +128,18 @@ public final class PolicyCatalog {
             throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'");
         }
         return specs;
+    }
+
+    /** The parts of a comma-separated policy list, the first one naming {@code default} moved to the front. */
+    public static List<String> defaultFirst(String commaSeparated) {
+        List<String> parts = new ArrayList<>(List.of(commaSeparated.split(",")));
+        for (int i = 0; i < parts.size(); i++) {
+            if (namesDefault(parts.get(i))) {
+                parts.add(0, parts.remove(i));
+                break;
+            }
+        }
+        return parts;
     }
 
     /** A simulator for one column. */

@@ -29,6 +29,23 @@ class PolicyCatalogTest {
     }
 
     @Test
+    void defaultNamesTheDefaultPolicyUnderItsRealName() {
+        PolicySpec spec = catalog.parse("default");
+        assertEquals(PolicyRegistry.DEFAULT_POLICY, spec.name());
+        assertEquals(PolicyRegistry.DEFAULT_POLICY, spec.text());
+        PolicySpec withFlag = catalog.parse("default:max_usage=7");
+        assertEquals(PolicyRegistry.DEFAULT_POLICY + ":max_usage=7", withFlag.text());
+        assertEquals(Map.of("pagecache.clock.max_usage", "7"), withFlag.flags());
+    }
+
+    @Test
+    void defaultComesFirstInAListAndARepeatOfItIsDropped() {
+        List<String> texts = catalog.parseList("lru,clock-pro, default ," + PolicyRegistry.DEFAULT_POLICY)
+            .stream().map(PolicySpec::text).toList();
+        assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "lru", "clock-pro"), texts);
+    }
+
+    @Test
     void defaultListIsEveryPolicy() {
         assertEquals(catalog.names(), catalog.parseList(null).stream().map(PolicySpec::text).toList());
     }

@@ -1,0 +1,223 @@
+package io.ratatosk.policies.s3fifo;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.FrameQueues;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.PolicySizes;
+import io.ratatosk.policies.clockpro.GhostIndex;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * S3-FIFO: three FIFO queues. New pages enter a small FIFO (10% of the frames); one that was hit
+ * while there moves to the main FIFO when it reaches the head, one that was not is evicted and
+ * remembered in a ghost FIFO. A page that faults while remembered goes straight to the main FIFO.
+ * The main FIFO is a clock with a 2-bit frequency: its head goes round again, one count lower,
+ * while its count is above zero. Quick demotion is the point: most new pages are never used again
+ * and leave after a short stay in the small FIFO. Source: J. Yang, Y. Zhang, Z. Qiu, Y. Yue,
+ * R. Vinayak, "FIFO queues are all you need for cache eviction", SOSP 2023.
+ *
+ * <p>Here the queues are {@link FrameQueues} over the frames and the frequency is the low two bits of
+ * the policy word. The ghost FIFO holds exact page keys (a {@link GhostIndex} and a ring in eviction
+ * order), not the paper's hashed fingerprints, so no collision lends a page a ghost.
+ *
+ * <p>Concurrency. A hit raises the frequency with one CAS, not retried: lock-free, allocation-free,
+ * muninn's cost. Faults, evictions and the queues run under one lock on the miss path.
+ */
+public final class S3FifoPolicy implements EvictionPolicy {
+    public static final String NAME = "s3-fifo";
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "S3-FIFO (Yang et al. 2023): a small FIFO filters pages used once, a main FIFO with a 2-bit frequency, a ghost FIFO of evicted pages.",
+        List.of(ReadFlag.of(S3FifoFlags.SMALL), ReadFlag.of(S3FifoFlags.GHOSTS), ReadFlag.of(S3FifoFlags.MOVE_THRESHOLD)),
+        S3FifoPolicy::create);
+
+    /** Policy-word bits holding the frequency, 0..3. */
+    public static final long FREQUENCY = 3;
+    static final int SMALL = 0;
+    static final int MAIN = 1;
+    private static final int NONE = FrameQueues.NONE;
+
+    private final FrameTable frames;
+    private final int frameCount;
+    private final int smallTarget;
+    private final int moveThreshold;
+    private final FrameQueues queues;
+    private final GhostIndex ghosts;
+    /** Ghost keys in eviction order, a ring of the ghost capacity. */
+    private final long[] ghostRing;
+    private final ReentrantLock lock = new ReentrantLock();
+    // Guarded by lock.
+    private int ringHead;
+    private int ringSize;
+
+    S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold) {
+        this.frames = Objects.requireNonNull(frames, "frames");
+        this.frameCount = frames.frameCount();
+        this.smallTarget = Math.max(1, Math.min(frameCount, smallTarget));
+        this.moveThreshold = moveThreshold;
+        this.queues = new FrameQueues(frameCount, 2);
+        this.ghosts = new GhostIndex(ghostCapacity);
+        this.ghostRing = new long[ghostCapacity];
+    }
+
+    /** With the {@code pagecache.s3fifo.*} flags, at their defaults where unset. */
+    public static S3FifoPolicy create(FrameTable frames, FlagValues settings) {
+        int count = frames.frameCount();
+        int small = settings.getFrameCount(S3FifoFlags.SMALL, count, Math.max(1, count / 10));
+        double ghostsPerFrame = settings.getDouble(S3FifoFlags.GHOSTS, 0.9);
+        long ghosts = Math.min(PolicySizes.MAX_GHOSTS, PolicySizes.ghostCapacity(count, ghostsPerFrame));
+        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD, 1));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Frequency + 1, at most 3; one CAS, a lost race is not retried. */
+    @Override
+    public void onHit(int frame) {
+        long word = frames.policyWord(frame);
+        if ((word & FREQUENCY) != FREQUENCY) {
+            frames.casPolicyWord(frame, word, word + 1);
+        }
+    }
+
+    /** A remembered page goes to the main FIFO, any other to the small one, with frequency 0. */
+    @Override
+    public void onFault(int frame, long pageKey) {
+        lock.lock();
+        try {
+            queues.remove(frame);
+            frames.setPolicyWord(frame, 0);
+            queues.addTail(ghosts.slotOf(pageKey) != GhostIndex.NONE ? MAIN : SMALL, frame);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A page leaving the small FIFO is remembered; the oldest ghost goes when the ring is full. */
+    @Override
+    public void onEvicted(int frame, long pageKey) {
+        lock.lock();
+        try {
+            if (queues.queueOf(frame) == SMALL && ghosts.slotOf(pageKey) == GhostIndex.NONE) {
+                remember(pageKey);
+            }
+            queues.remove(frame);
+            frames.setPolicyWord(frame, 0);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * From the small FIFO while it holds its share (or the main FIFO is empty): its head moves to the
+     * main FIFO if it was hit enough, else it is the victim. From the main FIFO otherwise: a head with a
+     * frequency goes round one count lower, one without is the victim. Pinned pages go round unchanged.
+     */
+    @Override
+    public int nextVictim(Sweep sweep) {
+        lock.lock();
+        try {
+            int pinned = 0;
+            for (int step = 0, limit = 5 * frameCount + 8; step < limit; step++) {
+                int small = queues.size(SMALL);
+                int main = queues.size(MAIN);
+                if (small + main == 0 || pinned > small + main) {
+                    return NO_VICTIM;
+                }
+                boolean fromSmall = small > 0 && (small >= smallTarget || main == 0);
+                int queue = fromSmall ? SMALL : MAIN;
+                int frame = queues.head(queue);
+                long word = frames.policyWord(frame);
+                int frequency = (int) (word & FREQUENCY);
+                if (fromSmall && frequency >= moveThreshold) {
+                    setFrequency(frame, 0);
+                    queues.moveToTail(MAIN, frame);
+                } else if (!fromSmall && frequency > 0) {
+                    setFrequency(frame, frequency - 1);
+                    queues.moveToTail(MAIN, frame);
+                } else if (!frames.isEvictable(frame)) {
+                    queues.moveToTail(queue, frame);
+                    pinned++;
+                } else {
+                    // Past the victim, as a clock hand: asked again without an eviction, it names another.
+                    queues.moveToTail(queue, frame);
+                    return frame;
+                }
+            }
+            return NO_VICTIM;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void remember(long pageKey) {
+        if (ringSize == ghostRing.length) {
+            int slot = ghosts.slotOf(ghostRing[ringHead]);
+            if (slot != GhostIndex.NONE) {
+                ghosts.remove(slot);
+            }
+            ringHead = (ringHead + 1) % ghostRing.length;
+            ringSize--;
+        }
+        ghostRing[(ringHead + ringSize) % ghostRing.length] = pageKey;
+        ringSize++;
+        ghosts.add(pageKey);
+    }
+
+    /** Sets the frequency bits; a hit racing this may be lost, as a hit racing a hit may. */
+    private void setFrequency(int frame, int frequency) {
+        long word;
+        do {
+            word = frames.policyWord(frame);
+        } while (!frames.casPolicyWord(frame, word, (word & ~FREQUENCY) | frequency));
+    }
+
+    /** Frames in the small and main FIFOs. */
+    public int[] queueSizes() {
+        lock.lock();
+        try {
+            return new int[] {queues.size(SMALL), queues.size(MAIN)};
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean hasGhost(long pageKey) {
+        lock.lock();
+        try {
+            return ghosts.slotOf(pageKey) != GhostIndex.NONE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every bound frame is in one queue, no unbound one is; the queues are well linked; the ghosts fit. */
+    @Override
+    public void checkInvariants() {
+        lock.lock();
+        try {
+            queues.checkInvariants(NAME);
+            for (int frame = 0; frame < frameCount; frame++) {
+                boolean bound = frames.binding(frame) != PageKey.UNBOUND;
+                if (bound != (queues.queueOf(frame) != NONE)) {
+                    throw new IllegalStateException(NAME + ": frame " + frame + (bound ? " is bound but in no queue"
+                        : " is unbound but in queue " + queues.queueOf(frame)));
+                }
+            }
+            if (ringSize > ghostRing.length || ghosts.overCapacity()) {
+                throw new IllegalStateException(NAME + ": " + ringSize + " ghosts in a ring of " + ghostRing.length);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

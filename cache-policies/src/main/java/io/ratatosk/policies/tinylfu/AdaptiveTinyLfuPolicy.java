@@ -1,0 +1,189 @@
+package io.ratatosk.policies.tinylfu;
+
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import java.util.List;
+
+/**
+ * W-TinyLFU whose window share follows the workload, chosen by miniature simulations: beside the real
+ * frames it runs five small key-only W-TinyLFU caches ({@link ShadowTinyLfu}) with windows of 1%, 5%,
+ * 15%, 40% and 100% (an exact LRU) of their capacity, fed the same requests, and after every period
+ * gives the real cache the window of the one that hit most lately (hits decay by 5% a period) if it
+ * missed 3% less than the current choice. A small window lets the frequency filter
+ * keep loops, scans and one-hit wonders out (LIRS's and CLOCK-Pro's ground); a large one is LRU, which
+ * wins on recency (zigzag, back-and-forth); the middle serves web-like mixes. Where a hill climber
+ * probes by moving the real window and reading a noisy hit ratio, the simulations compare the
+ * candidates side by side on the same requests, so the choice is quick on short traces and does not
+ * drift on stable ones.
+ *
+ * <p>Above {@code shadow_entries} (2048) frames, the simulations hold that many keys and see only the requests
+ * whose key hash falls in the same share of the hash space (spatial sampling, as in Waldspurger et
+ * al., "Cache Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below it they
+ * are full size and see everything. Source of the policy: G. Einziger, O. Eytan, R. Friedman,
+ * B. Manes, "Adaptive Software Cache Management", Middleware 2018, which adapts Caffeine's window by
+ * hill climbing and also evaluates such mini-simulations.
+ *
+ * <p>Concurrency. A sampled hit appends its key to a 4096-slot ring with plain, racy writes (two
+ * threads may write one slot: one sample lost); a hit that finds the ring full drops its sample. The
+ * ring is replayed into the simulations under the lock, off the hit path: by housekeeping (the
+ * background evictor's, or the evicting thread's at the start of an eviction) and by each fault before
+ * its own request. In one thread every sample is replayed in order, so the policy is deterministic and
+ * the page cache counts exactly the simulator's hits.
+ */
+public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
+    public static final String NAME = "w-tinylfu-adaptive";
+    /** The simulations' window shares, smallest first. */
+    static final double[] WINDOW_SHARES = {0.01, 0.05, 0.15, 0.4, 1.0};
+    private static final int RING = 4096;
+    /**
+     * Each period's score keeps this much of the score before: a memory of about twenty periods, so
+     * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
+     * between the bursts.
+     */
+    static final double DECAY = 0.95;
+    /**
+     * A simulation must save this share of the chosen one's misses before the real window moves: each
+     * move costs misses while the regions resize.
+     */
+    static final double MARGIN = 0.03;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "W-TinyLFU whose admission window follows the workload: miniature simulations of five window shares (1% to 100%, i.e. LRU) pick the best.",
+        List.of(ReadFlag.of(TinyLfuFlags.WINDOW), ReadFlag.of(TinyLfuFlags.PROTECTED), ReadFlag.of(TinyLfuFlags.SKETCH_PERIOD),
+            ReadFlag.of(TinyLfuFlags.SHADOW_ENTRIES), ReadFlag.of(TinyLfuFlags.ADAPT_PERIOD)),
+        AdaptiveTinyLfuPolicy::create);
+
+    private final ShadowTinyLfu[] shadows;
+    private final FrequencySketch shadowSketch;
+    /** Requests whose hash, shifted right by 32, is below this are sampled; 2^32 samples all. */
+    private final long sampleBelow;
+    private final long period;
+    private final long[] ring = new long[RING];
+    /** Samples written to the ring; racy on the hit path. */
+    private long written;
+    /** Samples replayed; written under the lock, read racily by the hit path. */
+    private long replayed;
+    // Guarded by lock.
+    private long sampledRequests;
+    private final double[] scores;
+    private int chosen;
+    private double requestScore;
+
+    AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
+        super(NAME, frames, sizing);
+        int capacity = Math.min(frameCount, shadowEntries);
+        this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
+        this.shadows = new ShadowTinyLfu[WINDOW_SHARES.length];
+        for (int i = 0; i < shadows.length; i++) {
+            shadows[i] = new ShadowTinyLfu(capacity, (int) Math.max(1, Math.round(capacity * WINDOW_SHARES[i])), sizing.protectedShare());
+        }
+        this.shadowSketch = new FrequencySketch(capacity, Math.max(1, (long) ((double) sizing.sketchPeriod() / frameCount * capacity)));
+        this.period = Math.max(1, (long) (adaptPeriod * capacity));
+        this.scores = new double[shadows.length];
+        this.chosen = -1;
+    }
+
+    /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
+    public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
+        return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 2048), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
+    }
+
+    private boolean sampled(long hash) {
+        return (hash >>> 32) < sampleBelow;
+    }
+
+    @Override
+    long faultBits(long hash) {
+        return sampled(hash) ? SAMPLED : 0;
+    }
+
+    /** A sampled hit's key goes into the ring; a full ring drops it (the miss path replays the ring). */
+    @Override
+    void afterHit(int frame) {
+        long pageKey = frames.binding(frame);
+        if (pageKey == PageKey.UNBOUND) {
+            return;
+        }
+        long at = written;
+        if (at - replayed >= RING) {
+            return;
+        }
+        ring[(int) (at & (RING - 1))] = pageKey;
+        written = at + 1;
+    }
+
+    /** The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path. */
+    @Override
+    public void housekeeping() {
+        lock.lock();
+        try {
+            replayRing();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    int windowAfterFault(long pageKey, long hash, int window) {
+        replayRing();
+        if (sampled(hash)) {
+            simulate(pageKey, hash);
+        }
+        return chosen < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[chosen]));
+    }
+
+    private void replayRing() {
+        long end = written;
+        for (long i = Math.max(replayed, end - RING); i < end; i++) {
+            long key = ring[(int) (i & (RING - 1))];
+            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
+                simulate(key, PageKey.hash(key));
+            }
+        }
+        replayed = end;
+    }
+
+    private void simulate(long pageKey, long hash) {
+        shadowSketch.increment(hash);
+        shadowSketch.ageIfDue();
+        for (ShadowTinyLfu shadow : shadows) {
+            shadow.access(pageKey, hash, shadowSketch);
+        }
+        if (++sampledRequests % period == 0) {
+            choose();
+        }
+    }
+
+    /**
+     * Each simulation's score is its hits this period plus {@link #DECAY} of its score before; the best
+     * one's window wins if it saves {@link #MARGIN} of the chosen one's (equally decayed) misses.
+     */
+    private void choose() {
+        int current = chosen < 0 ? 0 : chosen;
+        int best = current;
+        for (int i = 0; i < shadows.length; i++) {
+            scores[i] = scores[i] * DECAY + shadows[i].hits();
+            shadows[i].resetHits();
+        }
+        for (int i = 0; i < shadows.length; i++) {
+            if (scores[i] > scores[best]) {
+                best = i;
+            }
+        }
+        requestScore = requestScore * DECAY + period;
+        chosen = scores[best] - scores[current] > MARGIN * (requestScore - scores[current]) ? best : current;
+    }
+
+    /** The window share of the simulation chosen last, or -1 before the first choice. */
+    public double chosenShare() {
+        lock.lock();
+        try {
+            return chosen < 0 ? -1 : WINDOW_SHARES[chosen];
+        } finally {
+            lock.unlock();
+        }
+    }
+}

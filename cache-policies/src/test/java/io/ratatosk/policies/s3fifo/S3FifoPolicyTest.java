@@ -1,0 +1,99 @@
+package io.ratatosk.policies.s3fifo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.PageKey;
+import io.ratatosk.policies.PolicyDriver;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hand-made traces that pin S3-FIFO's semantics. With 10 frames the small FIFO holds 1 page
+ * (10%) and the main FIFO 9; the ghost FIFO remembers 9 pages.
+ */
+class S3FifoPolicyTest {
+    private static PolicyDriver s3fifo(int frames) {
+        return PolicyDriver.of(frames, S3FifoPolicy.NAME, Map.of());
+    }
+
+    private static S3FifoPolicy policy(PolicyDriver driver) {
+        return (S3FifoPolicy) driver.policy;
+    }
+
+    @Test
+    void pageUsedOnceLeavesFromTheSmallFifoAndIsRemembered() {
+        try (PolicyDriver driver = s3fifo(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+            assertEquals(List.of(1L), driver.evicted(), "the oldest page, never hit, goes first");
+            assertTrue(policy(driver).hasGhost(PageKey.of(0, 1)));
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void rememberedPageComesBackIntoTheMainFifo() {
+        try (PolicyDriver driver = s3fifo(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+            int mainBefore = policy(driver).queueSizes()[1];
+            driver.access(1);
+            assertEquals(mainBefore + 1, policy(driver).queueSizes()[1], "a ghost's re-fault enters the main FIFO");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void pageHitInTheSmallFifoMovesToMainInsteadOfBeingEvicted() {
+        try (PolicyDriver driver = s3fifo(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 11);
+            assertTrue(driver.isResident(1), "page 1 was hit in the small FIFO");
+            assertFalse(driver.isResident(2));
+            assertFalse(policy(driver).hasGhost(PageKey.of(0, 1)));
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void mainFifoGivesAPageWithAFrequencyAnotherRoundOneCountLower() {
+        try (PolicyDriver driver = PolicyDriver.of(4, S3FifoPolicy.NAME, Map.of("pagecache.s3fifo.small", "1"))) {
+            // 1, 2, 3 are hit in the small FIFO and move to main when 5 needs a frame; 4 was not and leaves.
+            driver.access(1, 2, 3, 4, 1, 2, 3, 5);
+            assertEquals(List.of(4L), driver.evicted());
+            assertArrayEquals(new int[] {1, 3}, policy(driver).queueSizes());
+            driver.access(1, 1);
+            assertEquals(2, driver.policyWord(1) & S3FifoPolicy.FREQUENCY);
+            // 4 is remembered: it enters main, and 5 leaves the small FIFO, which is now empty. Then 5,
+            // remembered too, needs a frame from main: 1 goes round one count lower, 2 leaves.
+            driver.access(4, 5);
+            assertEquals(List.of(4L, 5L, 2L), driver.evicted());
+            assertEquals(1, driver.policyWord(1) & S3FifoPolicy.FREQUENCY);
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void frequencyStopsAtThree() {
+        try (PolicyDriver driver = s3fifo(10)) {
+            driver.access(1, 1, 1, 1, 1, 1);
+            assertEquals(3, driver.policyWord(1) & S3FifoPolicy.FREQUENCY);
+        }
+    }
+
+    @Test
+    void randomTraceKeepsTheQueuesConsistent() {
+        try (PolicyDriver driver = s3fifo(50)) {
+            SplittableRandom random = new SplittableRandom(7);
+            for (int i = 0; i < 20_000; i++) {
+                driver.request(random.nextInt(random.nextBoolean() ? 60 : 400));
+            }
+            driver.policy.checkInvariants();
+            int[] sizes = policy(driver).queueSizes();
+            assertEquals(50, sizes[0] + sizes[1]);
+            assertArrayEquals(new int[] {50}, new int[] {sizes[0] + sizes[1]});
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.ratatosk.policies.tinylfu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.PolicyDriver;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The window follows the workload: recency traces get a window of the whole cache, loops a small one. */
+class AdaptiveTinyLfuPolicyTest {
+    private static final int FRAMES = 100;
+
+    private static PolicyDriver adaptive() {
+        return PolicyDriver.of(FRAMES, AdaptiveTinyLfuPolicy.NAME, Map.of());
+    }
+
+    private static AdaptiveTinyLfuPolicy policy(PolicyDriver driver) {
+        return (AdaptiveTinyLfuPolicy) driver.policy;
+    }
+
+    /** Up 0..799 and down again, over and over: only the most recent pages are ever reused (LRU is optimal). */
+    private static void zigzag(PolicyDriver driver, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (int p = 0; p < 800; p++) {
+                driver.request(p);
+            }
+            for (int p = 799; p >= 0; p--) {
+                driver.request(p);
+            }
+        }
+    }
+
+    @Test
+    void recencyTraceGetsAWindowOfTheWholeCache() {
+        try (PolicyDriver driver = adaptive()) {
+            zigzag(driver, 10);
+            assertEquals(1.0, policy(driver).chosenShare());
+            assertEquals(FRAMES, policy(driver).windowTarget());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void loopLargerThanTheCacheGetsASmallWindow() {
+        try (PolicyDriver driver = adaptive()) {
+            for (int r = 0; r < 40; r++) {
+                for (int p = 0; p < 150; p++) {
+                    driver.request(p);
+                }
+            }
+            assertTrue(policy(driver).chosenShare() <= 0.05, "share " + policy(driver).chosenShare());
+            assertTrue(driver.hits() > driver.requests() / 2, "a small window keeps most of the loop: " + driver.hits());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void sameTraceGivesTheSameHits() {
+        long[] hits = new long[2];
+        for (int run = 0; run < 2; run++) {
+            try (PolicyDriver driver = adaptive()) {
+                SplittableRandom random = new SplittableRandom(3);
+                for (int i = 0; i < 30_000; i++) {
+                    driver.request(i % 3 == 0 ? random.nextInt(1000) : random.nextInt(120));
+                }
+                driver.policy.checkInvariants();
+                hits[run] = driver.hits();
+            }
+        }
+        assertEquals(hits[0], hits[1]);
+    }
+
+    @Test
+    void largeCacheSamplesTheRequestsForItsSimulations() {
+        try (PolicyDriver driver = PolicyDriver.of(400, AdaptiveTinyLfuPolicy.NAME, Map.of("pagecache.tinylfu.shadow_entries", "64"))) {
+            zigzag(driver, 4);
+            driver.policy.checkInvariants();
+            assertTrue(policy(driver).chosenShare() > 0, "a choice was made from the sampled requests");
+        }
+    }
+}
