@@ -126,14 +126,19 @@ public final class S3FifoPolicy implements EvictionPolicy {
     public int nextVictim(Sweep sweep) {
         lock.lock();
         try {
-            int pinned = 0;
+            // Pinned heads passed over in a row, per queue: a queue whose every frame was passed is skipped
+            // for the other (the small queue full of pinned pages must not hide the main queue's victims).
+            int pinnedSmall = 0;
+            int pinnedMain = 0;
             for (int step = 0, limit = 5 * frameCount + 8; step < limit; step++) {
                 int small = queues.size(SMALL);
                 int main = queues.size(MAIN);
-                if (small + main == 0 || pinned > small + main) {
+                boolean smallExhausted = pinnedSmall >= small;
+                boolean mainExhausted = pinnedMain >= main;
+                if (smallExhausted && mainExhausted) {
                     return NO_VICTIM;
                 }
-                boolean fromSmall = small > 0 && (small >= smallTarget || main == 0);
+                boolean fromSmall = !smallExhausted && (small >= smallTarget || mainExhausted);
                 int queue = fromSmall ? SMALL : MAIN;
                 int frame = queues.head(queue);
                 long word = frames.policyWord(frame);
@@ -146,7 +151,11 @@ public final class S3FifoPolicy implements EvictionPolicy {
                     queues.moveToTail(MAIN, frame);
                 } else if (!frames.isEvictable(frame)) {
                     queues.moveToTail(queue, frame);
-                    pinned++;
+                    if (fromSmall) {
+                        pinnedSmall++;
+                    } else {
+                        pinnedMain++;
+                    }
                 } else {
                     // Past the victim, as a clock hand: asked again without an eviction, it names another.
                     queues.moveToTail(queue, frame);
@@ -179,6 +188,16 @@ public final class S3FifoPolicy implements EvictionPolicy {
         do {
             word = frames.policyWord(frame);
         } while (!frames.casPolicyWord(frame, word, (word & ~FREQUENCY) | frequency));
+    }
+
+    /** Whether {@code frame} is in the small FIFO (for tests). */
+    public boolean isInSmallFifo(int frame) {
+        lock.lock();
+        try {
+            return queues.queueOf(frame) == SMALL;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Frames in the small and main FIFOs. */

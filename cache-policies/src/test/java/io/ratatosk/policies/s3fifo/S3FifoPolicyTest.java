@@ -75,6 +75,29 @@ class S3FifoPolicyTest {
         }
     }
 
+    /** A small FIFO of pinned pages (threads holding them) must not hide the main FIFO's victims. */
+    @Test
+    void aSmallFifoOfPinnedPagesStillLetsTheMainFifoGiveAVictim() {
+        try (PolicyDriver driver = PolicyDriver.of(10, S3FifoPolicy.NAME, Map.of())) {
+            // 1..9 hit once each move to main when 10 and 11 need frames; 10, 11 then sit in the small FIFO
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12);
+            int[] sizes = policy(driver).queueSizes();
+            assertTrue(sizes[0] > 0 && sizes[1] > 0, "both FIFOs hold pages: " + sizes[0] + ", " + sizes[1]);
+            List<Integer> pinned = new java.util.ArrayList<>();
+            for (long page = 1; page <= 12; page++) {
+                int frame = driver.isResident(page) ? driver.frameOf(page) : -1;
+                if (frame >= 0 && policy(driver).isInSmallFifo(frame)) {
+                    assertTrue(driver.frames.tryWriteLock(frame));
+                    pinned.add(frame);
+                }
+            }
+            assertEquals(sizes[0], pinned.size(), "every page of the small FIFO is pinned");
+            int victim = driver.policy.nextVictim(null);
+            assertTrue(victim >= 0 && !pinned.contains(victim), "a main-FIFO page is the victim, not 'none': " + victim);
+            pinned.forEach(driver.frames::unlockWrite);
+        }
+    }
+
     @Test
     void frequencyStopsAtThree() {
         try (PolicyDriver driver = s3fifo(10)) {
