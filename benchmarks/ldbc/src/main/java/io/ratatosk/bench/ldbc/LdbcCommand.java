@@ -99,7 +99,7 @@ public final class LdbcCommand implements Callable<Integer> {
     private String swap;
 
     /** The window over which --restart measures the hit ratio of a restarted cache. */
-    private static final long RESTART_WINDOW_OPS = 100;
+    private static final long RESTART_WINDOW_OPS = 10;
 
     @Option(names = "--io", paramLabel = "MODE", defaultValue = "auto",
         description = "How the store is read and written (pagecache.io): buffered (through the OS page cache), direct"

@@ -170,16 +170,21 @@ public final class LdbcRun {
     }
 
     /**
-     * What {@code --restart} reports for one policy and cache size: the steady hit ratio of a full run, and
-     * how many operations a restarted cache needs, with and without the warm-up, until a window of
-     * {@code windowOps} operations reaches 90% of it ({@code -1}: not within {@code maxOps}).
+     * What {@code --restart} reports for one policy and cache size: the steady hit ratio of a full run, how many
+     * operations a restarted cache needs, with and without the warm-up, until a window of {@code windowOps}
+     * operations reaches 90% of it ({@code -1}: not within {@code maxOps}), and the hit ratio of each restart's
+     * first window: where the queries re-touch their own pages so much that a cold cache reaches 90% in its first
+     * window too, that first window is where the warm-up shows.
      */
     public record RestartResult(String policy, String cache, double steadyHitRatio, long windowOps, long maxOps,
-                                long warmOpsTo90, long coldOpsTo90, long pagesReheated) {
+                                long warmOpsTo90, long coldOpsTo90, long pagesReheated, double warmFirstWindow,
+                                double coldFirstWindow) {
         public String line() {
             return String.format(Locale.ROOT, "%s @ %s: steady hit ratio %.4f; operations to 90%% of it after a"
-                    + " restart (windows of %d, at most %d): with warm-up %s (%d pages reheated), cold %s", policy, cache,
-                steadyHitRatio, windowOps, maxOps, text(warmOpsTo90), pagesReheated, text(coldOpsTo90));
+                    + " restart (windows of %d, at most %d): with warm-up %s (%d pages reheated), cold %s; first window's"
+                    + " hit ratio: with warm-up %.4f, cold %.4f", policy, cache,
+                steadyHitRatio, windowOps, maxOps, text(warmOpsTo90), pagesReheated, text(coldOpsTo90), warmFirstWindow,
+                coldFirstWindow);
         }
 
         private static String text(long ops) {
@@ -203,34 +208,51 @@ public final class LdbcRun {
             steady = RunResult.between(before, pageCache.stats()).hitRatio();
         }
         long maxOps = settings.warmup().operations() + settings.measured().operations();
-        long[] warm = opsToReach(warmConfig, 0.9 * steady, windowOps, maxOps);
-        long[] cold = opsToReach(warmConfig.with(OperationsFlags.WARMUP_ENABLED.name(), "false"), 0.9 * steady, windowOps, maxOps);
-        return new RestartResult(policy.text(), cache.text(), steady, windowOps, maxOps, warm[0], cold[0], warm[1]);
+        Restarted warm = opsToReach(warmConfig, 0.9 * steady, windowOps, maxOps);
+        Restarted cold = opsToReach(warmConfig.with(OperationsFlags.WARMUP_ENABLED.name(), "false"), 0.9 * steady, windowOps,
+            maxOps);
+        return new RestartResult(policy.text(), cache.text(), steady, windowOps, maxOps, warm.opsTo90(), cold.opsTo90(),
+            warm.reheated(), warm.firstWindow(), cold.firstWindow());
     }
 
-    /** {operations until a window's hit ratio reaches {@code target} (or -1), pages reheated before the queries}. */
-    private long[] opsToReach(PageCacheConfig config, double target, long windowOps, long maxOps) throws IOException {
+    /** One restart: operations until a window reached the target (or -1), pages reheated first, the first window's hit ratio. */
+    private record Restarted(long opsTo90, long reheated, double firstWindow) {
+    }
+
+    private Restarted opsToReach(PageCacheConfig config, double target, long windowOps, long maxOps) throws IOException {
         try (PageCache pageCache = PageCache.open(config); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
-            long reheated = awaitReheat(pageCache);
+            long reheated = awaitReheat(pageCache, OperationsFlags.warmupEnabled(config));
             Worker[] workers = {new Worker(store.meta(), 0, null)}; // reads only: a restart measures the reheat
             long done = 0;
+            double first = Double.NaN;
             while (done < Math.max(maxOps, windowOps)) {
                 PageCacheStats before = pageCache.stats();
                 done += phase(store, workers, Budget.operations(windowOps), false, null, null).operations();
-                if (RunResult.between(before, pageCache.stats()).hitRatio() >= target) {
-                    return new long[] {done, reheated};
+                double ratio = RunResult.between(before, pageCache.stats()).hitRatio();
+                if (Double.isNaN(first)) {
+                    first = ratio;
+                }
+                if (ratio >= target) {
+                    return new Restarted(done, reheated, first);
                 }
             }
-            return new long[] {-1, reheated};
+            return new Restarted(-1, reheated, first);
         }
     }
 
-    /** Waits until the warm-up has stopped reheating (no page for 100 ms, at most a minute); returns the pages it reheated. */
-    private static long awaitReheat(PageCache pageCache) {
+    /**
+     * With the warm-up on, waits until it has started and then stopped reheating (no page for 100 ms; at most
+     * a minute); returns the pages it reheated.
+     */
+    private static long awaitReheat(PageCache pageCache, boolean warmup) {
+        if (!warmup) {
+            return 0;
+        }
         long deadline = System.nanoTime() + 60_000_000_000L;
+        long startBy = System.nanoTime() + 5_000_000_000L; // a profile is read and the first page faulted by then
         long last = -1;
         long now = pageCache.stats().io().pagesReheated();
-        while (now != last && System.nanoTime() < deadline) {
+        while ((now != last || now == 0 && System.nanoTime() < startBy) && System.nanoTime() < deadline) {
             last = now;
             LockSupport.parkNanos(100_000_000L);
             now = pageCache.stats().io().pagesReheated();
