@@ -312,7 +312,7 @@ final class RatioTable {
             if (!hit.benchmark().equals(HIT_READ)) {
                 continue;
             }
-            Row raw = rows.stream().filter(r -> r.benchmark().equals(RAW_READ) && r.params().equals(hit.params())
+            Row raw = rows.stream().filter(r -> r.benchmark().equals(RAW_READ) && r.params().equals(pagesOf(hit.params()))
                 && r.threads() == hit.threads()).findFirst().orElse(null);
             if (raw == null) {
                 continue;
@@ -321,10 +321,20 @@ final class RatioTable {
             Estimate limit = perCpu ? raw.oursPerCpu() : raw.ours();
             Estimate ours = perCpu ? hit.oursPerCpu() : hit.ours();
             Estimate peer = hit.hasPeer() ? (perCpu ? hit.peerPerCpu() : hit.peer()) : Estimate.UNKNOWN;
-            out.add(new LimitRow(hit.params(), hit.threads(), limit, ours.over(limit),
+            out.add(new LimitRow(pagesOf(hit.params()), hit.threads(), limit, ours.over(limit),
                 peer.known() ? peer.over(limit) : Estimate.UNKNOWN, hit.reference()));
         }
         return out;
+    }
+
+    /** The {@code pages=N} of a row's parameters: what a hit path row and its raw limit have in common. */
+    private static String pagesOf(String params) {
+        for (String p : params.split(" ")) {
+            if (p.startsWith("pages=")) {
+                return p;
+            }
+        }
+        return params;
     }
 
     /** The read hit path as a share of what the memory gives the same loop (see {@link RawMemoryBenchmark}). */
@@ -411,7 +421,7 @@ final class RatioTable {
 
     private Target limitTarget(String description, String params, double min) {
         List<LimitRow> matching = limitRows().stream().filter(r -> r.params().equals(params)).toList();
-        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && r.params().equals(params)).toList();
+        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && pagesOf(r.params()).equals(params)).toList();
         if (matching.isEmpty()) {
             return new Target(description, hitRows, false, "not measured (run RawMemoryBenchmark with HitPathBenchmark)");
         }

@@ -116,8 +116,8 @@ class RatioTableTest {
     @Test
     void theReadHitPathIsSharedOutOfTheRawLimitAtTheSamePagesAndThreads() throws IOException {
         Path file = results("limit.json",
-            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(6, 6), 0.0, d(1000, 1000), 0.0, 0.0),
-            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(6, 6), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
             entry("RawMemoryBenchmark.read", 1, "\"pages\":\"256\"", d(10, 10), 0.0, d(1000, 1000), 0.0, 0.0),
             entry("RawMemoryBenchmark.read", 2, "\"pages\":\"256\"", d(20, 20), 0.0, d(2000, 2000), 0.0, 0.0),
             entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"4096\"", d(3, 3), 0.0, d(1000, 1000), 0.0, 0.0),
