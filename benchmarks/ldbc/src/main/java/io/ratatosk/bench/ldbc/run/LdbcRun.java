@@ -241,8 +241,9 @@ public final class LdbcRun {
     }
 
     /**
-     * With the warm-up on, waits until it has started and then stopped reheating (no page for 100 ms; at most
-     * a minute); returns the pages it reheated.
+     * With the warm-up on, waits until it has started and then stopped reheating (no page for 500 ms: the
+     * warmer pauses longer than 100 ms between files now and then; at most a minute); returns the pages it
+     * reheated.
      */
     private static long awaitReheat(PageCache pageCache, boolean warmup) {
         if (!warmup) {
@@ -254,7 +255,7 @@ public final class LdbcRun {
         long now = pageCache.stats().io().pagesReheated();
         while ((now != last || now == 0 && System.nanoTime() < startBy) && System.nanoTime() < deadline) {
             last = now;
-            LockSupport.parkNanos(100_000_000L);
+            LockSupport.parkNanos(500_000_000L);
             now = pageCache.stats().io().pagesReheated();
         }
         return now;
