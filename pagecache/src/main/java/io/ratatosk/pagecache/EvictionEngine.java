@@ -39,9 +39,15 @@ final class EvictionEngine {
     /** How long a fault waits, in total, for a frame to become evictable while all are pinned. */
     private static final long ALL_PINNED_TIMEOUT_NANOS = 2_000_000_000L;
     private static final long ALL_PINNED_PARK_NANOS = 100_000;
+    /**
+     * How long a fault goes on asking a policy that names no victim while frames are evictable before it
+     * gives up: a policy stuck that way (a bug) must fail the fault, not hang the host's threads.
+     */
+    static final long POLICY_STALL_TIMEOUT_NANOS = 10_000_000_000L;
 
     private final int frameCount;
     private final int pageSize;
+    private volatile long policyStallTimeoutNanos = POLICY_STALL_TIMEOUT_NANOS;
     /** How the memory was configured, for messages: "pagecache.memory=... bytes, pagecache.page_size=...". */
     private final String sizeText;
     private final PageMemory memory;
@@ -278,6 +284,7 @@ final class EvictionEngine {
         sweep.begin();
         int passesWithoutVictim = 0;
         long allPinnedSince = 0;
+        long noVictimSince = 0;
         while (true) {
             if (!background) {
                 int free = freeList.pop();
@@ -295,9 +302,11 @@ final class EvictionEngine {
                     }
                 } else if (passesWithoutVictim >= PASSES_BEFORE_PIN_CHECK) {
                     allPinnedSince = waitWhileAllPinned(allPinnedSince);
+                    noVictimSince = checkPolicyNotStuck(noVictimSince, allPinnedSince);
                 }
                 continue;
             }
+            noVictimSince = 0;
             EvictionOutcome outcome = tryEvict(victim, background);
             if (outcome == EvictionOutcome.EVICTED) {
                 return victim;
@@ -383,6 +392,33 @@ final class EvictionEngine {
             countWriteCall(1);
         }
         return true;
+    }
+
+    /**
+     * Called after a pass without a victim while not every frame was pinned (allPinnedSince 0): once the
+     * policy has named no victim for {@link #policyStallTimeoutNanos}, fails the fault with an exception
+     * naming the policy rather than sweep forever. Returns when the stall began (0 while frames were all
+     * pinned, which {@link #waitWhileAllPinned} times out on its own).
+     */
+    private long checkPolicyNotStuck(long noVictimSince, long allPinnedSince) {
+        if (allPinnedSince != 0) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        if (noVictimSince == 0) {
+            return now;
+        }
+        if (now - noVictimSince > policyStallTimeoutNanos) {
+            throw new IllegalStateException("eviction policy " + policy.name() + " named no victim for "
+                + (now - noVictimSince) / 1_000_000 + " ms while frames could be evicted (" + frameCount + " frames, "
+                + freeFrames() + " free): the policy is stuck; this fault fails instead of waiting forever");
+        }
+        return noVictimSince;
+    }
+
+    /** For tests: how long {@link #checkPolicyNotStuck} lets a policy name no victim. */
+    void policyStallTimeoutNanos(long nanos) {
+        this.policyStallTimeoutNanos = nanos;
     }
 
     /**
