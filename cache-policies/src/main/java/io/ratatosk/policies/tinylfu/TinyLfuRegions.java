@@ -89,7 +89,11 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     public final void onHit(int frame) {
         long word = frames.policyWord(frame);
         long next = (word & PENDING) == PENDING ? word | REFERENCED : (word | REFERENCED) + PENDING_ONE;
-        frames.casPolicyWord(frame, word, next);
+        if (next != word) {
+            // A hot page's word saturates (referenced, pending count full): then a hit writes nothing, so
+            // threads hitting the same pages do not pass its cache line between them.
+            frames.casPolicyWord(frame, word, next);
+        }
         if ((word & SAMPLED) != 0) {
             afterHit(frame);
         }
