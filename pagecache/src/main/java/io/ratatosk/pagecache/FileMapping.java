@@ -284,23 +284,7 @@ final class FileMapping implements FrameOwner {
      */
     @Override
     public boolean prefetch(long pageId) throws IOException {
-        if (!gate.enter()) {
-            return false;
-        }
-        try {
-            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
-                return false;
-            }
-            int frame = engine.tryGrabFreeFrame();
-            if (frame < 0) {
-                endFault(pageId, TranslationTable.ABSENT);
-                return false;
-            }
-            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
-            return true;
-        } finally {
-            gate.exit();
-        }
+        return faultWithoutWaiting(pageId, null);
     }
 
     @Override
@@ -407,17 +391,28 @@ final class FileMapping implements FrameOwner {
      * no frame could be had, or the file is being unmapped or truncated. Leaves it unlocked.
      */
     boolean readAhead(long pageId, Sweep sweep) throws IOException {
+        return faultWithoutWaiting(pageId, sweep);
+    }
+
+    /**
+     * {@link #prefetch} ({@code sweep} null: a free frame only) and {@link #readAhead} (a free frame, or one
+     * {@code sweep} can evict at once, and never past the file's end, read inside the gate so that a truncate
+     * cannot slip in between): one fault that never waits, the page left unlocked.
+     */
+    private boolean faultWithoutWaiting(long pageId, Sweep sweep) throws IOException {
         if (!gate.enter()) {
             return false;
         }
         try {
-            if (pageId > lastPageId() || table.get(pageId) != TranslationTable.ABSENT
-                || !table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+            if (sweep != null && (pageId > lastPageId() || table.get(pageId) != TranslationTable.ABSENT)) {
+                return false;
+            }
+            if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
                 return false;
             }
             int frame;
             try {
-                frame = engine.grabFrameWithoutWaiting(sweep);
+                frame = sweep == null ? engine.tryGrabFreeFrame() : engine.grabFrameWithoutWaiting(sweep);
             } catch (Throwable t) {
                 endFault(pageId, TranslationTable.ABSENT);
                 throw t;
