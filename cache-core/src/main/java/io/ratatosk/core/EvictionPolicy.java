@@ -24,6 +24,22 @@ public interface EvictionPolicy {
     /** The page in {@code frame} was accessed and was resident. */
     void onHit(int frame);
 
+    /**
+     * With {@link #hitSkipValue()}: a hit that {@link #onHit} would ignore, told from the frame's policy word
+     * alone. The page cache's read hit path skips the call when {@code (policyWord & hitSkipMask()) ==
+     * hitSkipValue()}, so that the common hit of a clock (usage already at its maximum) costs one load and
+     * no call. Skipping must change nothing: only a word on which {@code onHit} does nothing may match.
+     * Default: mask 0 and value 1, which no word matches (every hit is passed on).
+     */
+    default long hitSkipMask() {
+        return 0;
+    }
+
+    /** See {@link #hitSkipMask()}. */
+    default long hitSkipValue() {
+        return 1;
+    }
+
     /** {@code frame} was just bound to {@code pageKey} after a miss. */
     void onFault(int frame, long pageKey);
 

@@ -172,6 +172,9 @@ public final class FrameDescriptor {
                 throw new IllegalStateException("every lock-word flag must be a single bit: " + flag.getKey() + "=" + hex(flag.getValue()));
             }
         }
+        if (exclusive != Long.MIN_VALUE) {
+            throw new IllegalStateException("EXCLUSIVE must be the sign bit (FrameTable.isReadable tests the sign): EXCLUSIVE=" + hex(exclusive));
+        }
         if (!isOneRun(writersMask) || Long.numberOfTrailingZeros(writersMask) != writersShift) {
             throw new IllegalStateException("WRITERS_MASK must be one run of bits starting at WRITERS_SHIFT: WRITERS_MASK=" + hex(writersMask)
                 + ", WRITERS_SHIFT=" + writersShift);

@@ -65,6 +65,14 @@ public final class FrameTable implements AutoCloseable {
         return frameCount;
     }
 
+    /**
+     * The address of {@code frame}'s metadata, its fields at {@link FrameDescriptor}'s offsets: for a hit path
+     * that reads the lock word, binding and policy word with loads of its own (valid while the table is open).
+     */
+    public long frameAddress(int frame) {
+        return base + frameOffset(frame);
+    }
+
     private long at(int frame, int fieldOffset) {
         return base + frameOffset(frame) + fieldOffset;
     }
@@ -86,7 +94,7 @@ public final class FrameTable implements AutoCloseable {
 
     /** Whether an optimistic read may start under this stamp (no exclusive lock was held). */
     public static boolean isReadable(long stamp) {
-        return (stamp & EXCLUSIVE) == 0;
+        return stamp >= 0; // EXCLUSIVE is the sign bit (FrameDescriptor checks): one test, no mask
     }
 
     /**
@@ -96,7 +104,16 @@ public final class FrameTable implements AutoCloseable {
     public boolean validate(int frame, long stamp) {
         UNSAFE.loadFence();
         long now = lockWord(frame);
-        return (stamp & (EXCLUSIVE | WRITERS_MASK)) == 0 && ((now ^ stamp) & ~(MODIFIED | FLUSH)) == 0;
+        return canValidate(stamp) && ((now ^ stamp) & ~(MODIFIED | FLUSH)) == 0;
+    }
+
+    /**
+     * Whether a read under this stamp can ever {@link #validate}: no exclusive holder and no writer when it was
+     * taken. A hit path that validates by comparing the lock word with the stamp alone must check this first:
+     * a writer still holding its lock leaves the word unchanged while the bytes change under the reader.
+     */
+    public static boolean canValidate(long stamp) {
+        return (stamp & (EXCLUSIVE | WRITERS_MASK)) == 0;
     }
 
     /** Shared write lock: fails while the frame is exclusively locked. Pins the frame; marks it modified. */

@@ -116,6 +116,12 @@ class FrameDescriptorTest {
     }
 
     @Test
+    void anExclusiveFlagOtherThanTheSignBitIsRejected() {
+        assertRejected(() -> FrameDescriptor.checkLockWordLayout(1L << 60, MODIFIED, FLUSH, 48, WRITERS_MASK & ~(1L << 60), SEQUENCE_MASK),
+            "EXCLUSIVE must be the sign bit", "EXCLUSIVE=0x1000000000000000");
+    }
+
+    @Test
     void aWritersMaskThatDoesNotStartAtTheShiftIsRejected() {
         assertRejected(() -> FrameDescriptor.checkLockWordLayout(EXCLUSIVE, MODIFIED, FLUSH, 47, WRITERS_MASK, SEQUENCE_MASK),
             "WRITERS_MASK must be one run of bits starting at WRITERS_SHIFT", "WRITERS_MASK=0x1fff000000000000", "WRITERS_SHIFT=47");

@@ -76,6 +76,17 @@ abstract sealed class UsageClock implements EvictionPolicy
         }
     }
 
+    /** A word whose usage is at the maximum: {@link #onHit} leaves it as it is. */
+    @Override
+    public final long hitSkipMask() {
+        return USAGE_MASK;
+    }
+
+    @Override
+    public final long hitSkipValue() {
+        return maxUsage;
+    }
+
     @Override
     public final void onFault(int frame, long pageKey) {
         frames.setUsage(frame, faultUsage(pageKey));

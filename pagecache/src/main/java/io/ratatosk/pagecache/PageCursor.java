@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache;
 
 import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.Backoff;
@@ -53,6 +54,8 @@ import sun.misc.Unsafe;
  */
 public final class PageCursor implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
+    /** The directory of a cursor whose {@code next()} takes the full path: no page is found in it. */
+    private static final int[][] NO_DIRECTORY = new int[0][];
     private static final int NO_FRAME = -1;
     private static final int COUNTER_BATCH = 1024;
     /** Pages a {@link PagedFile#PF_READ_AHEAD} scan keeps requested ahead of it (at most an eighth of the frames). */
@@ -76,18 +79,34 @@ public final class PageCursor implements AutoCloseable {
     private final int openStripe;
 
     private boolean open = true;
-    /**
-     * The highest page id {@code next()} may serve on its hit path: {@link #maxPageId} for an open read cursor
-     * with no links and no read-ahead, else -1, so that one compare sends everything else down the full path
-     * ({@link #updateFastPath()}).
-     */
-    private long fastPathLimit;
     /** {@code PageKey.of(fileId, 0)}: a page's key is this or its page id (see {@link PageKey}). */
     private final long keyBase;
-    /** The translation table's directory as this cursor last saw it ({@link TranslationTable#directory()}). */
+    /**
+     * The translation table's directory as this cursor last saw it ({@link TranslationTable#directory()}) for
+     * an open read cursor with no links and no read-ahead, else {@link #NO_DIRECTORY}: the hit path's one
+     * bounds check on the directory then sends everything else (and a negative page id) down the full path
+     * ({@link #updateFastPath()}).
+     */
     private int[][] directory;
-    private long nextPageId;
-    private long currentPageId = -1;
+    /**
+     * Where the hit path finds a translation entry's frame and page: the address of the frame before frame 0
+     * in the frame table and in page memory, so that entry (frame + 1) times the stride is the frame's own.
+     */
+    private final long frameBeforeFirst;
+    private final long pageBeforeFirst;
+    /** The policy's {@link EvictionPolicy#hitSkipMask()} and {@link EvictionPolicy#hitSkipValue()}. */
+    private final long hitSkipMask;
+    private final long hitSkipValue;
+    /**
+     * The pinned frame's lock word address while a plain {@code shouldRetry()} can validate this cursor alone
+     * (an open read cursor with no links, pinned), else 0: the one field its fast path tests.
+     */
+    private long validateAddress;
+    /**
+     * The page pinned, or while none is, the page before the one {@code next()} moves to: {@code next()} moves to
+     * this + 1, so the hit path stores one page id, not two.
+     */
+    private long currentPageId;
     private int frame = NO_FRAME;
     private long stamp;
     private long address;
@@ -151,18 +170,23 @@ public final class PageCursor implements AutoCloseable {
         this.pageShift = Integer.numberOfTrailingZeros(engine.pageSize());
         this.writeLocked = writeLocked;
         this.noGrow = noGrow;
-        this.nextPageId = pageId;
+        this.currentPageId = pageId - 1;
         this.openStripe = openStripe;
         this.readAhead = readAhead;
         this.readAheadWindow = Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8);
         this.keyBase = PageKey.of(fileId, 0);
-        this.directory = table.directory();
+        this.frameBeforeFirst = frames.frameAddress(0) - FrameDescriptor.FRAME_BYTES;
+        this.pageBeforeFirst = pageBase - engine.pageSize();
+        this.hitSkipMask = policy.hitSkipMask();
+        this.hitSkipValue = policy.hitSkipValue();
         updateFastPath();
     }
 
-    /** Recomputes {@link #fastPathLimit} after anything it depends on changed (open, links). */
+    /** Recomputes {@link #directory} and {@link #validateAddress} after anything they depend on changed (open, links, pin). */
     private void updateFastPath() {
-        fastPathLimit = open && !writeLocked && readAhead == null && linkWork == 0 ? maxPageId : -1;
+        boolean plainRead = open && !writeLocked && linkWork == 0;
+        directory = plainRead && readAhead == null ? table.directory() : NO_DIRECTORY;
+        validateAddress = plainRead && frame != NO_FRAME && FrameTable.canValidate(stamp) ? frames.frameAddress(frame) : 0;
     }
 
     /**
@@ -170,7 +194,7 @@ public final class PageCursor implements AutoCloseable {
      * following page in turn. As {@link #next(long)}.
      */
     public boolean next() throws IOException {
-        return next(nextPageId);
+        return next(currentPageId + 1);
     }
 
     /**
@@ -188,20 +212,29 @@ public final class PageCursor implements AutoCloseable {
         // It checks nothing the full path checks that a hit could fail: a page in the translation table is
         // a page of the file (a truncate locks a page before it drops it, and lowers the file's end after),
         // and an unmapped file has no page in it (an unmap drops them all), so a hit here is a hit there.
-        if (pageId >= 0 && pageId <= fastPathLimit) {
-            int entry = TranslationTable.entryIn(directory, pageId);
-            if (entry > 0) {
-                int f = entry - 1;
-                long s = frames.optimisticStamp(f);
-                if (FrameTable.isReadable(s) && frames.binding(f) == (keyBase | pageId)) {
-                    policy.onHit(f);
-                    countHit();
-                    pinned(f, s);
-                    offset = 0;
-                    currentPageId = pageId;
-                    nextPageId = pageId + 1;
-                    return true;
+        // Every load below is this cursor's own field or the page's translation entry, frame and policy word:
+        // no field of another object, so nothing after the lock word's acquire has to be loaded again.
+        int entry = TranslationTable.entryIn(directory, pageId);
+        if (entry > 0) {
+            long meta = frameBeforeFirst + (long) entry * FrameDescriptor.FRAME_BYTES;
+            long s = UNSAFE.getLongVolatile(null, meta + FrameDescriptor.LOCK_WORD_OFFSET);
+            // No exclusive holder and no writer (else the full path, whose validation fails until the writer is
+            // done): shouldRetry() may then validate by comparing the word alone. The binding is read after the
+            // stamp (the acquire above orders it) and a rebinding changes the sequence, so a plain read
+            // suffices: validation catches whatever changed in between.
+            if (FrameTable.canValidate(s) && UNSAFE.getLong(null, meta + FrameDescriptor.BINDING_OFFSET) == (keyBase | pageId)) {
+                if ((UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET) & hitSkipMask) != hitSkipValue) {
+                    policy.onHit(entry - 1);
                 }
+                frame = entry - 1;
+                stamp = s;
+                validateAddress = meta;
+                address = pageBeforeFirst + ((long) entry << pageShift);
+                limit = filePageSize;
+                offset = 0;
+                currentPageId = pageId;
+                countHit();
+                return true;
             }
         }
         return nextFullPath(pageId);
@@ -210,7 +243,9 @@ public final class PageCursor implements AutoCloseable {
     /** {@code next(pageId)} for everything but a plain read cursor's hit: write cursors, links, read-ahead, faults. */
     private boolean nextFullPath(long pageId) throws IOException {
         checkOpen();
-        directory = table.directory(); // a chunk added since the last look: the next hit there takes the fast path
+        if (directory != NO_DIRECTORY) {
+            directory = table.directory(); // a chunk added since the last look: the next hit there takes the fast path
+        }
         if (pageId < 0 || pageId > maxPageId) {
             file.checkPageId(pageId); // throws, naming the file and the bounds
         }
@@ -223,7 +258,7 @@ public final class PageCursor implements AutoCloseable {
             throw file.unmappedException();
         }
         if (pageId > file.lastPageId() && (!writeLocked || noGrow)) {
-            currentPageId = -1;
+            currentPageId = pageId - 1; // next() tries this page again
             return false;
         }
         if (readAhead != null) {
@@ -233,11 +268,10 @@ public final class PageCursor implements AutoCloseable {
             pinForWrite(pageId);
             file.growTo(pageId);
         } else if (!pinForRead(pageId, true)) {
-            currentPageId = -1; // truncated away since the look at the file's end
+            currentPageId = pageId - 1; // truncated away since the look at the file's end; next() tries it again
             return false;
         }
         currentPageId = pageId;
-        nextPageId = pageId + 1;
         return true;
     }
 
@@ -347,6 +381,7 @@ public final class PageCursor implements AutoCloseable {
         stamp = s;
         address = pageBase + ((long) f << pageShift);
         limit = filePageSize;
+        validateAddress = !writeLocked && linkWork == 0 && FrameTable.canValidate(s) ? frames.frameAddress(f) : 0;
     }
 
     private void unpin() {
@@ -354,6 +389,7 @@ public final class PageCursor implements AutoCloseable {
         if (f != NO_FRAME) {
             frame = NO_FRAME;
             limit = 0;
+            validateAddress = 0;
             if (writeLocked) {
                 frames.unlockWrite(f);
             }
@@ -377,8 +413,15 @@ public final class PageCursor implements AutoCloseable {
      * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
     public boolean shouldRetry() throws IOException {
-        int f = frame; // NO_FRAME once closed: a closed cursor takes the full path, which throws
-        if (f != NO_FRAME && linkWork == 0 && (writeLocked || frames.validate(f, stamp))) {
+        long a = validateAddress; // 0 once closed: a closed cursor takes the full path, which throws
+        if (a != 0) {
+            // The reads above are done before the lock word is read again. An unchanged word validates; a
+            // changed one may still (a flush or the modified bit alone): the full path decides.
+            UNSAFE.loadFence();
+            if (UNSAFE.getLongVolatile(null, a) == stamp) {
+                return false;
+            }
+        } else if (writeLocked && frame != NO_FRAME && linkWork == 0) {
             return false;
         }
         return shouldRetryFullPath();
@@ -403,6 +446,7 @@ public final class PageCursor implements AutoCloseable {
         int f = frame;
         frame = NO_FRAME;
         limit = 0;
+        validateAddress = 0;
         outOfBounds = false; // the reads are void; the bounds flag speaks of the repeated ones
         if (!file.awaitMapped()) {
             throw file.unmappedException();

@@ -3,6 +3,8 @@ package io.ratatosk.pagecache.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import org.agrona.UnsafeAccess;
+import sun.misc.Unsafe;
 
 /**
  * One mapped file's map from file page id to frame: chunks of 4096 int entries, allocated when a page
@@ -26,6 +28,11 @@ public final class TranslationTable {
     /** The directory never covers more chunks than this (4 MiB of references, 2^32 page ids). */
     static final int MAX_DIRECTORY_CHUNKS = 1 << 20;
     private static final int MIN_DIRECTORY_CHUNKS = 16;
+    private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
+    private static final long INT_ARRAY_BASE = Unsafe.ARRAY_INT_BASE_OFFSET;
+    private static final int INT_ARRAY_SHIFT = Integer.numberOfTrailingZeros(Unsafe.ARRAY_INT_INDEX_SCALE);
+    private static final long REF_ARRAY_BASE = Unsafe.ARRAY_OBJECT_BASE_OFFSET;
+    private static final long REF_ARRAY_SCALE = Unsafe.ARRAY_OBJECT_INDEX_SCALE;
     private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(int[][].class);
 
@@ -62,11 +69,13 @@ public final class TranslationTable {
      * lock word's stamp before it trusts it.
      */
     public static int entryIn(int[][] directory, long pageId) {
-        long chunkIndex = pageId >>> CHUNK_SHIFT;
+        long chunkIndex = pageId >>> CHUNK_SHIFT; // a negative id is past any directory's end
         if (chunkIndex < directory.length) {
-            int[] chunk = directory[(int) chunkIndex];
+            // Unsafe loads, after the one bounds check above: every chunk is CHUNK_SIZE long (allocate), so the
+            // masked index is in it, and the chunk needs no cast to be read as ints.
+            Object chunk = UNSAFE.getObject(directory, REF_ARRAY_BASE + chunkIndex * REF_ARRAY_SCALE);
             if (chunk != null) {
-                return chunk[(int) (pageId & CHUNK_MASK)];
+                return UNSAFE.getInt(chunk, INT_ARRAY_BASE + ((pageId & CHUNK_MASK) << INT_ARRAY_SHIFT));
             }
         }
         return ABSENT;
