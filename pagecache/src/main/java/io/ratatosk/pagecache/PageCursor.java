@@ -56,6 +56,7 @@ public final class PageCursor implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     /** The directory of a cursor whose {@code next()} takes the full path: no page is found in it. */
     private static final int[][] NO_DIRECTORY = new int[0][];
+    private static final int[] NO_FRONT = new int[0];
     private static final int NO_FRAME = -1;
     private static final int COUNTER_BATCH = 1024;
     /** Pages a {@link PagedFile#PF_READ_AHEAD} scan keeps requested ahead of it (at most an eighth of the frames). */
@@ -83,11 +84,13 @@ public final class PageCursor implements AutoCloseable {
     private final long keyBase;
     /**
      * The translation table's directory as this cursor last saw it ({@link TranslationTable#directory()}) for
-     * an open read cursor with no links and no read-ahead, else {@link #NO_DIRECTORY}: the hit path's one
-     * bounds check on the directory then sends everything else (and a negative page id) down the full path
-     * ({@link #updateFastPath()}).
+     * an open read cursor with no links and no read-ahead, else {@link #NO_DIRECTORY} (and {@link #front} empty):
+     * the hit path's bounds checks on them then send everything else (and a negative page id) down the full
+     * path ({@link #updateFastPath()}).
      */
     private int[][] directory;
+    /** The translation table's {@link TranslationTable#front()} where {@link #directory} is the table's, else empty. */
+    private int[] front;
     /**
      * Where the hit path finds a translation entry's frame and page: the address of the frame before frame 0
      * in the frame table and in page memory, so that entry (frame + 1) times the stride is the frame's own.
@@ -185,7 +188,9 @@ public final class PageCursor implements AutoCloseable {
     /** Recomputes {@link #directory} and {@link #validateAddress} after anything they depend on changed (open, links, pin). */
     private void updateFastPath() {
         boolean plainRead = open && !writeLocked && linkWork == 0;
-        directory = plainRead && readAhead == null ? table.directory() : NO_DIRECTORY;
+        boolean hitPath = plainRead && readAhead == null;
+        directory = hitPath ? table.directory() : NO_DIRECTORY;
+        front = hitPath ? table.front() : NO_FRONT;
         validateAddress = plainRead && frame != NO_FRAME && FrameTable.canValidate(stamp) ? frames.frameAddress(frame) : 0;
     }
 
@@ -214,7 +219,7 @@ public final class PageCursor implements AutoCloseable {
         // and an unmapped file has no page in it (an unmap drops them all), so a hit here is a hit there.
         // Every load below is this cursor's own field or the page's translation entry, frame and policy word:
         // no field of another object, so nothing after the lock word's acquire has to be loaded again.
-        int entry = TranslationTable.entryIn(directory, pageId);
+        int entry = TranslationTable.entryIn(front, directory, pageId);
         if (entry > 0) {
             long meta = frameBeforeFirst + (long) entry * FrameDescriptor.FRAME_BYTES;
             long s = UNSAFE.getLongVolatile(null, meta + FrameDescriptor.LOCK_WORD_OFFSET);

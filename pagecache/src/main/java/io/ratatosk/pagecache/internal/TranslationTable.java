@@ -12,7 +12,9 @@ import sun.misc.Unsafe;
  * thread is faulting the page in; others wait) or frame index + 1. No hashing, no allocation on lookup
  * of a page near the others.
  *
- * <p>Memory grows with the pages touched, not with the highest page id: chunks up to twice as far as
+ * <p>The pages the file held when it was mapped (up to {@link #MAX_FRONT_PAGES}) have their entries in one
+ * flat array, the front, allocated at once: a hit there is one array load ({@link #front()}). Past the front,
+ * memory grows with the pages touched, not with the highest page id: chunks up to twice as far as
  * the dense range already covers go into a directory indexed by chunk number (a lookup is two array
  * loads), the rest (a page far past the end, such as a corrupt record pointer's) into a small hash of
  * far chunks. Growing the directory moves the far chunks it now covers into it, so every chunk is
@@ -36,7 +38,18 @@ public final class TranslationTable {
     private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle CHUNK = MethodHandles.arrayElementVarHandle(int[][].class);
 
-    /** Chunks {@code [0, directory.length)}, null until first set. Replaced (grown) under this. */
+    /**
+     * The most pages the front covers: 4 MiB of entries, 8 GiB of 8 KiB pages. A larger file's pages past it go
+     * to chunks, allocated as they are touched.
+     */
+    static final int MAX_FRONT_PAGES = 1 << 20;
+
+    /** Entries of pages {@code [0, front.length)}, a whole number of chunks; never replaced. */
+    private final int[] front;
+    /**
+     * Chunks {@code [0, directory.length)}, null until first set (always null below the front's end). Replaced
+     * (grown) under this.
+     */
     private volatile int[][] directory;
     /** Chunks at or past the directory's end. Replaced (grown) under this. */
     private volatile FarChunks far = FarChunks.EMPTY;
@@ -44,13 +57,26 @@ public final class TranslationTable {
     /** @param initialPages pages the file holds now: the directory starts out covering them */
     public TranslationTable(long initialPages) {
         long chunks = (Math.max(0, initialPages) + CHUNK_SIZE - 1) >>> CHUNK_SHIFT;
+        front = new int[(int) Math.min(MAX_FRONT_PAGES, chunks << CHUNK_SHIFT)];
         directory = new int[(int) Math.min(MAX_DIRECTORY_CHUNKS, Math.max(MIN_DIRECTORY_CHUNKS, chunks))][];
     }
 
     /** The entry for {@code pageId} (not negative): ABSENT, FAULTING or frame + 1. */
     public int get(long pageId) {
+        if (pageId < front.length) {
+            return (int) ENTRY.getAcquire(front, (int) pageId);
+        }
         int[] chunk = chunk(pageId >>> CHUNK_SHIFT);
         return chunk == null ? ABSENT : (int) ENTRY.getAcquire(chunk, (int) (pageId & CHUNK_MASK));
+    }
+
+    /**
+     * The entries of the pages below its length, for a reader to keep (never replaced): {@code pageId}'s entry
+     * is {@code front[pageId]} there, read plainly as {@link #entryIn} reads; pages past it are in the
+     * {@link #directory()}.
+     */
+    public int[] front() {
+        return front;
     }
 
     /**
@@ -68,6 +94,14 @@ public final class TranslationTable {
      * A plain read: the entry only nominates a frame, and the caller checks that frame's binding under its
      * lock word's stamp before it trusts it.
      */
+    public static int entryIn(int[] front, int[][] directory, long pageId) {
+        if (pageId >= 0 && pageId < front.length) {
+            return UNSAFE.getInt(front, INT_ARRAY_BASE + (pageId << INT_ARRAY_SHIFT)); // in bounds: checked above
+        }
+        return entryIn(directory, pageId);
+    }
+
+    /** {@link #entryIn(int[], int[][], long)} past the front. */
     public static int entryIn(int[][] directory, long pageId) {
         long chunkIndex = pageId >>> CHUNK_SHIFT; // a negative id is past any directory's end
         if (chunkIndex < directory.length) {
@@ -82,11 +116,18 @@ public final class TranslationTable {
     }
 
     public boolean compareAndSet(long pageId, int expected, int update) {
+        if (pageId < front.length) {
+            return ENTRY.compareAndSet(front, (int) pageId, expected, update);
+        }
         return ENTRY.compareAndSet(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), expected, update);
     }
 
     public void set(long pageId, int value) {
-        ENTRY.setRelease(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), value);
+        if (pageId < front.length) {
+            ENTRY.setRelease(front, (int) pageId, value);
+        } else {
+            ENTRY.setRelease(chunkForUpdate(pageId), (int) (pageId & CHUNK_MASK), value);
+        }
     }
 
     /**
@@ -95,9 +136,15 @@ public final class TranslationTable {
      * is resident or being faulted in, in page order, touching only chunks that exist.
      */
     public long nextPresent(long from) {
+        for (long p = from; p < front.length; p++) {
+            if ((int) ENTRY.getAcquire(front, (int) p) != ABSENT) {
+                return p;
+            }
+        }
+        long pastFront = Math.max(from, front.length);
         int[][] d = directory;
-        long chunkIndex = from >>> CHUNK_SHIFT;
-        int offset = (int) (from & CHUNK_MASK);
+        long chunkIndex = pastFront >>> CHUNK_SHIFT;
+        int offset = (int) (pastFront & CHUNK_MASK);
         for (; chunkIndex < d.length; chunkIndex++, offset = 0) {
             long found = scan((int[]) CHUNK.getAcquire(d, (int) chunkIndex), chunkIndex, offset);
             if (found >= 0) {
@@ -127,9 +174,9 @@ public final class TranslationTable {
         return -1;
     }
 
-    /** Chunks allocated so far, for tests and diagnostics. */
+    /** Chunks allocated so far, the front's included, for tests and diagnostics. */
     public int allocatedChunks() {
-        int n = 0;
+        int n = front.length >>> CHUNK_SHIFT;
         for (int[] c : directory) {
             n += c == null ? 0 : 1;
         }
