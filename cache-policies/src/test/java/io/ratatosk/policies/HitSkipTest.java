@@ -1,0 +1,48 @@
+package io.ratatosk.policies;
+
+import static io.ratatosk.policies.FrameFixture.faultAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.config.FlagValues;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The hit filter the page cache's read hit path applies before {@code onHit} ({@link EvictionPolicy#hitSkipMask()}):
+ * a hit it skips must be one {@code onHit} ignores, for every policy, on every word a run of hits produces.
+ */
+class HitSkipTest {
+    private static final int FRAMES = 16;
+
+    static Iterable<String> policies() {
+        return PolicyRegistry.NAMES;
+    }
+
+    @ParameterizedTest
+    @MethodSource("policies")
+    void aHitTheFilterSkipsLeavesThePolicyWordAsItIs(String name) {
+        try (FrameTable frames = new FrameTable(FRAMES)) {
+            EvictionPolicy policy = PolicyRegistry.create(name, frames, FlagValues.NONE);
+            faultAll(frames, policy);
+            int skipped = 0;
+            for (int round = 0; round < 10; round++) {
+                for (int f = 0; f < FRAMES; f++) {
+                    long word = frames.policyWord(f);
+                    if ((word & policy.hitSkipMask()) == policy.hitSkipValue()) {
+                        policy.onHit(f);
+                        assertEquals(word, frames.policyWord(f), name + ": a skipped hit changed frame " + f + "'s word");
+                        skipped++;
+                    } else {
+                        policy.onHit(f);
+                    }
+                }
+            }
+            if (policy instanceof UsageClock) {
+                assertNotEquals(0, skipped, name + ": a usage clock's saturated word is skipped");
+            }
+        }
+    }
+}
