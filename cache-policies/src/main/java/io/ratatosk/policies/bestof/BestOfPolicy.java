@@ -160,12 +160,16 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
+    /** Reaches the current expert only if it was told of the frame (a switch skips frames being evicted). */
     @Override
     public void onEvicted(int frame, long pageKey) {
         lock.lock();
         try {
-            current.onEvicted(frame, pageKey);
-            known[frame >>> 6] &= ~(1L << frame);
+            long bit = 1L << frame;
+            if ((known[frame >>> 6] & bit) != 0) {
+                current.onEvicted(frame, pageKey);
+                known[frame >>> 6] &= ~bit;
+            }
         } finally {
             lock.unlock();
         }
@@ -236,14 +240,23 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
-    /** Builds expert {@code next} afresh over the frames the current one knows, and hands it the cache. */
+    /**
+     * Builds expert {@code next} afresh over the frames the current one knows, and hands it the cache.
+     * A known frame already unbound is being evicted (the page cache unbinds, then calls
+     * {@link #onEvicted}): the new expert is not told of it, and its eviction then reaches no one.
+     */
     private void switchTo(int next) {
         EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, settings);
         for (int word = 0; word < known.length; word++) {
             for (long bits = known[word]; bits != 0; bits &= bits - 1) {
                 int frame = (word << 6) + Long.numberOfTrailingZeros(bits);
+                long pageKey = frames.binding(frame);
+                if (pageKey == PageKey.UNBOUND) {
+                    known[word] &= ~(1L << frame);
+                    continue;
+                }
                 frames.setPolicyWord(frame, 0);
-                expert.onFault(frame, frames.binding(frame));
+                expert.onFault(frame, pageKey);
             }
         }
         current = expert;
