@@ -9,6 +9,7 @@ import io.ratatosk.core.config.FlagRule;
 import io.ratatosk.core.config.FlagValueException;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.core.config.RuleContext;
+import io.ratatosk.policies.bestof.BestOfPolicy;
 import io.ratatosk.policies.clockpro.ClockProFlags;
 import io.ratatosk.policies.clockpro.ClockProPlusPolicy;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
@@ -44,7 +45,8 @@ public final class PolicyRegistry {
     /** Every policy, in the order the docs and tools list them. */
     public static final List<PolicyEntry> ENTRIES = List.of(MuninnPolicy.ENTRY, GlobalClockPolicy.ENTRY, ClockPolicy.ENTRY,
         RandomPolicy.ENTRY, ClockProPolicy.ENTRY, ClockProPlusPolicy.ENTRY, BitsetHistoryPolicy.ENTRY,
-        ExactHistoryPolicy.ENTRY, DeferredLruPolicy.ENTRY, S3FifoPolicy.ENTRY, WTinyLfuPolicy.ENTRY, AdaptiveTinyLfuPolicy.ENTRY);
+        ExactHistoryPolicy.ENTRY, DeferredLruPolicy.ENTRY, S3FifoPolicy.ENTRY, WTinyLfuPolicy.ENTRY, AdaptiveTinyLfuPolicy.ENTRY,
+        BestOfPolicy.ENTRY);
 
     /** The names {@code pagecache.policy} accepts, in {@link #ENTRIES} order. */
     public static final List<String> NAMES = ENTRIES.stream().map(PolicyEntry::name).toList();

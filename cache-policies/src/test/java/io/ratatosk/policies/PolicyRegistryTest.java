@@ -38,7 +38,7 @@ class PolicyRegistryTest {
     void unknownNameIsRejectedListingTheValidNames() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> PolicyRegistry.create("lru", frames, FlagValues.NONE));
-        assertEquals("pagecache.policy=lru is not a policy; valid: muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru, s3-fifo, w-tinylfu, w-tinylfu-adaptive",
+        assertEquals("pagecache.policy=lru is not a policy; valid: muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru, s3-fifo, w-tinylfu, w-tinylfu-adaptive, best-of",
             e.getMessage());
     }
 

@@ -89,7 +89,7 @@ class FlagValueValidationTest {
 
     @Test
     void aBadPolicyNameListsTheValidOnes() {
-        assertEquals("pagecache.policy=lru: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru, s3-fifo, w-tinylfu, w-tinylfu-adaptive",
+        assertEquals("pagecache.policy=lru: must be one of muninn, global-clock, clock, random, clock-pro, clock-pro-plus, bitset-history, bitset-history-exact, deferred-lru, s3-fifo, w-tinylfu, w-tinylfu-adaptive, best-of",
                 refused("pagecache.policy", "lru").getMessage());
     }
 

@@ -34,13 +34,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * every count is exact and the policy is deterministic.
  */
 public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WTinyLfuPolicy, AdaptiveTinyLfuPolicy {
-    /** Policy-word bit: hit since a hand last looked at the page. */
+    /** Policy-word bit 0: hit since a hand last looked at the page. */
     public static final long REFERENCED = 1;
-    /** Policy-word bits 1..4: hits not yet counted in the sketch, at most 15. */
-    public static final long PENDING = 0xfL << 1;
-    private static final long PENDING_ONE = 1L << 1;
-    /** Policy-word bit 5: the page's hits are shown to {@link #afterHit} (set at its fault by {@link #faultBits}). */
-    static final long SAMPLED = 1L << 5;
+    /**
+     * Where the pending count starts: above the bits the other policies' hits touch (a usage count in
+     * bits 0..2, CLOCK-Pro's state in bits 3..5), so that a hit racing best-of's switch between
+     * policies never changes a bit another policy counts.
+     */
+    public static final int PENDING_SHIFT = 6;
+    /** Policy-word bits 6..9: hits not yet counted in the sketch, at most 15. */
+    public static final long PENDING = 0xfL << PENDING_SHIFT;
+    private static final long PENDING_ONE = 1L << PENDING_SHIFT;
+    /** Policy-word bit 10: the page's hits are shown to {@link #afterHit} (set at its fault by {@link #faultBits}). */
+    static final long SAMPLED = 1L << 10;
 
     static final int WINDOW = 0;
     static final int PROBATION = 1;
@@ -293,7 +299,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     }
 
     private static int pending(long word) {
-        return (int) ((word & PENDING) >>> 1);
+        return (int) ((word & PENDING) >>> PENDING_SHIFT);
     }
 
     private int mainSize() {

@@ -72,7 +72,7 @@ class WTinyLfuPolicyTest {
             driver.access(1, 1);
             long word = driver.policyWord(1);
             assertEquals(TinyLfuRegions.REFERENCED, word & TinyLfuRegions.REFERENCED);
-            assertEquals(2, (word & TinyLfuRegions.PENDING) >>> 1, "two hits pending");
+            assertEquals(2, (word & TinyLfuRegions.PENDING) >>> TinyLfuRegions.PENDING_SHIFT, "two hits pending");
             assertEquals(1, policy(driver).frequency(io.ratatosk.core.PageKey.of(0, 1)), "the sketch has the fault only");
             // Page 1 is the window's candidate at the next fault: the hand moves its hits to the sketch.
             driver.access(2);

@@ -1,0 +1,15 @@
+package io.ratatosk.policies.bestof;
+
+import io.ratatosk.core.config.Flag;
+
+/** The flags of best-of. */
+public final class BestOfFlags {
+    public static final Flag SHADOW_ENTRIES = Flag.integer("pagecache.bestof.shadow_entries", "2048", 16, 1 << 20,
+            "Frames each miniature simulation of best-of holds at most; above this frame count the requests are sampled by key hash.");
+
+    public static final Flag ADAPT_PERIOD = Flag.decimal("pagecache.bestof.adapt_period", "1.0", 0.1, 100,
+            "Sampled requests between two choices of best-of's policy, as a multiple of the miniature simulations' size.");
+
+    private BestOfFlags() {
+    }
+}

@@ -1,0 +1,307 @@
+package io.ratatosk.policies.bestof;
+
+import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
+import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.MuninnPolicy;
+import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.clockpro.ClockProPolicy;
+import io.ratatosk.policies.s3fifo.S3FifoPolicy;
+import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The best of several whole policies (its experts: clock-pro, muninn, w-tinylfu-adaptive, s3-fifo)
+ * for the workload at hand, chosen by miniature simulations. No one policy wins every kind of trace:
+ * CLOCK-Pro keeps loops, scans and multi-programmed mixes by reuse distance, a usage clock is LRU's
+ * equal on recency (zigzag, back-and-forth), W-TinyLFU and S3-FIFO keep frequency-skewed web, ORM,
+ * block and database traces. Beside the frames, each expert runs in a {@link MiniatureCache} (its own
+ * class on a small frame table of its own) fed the same requests; after every period each one's score
+ * becomes its hits this period plus 0.95 of its score before, and the real cache hands its frames to
+ * the best expert if that one saved {@link #MARGIN} of the current expert's misses.
+ *
+ * <p>It starts as CLOCK-Pro, the best single policy on the public traces, because the first choice
+ * has to be made before any evidence: a loop or a scan needs the pages of the first pass kept from
+ * the start, a recency trace the latest ones, and nothing tells them apart until the first reuse.
+ * A switch costs: the new expert is built afresh over the resident pages (each one faulted in again,
+ * in frame order, under the lock) and has none of the old one's order, ghosts or counts, so on the
+ * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
+ * wide margin, which lets only a clear and lasting gain move the frames.
+ *
+ * <p>Above {@code shadow_entries} frames the miniatures hold that many and see only the requests
+ * whose key hash falls in that share of the hash space (spatial sampling, Waldspurger et al., "Cache
+ * Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below, they are full size
+ * and see everything.
+ *
+ * <p>Concurrency. A hit is the current expert's hit (one CAS at most) plus, for a sampled page, its
+ * key appended to a 4096-slot ring with plain racy writes (two threads may write one slot: one sample
+ * lost; a full ring drops the sample). The ring is replayed into the miniatures under the lock, by
+ * housekeeping and by each fault before its own request. Faults, evictions and victim choice run
+ * under this policy's lock, which a switch holds, so they always reach the expert that knows the
+ * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
+ * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
+ * bits 0..2, a reference bit 0, W-TinyLFU's pending count in bits 6..9), none of them a state bit
+ * another expert counts, so such a hit is at worst a stray reference. In one thread the policy is
+ * deterministic and the page cache counts exactly the simulator's hits.
+ */
+public final class BestOfPolicy implements EvictionPolicy {
+    public static final String NAME = "best-of";
+    /** The experts; the first is where the frames start. */
+    static final List<PolicyEntry> EXPERTS = List.of(ClockProPolicy.ENTRY, MuninnPolicy.ENTRY, AdaptiveTinyLfuPolicy.ENTRY,
+        S3FifoPolicy.ENTRY);
+    private static final int RING = 4096;
+    /** Each capacity's worth of sampled requests, the scores keep this much of what they were: a memory of about twenty. */
+    static final double DECAY = 0.95;
+    /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
+    static final double MARGIN = 0.1;
+    public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
+        "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
+        List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD)),
+        BestOfPolicy::create);
+
+    private final FrameTable frames;
+    private final int frameCount;
+    /** What the experts are built from: their own flags, at their defaults where unset. */
+    private final FlagValues settings;
+    private final MiniatureCache[] miniatures;
+    /** Requests whose hash, shifted right by 32, is below this are sampled. */
+    private final long sampleBelow;
+    private final boolean samplesAll;
+    private final long period;
+    /** {@link #DECAY} per capacity's worth of requests, as a factor per period. */
+    private final double decay;
+    private final long[] ring = new long[RING];
+    /** Samples written to the ring; racy on the hit path. */
+    private long written;
+    /** Samples replayed; written under the lock, read racily by the hit path. */
+    private long replayed;
+    /** The expert the frames follow; replaced under the lock, read by every hit. */
+    private volatile EvictionPolicy current;
+    private final ReentrantLock lock = new ReentrantLock();
+
+    // Guarded by lock.
+    /** The frames the current expert was told about (faulted and not yet evicted), one bit each. */
+    private final long[] known;
+    private int chosen;
+    private long sampledRequests;
+    private final double[] scores;
+    private double requestScore;
+    private long switches;
+
+    BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod) {
+        this.frames = Objects.requireNonNull(frames, "frames");
+        this.frameCount = frames.frameCount();
+        this.settings = Objects.requireNonNull(settings, "settings");
+        int capacity = Math.min(frameCount, shadowEntries);
+        this.samplesAll = capacity == frameCount;
+        this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
+        this.miniatures = new MiniatureCache[EXPERTS.size()];
+        for (int i = 0; i < miniatures.length; i++) {
+            miniatures[i] = new MiniatureCache(EXPERTS.get(i), capacity, settings);
+        }
+        this.period = Math.max(1, (long) (adaptPeriod * capacity));
+        this.decay = Math.pow(DECAY, (double) period / capacity);
+        this.scores = new double[miniatures.length];
+        this.known = new long[(frameCount + 63) >>> 6];
+        this.current = EXPERTS.get(0).factory().create(frames, settings);
+    }
+
+    /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
+    public static BestOfPolicy create(FrameTable frames, FlagValues settings) {
+        return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES, 2048),
+            settings.getDouble(BestOfFlags.ADAPT_PERIOD, 1));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    private boolean sampled(long pageKey) {
+        return samplesAll || (PageKey.hash(pageKey) >>> 32) < sampleBelow;
+    }
+
+    // ---------------------------------------------------------------- SPI
+
+    /** The current expert's hit; a sampled page's key also goes into the ring (dropped when it is full). */
+    @Override
+    public void onHit(int frame) {
+        current.onHit(frame);
+        long pageKey = frames.binding(frame);
+        if (pageKey == PageKey.UNBOUND || !sampled(pageKey)) {
+            return;
+        }
+        long at = written;
+        if (at - replayed >= RING) {
+            return;
+        }
+        ring[(int) (at & (RING - 1))] = pageKey;
+        written = at + 1;
+    }
+
+    /** The miniatures see the request first (which may switch the expert), then the current expert the fault. */
+    @Override
+    public void onFault(int frame, long pageKey) {
+        lock.lock();
+        try {
+            replayRing();
+            if (sampled(pageKey)) {
+                simulate(pageKey);
+            }
+            current.onFault(frame, pageKey);
+            known[frame >>> 6] |= 1L << frame;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reaches the current expert only if it was told of the frame (a switch skips frames being evicted). */
+    @Override
+    public void onEvicted(int frame, long pageKey) {
+        lock.lock();
+        try {
+            long bit = 1L << frame;
+            if ((known[frame >>> 6] & bit) != 0) {
+                current.onEvicted(frame, pageKey);
+                known[frame >>> 6] &= ~bit;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int nextVictim(Sweep sweep) {
+        lock.lock();
+        try {
+            return current.nextVictim(sweep);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Replays the ring off the hit path, then the current expert's own housekeeping. */
+    @Override
+    public void housekeeping() {
+        lock.lock();
+        try {
+            replayRing();
+            current.housekeeping();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- choice
+
+    private void replayRing() {
+        long end = written;
+        for (long i = Math.max(replayed, end - RING); i < end; i++) {
+            long key = ring[(int) (i & (RING - 1))];
+            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
+                simulate(key);
+            }
+        }
+        replayed = end;
+    }
+
+    private void simulate(long pageKey) {
+        for (MiniatureCache miniature : miniatures) {
+            miniature.access(pageKey);
+        }
+        if (++sampledRequests % period == 0) {
+            choose();
+        }
+    }
+
+    /**
+     * Each miniature's score is its hits this period plus the decayed score before; the best one's
+     * expert takes over if it saves {@link #MARGIN} of the current one's (equally decayed) misses.
+     */
+    private void choose() {
+        for (int i = 0; i < miniatures.length; i++) {
+            scores[i] = scores[i] * decay + miniatures[i].hits();
+            miniatures[i].resetHits();
+        }
+        int best = chosen;
+        for (int i = 0; i < miniatures.length; i++) {
+            if (scores[i] > scores[best]) {
+                best = i;
+            }
+        }
+        requestScore = requestScore * decay + period;
+        if (scores[best] - scores[chosen] > MARGIN * (requestScore - scores[chosen])) {
+            switchTo(best);
+        }
+    }
+
+    /**
+     * Builds expert {@code next} afresh over the frames the current one knows, and hands it the cache.
+     * A known frame already unbound is being evicted (the page cache unbinds, then calls
+     * {@link #onEvicted}): the new expert is not told of it, and its eviction then reaches no one.
+     */
+    private void switchTo(int next) {
+        EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, settings);
+        for (int word = 0; word < known.length; word++) {
+            for (long bits = known[word]; bits != 0; bits &= bits - 1) {
+                int frame = (word << 6) + Long.numberOfTrailingZeros(bits);
+                long pageKey = frames.binding(frame);
+                if (pageKey == PageKey.UNBOUND) {
+                    known[word] &= ~(1L << frame);
+                    continue;
+                }
+                frames.setPolicyWord(frame, 0);
+                expert.onFault(frame, pageKey);
+            }
+        }
+        current = expert;
+        chosen = next;
+        switches++;
+    }
+
+    // ---------------------------------------------------------------- introspection, checks
+
+    /** The name of the expert the frames follow now. */
+    public String currentExpert() {
+        lock.lock();
+        try {
+            return EXPERTS.get(chosen).name();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many times the frames changed expert. */
+    public long switches() {
+        lock.lock();
+        try {
+            return switches;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The current expert's own checks, and it was told about exactly the bound frames. */
+    @Override
+    public void checkInvariants() {
+        lock.lock();
+        try {
+            current.checkInvariants();
+            for (int frame = 0; frame < frameCount; frame++) {
+                boolean bound = frames.binding(frame) != PageKey.UNBOUND;
+                boolean told = (known[frame >>> 6] & (1L << frame)) != 0;
+                if (bound != told) {
+                    throw new IllegalStateException(NAME + ": frame " + frame + (bound ? " is bound but its expert was not told of it"
+                        : " is unbound but its expert still holds it"));
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

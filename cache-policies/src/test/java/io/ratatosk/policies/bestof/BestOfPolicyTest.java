@@ -1,0 +1,89 @@
+package io.ratatosk.policies.bestof;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.MuninnPolicy;
+import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.clockpro.ClockProPolicy;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The frames follow the expert whose miniature hits most: CLOCK-Pro for loops, a usage clock for recency. */
+class BestOfPolicyTest {
+    private static final int FRAMES = 100;
+
+    private static PolicyDriver bestOf(int frames, Map<String, String> flags) {
+        return PolicyDriver.of(frames, BestOfPolicy.NAME, flags);
+    }
+
+    private static BestOfPolicy policy(PolicyDriver driver) {
+        return (BestOfPolicy) driver.policy;
+    }
+
+    /** Up 0..799 and down again, over and over: only the most recent pages are ever reused (LRU is optimal). */
+    private static void zigzag(PolicyDriver driver, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (int p = 0; p < 800; p++) {
+                driver.request(p);
+            }
+            for (int p = 799; p >= 0; p--) {
+                driver.request(p);
+            }
+        }
+    }
+
+    @Test
+    void loopLargerThanTheCacheStaysWithClockProAndKeepsMostOfIt() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            for (int r = 0; r < 40; r++) {
+                for (int p = 0; p < 150; p++) {
+                    driver.request(p);
+                }
+            }
+            assertEquals(ClockProPolicy.NAME, policy(driver).currentExpert());
+            assertEquals(0, policy(driver).switches());
+            assertTrue(driver.hits() > driver.requests() / 2, "CLOCK-Pro keeps most of the loop: " + driver.hits());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void recencyTraceSwitchesToTheUsageClockAndHitsAsLruDoes() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            zigzag(driver, 10);
+            assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
+            // LRU hits the 100 most recent pages at each of the 19 turns after the first pass up.
+            assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void sameTraceGivesTheSameHits() {
+        long[] hits = new long[2];
+        for (int run = 0; run < 2; run++) {
+            try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+                SplittableRandom random = new SplittableRandom(3);
+                for (int i = 0; i < 30_000; i++) {
+                    driver.request(i % 3 == 0 ? random.nextInt(1000) : random.nextInt(120));
+                }
+                zigzag(driver, 3);
+                driver.policy.checkInvariants();
+                hits[run] = driver.hits();
+            }
+        }
+        assertEquals(hits[0], hits[1]);
+    }
+
+    @Test
+    void largeCacheSamplesTheRequestsForItsMiniatures() {
+        try (PolicyDriver driver = bestOf(400, Map.of("pagecache.bestof.shadow_entries", "64"))) {
+            zigzag(driver, 6);
+            assertTrue(policy(driver).switches() > 0, "a switch was made from the sampled requests");
+            assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
+            driver.policy.checkInvariants();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.bestof.BestOfPolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * best-of hands the frames from one expert to another while other threads hit, fault and evict:
+ * threads alternate between a zigzag (where the usage clock wins) and a loop a little larger than
+ * the cache (where CLOCK-Pro wins), with short adaptation periods, so that the frames switch many
+ * times; afterwards the current expert's bookkeeping must hold and cover exactly the bound frames.
+ */
+class BestOfSwitchesUnderConcurrencyTest {
+    private static final int PAGE_SIZE = 4096;
+    private static final int FRAMES = 64;
+    private static final int THREADS = 4;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void switchesBetweenExpertsKeepTheBookkeepingWhileThreadsHitAndEvict() throws Exception {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(FRAMES * PAGE_SIZE),
+            "pagecache.page_size", String.valueOf(PAGE_SIZE),
+            "pagecache.policy", BestOfPolicy.NAME,
+            "pagecache.bestof.adapt_period", "0.5",
+            "pagecache.evictor.enabled", "false"));
+        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(dir.resolve("s.db"), PAGE_SIZE)) {
+            try (PageCursor w = file.io(FRAMES * 8L - 1, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+            try {
+                List<Future<?>> futures = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    futures.add(pool.submit(() -> {
+                        work(file);
+                        return null;
+                    }));
+                }
+                for (Future<?> future : futures) {
+                    future.get(120, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            BestOfPolicy policy = (BestOfPolicy) cache.policy();
+            policy.checkInvariants();
+            assertTrue(policy.switches() >= 2, "the phases moved the frames between experts: " + policy.switches() + " switches");
+        }
+    }
+
+    private static void work(PagedFile file) throws Exception {
+        try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int phase = 0; phase < 8; phase++) {
+                for (int round = 0; round < 6; round++) {
+                    if (phase % 2 == 0) {
+                        for (int p = 0; p < FRAMES * 4; p++) {
+                            read(reader, p);
+                        }
+                        for (int p = FRAMES * 4 - 1; p >= 0; p--) {
+                            read(reader, p);
+                        }
+                    } else {
+                        for (int p = 0; p < FRAMES * 3 / 2; p++) {
+                            read(reader, FRAMES * 4 + p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void read(PageCursor reader, long page) throws Exception {
+        if (reader.next(page)) {
+            do {
+                reader.getLong(0);
+            } while (reader.shouldRetry());
+        }
+    }
+}
