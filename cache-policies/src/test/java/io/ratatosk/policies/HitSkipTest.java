@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.FlagValues;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -16,6 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HitSkipTest {
     private static final int FRAMES = 16;
+    /** Policies besides the usage clocks whose hot pages' hits the filter skips (w-tinylfu-adaptive samples every page of so small a cache). */
+    private static final Set<String> SKIPS_SATURATED = Set.of("s3-fifo", "w-tinylfu");
 
     static Iterable<String> policies() {
         return PolicyRegistry.NAMES;
@@ -28,7 +31,7 @@ class HitSkipTest {
             EvictionPolicy policy = PolicyRegistry.create(name, frames, FlagValues.NONE);
             faultAll(frames, policy);
             int skipped = 0;
-            for (int round = 0; round < 10; round++) {
+            for (int round = 0; round < 20; round++) {
                 for (int f = 0; f < FRAMES; f++) {
                     long word = frames.policyWord(f);
                     if ((word & policy.hitSkipMask()) == policy.hitSkipValue()) {
@@ -40,8 +43,8 @@ class HitSkipTest {
                     }
                 }
             }
-            if (policy instanceof UsageClock) {
-                assertNotEquals(0, skipped, name + ": a usage clock's saturated word is skipped");
+            if (policy instanceof UsageClock || SKIPS_SATURATED.contains(name)) {
+                assertNotEquals(0, skipped, name + ": a saturated word is skipped");
             }
         }
     }

@@ -81,6 +81,17 @@ public final class S3FifoPolicy implements EvictionPolicy {
     }
 
     /** Frequency + 1, at most 3; one CAS, a lost race is not retried. */
+    /** A word at the highest frequency: {@link #onHit} leaves it. */
+    @Override
+    public long hitSkipMask() {
+        return FREQUENCY;
+    }
+
+    @Override
+    public long hitSkipValue() {
+        return FREQUENCY;
+    }
+
     @Override
     public void onHit(int frame) {
         long word = frames.policyWord(frame);

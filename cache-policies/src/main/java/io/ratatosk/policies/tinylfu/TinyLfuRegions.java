@@ -91,6 +91,17 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
      * itself is only written on the miss path: a hand that looks at the frame moves its pending hits
      * there, so the hit path costs what a usage clock's does.
      */
+    /** A saturated word (referenced, pending count full) of an unsampled page: {@link #onHit} leaves it and does nothing else. */
+    @Override
+    public final long hitSkipMask() {
+        return REFERENCED | PENDING | SAMPLED;
+    }
+
+    @Override
+    public final long hitSkipValue() {
+        return REFERENCED | PENDING;
+    }
+
     @Override
     public final void onHit(int frame) {
         long word = frames.policyWord(frame);
