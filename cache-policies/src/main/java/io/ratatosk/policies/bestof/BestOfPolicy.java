@@ -87,6 +87,13 @@ public final class BestOfPolicy implements EvictionPolicy {
     // Guarded by lock.
     /** The frames the current expert was told about (faulted and not yet evicted), one bit each. */
     private final long[] known;
+    /**
+     * The bound frames whose page is sampled, one bit each: set or cleared at the fault, cleared at the
+     * eviction, under the lock; read racily by hits, so that an unsampled page's hit (most of them, above
+     * {@code shadow_entries} frames) skips the binding and the hash. A stale bit costs one sample at most
+     * (a set bit is checked against the binding's key); in one thread there is none.
+     */
+    private final long[] sampledFrames;
     private int chosen;
     private long sampledRequests;
     private final double[] scores;
@@ -108,6 +115,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.decay = Math.pow(DECAY, (double) period / capacity);
         this.scores = new double[miniatures.length];
         this.known = new long[(frameCount + 63) >>> 6];
+        this.sampledFrames = new long[(frameCount + 63) >>> 6];
         this.current = EXPERTS.get(0).factory().create(frames, settings);
     }
 
@@ -132,6 +140,9 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void onHit(int frame) {
         current.onHit(frame);
+        if (!samplesAll && (sampledFrames[frame >>> 6] & (1L << frame)) == 0) {
+            return;
+        }
         long pageKey = frames.binding(frame);
         if (pageKey == PageKey.UNBOUND || !sampled(pageKey)) {
             return;
@@ -150,11 +161,17 @@ public final class BestOfPolicy implements EvictionPolicy {
         lock.lock();
         try {
             replayRing();
-            if (sampled(pageKey)) {
+            boolean sampled = sampled(pageKey);
+            if (sampled) {
                 simulate(pageKey);
             }
             current.onFault(frame, pageKey);
             known[frame >>> 6] |= 1L << frame;
+            if (sampled) {
+                sampledFrames[frame >>> 6] |= 1L << frame;
+            } else {
+                sampledFrames[frame >>> 6] &= ~(1L << frame);
+            }
         } finally {
             lock.unlock();
         }
@@ -166,6 +183,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         lock.lock();
         try {
             long bit = 1L << frame;
+            sampledFrames[frame >>> 6] &= ~bit;
             if ((known[frame >>> 6] & bit) != 0) {
                 current.onEvicted(frame, pageKey);
                 known[frame >>> 6] &= ~bit;
