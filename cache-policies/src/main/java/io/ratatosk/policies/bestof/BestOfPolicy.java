@@ -8,12 +8,14 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.SampleRing;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 
 /**
  * The best of several whole policies (its experts: clock-pro, muninn, w-tinylfu-adaptive, s3-fifo)
@@ -39,8 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and see everything.
  *
  * <p>Concurrency. A hit is the current expert's hit (one CAS at most) plus, for a sampled page, its
- * key appended to a 4096-slot ring with plain racy writes (two threads may write one slot: one sample
- * lost; a full ring drops the sample). The ring is replayed into the miniatures under the lock, by
+ * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
+ * it). The ring is replayed into the miniatures under the lock, by
  * housekeeping and by each fault before its own request. Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
@@ -54,7 +56,6 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** The experts; the first is where the frames start. */
     static final List<PolicyEntry> EXPERTS = List.of(ClockProPolicy.ENTRY, MuninnPolicy.ENTRY, AdaptiveTinyLfuPolicy.ENTRY,
         S3FifoPolicy.ENTRY);
-    private static final int RING = 4096;
     /** Each capacity's worth of sampled requests, the scores keep this much of what they were: a memory of about twenty. */
     static final double DECAY = 0.95;
     /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
@@ -75,11 +76,9 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final long period;
     /** {@link #DECAY} per capacity's worth of requests, as a factor per period. */
     private final double decay;
-    private final long[] ring = new long[RING];
-    /** Samples written to the ring; racy on the hit path. */
-    private long written;
-    /** Samples replayed; written under the lock, read racily by the hit path. */
-    private long replayed;
+    private final SampleRing ring = new SampleRing();
+    /** The ring's sink, made once: a drain allocates nothing. */
+    private final LongConsumer replay = this::simulate;
     /** The expert the frames follow; replaced under the lock, read by every hit. */
     private volatile EvictionPolicy current;
     private final ReentrantLock lock = new ReentrantLock();
@@ -147,12 +146,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (pageKey == PageKey.UNBOUND || !sampled(pageKey)) {
             return;
         }
-        long at = written;
-        if (at - replayed >= RING) {
-            return;
-        }
-        ring[(int) (at & (RING - 1))] = pageKey;
-        written = at + 1;
+        ring.offer(pageKey);
     }
 
     /** The miniatures see the request first (which may switch the expert), then the current expert the fault. */
@@ -218,14 +212,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     // ---------------------------------------------------------------- choice
 
     private void replayRing() {
-        long end = written;
-        for (long i = Math.max(replayed, end - RING); i < end; i++) {
-            long key = ring[(int) (i & (RING - 1))];
-            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
-                simulate(key);
-            }
-        }
-        replayed = end;
+        ring.drain(replay);
     }
 
     private void simulate(long pageKey) {

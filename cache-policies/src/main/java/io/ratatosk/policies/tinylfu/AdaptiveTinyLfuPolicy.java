@@ -5,7 +5,9 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
+import io.ratatosk.policies.SampleRing;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * W-TinyLFU whose window share follows the workload, chosen by miniature simulations: beside the real
@@ -26,7 +28,7 @@ import java.util.List;
  * B. Manes, "Adaptive Software Cache Management", Middleware 2018, which adapts Caffeine's window by
  * hill climbing and also evaluates such mini-simulations.
  *
- * <p>Concurrency. A sampled hit appends its key to a 4096-slot ring with plain, racy writes (two
+ * <p>Concurrency. A sampled hit appends its key to a {@link SampleRing} (plain, racy writes; two
  * threads may write one slot: one sample lost); a hit that finds the ring full drops its sample. The
  * ring is replayed into the simulations under the lock, off the hit path: by housekeeping (the
  * background evictor's, or the evicting thread's at the start of an eviction) and by each fault before
@@ -37,7 +39,6 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     public static final String NAME = "w-tinylfu-adaptive";
     /** The simulations' window shares, smallest first. */
     static final double[] WINDOW_SHARES = {0.01, 0.05, 0.15, 0.4, 1.0};
-    private static final int RING = 4096;
     /**
      * Each period's score keeps this much of the score before: a memory of about twenty periods, so
      * that a trace whose hits come in bursts (zigzag: only at its turns) does not flip the choice
@@ -60,11 +61,9 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     /** Requests whose hash, shifted right by 32, is below this are sampled; 2^32 samples all. */
     private final long sampleBelow;
     private final long period;
-    private final long[] ring = new long[RING];
-    /** Samples written to the ring; racy on the hit path. */
-    private long written;
-    /** Samples replayed; written under the lock, read racily by the hit path. */
-    private long replayed;
+    private final SampleRing ring = new SampleRing();
+    /** The ring's sink, made once: a drain allocates nothing. */
+    private final LongConsumer replay = key -> simulate(key, PageKey.hash(key));
     // Guarded by lock.
     private long sampledRequests;
     private final double[] scores;
@@ -107,12 +106,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         if (pageKey == PageKey.UNBOUND) {
             return;
         }
-        long at = written;
-        if (at - replayed >= RING) {
-            return;
-        }
-        ring[(int) (at & (RING - 1))] = pageKey;
-        written = at + 1;
+        ring.offer(pageKey);
     }
 
     /** The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path. */
@@ -136,14 +130,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     }
 
     private void replayRing() {
-        long end = written;
-        for (long i = Math.max(replayed, end - RING); i < end; i++) {
-            long key = ring[(int) (i & (RING - 1))];
-            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
-                simulate(key, PageKey.hash(key));
-            }
-        }
-        replayed = end;
+        ring.drain(replay);
     }
 
     private void simulate(long pageKey, long hash) {

@@ -1,0 +1,47 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.PageKey;
+import java.util.function.LongConsumer;
+
+/**
+ * Sampled page keys handed from the lock-free hit path to a policy's miniature simulations, which run
+ * under the policy's lock: {@link #offer} on a hit, {@link #drain} at a fault or in housekeeping.
+ *
+ * <p>A ring of {@value #SLOTS} keys with plain, racy writes: two threads may write one slot (one sample
+ * lost), and a hit that finds the ring full drops its sample. A drain replays the keys in the order they
+ * were offered: in one thread, every key in the order of the hits, so a policy using it stays
+ * deterministic. (A ring per thread stripe, so that two cores do not pass the write index between them,
+ * measured no better in {@code PolicyHitPathBenchmark}, within its run-to-run spread: see docs/policies.md.)
+ */
+public final class SampleRing {
+    /** Keys the hits may offer between two drains before samples are dropped. */
+    public static final int SLOTS = 4096;
+
+    private final long[] ring = new long[SLOTS];
+    /** Keys offered; racy on the hit path. */
+    private long written;
+    /** Keys drained; written under the caller's lock, read racily by the hit path. */
+    private long replayed;
+
+    /** Offers a sampled hit's key; racy, never blocks, drops the key if the ring is full. */
+    public void offer(long pageKey) {
+        long at = written;
+        if (at - replayed >= SLOTS) {
+            return;
+        }
+        ring[(int) (at & (SLOTS - 1))] = pageKey;
+        written = at + 1;
+    }
+
+    /** Hands every key offered since the last drain to {@code sink}; the caller holds its policy's lock. */
+    public void drain(LongConsumer sink) {
+        long end = written;
+        for (long i = Math.max(replayed, end - SLOTS); i < end; i++) {
+            long key = ring[(int) (i & (SLOTS - 1))];
+            if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
+                sink.accept(key);
+            }
+        }
+        replayed = end;
+    }
+}
