@@ -57,7 +57,7 @@ public final class TranslationTable {
     /** @param initialPages pages the file holds now: the directory starts out covering them */
     public TranslationTable(long initialPages) {
         long chunks = (Math.max(0, initialPages) + CHUNK_SIZE - 1) >>> CHUNK_SHIFT;
-        front = new int[(int) Math.min(MAX_FRONT_PAGES, chunks << CHUNK_SHIFT)];
+        front = new int[(int) Math.min(MAX_FRONT_PAGES >>> CHUNK_SHIFT, chunks) << CHUNK_SHIFT];
         directory = new int[(int) Math.min(MAX_DIRECTORY_CHUNKS, Math.max(MIN_DIRECTORY_CHUNKS, chunks))][];
     }
 

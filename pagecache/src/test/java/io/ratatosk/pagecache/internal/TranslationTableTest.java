@@ -15,6 +15,8 @@ class TranslationTableTest {
         assertEquals(2 * CHUNK, new TranslationTable(CHUNK + 1).front().length);
         assertEquals(0, new TranslationTable(0).front().length, "an empty file has no front: its pages go to chunks");
         assertEquals(TranslationTable.MAX_FRONT_PAGES, new TranslationTable(1L << 40).front().length, "the front is capped");
+        assertEquals(TranslationTable.MAX_FRONT_PAGES, new TranslationTable(Long.MAX_VALUE).front().length,
+            "no overflow for a page count no file reaches");
     }
 
     @Test
