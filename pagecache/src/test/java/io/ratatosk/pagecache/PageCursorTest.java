@@ -33,6 +33,46 @@ class PageCursorTest {
         cache.close();
     }
 
+    /**
+     * A read that overlaps a write in progress never validates, even though the lock word does not change while
+     * the writer writes (the hit path validates by comparing the word with the stamp: a stamp taken with a
+     * writer present must not take that path). Then, once the writer is gone, the read validates and sees the
+     * write.
+     */
+    @Test
+    void aReadOverlappingAWriteInProgressNeverValidates() throws Exception {
+        try (PagedFile file = cache.map(dir.resolve("overlap.db"), PAGE)) {
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+                w.putLong(0, 1);
+            }
+            try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(r.next(0)); // a hit on the read path, no writer: validates
+                assertEquals(1, r.getLong(0));
+                assertFalse(r.shouldRetry());
+
+                PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK);
+                assertTrue(w.next()); // the writer holds page 0 from here on
+                w.putLong(0, 2);
+                assertTrue(r.next(0), "the page is resident: the reader pins it");
+                r.getLong(0);
+                assertTrue(r.shouldRetry(), "read under a writer: retry");
+                r.getLong(0);
+                assertTrue(r.shouldRetry(), "still under the writer: retry again");
+                w.close();
+
+                long value;
+                int attempts = 0;
+                do {
+                    value = r.getLong(0);
+                    attempts++;
+                } while (r.shouldRetry());
+                assertEquals(2, value, "the validated read sees the finished write");
+                assertTrue(attempts <= 2, "the writer gone, the read validates at once or after one re-pin: " + attempts);
+            }
+        }
+    }
+
     @Test
     void writtenValuesOfEveryTypeReadBackAndSurviveReopen() throws Exception {
         Path path = dir.resolve("types.db");
