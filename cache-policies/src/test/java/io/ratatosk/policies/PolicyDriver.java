@@ -48,6 +48,21 @@ public final class PolicyDriver implements AutoCloseable {
         return hit;
     }
 
+    /**
+     * Requests pages 0..{@code pages - 1} up and down again, {@code rounds} times: only the most recent pages are
+     * ever reused, so LRU is optimal (the LIRS traces' zigzag in miniature).
+     */
+    public void zigzag(int pages, int rounds) {
+        for (int r = 0; r < rounds; r++) {
+            for (int p = 0; p < pages; p++) {
+                request(p);
+            }
+            for (int p = pages - 1; p >= 0; p--) {
+                request(p);
+            }
+        }
+    }
+
     public boolean isResident(long page) {
         return replay.frameOf(Math.toIntExact(page)) >= 0;
     }

@@ -22,18 +22,6 @@ class BestOfPolicyTest {
         return (BestOfPolicy) driver.policy;
     }
 
-    /** Up 0..799 and down again, over and over: only the most recent pages are ever reused (LRU is optimal). */
-    private static void zigzag(PolicyDriver driver, int rounds) {
-        for (int r = 0; r < rounds; r++) {
-            for (int p = 0; p < 800; p++) {
-                driver.request(p);
-            }
-            for (int p = 799; p >= 0; p--) {
-                driver.request(p);
-            }
-        }
-    }
-
     @Test
     void loopLargerThanTheCacheStaysWithClockProAndKeepsMostOfIt() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
@@ -52,7 +40,7 @@ class BestOfPolicyTest {
     @Test
     void recencyTraceSwitchesToTheUsageClockAndHitsAsLruDoes() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
-            zigzag(driver, 10);
+            driver.zigzag(800, 10);
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
             // LRU hits the 100 most recent pages at each of the 19 turns after the first pass up.
             assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
@@ -69,7 +57,7 @@ class BestOfPolicyTest {
                 for (int i = 0; i < 30_000; i++) {
                     driver.request(i % 3 == 0 ? random.nextInt(1000) : random.nextInt(120));
                 }
-                zigzag(driver, 3);
+                driver.zigzag(800, 3);
                 driver.policy.checkInvariants();
                 hits[run] = driver.hits();
             }
@@ -80,7 +68,7 @@ class BestOfPolicyTest {
     @Test
     void largeCacheSamplesTheRequestsForItsMiniatures() {
         try (PolicyDriver driver = bestOf(400, Map.of("pagecache.bestof.shadow_entries", "64"))) {
-            zigzag(driver, 6);
+            driver.zigzag(800, 6);
             assertTrue(policy(driver).switches() > 0, "a switch was made from the sampled requests");
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
             driver.policy.checkInvariants();

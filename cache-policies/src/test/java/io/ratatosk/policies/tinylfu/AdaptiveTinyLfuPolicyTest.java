@@ -20,22 +20,10 @@ class AdaptiveTinyLfuPolicyTest {
         return (AdaptiveTinyLfuPolicy) driver.policy;
     }
 
-    /** Up 0..799 and down again, over and over: only the most recent pages are ever reused (LRU is optimal). */
-    private static void zigzag(PolicyDriver driver, int rounds) {
-        for (int r = 0; r < rounds; r++) {
-            for (int p = 0; p < 800; p++) {
-                driver.request(p);
-            }
-            for (int p = 799; p >= 0; p--) {
-                driver.request(p);
-            }
-        }
-    }
-
     @Test
     void recencyTraceGetsAWindowOfTheWholeCache() {
         try (PolicyDriver driver = adaptive()) {
-            zigzag(driver, 10);
+            driver.zigzag(800, 10);
             assertEquals(1.0, policy(driver).chosenShare());
             assertEquals(FRAMES, policy(driver).windowTarget());
             driver.policy.checkInvariants();
@@ -75,7 +63,7 @@ class AdaptiveTinyLfuPolicyTest {
     @Test
     void largeCacheSamplesTheRequestsForItsSimulations() {
         try (PolicyDriver driver = PolicyDriver.of(400, AdaptiveTinyLfuPolicy.NAME, Map.of("pagecache.tinylfu.shadow_entries", "64"))) {
-            zigzag(driver, 4);
+            driver.zigzag(800, 4);
             driver.policy.checkInvariants();
             assertTrue(policy(driver).chosenShare() > 0, "a choice was made from the sampled requests");
         }
