@@ -185,13 +185,20 @@ public final class PageCursor implements AutoCloseable {
         updateFastPath();
     }
 
-    /** Recomputes {@link #directory} and {@link #validateAddress} after anything they depend on changed (open, links, pin). */
+    /** Recomputes {@link #directory}, {@link #front} and {@link #validateAddress} after anything they depend on changed (open, links). */
     private void updateFastPath() {
-        boolean plainRead = open && !writeLocked && linkWork == 0;
-        boolean hitPath = plainRead && readAhead == null;
+        boolean hitPath = open && !writeLocked && linkWork == 0 && readAhead == null;
         directory = hitPath ? table.directory() : NO_DIRECTORY;
         front = hitPath ? table.front() : NO_FRONT;
-        validateAddress = plainRead && frame != NO_FRAME && FrameTable.canValidate(stamp) ? frames.frameAddress(frame) : 0;
+        validateAddress = validateAddressOf(frame, stamp);
+    }
+
+    /**
+     * {@link #validateAddress} for a pin of {@code f} under {@code s}: the frame's lock word address if this is an
+     * open read cursor with no links and the stamp had no writer, else 0 (the full path validates).
+     */
+    private long validateAddressOf(int f, long s) {
+        return open && !writeLocked && linkWork == 0 && f != NO_FRAME && FrameTable.canValidate(s) ? frames.frameAddress(f) : 0;
     }
 
     /**
@@ -386,7 +393,7 @@ public final class PageCursor implements AutoCloseable {
         stamp = s;
         address = pageBase + ((long) f << pageShift);
         limit = filePageSize;
-        validateAddress = !writeLocked && linkWork == 0 && FrameTable.canValidate(s) ? frames.frameAddress(f) : 0;
+        validateAddress = validateAddressOf(f, s);
     }
 
     private void unpin() {

@@ -102,7 +102,7 @@ public final class TranslationTable {
     }
 
     /** {@link #entryIn(int[], int[][], long)} past the front. */
-    public static int entryIn(int[][] directory, long pageId) {
+    private static int entryIn(int[][] directory, long pageId) {
         long chunkIndex = pageId >>> CHUNK_SHIFT; // a negative id is past any directory's end
         if (chunkIndex < directory.length) {
             // Unsafe loads, after the one bounds check above: every chunk is CHUNK_SIZE long (allocate), so the
