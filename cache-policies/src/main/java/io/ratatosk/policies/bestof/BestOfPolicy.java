@@ -40,7 +40,8 @@ import java.util.function.LongConsumer;
  * Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below, they are full size
  * and see everything.
  *
- * <p>Concurrency. A hit is the current expert's hit (one CAS at most) plus, for a sampled page, its
+ * <p>Concurrency. A hit is the current expert's hit (one CAS at most; no call at all where the expert's
+ * own hit filter says the hit would change nothing) plus, for a sampled page, its
  * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
  * it). The ring is replayed into the miniatures under the lock, by
  * housekeeping and by each fault before its own request. Faults, evictions and victim choice run
@@ -81,6 +82,13 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final LongConsumer replay = this::simulate;
     /** The expert the frames follow; replaced under the lock, read by every hit. */
     private volatile EvictionPolicy current;
+    /**
+     * The current expert's {@link EvictionPolicy#hitSkipMask() hit filter}, so that a hit it would ignore
+     * costs no call into it. Written with {@link #current} at a switch and read racily by hits: a hit that
+     * pairs the old filter with the new expert is at worst one reference lost or one passed on for nothing.
+     */
+    private long expertSkipMask;
+    private long expertSkipValue;
     private final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
@@ -115,7 +123,14 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.scores = new double[miniatures.length];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
-        this.current = EXPERTS.get(0).factory().create(frames, settings);
+        follow(EXPERTS.get(0).factory().create(frames, settings));
+    }
+
+    /** Hands the frames to {@code expert}, with its hit filter. */
+    private void follow(EvictionPolicy expert) {
+        expertSkipMask = expert.hitSkipMask();
+        expertSkipValue = expert.hitSkipValue();
+        current = expert;
     }
 
     /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
@@ -135,10 +150,15 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     // ---------------------------------------------------------------- SPI
 
-    /** The current expert's hit; a sampled page's key also goes into the ring (dropped when it is full). */
+    /**
+     * The current expert's hit unless its filter says the hit changes nothing; a sampled page's key also
+     * goes into the ring (dropped when it is full).
+     */
     @Override
     public void onHit(int frame) {
-        current.onHit(frame);
+        if ((frames.policyWord(frame) & expertSkipMask) != expertSkipValue) {
+            current.onHit(frame);
+        }
         if (!samplesAll && (sampledFrames[frame >>> 6] & (1L << frame)) == 0) {
             return;
         }
@@ -264,7 +284,7 @@ public final class BestOfPolicy implements EvictionPolicy {
                 expert.onFault(frame, pageKey);
             }
         }
-        current = expert;
+        follow(expert);
         chosen = next;
         switches++;
     }
