@@ -43,6 +43,8 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     final int frameCount;
     private final String name;
     private final boolean adaptive;
+    /** {@code pagecache.clockpro.authors_correlation}: every hit reaches {@link #onHit}, as in the authors' code. */
+    private final boolean authorsCorrelation;
     private final int coldMin;
     private final int coldMax;
     private final GhostIndex ghosts;
@@ -69,6 +71,7 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.adaptive = sizing.adaptive();
+        this.authorsCorrelation = sizing.authorsCorrelation();
         this.coldMin = sizing.coldMin();
         this.coldMax = sizing.coldMax();
         this.coldTarget = coldMin;
@@ -93,16 +96,17 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
      * correlated reference (the same page asked for twice in a row) and does not count, as in the
      * authors' reference code: otherwise every page read twice in a row would look reused.
      *
-     * <p>A hit on a page whose bit is already set changes nothing, not even the correlated frame (the
-     * authors' code ends the correlation at any other page's hit; here, at any other page's first hit
-     * since a hand cleared its bit): so the word alone tells such a hit ({@link #hitSkipMask()}), the
-     * page cache's hit path skips the call, and the common hit of a hot working set writes nothing
-     * shared. The hit ratios this moves are in docs/policies.md.
+     * <p>A hit on a page whose bit is already set changes nothing, not even the correlated frame: the
+     * authors' code ends the correlation at any other page's hit, this one at another page's first hit
+     * since a hand cleared its bit. So the word alone tells such a hit ({@link #hitSkipMask()}), the page
+     * cache's hit path skips the call, and the common hit of a hot working set writes nothing shared.
+     * {@code pagecache.clockpro.authors_correlation=true} restores the authors' rule, and every hit
+     * reaches this method (the hit ratios it moves are in docs/policies.md).
      */
     @Override
     public final void onHit(int frame) {
         long word = frames.policyWord(frame);
-        if ((word & REFERENCED) != 0) {
+        if ((word & REFERENCED) != 0 && !authorsCorrelation) {
             return;
         }
         int correlated = correlatedFrame;
@@ -117,15 +121,15 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
         }
     }
 
-    /** A referenced page: {@link #onHit} leaves everything as it is. */
+    /** A referenced page, unless the authors' correlation rule is asked for: {@link #onHit} leaves everything as it is. */
     @Override
     public final long hitSkipMask() {
-        return REFERENCED;
+        return authorsCorrelation ? EvictionPolicy.super.hitSkipMask() : REFERENCED;
     }
 
     @Override
     public final long hitSkipValue() {
-        return REFERENCED;
+        return authorsCorrelation ? EvictionPolicy.super.hitSkipValue() : REFERENCED;
     }
 
     /**

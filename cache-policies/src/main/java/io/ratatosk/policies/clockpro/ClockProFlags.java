@@ -16,6 +16,11 @@ public final class ClockProFlags {
     public static final Flag ADAPTIVE = Flag.bool("pagecache.clockpro.adaptive", "true",
             "Let the cold target follow the workload (each policy by its own rule); false keeps it at pagecache.clockpro.cold_min.");
 
+    public static final Flag AUTHORS_CORRELATION = Flag.bool("pagecache.clockpro.authors_correlation", "false",
+            "End a correlated reference (a page hit again right after its fault, which does not count) at any other page's hit, as the"
+            + " authors' code and Caffeine's simulator do, so every hit reaches the policy; false ends it at another page's first hit"
+            + " since its reference bit was cleared, so a hit on a referenced page changes nothing and the page cache skips it.");
+
     public static final Flag COLD_MIN = Flag.frameShare("pagecache.clockpro.cold_min", null,
             "Lowest cold target (resident cold pages), the fixed cold target when not adaptive, and what a filling cache leaves cold.")
             .derivedDefault("1% of frames, at least 2");

@@ -25,7 +25,7 @@ public final class ClockProPlusPolicy extends ClockProClock {
     public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_PLUS_GHOSTS;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "CLOCK-Pro+ (Li 2019): CLOCK-Pro with a utility-driven adaptation of the cold target.",
-        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.COLD_MIN),
+        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.AUTHORS_CORRELATION), ReadFlag.of(ClockProFlags.COLD_MIN),
             new ReadFlag(ClockProFlags.COLD_MAX, "50% of frames"), new ReadFlag(ClockProFlags.GHOSTS, String.valueOf(DEFAULT_GHOSTS))),
         ClockProPlusPolicy::create);
 

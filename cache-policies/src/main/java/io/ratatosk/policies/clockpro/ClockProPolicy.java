@@ -28,7 +28,7 @@ public final class ClockProPolicy extends ClockProClock {
     public static final double DEFAULT_GHOSTS = PolicySizes.CLOCK_PRO_GHOSTS;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "CLOCK-Pro (Jiang, Chen and Zhang 2005): hot and cold pages by reuse distance, ghosts for the test period, an adaptive cold target.",
-        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.COLD_MIN),
+        List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.AUTHORS_CORRELATION), ReadFlag.of(ClockProFlags.COLD_MIN),
             new ReadFlag(ClockProFlags.COLD_MAX, "99% of frames"), new ReadFlag(ClockProFlags.GHOSTS, String.valueOf(DEFAULT_GHOSTS))),
         ClockProPolicy::create);
 

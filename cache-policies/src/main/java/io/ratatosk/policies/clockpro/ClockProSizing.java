@@ -1,6 +1,7 @@
 package io.ratatosk.policies.clockpro;
 
 import static io.ratatosk.policies.clockpro.ClockProFlags.ADAPTIVE;
+import static io.ratatosk.policies.clockpro.ClockProFlags.AUTHORS_CORRELATION;
 import static io.ratatosk.policies.clockpro.ClockProFlags.COLD_MAX;
 import static io.ratatosk.policies.clockpro.ClockProFlags.COLD_MIN;
 import static io.ratatosk.policies.clockpro.ClockProFlags.GHOSTS;
@@ -16,8 +17,10 @@ import io.ratatosk.policies.PolicySizes;
  * @param coldMin       lowest cold target; the fixed one when not adaptive; what a filling cache leaves cold
  * @param coldMax       highest cold target
  * @param ghostCapacity ghosts kept
+ * @param authorsCorrelation a correlated reference ends at any other page's hit (else at another page's first hit
+ *                      since its reference bit was cleared)
  */
-record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapacity) {
+record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapacity, boolean authorsCorrelation) {
     /**
      * The sizes, with defaults and bounds from {@link PolicySizes}. Values that passed the registry's
      * rules ({@link ClockProFlags#RULES}) never fail here: these checks only guard against a caller that
@@ -46,6 +49,7 @@ record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapac
             throw new IllegalArgumentException(GHOSTS + "=" + ghosts + " keeps " + ghostCapacity + " ghosts beside "
                 + frames + " frames; at most " + Math.max(0, PolicySizes.maxGhosts(frames)) + " fit");
         }
-        return new ClockProSizing(settings.getBoolean(ADAPTIVE, true), coldMin, coldMax, (int) ghostCapacity);
+        return new ClockProSizing(settings.getBoolean(ADAPTIVE, true), coldMin, coldMax, (int) ghostCapacity,
+            settings.getBoolean(AUTHORS_CORRELATION, false));
     }
 }
