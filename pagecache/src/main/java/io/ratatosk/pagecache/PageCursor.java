@@ -97,9 +97,6 @@ public final class PageCursor implements AutoCloseable {
      */
     private final long frameBeforeFirst;
     private final long pageBeforeFirst;
-    /** The policy's {@link EvictionPolicy#hitSkipMask()} and {@link EvictionPolicy#hitSkipValue()}. */
-    private final long hitSkipMask;
-    private final long hitSkipValue;
     /**
      * The pinned frame's lock word address while a plain {@code shouldRetry()} can validate this cursor alone
      * (an open read cursor with no links, pinned), else 0: the one field its fast path tests.
@@ -180,8 +177,6 @@ public final class PageCursor implements AutoCloseable {
         this.keyBase = PageKey.of(fileId, 0);
         this.frameBeforeFirst = frames.frameAddress(0) - FrameDescriptor.FRAME_BYTES;
         this.pageBeforeFirst = pageBase - engine.pageSize();
-        this.hitSkipMask = policy.hitSkipMask();
-        this.hitSkipValue = policy.hitSkipValue();
         updateFastPath();
     }
 
@@ -235,7 +230,8 @@ public final class PageCursor implements AutoCloseable {
             // stamp (the acquire above orders it) and a rebinding changes the sequence, so a plain read
             // suffices: validation catches whatever changed in between.
             if (FrameTable.canValidate(s) && UNSAFE.getLong(null, meta + FrameDescriptor.BINDING_OFFSET) == (keyBase | pageId)) {
-                if ((UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET) & hitSkipMask) != hitSkipValue) {
+                // The filter is asked on every hit, not kept: a policy may change it as it runs (best-of does).
+                if ((UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET) & policy.hitSkipMask()) != policy.hitSkipValue()) {
                     policy.onHit(entry - 1);
                 }
                 frame = entry - 1;

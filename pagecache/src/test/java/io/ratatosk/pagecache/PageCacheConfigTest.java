@@ -221,7 +221,7 @@ class PageCacheConfigTest {
         String text = PageCacheConfig.parse(Map.of("pagecache.memory", "1g")).toString();
         assertEquals("PageCacheConfig{pagecache.memory=1g, pagecache.page_size=8k, pagecache.policy=muninn, "
                 + "pagecache.clock.max_usage=(4 for muninn, 7 for global-clock and bitset-history), pagecache.clock.fault_usage=1, "
-                + "pagecache.clock.evict_threshold=1, pagecache.clockpro.adaptive=true, "
+                + "pagecache.clock.evict_threshold=1, pagecache.clockpro.adaptive=true, pagecache.clockpro.authors_correlation=false, "
                 + "pagecache.clockpro.cold_min=(1% of frames, at least 2), "
                 + "pagecache.clockpro.cold_max=(99% of frames for clock-pro, 50% for clock-pro-plus), "
                 + "pagecache.clockpro.ghosts=(2.0 for clock-pro, 1.0 for clock-pro-plus), "

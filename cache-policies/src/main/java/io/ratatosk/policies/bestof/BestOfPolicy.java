@@ -40,10 +40,11 @@ import java.util.function.LongConsumer;
  * Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below, they are full size
  * and see everything.
  *
- * <p>Concurrency. A hit is the current expert's hit (one CAS at most; no call at all where the expert's
- * own hit filter says the hit would change nothing) plus, for a sampled page, its
+ * <p>Concurrency. A hit is the current expert's hit (one CAS at most) plus, for a sampled page, its
  * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
- * it). The ring is replayed into the miniatures under the lock, by
+ * it). This policy's hit filter is the current expert's on an unsampled page (a sampled one carries
+ * {@link #SAMPLED} in its word), so that above {@code shadow_entries} frames most hits cost the page
+ * cache no call at all, as they would with the expert alone; the filter changes at a switch. The ring is replayed into the miniatures under the lock, by
  * housekeeping and by each fault before its own request. Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
@@ -59,7 +60,17 @@ public final class BestOfPolicy implements EvictionPolicy {
         S3FifoPolicy.ENTRY);
     /** Each capacity's worth of sampled requests, the scores keep this much of what they were: a memory of about twenty. */
     static final double DECAY = 0.95;
-    /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
+    /**
+     * The policy-word bit of a frame whose page is sampled, above every expert's bits: it keeps a sampled page's
+     * hits out of the hit filter, which would otherwise skip them as the expert does. Set at the fault and at a
+     * switch under the lock, cleared at an unsampled page's fault and at the eviction; an expert that rewrites
+     * a whole word drops it, and the next hit that reaches {@link #onHit} on a sampled frame sets it again (until
+     * then that page's samples are skipped, in the page cache and the simulator alike). A hit racing an
+     * eviction may leave it on a frame whose next page is not sampled: that page's hits then reach
+     * {@link #onHit} for nothing, which is all it costs.
+     */
+    static final long SAMPLED = 1L << 62;
+        /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
     static final double MARGIN = 0.1;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
@@ -89,6 +100,12 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private long expertSkipMask;
     private long expertSkipValue;
+    /**
+     * This policy's own hit filter, {@link #hitSkipMask()}: the expert's, on an unsampled frame. Where every page
+     * is sampled (the miniatures as large as the cache) no hit is skipped.
+     */
+    private long skipMask;
+    private long skipValue;
     private final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
@@ -128,9 +145,27 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /** Hands the frames to {@code expert}, with its hit filter. */
     private void follow(EvictionPolicy expert) {
-        expertSkipMask = expert.hitSkipMask();
-        expertSkipValue = expert.hitSkipValue();
+        long mask = expert.hitSkipMask();
+        long value = expert.hitSkipValue();
+        if ((mask & SAMPLED) != 0 || (value & SAMPLED) != 0) {
+            throw new IllegalStateException(NAME + ": expert " + expert.name() + "'s hit filter uses the sampled bit");
+        }
+        expertSkipMask = mask;
+        expertSkipValue = value;
+        skipMask = samplesAll ? EvictionPolicy.super.hitSkipMask() : mask | SAMPLED;
+        skipValue = samplesAll ? EvictionPolicy.super.hitSkipValue() : value;
         current = expert;
+    }
+
+    /** The current expert's filter on an unsampled frame (none where every page is sampled); changes at a switch. */
+    @Override
+    public long hitSkipMask() {
+        return skipMask;
+    }
+
+    @Override
+    public long hitSkipValue() {
+        return skipValue;
     }
 
     /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
@@ -151,22 +186,49 @@ public final class BestOfPolicy implements EvictionPolicy {
     // ---------------------------------------------------------------- SPI
 
     /**
-     * The current expert's hit unless its filter says the hit changes nothing; a sampled page's key also
-     * goes into the ring (dropped when it is full).
+     * Nothing where this policy's filter says so (the page cache's hit path skips the call then, and the
+     * simulator, which calls every hit, must see the same); else the current expert's hit unless its own
+     * filter says the hit changes nothing, and for a sampled page its key into the ring (dropped when it is
+     * full).
      */
     @Override
     public void onHit(int frame) {
-        if ((frames.policyWord(frame) & expertSkipMask) != expertSkipValue) {
+        long word = frames.policyWord(frame);
+        if ((word & skipMask) == skipValue) {
+            return;
+        }
+        if ((word & expertSkipMask) != expertSkipValue) {
             current.onHit(frame);
         }
-        if (!samplesAll && (sampledFrames[frame >>> 6] & (1L << frame)) == 0) {
-            return;
+        if (!samplesAll) {
+            if ((sampledFrames[frame >>> 6] & (1L << frame)) == 0) {
+                return;
+            }
+            if ((word & SAMPLED) == 0) {
+                markSampled(frame); // an expert rewrote the word
+            }
         }
         long pageKey = frames.binding(frame);
         if (pageKey == PageKey.UNBOUND || !sampled(pageKey)) {
             return;
         }
         ring.offer(pageKey);
+    }
+
+    /** Sets {@link #SAMPLED} in the frame's word, keeping the expert's bits; retries only on a concurrent change. */
+    private void markSampled(int frame) {
+        long word;
+        do {
+            word = frames.policyWord(frame);
+        } while ((word & SAMPLED) == 0 && !frames.casPolicyWord(frame, word, word | SAMPLED));
+    }
+
+    /** Clears {@link #SAMPLED}, which an expert that keeps a frame's word across pages would otherwise pass on. */
+    private void unmarkSampled(int frame) {
+        long word;
+        do {
+            word = frames.policyWord(frame);
+        } while ((word & SAMPLED) != 0 && !frames.casPolicyWord(frame, word, word & ~SAMPLED));
     }
 
     /** The miniatures see the request first (which may switch the expert), then the current expert the fault. */
@@ -183,8 +245,12 @@ public final class BestOfPolicy implements EvictionPolicy {
             known[frame >>> 6] |= 1L << frame;
             if (sampled) {
                 sampledFrames[frame >>> 6] |= 1L << frame;
+                if (!samplesAll) {
+                    markSampled(frame);
+                }
             } else {
                 sampledFrames[frame >>> 6] &= ~(1L << frame);
+                unmarkSampled(frame);
             }
         } finally {
             lock.unlock();
@@ -198,6 +264,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             long bit = 1L << frame;
             sampledFrames[frame >>> 6] &= ~bit;
+            unmarkSampled(frame);
             if ((known[frame >>> 6] & bit) != 0) {
                 current.onEvicted(frame, pageKey);
                 known[frame >>> 6] &= ~bit;
@@ -282,6 +349,9 @@ public final class BestOfPolicy implements EvictionPolicy {
                 }
                 frames.setPolicyWord(frame, 0);
                 expert.onFault(frame, pageKey);
+                if (!samplesAll && (sampledFrames[word] & (1L << frame)) != 0) {
+                    markSampled(frame);
+                }
             }
         }
         follow(expert);

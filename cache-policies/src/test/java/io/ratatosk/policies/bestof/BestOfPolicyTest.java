@@ -74,4 +74,47 @@ class BestOfPolicyTest {
             driver.policy.checkInvariants();
         }
     }
+
+    @Test
+    void theHitFilterSkipsUnsampledPagesAsTheExpertDoesAndNeverASampledOne() {
+        try (PolicyDriver driver = bestOf(400, Map.of("pagecache.bestof.shadow_entries", "64"))) {
+            for (int round = 0; round < 3; round++) {
+                for (int p = 0; p < 300; p++) {
+                    driver.request(p);
+                }
+            }
+            assertFilter(driver, 300);
+            driver.zigzag(800, 6);
+            assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "the filter is now the usage clock's");
+            for (int round = 0; round < 8; round++) {
+                for (int p = 0; p < 300; p++) {
+                    driver.request(p);
+                }
+            }
+            assertFilter(driver, 300);
+            driver.policy.checkInvariants();
+        }
+    }
+
+    /** Among the resident pages of 0..pages-1: some sampled, none of those filtered; some unsampled ones filtered. */
+    private static void assertFilter(PolicyDriver driver, int pages) {
+        BestOfPolicy policy = policy(driver);
+        int sampled = 0;
+        int skipped = 0;
+        for (int p = 0; p < pages; p++) {
+            if (!driver.isResident(p)) {
+                continue;
+            }
+            long word = driver.policyWord(p);
+            boolean skips = (word & policy.hitSkipMask()) == policy.hitSkipValue();
+            if ((word & BestOfPolicy.SAMPLED) != 0) {
+                sampled++;
+                assertTrue(!skips, "page " + p + " is sampled, so its hits must reach the policy");
+            } else if (skips) {
+                skipped++;
+            }
+        }
+        assertTrue(sampled > 0 && sampled < pages / 2, "about 64 / 400 of the pages are sampled: " + sampled);
+        assertTrue(skipped > 0, "the expert's saturated unsampled pages are filtered");
+    }
 }
