@@ -44,8 +44,9 @@ import java.util.function.LongConsumer;
  * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
  * it). This policy's hit filter is the current expert's on an unsampled page (a sampled one carries
  * {@link #SAMPLED} in its word), so that above {@code shadow_entries} frames most hits cost the page
- * cache no call at all, as they would with the expert alone; the filter changes at a switch. The ring is replayed into the miniatures under the lock, by
- * housekeeping and by each fault before its own request. Faults, evictions and victim choice run
+ * cache no call at all, as they would with the expert alone; the filter changes at a switch. The
+ * ring is replayed into the miniatures under the lock, by housekeeping and by each fault before its
+ * own request. Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
  * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
@@ -70,7 +71,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      * {@link #onHit} for nothing, which is all it costs.
      */
     static final long SAMPLED = 1L << 62;
-        /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
+    /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
     static final double MARGIN = 0.1;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
