@@ -5,9 +5,9 @@ Usage: policy_table.py ANCHORS.txt[,ANCHORS.txt...] RESULT.json [RESULT.json...]
 
 One row per trace and size found in both the results and the anchors; one column per policy, in the
 order of the first result file, rows sorted by trace and size. The best per row is bold, opt and
-caffeine (the Caffeine cache, not one of the anchors' peers) aside. The peers' best is the anchors' best column per row, Opt aside. Two summary
-rows count, per policy, the cells within 1 point of the peers' best and the cells more than 0.1 below
-muninn. docs/policies.md shows the commands that produce the result files.
+caffeine (the Caffeine cache, not one of the anchors' peers) aside. The peers' best is the anchors'
+best column per row, Opt aside. Two summary rows count, per policy, the cells within 1 point of the
+peers' best and the cells more than 0.1 below muninn. docs/policies.md shows the commands that produce the result files.
 """
 import json
 import os

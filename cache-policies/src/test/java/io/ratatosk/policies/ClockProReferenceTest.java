@@ -41,34 +41,26 @@ class ClockProReferenceTest {
 
     @TestFactory
     Stream<DynamicTest> clockProAndClockProPlusStayWithinOnePointOfTheReference() throws IOException {
-        Path anchors = TestData.require("anchors/caffeine-sim-lirs.txt");
-        List<Reference> references = references(anchors, TRACES);
-        assertTrue(references.size() >= 2 * 4 * TRACES.size(), "anchors hold " + references);
-        Map<String, int[]> traces = new HashMap<>();
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Reference reference : references) {
-            tests.add(DynamicTest.dynamicTest(reference.policy() + " " + reference.trace() + "@" + reference.size()
-                + " ~ " + reference.hitPercent(), () -> {
-                    int[] keys = traces.computeIfAbsent(reference.trace(), ClockProReferenceTest::read);
-                    double hitPercent = hitPercent(keys, reference.size(), reference.policy(), Map.of());
-                    assertEquals(reference.hitPercent(), hitPercent, TOLERANCE,
-                        reference.policy() + " on " + reference.trace() + " at " + reference.size() + " frames");
-                }));
-        }
-        return tests.stream();
+        return referenceTests(TRACES, Map.of(), TOLERANCE, " ~ ", "");
     }
 
     @TestFactory
     Stream<DynamicTest> withTheAuthorsCorrelationRuleEveryFigureIsTheReferenceToTheHundredth() throws IOException {
-        List<Reference> references = references(TestData.require("anchors/caffeine-sim-lirs.txt"), EXACT_TRACES);
-        assertTrue(references.size() >= 2 * 4 * EXACT_TRACES.size(), "anchors hold " + references);
-        Map<String, int[]> traces = new HashMap<>();
-        Map<String, String> authorsRule = Map.of("pagecache.clockpro.authors_correlation", "true");
+        return referenceTests(EXACT_TRACES, Map.of("pagecache.clockpro.authors_correlation", "true"), ROUNDING, " = ",
+            " with the authors' correlation rule");
+    }
+
+    /** One test per anchor figure of {@code traces}: the policy's hit ratio with {@code flags} within {@code tolerance} of it. */
+    private static Stream<DynamicTest> referenceTests(List<String> traces, Map<String, String> flags, double tolerance,
+                                                      String relation, String setting) throws IOException {
+        List<Reference> references = references(TestData.require("anchors/caffeine-sim-lirs.txt"), traces);
+        assertTrue(references.size() >= 2 * 4 * traces.size(), "anchors hold " + references);
+        Map<String, int[]> keysOf = new HashMap<>();
         return references.stream().map(reference -> DynamicTest.dynamicTest(reference.policy() + " " + reference.trace()
-            + "@" + reference.size() + " = " + reference.hitPercent(), () -> {
-                int[] keys = traces.computeIfAbsent(reference.trace(), ClockProReferenceTest::read);
-                assertEquals(reference.hitPercent(), hitPercent(keys, reference.size(), reference.policy(), authorsRule), ROUNDING,
-                    reference.policy() + " with the authors' correlation rule on " + reference.trace() + " at " + reference.size() + " frames");
+            + "@" + reference.size() + relation + reference.hitPercent(), () -> {
+                int[] keys = keysOf.computeIfAbsent(reference.trace(), ClockProReferenceTest::read);
+                assertEquals(reference.hitPercent(), hitPercent(keys, reference.size(), reference.policy(), flags), tolerance,
+                    reference.policy() + setting + " on " + reference.trace() + " at " + reference.size() + " frames");
             }));
     }
 

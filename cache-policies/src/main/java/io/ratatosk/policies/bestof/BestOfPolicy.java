@@ -206,7 +206,7 @@ public final class BestOfPolicy implements EvictionPolicy {
                 return;
             }
             if ((word & SAMPLED) == 0) {
-                markSampled(frame); // an expert rewrote the word
+                markSampled(frame, true); // an expert rewrote the word
             }
         }
         long pageKey = frames.binding(frame);
@@ -216,20 +216,15 @@ public final class BestOfPolicy implements EvictionPolicy {
         ring.offer(pageKey);
     }
 
-    /** Sets {@link #SAMPLED} in the frame's word, keeping the expert's bits; retries only on a concurrent change. */
-    private void markSampled(int frame) {
+    /**
+     * Sets or clears {@link #SAMPLED} in the frame's word, keeping the expert's bits; retries only on a
+     * concurrent change. Cleared, it is not passed on by an expert that keeps a frame's word across pages.
+     */
+    private void markSampled(int frame, boolean sampled) {
         long word;
         do {
             word = frames.policyWord(frame);
-        } while ((word & SAMPLED) == 0 && !frames.casPolicyWord(frame, word, word | SAMPLED));
-    }
-
-    /** Clears {@link #SAMPLED}, which an expert that keeps a frame's word across pages would otherwise pass on. */
-    private void unmarkSampled(int frame) {
-        long word;
-        do {
-            word = frames.policyWord(frame);
-        } while ((word & SAMPLED) != 0 && !frames.casPolicyWord(frame, word, word & ~SAMPLED));
+        } while (((word & SAMPLED) != 0) != sampled && !frames.casPolicyWord(frame, word, word ^ SAMPLED));
     }
 
     /** The miniatures see the request first (which may switch the expert), then the current expert the fault. */
@@ -246,13 +241,10 @@ public final class BestOfPolicy implements EvictionPolicy {
             known[frame >>> 6] |= 1L << frame;
             if (sampled) {
                 sampledFrames[frame >>> 6] |= 1L << frame;
-                if (!samplesAll) {
-                    markSampled(frame);
-                }
             } else {
                 sampledFrames[frame >>> 6] &= ~(1L << frame);
-                unmarkSampled(frame);
             }
+            markSampled(frame, sampled && !samplesAll);
         } finally {
             lock.unlock();
         }
@@ -265,7 +257,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             long bit = 1L << frame;
             sampledFrames[frame >>> 6] &= ~bit;
-            unmarkSampled(frame);
+            markSampled(frame, false);
             if ((known[frame >>> 6] & bit) != 0) {
                 current.onEvicted(frame, pageKey);
                 known[frame >>> 6] &= ~bit;
@@ -351,7 +343,7 @@ public final class BestOfPolicy implements EvictionPolicy {
                 frames.setPolicyWord(frame, 0);
                 expert.onFault(frame, pageKey);
                 if (!samplesAll && (sampledFrames[word] & (1L << frame)) != 0) {
-                    markSampled(frame);
+                    markSampled(frame, true);
                 }
             }
         }
