@@ -44,7 +44,8 @@ import java.util.function.LongConsumer;
  * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
  * it). This policy's hit filter is the current expert's on an unsampled page (a sampled one carries
  * {@link #SAMPLED} in its word), so that above {@code shadow_entries} frames most hits cost the page
- * cache no call at all, as they would with the expert alone; the filter changes at a switch. The
+ * cache no call at all, as they would with the expert alone; the filter changes at a switch. Until the
+ * cache first evicts, the filter is the expert's on every page, sampled or not (see {@link #samplingHits}). The
  * ring is replayed into the miniatures under the lock, by housekeeping and by each fault before its
  * own request. Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
@@ -107,6 +108,15 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private long skipMask;
     private long skipValue;
+    /**
+     * Whether every hit on a sampled page reaches {@link #onHit}: not until the cache is first asked for a
+     * victim. Before that the filter is the expert's alone, so a sampled page's hits are sampled only while
+     * they change the expert's word (a CLOCK-Pro page's first hit, a usage clock's first few), and a cache
+     * that holds the whole store, where no policy ever evicts, pays for adaptation only at each page's first
+     * hits. The miniatures lose the repeated hits of the warm-up, which no expert has acted on yet
+     * (docs/policies.md measures what that costs). Set under the lock, read racily by hits.
+     */
+    private boolean samplingHits;
     private final ReentrantLock lock = new ReentrantLock();
 
     // Guarded by lock.
@@ -153,9 +163,18 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
         expertSkipMask = mask;
         expertSkipValue = value;
-        skipMask = samplesAll ? EvictionPolicy.super.hitSkipMask() : mask | SAMPLED;
-        skipValue = samplesAll ? EvictionPolicy.super.hitSkipValue() : value;
         current = expert;
+        updateFilter();
+    }
+
+    /**
+     * Before hits are sampled, the expert's filter; then the expert's on an unsampled frame only (none where
+     * every page is sampled).
+     */
+    private void updateFilter() {
+        boolean noSkip = samplingHits && samplesAll;
+        skipMask = noSkip ? EvictionPolicy.super.hitSkipMask() : samplingHits ? expertSkipMask | SAMPLED : expertSkipMask;
+        skipValue = noSkip ? EvictionPolicy.super.hitSkipValue() : expertSkipValue;
     }
 
     /** The current expert's filter on an unsampled frame (none where every page is sampled); changes at a switch. */
@@ -271,6 +290,10 @@ public final class BestOfPolicy implements EvictionPolicy {
     public int nextVictim(Sweep sweep) {
         lock.lock();
         try {
+            if (!samplingHits) {
+                samplingHits = true;
+                updateFilter();
+            }
             return current.nextVictim(sweep);
         } finally {
             lock.unlock();

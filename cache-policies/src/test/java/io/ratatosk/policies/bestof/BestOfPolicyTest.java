@@ -83,7 +83,7 @@ class BestOfPolicyTest {
                     driver.request(p);
                 }
             }
-            assertFilter(driver, 300);
+            assertWarmUpFilter(driver, 300);
             driver.zigzag(800, 6);
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "the filter is now the usage clock's");
             for (int round = 0; round < 8; round++) {
@@ -94,6 +94,46 @@ class BestOfPolicyTest {
             assertFilter(driver, 300);
             driver.policy.checkInvariants();
         }
+    }
+
+    @Test
+    void aCacheTooSmallToSampleFiltersAsTheExpertDoesUntilItFirstEvicts() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            for (int round = 0; round < 3; round++) {
+                for (int p = 0; p < FRAMES; p++) {
+                    driver.request(p);
+                }
+            }
+            for (int p = 0; p < FRAMES; p++) {
+                long word = driver.policyWord(p);
+                assertTrue((word & policy.hitSkipMask()) == policy.hitSkipValue(), "page " + p + "'s repeated hits are filtered");
+            }
+            driver.request(FRAMES);
+            assertTrue(driver.evicted().size() == 1, "one page evicted");
+            for (int p = 0; p <= FRAMES; p++) {
+                if (driver.isResident(p)) {
+                    long word = driver.policyWord(p);
+                    assertTrue((word & policy.hitSkipMask()) != policy.hitSkipValue(),
+                        "every page is sampled, so once the cache evicts no hit on page " + p + " may be filtered");
+                }
+            }
+            driver.policy.checkInvariants();
+        }
+    }
+
+    /** Before the first eviction: some resident pages of 0..pages-1 sampled, and filtered as the unsampled ones are. */
+    private static void assertWarmUpFilter(PolicyDriver driver, int pages) {
+        BestOfPolicy policy = policy(driver);
+        assertTrue(driver.evicted().isEmpty(), "nothing evicted yet");
+        int sampled = 0;
+        for (int p = 0; p < pages; p++) {
+            long word = driver.policyWord(p);
+            sampled += (word & BestOfPolicy.SAMPLED) != 0 ? 1 : 0;
+            assertTrue((word & policy.hitSkipMask()) == policy.hitSkipValue(),
+                "page " + p + " was hit before the cache evicted, so its repeated hits are filtered, sampled or not");
+        }
+        assertTrue(sampled > 0, "about 64 / 400 of the pages are sampled: " + sampled);
     }
 
     /** Among the resident pages of 0..pages-1: some sampled, none of those filtered; some unsampled ones filtered. */
