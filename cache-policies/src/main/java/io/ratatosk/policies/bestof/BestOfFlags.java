@@ -10,6 +10,9 @@ public final class BestOfFlags {
     public static final Flag ADAPT_PERIOD = Flag.decimal("pagecache.bestof.adapt_period", "1.0", 0.1, 100,
             "Sampled requests between two choices of best-of's policy, as a multiple of the miniature simulations' size.");
 
+    public static final Flag MARGIN = Flag.decimal("pagecache.bestof.margin", "0.1", 0, 1,
+            "Share of the current policy's (decayed) misses another must save in best-of's miniature simulations before the frames switch to it.");
+
     private BestOfFlags() {
     }
 }

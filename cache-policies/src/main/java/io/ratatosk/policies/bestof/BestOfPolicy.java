@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  * block and database traces. Beside the frames, each expert runs in a {@link MiniatureCache} (its own
  * class on a small frame table of its own) fed the same requests; after every period each one's score
  * becomes its hits this period plus 0.95 of its score before, and the real cache hands its frames to
- * the best expert if that one saved {@link #MARGIN} of the current expert's misses.
+ * the best expert if that one saved {@link #margin} of the current expert's misses.
  *
  * <p>It starts as CLOCK-Pro, the best single policy on the public traces, because the first choice
  * has to be made before any evidence: a loop or a scan needs the pages of the first pass kept from
@@ -72,11 +72,9 @@ public final class BestOfPolicy implements EvictionPolicy {
      * {@link #onHit} for nothing, which is all it costs.
      */
     static final long SAMPLED = 1L << 62;
-    /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
-    static final double MARGIN = 0.1;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
-        List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD)),
+        List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD), ReadFlag.of(BestOfFlags.MARGIN)),
         BestOfPolicy::create);
 
     private final FrameTable frames;
@@ -88,6 +86,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final long sampleBelow;
     private final boolean samplesAll;
     private final long period;
+    /** An expert must save this share of the current expert's (decayed) misses before the frames switch to it. */
+    private final double margin;
     /** {@link #DECAY} per capacity's worth of requests, as a factor per period. */
     private final double decay;
     private final SampleRing ring = new SampleRing();
@@ -135,7 +135,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private double requestScore;
     private long switches;
 
-    BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod) {
+    BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod, double margin) {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -147,6 +147,7 @@ public final class BestOfPolicy implements EvictionPolicy {
             miniatures[i] = new MiniatureCache(EXPERTS.get(i), capacity, settings);
         }
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
+        this.margin = margin;
         this.decay = Math.pow(DECAY, (double) period / capacity);
         this.scores = new double[miniatures.length];
         this.known = new long[(frameCount + 63) >>> 6];
@@ -191,7 +192,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
     public static BestOfPolicy create(FrameTable frames, FlagValues settings) {
         return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES, 2048),
-            settings.getDouble(BestOfFlags.ADAPT_PERIOD, 1));
+            settings.getDouble(BestOfFlags.ADAPT_PERIOD, 1), settings.getDouble(BestOfFlags.MARGIN, 0.1));
     }
 
     @Override
@@ -329,7 +330,7 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /**
      * Each miniature's score is its hits this period plus the decayed score before; the best one's
-     * expert takes over if it saves {@link #MARGIN} of the current one's (equally decayed) misses.
+     * expert takes over if it saves {@link #margin} of the current one's (equally decayed) misses.
      */
     private void choose() {
         for (int i = 0; i < miniatures.length; i++) {
@@ -343,7 +344,7 @@ public final class BestOfPolicy implements EvictionPolicy {
             }
         }
         requestScore = requestScore * decay + period;
-        if (scores[best] - scores[chosen] > MARGIN * (requestScore - scores[chosen])) {
+        if (scores[best] - scores[chosen] > margin * (requestScore - scores[chosen])) {
             switchTo(best);
         }
     }
