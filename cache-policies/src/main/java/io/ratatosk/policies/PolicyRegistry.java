@@ -37,7 +37,7 @@ public final class PolicyRegistry {
     public static final String POLICY_FLAG = "pagecache.policy";
 
     /** The policy {@code pagecache.policy} selects when unset (docs/policies.md gives the evidence). */
-    public static final String DEFAULT_POLICY = MuninnPolicy.NAME;
+    public static final String DEFAULT_POLICY = BestOfPolicy.NAME;
 
     /** The name the tools' policy lists accept for {@link #DEFAULT_POLICY}, whatever it is. */
     public static final String DEFAULT_ALIAS = "default";

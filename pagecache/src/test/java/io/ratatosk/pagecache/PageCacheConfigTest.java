@@ -21,7 +21,7 @@ class PageCacheConfigTest {
         assertEquals(512L << 20, config.memoryBytes());
         assertEquals(8192, config.pageSize());
         assertEquals(65536, config.frames());
-        assertEquals("muninn", config.policy());
+        assertEquals("best-of", config.policy());
         assertTrue(config.evictorEnabled());
         assertEquals(3276, config.keepFree(), "5% of 65536 frames");
         assertEquals("file", config.swap());
@@ -155,7 +155,7 @@ class PageCacheConfigTest {
 
         assertEquals("global-clock", copy.policy());
         assertEquals(64L << 20, copy.memoryBytes(), "flags set before are kept");
-        assertEquals("muninn", original.policy());
+        assertEquals("best-of", original.policy());
         assertNotEquals(original, copy);
     }
 
@@ -219,7 +219,7 @@ class PageCacheConfigTest {
     @Test
     void toStringShowsEveryFlagWithItsEffectiveValueOnOneLine() {
         String text = PageCacheConfig.parse(Map.of("pagecache.memory", "1g")).toString();
-        assertEquals("PageCacheConfig{pagecache.memory=1g, pagecache.page_size=8k, pagecache.policy=muninn, "
+        assertEquals("PageCacheConfig{pagecache.memory=1g, pagecache.page_size=8k, pagecache.policy=best-of, "
                 + "pagecache.clock.max_usage=(4 for muninn, 7 for global-clock and bitset-history), pagecache.clock.fault_usage=1, "
                 + "pagecache.clock.evict_threshold=1, pagecache.clockpro.adaptive=true, pagecache.clockpro.authors_correlation=false, "
                 + "pagecache.clockpro.cold_min=(1% of frames, at least 2), "
@@ -259,7 +259,7 @@ class PageCacheConfigTest {
         assertFalse(config.getBoolean("pagecache.evictor.enabled"));
         assertEquals("2g", config.getString("pagecache.memory"));
         assertEquals("8k", config.getString("pagecache.page_size"));
-        assertEquals("muninn", config.getString("pagecache.policy"));
+        assertEquals("best-of", config.getString("pagecache.policy"));
         assertEquals("false", config.getString("pagecache.evictor.enabled"));
         assertEquals("13107", config.getString("pagecache.evictor.keep_free"), "the computed default");
         assertEquals(13107, config.getInt("pagecache.evictor.keep_free"));

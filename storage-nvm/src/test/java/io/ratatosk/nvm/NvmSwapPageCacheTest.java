@@ -17,6 +17,7 @@ import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.pagecache.PageCacheInternals;
 import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.internal.TranslationTable;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -258,12 +259,12 @@ class NvmSwapPageCacheTest {
         Map<String, String> flags = nvmFlags(8, 16, "write-back");
         flags.put("pagecache.nvm.write_aware", "true");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
-            assertEquals("muninn+write-aware", cache.stats().policy());
+            assertEquals(PolicyRegistry.DEFAULT_POLICY + "+write-aware", cache.stats().policy());
             assertNotNull(cache.tier());
         }
         flags.put("pagecache.swap", "file");
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags))) {
-            assertEquals("muninn", cache.stats().policy());
+            assertEquals(PolicyRegistry.DEFAULT_POLICY, cache.stats().policy());
             assertNull(cache.tier());
         }
     }

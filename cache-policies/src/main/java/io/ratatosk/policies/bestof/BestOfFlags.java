@@ -5,7 +5,7 @@ import io.ratatosk.core.config.Flag;
 /** The flags of best-of. */
 public final class BestOfFlags {
     public static final Flag SHADOW_ENTRIES = Flag.integer("pagecache.bestof.shadow_entries", "2048", 16, 1 << 20,
-            "Frames each miniature simulation of best-of holds at most; above this frame count the requests are sampled by key hash.");
+            "Frames each miniature simulation of best-of holds at most; they hold a quarter of the frames (at least 256, or every frame of a smaller cache) and see the requests whose key hash falls in that share.");
 
     public static final Flag ADAPT_PERIOD = Flag.decimal("pagecache.bestof.adapt_period", "1.0", 0.1, 100,
             "Sampled requests between two choices of best-of's policy, as a multiple of the miniature simulations' size.");

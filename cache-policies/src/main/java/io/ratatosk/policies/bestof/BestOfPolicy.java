@@ -35,10 +35,10 @@ import java.util.function.LongConsumer;
  * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
  * wide margin, which lets only a clear and lasting gain move the frames.
  *
- * <p>Above {@code shadow_entries} frames the miniatures hold that many and see only the requests
- * whose key hash falls in that share of the hash space (spatial sampling, Waldspurger et al., "Cache
- * Modeling and Optimization using Miniature Simulations", USENIX ATC 2017); below, they are full size
- * and see everything.
+ * <p>The miniatures hold a quarter of the frames, at least 256 and at most {@code shadow_entries}
+ * (all of a cache of 256 frames or fewer), and see only the requests whose key hash falls in that share
+ * of the hash space (spatial sampling, Waldspurger et al., "Cache Modeling and Optimization using
+ * Miniature Simulations", USENIX ATC 2017).
  *
  * <p>Concurrency. A hit is the current expert's hit (one CAS at most) plus, for a sampled page, its
  * key offered to a {@link SampleRing} (plain racy writes: a sample may be lost; a full ring drops
@@ -72,6 +72,14 @@ public final class BestOfPolicy implements EvictionPolicy {
      * {@link #onHit} for nothing, which is all it costs.
      */
     static final long SAMPLED = 1L << 62;
+    /**
+     * The miniatures see at most one page in this many (below {@code shadow_entries} frames too), so that
+     * their four simulations of a sampled request cost about one per request. Sampling every page of a
+     * 3335-frame cache cost the LDBC main job a seventh of its throughput (docs/policies.md).
+     */
+    static final int SAMPLED_SHARE = 4;
+    /** ...but hold at least this many frames (or all of a smaller cache), below which a miniature's choice is noise. */
+    static final int MIN_SAMPLED_ENTRIES = 256;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
         List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD), ReadFlag.of(BestOfFlags.MARGIN)),
@@ -139,7 +147,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
-        int capacity = Math.min(frameCount, shadowEntries);
+        int capacity = Math.min(frameCount, Math.min(shadowEntries, Math.max(MIN_SAMPLED_ENTRIES, frameCount / SAMPLED_SHARE)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
         this.miniatures = new MiniatureCache[EXPERTS.size()];

@@ -33,9 +33,9 @@ class PolicyCatalogTest {
         PolicySpec spec = catalog.parse("default");
         assertEquals(PolicyRegistry.DEFAULT_POLICY, spec.name());
         assertEquals(PolicyRegistry.DEFAULT_POLICY, spec.text());
-        PolicySpec withFlag = catalog.parse("default:max_usage=7");
-        assertEquals(PolicyRegistry.DEFAULT_POLICY + ":max_usage=7", withFlag.text());
-        assertEquals(Map.of("pagecache.clock.max_usage", "7"), withFlag.flags());
+        PolicySpec withFlag = catalog.parse("default:margin=0.05");
+        assertEquals(PolicyRegistry.DEFAULT_POLICY + ":margin=0.05", withFlag.text());
+        assertEquals(Map.of("pagecache.bestof.margin", "0.05"), withFlag.flags());
     }
 
     @Test
