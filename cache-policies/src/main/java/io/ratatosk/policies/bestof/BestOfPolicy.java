@@ -12,6 +12,7 @@ import io.ratatosk.policies.SampleRing;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -82,8 +83,21 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int MIN_SAMPLED_ENTRIES = 256;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
-        List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD), ReadFlag.of(BestOfFlags.MARGIN)),
-        BestOfPolicy::create);
+        readFlags(), BestOfPolicy::create);
+
+    /** Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once. */
+    private static List<ReadFlag> readFlags() {
+        List<ReadFlag> flags = new ArrayList<>(List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD),
+            ReadFlag.of(BestOfFlags.MARGIN)));
+        for (PolicyEntry expert : EXPERTS) {
+            for (ReadFlag read : expert.flags()) {
+                if (flags.stream().noneMatch(known -> known.flag() == read.flag())) {
+                    flags.add(read);
+                }
+            }
+        }
+        return flags;
+    }
 
     private final FrameTable frames;
     private final int frameCount;

@@ -36,6 +36,8 @@ class PolicyCatalogTest {
         PolicySpec withFlag = catalog.parse("default:margin=0.05");
         assertEquals(PolicyRegistry.DEFAULT_POLICY + ":margin=0.05", withFlag.text());
         assertEquals(Map.of("pagecache.bestof.margin", "0.05"), withFlag.flags());
+        assertEquals(Map.of("pagecache.clock.max_usage", "7"), catalog.parse("best-of:max_usage=7").flags(),
+            "best-of takes the flags its experts read");
     }
 
     @Test
