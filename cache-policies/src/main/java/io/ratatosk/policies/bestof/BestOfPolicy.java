@@ -124,10 +124,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private long expertSkipMask;
     private long expertSkipValue;
-    /**
-     * This policy's own hit filter, {@link #hitSkipMask()}: the expert's, on an unsampled frame. Where every page
-     * is sampled (the miniatures as large as the cache) no hit is skipped.
-     */
+    /** This policy's own hit filter, {@link #hitSkipMask()}: see {@link #updateFilter()}. */
     private long skipMask;
     private long skipValue;
     /**
@@ -191,16 +188,23 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     /**
-     * Before hits are sampled, the expert's filter; then the expert's on an unsampled frame only (none where
-     * every page is sampled).
+     * Before hits are sampled ({@link #samplingHits}), the expert's filter on every frame; then the expert's on
+     * an unsampled frame only, and none where every page is sampled (the miniatures as large as the cache).
      */
     private void updateFilter() {
-        boolean noSkip = samplingHits && samplesAll;
-        skipMask = noSkip ? EvictionPolicy.super.hitSkipMask() : samplingHits ? expertSkipMask | SAMPLED : expertSkipMask;
-        skipValue = noSkip ? EvictionPolicy.super.hitSkipValue() : expertSkipValue;
+        if (!samplingHits) {
+            skipMask = expertSkipMask;
+            skipValue = expertSkipValue;
+        } else if (samplesAll) {
+            skipMask = EvictionPolicy.super.hitSkipMask();
+            skipValue = EvictionPolicy.super.hitSkipValue();
+        } else {
+            skipMask = expertSkipMask | SAMPLED;
+            skipValue = expertSkipValue;
+        }
     }
 
-    /** The current expert's filter on an unsampled frame (none where every page is sampled); changes at a switch. */
+    /** See {@link #updateFilter()}; changes at a switch and at the first eviction. */
     @Override
     public long hitSkipMask() {
         return skipMask;

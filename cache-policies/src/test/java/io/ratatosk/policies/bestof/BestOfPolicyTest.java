@@ -110,7 +110,7 @@ class BestOfPolicyTest {
                 assertTrue((word & policy.hitSkipMask()) == policy.hitSkipValue(), "page " + p + "'s repeated hits are filtered");
             }
             driver.request(FRAMES);
-            assertTrue(driver.evicted().size() == 1, "one page evicted");
+            assertEquals(1, driver.evicted().size(), "one page evicted");
             for (int p = 0; p <= FRAMES; p++) {
                 if (driver.isResident(p)) {
                     long word = driver.policyWord(p);
