@@ -4,6 +4,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
@@ -12,6 +13,7 @@ import io.ratatosk.policies.SampleRing;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -173,8 +175,9 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
         this.miniatures = new MiniatureCache[EXPERTS.size()];
+        FlagValues miniatureSettings = miniatureSettings(settings, capacity);
         for (int i = 0; i < miniatures.length; i++) {
-            miniatures[i] = new MiniatureCache(EXPERTS.get(i), capacity, settings);
+            miniatures[i] = new MiniatureCache(EXPERTS.get(i), capacity, miniatureSettings);
         }
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.margin = margin;
@@ -185,6 +188,31 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
         follow(EXPERTS.get(0).factory().create(frames, settings));
+    }
+
+    /**
+     * The experts' settings for their miniatures of {@code capacity} frames: w-tinylfu-adaptive's own
+     * simulations, unless set, sample as this policy does (a quarter of the keys, in at least 256 entries)
+     * rather than all of them, which made its miniature cost as much as the other three together
+     * (five full-size simulations of W-TinyLFU inside one). Its sampling uses the other half of the hash,
+     * so it samples the keys that reach it as it would any others.
+     */
+    static FlagValues miniatureSettings(FlagValues settings, int capacity) {
+        if (settings.isSet(TinyLfuFlags.SHADOW_ENTRIES)) {
+            return settings;
+        }
+        Integer shadowEntries = Math.max(MIN_SAMPLED_ENTRIES, capacity / SAMPLED_SHARE);
+        return new FlagValues() {
+            @Override
+            public Object given(Flag flag) {
+                return flag == TinyLfuFlags.SHADOW_ENTRIES ? shadowEntries : settings.given(flag);
+            }
+
+            @Override
+            public String text(Flag flag) {
+                return flag == TinyLfuFlags.SHADOW_ENTRIES ? shadowEntries.toString() : settings.text(flag);
+            }
+        };
     }
 
     /** Hands the frames to {@code expert}, with its hit filter. */

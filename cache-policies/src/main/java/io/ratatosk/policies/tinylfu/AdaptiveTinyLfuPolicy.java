@@ -58,7 +58,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     private final ShadowTinyLfu[] shadows;
     private final FrequencySketch shadowSketch;
-    /** Requests whose hash, shifted right by 32, is below this are sampled; 2^32 samples all. */
+    /** Requests whose hash's low 32 bits are below this are sampled; 2^32 samples all. */
     private final long sampleBelow;
     private final long period;
     private final SampleRing ring = new SampleRing();
@@ -90,8 +90,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
             settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 2048), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
     }
 
+    /**
+     * By the hash's low half: best-of's miniatures sample by the high half, so that this policy, run as
+     * one of them, samples their keys as it would any others instead of taking them all.
+     */
     private boolean sampled(long hash) {
-        return (hash >>> 32) < sampleBelow;
+        return (hash & 0xFFFF_FFFFL) < sampleBelow;
     }
 
     @Override
