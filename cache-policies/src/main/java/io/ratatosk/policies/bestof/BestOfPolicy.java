@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  * for the workload at hand, chosen by miniature simulations. No one policy wins every kind of trace:
  * CLOCK-Pro keeps loops, scans and multi-programmed mixes by reuse distance, a usage clock is LRU's
  * equal on recency (zigzag, back-and-forth), W-TinyLFU and S3-FIFO keep frequency-skewed web, ORM,
- * block and database traces. Beside the frames, each expert runs in a {@link MiniatureCache} (its own
+ * block and database traces. Beside the frames, each expert runs in a {@link MiniatureSet} (its own
  * class on a small frame table of its own) fed the same requests; after every period each one's score
  * becomes its hits this period plus 0.95 of its score before, and the real cache hands its frames to
  * the best expert if that one saved {@link #margin} of the current expert's misses, or, once the
@@ -112,7 +112,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final int frameCount;
     /** What the experts are built from: their own flags, at their defaults where unset. */
     private final FlagValues settings;
-    private final MiniatureCache[] miniatures;
+    private final MiniatureSet miniatures;
     /** Requests whose hash, shifted right by 32, is below this are sampled. */
     private final long sampleBelow;
     private final boolean samplesAll;
@@ -174,17 +174,13 @@ public final class BestOfPolicy implements EvictionPolicy {
         int capacity = Math.min(frameCount, Math.min(shadowEntries, Math.max(MIN_SAMPLED_ENTRIES, frameCount / SAMPLED_SHARE)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
-        this.miniatures = new MiniatureCache[EXPERTS.size()];
-        FlagValues miniatureSettings = miniatureSettings(settings, capacity);
-        for (int i = 0; i < miniatures.length; i++) {
-            miniatures[i] = new MiniatureCache(EXPERTS.get(i), capacity, miniatureSettings);
-        }
+        this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity));
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.margin = margin;
         this.minGain = minGain;
         this.fullWindow = Math.round(capacity / (1 - DECAY));
         this.decay = Math.pow(DECAY, (double) period / capacity);
-        this.scores = new double[miniatures.length];
+        this.scores = new double[miniatures.size()];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
         follow(EXPERTS.get(0).factory().create(frames, settings));
@@ -388,9 +384,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     private void simulate(long pageKey) {
-        for (MiniatureCache miniature : miniatures) {
-            miniature.access(pageKey);
-        }
+        miniatures.access(pageKey);
         if (++sampledRequests % period == 0) {
             choose();
         }
@@ -402,12 +396,12 @@ public final class BestOfPolicy implements EvictionPolicy {
      * after a full window if it leads by {@link #minGain} of the (equally decayed) requests.
      */
     private void choose() {
-        for (int i = 0; i < miniatures.length; i++) {
-            scores[i] = scores[i] * decay + miniatures[i].hits();
-            miniatures[i].resetHits();
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = scores[i] * decay + miniatures.hits(i);
+            miniatures.resetHits(i);
         }
         int best = chosen;
-        for (int i = 0; i < miniatures.length; i++) {
+        for (int i = 0; i < scores.length; i++) {
             if (scores[i] > scores[best]) {
                 best = i;
             }
