@@ -13,7 +13,7 @@ public final class BestOfFlags {
     public static final Flag MARGIN = Flag.decimal("pagecache.bestof.margin", "0.1", 0, 1,
             "Share of the current policy's (decayed) misses another must save in best-of's miniature simulations before the frames switch to it.");
 
-    public static final Flag MIN_GAIN = Flag.decimal("pagecache.bestof.min_gain", "0.02", 0, 1,
+    public static final Flag MIN_GAIN = Flag.decimal("pagecache.bestof.min_gain", "0.01", 0, 1,
             "Hit ratio (share of the sampled requests) by which another policy must lead in best-of's miniature simulations, once they have seen a full window of requests, for the frames to switch to it even where that lead is under the margin of the misses.");
 
     private BestOfFlags() {

@@ -39,9 +39,9 @@ import java.util.function.LongConsumer;
  * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
  * wide margin, which lets only a clear and lasting gain move the frames. A share of the misses asks a
  * lead of half a point where nearly every request hits, but of five points where half of them miss (the
- * web, OLTP and recommender traces at small sizes, where S3-FIFO leads CLOCK-Pro by two to four points):
- * hence the second rule, a lead of {@link #minGain} of the requests, which the cost of a switch (about one
- * cache's worth of misses, measured on multi3) repays within a window. It waits for a full window of
+ * web, OLTP and recommender traces at small sizes, where S3-FIFO leads CLOCK-Pro by one to four points):
+ * hence the second rule, a steady lead of {@link #minGain} of the requests (one point by default). It
+ * waits for a full window of
  * evidence, as the first periods compare experts that are still filling their miniatures (P3 at a
  * tenth of its pages switched after three periods on a lead that did not last and lost two points).
  *
@@ -256,7 +256,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     public static BestOfPolicy create(FrameTable frames, FlagValues settings) {
         return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES, 2048),
             settings.getDouble(BestOfFlags.ADAPT_PERIOD, 1), settings.getDouble(BestOfFlags.MARGIN, 0.1),
-            settings.getDouble(BestOfFlags.MIN_GAIN, 0.02));
+            settings.getDouble(BestOfFlags.MIN_GAIN, 0.01));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.bestof;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.MuninnPolicy;
@@ -24,16 +25,16 @@ class BestOfPolicyTest {
     }
 
     @Test
-    void loopLargerThanTheCacheStaysWithClockProAndKeepsMostOfIt() {
+    void loopLargerThanTheCacheKeepsMostOfItAndNeverFollowsTheUsageClock() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
             for (int r = 0; r < 40; r++) {
                 for (int p = 0; p < 150; p++) {
                     driver.request(p);
                 }
             }
-            assertEquals(ClockProPolicy.NAME, policy(driver).currentExpert());
-            assertEquals(0, policy(driver).switches());
-            assertTrue(driver.hits() > driver.requests() / 2, "CLOCK-Pro keeps most of the loop: " + driver.hits());
+            // CLOCK-Pro (3822 hits alone) or W-TinyLFU (3861 alone, a steady point ahead): either keeps most of it.
+            assertNotEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "a usage clock hits nothing in a loop");
+            assertTrue(driver.hits() > driver.requests() / 2, "the frames keep most of the loop: " + driver.hits());
             driver.policy.checkInvariants();
         }
     }
@@ -63,7 +64,7 @@ class BestOfPolicyTest {
             }
         }
         assertEquals(ClockProPolicy.NAME, experts[0], "W-TinyLFU saves about 3% of CLOCK-Pro's misses, under the 10% margin");
-        assertEquals(AdaptiveTinyLfuPolicy.NAME, experts[1], "but leads it by about 2 points of the requests");
+        assertEquals(AdaptiveTinyLfuPolicy.NAME, experts[1], "but leads it by about 2 points of the requests, more than min_gain");
         assertTrue(hits[1] > hits[0] + 600, "the switch paid: " + hits[1] + " hits against " + hits[0]);
     }
 
