@@ -171,7 +171,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
-        int capacity = Math.min(frameCount, Math.min(shadowEntries, Math.max(MIN_SAMPLED_ENTRIES, frameCount / SAMPLED_SHARE)));
+        int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
         this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity));
@@ -197,7 +197,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (settings.isSet(TinyLfuFlags.SHADOW_ENTRIES)) {
             return settings;
         }
-        Integer shadowEntries = Math.max(MIN_SAMPLED_ENTRIES, capacity / SAMPLED_SHARE);
+        Integer shadowEntries = sampledEntries(capacity);
         return new FlagValues() {
             @Override
             public Object given(Flag flag) {
@@ -209,6 +209,11 @@ public final class BestOfPolicy implements EvictionPolicy {
                 return flag == TinyLfuFlags.SHADOW_ENTRIES ? shadowEntries.toString() : settings.text(flag);
             }
         };
+    }
+
+    /** Entries that model a cache of {@code frames} by spatial sampling: a {@link #SAMPLED_SHARE} of them, at least {@link #MIN_SAMPLED_ENTRIES}. */
+    static int sampledEntries(int frames) {
+        return Math.max(MIN_SAMPLED_ENTRIES, frames / SAMPLED_SHARE);
     }
 
     /** Hands the frames to {@code expert}, with its hit filter. */

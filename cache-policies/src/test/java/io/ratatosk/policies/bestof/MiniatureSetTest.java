@@ -21,7 +21,7 @@ class MiniatureSetTest {
         int experts = BestOfPolicy.EXPERTS.size();
         PolicyDriver[] alone = new PolicyDriver[experts];
         // The same settings the set's miniatures get: w-tinylfu-adaptive's simulations at 256 entries.
-        Map<String, String> flags = Map.of(TinyLfuFlags.SHADOW_ENTRIES.name(), String.valueOf(Math.max(256, CAPACITY / 4)));
+        Map<String, String> flags = Map.of(TinyLfuFlags.SHADOW_ENTRIES.name(), String.valueOf(BestOfPolicy.sampledEntries(CAPACITY)));
         for (int i = 0; i < experts; i++) {
             PolicyEntry entry = BestOfPolicy.EXPERTS.get(i);
             alone[i] = PolicyDriver.of(CAPACITY, entry.name(), entry.flags().stream().anyMatch(f -> f.flag() == TinyLfuFlags.SHADOW_ENTRIES) ? flags : Map.of());
