@@ -1,10 +1,10 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@link BitsetHistoryPolicy} without collisions, for measuring what the bitset costs: the history
@@ -24,7 +24,7 @@ public final class ExactHistoryPolicy extends UsageClock {
             ReadFlag.of(HistoryFlags.BOOST_USAGE)),
         ExactHistoryPolicy::create);
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final PolicyLock lock = new PolicyLock();
     private final int capacity;
     private final int boostUsage;
     // Guarded by lock. Entry s of the ring (s in [oldest, next)) is the key evicted s-th; the table

@@ -3,6 +3,7 @@ package io.ratatosk.policies.bestof;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
@@ -17,7 +18,7 @@ import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
+
 import java.util.function.LongConsumer;
 
 /**
@@ -149,7 +150,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      * (docs/policies.md measures what that costs). Set under the lock, read racily by hits.
      */
     private boolean samplingHits;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final PolicyLock lock = new PolicyLock();
 
     // Guarded by lock.
     /** The frames the current expert was told about (faulted and not yet evicted), one bit each. */

@@ -8,10 +8,10 @@ import static io.ratatosk.policies.clockpro.ClockProBits.REFERENCED;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The CLOCK-Pro machinery {@link ClockProPolicy} and {@link ClockProPlusPolicy} share: one clock of
@@ -50,7 +50,7 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     private final GhostIndex ghosts;
     private final int[] prev;
     private final int[] next;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final PolicyLock lock = new PolicyLock();
     /** The frame of the latest fault until another page's reference bit is set; racy by design, read by every hit that sets one. */
     private int correlatedFrame = NIL;
 

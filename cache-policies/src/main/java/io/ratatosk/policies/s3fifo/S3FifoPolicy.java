@@ -3,6 +3,7 @@ package io.ratatosk.policies.s3fifo;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.FrameQueues;
@@ -12,7 +13,6 @@ import io.ratatosk.policies.PolicySizes;
 import io.ratatosk.policies.clockpro.GhostIndex;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * S3-FIFO: three FIFO queues. New pages enter a small FIFO (10% of the frames); one that was hit
@@ -51,7 +51,7 @@ public final class S3FifoPolicy implements EvictionPolicy {
     private final GhostIndex ghosts;
     /** Ghost keys in eviction order, a ring of the ghost capacity. */
     private final long[] ghostRing;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final PolicyLock lock = new PolicyLock();
     // Guarded by lock.
     private int ringHead;
     private int ringSize;

@@ -3,10 +3,10 @@ package io.ratatosk.policies.tinylfu;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.FrameQueues;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The W-TinyLFU machinery {@link WTinyLfuPolicy} and {@link AdaptiveTinyLfuPolicy} share: an
@@ -62,7 +62,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final FrequencySketch sketch;
     private final FrameQueues queues;
     /** Guards everything but the policy words, which the hit path changes by CAS. */
-    final ReentrantLock lock = new ReentrantLock();
+    final PolicyLock lock = new PolicyLock();
 
     // Guarded by lock.
     private int windowTarget;
