@@ -70,6 +70,16 @@ public interface EvictionPolicy {
     }
 
     /**
+     * The page cache calls this once, before any request, when its background evictor will call
+     * {@link #housekeeping} between its batches, and faulting threads never will: work that need not delay
+     * a fault may then wait for the evictor (best-of's miniature simulations do). The simulator, and a page
+     * cache without an evictor, never call it, so that housekeeping runs where it always did (before each
+     * eviction) and a one-thread run stays deterministic. Default: nothing.
+     */
+    default void housekeepingInBackground() {
+    }
+
+    /**
      * The usage-count clock that models this policy for write-aware eviction's shadow sampling: a usage
      * clock's own settings; Muninn's for a policy that is not one.
      */

@@ -4,8 +4,9 @@ import io.ratatosk.core.PageKey;
 import java.util.function.LongConsumer;
 
 /**
- * Sampled page keys handed from the lock-free hit path to a policy's miniature simulations, which run
- * under the policy's lock: {@link #offer} on a hit, {@link #drain} at a fault or in housekeeping.
+ * Sampled page keys handed from the lock-free hit path (and, where the simulations run in the background,
+ * from the fault path) to a policy's miniature simulations, which run under a lock: {@link #offer} on a hit
+ * or fault, {@link #drain} at a fault or in housekeeping.
  *
  * <p>A ring of {@value #SLOTS} keys with plain, racy writes: two threads may write one slot (one sample
  * lost), and a hit that finds the ring full drops its sample. A drain replays the keys in the order they
@@ -23,7 +24,7 @@ public final class SampleRing {
     /** Keys drained; written under the caller's lock, read racily by the hit path. */
     private long replayed;
 
-    /** Offers a sampled hit's key; racy, never blocks, drops the key if the ring is full. */
+    /** Offers a sampled request's key; racy, never blocks, drops the key if the ring is full. */
     public void offer(long pageKey) {
         long at = written;
         if (at - replayed >= SLOTS) {
@@ -33,7 +34,7 @@ public final class SampleRing {
         written = at + 1;
     }
 
-    /** Hands every key offered since the last drain to {@code sink}; the caller holds its policy's lock. */
+    /** Hands every key offered since the last drain to {@code sink}; the caller holds the lock its drains share. */
     public void drain(LongConsumer sink) {
         long end = written;
         for (long i = Math.max(replayed, end - SLOTS); i < end; i++) {

@@ -102,6 +102,7 @@ final class EvictionEngine {
         this.wakeThreshold = threshold;
         this.lowOnFrames = wake;
         this.backgroundHousekeeping = true;
+        policy.housekeepingInBackground();
     }
 
     // ---- frames ---------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-
 import java.util.function.LongConsumer;
 
 /**
@@ -58,7 +57,9 @@ import java.util.function.LongConsumer;
  * cache no call at all, as they would with the expert alone; the filter changes at a switch. Until the
  * cache first evicts, the filter is the expert's on every page, sampled or not (see {@link #samplingHits}). The
  * ring is replayed into the miniatures under the lock, by housekeeping and by each fault before its
- * own request. Faults, evictions and victim choice run
+ * own request; where the page cache's background evictor runs housekeeping, faults offer their sampled
+ * keys to the ring too and only the evictor replays it, under a lock of the miniatures' own, so that no
+ * fault waits for a simulation (a switch then takes the policy's lock as well). Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
  * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
@@ -151,6 +152,18 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private boolean samplingHits;
     private final PolicyLock lock = new PolicyLock();
+    /**
+     * Whether the page cache's background evictor runs {@link #housekeeping} ({@link #housekeepingInBackground}):
+     * then a fault only offers its sampled key to the ring, and the evictor's housekeeping runs the miniatures
+     * under {@link #simulation}, off every fault's path. Else (the simulator, a cache without an evictor) each
+     * fault replays the ring and its own request under {@link #lock}, as housekeeping does before an eviction.
+     */
+    private volatile boolean simulatedInBackground;
+    /**
+     * Guards the miniatures and the scores when they run in the background; taken before {@link #lock}
+     * (by a switch), never after it.
+     */
+    private final PolicyLock simulation = new PolicyLock();
 
     // Guarded by lock.
     /** The frames the current expert was told about (faulted and not yet evicted), one bit each. */
@@ -163,10 +176,11 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private final long[] sampledFrames;
     private int chosen;
+    private long switches;
+    // Guarded by lock, or by simulation where simulatedInBackground.
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;
-    private long switches;
 
     BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod, double margin, double minGain) {
         this.frames = Objects.requireNonNull(frames, "frames");
@@ -317,15 +331,24 @@ public final class BestOfPolicy implements EvictionPolicy {
         } while (((word & SAMPLED) != 0) != sampled && !frames.casPolicyWord(frame, word, word ^ SAMPLED));
     }
 
-    /** The miniatures see the request first (which may switch the expert), then the current expert the fault. */
+    /**
+     * The miniatures see the request first (which may switch the expert), then the current expert the fault;
+     * with the simulation in the background, the request goes to the ring for the evictor's next housekeeping.
+     */
     @Override
     public void onFault(int frame, long pageKey) {
+        boolean sampled = sampled(pageKey);
+        boolean inBackground = simulatedInBackground;
+        if (sampled && inBackground) {
+            ring.offer(pageKey);
+        }
         lock.lock();
         try {
-            replayRing();
-            boolean sampled = sampled(pageKey);
-            if (sampled) {
-                simulate(pageKey);
+            if (!inBackground) {
+                replayRing();
+                if (sampled) {
+                    simulate(pageKey);
+                }
             }
             current.onFault(frame, pageKey);
             known[frame >>> 6] |= 1L << frame;
@@ -371,16 +394,55 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
-    /** Replays the ring off the hit path, then the current expert's own housekeeping. */
+    /**
+     * Replays the ring off the hit path (and, in the background, off the fault path: under {@link #simulation},
+     * so that faults and evictions go on meanwhile), then the current expert's own housekeeping.
+     */
     @Override
     public void housekeeping() {
+        if (simulatedInBackground) {
+            simulation.lock();
+            try {
+                replayRing();
+            } finally {
+                simulation.unlock();
+            }
+        }
         lock.lock();
         try {
-            replayRing();
+            if (!simulatedInBackground) {
+                replayRing();
+            }
             current.housekeeping();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * From now on only the evictor's housekeeping runs the miniatures. The page cache says so before its first
+     * request; later it would let a fault's replay and the evictor's overlap, so it is refused.
+     */
+    @Override
+    public void housekeepingInBackground() {
+        lock.lock();
+        try {
+            if (sampledRequests > 0 || hasKnownFrames()) {
+                throw new IllegalStateException(NAME + ": housekeepingInBackground() after the first request");
+            }
+            simulatedInBackground = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean hasKnownFrames() {
+        for (long word : known) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- choice
@@ -425,6 +487,15 @@ public final class BestOfPolicy implements EvictionPolicy {
      * {@link #onEvicted}): the new expert is not told of it, and its eviction then reaches no one.
      */
     private void switchTo(int next) {
+        lock.lock(); // held already unless the simulation runs in the background
+        try {
+            rebuild(next);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void rebuild(int next) {
         EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, settings);
         for (int word = 0; word < known.length; word++) {
             for (long bits = known[word]; bits != 0; bits &= bits - 1) {
@@ -455,6 +526,17 @@ public final class BestOfPolicy implements EvictionPolicy {
             return EXPERTS.get(chosen).name();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Sampled requests the miniatures have seen (those a full ring dropped are not among them). */
+    public long sampledRequests() {
+        PolicyLock guard = simulatedInBackground ? simulation : lock;
+        guard.lock();
+        try {
+            return sampledRequests;
+        } finally {
+            guard.unlock();
         }
     }
 

@@ -2,6 +2,7 @@ package io.ratatosk.policies.bestof;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.MuninnPolicy;
@@ -102,6 +103,48 @@ class BestOfPolicyTest {
             }
         }
         assertEquals(hits[0], hits[1]);
+    }
+
+    /**
+     * With the page cache's background evictor running housekeeping, a fault only queues its sampled request;
+     * the miniatures see it at the next housekeeping (here the replay's, before each eviction, as the
+     * evictor's would come), and the frames still follow the expert the workload needs.
+     */
+    @Test
+    void inTheBackgroundFaultsQueueTheirRequestsAndHousekeepingSimulatesThem() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            policy.housekeepingInBackground();
+            for (int p = 0; p < FRAMES; p++) {
+                driver.request(p);
+            }
+            assertEquals(0, policy.sampledRequests(), "no fault ran a simulation");
+            policy.housekeeping();
+            assertEquals(FRAMES, policy.sampledRequests(), "housekeeping replayed every queued fault");
+            driver.zigzag(800, 10);
+            assertEquals(MuninnPolicy.NAME, policy.currentExpert());
+            assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void inlineFaultsSimulateTheirRequestsAtOnce() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            for (int p = 0; p < FRAMES; p++) {
+                driver.request(p);
+            }
+            assertEquals(FRAMES, policy(driver).sampledRequests());
+        }
+    }
+
+    @Test
+    void movingTheSimulationToTheBackgroundAfterTheFirstRequestIsRefused() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            driver.request(1);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> policy(driver).housekeepingInBackground());
+            assertTrue(e.getMessage().contains("after the first request"), e.getMessage());
+        }
     }
 
     @Test

@@ -125,6 +125,11 @@ public final class WriteAwareEviction implements EvictionPolicy {
     }
 
     @Override
+    public void housekeepingInBackground() {
+        policy.housekeepingInBackground();
+    }
+
+    @Override
     public void housekeeping() {
         sampler.tryDrain();
         policy.housekeeping();
