@@ -80,6 +80,15 @@ public interface EvictionPolicy {
     }
 
     /**
+     * What the policy says of its own state, for {@code stats()} and the reports (best-of: the expert the frames
+     * follow), or "" when it has nothing to say beyond its name. Read without its lock: a snapshot that may
+     * lag a concurrent change. Default: "".
+     */
+    default String state() {
+        return "";
+    }
+
+    /**
      * The usage-count clock that models this policy for write-aware eviction's shadow sampling: a usage
      * clock's own settings; Muninn's for a policy that is not one.
      */

@@ -8,7 +8,8 @@ package io.ratatosk.pagecache;
  * counters with {@code pagecache.swap=nvm}, and {@link NvmCacheStats#NONE} (all zero) otherwise;
  * {@code io} the write calls, pages written and pages reheated ({@link IoStats}). {@code hugePages} says,
  * in words, what came of {@code pagecache.huge_pages} for the page memory: advised to the kernel, off, or
- * why not (no JDK 22+, no native access, not Linux).
+ * why not (no JDK 22+, no native access, not Linux). {@code policyState} is what the policy says of its own
+ * state ({@code best-of}: the expert the frames follow, its switches and sampled requests), "" for most.
  */
 public record PageCacheStats(
     long hits,
@@ -23,6 +24,7 @@ public record PageCacheStats(
     int frames,
     int freeFrames,
     String policy,
+    String policyState,
     NvmCacheStats nvm,
     IoStats io,
     String hugePages) {
@@ -42,7 +44,7 @@ public record PageCacheStats(
         return String.format(
             "policy=%s frames=%d free=%d hits=%d faults=%d hitRatio=%.4f evictions=%d (background %d, cooperative %d)"
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
-            policy, frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
+            policy + (policyState.isEmpty() ? "" : " (" + policyState + ")"), frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
             cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
             + (io.equals(IoStats.NONE) ? "" : " " + io)
             + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm) + " hugePages=" + hugePages;

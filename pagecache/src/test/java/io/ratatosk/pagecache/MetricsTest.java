@@ -78,6 +78,9 @@ class MetricsTest {
             assertEquals(stats.io().pagesReheated(), SERVER.getAttribute(name, "PagesReheated"));
             assertEquals(stats.frames(), SERVER.getAttribute(name, "Frames"));
             assertEquals(stats.policy(), SERVER.getAttribute(name, "Policy"));
+            assertEquals(stats.policyState(), SERVER.getAttribute(name, "PolicyState"));
+            assertTrue(stats.policyState().startsWith("following "), "the default, best-of, names its expert: " + stats);
+            assertTrue(stats.toString().contains("policy=best-of (following "), stats.toString());
             assertEquals("metrics-test", SERVER.getAttribute(name, "Name"));
             assertTrue(stats.faults() >= 200 && stats.hits() > 0 && stats.evictions() > 0, stats.toString());
         }

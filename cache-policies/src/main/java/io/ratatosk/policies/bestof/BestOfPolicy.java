@@ -17,6 +17,7 @@ import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.LongConsumer;
 
@@ -527,6 +528,13 @@ public final class BestOfPolicy implements EvictionPolicy {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The expert followed, the switches so far and the requests the miniatures have seen; racy reads. */
+    @Override
+    public String state() {
+        return String.format(Locale.ROOT, "following %s, %d switch%s, %,d sampled requests simulated",
+            EXPERTS.get(chosen).name(), switches, switches == 1 ? "" : "es", sampledRequests);
     }
 
     /** Sampled requests the miniatures have seen (those a full ring dropped are not among them). */

@@ -45,6 +45,8 @@ class BestOfPolicyTest {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
             driver.zigzag(800, 10);
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
+            assertTrue(policy(driver).state().matches("following muninn, \\d+ switch(es)?, [\\d,]+ sampled requests simulated"),
+                policy(driver).state());
             // LRU hits the 100 most recent pages at each of the 19 turns after the first pass up.
             assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
             driver.policy.checkInvariants();

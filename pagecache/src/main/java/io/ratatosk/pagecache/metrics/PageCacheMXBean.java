@@ -11,6 +11,9 @@ public interface PageCacheMXBean {
 
     String getPolicy();
 
+    /** What the policy says of its state ({@code best-of}: the expert it follows), or "". */
+    String getPolicyState();
+
     long getHits();
 
     long getFaults();

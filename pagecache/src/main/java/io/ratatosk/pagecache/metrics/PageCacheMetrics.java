@@ -24,6 +24,11 @@ public final class PageCacheMetrics implements PageCacheMXBean {
     }
 
     @Override
+    public String getPolicyState() {
+        return stats.get().policyState();
+    }
+
+    @Override
     public long getHits() {
         return stats.get().hits();
     }

@@ -125,6 +125,11 @@ public final class WriteAwareEviction implements EvictionPolicy {
     }
 
     @Override
+    public String state() {
+        return policy.state();
+    }
+
+    @Override
     public void housekeepingInBackground() {
         policy.housekeepingInBackground();
     }

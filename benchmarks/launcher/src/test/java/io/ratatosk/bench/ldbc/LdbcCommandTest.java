@@ -198,6 +198,19 @@ class LdbcCommandTest {
         assertTrue(out.toString().contains("nvm: swap-ins"), out.toString());
     }
 
+    /** `default` runs under the real policy's name, and best-of's last line says which expert it ended on. */
+    @Test
+    void theDefaultPolicyReportsTheExpertItEndedOn() throws IOException {
+        int rc = bench(args("--data", "sample", "--cache", "10%", "--policies", "default", "--out", dir.resolve("d").toString()));
+        assertEquals(0, rc, err.toString());
+        String report = out.toString();
+        assertTrue(report.matches("(?s).*best-of @ 10%, at the end: following [a-z0-9-]+, \\d+ switch(es)?, [\\d,]+ sampled requests simulated.*"),
+            report);
+        JsonNode run = JSON.readTree(dir.resolve("d").resolve("summary.json").toFile()).get("runs").get(0);
+        assertEquals("best-of", run.get("policy").asText());
+        assertTrue(run.get("policyState").asText().startsWith("following "), run.toString());
+    }
+
     @Test
     void badFlagsAreUsageErrors() {
         assertEquals(2, bench("ldbc", "--cache", "0%"));

@@ -96,6 +96,12 @@ public final class LdbcReport {
                 percent(m.hitRatio()), m.faults(), m.backgroundEvictions(), m.cooperativeEvictions(),
                 m.evictionWrites(), m.bytesRead() / 1048576.0));
         }
+        for (RunResult r : runs) {
+            if (!r.measured().policyState().isEmpty()) {
+                s.append(String.format(Locale.ROOT, "%s @ %s, at the end: %s%n", r.policy(), r.cacheSpec(),
+                    r.measured().policyState()));
+            }
+        }
         return s.toString();
     }
 
@@ -115,6 +121,9 @@ public final class LdbcReport {
             PageCacheStats m = r.measured();
             ObjectNode o = array.addObject();
             o.put("policy", r.policy());
+            if (!m.policyState().isEmpty()) {
+                o.put("policyState", m.policyState());
+            }
             o.put("cacheSpec", r.cacheSpec());
             o.put("cacheBytes", r.cacheBytes());
             o.put("storeBytes", r.storeBytes());

@@ -37,6 +37,7 @@ public record RunResult(String policy, String cacheSpec, long cacheBytes, int fr
             after.evictionWrites() - before.evictionWrites(), after.flushedPages() - before.flushedPages(),
             after.bytesRead() - before.bytesRead(), after.bytesWritten() - before.bytesWritten(),
             after.evictionErrors() - before.evictionErrors(), after.frames(), after.freeFrames(), after.policy(),
+            after.policyState(),
             after.nvm(), // the tier's counters over a phase are NvmCounters; these stay cumulative
             new IoStats(after.io().pagesWritten() - before.io().pagesWritten(),
                 after.io().writeCalls() - before.io().writeCalls(),
