@@ -35,6 +35,40 @@ public interface FlagValues {
         return given(flag) != null;
     }
 
+    /**
+     * The value given for {@code flag}, else its declared default ({@link Flag#parsedDefault()}): for a flag
+     * whose default is a constant, so that the constant is written once, in the flag, and the documentation
+     * generated from it cannot drift from what the reader uses.
+     *
+     * @throws IllegalStateException for a flag with no constant default (one its reader computes), whose reader
+     *                               must pass the default itself
+     */
+    default int getInt(Flag flag) {
+        return (Integer) givenOrDeclared(flag);
+    }
+
+    /** See {@link #getInt(Flag)}. */
+    default double getDouble(Flag flag) {
+        return (Double) givenOrDeclared(flag);
+    }
+
+    /** See {@link #getInt(Flag)}. */
+    default boolean getBoolean(Flag flag) {
+        return (Boolean) givenOrDeclared(flag);
+    }
+
+    private Object givenOrDeclared(Flag flag) {
+        Object value = given(flag);
+        if (value != null) {
+            return value;
+        }
+        Object declared = flag.parsedDefault();
+        if (declared == null) {
+            throw new IllegalStateException(flag.name() + " has no constant default: its reader must pass one");
+        }
+        return declared;
+    }
+
     default int getInt(Flag flag, int defaultIfUnset) {
         Object value = given(flag);
         return value != null ? (Integer) value : defaultIfUnset;

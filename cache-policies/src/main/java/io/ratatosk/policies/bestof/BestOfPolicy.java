@@ -275,9 +275,9 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
     public static BestOfPolicy create(FrameTable frames, FlagValues settings) {
-        return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES, 2048),
-            settings.getDouble(BestOfFlags.ADAPT_PERIOD, 1), settings.getDouble(BestOfFlags.MARGIN, 0.1),
-            settings.getDouble(BestOfFlags.MIN_GAIN, 0.01));
+        return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES),
+            settings.getDouble(BestOfFlags.ADAPT_PERIOD), settings.getDouble(BestOfFlags.MARGIN),
+            settings.getDouble(BestOfFlags.MIN_GAIN));
     }
 
     @Override

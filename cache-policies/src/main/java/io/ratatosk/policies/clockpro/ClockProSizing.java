@@ -49,7 +49,7 @@ record ClockProSizing(boolean adaptive, int coldMin, int coldMax, int ghostCapac
             throw new IllegalArgumentException(GHOSTS + "=" + ghosts + " keeps " + ghostCapacity + " ghosts beside "
                 + frames + " frames; at most " + Math.max(0, PolicySizes.maxGhosts(frames)) + " fit");
         }
-        return new ClockProSizing(settings.getBoolean(ADAPTIVE, true), coldMin, coldMax, (int) ghostCapacity,
-            settings.getBoolean(AUTHORS_CORRELATION, false));
+        return new ClockProSizing(settings.getBoolean(ADAPTIVE), coldMin, coldMax, (int) ghostCapacity,
+            settings.getBoolean(AUTHORS_CORRELATION));
     }
 }

@@ -70,9 +70,9 @@ public final class S3FifoPolicy implements EvictionPolicy {
     public static S3FifoPolicy create(FrameTable frames, FlagValues settings) {
         int count = frames.frameCount();
         int small = settings.getFrameCount(S3FifoFlags.SMALL, count, Math.max(1, count / 10));
-        double ghostsPerFrame = settings.getDouble(S3FifoFlags.GHOSTS, 0.9);
+        double ghostsPerFrame = settings.getDouble(S3FifoFlags.GHOSTS);
         long ghosts = Math.min(PolicySizes.MAX_GHOSTS, PolicySizes.ghostCapacity(count, ghostsPerFrame));
-        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD, 1));
+        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD));
     }
 
     @Override

@@ -87,7 +87,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
     public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
-            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES, 2048), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD, 1));
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD));
     }
 
     /**

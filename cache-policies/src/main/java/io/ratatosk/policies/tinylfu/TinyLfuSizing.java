@@ -17,8 +17,8 @@ record TinyLfuSizing(int window, double protectedShare, long sketchPeriod) {
 
     static TinyLfuSizing read(int frames, FlagValues settings) {
         int window = Math.max(1, Math.min(frames, settings.getFrameCount(TinyLfuFlags.WINDOW, frames, defaultWindow(frames))));
-        double protectedShare = settings.getDouble(TinyLfuFlags.PROTECTED, 0.8);
-        long sketchPeriod = Math.max(1, (long) (settings.getDouble(TinyLfuFlags.SKETCH_PERIOD, 10) * frames));
+        double protectedShare = settings.getDouble(TinyLfuFlags.PROTECTED);
+        long sketchPeriod = Math.max(1, (long) (settings.getDouble(TinyLfuFlags.SKETCH_PERIOD) * frames));
         return new TinyLfuSizing(window, protectedShare, sketchPeriod);
     }
 }
