@@ -206,7 +206,7 @@ public final class PageCache implements AutoCloseable {
             engine.frameCount(),
             engine.freeFrames(),
             engine.policy().name(),
-            engine.policy().state(),
+            Objects.requireNonNullElse(engine.policy().state(), ""),
             nvmStats(),
             new IoStats(counters.get(CacheCounter.PAGES_WRITTEN), counters.get(CacheCounter.WRITE_CALLS),
                 counters.get(CacheCounter.PAGES_REHEATED)),

@@ -44,8 +44,8 @@ public record PageCacheStats(
         return String.format(
             "policy=%s frames=%d free=%d hits=%d faults=%d hitRatio=%.4f evictions=%d (background %d, cooperative %d)"
                 + " evictionWrites=%d flushedPages=%d bytesRead=%d bytesWritten=%d evictionErrors=%d",
-            policy + (policyState.isEmpty() ? "" : " (" + policyState + ")"), frames, freeFrames, hits, faults, hitRatio(), evictions(), backgroundEvictions,
-            cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
+            policy + (policyState.isEmpty() ? "" : " (" + policyState + ")"), frames, freeFrames, hits, faults,
+            hitRatio(), evictions(), backgroundEvictions, cooperativeEvictions, evictionWrites, flushedPages, bytesRead, bytesWritten, evictionErrors)
             + (io.equals(IoStats.NONE) ? "" : " " + io)
             + (nvm.equals(NvmCacheStats.NONE) ? "" : " " + nvm) + " hugePages=" + hugePages;
     }
