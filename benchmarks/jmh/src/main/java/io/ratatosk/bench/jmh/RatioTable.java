@@ -1,6 +1,7 @@
 package io.ratatosk.bench.jmh;
 
 import io.ratatosk.bench.jmh.JmhResult.Score;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.openjdk.jmh.util.ListStatistics;
 
 /**
@@ -387,6 +389,12 @@ final class RatioTable {
             measured ? format("largest: %.3f B/op over %d rows", worst, hitPaths.size()) : "not measured (run with -prof gc)"));
         targets.add(limitTarget("read hit, 256 pages: ours / raw >= 0.6", "pages=256", 0.6));
         targets.add(limitTarget("read hit, 4,096 pages: ours / raw >= 0.5", "pages=4096", 0.5));
+        // Issue 15: the default policy's hit and fault paths against global-clock's, in the same run.
+        String defaultPolicy = POLICY + "=" + PolicyRegistry.DEFAULT_POLICY;
+        targets.add(ratioTarget("default policy (" + PolicyRegistry.DEFAULT_POLICY + ") read hit >= 0.9x global-clock",
+            "PolicyHitPathBenchmark.read", r -> r.params().equals(defaultPolicy), 0.9));
+        targets.add(ratioTarget("default policy (" + PolicyRegistry.DEFAULT_POLICY + ") fault path >= 0.9x global-clock",
+            "PolicyFaultPathBenchmark.read", r -> r.params().equals(defaultPolicy), 0.9));
         targets.add(nvmSwapCost());
         return targets;
     }
@@ -431,9 +439,13 @@ final class RatioTable {
     }
 
     private Target ratioTarget(String description, String benchmark, double min) {
+        return ratioTarget(description, benchmark, r -> true, min);
+    }
+
+    private Target ratioTarget(String description, String benchmark, Predicate<Row> which, double min) {
         List<Row> matching = new ArrayList<>();
         for (Row r : rows) {
-            if (r.benchmark().equals(benchmark) && r.hasPeer()) {
+            if (r.benchmark().equals(benchmark) && r.hasPeer() && which.test(r)) {
                 matching.add(r);
             }
         }

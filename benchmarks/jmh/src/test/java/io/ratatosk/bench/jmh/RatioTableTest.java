@@ -170,6 +170,23 @@ class RatioTableTest {
     }
 
     @Test
+    void theDefaultPoliciesHitAndFaultPathsAreTargetsAgainstGlobalClock() throws IOException {
+        Path file = results("policies.json",
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"best-of\"", d(9.5, 9.5), 0.95, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"clock\"", d(5, 5), 0.5, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyFaultPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(2, 2), 0.2, d(1000, 1000), 0.4, 0.0),
+            entry("PolicyFaultPathBenchmark.read", 1, "\"policy\":\"best-of\"", d(1, 1), 0.1, d(1000, 1000), 0.2, 0.0));
+        List<RatioTable.Target> targets = RatioTable.of(JmhResult.read(file)).targets();
+        RatioTable.Target hit = targets.stream().filter(t -> t.description().contains("read hit >= 0.9x global-clock")).findFirst().orElseThrow();
+        RatioTable.Target fault = targets.stream().filter(t -> t.description().contains("fault path >= 0.9x global-clock")).findFirst().orElseThrow();
+        assertEquals(1, hit.rows().size(), "only the default policy's row counts, not clock's");
+        assertTrue(hit.met(), "0.95x");
+        assertFalse(fault.met(), "0.5x");
+        assertTrue(fault.evidence().contains("0.50"), fault.evidence());
+    }
+
+    @Test
     void theReportCommandPrintsTheTableAndReplacesOnlyItsSectionOfTheDocument() throws IOException {
         Path doc = dir.resolve("benchmarks.md");
         Files.writeString(doc, "# Benchmarks\n\nMethod.\n\n" + JmhReportCommand.BEGIN + "\nold\n" + JmhReportCommand.END
