@@ -336,15 +336,14 @@ final class EvictionEngine {
             if (key == PageKey.UNBOUND) {
                 return EvictionOutcome.BUSY; // evicted by someone else meanwhile
             }
-            EvictionEvent event = new EvictionEvent();
-            event.begin();
+            EvictionEvent event = EvictionEvent.create();
             boolean dirty = frames.isModified(victim);
             if (!writeOut(victim, key, background)) {
                 return EvictionOutcome.WRITE_FAILED;
             }
             unbind(victim, key);
             evicted = true;
-            if (event.shouldCommit()) {
+            if (event != null && event.shouldCommit()) {
                 FrameOwner owner = owners.get(PageKey.fileId(key));
                 event.file = owner == null ? PageKey.toString(key) : owner.path().toString();
                 event.page = PageKey.pageId(key);

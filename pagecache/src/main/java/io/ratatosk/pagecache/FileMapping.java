@@ -264,10 +264,9 @@ final class FileMapping implements FrameOwner {
                 failed(pageId, t);
                 throw t;
             }
-            FaultEvent event = new FaultEvent();
-            event.begin();
+            FaultEvent event = FaultEvent.create();
             int filled = fill(pageId, key, frame, forWrite);
-            if (event.shouldCommit()) {
+            if (event != null && event.shouldCommit()) {
                 event.file = path.toString();
                 event.page = pageId;
                 event.commit();

@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -31,4 +32,14 @@ public final class EvictionEvent extends Event {
 
     @Label("Background")
     public boolean background;
+
+    /** A begun event, or null while the JVM has no flight recorder: see {@link FaultEvent#create()}. */
+    public static EvictionEvent create() {
+        if (!FlightRecorder.isInitialized()) {
+            return null;
+        }
+        EvictionEvent event = new EvictionEvent();
+        event.begin();
+        return event;
+    }
 }
