@@ -2,6 +2,7 @@ package io.ratatosk.policies.tinylfu;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
@@ -32,7 +33,10 @@ import java.util.function.LongConsumer;
  * threads may write one slot: one sample lost); a hit that finds the ring full drops its sample. The
  * ring is replayed into the simulations under the lock, off the hit path: by housekeeping (the
  * background evictor's, or the evicting thread's at the start of an eviction) and by each fault before
- * its own request. In one thread every sample is replayed in order, so the policy is deterministic and
+ * its own request. Where the page cache's background evictor runs housekeeping
+ * ({@link #housekeepingInBackground}), a fault offers its sampled key to the ring too and only the evictor
+ * replays it, under a lock of the simulations' own, so that no fault waits for them (as best-of's
+ * miniatures). In one thread every sample is replayed in order, so the policy is deterministic and
  * the page cache counts exactly the simulator's hits.
  */
 public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
@@ -64,11 +68,16 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private final SampleRing ring = new SampleRing();
     /** The ring's sink, made once: a drain allocates nothing. */
     private final LongConsumer replay = key -> simulate(key, PageKey.hash(key));
-    // Guarded by lock.
+    /** Set before the first request when the page cache's background evictor runs {@link #housekeeping}. */
+    private volatile boolean simulatedInBackground;
+    /** Guards the simulations and their scores when they run in the background. */
+    private final PolicyLock simulation = new PolicyLock();
+    // Guarded by lock, or by simulation where simulatedInBackground.
     private long sampledRequests;
     private final double[] scores;
-    private int chosen;
     private double requestScore;
+    /** The simulation chosen last, or -1; written where the simulations run, read by every fault. */
+    private volatile int chosen;
 
     AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
         super(NAME, frames, sizing);
@@ -113,24 +122,53 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         ring.offer(pageKey);
     }
 
-    /** The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path. */
+    /**
+     * The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path; in
+     * the background under {@link #simulation}, so that faults and evictions go on meanwhile.
+     */
     @Override
     public void housekeeping() {
-        lock.lock();
+        PolicyLock guard = simulatedInBackground ? simulation : lock;
+        guard.lock();
         try {
             replayRing();
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    /**
+     * From now on only the evictor's housekeeping runs the simulations. The page cache says so before its first
+     * request; later a fault's replay and the evictor's could overlap, so it is refused.
+     */
+    @Override
+    public void housekeepingInBackground() {
+        lock.lock();
+        try {
+            if (sampledRequests > 0) {
+                throw new IllegalStateException(NAME + ": housekeepingInBackground() after the first request");
+            }
+            simulatedInBackground = true;
         } finally {
             lock.unlock();
         }
     }
 
+    /** Called under the lock: in the background, the sampled request only joins the ring. */
     @Override
     int windowAfterFault(long pageKey, long hash, int window) {
-        replayRing();
-        if (sampled(hash)) {
-            simulate(pageKey, hash);
+        if (simulatedInBackground) {
+            if (sampled(hash)) {
+                ring.offer(pageKey);
+            }
+        } else {
+            replayRing();
+            if (sampled(hash)) {
+                simulate(pageKey, hash);
+            }
         }
-        return chosen < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[chosen]));
+        int share = chosen;
+        return share < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[share]));
     }
 
     private void replayRing() {
@@ -170,11 +208,18 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /** The window share of the simulation chosen last, or -1 before the first choice. */
     public double chosenShare() {
-        lock.lock();
+        int share = chosen;
+        return share < 0 ? -1 : WINDOW_SHARES[share];
+    }
+
+    /** Sampled requests the simulations have seen (those a full ring dropped are not among them). */
+    public long sampledRequests() {
+        PolicyLock guard = simulatedInBackground ? simulation : lock;
+        guard.lock();
         try {
-            return chosen < 0 ? -1 : WINDOW_SHARES[chosen];
+            return sampledRequests;
         } finally {
-            lock.unlock();
+            guard.unlock();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.tinylfu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.PolicyDriver;
@@ -27,6 +28,37 @@ class AdaptiveTinyLfuPolicyTest {
             assertEquals(1.0, policy(driver).chosenShare());
             assertEquals(FRAMES, policy(driver).windowTarget());
             driver.policy.checkInvariants();
+        }
+    }
+
+    /**
+     * With the page cache's background evictor running housekeeping, a fault only queues its sampled request,
+     * the simulations see it at the next housekeeping (the replay's, before each eviction, as the evictor's
+     * would come), and the window still follows the workload.
+     */
+    @Test
+    void inTheBackgroundFaultsQueueTheirRequestsAndHousekeepingSimulatesThem() {
+        try (PolicyDriver driver = adaptive()) {
+            AdaptiveTinyLfuPolicy policy = policy(driver);
+            policy.housekeepingInBackground();
+            for (int p = 0; p < FRAMES; p++) {
+                driver.request(p);
+            }
+            assertEquals(0, policy.sampledRequests(), "no fault ran a simulation");
+            policy.housekeeping();
+            assertEquals(FRAMES, policy.sampledRequests(), "housekeeping replayed every queued fault");
+            driver.zigzag(800, 10);
+            assertEquals(1.0, policy.chosenShare());
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void movingTheSimulationsToTheBackgroundAfterTheFirstRequestIsRefused() {
+        try (PolicyDriver driver = adaptive()) {
+            driver.request(1);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> policy(driver).housekeepingInBackground());
+            assertTrue(e.getMessage().contains("after the first request"), e.getMessage());
         }
     }
 
