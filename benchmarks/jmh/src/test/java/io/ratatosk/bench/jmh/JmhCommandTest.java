@@ -37,6 +37,7 @@ class JmhCommandTest {
         Pattern suite = Pattern.compile(JmhCommand.SUITE_PATTERN);
         assertTrue(suite.matcher(HitPathBenchmark.class.getName() + ".read").find());
         assertTrue(suite.matcher(PolicyHitPathBenchmark.class.getName() + ".read").find());
+        assertTrue(suite.matcher(PolicyFaultPathBenchmark.class.getName() + ".read").find());
         assertTrue(suite.matcher(KeyValueCacheBenchmark.class.getName() + ".get").find());
         assertFalse(suite.matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());
         assertTrue(Pattern.compile("PrimitiveMap").matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());

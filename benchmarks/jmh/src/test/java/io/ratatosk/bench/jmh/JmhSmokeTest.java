@@ -49,6 +49,19 @@ class JmhSmokeTest {
         assertEquals(4, seen.size(), "read and write for both sides: " + seen);
     }
 
+    /** The per-policy fault path faults: the file is four times the frames, so some reads go to it for every policy. */
+    @Test
+    void thePolicyFaultPathBenchmarkFaultsUnderTheDefaultPolicy() throws Exception {
+        Collection<RunResult> results = runOnce(PolicyFaultPathBenchmark.class, "policy", "best-of", "global-clock");
+
+        assertEquals(2, results.size());
+        for (RunResult r : results) {
+            String name = "policy=" + r.getParams().getParam("policy");
+            assertTrue(r.getPrimaryResult().getScore() > 0, name + " measured nothing");
+            assertTrue(r.getSecondaryResults().get("pagesRead").getScore() > 0, name + ": nothing was read from the file");
+        }
+    }
+
     /** The raw limit reads every value it checks from its own buffer, with no cache and nothing read after the copy. */
     @Test
     void theRawMemoryLimitRunsTheSameCheckedLoop() throws Exception {
