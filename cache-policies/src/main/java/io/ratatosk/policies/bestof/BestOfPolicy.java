@@ -11,6 +11,7 @@ import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import io.ratatosk.policies.SampleRing;
+import io.ratatosk.policies.SimulationPlace;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
@@ -154,17 +155,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     private boolean samplingHits;
     private final PolicyLock lock = new PolicyLock();
     /**
-     * Whether the page cache's background evictor runs {@link #housekeeping} ({@link #housekeepingInBackground}):
-     * then a fault only offers its sampled key to the ring, and the evictor's housekeeping runs the miniatures
-     * under {@link #simulation}, off every fault's path. Else (the simulator, a cache without an evictor) each
-     * fault replays the ring and its own request under {@link #lock}, as housekeeping does before an eviction.
+     * Where the miniatures run: in each fault, which replays the ring and its own request under {@link #lock}; or,
+     * where the page cache's background evictor runs {@link #housekeeping}, there, a fault only offering its
+     * sampled key to the ring.
      */
-    private volatile boolean simulatedInBackground;
-    /**
-     * Guards the miniatures and the scores when they run in the background; taken before {@link #lock}
-     * (by a switch), never after it.
-     */
-    private final PolicyLock simulation = new PolicyLock();
+    private final SimulationPlace simulations = new SimulationPlace(NAME, lock);
 
     // Guarded by lock.
     /** The frames the current expert was told about (faulted and not yet evicted), one bit each. */
@@ -178,7 +173,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final long[] sampledFrames;
     private int chosen;
     private long switches;
-    // Guarded by lock, or by simulation where simulatedInBackground.
+    // Guarded by simulations.guard().
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;
@@ -339,7 +334,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void onFault(int frame, long pageKey) {
         boolean sampled = sampled(pageKey);
-        boolean inBackground = simulatedInBackground;
+        boolean inBackground = simulations.inBackground();
         if (sampled && inBackground) {
             ring.offer(pageKey);
         }
@@ -396,22 +391,24 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     /**
-     * Replays the ring off the hit path (and, in the background, off the fault path: under {@link #simulation},
-     * so that faults and evictions go on meanwhile), then the current expert's own housekeeping.
+     * Replays the ring off the hit path (and, in the background, off the fault path: under the simulations' own
+     * lock, so that faults and evictions go on meanwhile), then the current expert's own housekeeping.
      */
     @Override
     public void housekeeping() {
-        if (simulatedInBackground) {
-            simulation.lock();
+        boolean inBackground = simulations.inBackground();
+        if (inBackground) {
+            PolicyLock guard = simulations.guard();
+            guard.lock();
             try {
                 replayRing();
             } finally {
-                simulation.unlock();
+                guard.unlock();
             }
         }
         lock.lock();
         try {
-            if (!simulatedInBackground) {
+            if (!inBackground) {
                 replayRing();
             }
             current.housekeeping();
@@ -420,18 +417,12 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
-    /**
-     * From now on only the evictor's housekeeping runs the miniatures. The page cache says so before its first
-     * request; later it would let a fault's replay and the evictor's overlap, so it is refused.
-     */
+    /** From now on only the evictor's housekeeping runs the miniatures ({@link SimulationPlace#moveToBackground}). */
     @Override
     public void housekeepingInBackground() {
         lock.lock();
         try {
-            if (sampledRequests > 0 || hasKnownFrames()) {
-                throw new IllegalStateException(NAME + ": housekeepingInBackground() after the first request");
-            }
-            simulatedInBackground = true;
+            simulations.moveToBackground(sampledRequests > 0 || hasKnownFrames());
         } finally {
             lock.unlock();
         }
@@ -539,13 +530,7 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /** Sampled requests the miniatures have seen (those a full ring dropped are not among them). */
     public long sampledRequests() {
-        PolicyLock guard = simulatedInBackground ? simulation : lock;
-        guard.lock();
-        try {
-            return sampledRequests;
-        } finally {
-            guard.unlock();
-        }
+        return simulations.read(() -> sampledRequests);
     }
 
     /** How many times the frames changed expert. */

@@ -7,6 +7,7 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import io.ratatosk.policies.SampleRing;
+import io.ratatosk.policies.SimulationPlace;
 import java.util.List;
 import java.util.function.LongConsumer;
 
@@ -68,11 +69,9 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private final SampleRing ring = new SampleRing();
     /** The ring's sink, made once: a drain allocates nothing. */
     private final LongConsumer replay = key -> simulate(key, PageKey.hash(key));
-    /** Set before the first request when the page cache's background evictor runs {@link #housekeeping}. */
-    private volatile boolean simulatedInBackground;
-    /** Guards the simulations and their scores when they run in the background. */
-    private final PolicyLock simulation = new PolicyLock();
-    // Guarded by lock, or by simulation where simulatedInBackground.
+    /** Where the simulations run: in each fault, or in the background evictor's housekeeping. */
+    private final SimulationPlace simulations = new SimulationPlace(NAME, lock);
+    // Guarded by simulations.guard().
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;
@@ -124,11 +123,11 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /**
      * The background evictor's housekeeping (or the evicting thread's) replays the ring off the hit path; in
-     * the background under {@link #simulation}, so that faults and evictions go on meanwhile.
+     * the background under the simulations' own lock, so that faults and evictions go on meanwhile.
      */
     @Override
     public void housekeeping() {
-        PolicyLock guard = simulatedInBackground ? simulation : lock;
+        PolicyLock guard = simulations.guard();
         guard.lock();
         try {
             replayRing();
@@ -137,18 +136,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         }
     }
 
-    /**
-     * From now on only the evictor's housekeeping runs the simulations. The page cache says so before its first
-     * request; later a fault's replay and the evictor's could overlap, so it is refused.
-     */
+    /** From now on only the evictor's housekeeping runs the simulations ({@link SimulationPlace#moveToBackground}). */
     @Override
     public void housekeepingInBackground() {
         lock.lock();
         try {
-            if (sampledRequests > 0) {
-                throw new IllegalStateException(NAME + ": housekeepingInBackground() after the first request");
-            }
-            simulatedInBackground = true;
+            simulations.moveToBackground(sampledRequests > 0);
         } finally {
             lock.unlock();
         }
@@ -157,7 +150,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     /** Called under the lock: in the background, the sampled request only joins the ring. */
     @Override
     int windowAfterFault(long pageKey, long hash, int window) {
-        if (simulatedInBackground) {
+        if (simulations.inBackground()) {
             if (sampled(hash)) {
                 ring.offer(pageKey);
             }
@@ -214,12 +207,6 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /** Sampled requests the simulations have seen (those a full ring dropped are not among them). */
     public long sampledRequests() {
-        PolicyLock guard = simulatedInBackground ? simulation : lock;
-        guard.lock();
-        try {
-            return sampledRequests;
-        } finally {
-            guard.unlock();
-        }
+        return simulations.read(() -> sampledRequests);
     }
 }

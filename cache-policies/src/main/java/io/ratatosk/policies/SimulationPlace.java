@@ -1,0 +1,61 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.PolicyLock;
+import java.util.function.LongSupplier;
+
+/**
+ * Where a policy's miniature simulations replay its sampled requests, and which lock guards their state there:
+ * in each fault, under the policy's own lock (the simulator, a page cache without a background evictor: in one
+ * thread every sample replays in order, deterministically), or, once {@link #moveToBackground} was called, in
+ * the background evictor's housekeeping, under a lock of the simulations' own, so that no fault waits for them.
+ * best-of's miniatures and w-tinylfu-adaptive's window simulations run this way. The simulations' lock is taken
+ * before the policy's (a best-of switch), never after it.
+ */
+public final class SimulationPlace {
+    private final String policy;
+    private final PolicyLock policyLock;
+    private final PolicyLock simulationLock = new PolicyLock();
+    /** Set once, before the first request; read by every fault. */
+    private volatile boolean inBackground;
+
+    /** For the policy named {@code policy}, whose own lock is {@code policyLock}. */
+    public SimulationPlace(String policy, PolicyLock policyLock) {
+        this.policy = policy;
+        this.policyLock = policyLock;
+    }
+
+    /** Whether the evictor's housekeeping, not the faults, runs the simulations. */
+    public boolean inBackground() {
+        return inBackground;
+    }
+
+    /** The lock that guards the simulations' state: the policy's, or theirs in the background. */
+    public PolicyLock guard() {
+        return inBackground ? simulationLock : policyLock;
+    }
+
+    /**
+     * From now on only the evictor's housekeeping runs the simulations. The caller holds the policy's lock; the page
+     * cache asks before the first request, and later ({@code requestsSeen}) a fault's replay and the evictor's could
+     * overlap, so it is refused.
+     *
+     * @throws IllegalStateException if {@code requestsSeen}
+     */
+    public void moveToBackground(boolean requestsSeen) {
+        if (requestsSeen) {
+            throw new IllegalStateException(policy + ": housekeepingInBackground() after the first request");
+        }
+        inBackground = true;
+    }
+
+    /** {@code value} of the simulations' state, read under the lock that guards it. */
+    public long read(LongSupplier value) {
+        PolicyLock guard = guard();
+        guard.lock();
+        try {
+            return value.getAsLong();
+        } finally {
+            guard.unlock();
+        }
+    }
+}
