@@ -11,8 +11,13 @@ import java.math.RoundingMode;
  * @param hits     requests that found their key resident
  * @param requests all requests of the trace
  * @param millis   wall time of the replay
+ * @param state    what the policy said of its state at the end (best-of: the expert it follows), or ""
  */
-public record HitCount(String policy, int size, long hits, long requests, long millis) {
+public record HitCount(String policy, int size, long hits, long requests, long millis, String state) {
+    public HitCount(String policy, int size, long hits, long requests, long millis) {
+        this(policy, size, hits, requests, millis, "");
+    }
+
     public double hitRatio() {
         return (double) hits / requests;
     }

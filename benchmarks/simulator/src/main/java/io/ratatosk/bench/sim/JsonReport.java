@@ -48,6 +48,9 @@ public final class JsonReport {
                 r.put("size", size);
                 r.put("hits", h.hits());
                 r.put("hitRatio", round4(h.hitRatio()));
+                if (!h.state().isEmpty()) {
+                    r.put("state", h.state());
+                }
             }
         }
         return node;

@@ -40,6 +40,14 @@ public final class ResultTable {
             }
             out.append('\n');
         }
+        for (String policy : r.policies()) { // what a policy said of itself at the end: best-of, the expert it follows
+            for (int size : r.sizes()) {
+                String state = r.find(policy, size).orElseThrow().state();
+                if (!state.isEmpty()) {
+                    out.append(String.format(Locale.ROOT, "%s @ %d: %s%n", policy, size, state));
+                }
+            }
+        }
         return out.toString();
     }
 

@@ -27,6 +27,11 @@ final class SpiPolicySimulator implements PolicySimulator {
 
     @Override
     public long replay(Trace trace, int capacity, Progress progress) {
+        return run(trace, capacity, progress).hits();
+    }
+
+    @Override
+    public Outcome run(Trace trace, int capacity, Progress progress) {
         int[] keys = trace.keys();
         try (PolicyReplay replay = new PolicyReplay(capacity, trace.distinct(), factory, Sweep.background())) {
             for (int i = 0; i < keys.length; i++) {
@@ -37,7 +42,7 @@ final class SpiPolicySimulator implements PolicySimulator {
             }
             progress.advance(keys.length & (PROGRESS_STEP - 1));
             replay.verify();
-            return replay.hits();
+            return new Outcome(replay.hits(), replay.policy().state());
         } catch (IllegalStateException e) {
             throw new IllegalStateException(name + ": " + e.getMessage(), e);
         }

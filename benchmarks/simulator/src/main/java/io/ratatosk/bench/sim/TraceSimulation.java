@@ -69,16 +69,16 @@ public final class TraceSimulation {
 
     private HitCount replay(Trace trace, Run run, SimulationProgress progress) {
         long start = System.nanoTime();
-        long hits;
+        PolicySimulator.Outcome outcome;
         try {
-            hits = catalog.simulator(run.policy).replay(trace, run.size, progress::advance);
+            outcome = catalog.simulator(run.policy).run(trace, run.size, progress::advance);
         } catch (RuntimeException e) {
             throw new IllegalStateException(run.policy.text() + " at size " + run.size + " on " + trace.name()
                 + " failed: " + e.getMessage(), e);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.runFinished(trace, run.policy.text(), run.size, millis);
-        return new HitCount(run.policy.text(), run.size, hits, trace.requests(), millis);
+        return new HitCount(run.policy.text(), run.size, outcome.hits(), trace.requests(), millis, outcome.state());
     }
 
     private static int costRank(PolicySpec policy) {

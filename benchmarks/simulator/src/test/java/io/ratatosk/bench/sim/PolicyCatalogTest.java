@@ -117,4 +117,22 @@ class PolicyCatalogTest {
         assertEquals(clock7, explicit7);
         assertEquals(muninn, clock4);
     }
+
+    @Test
+    void aRunReportsWhatThePolicySaysOfItsStateAndTheTableShowsIt() {
+        Trace trace = Trace.of("t", 1, 2, 1, 3, 1, 4, 2, 5, 1, 2, 3, 4, 5, 1, 1, 2, 6, 7, 1, 2);
+        PolicySimulator.Outcome bestOf = catalog.simulator(catalog.parse("best-of")).run(trace, 3, PolicySimulator.Progress.NONE);
+        assertEquals(catalog.simulator(catalog.parse("best-of")).replay(trace, 3, PolicySimulator.Progress.NONE), bestOf.hits());
+        assertTrue(bestOf.state().matches("following [a-z0-9-]+, \\d+ switch(es)?, \\d+ sampled requests simulated"), bestOf.state());
+        assertEquals("", catalog.simulator(catalog.parse("muninn")).run(trace, 3, PolicySimulator.Progress.NONE).state(),
+            "a policy with nothing to say says nothing");
+        assertEquals("", catalog.simulator(catalog.parse("lru")).run(trace, 3, PolicySimulator.Progress.NONE).state());
+
+        TraceResult result = new TraceResult("t", "lirs", trace.requests(), trace.distinct(), List.of("best-of", "muninn"),
+            List.of(3), List.of("3"), List.of(new HitCount("best-of", 3, bestOf.hits(), trace.requests(), 0, bestOf.state()),
+            new HitCount("muninn", 3, 1, trace.requests(), 0)), 0);
+        String table = ResultTable.render(result);
+        assertTrue(table.contains("best-of @ 3: " + bestOf.state()), table);
+        assertTrue(!table.contains("muninn @"), table);
+    }
 }
