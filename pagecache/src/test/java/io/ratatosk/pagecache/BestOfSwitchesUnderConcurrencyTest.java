@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.policies.bestof.BestOfPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -30,13 +31,27 @@ class BestOfSwitchesUnderConcurrencyTest {
 
     @Test
     void switchesBetweenExpertsKeepTheBookkeepingWhileThreadsHitAndEvict() throws Exception {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+        run(Map.of("pagecache.evictor.enabled", "false"));
+    }
+
+    /**
+     * With the background evictor, the miniatures and the followed expert's own simulations (w-tinylfu-adaptive's
+     * windows) run in its housekeeping, and it makes the switches. No margin at all, so that the frames move to
+     * whichever expert led the last period, w-tinylfu-adaptive and s3-fifo among them.
+     */
+    @Test
+    void switchesMadeByTheBackgroundEvictorKeepTheBookkeepingToo() throws Exception {
+        run(Map.of("pagecache.evictor.enabled", "true", "pagecache.bestof.margin", "0", "pagecache.bestof.min_gain", "0"));
+    }
+
+    private void run(Map<String, String> flags) throws Exception {
+        Map<String, String> all = new HashMap<>(flags);
+        all.putAll(Map.of(
             "pagecache.memory", String.valueOf(FRAMES * PAGE_SIZE),
             "pagecache.page_size", String.valueOf(PAGE_SIZE),
             "pagecache.policy", BestOfPolicy.NAME,
-            "pagecache.bestof.adapt_period", "0.5",
-            "pagecache.evictor.enabled", "false"));
-        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(dir.resolve("s.db"), PAGE_SIZE)) {
+            "pagecache.bestof.adapt_period", "0.5"));
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(all)); PagedFile file = cache.map(dir.resolve("s.db"), PAGE_SIZE)) {
             try (PageCursor w = file.io(FRAMES * 8L - 1, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 assertTrue(w.next());
             }

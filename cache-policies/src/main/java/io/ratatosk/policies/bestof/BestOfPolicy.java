@@ -393,11 +393,16 @@ public final class BestOfPolicy implements EvictionPolicy {
     /**
      * Replays the ring off the hit path (and, in the background, off the fault path: under the simulations' own
      * lock, so that faults and evictions go on meanwhile), then the current expert's own housekeeping.
+     *
+     * <p>In the background the expert's housekeeping runs outside this policy's lock too: the expert was told it
+     * runs in the background ({@link #housekeepingInBackground}), so its housekeeping guards its own state as it
+     * would beside concurrent faults standing alone (w-tinylfu-adaptive's window simulations then hold no lock a
+     * fault needs). The expert cannot be replaced meanwhile: in the background only this replay switches, and the
+     * evictor is the one thread that runs it.
      */
     @Override
     public void housekeeping() {
-        boolean inBackground = simulations.inBackground();
-        if (inBackground) {
+        if (simulations.inBackground()) {
             PolicyLock guard = simulations.guard();
             guard.lock();
             try {
@@ -405,24 +410,28 @@ public final class BestOfPolicy implements EvictionPolicy {
             } finally {
                 guard.unlock();
             }
+            current.housekeeping();
+            return;
         }
         lock.lock();
         try {
-            if (!inBackground) {
-                replayRing();
-            }
+            replayRing();
             current.housekeeping();
         } finally {
             lock.unlock();
         }
     }
 
-    /** From now on only the evictor's housekeeping runs the miniatures ({@link SimulationPlace#moveToBackground}). */
+    /**
+     * From now on only the evictor's housekeeping runs the miniatures ({@link SimulationPlace#moveToBackground}), and
+     * the experts' own background work: the current one is told now, every later one as it is built.
+     */
     @Override
     public void housekeepingInBackground() {
         lock.lock();
         try {
             simulations.moveToBackground(sampledRequests > 0 || hasKnownFrames());
+            current.housekeepingInBackground();
         } finally {
             lock.unlock();
         }
@@ -489,6 +498,9 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     private void rebuild(int next) {
         EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, settings);
+        if (simulations.inBackground()) {
+            expert.housekeepingInBackground(); // before its first request, as the page cache would
+        }
         for (int word = 0; word < known.length; word++) {
             for (long bits = known[word]; bits != 0; bits &= bits - 1) {
                 int frame = (word << 6) + Long.numberOfTrailingZeros(bits);
@@ -510,6 +522,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     // ---------------------------------------------------------------- introspection, checks
+
+    /** The expert the frames follow now (for tests: a snapshot, as {@link #currentExpert}). */
+    EvictionPolicy expert() {
+        return current;
+    }
 
     /** The name of the expert the frames follow now. */
     public String currentExpert() {

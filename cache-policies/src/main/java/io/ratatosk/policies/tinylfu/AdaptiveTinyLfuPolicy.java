@@ -205,6 +205,11 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         return share < 0 ? -1 : WINDOW_SHARES[share];
     }
 
+    /** Whether the evictor's housekeeping, not the faults, runs the simulations ({@link #housekeepingInBackground}). */
+    public boolean simulatesInBackground() {
+        return simulations.inBackground();
+    }
+
     /** Sampled requests the simulations have seen (those a full ring dropped are not among them). */
     public long sampledRequests() {
         return simulations.read(() -> sampledRequests);

@@ -130,6 +130,29 @@ class BestOfPolicyTest {
         }
     }
 
+    /**
+     * In the background, the experts' own simulations leave the faults too: an expert built at a switch is told
+     * before its first request, and best-of's housekeeping runs the expert's (w-tinylfu-adaptive's windows).
+     */
+    @Test
+    void inTheBackgroundTheExpertFollowedRunsItsOwnSimulationsInHousekeepingToo() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            policy.housekeepingInBackground();
+            webLike(driver);
+            assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "as inline (aSteadyLeadOfTwoPoints...)");
+            AdaptiveTinyLfuPolicy expert = (AdaptiveTinyLfuPolicy) policy.expert();
+            assertTrue(expert.simulatesInBackground(), "told at the switch, before its first request");
+            assertTrue(expert.sampledRequests() > 0, "best-of's housekeeping ran the expert's");
+            driver.policy.checkInvariants();
+        }
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            webLike(driver);
+            assertEquals(AdaptiveTinyLfuPolicy.NAME, policy(driver).currentExpert());
+            assertTrue(!((AdaptiveTinyLfuPolicy) policy(driver).expert()).simulatesInBackground(), "inline stays inline");
+        }
+    }
+
     @Test
     void inlineFaultsSimulateTheirRequestsAtOnce() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
