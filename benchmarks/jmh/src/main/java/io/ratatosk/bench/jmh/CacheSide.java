@@ -56,6 +56,13 @@ public interface CacheSide extends AutoCloseable {
     /** A read cursor (optimistic, {@code PF_SHARED_READ_LOCK}) for the calling thread to keep and reuse. */
     Cursor readCursor() throws IOException;
 
+    /**
+     * A store's read of one record with a cursor of its own: opens a read cursor at {@code pageId}, moves to it,
+     * reads long {@code slot} until the read validates, closes the cursor; returns the value read. Each side with
+     * its own cursor type, nothing wrapped.
+     */
+    long readWithNewCursor(long pageId, int slot) throws IOException;
+
     /** A write cursor ({@code PF_SHARED_WRITE_LOCK}) for the calling thread to keep and reuse. */
     Cursor writeCursor() throws IOException;
 

@@ -79,6 +79,20 @@ final class MuninnPeer implements CacheSide {
     }
 
     @Override
+    public long readWithNewCursor(long pageId, int slot) throws IOException {
+        try (PageCursor cursor = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK, CursorContext.NULL_CONTEXT)) {
+            if (!cursor.next()) {
+                throw new IllegalStateException("page " + pageId + " is past the end of the file");
+            }
+            long value;
+            do {
+                value = cursor.getLong(slot * Long.BYTES);
+            } while (cursor.shouldRetry());
+            return value;
+        }
+    }
+
+    @Override
     public Cursor writeCursor() throws IOException {
         return new MuninnCursor(file.io(0, PagedFile.PF_SHARED_WRITE_LOCK, CursorContext.NULL_CONTEXT));
     }

@@ -52,6 +52,20 @@ final class RatatoskSide implements CacheSide {
     }
 
     @Override
+    public long readWithNewCursor(long pageId, int slot) throws IOException {
+        try (PageCursor cursor = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            if (!cursor.next()) {
+                throw new IllegalStateException("page " + pageId + " is past the end of the file");
+            }
+            long value;
+            do {
+                value = cursor.getLong(slot * Long.BYTES);
+            } while (cursor.shouldRetry());
+            return value;
+        }
+    }
+
+    @Override
     public Cursor writeCursor() throws IOException {
         return new RatatoskCursor(file.io(0, PagedFile.PF_SHARED_WRITE_LOCK));
     }

@@ -48,6 +48,15 @@ final class RawMemorySide implements CacheSide {
         return new RawCursor();
     }
 
+    /** No cursor to open: the read alone, as {@link RawCursor} does it. */
+    @Override
+    public long readWithNewCursor(long pageId, int slot) {
+        if (pageId < 0 || pageId >= pages) {
+            throw new IllegalStateException("page " + pageId + " is past the end of the file");
+        }
+        return UNSAFE.getLong(base + pageId * BenchFile.PAGE_SIZE + (long) slot * Long.BYTES);
+    }
+
     /** The raw side has nothing to lock, so a "write cursor" would measure nothing a cache does. */
     @Override
     public Cursor writeCursor() {

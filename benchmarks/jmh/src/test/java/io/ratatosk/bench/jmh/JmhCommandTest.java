@@ -33,7 +33,7 @@ class JmhCommandTest {
     }
 
     @Test
-    void theDefaultSuiteLeavesOutOnlyThePrimitiveMapsWhichRunByName() {
+    void theDefaultSuiteLeavesOutOnlyThePrimitiveMapsAndTheCursorPerReadWhichRunByName() {
         Pattern suite = Pattern.compile(JmhCommand.SUITE_PATTERN);
         assertTrue(suite.matcher(HitPathBenchmark.class.getName() + ".read").find());
         assertTrue(suite.matcher(PolicyHitPathBenchmark.class.getName() + ".read").find());
@@ -41,6 +41,8 @@ class JmhCommandTest {
         assertTrue(suite.matcher(KeyValueCacheBenchmark.class.getName() + ".get").find());
         assertFalse(suite.matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());
         assertTrue(Pattern.compile("PrimitiveMap").matcher(PrimitiveMapBenchmark.class.getName() + ".exactHistory").find());
+        assertFalse(suite.matcher(CursorPerReadBenchmark.class.getName() + ".read").find());
+        assertTrue(Pattern.compile("CursorPerRead").matcher(CursorPerReadBenchmark.class.getName() + ".read").find());
     }
 
     @Test

@@ -62,6 +62,19 @@ class JmhSmokeTest {
         }
     }
 
+    /** A cursor per read, on both sides: every read checked, every one a hit. */
+    @Test
+    void eachSideReadsWithACursorPerReadFromTheCache() throws Exception {
+        Collection<RunResult> results = runOnce(CursorPerReadBenchmark.class, "side", CacheSide.RATATOSK, CacheSide.MUNINN);
+
+        assertEquals(2, results.size());
+        for (RunResult r : results) {
+            String name = "side=" + r.getParams().getParam("side");
+            assertTrue(r.getPrimaryResult().getScore() > 0, name + " measured nothing");
+            assertEquals(0.0, r.getSecondaryResults().get("pagesRead").getScore(), name + ": the file was not fully cached");
+        }
+    }
+
     /** The raw limit reads every value it checks from its own buffer, with no cache and nothing read after the copy. */
     @Test
     void theRawMemoryLimitRunsTheSameCheckedLoop() throws Exception {
