@@ -7,6 +7,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -18,7 +19,14 @@ import org.openjdk.jmh.infra.ThreadParams;
  * global-clock. The hit ratios differ by policy, so read the throughput beside the report's hit ratio.
  *
  * <p>As in {@link PolicyHitPathBenchmark}, {@code ./bench jmh} fills {@code policy} with every registered policy.
+ *
+ * <p>Eight seconds of warm-up, not the suite's three: a policy with much code on this path (best-of runs four
+ * experts, their miniatures and switches between them) is still being compiled after three, and on a machine
+ * with few cores the compiler threads take a core from the benchmark. best-of's five measured seconds after a
+ * three-second warm-up climbed from 0.66 to 1.61 ops/µs on the 2-core VM, and settled at 1.5-1.8 from the
+ * eighth second on (docs/benchmarks.md). {@code --quick}'s one second of warm-up undersells it the most.
  */
+@Warmup(iterations = 8, time = 1)
 public class PolicyFaultPathBenchmark extends PageBenchmark {
     @Param({"muninn", "global-clock", "clock", "random"})
     public String policy;
