@@ -116,6 +116,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final int frameCount;
     /** What the experts are built from: their own flags, at their defaults where unset. */
     private final FlagValues settings;
+    /** What the experts that follow the frames are built from: {@link #expertSettings}. */
+    private final FlagValues expertSettings;
     private final MiniatureSet miniatures;
     /** Requests whose hash, shifted right by 32, is below this are sampled. */
     private final long sampleBelow;
@@ -182,6 +184,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.expertSettings = expertSettings(settings, frameCount);
         int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
@@ -194,7 +197,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.scores = new double[miniatures.size()];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
-        follow(EXPERTS.get(0).factory().create(frames, settings));
+        follow(EXPERTS.get(0).factory().create(frames, expertSettings));
     }
 
     /**
@@ -208,7 +211,11 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (settings.isSet(TinyLfuFlags.SHADOW_ENTRIES)) {
             return settings;
         }
-        Integer shadowEntries = sampledEntries(capacity);
+        return withShadowEntries(settings, sampledEntries(capacity));
+    }
+
+    /** {@code settings} with w-tinylfu-adaptive's {@code shadow_entries} set to {@code shadowEntries}. */
+    private static FlagValues withShadowEntries(FlagValues settings, Integer shadowEntries) {
         return new FlagValues() {
             @Override
             public Object given(Flag flag) {
@@ -220,6 +227,19 @@ public final class BestOfPolicy implements EvictionPolicy {
                 return flag == TinyLfuFlags.SHADOW_ENTRIES ? shadowEntries.toString() : settings.text(flag);
             }
         };
+    }
+
+    /**
+     * The settings of the expert that follows the frames: w-tinylfu-adaptive's own window simulations, unless set,
+     * sample as best-of's miniatures do where that is fewer keys than its default (below 8192 frames), so that
+     * following it does not cost the evictor more simulations than best-of's own four miniatures.
+     */
+    static FlagValues expertSettings(FlagValues settings, int frames) {
+        int sampled = sampledEntries(frames);
+        if (settings.isSet(TinyLfuFlags.SHADOW_ENTRIES) || sampled >= settings.getInt(TinyLfuFlags.SHADOW_ENTRIES)) {
+            return settings;
+        }
+        return withShadowEntries(settings, sampled);
     }
 
     /** Entries that model a cache of {@code frames} by spatial sampling: a {@link #SAMPLED_SHARE} of them, at least {@link #MIN_SAMPLED_ENTRIES}. */
@@ -497,7 +517,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     private void rebuild(int next) {
-        EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, settings);
+        EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, expertSettings);
         if (simulations.inBackground()) {
             expert.housekeepingInBackground(); // before its first request, as the page cache would
         }

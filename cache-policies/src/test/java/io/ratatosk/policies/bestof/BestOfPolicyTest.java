@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
+import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.PolicyDriver;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -151,6 +154,18 @@ class BestOfPolicyTest {
             assertEquals(AdaptiveTinyLfuPolicy.NAME, policy(driver).currentExpert());
             assertTrue(!((AdaptiveTinyLfuPolicy) policy(driver).expert()).simulatesInBackground(), "inline stays inline");
         }
+    }
+
+    /** The followed w-tinylfu-adaptive samples no more keys than best-of's miniatures where that is fewer than its own default. */
+    @Test
+    void theFollowedAdaptiveExpertSamplesAsTheMiniaturesDoBelowItsDefault() {
+        assertEquals(256, BestOfPolicy.expertSettings(FlagValues.NONE, 300).getInt(TinyLfuFlags.SHADOW_ENTRIES));
+        assertEquals(1024, BestOfPolicy.expertSettings(FlagValues.NONE, 4096).getInt(TinyLfuFlags.SHADOW_ENTRIES));
+        int defaultEntries = FlagValues.NONE.getInt(TinyLfuFlags.SHADOW_ENTRIES);
+        assertEquals(defaultEntries, BestOfPolicy.expertSettings(FlagValues.NONE, 16 * defaultEntries).getInt(TinyLfuFlags.SHADOW_ENTRIES),
+            "never more than its default");
+        FlagValues set = PolicyRegistry.parse(Map.of(TinyLfuFlags.SHADOW_ENTRIES.name(), "4000"));
+        assertEquals(4000, BestOfPolicy.expertSettings(set, 4096).getInt(TinyLfuFlags.SHADOW_ENTRIES), "a value set is kept");
     }
 
     @Test
