@@ -42,7 +42,7 @@ import picocli.CommandLine.Unmatched;
         "Arguments other than the options below go to JMH as they are: a benchmark pattern (regexp),"
             + " -f, -wi, -i, -w, -r, -p name=v1,v2, -prof ..., -rff FILE. JMH's -t runs one thread count instead"
             + " of --threads. Full mode (default): 3 rounds of 1 fork each (the annotations' setting), 3 x 1 s warmup"
-            + " (8 for PolicyFaultPathBenchmark, whose policies take longer to compile),"
+            + " (PolicyFaultPathBenchmark first reads until the JIT compiler is quiet: its policies take long to compile),"
             + " 5 x 1 s measurement. Results: wall-clock ops/us, pagesRead (for hit ratios) and cpuNanos (process CPU"
             + " time, for throughput per CPU second) per benchmark, and the gc profiler's B/op.",
         "The suite leaves out PrimitiveMapBenchmark (our primitive maps against agrona's) and CursorPerReadBenchmark"

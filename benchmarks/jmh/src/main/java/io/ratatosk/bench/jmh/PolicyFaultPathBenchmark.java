@@ -7,7 +7,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -20,20 +19,29 @@ import org.openjdk.jmh.infra.ThreadParams;
  *
  * <p>As in {@link PolicyHitPathBenchmark}, {@code ./bench jmh} fills {@code policy} with every registered policy.
  *
- * <p>Eight seconds of warm-up, not the suite's three: a policy with much code on this path (best-of runs four
- * experts, their miniatures and switches between them) is still being compiled after three, and on a machine
- * with few cores the compiler threads take a core from the benchmark. best-of's five measured seconds after a
- * three-second warm-up climbed from 0.66 to 1.61 ops/µs on the 2-core VM, and settled at 1.5-1.8 from the
- * eighth second on (docs/benchmarks.md). {@code --quick}'s one second of warm-up undersells it the most.
+ * <p>Each trial first reads on one thread until the JIT compiler is quiet ({@link CompilerWarmUp}), before JMH's
+ * own warm-up: a policy with much code on this path (best-of runs four experts, their miniatures and switches
+ * between them) was otherwise still being compiled when the warm-up ended, and on a machine with few cores the
+ * compiler threads took a core from the benchmark. best-of's five measured seconds after the suite's three of
+ * warm-up climbed from 0.66 to 1.61 ops/µs on the 2-core VM, and settled at 1.5-1.8 from the eighth second on
+ * (docs/benchmarks.md). {@code -jvmArgsAppend -Dratatosk.jmh.warmUpUntilQuiet=false} leaves it out (the build's
+ * smoke test does). A system property rather than a parameter, so that the report's rows stay keyed by policy.
  */
-@Warmup(iterations = 8, time = 1)
 public class PolicyFaultPathBenchmark extends PageBenchmark {
     @Param({"muninn", "global-clock", "clock", "random"})
     public String policy;
 
+    /** Set to false to leave out each trial's reads until the JIT compiler is quiet (see the class comment). */
+    static final String WARM_UP_UNTIL_QUIET = "ratatosk.jmh.warmUpUntilQuiet";
+
     @Setup(Level.Trial)
     public void open() throws IOException {
         workload = Workload.open(CacheSide.RATATOSK, 4L * FaultPathBenchmark.FRAMES, FaultPathBenchmark.FRAMES, policy, true, 0);
+        if (Boolean.parseBoolean(System.getProperty(WARM_UP_UNTIL_QUIET, "true"))) {
+            CompilerWarmUp.Result warm = workload.warmUpUntilCompilerQuiet(PageIds.ZIPF);
+            System.out.printf("# %s: %,d reads before JMH's warm-up, %d ms, %s%n", policy, warm.operations(), warm.millis(),
+                warm.quiet() ? "until the compiler was quiet" : "the compiler still busy at the limit");
+        }
     }
 
     @Benchmark

@@ -61,6 +61,21 @@ final class Workload implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads pages of {@code distribution} on this thread until the JIT compiler is quiet ({@link CompilerWarmUp}),
+     * then counts from here, as {@link #open} does after its own passes: the measured iterations see none of it.
+     */
+    synchronized CompilerWarmUp.Result warmUpUntilCompilerQuiet(String distribution) throws IOException {
+        CompilerWarmUp.Result result;
+        try (CacheSide.Cursor cursor = cache.readCursor()) {
+            PageIds ids = PageIds.of(distribution, file.pages(), -1); // not any measured thread's ids
+            result = CompilerWarmUp.untilQuiet(() -> PageOps.read(cursor, ids.next()));
+        }
+        pagesReadReported = cache.pagesRead();
+        swapInsReported = cache.swapIns();
+        return result;
+    }
+
     private void readEveryPage() throws IOException {
         try (CacheSide.Cursor cursor = cache.readCursor()) {
             for (long page = 0; page < file.pages(); page++) {

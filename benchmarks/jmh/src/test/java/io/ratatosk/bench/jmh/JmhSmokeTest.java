@@ -29,6 +29,8 @@ class JmhSmokeTest {
     @BeforeAll
     static void runBesideOtherJmhRuns() {
         System.setProperty("jmh.ignoreLock", "true");
+        // up to 20 s a trial of reads until the compiler is quiet: this test measures nothing (CompilerWarmUpTest)
+        System.setProperty(PolicyFaultPathBenchmark.WARM_UP_UNTIL_QUIET, "false");
     }
 
     @Test
