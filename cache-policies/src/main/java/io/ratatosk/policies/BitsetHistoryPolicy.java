@@ -6,13 +6,12 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jctools.queues.MpscArrayQueue;
 
 /**
  * {@link GlobalClockPolicy} with a memory of recently evicted pages: a page whose fault finds it in
  * the memory starts at the boost usage (7) instead of the fault usage, so a page evicted a little
  * too early gets a long second life. The memory is lossy and lock-free: an eviction sets bit
- * hash(page) mod B of an {@link AtomicBitset} and appends the hash to a JCTools MPSC queue; a fault
+ * hash(page) mod B of an {@link AtomicBitset} and appends the bit's index to an {@link IntMpscQueue}; a fault
  * that boosts a page clears its bit. Housekeeping (the background evictor's, or the evicting
  * thread's when there is none) trims the queue to the history capacity, clearing the oldest bits.
  * Two pages that share a bit can lend each other a boost or take it away: the price of the bitset,
@@ -20,7 +19,7 @@ import org.jctools.queues.MpscArrayQueue;
  * 5.3, listing B.6.
  *
  * <p>Hot path: a hit is exactly global-clock's. A fault costs one atomic AND; an eviction one atomic
- * OR and one queue offer (the hash is boxed there: JCTools queues hold objects).
+ * OR and one queue offer (a CAS and a store; until 2026-11-27 a JCTools queue, which boxed each entry).
  */
 public final class BitsetHistoryPolicy extends UsageClock {
     public static final String NAME = "bitset-history";
@@ -35,10 +34,11 @@ public final class BitsetHistoryPolicy extends UsageClock {
     private static final int MAX_BITS = PolicySizes.MAX_HISTORY_BITS;
 
     private final AtomicBitset bits;
-    private final MpscArrayQueue<Long> order;
+    /** The bits evictions set, oldest first. */
+    private final IntMpscQueue order;
     private final int capacity;
     private final int boostUsage;
-    /** Held by the one thread consuming {@link #order} (JCTools' MPSC queue has a single consumer). */
+    /** Held by the one thread consuming {@link #order} (it has a single consumer). */
     private final AtomicBoolean trimming = new AtomicBoolean();
 
     /**
@@ -57,7 +57,7 @@ public final class BitsetHistoryPolicy extends UsageClock {
         this.capacity = capacity;
         this.boostUsage = boostUsage;
         // Room for what arrives between two housekeeping runs; beyond it the evicting thread trims.
-        this.order = new MpscArrayQueue<>(queueBound(capacity));
+        this.order = new IntMpscQueue(queueBound(capacity));
     }
 
     /** With the {@code pagecache.history.*} and {@code pagecache.clock.*} flags, at their defaults where unset. */
@@ -105,10 +105,9 @@ public final class BitsetHistoryPolicy extends UsageClock {
 
     @Override
     void evicted(long pageKey) {
-        long hash = PageKey.hash(pageKey);
-        bits.set(bits.bitOf(hash));
-        Long entry = hash;
-        while (!order.offer(entry)) {
+        int bit = bits.bitOf(PageKey.hash(pageKey));
+        bits.set(bit);
+        while (!order.offer(bit)) {
             // Housekeeping has fallen far behind: make room here rather than lose the entry (its bit
             // would then never be cleared).
             trim();
@@ -128,11 +127,11 @@ public final class BitsetHistoryPolicy extends UsageClock {
         }
         try {
             while (order.size() > capacity) {
-                Long hash = order.relaxedPoll();
-                if (hash == null) {
-                    break;
+                int bit = order.poll();
+                if (bit < 0) {
+                    break; // the next entry is still being published
                 }
-                bits.clear(bits.bitOf(hash));
+                bits.clear(bit);
             }
         } finally {
             trimming.set(false);
