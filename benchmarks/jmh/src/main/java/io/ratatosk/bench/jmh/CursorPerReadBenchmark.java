@@ -15,8 +15,9 @@ import org.openjdk.jmh.infra.ThreadParams;
  * {@code io(pageId, PF_SHARED_READ_LOCK)}, {@code next()}, the optimistic read, {@code close()}, each side with its
  * own cursor type ({@link CacheSide#readWithNewCursor}). What it adds to a hit is the cursor's life: on our side an
  * allocation (unless escape analysis removes it) and the open-cursor count's two atomic updates, which keep page
- * memory alive for a cursor a store forgot to close; Muninn pools its cursors. Not in the suite (the hit path's
- * targets are for a cursor a store keeps and moves): run it by name, {@code ./bench jmh CursorPerRead}.
+ * memory alive for a cursor a store forgot to close (Muninn allocates about 160 B a read here too). Not in the
+ * suite (the hit path's targets are for a cursor a store keeps and moves): run it by name,
+ * {@code ./bench jmh CursorPerRead}.
  */
 public class CursorPerReadBenchmark extends PageBenchmark {
     @Param({CacheSide.RATATOSK, CacheSide.MUNINN})
