@@ -391,10 +391,12 @@ final class RatioTable {
         targets.add(limitTarget("read hit, 4,096 pages: ours / raw >= 0.5", "pages=4096", 0.5));
         // Issue 15: the default policy's hit and fault paths against global-clock's, in the same run.
         String defaultPolicy = POLICY + "=" + PolicyRegistry.DEFAULT_POLICY;
+        // A row's params are "k=v" words (the fault path's frames among them): the default policy's rows have its word.
+        Predicate<Row> ofDefaultPolicy = r -> List.of(r.params().split(" ")).contains(defaultPolicy);
         targets.add(ratioTarget("default policy (" + PolicyRegistry.DEFAULT_POLICY + ") read hit >= 0.9x global-clock",
-            "PolicyHitPathBenchmark.read", r -> r.params().equals(defaultPolicy), 0.9));
+            "PolicyHitPathBenchmark.read", ofDefaultPolicy, 0.9));
         targets.add(ratioTarget("default policy (" + PolicyRegistry.DEFAULT_POLICY + ") fault path >= 0.9x global-clock",
-            "PolicyFaultPathBenchmark.read", r -> r.params().equals(defaultPolicy), 0.9));
+            "PolicyFaultPathBenchmark.read", ofDefaultPolicy, 0.9));
         targets.add(nvmSwapCost());
         return targets;
     }
