@@ -1,6 +1,7 @@
 package io.ratatosk.policies;
 
 import io.ratatosk.core.PolicyLock;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -46,6 +47,17 @@ public final class SimulationPlace {
             throw new IllegalStateException(policy + ": housekeepingInBackground() after the first request");
         }
         inBackground = true;
+    }
+
+    /** Replays {@code ring} into {@code sink} (the simulations) under the lock that guards their state. */
+    public void drain(SampleRing ring, LongConsumer sink) {
+        PolicyLock guard = guard();
+        guard.lock();
+        try {
+            ring.drain(sink);
+        } finally {
+            guard.unlock();
+        }
     }
 
     /** {@code value} of the simulations' state, read under the lock that guards it. */

@@ -423,13 +423,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void housekeeping() {
         if (simulations.inBackground()) {
-            PolicyLock guard = simulations.guard();
-            guard.lock();
-            try {
-                replayRing();
-            } finally {
-                guard.unlock();
-            }
+            simulations.drain(ring, replay);
             current.housekeeping();
             return;
         }

@@ -2,7 +2,6 @@ package io.ratatosk.policies.tinylfu;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
@@ -127,13 +126,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      */
     @Override
     public void housekeeping() {
-        PolicyLock guard = simulations.guard();
-        guard.lock();
-        try {
-            replayRing();
-        } finally {
-            guard.unlock();
-        }
+        simulations.drain(ring, replay);
     }
 
     /** From now on only the evictor's housekeeping runs the simulations ({@link SimulationPlace#moveToBackground}). */
