@@ -266,8 +266,13 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
                 }
             } else if (!frames.isEvictable(frame)) {
                 queues.moveToTail(PROBATION, frame);
-                if (++pinned >= mainSize()) {
-                    return NONE;
+                // Every page on probation passed over pinned: protected's oldest comes down to be looked at
+                // (before, this gave up while protected still held evictable pages).
+                if (++pinned >= queues.size(PROBATION)) {
+                    if (!demoteProtected()) {
+                        return NONE;
+                    }
+                    pinned = 0;
                 }
             } else {
                 return frame;

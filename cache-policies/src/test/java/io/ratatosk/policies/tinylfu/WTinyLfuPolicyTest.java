@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.PolicyDriver;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,25 @@ class WTinyLfuPolicyTest {
             assertFalse(driver.evicted().contains(1L), "page 1 was hit in probation");
             assertEquals(List.of(2L), driver.evicted());
             assertEquals(1, policy(driver).regionSizes()[2], "page 1 is protected");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void probationAllPinnedBringsProtectedsOldestDownInsteadOfGivingUp() {
+        try (PolicyDriver driver = wTinyLfu(10)) {
+            driver.access(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6, 7);
+            int[] pinned = {driver.frameOf(8), driver.frameOf(9), driver.frameOf(10)};
+            for (int frame : pinned) {
+                assertTrue(driver.frames.tryWriteLock(frame));
+            }
+            // The hand promotes 1..7 to protected (their reference bits cleared), finds 8 and 9 pinned, then
+            // demotes protected's oldest, 1, to probation: it was not hit since, so it is the victim.
+            int victim = driver.policy.nextVictim(Sweep.background());
+            assertEquals(driver.frameOf(1), victim, "protected held evictable pages behind a pinned probation");
+            for (int frame : pinned) {
+                driver.frames.unlockWrite(frame);
+            }
             driver.policy.checkInvariants();
         }
     }
