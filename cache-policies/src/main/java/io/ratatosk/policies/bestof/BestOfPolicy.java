@@ -497,7 +497,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     /**
-     * Builds expert {@code next} afresh over the frames the current one knows, and hands it the cache.
+     * Builds expert {@code next} afresh over the frames the current one knows, told of them in the order the current
+     * one would have evicted them ({@link EvictionOrder}), and hands it the cache.
      * A known frame already unbound is being evicted (the page cache unbinds, then calls
      * {@link #onEvicted}): the new expert is not told of it, and its eviction then reaches no one.
      */
@@ -515,19 +516,21 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (simulations.inBackground()) {
             expert.housekeepingInBackground(); // before its first request, as the page cache would
         }
-        for (int word = 0; word < known.length; word++) {
-            for (long bits = known[word]; bits != 0; bits &= bits - 1) {
-                int frame = (word << 6) + Long.numberOfTrailingZeros(bits);
-                long pageKey = frames.binding(frame);
-                if (pageKey == PageKey.UNBOUND) {
-                    known[word] &= ~(1L << frame);
-                    continue;
-                }
-                frames.setPolicyWord(frame, 0);
-                expert.onFault(frame, pageKey);
-                if (!samplesAll && (sampledFrames[word] & (1L << frame)) != 0) {
-                    markSampled(frame, true);
-                }
+        int count = 0;
+        for (long word : known) {
+            count += Long.bitCount(word);
+        }
+        for (int frame : EvictionOrder.of(current, frames, known, count)) {
+            long bit = 1L << frame;
+            long pageKey = frames.binding(frame);
+            if (pageKey == PageKey.UNBOUND) {
+                known[frame >>> 6] &= ~bit;
+                continue;
+            }
+            frames.setPolicyWord(frame, 0);
+            expert.onFault(frame, pageKey);
+            if (!samplesAll && (sampledFrames[frame >>> 6] & bit) != 0) {
+                markSampled(frame, true);
             }
         }
         follow(expert);
