@@ -7,6 +7,7 @@ import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.DeferredEvents;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
@@ -37,7 +38,8 @@ import java.util.function.LongConsumer;
  * has to be made before any evidence: a loop or a scan needs the pages of the first pass kept from
  * the start, a recency trace the latest ones, and nothing tells them apart until the first reuse.
  * A switch costs: the new expert is built afresh over the resident pages (each one faulted in again,
- * in frame order, under the lock) and has none of the old one's order, ghosts or counts, so on the
+ * under the lock, in the order the old one would have evicted them: {@link EvictionOrder}) and has none
+ * of the old one's ghosts or counts, so on the
  * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
  * wide margin, which lets only a clear and lasting gain move the frames. A share of the misses asks a
  * lead of half a point where nearly every request hits, but of five points where half of them miss (the
@@ -63,7 +65,11 @@ import java.util.function.LongConsumer;
  * keys to the ring too and only the evictor replays it, under a lock of the miniatures' own, so that no
  * fault waits for a simulation (a switch then takes the policy's lock as well). Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
- * frame. A hit that read the old expert just before a switch may apply the old expert's update to a
+ * frame; a fault or an eviction that finds the lock held does not wait for it but leaves its event in
+ * {@link DeferredEvents} for the holder, and every holder applies those, in order, before its own work
+ * (so a victim is chosen by an expert told of every fault and eviction before it). Applied after a
+ * switch, an event reaches the new expert as it would have (the frames it was told of are {@link #known}).
+ * A hit that read the old expert just before a switch may apply the old expert's update to a
  * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
  * bits 0..2, a reference bit 0, W-TinyLFU's pending count in bits 6..9), none of them a state bit
  * another expert counts, so such a hit is at worst a stray reference. In one thread the policy is
@@ -94,6 +100,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int SAMPLED_SHARE = 4;
     /** ...but hold at least this many frames (or all of a smaller cache), below which a miniature's choice is noise. */
     static final int MIN_SAMPLED_ENTRIES = 256;
+    /** Faults and evictions that may wait for the lock's holder; a thread that finds the ring full waits for the lock. */
+    static final int DEFERRED_EVENTS = 1024;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
         readFlags(), BestOfPolicy::create);
@@ -156,6 +164,22 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private boolean samplingHits;
     private final PolicyLock lock = new PolicyLock();
+    /**
+     * Faults and evictions told while {@link #lock} was held, for its next holder to apply first ({@link DeferredEvents}):
+     * with many threads faulting, they queued parked on the lock for most of their time.
+     */
+    private final DeferredEvents deferred = new DeferredEvents(DEFERRED_EVENTS);
+    private final DeferredEvents.Sink applyDeferred = new DeferredEvents.Sink() {
+        @Override
+        public void fault(int frame, long pageKey) {
+            faulted(frame, pageKey);
+        }
+
+        @Override
+        public void evicted(int frame, long pageKey) {
+            BestOfPolicy.this.evicted(frame, pageKey);
+        }
+    };
     /**
      * Where the miniatures run: in each fault, which replays the ring and its own request under {@link #lock}; or,
      * where the page cache's background evictor runs {@link #housekeeping}, there, a fault only offering its
@@ -350,49 +374,94 @@ public final class BestOfPolicy implements EvictionPolicy {
     /**
      * The miniatures see the request first (which may switch the expert), then the current expert the fault;
      * with the simulation in the background, the request goes to the ring for the evictor's next housekeeping.
+     * Where the lock is held, the fault waits in {@link #deferred} for its holder instead (unless that is full).
      */
     @Override
     public void onFault(int frame, long pageKey) {
-        boolean sampled = sampled(pageKey);
-        boolean inBackground = simulations.inBackground();
-        if (sampled && inBackground) {
+        if (simulations.inBackground() && sampled(pageKey)) {
             ring.offer(pageKey);
         }
-        lock.lock();
-        try {
-            if (!inBackground) {
-                replayRing();
-                if (sampled) {
-                    simulate(pageKey);
-                }
+        if (!lock.tryLock()) {
+            if (deferred.offerFault(frame, pageKey)) {
+                applyDeferredIfFree();
+                return;
             }
-            current.onFault(frame, pageKey);
-            known[frame >>> 6] |= 1L << frame;
-            if (sampled) {
-                sampledFrames[frame >>> 6] |= 1L << frame;
-            } else {
-                sampledFrames[frame >>> 6] &= ~(1L << frame);
-            }
-            markSampled(frame, sampled && !samplesAll);
-        } finally {
-            lock.unlock();
+            lock.lock();
         }
+        try {
+            deferred.drain(applyDeferred);
+            faulted(frame, pageKey);
+        } finally {
+            release();
+        }
+    }
+
+    /** {@link #onFault} under the lock, every fault and eviction told before it applied. */
+    private void faulted(int frame, long pageKey) {
+        boolean sampled = sampled(pageKey);
+        if (!simulations.inBackground()) {
+            replayRing();
+            if (sampled) {
+                simulate(pageKey);
+            }
+        }
+        current.onFault(frame, pageKey);
+        known[frame >>> 6] |= 1L << frame;
+        if (sampled) {
+            sampledFrames[frame >>> 6] |= 1L << frame;
+        } else {
+            sampledFrames[frame >>> 6] &= ~(1L << frame);
+        }
+        markSampled(frame, sampled && !samplesAll);
     }
 
     /** Reaches the current expert only if it was told of the frame (a switch skips frames being evicted). */
     @Override
     public void onEvicted(int frame, long pageKey) {
-        lock.lock();
-        try {
-            long bit = 1L << frame;
-            sampledFrames[frame >>> 6] &= ~bit;
-            markSampled(frame, false);
-            if ((known[frame >>> 6] & bit) != 0) {
-                current.onEvicted(frame, pageKey);
-                known[frame >>> 6] &= ~bit;
+        if (!lock.tryLock()) {
+            if (deferred.offerEviction(frame, pageKey)) {
+                applyDeferredIfFree();
+                return;
             }
+            lock.lock();
+        }
+        try {
+            deferred.drain(applyDeferred);
+            evicted(frame, pageKey);
         } finally {
-            lock.unlock();
+            release();
+        }
+    }
+
+    private void evicted(int frame, long pageKey) {
+        long bit = 1L << frame;
+        sampledFrames[frame >>> 6] &= ~bit;
+        markSampled(frame, false);
+        if ((known[frame >>> 6] & bit) != 0) {
+            current.onEvicted(frame, pageKey);
+            known[frame >>> 6] &= ~bit;
+        }
+    }
+
+    /**
+     * Unlocks, then applies what others deferred meanwhile if the lock is free: a thread that deferred its event
+     * found the lock held before this unlock, so either it sees the lock free and applies its event itself, or this
+     * sees the event here ({@link #applyDeferredIfFree}). No event waits for a lock no one takes (beyond the rounds
+     * one thread applies: then for the next fault, eviction or housekeeping, which all apply them first).
+     */
+    private void release() {
+        lock.unlock();
+        applyDeferredIfFree();
+    }
+
+    private void applyDeferredIfFree() {
+        // A few rounds at most: under a steady stream of deferred events, the next holder applies the rest.
+        for (int round = 0; round < 4 && deferred.hasPending() && !lock.isHeldByCurrentThread() && lock.tryLock(); round++) {
+            try {
+                deferred.drain(applyDeferred);
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
@@ -400,13 +469,14 @@ public final class BestOfPolicy implements EvictionPolicy {
     public int nextVictim(Sweep sweep) {
         lock.lock();
         try {
+            deferred.drain(applyDeferred);
             if (!samplingHits) {
                 samplingHits = true;
                 updateFilter();
             }
             return current.nextVictim(sweep);
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -423,16 +493,18 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void housekeeping() {
         if (simulations.inBackground()) {
+            applyDeferredIfFree();
             simulations.drain(ring, replay);
             current.housekeeping();
             return;
         }
         lock.lock();
         try {
+            deferred.drain(applyDeferred);
             replayRing();
             current.housekeeping();
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -447,7 +519,7 @@ public final class BestOfPolicy implements EvictionPolicy {
             simulations.moveToBackground(sampledRequests > 0 || hasKnownFrames());
             current.housekeepingInBackground();
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -551,7 +623,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             return EXPERTS.get(chosen).name();
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -573,7 +645,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             return switches;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -582,6 +654,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     public void checkInvariants() {
         lock.lock();
         try {
+            deferred.drain(applyDeferred);
             current.checkInvariants();
             for (int frame = 0; frame < frameCount; frame++) {
                 boolean bound = frames.binding(frame) != PageKey.UNBOUND;
@@ -592,7 +665,7 @@ public final class BestOfPolicy implements EvictionPolicy {
                 }
             }
         } finally {
-            lock.unlock();
+            release();
         }
     }
 }
