@@ -381,8 +381,16 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (simulations.inBackground() && sampled(pageKey)) {
             ring.offer(pageKey);
         }
+        tell(true, frame, pageKey);
+    }
+
+    /**
+     * A fault ({@code fault}) or an eviction applied under the lock after every one told before it, or, where the
+     * lock is held, left in {@link #deferred} for its holder (unless that is full: then it waits for the lock).
+     */
+    private void tell(boolean fault, int frame, long pageKey) {
         if (!lock.tryLock()) {
-            if (deferred.offerFault(frame, pageKey)) {
+            if (fault ? deferred.offerFault(frame, pageKey) : deferred.offerEviction(frame, pageKey)) {
                 applyDeferredIfFree();
                 return;
             }
@@ -390,7 +398,11 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
         try {
             deferred.drain(applyDeferred);
-            faulted(frame, pageKey);
+            if (fault) {
+                faulted(frame, pageKey);
+            } else {
+                evicted(frame, pageKey);
+            }
         } finally {
             release();
         }
@@ -418,19 +430,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** Reaches the current expert only if it was told of the frame (a switch skips frames being evicted). */
     @Override
     public void onEvicted(int frame, long pageKey) {
-        if (!lock.tryLock()) {
-            if (deferred.offerEviction(frame, pageKey)) {
-                applyDeferredIfFree();
-                return;
-            }
-            lock.lock();
-        }
-        try {
-            deferred.drain(applyDeferred);
-            evicted(frame, pageKey);
-        } finally {
-            release();
-        }
+        tell(false, frame, pageKey);
     }
 
     private void evicted(int frame, long pageKey) {
