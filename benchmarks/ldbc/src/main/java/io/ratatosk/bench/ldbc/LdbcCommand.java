@@ -49,8 +49,8 @@ import picocli.CommandLine.Spec;
             + " page goes through the page cache, once per policy and cache size, and reports throughput, latency"
             + " percentiles per query, hit ratio, faults and evictions. Writes summary.json and charts to --out.",
         "With no flags: a generated graph of scale 1 (generated and loaded once into --data-cache), its update stream"
-            + " interleaved with the reads, two query threads, a cache of 10%% of the store, muninn against"
-            + " global-clock:max_usage=7 and the other policies."},
+            + " interleaved with the reads, two query threads, a cache of 10%% of the store, the default"
+            + " policy against muninn and clock-pro (" + LdbcCommand.DEFAULT_POLICIES + ")."},
     footer = {"", "Examples:",
         "  ./bench ldbc",
         "  ./bench ldbc --data sample --dump-results results.jsonl",
@@ -111,7 +111,7 @@ public final class LdbcCommand implements Callable<Integer> {
     private String io;
 
     @Option(names = "--restart", description = "Instead of the usual report: per policy and size, a full run, then a"
-        + " restart with and without the warm-up, and the operations each needs to reach 90% of the steady hit ratio.")
+        + " restart with and without the warm-up, and the operations each needs to reach 90%% of the steady hit ratio.")
     private boolean restart;
 
     @Option(names = "--set", paramLabel = "FLAG=VALUE",
