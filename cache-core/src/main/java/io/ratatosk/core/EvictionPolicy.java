@@ -45,6 +45,16 @@ public interface EvictionPolicy {
         return 1;
     }
 
+    /**
+     * {@link #hitSkipMask()} and {@link #hitSkipValue()} as the object the page cache asks for once and reads on
+     * every hit. A policy that changes its filter as it runs must override this to return one instance, which it
+     * updates along with the two methods; the default is a snapshot of them, right for a filter fixed at
+     * construction.
+     */
+    default HitFilter hitFilter() {
+        return new HitFilter(hitSkipMask(), hitSkipValue());
+    }
+
     /** {@code frame} was just bound to {@code pageKey} after a miss. */
     void onFault(int frame, long pageKey);
 

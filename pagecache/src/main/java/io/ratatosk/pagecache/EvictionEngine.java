@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.CounterSet;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
@@ -53,6 +54,8 @@ final class EvictionEngine {
     private final PageMemory memory;
     private final FrameTable frames;
     private final EvictionPolicy policy;
+    /** The policy's hit filter, asked for once: the object every read cursor's hit path reads. */
+    private final HitFilter hitFilter;
     private final FreeList freeList;
     private final CounterSet<CacheCounter> counters = new CounterSet<>(CacheCounter.class);
     private final AtomicReferenceArray<FrameOwner> owners = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
@@ -86,6 +89,7 @@ final class EvictionEngine {
             table = new FrameTable(frameCount);
             this.frames = table;
             this.policy = policyFactory.apply(table);
+            this.hitFilter = policy.hitFilter();
             this.freeList = new FreeList(frameCount);
             freeList.fillInOrder();
         } catch (Throwable t) {
@@ -117,6 +121,10 @@ final class EvictionEngine {
 
     EvictionPolicy policy() {
         return policy;
+    }
+
+    HitFilter hitFilter() {
+        return hitFilter;
     }
 
     /**

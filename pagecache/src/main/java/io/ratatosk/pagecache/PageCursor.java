@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.TranslationTable;
@@ -66,6 +67,8 @@ public final class PageCursor implements AutoCloseable {
     private final EvictionEngine engine;
     private final FrameTable frames;
     private final EvictionPolicy policy;
+    /** The policy's {@link EvictionPolicy#hitFilter()}: a final class, so a hit reads it with no class check. */
+    private final HitFilter hitFilter;
     private final TranslationTable table;
     private final int filePageSize;
     private final int fileId;
@@ -162,6 +165,7 @@ public final class PageCursor implements AutoCloseable {
         this.engine = file.engine();
         this.frames = engine.frames();
         this.policy = engine.policy();
+        this.hitFilter = engine.hitFilter();
         this.table = file.table();
         this.filePageSize = file.pageSize();
         this.fileId = file.fileId();
@@ -231,7 +235,7 @@ public final class PageCursor implements AutoCloseable {
             // suffices: validation catches whatever changed in between.
             if (FrameTable.canValidate(s) && UNSAFE.getLong(null, meta + FrameDescriptor.BINDING_OFFSET) == (keyBase | pageId)) {
                 // The filter is asked on every hit, not kept: a policy may change it as it runs (best-of does).
-                if ((UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET) & policy.hitSkipMask()) != policy.hitSkipValue()) {
+                if (!hitFilter.skips(UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET))) {
                     policy.onHit(entry - 1);
                 }
                 frame = entry - 1;

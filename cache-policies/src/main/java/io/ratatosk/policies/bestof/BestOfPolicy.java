@@ -2,6 +2,7 @@ package io.ratatosk.policies.bestof;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
@@ -151,9 +152,8 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private long expertSkipMask;
     private long expertSkipValue;
-    /** This policy's own hit filter, {@link #hitSkipMask()}: see {@link #updateFilter()}. */
-    private long skipMask;
-    private long skipValue;
+    /** This policy's own hit filter, {@link #hitSkipMask()}, the one instance the page cache reads: see {@link #updateFilter()}. */
+    private final HitFilter filter = new HitFilter(EvictionPolicy.super.hitSkipMask(), EvictionPolicy.super.hitSkipValue());
     /**
      * Whether every hit on a sampled page reaches {@link #onHit}: not until the cache is first asked for a
      * victim. Before that the filter is the expert's alone, so a sampled page's hits are sampled only while
@@ -290,26 +290,28 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private void updateFilter() {
         if (!samplingHits) {
-            skipMask = expertSkipMask;
-            skipValue = expertSkipValue;
+            filter.set(expertSkipMask, expertSkipValue);
         } else if (samplesAll) {
-            skipMask = EvictionPolicy.super.hitSkipMask();
-            skipValue = EvictionPolicy.super.hitSkipValue();
+            filter.set(EvictionPolicy.super.hitSkipMask(), EvictionPolicy.super.hitSkipValue());
         } else {
-            skipMask = expertSkipMask | SAMPLED;
-            skipValue = expertSkipValue;
+            filter.set(expertSkipMask | SAMPLED, expertSkipValue);
         }
     }
 
     /** See {@link #updateFilter()}; changes at a switch and at the first eviction. */
     @Override
     public long hitSkipMask() {
-        return skipMask;
+        return filter.mask();
     }
 
     @Override
     public long hitSkipValue() {
-        return skipValue;
+        return filter.value();
+    }
+
+    @Override
+    public HitFilter hitFilter() {
+        return filter;
     }
 
     /** With the {@code pagecache.bestof.*} flags, at their defaults where unset; the experts read their own. */
@@ -339,7 +341,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void onHit(int frame) {
         long word = frames.policyWord(frame);
-        if ((word & skipMask) == skipValue) {
+        if (filter.skips(word)) {
             return;
         }
         if ((word & expertSkipMask) != expertSkipValue) {

@@ -2,9 +2,11 @@ package io.ratatosk.policies.bestof;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
@@ -200,12 +202,14 @@ class BestOfPolicyTest {
     @Test
     void theHitFilterSkipsUnsampledPagesAsTheExpertDoesAndNeverASampledOne() {
         try (PolicyDriver driver = bestOf(400, Map.of("pagecache.bestof.shadow_entries", "64"))) {
+            // As the page cache does: the filter asked for once, before any request, then read on every hit.
+            HitFilter kept = policy(driver).hitFilter();
             for (int round = 0; round < 3; round++) {
                 for (int p = 0; p < 300; p++) {
                     driver.request(p);
                 }
             }
-            assertWarmUpFilter(driver, 300);
+            assertWarmUpFilter(driver, kept, 300);
             driver.zigzag(800, 6);
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "the filter is now the usage clock's");
             for (int round = 0; round < 8; round++) {
@@ -213,7 +217,8 @@ class BestOfPolicyTest {
                     driver.request(p);
                 }
             }
-            assertFilter(driver, 300);
+            assertFilter(driver, kept, 300);
+            assertSame(kept, policy(driver).hitFilter(), "one filter for the policy's life: the one the page cache kept");
             driver.policy.checkInvariants();
         }
     }
@@ -221,7 +226,7 @@ class BestOfPolicyTest {
     @Test
     void aCacheTooSmallToSampleFiltersAsTheExpertDoesUntilItFirstEvicts() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
-            BestOfPolicy policy = policy(driver);
+            HitFilter kept = policy(driver).hitFilter();
             for (int round = 0; round < 3; round++) {
                 for (int p = 0; p < FRAMES; p++) {
                     driver.request(p);
@@ -229,14 +234,14 @@ class BestOfPolicyTest {
             }
             for (int p = 0; p < FRAMES; p++) {
                 long word = driver.policyWord(p);
-                assertTrue((word & policy.hitSkipMask()) == policy.hitSkipValue(), "page " + p + "'s repeated hits are filtered");
+                assertTrue(kept.skips(word), "page " + p + "'s repeated hits are filtered");
             }
             driver.request(FRAMES);
             assertEquals(1, driver.evicted().size(), "one page evicted");
             for (int p = 0; p <= FRAMES; p++) {
                 if (driver.isResident(p)) {
                     long word = driver.policyWord(p);
-                    assertTrue((word & policy.hitSkipMask()) != policy.hitSkipValue(),
+                    assertTrue(!kept.skips(word),
                         "every page is sampled, so once the cache evicts no hit on page " + p + " may be filtered");
                 }
             }
@@ -245,22 +250,23 @@ class BestOfPolicyTest {
     }
 
     /** Before the first eviction: some resident pages of 0..pages-1 sampled, and filtered as the unsampled ones are. */
-    private static void assertWarmUpFilter(PolicyDriver driver, int pages) {
-        BestOfPolicy policy = policy(driver);
+    private static void assertWarmUpFilter(PolicyDriver driver, HitFilter kept, int pages) {
         assertTrue(driver.evicted().isEmpty(), "nothing evicted yet");
         int sampled = 0;
         for (int p = 0; p < pages; p++) {
             long word = driver.policyWord(p);
             sampled += (word & BestOfPolicy.SAMPLED) != 0 ? 1 : 0;
-            assertTrue((word & policy.hitSkipMask()) == policy.hitSkipValue(),
+            assertTrue(kept.skips(word),
                 "page " + p + " was hit before the cache evicted, so its repeated hits are filtered, sampled or not");
         }
         assertTrue(sampled > 0, "about 64 / 400 of the pages are sampled: " + sampled);
     }
 
     /** Among the resident pages of 0..pages-1: some sampled, none of those filtered; some unsampled ones filtered. */
-    private static void assertFilter(PolicyDriver driver, int pages) {
+    private static void assertFilter(PolicyDriver driver, HitFilter kept, int pages) {
         BestOfPolicy policy = policy(driver);
+        assertEquals(policy.hitSkipMask(), kept.mask(), "the kept filter is the policy's");
+        assertEquals(policy.hitSkipValue(), kept.value(), "the kept filter is the policy's");
         int sampled = 0;
         int skipped = 0;
         for (int p = 0; p < pages; p++) {
@@ -268,7 +274,7 @@ class BestOfPolicyTest {
                 continue;
             }
             long word = driver.policyWord(p);
-            boolean skips = (word & policy.hitSkipMask()) == policy.hitSkipValue();
+            boolean skips = kept.skips(word);
             if ((word & BestOfPolicy.SAMPLED) != 0) {
                 sampled++;
                 assertTrue(!skips, "page " + p + " is sampled, so its hits must reach the policy");
