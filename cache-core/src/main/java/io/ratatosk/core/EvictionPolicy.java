@@ -31,10 +31,9 @@ public interface EvictionPolicy {
      * no call. Skipping must change nothing: only a word on which {@code onHit} does nothing may match.
      * Default: mask 0 and value 1, which no word matches (every hit is passed on).
      *
-     * <p>Both are read on every hit, racily: a policy may change them as it runs (best-of does when it
-     * changes expert), and a hit that pairs a stale mask with a fresh value, or a stale filter with a
-     * fresh word, is at worst one hit lost or one passed on for nothing. Keep them plain fields or
-     * constants: they are on the read hit path.
+     * <p>The page cache reads them through {@link #hitFilter()}, on every hit and racily: a policy may change
+     * them as it runs (best-of does when it changes expert), and a hit that pairs a stale mask with a fresh
+     * value, or a stale filter with a fresh word, is at worst one hit lost or one passed on for nothing.
      */
     default long hitSkipMask() {
         return 0;
