@@ -5,7 +5,7 @@ package io.ratatosk.core;
  * {@link #skips} changes nothing, so no call into the policy is made (see {@link EvictionPolicy#hitSkipMask()}).
  *
  * <p>Its own final class, not two calls on the policy: the cursor then loads the filter and its two words with no
- * check of the policy's class first (three instructions fewer on every read hit). A policy whose filter changes
+ * check of the policy's class first (on a muninn hit, 93 instructions instead of 96). A policy whose filter changes
  * as it runs (best-of, at a switch) keeps one instance and {@link #set}s it; the fields are plain, read racily, as
  * {@link EvictionPolicy#hitSkipMask()} allows: a stale mask with a fresh value is at worst one hit lost or one
  * passed on for nothing.

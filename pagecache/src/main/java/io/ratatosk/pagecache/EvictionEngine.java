@@ -14,6 +14,7 @@ import io.ratatosk.pagecache.internal.OpenCursorCount;
 import io.ratatosk.pagecache.internal.PageMemory;
 import io.ratatosk.pagecache.metrics.EvictionEvent;
 import java.io.IOException;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -89,7 +90,8 @@ final class EvictionEngine {
             table = new FrameTable(frameCount);
             this.frames = table;
             this.policy = policyFactory.apply(table);
-            this.hitFilter = policy.hitFilter();
+            this.hitFilter = Objects.requireNonNull(policy.hitFilter(),
+                () -> "policy " + policy.name() + " returned no hit filter (EvictionPolicy.hitFilter())");
             this.freeList = new FreeList(frameCount);
             freeList.fillInOrder();
         } catch (Throwable t) {
