@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.HitFilter;
-import io.ratatosk.core.Sweep;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,39 +16,18 @@ class PolicyHitFilterTest {
     private static final PageCacheConfig CONFIG = PageCacheConfig.parse(Map.of("pagecache.memory", "128k",
         "pagecache.page_size", "8k", "pagecache.evictor.enabled", "false"));
 
-    /** Evicts frame 0 and nothing else; its filter is whatever the test hands it. */
-    private static final class FilterPolicy implements EvictionPolicy {
+    /** Its filter is whatever the test hands it. */
+    private static final class FilterPolicy extends InertPolicy {
         private final HitFilter filter;
 
         FilterPolicy(HitFilter filter) {
+            super("filter-under-test");
             this.filter = filter;
-        }
-
-        @Override
-        public String name() {
-            return "filter-under-test";
         }
 
         @Override
         public HitFilter hitFilter() {
             return filter;
-        }
-
-        @Override
-        public void onHit(int frame) {
-        }
-
-        @Override
-        public void onFault(int frame, long pageKey) {
-        }
-
-        @Override
-        public void onEvicted(int frame, long pageKey) {
-        }
-
-        @Override
-        public int nextVictim(Sweep sweep) {
-            return 0;
         }
     }
 

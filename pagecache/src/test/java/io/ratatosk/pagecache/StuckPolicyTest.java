@@ -3,8 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.EvictionPolicy;
-import io.ratatosk.core.Sweep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,36 +14,11 @@ import org.junit.jupiter.api.Test;
  * pinned pages) fails the fault that needs a frame, after a bounded wait, instead of hanging its thread.
  */
 class StuckPolicyTest {
-    /** Never names a victim. */
-    private static final class StuckPolicy implements EvictionPolicy {
-        @Override
-        public String name() {
-            return "stuck";
-        }
-
-        @Override
-        public void onHit(int frame) {
-        }
-
-        @Override
-        public void onFault(int frame, long pageKey) {
-        }
-
-        @Override
-        public void onEvicted(int frame, long pageKey) {
-        }
-
-        @Override
-        public int nextVictim(Sweep sweep) {
-            return NO_VICTIM;
-        }
-    }
-
     @Test
     void aFaultGivesUpOnAPolicyThatNamesNoVictimWhileFramesAreEvictable() throws Exception {
         PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "128k", "pagecache.page_size", "8k",
             "pagecache.evictor.enabled", "false"));
-        EvictionEngine engine = new EvictionEngine(config, frames -> new StuckPolicy());
+        EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("stuck")); // never names a victim
         try {
             // Every frame taken from the free list and let go: unlocked, so evictable, but no longer free.
             List<Integer> taken = new ArrayList<>();
