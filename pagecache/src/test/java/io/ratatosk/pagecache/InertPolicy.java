@@ -4,10 +4,10 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.Sweep;
 
 /** A policy for tests of the engine around it: ignores every event and names no victim unless a subclass does. */
-class InertPolicy implements EvictionPolicy {
+public class InertPolicy implements EvictionPolicy {
     private final String name;
 
-    InertPolicy(String name) {
+    public InertPolicy(String name) {
         this.name = name;
     }
 

@@ -7,6 +7,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.pagecache.InertPolicy;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -275,29 +276,13 @@ class WriteAwareEvictionTest {
     }
 
     /** Offers every frame in turn, evictable or not: a policy whose order the test knows. */
-    private static final class RoundRobin implements EvictionPolicy {
+    private static final class RoundRobin extends InertPolicy {
         private final FrameTable frames;
         private int next;
 
         RoundRobin(FrameTable frames) {
+            super("round-robin");
             this.frames = frames;
-        }
-
-        @Override
-        public String name() {
-            return "round-robin";
-        }
-
-        @Override
-        public void onHit(int frame) {
-        }
-
-        @Override
-        public void onFault(int frame, long pageKey) {
-        }
-
-        @Override
-        public void onEvicted(int frame, long pageKey) {
         }
 
         @Override
