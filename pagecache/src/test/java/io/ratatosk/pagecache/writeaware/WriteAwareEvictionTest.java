@@ -3,7 +3,6 @@ package io.ratatosk.pagecache.writeaware;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
