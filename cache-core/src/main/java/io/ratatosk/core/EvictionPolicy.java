@@ -25,33 +25,17 @@ public interface EvictionPolicy {
     void onHit(int frame);
 
     /**
-     * With {@link #hitSkipValue()}: a hit that {@link #onHit} would ignore, told from the frame's policy word
-     * alone. The page cache's read hit path skips the call when {@code (policyWord & hitSkipMask()) ==
-     * hitSkipValue()}, so that the common hit of a clock (usage already at its maximum) costs one load and
-     * no call. Skipping must change nothing: only a word on which {@code onHit} does nothing may match.
-     * Default: mask 0 and value 1, which no word matches (every hit is passed on).
+     * The hits {@link #onHit} would ignore, told from the frame's policy word alone: the page cache's read hit path
+     * skips the call when the filter {@link HitFilter#skips} the word, so that the common hit of a clock (usage
+     * already at its maximum) costs one load and no call. Skipping must change nothing: only a word on which
+     * {@code onHit} does nothing may match. Default: a filter that skips nothing.
      *
-     * <p>The page cache reads them through {@link #hitFilter()}, on every hit and racily: a policy may change
-     * them as it runs (best-of does when it changes expert), and a hit that pairs a stale mask with a fresh
-     * value, or a stale filter with a fresh word, is at worst one hit lost or one passed on for nothing.
-     */
-    default long hitSkipMask() {
-        return 0;
-    }
-
-    /** See {@link #hitSkipMask()}. */
-    default long hitSkipValue() {
-        return 1;
-    }
-
-    /**
-     * {@link #hitSkipMask()} and {@link #hitSkipValue()} as the object the page cache asks for once and reads on
-     * every hit. A policy that changes its filter as it runs must override this to return one instance, which it
-     * updates along with the two methods; the default is a snapshot of them, right for a filter fixed at
-     * construction.
+     * <p>The page cache asks once, at start, keeps the object and reads it on every hit, racily. A policy whose
+     * filter changes as it runs (best-of, when it changes expert) returns one instance every time and
+     * {@link HitFilter#set}s it; any other may return a new one per call.
      */
     default HitFilter hitFilter() {
-        return new HitFilter(hitSkipMask(), hitSkipValue());
+        return HitFilter.passingEveryHit();
     }
 
     /** {@code frame} was just bound to {@code pageKey} after a miss. */

@@ -5,6 +5,7 @@ import static io.ratatosk.core.FrameDescriptor.USAGE_MASK;
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.UsageModel;
@@ -78,13 +79,8 @@ abstract sealed class UsageClock implements EvictionPolicy
 
     /** A word whose usage is at the maximum: {@link #onHit} leaves it as it is. */
     @Override
-    public final long hitSkipMask() {
-        return USAGE_MASK;
-    }
-
-    @Override
-    public final long hitSkipValue() {
-        return maxUsage;
+    public final HitFilter hitFilter() {
+        return new HitFilter(USAGE_MASK, maxUsage);
     }
 
     @Override

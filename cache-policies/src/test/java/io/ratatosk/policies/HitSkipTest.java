@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The hit filter the page cache's read hit path applies before {@code onHit} ({@link EvictionPolicy#hitSkipMask()}):
+ * The hit filter the page cache's read hit path applies before {@code onHit} ({@link EvictionPolicy#hitFilter()}):
  * a hit it skips must be one {@code onHit} ignores, for every policy, on every word a run of hits produces.
  */
 class HitSkipTest {
@@ -34,8 +34,9 @@ class HitSkipTest {
             faultAll(frames, policy);
             int skipped = 0;
             for (int round = 0; round < 20; round++) {
-                assertEquals(policy.hitSkipMask(), kept.mask(), name + ": the filter kept is the policy's");
-                assertEquals(policy.hitSkipValue(), kept.value(), name + ": the filter kept is the policy's");
+                HitFilter now = policy.hitFilter();
+                assertEquals(now.mask(), kept.mask(), name + ": the filter kept is the policy's");
+                assertEquals(now.value(), kept.value(), name + ": the filter kept is the policy's");
                 for (int f = 0; f < FRAMES; f++) {
                     long word = frames.policyWord(f);
                     if (kept.skips(word)) {

@@ -146,14 +146,13 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** The expert the frames follow; replaced under the lock, read by every hit. */
     private volatile EvictionPolicy current;
     /**
-     * The current expert's {@link EvictionPolicy#hitSkipMask() hit filter}, so that a hit it would ignore
+     * The current expert's {@link EvictionPolicy#hitFilter() hit filter}, so that a hit it would ignore
      * costs no call into it. Written with {@link #current} at a switch and read racily by hits: a hit that
      * pairs the old filter with the new expert is at worst one reference lost or one passed on for nothing.
      */
-    private long expertSkipMask;
-    private long expertSkipValue;
-    /** This policy's own hit filter, {@link #hitSkipMask()}, the one instance the page cache reads: see {@link #updateFilter()}. */
-    private final HitFilter filter = new HitFilter(EvictionPolicy.super.hitSkipMask(), EvictionPolicy.super.hitSkipValue());
+    private HitFilter expertFilter;
+    /** This policy's own hit filter, the one instance the page cache reads ({@link #hitFilter()}): see {@link #updateFilter()}. */
+    private final HitFilter filter = HitFilter.passingEveryHit();
     /**
      * Whether every hit on a sampled page reaches {@link #onHit}: not until the cache is first asked for a
      * victim. Before that the filter is the expert's alone, so a sampled page's hits are sampled only while
@@ -273,13 +272,11 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /** Hands the frames to {@code expert}, with its hit filter. */
     private void follow(EvictionPolicy expert) {
-        long mask = expert.hitSkipMask();
-        long value = expert.hitSkipValue();
-        if ((mask & SAMPLED) != 0 || (value & SAMPLED) != 0) {
+        HitFilter expertsOwn = expert.hitFilter();
+        if ((expertsOwn.mask() & SAMPLED) != 0 || (expertsOwn.value() & SAMPLED) != 0) {
             throw new IllegalStateException(NAME + ": expert " + expert.name() + "'s hit filter uses the sampled bit");
         }
-        expertSkipMask = mask;
-        expertSkipValue = value;
+        expertFilter = expertsOwn;
         current = expert;
         updateFilter();
     }
@@ -290,25 +287,15 @@ public final class BestOfPolicy implements EvictionPolicy {
      */
     private void updateFilter() {
         if (!samplingHits) {
-            filter.set(expertSkipMask, expertSkipValue);
+            filter.set(expertFilter.mask(), expertFilter.value());
         } else if (samplesAll) {
-            filter.set(EvictionPolicy.super.hitSkipMask(), EvictionPolicy.super.hitSkipValue());
+            filter.passEveryHit();
         } else {
-            filter.set(expertSkipMask | SAMPLED, expertSkipValue);
+            filter.set(expertFilter.mask() | SAMPLED, expertFilter.value());
         }
     }
 
     /** See {@link #updateFilter()}; changes at a switch and at the first eviction. */
-    @Override
-    public long hitSkipMask() {
-        return filter.mask();
-    }
-
-    @Override
-    public long hitSkipValue() {
-        return filter.value();
-    }
-
     @Override
     public HitFilter hitFilter() {
         return filter;
@@ -344,7 +331,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (filter.skips(word)) {
             return;
         }
-        if ((word & expertSkipMask) != expertSkipValue) {
+        if (!expertFilter.skips(word)) {
             current.onHit(frame);
         }
         if (!samplesAll) {

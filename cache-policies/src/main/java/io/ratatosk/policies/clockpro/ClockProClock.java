@@ -7,6 +7,7 @@ import static io.ratatosk.policies.clockpro.ClockProBits.REFERENCED;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
@@ -98,7 +99,7 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
      *
      * <p>A hit on a page whose bit is already set changes nothing, not even the correlated frame: the
      * authors' code ends the correlation at any other page's hit, this one at another page's first hit
-     * since a hand cleared its bit. So the word alone tells such a hit ({@link #hitSkipMask()}), the page
+     * since a hand cleared its bit. So the word alone tells such a hit ({@link #hitFilter()}), the page
      * cache's hit path skips the call, and the common hit of a hot working set writes nothing shared.
      * {@code pagecache.clockpro.authors_correlation=true} restores the authors' rule, and every hit
      * reaches this method (the hit ratios it moves are in docs/policies.md).
@@ -123,13 +124,8 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
 
     /** A referenced page, unless the authors' correlation rule is asked for: {@link #onHit} leaves everything as it is. */
     @Override
-    public final long hitSkipMask() {
-        return authorsCorrelation ? EvictionPolicy.super.hitSkipMask() : REFERENCED;
-    }
-
-    @Override
-    public final long hitSkipValue() {
-        return authorsCorrelation ? EvictionPolicy.super.hitSkipValue() : REFERENCED;
+    public final HitFilter hitFilter() {
+        return authorsCorrelation ? HitFilter.passingEveryHit() : new HitFilter(REFERENCED, REFERENCED);
     }
 
     /**

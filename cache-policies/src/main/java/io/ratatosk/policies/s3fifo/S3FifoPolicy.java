@@ -2,6 +2,7 @@ package io.ratatosk.policies.s3fifo;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
@@ -80,18 +81,13 @@ public final class S3FifoPolicy implements EvictionPolicy {
         return NAME;
     }
 
-    /** Frequency + 1, at most 3; one CAS, a lost race is not retried. */
     /** A word at the highest frequency: {@link #onHit} leaves it. */
     @Override
-    public long hitSkipMask() {
-        return FREQUENCY;
+    public HitFilter hitFilter() {
+        return new HitFilter(FREQUENCY, FREQUENCY);
     }
 
-    @Override
-    public long hitSkipValue() {
-        return FREQUENCY;
-    }
-
+    /** Frequency + 1, at most 3; one CAS, a lost race is not retried. */
     @Override
     public void onHit(int frame) {
         long word = frames.policyWord(frame);

@@ -2,6 +2,7 @@ package io.ratatosk.policies.tinylfu;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
@@ -85,23 +86,18 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
 
     // ---------------------------------------------------------------- SPI
 
+    /** A saturated word (referenced, pending count full) of an unsampled page: {@link #onHit} leaves it and does nothing else. */
+    @Override
+    public final HitFilter hitFilter() {
+        return new HitFilter(REFERENCED | PENDING | SAMPLED, REFERENCED | PENDING);
+    }
+
     /**
      * Sets the reference bit and counts the hit in the frame's pending count (one CAS, not retried: a
      * lost race loses one count), then shows the hit to the policy's {@link #afterHit}. The sketch
      * itself is only written on the miss path: a hand that looks at the frame moves its pending hits
      * there, so the hit path costs what a usage clock's does.
      */
-    /** A saturated word (referenced, pending count full) of an unsampled page: {@link #onHit} leaves it and does nothing else. */
-    @Override
-    public final long hitSkipMask() {
-        return REFERENCED | PENDING | SAMPLED;
-    }
-
-    @Override
-    public final long hitSkipValue() {
-        return REFERENCED | PENDING;
-    }
-
     @Override
     public final void onHit(int frame) {
         long word = frames.policyWord(frame);

@@ -265,8 +265,7 @@ class BestOfPolicyTest {
     /** Among the resident pages of 0..pages-1: some sampled, none of those filtered; some unsampled ones filtered. */
     private static void assertFilter(PolicyDriver driver, HitFilter kept, int pages) {
         BestOfPolicy policy = policy(driver);
-        assertEquals(policy.hitSkipMask(), kept.mask(), "the kept filter is the policy's");
-        assertEquals(policy.hitSkipValue(), kept.value(), "the kept filter is the policy's");
+        assertSame(policy.hitFilter(), kept, "the kept filter is the policy's");
         int sampled = 0;
         int skipped = 0;
         for (int p = 0; p < pages; p++) {
