@@ -5,10 +5,10 @@ package io.ratatosk.core;
  * hit on a frame whose policy word it {@link #skips} changes nothing, so no call into the policy is made.
  *
  * <p>Its own final class, not two calls on the policy: the cursor then loads the filter and its two words with no
- * check of the policy's class first (on a muninn hit, 93 instructions instead of 96). A policy whose filter changes
- * as it runs (best-of, at a switch) keeps one instance and {@link #set}s it; the fields are plain, read racily: a
- * stale mask with a fresh value, or a stale filter with a fresh word, is at worst one hit lost or one passed on for
- * nothing.
+ * check of the policy's class first (docs/benchmarks.md, "The hit filter as one object"). A policy whose filter
+ * changes as it runs (best-of, at a switch) keeps one instance and {@link #set}s it; the fields are plain, read
+ * racily: a stale mask with a fresh value, or a stale filter with a fresh word, is at worst one hit lost or one
+ * passed on for nothing.
  */
 public final class HitFilter {
     /** Mask 0 and value 1: no word matches, so every hit is passed on. */
