@@ -14,13 +14,13 @@ import java.util.function.LongSupplier;
  */
 public final class SimulationPlace {
     private final String policy;
-    private final PolicyLock policyLock;
+    private final DeferringLock policyLock;
     private final PolicyLock simulationLock = new PolicyLock();
     /** Set once, before the first request; read by every fault. */
     private volatile boolean inBackground;
 
     /** For the policy named {@code policy}, whose own lock is {@code policyLock}. */
-    public SimulationPlace(String policy, PolicyLock policyLock) {
+    public SimulationPlace(String policy, DeferringLock policyLock) {
         this.policy = policy;
         this.policyLock = policyLock;
     }
@@ -28,11 +28,6 @@ public final class SimulationPlace {
     /** Whether the evictor's housekeeping, not the faults, runs the simulations. */
     public boolean inBackground() {
         return inBackground;
-    }
-
-    /** The lock that guards the simulations' state: the policy's, or theirs in the background. */
-    public PolicyLock guard() {
-        return inBackground ? simulationLock : policyLock;
     }
 
     /**
@@ -51,23 +46,38 @@ public final class SimulationPlace {
 
     /** Replays {@code ring} into {@code sink} (the simulations) under the lock that guards their state. */
     public void drain(SampleRing ring, LongConsumer sink) {
-        PolicyLock guard = guard();
-        guard.lock();
+        if (inBackground) {
+            simulationLock.lock();
+            try {
+                ring.drain(sink);
+            } finally {
+                simulationLock.unlock();
+            }
+            return;
+        }
+        policyLock.lock();
         try {
             ring.drain(sink);
         } finally {
-            guard.unlock();
+            policyLock.unlock();
         }
     }
 
     /** {@code value} of the simulations' state, read under the lock that guards it. */
     public long read(LongSupplier value) {
-        PolicyLock guard = guard();
-        guard.lock();
+        if (inBackground) {
+            simulationLock.lock();
+            try {
+                return value.getAsLong();
+            } finally {
+                simulationLock.unlock();
+            }
+        }
+        policyLock.lock();
         try {
             return value.getAsLong();
         } finally {
-            guard.unlock();
+            policyLock.unlock();
         }
     }
 }

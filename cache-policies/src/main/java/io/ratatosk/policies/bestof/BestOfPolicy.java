@@ -4,11 +4,11 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.DeferredEvents;
+import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
@@ -67,7 +67,7 @@ import java.util.function.LongConsumer;
  * fault waits for a simulation (a switch then takes the policy's lock as well). Faults, evictions and victim choice run
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame; a fault or an eviction that finds the lock held does not wait for it but leaves its event in
- * {@link DeferredEvents} for the holder, and every holder applies those, in order, before its own work
+ * {@link DeferringLock}'s ring for the holder, and every holder applies those, in order, before its own work
  * (so a victim is chosen by an expert told of every fault and eviction before it). Applied after a
  * switch, an event reaches the new expert as it would have (the frames it was told of are {@link #known}).
  * A hit that read the old expert just before a switch may apply the old expert's update to a
@@ -101,8 +101,6 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int SAMPLED_SHARE = 4;
     /** ...but hold at least this many frames (or all of a smaller cache), below which a miniature's choice is noise. */
     static final int MIN_SAMPLED_ENTRIES = 256;
-    /** Faults and evictions that may wait for the lock's holder; a thread that finds the ring full waits for the lock. */
-    static final int DEFERRED_EVENTS = 1024;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
         readFlags(), BestOfPolicy::create);
@@ -162,13 +160,11 @@ public final class BestOfPolicy implements EvictionPolicy {
      * (docs/policies.md measures what that costs). Set under the lock, read racily by hits.
      */
     private boolean samplingHits;
-    private final PolicyLock lock = new PolicyLock();
     /**
-     * Faults and evictions told while {@link #lock} was held, for its next holder to apply first ({@link DeferredEvents}):
-     * with many threads faulting, they queued parked on the lock for most of their time.
+     * Faults and evictions that find it held leave their event for its next holder ({@link DeferringLock}): with many
+     * threads faulting, they queued parked on the lock for most of their time.
      */
-    private final DeferredEvents deferred = new DeferredEvents(DEFERRED_EVENTS);
-    private final DeferredEvents.Sink applyDeferred = new DeferredEvents.Sink() {
+    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
         @Override
         public void fault(int frame, long pageKey) {
             faulted(frame, pageKey);
@@ -178,7 +174,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         public void evicted(int frame, long pageKey) {
             BestOfPolicy.this.evicted(frame, pageKey);
         }
-    };
+    });
     /**
      * Where the miniatures run: in each fault, which replays the ring and its own request under {@link #lock}; or,
      * where the page cache's background evictor runs {@link #housekeeping}, there, a fault only offering its
@@ -198,7 +194,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final long[] sampledFrames;
     private int chosen;
     private long switches;
-    // Guarded by simulations.guard().
+    // Guarded by the lock that guards the simulations (see SimulationPlace).
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;
@@ -363,38 +359,14 @@ public final class BestOfPolicy implements EvictionPolicy {
     /**
      * The miniatures see the request first (which may switch the expert), then the current expert the fault;
      * with the simulation in the background, the request goes to the ring for the evictor's next housekeeping.
-     * Where the lock is held, the fault waits in {@link #deferred} for its holder instead (unless that is full).
+     * Where the lock is held, the fault waits in the lock's ring for its holder instead (unless that is full).
      */
     @Override
     public void onFault(int frame, long pageKey) {
         if (simulations.inBackground() && sampled(pageKey)) {
             ring.offer(pageKey);
         }
-        tell(true, frame, pageKey);
-    }
-
-    /**
-     * A fault ({@code fault}) or an eviction applied under the lock after every one told before it, or, where the
-     * lock is held, left in {@link #deferred} for its holder (unless that is full: then it waits for the lock).
-     */
-    private void tell(boolean fault, int frame, long pageKey) {
-        if (!lock.tryLock()) {
-            if (fault ? deferred.offerFault(frame, pageKey) : deferred.offerEviction(frame, pageKey)) {
-                applyDeferredIfFree();
-                return;
-            }
-            lock.lock();
-        }
-        try {
-            deferred.drain(applyDeferred);
-            if (fault) {
-                faulted(frame, pageKey);
-            } else {
-                evicted(frame, pageKey);
-            }
-        } finally {
-            release();
-        }
+        lock.fault(frame, pageKey);
     }
 
     /** {@link #onFault} under the lock, every fault and eviction told before it applied. */
@@ -419,7 +391,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** Reaches the current expert only if it was told of the frame (a switch skips frames being evicted). */
     @Override
     public void onEvicted(int frame, long pageKey) {
-        tell(false, frame, pageKey);
+        lock.evicted(frame, pageKey);
     }
 
     private void evicted(int frame, long pageKey) {
@@ -432,40 +404,17 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
-    /**
-     * Unlocks, then applies what others deferred meanwhile if the lock is free: a thread that deferred its event
-     * found the lock held before this unlock, so either it sees the lock free and applies its event itself, or this
-     * sees the event here ({@link #applyDeferredIfFree}). No event waits for a lock no one takes (beyond the rounds
-     * one thread applies: then for the next fault, eviction or housekeeping, which all apply them first).
-     */
-    private void release() {
-        lock.unlock();
-        applyDeferredIfFree();
-    }
-
-    private void applyDeferredIfFree() {
-        // A few rounds at most: under a steady stream of deferred events, the next holder applies the rest.
-        for (int round = 0; round < 4 && deferred.hasPending() && !lock.isHeldByCurrentThread() && lock.tryLock(); round++) {
-            try {
-                deferred.drain(applyDeferred);
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
     @Override
     public int nextVictim(Sweep sweep) {
         lock.lock();
         try {
-            deferred.drain(applyDeferred);
             if (!samplingHits) {
                 samplingHits = true;
                 updateFilter();
             }
             return current.nextVictim(sweep);
         } finally {
-            release();
+            lock.unlock();
         }
     }
 
@@ -482,18 +431,17 @@ public final class BestOfPolicy implements EvictionPolicy {
     @Override
     public void housekeeping() {
         if (simulations.inBackground()) {
-            applyDeferredIfFree();
+            lock.applyIfFree();
             simulations.drain(ring, replay);
             current.housekeeping();
             return;
         }
         lock.lock();
         try {
-            deferred.drain(applyDeferred);
             replayRing();
             current.housekeeping();
         } finally {
-            release();
+            lock.unlock();
         }
     }
 
@@ -508,7 +456,7 @@ public final class BestOfPolicy implements EvictionPolicy {
             simulations.moveToBackground(sampledRequests > 0 || hasKnownFrames());
             current.housekeepingInBackground();
         } finally {
-            release();
+            lock.unlock();
         }
     }
 
@@ -612,7 +560,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             return EXPERTS.get(chosen).name();
         } finally {
-            release();
+            lock.unlock();
         }
     }
 
@@ -634,7 +582,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         try {
             return switches;
         } finally {
-            release();
+            lock.unlock();
         }
     }
 
@@ -643,7 +591,6 @@ public final class BestOfPolicy implements EvictionPolicy {
     public void checkInvariants() {
         lock.lock();
         try {
-            deferred.drain(applyDeferred);
             current.checkInvariants();
             for (int frame = 0; frame < frameCount; frame++) {
                 boolean bound = frames.binding(frame) != PageKey.UNBOUND;
@@ -654,7 +601,7 @@ public final class BestOfPolicy implements EvictionPolicy {
                 }
             }
         } finally {
-            release();
+            lock.unlock();
         }
     }
 }

@@ -9,8 +9,9 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.policies.DeferredEvents;
+import io.ratatosk.policies.DeferringLock;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -35,7 +36,9 @@ import java.util.Objects;
  * cheap as muninn's. Everything else (hands, faults, evictions, ghosts) runs under one lock, on the
  * miss path only: a cold-hand step may promote a page, run the hot hand, move nodes, and change the
  * counts and the cold target, which must all move together. Under the lock, policy words change by
- * CAS loops, so a hit racing a hand never loses its reference bit.
+ * CAS loops, so a hit racing a hand never loses its reference bit. A fault or an eviction that finds
+ * the lock held leaves its event for the holder and returns ({@link DeferringLock}); only the victim
+ * choice waits for the lock.
  */
 abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPolicy, ClockProPlusPolicy {
     private static final int NIL = -1;
@@ -51,7 +54,18 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     private final GhostIndex ghosts;
     private final int[] prev;
     private final int[] next;
-    private final PolicyLock lock = new PolicyLock();
+    /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
+    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
+        @Override
+        public void fault(int frame, long pageKey) {
+            faulted(frame, pageKey);
+        }
+
+        @Override
+        public void evicted(int frame, long pageKey) {
+            ClockProClock.this.evicted(frame, pageKey);
+        }
+    });
     /** The frame of the latest fault until another page's reference bit is set; racy by design, read by every hit that sets one. */
     private int correlatedFrame = NIL;
 
@@ -135,32 +149,31 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
      */
     @Override
     public final void onFault(int frame, long pageKey) {
-        lock.lock();
-        try {
-            int slot = ghosts.slotOf(pageKey);
-            int ghost = slot == GhostIndex.NONE ? NIL : frameCount + slot;
-            int free = frameCount - resident;
-            long state = IN_TEST;
-            if (!evictedOnce && free > coldMin) {
+        lock.fault(frame, pageKey);
+    }
+
+    private void faulted(int frame, long pageKey) {
+        int slot = ghosts.slotOf(pageKey);
+        int ghost = slot == GhostIndex.NONE ? NIL : frameCount + slot;
+        int free = frameCount - resident;
+        long state = IN_TEST;
+        if (!evictedOnce && free > coldMin) {
+            state = HOT;
+        } else if (ghost != NIL && (evictedOnce || free == 0)) {
+            adjustColdTarget(onGhostRefault(ghosts.size(), demotedCount));
+            if (canPromote(ghost)) {
                 state = HOT;
-            } else if (ghost != NIL && (evictedOnce || free == 0)) {
-                adjustColdTarget(onGhostRefault(ghosts.size(), demotedCount));
-                if (canPromote(ghost)) {
-                    state = HOT;
-                }
             }
-            if (ghost != NIL && ghosts.keyAt(slot) == pageKey && prev[ghost] != NIL) {
-                removeGhost(ghost);
-            }
-            frames.setPolicyWord(frame, state);
-            resident++;
-            count(state, 1);
-            insertAtHead(frame);
-            organizeHands();
-            correlatedFrame = frame;
-        } finally {
-            lock.unlock();
         }
+        if (ghost != NIL && ghosts.keyAt(slot) == pageKey && prev[ghost] != NIL) {
+            removeGhost(ghost);
+        }
+        frames.setPolicyWord(frame, state);
+        resident++;
+        count(state, 1);
+        insertAtHead(frame);
+        organizeHands();
+        correlatedFrame = frame;
     }
 
     /**
@@ -169,39 +182,38 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
      */
     @Override
     public final void onEvicted(int frame, long pageKey) {
-        lock.lock();
-        try {
-            long word = frames.policyWord(frame);
-            evictedOnce = true;
-            if (prev[frame] == NIL) {
-                frames.setPolicyWord(frame, 0);
-                return;
-            }
-            resident--;
-            count(word, -1);
+        lock.evicted(frame, pageKey);
+    }
+
+    private void evicted(int frame, long pageKey) {
+        long word = frames.policyWord(frame);
+        evictedOnce = true;
+        if (prev[frame] == NIL) {
             frames.setPolicyWord(frame, 0);
-            int stale = ghosts.slotOf(pageKey);
-            if (stale != GhostIndex.NONE) {
-                // The page cache unbinds a page before it tells us, so another thread may fault the
-                // page in again in between: its ghost from an earlier eviction is news no longer.
-                removeGhost(frameCount + stale);
-            }
-            if ((word & (HOT | IN_TEST)) == IN_TEST) {
-                int ghost = frameCount + ghosts.add(pageKey);
-                replace(frame, ghost);
-                if (handCold == ghost) {
-                    handCold = prev[ghost];
-                }
-                while (ghosts.overCapacity()) {
-                    runHandTest();
-                }
-            } else {
-                unlink(frame);
-            }
-            nextHandCold();
-        } finally {
-            lock.unlock();
+            return;
         }
+        resident--;
+        count(word, -1);
+        frames.setPolicyWord(frame, 0);
+        int stale = ghosts.slotOf(pageKey);
+        if (stale != GhostIndex.NONE) {
+            // The page cache unbinds a page before it tells us, so another thread may fault the
+            // page in again in between: its ghost from an earlier eviction is news no longer.
+            removeGhost(frameCount + stale);
+        }
+        if ((word & (HOT | IN_TEST)) == IN_TEST) {
+            int ghost = frameCount + ghosts.add(pageKey);
+            replace(frame, ghost);
+            if (handCold == ghost) {
+                handCold = prev[ghost];
+            }
+            while (ghosts.overCapacity()) {
+                runHandTest();
+            }
+        } else {
+            unlink(frame);
+        }
+        nextHandCold();
     }
 
     /**

@@ -4,9 +4,10 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.policies.DeferredEvents;
+import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.FrameQueues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
@@ -29,7 +30,8 @@ import java.util.Objects;
  * order), not the paper's hashed fingerprints, so no collision lends a page a ghost.
  *
  * <p>Concurrency. A hit raises the frequency with one CAS, not retried: lock-free, allocation-free,
- * muninn's cost. Faults, evictions and the queues run under one lock on the miss path.
+ * muninn's cost. Faults, evictions and the queues run under one lock on the miss path; a fault or an
+ * eviction that finds it held leaves its event for the holder and returns ({@link DeferringLock}).
  */
 public final class S3FifoPolicy implements EvictionPolicy {
     public static final String NAME = "s3-fifo";
@@ -52,7 +54,18 @@ public final class S3FifoPolicy implements EvictionPolicy {
     private final GhostIndex ghosts;
     /** Ghost keys in eviction order, a ring of the ghost capacity. */
     private final long[] ghostRing;
-    private final PolicyLock lock = new PolicyLock();
+    /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
+    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
+        @Override
+        public void fault(int frame, long pageKey) {
+            faulted(frame, pageKey);
+        }
+
+        @Override
+        public void evicted(int frame, long pageKey) {
+            S3FifoPolicy.this.evicted(frame, pageKey);
+        }
+    });
     // Guarded by lock.
     private int ringHead;
     private int ringSize;
@@ -99,29 +112,27 @@ public final class S3FifoPolicy implements EvictionPolicy {
     /** A remembered page goes to the main FIFO, any other to the small one, with frequency 0. */
     @Override
     public void onFault(int frame, long pageKey) {
-        lock.lock();
-        try {
-            queues.remove(frame);
-            frames.setPolicyWord(frame, 0);
-            queues.addTail(ghosts.slotOf(pageKey) != GhostIndex.NONE ? MAIN : SMALL, frame);
-        } finally {
-            lock.unlock();
-        }
+        lock.fault(frame, pageKey);
+    }
+
+    private void faulted(int frame, long pageKey) {
+        queues.remove(frame);
+        frames.setPolicyWord(frame, 0);
+        queues.addTail(ghosts.slotOf(pageKey) != GhostIndex.NONE ? MAIN : SMALL, frame);
     }
 
     /** A page leaving the small FIFO is remembered; the oldest ghost goes when the ring is full. */
     @Override
     public void onEvicted(int frame, long pageKey) {
-        lock.lock();
-        try {
-            if (queues.queueOf(frame) == SMALL && ghosts.slotOf(pageKey) == GhostIndex.NONE) {
-                remember(pageKey);
-            }
-            queues.remove(frame);
-            frames.setPolicyWord(frame, 0);
-        } finally {
-            lock.unlock();
+        lock.evicted(frame, pageKey);
+    }
+
+    private void evicted(int frame, long pageKey) {
+        if (queues.queueOf(frame) == SMALL && ghosts.slotOf(pageKey) == GhostIndex.NONE) {
+            remember(pageKey);
         }
+        queues.remove(frame);
+        frames.setPolicyWord(frame, 0);
     }
 
     /**

@@ -70,7 +70,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private final LongConsumer replay = key -> simulate(key, PageKey.hash(key));
     /** Where the simulations run: in each fault, or in the background evictor's housekeeping. */
     private final SimulationPlace simulations = new SimulationPlace(NAME, lock);
-    // Guarded by simulations.guard().
+    // Guarded by the lock that guards the simulations (see SimulationPlace).
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;

@@ -4,8 +4,9 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PolicyLock;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.policies.DeferredEvents;
+import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.FrameQueues;
 import java.util.Objects;
 
@@ -31,7 +32,8 @@ import java.util.Objects;
  * ({@link #afterHit}): lock-free and allocation-free. The pending hits reach the sketch when a hand
  * looks at the frame, on the miss path (a frame is always looked at before it can be a candidate
  * or a victim, so admission compares counts that include every hit). Everything else runs under one
- * lock, on the miss path only. In one thread (the simulator, or the page cache with its evictor off)
+ * lock, on the miss path only; a fault or an eviction that finds it held leaves its event for the
+ * holder and returns ({@link DeferringLock}). In one thread (the simulator, or the page cache with its evictor off)
  * every count is exact and the policy is deterministic.
  */
 public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WTinyLfuPolicy, AdaptiveTinyLfuPolicy {
@@ -62,8 +64,18 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final double protectedShare;
     private final FrequencySketch sketch;
     private final FrameQueues queues;
-    /** Guards everything but the policy words, which the hit path changes by CAS. */
-    final PolicyLock lock = new PolicyLock();
+    /** Guards everything but the policy words, which the hit path changes by CAS; faults and evictions never wait for it. */
+    final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
+        @Override
+        public void fault(int frame, long pageKey) {
+            faulted(frame, pageKey);
+        }
+
+        @Override
+        public void evicted(int frame, long pageKey) {
+            TinyLfuRegions.this.evicted(frame, pageKey);
+        }
+    });
 
     // Guarded by lock.
     private int windowTarget;
@@ -118,38 +130,36 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
      */
     @Override
     public final void onFault(int frame, long pageKey) {
-        lock.lock();
-        try {
-            queues.remove(frame);
-            long hash = PageKey.hash(pageKey);
-            frames.setPolicyWord(frame, faultBits(hash));
-            sketch.increment(hash);
-            sketch.ageIfDue();
-            queues.addTail(WINDOW, frame);
-            for (int moved = 0; moved < 2 && queues.size(WINDOW) > windowTarget && mainSize() < frameCount - windowTarget; moved++) {
-                int oldest = queues.head(WINDOW);
-                clearReference(oldest); // its hits go to the sketch; in probation it starts afresh, as in Caffeine
-                queues.moveToTail(PROBATION, oldest);
-            }
-            int window = windowAfterFault(pageKey, hash, windowTarget);
-            if (window != windowTarget) {
-                setWindowTarget(window);
-            }
-        } finally {
-            lock.unlock();
+        lock.fault(frame, pageKey);
+    }
+
+    private void faulted(int frame, long pageKey) {
+        queues.remove(frame);
+        long hash = PageKey.hash(pageKey);
+        frames.setPolicyWord(frame, faultBits(hash));
+        sketch.increment(hash);
+        sketch.ageIfDue();
+        queues.addTail(WINDOW, frame);
+        for (int moved = 0; moved < 2 && queues.size(WINDOW) > windowTarget && mainSize() < frameCount - windowTarget; moved++) {
+            int oldest = queues.head(WINDOW);
+            clearReference(oldest); // its hits go to the sketch; in probation it starts afresh, as in Caffeine
+            queues.moveToTail(PROBATION, oldest);
+        }
+        int window = windowAfterFault(pageKey, hash, windowTarget);
+        if (window != windowTarget) {
+            setWindowTarget(window);
         }
     }
 
     @Override
     public final void onEvicted(int frame, long pageKey) {
-        lock.lock();
-        try {
-            sketch.add(PageKey.hash(pageKey), pending(frames.policyWord(frame)));
-            queues.remove(frame);
-            frames.setPolicyWord(frame, 0);
-        } finally {
-            lock.unlock();
-        }
+        lock.evicted(frame, pageKey);
+    }
+
+    private void evicted(int frame, long pageKey) {
+        sketch.add(PageKey.hash(pageKey), pending(frames.policyWord(frame)));
+        queues.remove(frame);
+        frames.setPolicyWord(frame, 0);
     }
 
     /**

@@ -1,0 +1,120 @@
+package io.ratatosk.policies;
+
+import io.ratatosk.core.PolicyLock;
+import java.util.Objects;
+
+/**
+ * A locked policy's lock that its faults and evictions never wait for. A fault or an eviction applies its event
+ * under the lock if the lock is free; if it is held, the event goes to a {@link DeferredEvents} ring and the
+ * thread returns at once. Every holder applies the ring, in order, before its own work ({@link #lock}), and each,
+ * having unlocked, applies what was left meanwhile if the lock is free ({@link #unlock}), so no event waits for a
+ * lock no one takes (beyond the few rounds one thread applies: then for the next fault, eviction or victim
+ * choice, which all apply them first). A full ring makes the thread wait for the lock, as before.
+ *
+ * <p>Why. With many threads faulting, each miss took a locked policy's lock three times (the fault, the victim
+ * choice, the eviction) for well under a microsecond of work each, and the threads queued on it parked: on 16
+ * cores, 8 faulting threads of {@code best-of} spent 8,393 of their 12,017 wall-clock samples parked on it
+ * (docs/benchmarks.md, "16 cores, second visit"). Only the victim choice still waits: it must see every fault and
+ * eviction told before it.
+ *
+ * <p>What a policy gives up. A hit on a page whose fault is still in the ring updates the policy word that the
+ * fault then sets, so that hit is forgotten; an eviction applied late reads the frame's word as the frame's next
+ * page's hits left it (their fault is always applied after it). In one thread the lock is always free and
+ * nothing is deferred: the simulator and the page cache count the same hits.
+ *
+ * <p>Reentrant as {@link PolicyLock} is; only the outermost hold applies the ring, so a sink never runs inside
+ * another event's application.
+ */
+public final class DeferringLock {
+    /** Events that may wait for the lock's holder; a thread that finds the ring full waits for the lock. */
+    public static final int DEFAULT_CAPACITY = 1024;
+    /** Rounds of {@link #applyIfFree}: under a steady stream of deferred events, the next holder applies the rest. */
+    private static final int APPLY_ROUNDS = 4;
+
+    private final PolicyLock lock = new PolicyLock();
+    private final DeferredEvents deferred;
+    private final DeferredEvents.Sink sink;
+
+    /** Applies faults and evictions to {@code sink}, under this lock; room for {@link #DEFAULT_CAPACITY} deferred ones. */
+    public DeferringLock(DeferredEvents.Sink sink) {
+        this(DEFAULT_CAPACITY, sink);
+    }
+
+    public DeferringLock(int capacity, DeferredEvents.Sink sink) {
+        this.deferred = new DeferredEvents(capacity);
+        this.sink = Objects.requireNonNull(sink, "sink");
+    }
+
+    /** The sink's {@code fault} under the lock, after every event told before it; or deferred if the lock is held. */
+    public void fault(int frame, long pageKey) {
+        tell(true, frame, pageKey);
+    }
+
+    /** The sink's {@code evicted} under the lock, after every event told before it; or deferred if the lock is held. */
+    public void evicted(int frame, long pageKey) {
+        tell(false, frame, pageKey);
+    }
+
+    private void tell(boolean fault, int frame, long pageKey) {
+        if (!lock.tryLock()) {
+            if (fault ? deferred.offerFault(frame, pageKey) : deferred.offerEviction(frame, pageKey)) {
+                applyIfFree();
+                return;
+            }
+            lock.lock();
+        }
+        try {
+            applyDeferred();
+            if (fault) {
+                sink.fault(frame, pageKey);
+            } else {
+                sink.evicted(frame, pageKey);
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Takes the lock and applies every event deferred before: the caller's work sees every fault and eviction told before it. */
+    public void lock() {
+        lock.lock();
+        try {
+            applyDeferred();
+        } catch (RuntimeException | Error e) {
+            lock.unlock();
+            throw e;
+        }
+    }
+
+    /** Unlocks, then applies what others deferred meanwhile if the lock is free. */
+    public void unlock() {
+        lock.unlock();
+        applyIfFree();
+    }
+
+    /** Whether the current thread holds the lock. */
+    public boolean isHeldByCurrentThread() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Applies the deferred events if the lock is free (and not held by this thread), a few rounds at most: a thread
+     * that deferred its event found the lock held before the holder unlocked, so either it sees the lock free
+     * here and applies its event itself, or the holder sees the event in its own call here.
+     */
+    public void applyIfFree() {
+        for (int round = 0; round < APPLY_ROUNDS && deferred.hasPending() && !lock.isHeldByCurrentThread() && lock.tryLock(); round++) {
+            try {
+                deferred.drain(sink);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void applyDeferred() {
+        if (lock.getHoldCount() == 1) {
+            deferred.drain(sink);
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.ratatosk.policies;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class DeferringLockTest {
+    /** Records what it is told as "f frame key" and "e frame key". */
+    private static final class Recorder implements DeferredEvents.Sink {
+        final List<String> applied = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void fault(int frame, long pageKey) {
+            record("f " + frame + " " + pageKey);
+        }
+
+        @Override
+        public void evicted(int frame, long pageKey) {
+            record("e " + frame + " " + pageKey);
+        }
+
+        private void record(String event) {
+            applied.add(event);
+        }
+    }
+
+    /** Runs {@code body} in another thread and waits for it: it must return, not wait for the lock. */
+    private static void inAnotherThread(Runnable body) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread thread = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "teller");
+        thread.start();
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(thread.isAlive(), "a fault or an eviction waited for the held lock");
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    @Test
+    void aFreeLockAppliesAtOnce() {
+        Recorder recorder = new Recorder();
+        DeferringLock lock = new DeferringLock(recorder);
+        lock.fault(1, 10);
+        lock.evicted(1, 10);
+        assertEquals(List.of("f 1 10", "e 1 10"), recorder.applied);
+        assertFalse(lock.isHeldByCurrentThread());
+    }
+
+    @Test
+    void eventsToldWhileTheLockIsHeldWaitForItsHolderThenApplyInOrder() throws Exception {
+        Recorder recorder = new Recorder();
+        DeferringLock lock = new DeferringLock(recorder);
+        lock.lock();
+        inAnotherThread(() -> {
+            lock.fault(1, 10);
+            lock.evicted(2, 20);
+            lock.fault(2, 21);
+        });
+        assertEquals(List.of(), recorder.applied, "applied while the lock was held");
+        lock.lock(); // reentrant: only the outermost hold applies the ring
+        assertEquals(List.of(), recorder.applied);
+        lock.unlock();
+        assertEquals(List.of(), recorder.applied, "applied while the lock was still held once");
+        lock.unlock();
+        assertEquals(List.of("f 1 10", "e 2 20", "f 2 21"), recorder.applied);
+        assertFalse(lock.isHeldByCurrentThread());
+    }
+
+    @Test
+    void theHoldersOwnEventAppliesAtOnceAndTheRingAtItsOutermostUnlock() throws Exception {
+        Recorder recorder = new Recorder();
+        DeferringLock lock = new DeferringLock(recorder);
+        lock.lock();
+        inAnotherThread(() -> lock.evicted(3, 30));
+        lock.fault(3, 31); // the holder's own event: applied now, inside its hold; the ring waits for the outermost unlock
+        lock.unlock();
+        assertEquals(List.of("f 3 31", "e 3 30"), recorder.applied);
+    }
+
+    @Test
+    void aFullRingMakesTheTellerWaitAndItsEventStillComesAfterTheDeferredOnes() throws Exception {
+        Recorder recorder = new Recorder();
+        DeferringLock lock = new DeferringLock(2, recorder);
+        lock.lock();
+        inAnotherThread(() -> {
+            lock.fault(1, 1);
+            lock.fault(2, 2);
+        });
+        Thread waiting = new Thread(() -> lock.fault(3, 3), "waits for the lock");
+        waiting.start();
+        while (waiting.getState() != Thread.State.WAITING && waiting.getState() != Thread.State.TIMED_WAITING
+            && waiting.isAlive()) {
+            Thread.onSpinWait();
+        }
+        assertTrue(waiting.isAlive(), "a full ring must make the teller wait for the lock");
+        assertEquals(List.of(), recorder.applied);
+        lock.unlock();
+        waiting.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(waiting.isAlive());
+        assertEquals(List.of("f 1 1", "f 2 2", "f 3 3"), recorder.applied);
+    }
+
+    @Test
+    void aSinkThatThrowsLeavesTheLockFree() throws Exception {
+        DeferredEvents.Sink failing = new DeferredEvents.Sink() {
+            @Override
+            public void fault(int frame, long pageKey) {
+                throw new IllegalStateException("frame " + frame);
+            }
+
+            @Override
+            public void evicted(int frame, long pageKey) {
+            }
+        };
+        DeferringLock lock = new DeferringLock(failing);
+        assertThrows(IllegalStateException.class, () -> lock.fault(1, 1));
+        assertFalse(lock.isHeldByCurrentThread());
+        lock.lock();
+        inAnotherThread(() -> lock.fault(2, 2));
+        assertThrows(IllegalStateException.class, lock::unlock, "the deferred fault fails in the holder's unlock");
+        assertFalse(lock.isHeldByCurrentThread());
+        lock.lock(); // the failed event was taken off: nothing left to apply
+        lock.unlock();
+        inAnotherThread(() -> lock.evicted(3, 3));
+    }
+
+    /**
+     * Eight threads fault and evict numbered events while another takes the lock as a victim choice would: the sink is
+     * never entered by two threads at once, each thread's events arrive in its order, and none is lost.
+     */
+    @Test
+    void manyThreadsNeverOverlapInTheSinkLoseNothingAndKeepEachThreadsOrder() throws Exception {
+        int tellers = 8;
+        int perTeller = 50_000;
+        long[] lastSeen = new long[tellers];
+        Arrays.fill(lastSeen, -1);
+        AtomicLong applied = new AtomicLong();
+        AtomicBoolean outOfOrder = new AtomicBoolean();
+        AtomicBoolean inside = new AtomicBoolean();
+        AtomicBoolean overlapped = new AtomicBoolean();
+        DeferredEvents.Sink sink = new DeferredEvents.Sink() {
+            @Override
+            public void fault(int frame, long pageKey) {
+                if (!inside.compareAndSet(false, true)) {
+                    overlapped.set(true);
+                }
+                if (pageKey != lastSeen[frame] + 1) {
+                    outOfOrder.set(true);
+                }
+                lastSeen[frame] = pageKey;
+                applied.incrementAndGet();
+                inside.set(false);
+            }
+
+            @Override
+            public void evicted(int frame, long pageKey) {
+                fault(frame, pageKey);
+            }
+        };
+        DeferringLock lock = new DeferringLock(64, sink);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread chooser = new Thread(() -> {
+            while (!done.get()) {
+                lock.lock();
+                try {
+                    if (inside.get()) {
+                        overlapped.set(true);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }, "victim-choice");
+        chooser.start();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < tellers; t++) {
+            int teller = t;
+            Thread thread = new Thread(() -> {
+                for (long i = 0; i < perTeller; i++) {
+                    if ((i & 1) == 0) {
+                        lock.fault(teller, i);
+                    } else {
+                        lock.evicted(teller, i);
+                    }
+                }
+            }, "teller-" + t);
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        done.set(true);
+        chooser.join();
+        lock.lock(); // applies whatever the last holders' rounds left
+        lock.unlock();
+        assertFalse(overlapped.get(), "two threads were in the sink, or a holder ran beside it");
+        assertFalse(outOfOrder.get(), "a thread's events were applied out of order");
+        assertEquals((long) tellers * perTeller, applied.get());
+    }
+}
