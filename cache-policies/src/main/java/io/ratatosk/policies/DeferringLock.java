@@ -35,22 +35,40 @@ public final class DeferringLock {
     private final DeferredEvents deferred;
     private final DeferredEvents.Sink sink;
 
-    /** Applies faults and evictions to {@code sink}, under this lock; room for {@link #DEFAULT_CAPACITY} deferred ones. */
-    public DeferringLock(DeferredEvents.Sink sink) {
-        this(DEFAULT_CAPACITY, sink);
+    /** What a policy does with one fault or one eviction, under the lock. */
+    @FunctionalInterface
+    public interface Apply {
+        void apply(int frame, long pageKey);
     }
 
-    public DeferringLock(int capacity, DeferredEvents.Sink sink) {
+    /** Applies faults with {@code fault} and evictions with {@code evicted}, under this lock; room for {@link #DEFAULT_CAPACITY} deferred ones. */
+    public DeferringLock(Apply fault, Apply evicted) {
+        this(DEFAULT_CAPACITY, fault, evicted);
+    }
+
+    public DeferringLock(int capacity, Apply fault, Apply evicted) {
+        Objects.requireNonNull(fault, "fault");
+        Objects.requireNonNull(evicted, "evicted");
         this.deferred = new DeferredEvents(capacity);
-        this.sink = Objects.requireNonNull(sink, "sink");
+        this.sink = new DeferredEvents.Sink() {
+            @Override
+            public void fault(int frame, long pageKey) {
+                fault.apply(frame, pageKey);
+            }
+
+            @Override
+            public void evicted(int frame, long pageKey) {
+                evicted.apply(frame, pageKey);
+            }
+        };
     }
 
-    /** The sink's {@code fault} under the lock, after every event told before it; or deferred if the lock is held. */
+    /** Applies the fault under the lock, after every event told before it; or defers it if the lock is held. */
     public void fault(int frame, long pageKey) {
         tell(true, frame, pageKey);
     }
 
-    /** The sink's {@code evicted} under the lock, after every event told before it; or deferred if the lock is held. */
+    /** Applies the eviction under the lock, after every event told before it; or defers it if the lock is held. */
     public void evicted(int frame, long pageKey) {
         tell(false, frame, pageKey);
     }

@@ -56,7 +56,7 @@ class DeferringLockTest {
     @Test
     void aFreeLockAppliesAtOnce() {
         Recorder recorder = new Recorder();
-        DeferringLock lock = new DeferringLock(recorder);
+        DeferringLock lock = new DeferringLock(recorder::fault, recorder::evicted);
         lock.fault(1, 10);
         lock.evicted(1, 10);
         assertEquals(List.of("f 1 10", "e 1 10"), recorder.applied);
@@ -66,7 +66,7 @@ class DeferringLockTest {
     @Test
     void eventsToldWhileTheLockIsHeldWaitForItsHolderThenApplyInOrder() throws Exception {
         Recorder recorder = new Recorder();
-        DeferringLock lock = new DeferringLock(recorder);
+        DeferringLock lock = new DeferringLock(recorder::fault, recorder::evicted);
         lock.lock();
         inAnotherThread(() -> {
             lock.fault(1, 10);
@@ -86,7 +86,7 @@ class DeferringLockTest {
     @Test
     void theHoldersOwnEventAppliesAtOnceAndTheRingAtItsOutermostUnlock() throws Exception {
         Recorder recorder = new Recorder();
-        DeferringLock lock = new DeferringLock(recorder);
+        DeferringLock lock = new DeferringLock(recorder::fault, recorder::evicted);
         lock.lock();
         inAnotherThread(() -> lock.evicted(3, 30));
         lock.fault(3, 31); // the holder's own event: applied now, inside its hold; the ring waits for the outermost unlock
@@ -97,7 +97,7 @@ class DeferringLockTest {
     @Test
     void aFullRingMakesTheTellerWaitAndItsEventStillComesAfterTheDeferredOnes() throws Exception {
         Recorder recorder = new Recorder();
-        DeferringLock lock = new DeferringLock(2, recorder);
+        DeferringLock lock = new DeferringLock(2, recorder::fault, recorder::evicted);
         lock.lock();
         inAnotherThread(() -> {
             lock.fault(1, 1);
@@ -129,7 +129,7 @@ class DeferringLockTest {
             public void evicted(int frame, long pageKey) {
             }
         };
-        DeferringLock lock = new DeferringLock(failing);
+        DeferringLock lock = new DeferringLock(failing::fault, failing::evicted);
         assertThrows(IllegalStateException.class, () -> lock.fault(1, 1));
         assertFalse(lock.isHeldByCurrentThread());
         lock.lock();
@@ -174,7 +174,7 @@ class DeferringLockTest {
                 fault(frame, pageKey);
             }
         };
-        DeferringLock lock = new DeferringLock(64, sink);
+        DeferringLock lock = new DeferringLock(64, sink::fault, sink::evicted);
         AtomicBoolean done = new AtomicBoolean();
         Thread chooser = new Thread(() -> {
             while (!done.get()) {

@@ -7,7 +7,6 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
-import io.ratatosk.policies.DeferredEvents;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
@@ -164,17 +163,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      * Faults and evictions that find it held leave their event for its next holder ({@link DeferringLock}): with many
      * threads faulting, they queued parked on the lock for most of their time.
      */
-    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
-        @Override
-        public void fault(int frame, long pageKey) {
-            faulted(frame, pageKey);
-        }
-
-        @Override
-        public void evicted(int frame, long pageKey) {
-            BestOfPolicy.this.evicted(frame, pageKey);
-        }
-    });
+    private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
     /**
      * Where the miniatures run: in each fault, which replays the ring and its own request under {@link #lock}; or,
      * where the page cache's background evictor runs {@link #housekeeping}, there, a fault only offering its

@@ -10,7 +10,6 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.policies.DeferredEvents;
 import io.ratatosk.policies.DeferringLock;
 import java.util.Arrays;
 import java.util.Objects;
@@ -55,17 +54,7 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     private final int[] prev;
     private final int[] next;
     /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
-    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
-        @Override
-        public void fault(int frame, long pageKey) {
-            faulted(frame, pageKey);
-        }
-
-        @Override
-        public void evicted(int frame, long pageKey) {
-            ClockProClock.this.evicted(frame, pageKey);
-        }
-    });
+    private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
     /** The frame of the latest fault until another page's reference bit is set; racy by design, read by every hit that sets one. */
     private int correlatedFrame = NIL;
 

@@ -6,7 +6,6 @@ import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.FlagValues;
-import io.ratatosk.policies.DeferredEvents;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.FrameQueues;
 import io.ratatosk.policies.PolicyEntry;
@@ -55,17 +54,7 @@ public final class S3FifoPolicy implements EvictionPolicy {
     /** Ghost keys in eviction order, a ring of the ghost capacity. */
     private final long[] ghostRing;
     /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
-    private final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
-        @Override
-        public void fault(int frame, long pageKey) {
-            faulted(frame, pageKey);
-        }
-
-        @Override
-        public void evicted(int frame, long pageKey) {
-            S3FifoPolicy.this.evicted(frame, pageKey);
-        }
-    });
+    private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
     // Guarded by lock.
     private int ringHead;
     private int ringSize;

@@ -5,7 +5,6 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
-import io.ratatosk.policies.DeferredEvents;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.FrameQueues;
 import java.util.Objects;
@@ -65,17 +64,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final FrequencySketch sketch;
     private final FrameQueues queues;
     /** Guards everything but the policy words, which the hit path changes by CAS; faults and evictions never wait for it. */
-    final DeferringLock lock = new DeferringLock(new DeferredEvents.Sink() {
-        @Override
-        public void fault(int frame, long pageKey) {
-            faulted(frame, pageKey);
-        }
-
-        @Override
-        public void evicted(int frame, long pageKey) {
-            TinyLfuRegions.this.evicted(frame, pageKey);
-        }
-    });
+    final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
 
     // Guarded by lock.
     private int windowTarget;
