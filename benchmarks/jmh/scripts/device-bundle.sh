@@ -1,0 +1,44 @@
+#!/bin/bash
+# Packs what a JMH run on a lent machine without a JDK or network needs into .bench/device (git-ignored, so it
+# travels only when named): a jlink runtime of this machine's JDK, the launcher's jar without other platforms'
+# native libraries, the LDBC sample and PDFBox (about 58 MB in all, under the 64 MiB a run may carry), and
+# optionally the cache-policies classes of an earlier commit, to put first on the class path for a before/after
+# comparison in one session (docs/benchmarks.md, "16 cores, third visit").
+#
+# Usage: benchmarks/jmh/scripts/device-bundle.sh [BEFORE_REV]
+# On the lent machine, from the repository root (the run tool returns only a few files: write one tar):
+#   D=.bench/device; J=$D/jre/bin/java; W=/tmp/res; mkdir -p $W
+#   $J -cp $D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh PolicyFaultPathBenchmark --threads 16 ... --out $W/after.json > $W/after.log 2>&1
+#   $J -cp $D/policies-before.jar:$D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh ... --out $W/before.json > $W/before.log 2>&1
+#   tar czf $OUT/results.tgz -C $W .
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+out=$root/.bench/device
+mkdir -p "$out"
+cd "$root"
+
+mvn -B -q -o package -DskipTests -pl benchmarks/launcher -am
+cp benchmarks/launcher/target/ratatosk-bench.jar "$out/ratatosk-bench.jar"
+zip -q -d "$out/ratatosk-bench.jar" 'aix/*' 'win/*' 'freebsd/*' 'darwin/*' 'linux/riscv64/*' 'linux/ppc64/*' \
+    'linux/ppc64le/*' 'linux/loongarch64/*' 'linux/mips64/*' 'linux/s390x/*' 'linux/i386/*' 'linux/aarch64/*' \
+    'linux/arm/*' 'ldbc/sample/*' 'org/apache/pdfbox/*' 'org/apache/fontbox/*' 'com/sun/jna/win32*' \
+    'com/sun/jna/aix*' 'com/sun/jna/darwin*' 'com/sun/jna/sunos*' 'com/sun/jna/freebsd*' 'com/sun/jna/openbsd*' \
+    'com/sun/jna/dragonflybsd*' 'com/sun/jna/linux-x86/*' 'com/sun/jna/linux-arm*' 'com/sun/jna/linux-aarch64/*' \
+    'com/sun/jna/linux-ppc*' 'com/sun/jna/linux-mips64el/*' 'com/sun/jna/linux-loongarch64/*' \
+    'com/sun/jna/linux-s390x/*' 'com/sun/jna/linux-riscv64/*' 'org/jline/nativ/Windows/*' 'org/jline/nativ/Mac/*' \
+    'org/jline/nativ/FreeBSD/*' > /dev/null || true # zip exits 12 when a pattern matches nothing
+
+if [ ! -x "$out/jre/bin/java" ]; then
+    jlink --add-modules java.base,java.management,jdk.management,jdk.unsupported,java.logging,jdk.jfr \
+        --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/jre"
+    strip --strip-unneeded "$out/jre/lib/server/libjvm.so"
+fi
+
+if [ $# -ge 1 ]; then
+    tree=$(mktemp -d)
+    git worktree add -f "$tree" "$1" > /dev/null
+    (cd "$tree" && mvn -B -q -o package -DskipTests -pl cache-policies -am)
+    cp "$tree"/cache-policies/target/cache-policies-*-SNAPSHOT.jar "$out/policies-before.jar"
+    git worktree remove --force "$tree"
+fi
+du -sh "$out"
