@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A synthetic trace where every policy can reach OPT: each key is read once, and half of them once more soon after.
 
-Shaped like the vaultservice trace that the Caffeine anchors list (135,702 requests, 90,468 keys, every policy but
-Sieve, LIRS and a 1% W-TinyLFU at OPT's 33.33%), which this repository does not have: 90,468 keys in order, and
+Shaped like the vaultservice trace that the Caffeine anchors list (135,702 requests, 90,468 keys; at 500 entries LRU
+and FIFO at OPT's 33.33%, CLOCK-Pro 0.03 below, Sieve, LIRS and a 1% W-TinyLFU near 0), which this repository does
+not have: 90,468 keys in order, and
 for half of them, chosen at random, a second read MIN to MAX requests later. With a cache of a few hundred pages
 an LRU keeps every second read; a policy that protects a small cold area (CLOCK-Pro's 1% floor) loses some of
 them while it adapts. docs/policies.md shows what best-of and muninn get on it.
