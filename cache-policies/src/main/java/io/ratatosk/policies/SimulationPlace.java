@@ -46,37 +46,42 @@ public final class SimulationPlace {
 
     /** Replays {@code ring} into {@code sink} (the simulations) under the lock that guards their state. */
     public void drain(SampleRing ring, LongConsumer sink) {
-        if (inBackground) {
-            simulationLock.lock();
-            try {
-                ring.drain(sink);
-            } finally {
-                simulationLock.unlock();
-            }
-            return;
-        }
-        policyLock.lock();
+        boolean background = lockGuard();
         try {
             ring.drain(sink);
         } finally {
-            policyLock.unlock();
+            unlockGuard(background);
         }
     }
 
     /** {@code value} of the simulations' state, read under the lock that guards it. */
     public long read(LongSupplier value) {
-        if (inBackground) {
-            simulationLock.lock();
-            try {
-                return value.getAsLong();
-            } finally {
-                simulationLock.unlock();
-            }
-        }
-        policyLock.lock();
+        boolean background = lockGuard();
         try {
             return value.getAsLong();
         } finally {
+            unlockGuard(background);
+        }
+    }
+
+    /**
+     * Takes the lock that guards the simulations' state: theirs in the background, else the policy's (which applies
+     * its deferred faults and evictions first). Returns which, for {@link #unlockGuard}.
+     */
+    private boolean lockGuard() {
+        boolean background = inBackground;
+        if (background) {
+            simulationLock.lock();
+        } else {
+            policyLock.lock();
+        }
+        return background;
+    }
+
+    private void unlockGuard(boolean background) {
+        if (background) {
+            simulationLock.unlock();
+        } else {
             policyLock.unlock();
         }
     }

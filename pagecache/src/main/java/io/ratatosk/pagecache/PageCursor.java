@@ -234,7 +234,7 @@ public final class PageCursor implements AutoCloseable {
             // stamp (the acquire above orders it) and a rebinding changes the sequence, so a plain read
             // suffices: validation catches whatever changed in between.
             if (FrameTable.canValidate(s) && UNSAFE.getLong(null, meta + FrameDescriptor.BINDING_OFFSET) == (keyBase | pageId)) {
-                // The filter is asked on every hit, not kept: a policy may change it as it runs (best-of does).
+                // The filter object is kept, its words read on every hit: a policy may change them as it runs (best-of does).
                 if (!hitFilter.skips(UNSAFE.getLong(null, meta + FrameDescriptor.POLICY_WORD_OFFSET))) {
                     policy.onHit(entry - 1);
                 }
