@@ -22,7 +22,7 @@ public enum TraceFormat {
         Compression.XZ, file -> new BigEndianKeyDecoder(file, 4, false)),
     CORDA("corda", "gzip, big-endian 64-bit keys back to back (corda/*.gz)",
         Compression.GZIP, file -> new BigEndianKeyDecoder(file, 8, false)),
-    SCARAB("scarab", "xz, big-endian 64-bit keys back to back (scarab/*.trace.xz)",
+    SCARAB("scarab", "xz, big-endian 64-bit keys back to back (scarab/*.trace.xz, scarab*.trace.xz)",
         Compression.XZ, file -> new BigEndianKeyDecoder(file, 8, false)),
     PAGETRACE("pagetrace", "Ratatosk page trace, big-endian 64-bit PageKeys, plain (*.pagetrace) or gzip (*.pagetrace.gz)",
         Compression.GZIP_IF_GZ_SUFFIX, file -> new BigEndianKeyDecoder(file, 8, true));
@@ -74,8 +74,8 @@ public enum TraceFormat {
 
     /**
      * The format a path's name and folders imply, or empty if it is not a trace (a README, a
-     * licence). Page traces by extension; then ARC by {@code .lis.zst}; then the folder decides
-     * between the 32- and 64-bit binary families; {@code *.trace.gz} is LIRS text, other
+     * licence). Page traces by extension; then ARC by {@code .lis.zst}; then the folder (or a name
+     * starting {@code scarab}) decides between the 32- and 64-bit binary families; {@code *.trace.gz} is LIRS text, other
      * {@code *.gz} are corda.
      */
     public static Optional<TraceFormat> detect(Path path) {
@@ -87,7 +87,9 @@ public enum TraceFormat {
             return Optional.of(ARC);
         }
         if (name.endsWith(".trace.xz")) {
-            if (underFolder(path, "scarab")) {
+            // By the name too: the public scarab trace is published as scarab-recs.trace.xz, and laid out flat
+            // beside the 32-bit ones it would otherwise be read as twice as many 32-bit keys, each half a key.
+            if (underFolder(path, "scarab") || name.startsWith("scarab")) {
                 return Optional.of(SCARAB);
             }
             return Optional.of(underFolder(path, "cloudphysics") ? CLOUDPHYSICS : CACHE2K);

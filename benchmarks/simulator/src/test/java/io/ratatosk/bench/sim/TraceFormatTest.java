@@ -26,6 +26,16 @@ class TraceFormatTest {
     }
 
     @Test
+    void theAnchorsFlatLayoutIsDetectedByName() {
+        // ../shared/anchors names every trace flat under ../traces/: the 64-bit scarab trace must not be read as 32-bit keys.
+        assertEquals(Optional.of(TraceFormat.SCARAB), detect("traces/scarab-recs.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.SCARAB), detect("traces/cache2k/Scarab-Recs.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.CACHE2K), detect("traces/web07.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.CACHE2K), detect("traces/orm-night.trace.xz"));
+        assertEquals(Optional.of(TraceFormat.CORDA), detect("traces/trace_vaultservice.gz"));
+    }
+
+    @Test
     void gzipOutsideACordaFolderIsLirsOnlyWithTheTraceSuffix() {
         assertEquals(Optional.of(TraceFormat.CORDA), detect("x/vault.gz"));
         assertEquals(Optional.of(TraceFormat.LIRS), detect("x/loop.trace.gz"));
