@@ -73,6 +73,16 @@ public interface EvictionPolicy {
     }
 
     /**
+     * Whether {@link #housekeeping} left work for its next call, having stopped early so that the background
+     * evictor can refill the free frames in between (best-of's miniatures and w-tinylfu-adaptive's window
+     * simulations replay their sampled requests a chunk per call there): the evictor then calls it again before
+     * it sleeps. A racy snapshot: a stale answer costs one sleep or one call with nothing to do. Default: false.
+     */
+    default boolean housekeepingPending() {
+        return false;
+    }
+
+    /**
      * What the policy says of its own state, for {@code stats()} and the reports (best-of: the expert the frames
      * follow), or "" when it has nothing to say beyond its name. Read without its lock: a snapshot that may
      * lag a concurrent change. Default: "".

@@ -36,13 +36,31 @@ public final class SampleRing {
 
     /** Hands every key offered since the last drain to {@code sink}; the caller holds the lock its drains share. */
     public void drain(LongConsumer sink) {
+        drain(sink, SLOTS);
+    }
+
+    /**
+     * Hands the oldest {@code max} keys (at most) offered since the last drain to {@code sink}, leaving the rest, in
+     * order, for the next drain; the caller holds the lock its drains share.
+     */
+    public void drain(LongConsumer sink, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1: " + max);
+        }
         long end = written;
-        for (long i = Math.max(replayed, end - SLOTS); i < end; i++) {
+        long from = Math.max(replayed, end - SLOTS);
+        long to = Math.min(end, from + max);
+        for (long i = from; i < to; i++) {
             long key = ring[(int) (i & (SLOTS - 1))];
             if (key != PageKey.UNBOUND) { // a slot a racing hit has not filled yet
                 sink.accept(key);
             }
         }
-        replayed = end;
+        replayed = to;
+    }
+
+    /** Whether keys were offered since the last drain; racy. */
+    public boolean hasPending() {
+        return written != replayed;
     }
 }

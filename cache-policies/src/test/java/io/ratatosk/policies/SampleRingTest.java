@@ -1,6 +1,7 @@
 package io.ratatosk.policies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -25,6 +26,26 @@ class SampleRingTest {
         List<Long> again = new ArrayList<>();
         ring.drain(again::add);
         assertTrue(again.isEmpty(), "a drain hands each key over once");
+    }
+
+    @Test
+    void aBoundedDrainHandsOverTheOldestKeysAndLeavesTheRestInOrder() {
+        SampleRing ring = new SampleRing();
+        for (long k = 1; k <= 10; k++) {
+            ring.offer(k);
+        }
+        List<Long> drained = new ArrayList<>();
+        ring.drain(drained::add, 4);
+        assertEquals(List.of(1L, 2L, 3L, 4L), drained);
+        assertTrue(ring.hasPending());
+        ring.offer(11);
+        ring.drain(drained::add, 100);
+        assertEquals(11, drained.size());
+        for (int i = 0; i < 11; i++) {
+            assertEquals(i + 1L, drained.get(i), "in the order offered");
+        }
+        assertTrue(!ring.hasPending());
+        assertThrows(IllegalArgumentException.class, () -> ring.drain(drained::add, 0));
     }
 
     @Test

@@ -421,7 +421,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     public void housekeeping() {
         if (simulations.inBackground()) {
             lock.applyIfFree();
-            simulations.drain(ring, replay);
+            simulations.drainSome(ring, replay);
             current.housekeeping();
             return;
         }
@@ -432,6 +432,12 @@ public final class BestOfPolicy implements EvictionPolicy {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** In the background: keys left in the ring for the next chunk, or the expert's own work left. */
+    @Override
+    public boolean housekeepingPending() {
+        return simulations.pending(ring) || current.housekeepingPending();
     }
 
     /**

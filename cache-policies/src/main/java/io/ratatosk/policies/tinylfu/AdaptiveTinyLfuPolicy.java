@@ -126,7 +126,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      */
     @Override
     public void housekeeping() {
-        simulations.drain(ring, replay);
+        simulations.drainSome(ring, replay);
+    }
+
+    @Override
+    public boolean housekeepingPending() {
+        return simulations.pending(ring);
     }
 
     /** From now on only the evictor's housekeeping runs the simulations ({@link SimulationPlace#moveToBackground}). */

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.bestof;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +12,7 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.SimulationPlace;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
@@ -132,6 +134,43 @@ class BestOfPolicyTest {
             assertEquals(MuninnPolicy.NAME, policy.currentExpert());
             assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
             driver.policy.checkInvariants();
+        }
+    }
+
+    /**
+     * In the background a housekeeping call replays one chunk of the queued requests and says whether it left some,
+     * so that the evictor refills the free frames between chunks rather than after milliseconds of simulation;
+     * inline, where the simulator and a page cache without an evictor run, a call still replays them all.
+     */
+    @Test
+    void inTheBackgroundHousekeepingReplaysAChunkAtATime() {
+        int requests = 2 * SimulationPlace.BACKGROUND_CHUNK + 17;
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            policy.housekeepingInBackground();
+            assertFalse(policy.housekeepingPending());
+            for (int p = 0; p < requests; p++) {
+                driver.request(p);
+            }
+            assertTrue(policy.housekeepingPending(), "faults queued their requests");
+            // The driver ran a housekeeping before each eviction, as a page cache's cooperative eviction would:
+            // a chunk each, so the ring still holds requests.
+            long seen = policy.sampledRequests();
+            assertTrue(seen < requests, "chunks so far: " + seen);
+            while (policy.housekeepingPending()) {
+                policy.housekeeping();
+                long replayed = policy.sampledRequests() - seen;
+                assertTrue(replayed > 0 && replayed <= SimulationPlace.BACKGROUND_CHUNK, "one chunk per call: " + replayed);
+                seen = policy.sampledRequests();
+            }
+            assertEquals(requests, policy.sampledRequests(), "every queued request, in the end");
+            driver.policy.checkInvariants();
+        }
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            for (int p = 0; p < requests; p++) {
+                driver.request(p);
+            }
+            assertFalse(policy(driver).housekeepingPending(), "inline, nothing is left for later");
         }
     }
 

@@ -141,6 +141,11 @@ public final class WriteAwareEviction implements EvictionPolicy {
     }
 
     @Override
+    public boolean housekeepingPending() {
+        return policy.housekeepingPending();
+    }
+
+    @Override
     public void checkInvariants() {
         policy.checkInvariants();
         sampler.checkInvariants();
