@@ -1,17 +1,26 @@
 #!/bin/bash
 # Packs what a JMH run on a lent machine without a JDK or network needs into .bench/device (git-ignored, so it
 # travels only when named): a jlink runtime of this machine's JDK, the launcher's jar without other platforms'
-# native libraries, the LDBC sample and PDFBox (about 58 MB in all, under the 64 MiB a run may carry), and
-# optionally the cache-policies classes of an earlier commit, to put first on the class path for a before/after
-# comparison in one session (docs/benchmarks.md, "16 cores, third visit").
+# native libraries, the LDBC sample and PDFBox (about 56 MB in all, beside the working tree under the 64 MiB a run
+# may carry), and optionally the cache-core, cache-policies and pagecache jars of an earlier commit in
+# .bench/device/before/, to put first on the class path for a before/after comparison in one call
+# (docs/benchmarks.md, "16 cores, third visit" and "fourth visit").
 #
-# Usage: benchmarks/jmh/scripts/device-bundle.sh [BEFORE_REV]
+# Usage: benchmarks/jmh/scripts/device-bundle.sh [--no-peer] [BEFORE_REV]
+#   --no-peer  leaves out Neo4j's classes and Eclipse Collections (12 MB less): the runs that compare against
+#              Muninn (HitPathBenchmark, FaultPathBenchmark, ...) then fail; ours-only ones (PolicyFaultPathBenchmark,
+#              demo) run. With BEFORE_REV the bundle is otherwise a few hundred KB over what a run may carry.
 # On the lent machine, from the repository root (the run tool returns only a few files: write one tar):
-#   D=.bench/device; J=$D/jre/bin/java; W=/tmp/res; mkdir -p $W
+#   D=.bench/device; J=$D/jre/bin/java; W=/tmp/res; mkdir -p $W; B=$(ls $D/before/*.jar | tr '\n' :)
 #   $J -cp $D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh PolicyFaultPathBenchmark --threads 16 ... --out $W/after.json > $W/after.log 2>&1
-#   $J -cp $D/policies-before.jar:$D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh ... --out $W/before.json > $W/before.log 2>&1
+#   $J -cp $B$D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh ... --out $W/before.json > $W/before.log 2>&1
 #   tar czf $OUT/results.tgz -C $W .
 set -euo pipefail
+peer=yes
+if [ "${1:-}" = --no-peer ]; then
+    peer=no
+    shift
+fi
 root=$(git rev-parse --show-toplevel)
 out=$root/.bench/device
 mkdir -p "$out"
@@ -28,17 +37,25 @@ zip -q -d "$out/ratatosk-bench.jar" 'aix/*' 'win/*' 'freebsd/*' 'darwin/*' 'linu
     'com/sun/jna/linux-s390x/*' 'com/sun/jna/linux-riscv64/*' 'org/jline/nativ/Windows/*' 'org/jline/nativ/Mac/*' \
     'org/jline/nativ/FreeBSD/*' > /dev/null || true # zip exits 12 when a pattern matches nothing
 
+if [ $peer = no ]; then
+    zip -q -d "$out/ratatosk-bench.jar" 'org/neo4j/*' 'org/eclipse/collections/*' > /dev/null || true
+fi
+
 if [ ! -x "$out/jre/bin/java" ]; then
     jlink --add-modules java.base,java.management,jdk.management,jdk.unsupported,java.logging,jdk.jfr \
         --strip-debug --no-header-files --no-man-pages --compress=2 --output "$out/jre"
     strip --strip-unneeded "$out/jre/lib/server/libjvm.so"
 fi
 
+rm -rf "$out/before" "$out/policies-before.jar"
 if [ $# -ge 1 ]; then
     tree=$(mktemp -d)
     git worktree add -f "$tree" "$1" > /dev/null
-    (cd "$tree" && mvn -B -q -o package -DskipTests -pl cache-policies -am)
-    cp "$tree"/cache-policies/target/cache-policies-*-SNAPSHOT.jar "$out/policies-before.jar"
+    (cd "$tree" && mvn -B -q -o package -DskipTests -pl pagecache -am)
+    mkdir -p "$out/before"
+    for module in cache-core cache-policies pagecache; do
+        cp "$tree"/$module/target/$module-*-SNAPSHOT.jar "$out/before/"
+    done
     git worktree remove --force "$tree"
 fi
 du -sh "$out"
