@@ -17,7 +17,9 @@ public final class SimulationPlace {
      * Sampled requests one background housekeeping call replays at most (four miniatures each in best-of: about a
      * hundred microseconds), so that the evictor refills the free frames between chunks. Replaying a full ring in
      * one call (4,096 keys, milliseconds) let the faults use up the free frames meanwhile: on two faulting threads of
-     * the 2-core VM, 60% of best-of's evictions were the faults' own, against under a quarter for clock-pro.
+     * the 2-core VM, 60% of best-of's evictions were the faults' own, against a third for clock-pro. (With one
+     * faulting thread the chunks cut that share by a few points; on 16 cores they changed no throughput:
+     * docs/benchmarks.md, "16 cores, fourth visit".)
      */
     public static final int BACKGROUND_CHUNK = 128;
     private final String policy;

@@ -153,8 +153,8 @@ class BestOfPolicyTest {
                 driver.request(p);
             }
             assertTrue(policy.housekeepingPending(), "faults queued their requests");
-            // The driver ran a housekeeping before each eviction, as a page cache's cooperative eviction would:
-            // a chunk each, so the ring still holds requests.
+            // The replay ran a housekeeping before each eviction (PolicyReplay), as a page cache's cooperative
+            // eviction would: a chunk each, fewer than the faults queued, so the ring still holds requests.
             long seen = policy.sampledRequests();
             assertTrue(seen < requests, "chunks so far: " + seen);
             while (policy.housekeepingPending()) {
