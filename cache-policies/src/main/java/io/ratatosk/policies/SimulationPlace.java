@@ -54,13 +54,18 @@ public final class SimulationPlace {
     }
 
     /**
-     * The housekeeping's replay: in the background, the oldest {@link #BACKGROUND_CHUNK} keys of {@code ring} at most
-     * ({@link #pending} tells the evictor to call again); else, as {@link #drain}, all of them.
+     * Replays {@code ring} into {@code sink} (the simulations) under the lock that guards their state: in the
+     * background, the oldest {@link #BACKGROUND_CHUNK} keys at most ({@link #pending} tells the evictor to call
+     * again); else all of them.
      */
-    public void drainSome(SampleRing ring, LongConsumer sink) {
+    public void drain(SampleRing ring, LongConsumer sink) {
         boolean background = lockGuard();
         try {
-            ring.drain(sink, background ? BACKGROUND_CHUNK : SampleRing.SLOTS);
+            if (background) {
+                ring.drain(sink, BACKGROUND_CHUNK);
+            } else {
+                ring.drain(sink);
+            }
         } finally {
             unlockGuard(background);
         }
@@ -69,16 +74,6 @@ public final class SimulationPlace {
     /** Whether a background housekeeping left keys of {@code ring} for its next call; racy. */
     public boolean pending(SampleRing ring) {
         return inBackground && ring.hasPending();
-    }
-
-    /** Replays {@code ring} into {@code sink} (the simulations) under the lock that guards their state. */
-    public void drain(SampleRing ring, LongConsumer sink) {
-        boolean background = lockGuard();
-        try {
-            ring.drain(sink);
-        } finally {
-            unlockGuard(background);
-        }
     }
 
     /** {@code value} of the simulations' state, read under the lock that guards it. */

@@ -421,7 +421,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     public void housekeeping() {
         if (simulations.inBackground()) {
             lock.applyIfFree();
-            simulations.drainSome(ring, replay);
+            simulations.drain(ring, replay);
             current.housekeeping();
             return;
         }

@@ -126,7 +126,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      */
     @Override
     public void housekeeping() {
-        simulations.drainSome(ring, replay);
+        simulations.drain(ring, replay);
     }
 
     @Override
