@@ -232,7 +232,7 @@ class PageCacheConfigTest {
                 + "pagecache.s3fifo.small=0.1, pagecache.s3fifo.ghosts=0.9, pagecache.s3fifo.move_threshold=1, "
                 + "pagecache.tinylfu.window=(1% of frames, at least 1), pagecache.tinylfu.protected=0.8, "
                 + "pagecache.tinylfu.sketch_period=10.0, pagecache.tinylfu.shadow_entries=2048, pagecache.tinylfu.adapt_period=1.0, "
-                + "pagecache.bestof.shadow_entries=2048, pagecache.bestof.adapt_period=1.0, pagecache.bestof.margin=0.1, pagecache.bestof.min_gain=0.01, "
+                + "pagecache.bestof.shadow_entries=2048, pagecache.bestof.adapt_period=1.0, pagecache.bestof.margin=0.1, pagecache.bestof.min_gain=0.01, pagecache.bestof.significance=8.0, "
                 + "pagecache.evictor.enabled=true, pagecache.evictor.keep_free=6553, "
                 + "pagecache.swap=file, pagecache.huge_pages=auto, pagecache.io=buffered, pagecache.flush.iops_limit=unlimited, pagecache.name=default, "
                 + "pagecache.jmx.enabled=true, pagecache.warmup.enabled=true, pagecache.warmup.profile_interval=60s}", text, "this module has no swap tier on its class path: storage-nvm's tests see the nvm flags");

@@ -16,6 +16,9 @@ public final class BestOfFlags {
     public static final Flag MIN_GAIN = Flag.decimal("pagecache.bestof.min_gain", "0.01", 0, 1,
             "Hit ratio (share of the sampled requests) by which another policy must lead in best-of's miniature simulations, once they have seen a full window of requests, for the frames to switch to it even where that lead is under the margin of the misses.");
 
+    public static final Flag SIGNIFICANCE = Flag.decimal("pagecache.bestof.significance", "8.0", 0, 1000,
+            "How many standard errors another policy's lead over the current one in best-of's miniature simulations must reach, counted on the (decayed) requests where exactly one of the two hit, for the frames to switch to it at once (a paired sign test, checked every 16 sampled requests); 0 turns this rule off.");
+
     private BestOfFlags() {
     }
 }

@@ -18,6 +18,7 @@ import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -32,7 +33,8 @@ import java.util.function.LongConsumer;
  * class on a small frame table of its own) fed the same requests; after every period each one's score
  * becomes its hits this period plus 0.95 of its score before, and the real cache hands its frames to
  * the best expert if that one saved {@link #margin} of the current expert's misses, or, once the
- * scores cover a full window, led it by {@link #minGain} of the requests.
+ * scores cover a full window, led it by {@link #minGain} of the requests; and between two periods, to an
+ * expert whose lead is {@link #significance} standard errors of a paired sign test.
  *
  * <p>It starts as CLOCK-Pro, the best single policy on the public traces, because the first choice
  * has to be made before any evidence: a loop or a scan needs the pages of the first pass kept from
@@ -48,6 +50,13 @@ import java.util.function.LongConsumer;
  * waits for a full window of
  * evidence, as the first periods compare experts that are still filling their miniatures (P3 at a
  * tenth of its pages switched after three periods on a lead that did not last and lost two points).
+ * The third rule needs neither a share nor a wait, only a lead chance cannot explain: the miniatures see the
+ * same requests, so only those where one of two experts hit and the other missed tell them apart; under
+ * equal experts each such request is a coin toss, and a lead of {@code z} standard errors of those tosses
+ * ({@code wins - losses > z * sqrt(wins + losses)}, McNemar's test) comes by chance about never at the
+ * default of eight. It moves the frames early where one expert wins nearly every disagreement (a
+ * recency trace under CLOCK-Pro, OLTP at large sizes where the trace ends before a full window), and
+ * waits where the experts trade hits both ways, however large their totals.
  *
  * <p>The miniatures hold a quarter of the frames, at least 256 and at most {@code shadow_entries}
  * (all of a cache of 256 frames or fewer), and see only the requests whose key hash falls in that share
@@ -100,6 +109,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int SAMPLED_SHARE = 4;
     /** ...but hold at least this many frames (or all of a smaller cache), below which a miniature's choice is noise. */
     static final int MIN_SAMPLED_ENTRIES = 256;
+    /** Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the same cells. */
+    static final int SIGNIFICANCE_CHECK = 16;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
         readFlags(), BestOfPolicy::create);
@@ -107,7 +118,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     /** Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once. */
     private static List<ReadFlag> readFlags() {
         List<ReadFlag> flags = new ArrayList<>(List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD),
-            ReadFlag.of(BestOfFlags.MARGIN), ReadFlag.of(BestOfFlags.MIN_GAIN)));
+            ReadFlag.of(BestOfFlags.MARGIN), ReadFlag.of(BestOfFlags.MIN_GAIN), ReadFlag.of(BestOfFlags.SIGNIFICANCE)));
         for (PolicyEntry expert : EXPERTS) {
             for (ReadFlag read : expert.flags()) {
                 if (flags.stream().noneMatch(known -> known.flag() == read.flag())) {
@@ -133,6 +144,8 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final double margin;
     /** A lead of this share of the decayed requests switches too, once {@link #fullWindow} requests were sampled. */
     private final double minGain;
+    /** Standard errors a paired lead must reach to switch at once; 0: never. */
+    private final double significance;
     /** Sampled requests the decayed scores remember: {@code 1 / (1 - DECAY)} capacities' worth. */
     private final long fullWindow;
     /** {@link #DECAY} per capacity's worth of requests, as a factor per period. */
@@ -187,8 +200,12 @@ public final class BestOfPolicy implements EvictionPolicy {
     private long sampledRequests;
     private final double[] scores;
     private double requestScore;
+    /** Per expert: decayed sampled requests it hit and the current expert missed ({@link #wins}), and the converse. */
+    private final double[] wins;
+    private final double[] losses;
 
-    BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod, double margin, double minGain) {
+    BestOfPolicy(FrameTable frames, FlagValues settings, int shadowEntries, double adaptPeriod, double margin, double minGain,
+            double significance) {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -200,9 +217,12 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.margin = margin;
         this.minGain = minGain;
+        this.significance = significance;
         this.fullWindow = Math.round(capacity / (1 - DECAY));
         this.decay = Math.pow(DECAY, (double) period / capacity);
         this.scores = new double[miniatures.size()];
+        this.wins = new double[miniatures.size()];
+        this.losses = new double[miniatures.size()];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
         follow(EXPERTS.get(0).factory().create(frames, expertSettings));
@@ -290,7 +310,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     public static BestOfPolicy create(FrameTable frames, FlagValues settings) {
         return new BestOfPolicy(frames, settings, settings.getInt(BestOfFlags.SHADOW_ENTRIES),
             settings.getDouble(BestOfFlags.ADAPT_PERIOD), settings.getDouble(BestOfFlags.MARGIN),
-            settings.getDouble(BestOfFlags.MIN_GAIN));
+            settings.getDouble(BestOfFlags.MIN_GAIN), settings.getDouble(BestOfFlags.SIGNIFICANCE));
     }
 
     @Override
@@ -471,9 +491,45 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     private void simulate(long pageKey) {
-        miniatures.access(pageKey);
+        long hitMask = miniatures.access(pageKey);
+        boolean currentHit = (hitMask >>> chosen & 1) != 0;
+        for (int i = 0; i < wins.length; i++) {
+            boolean hit = (hitMask >>> i & 1) != 0;
+            if (hit != currentHit) {
+                if (hit) {
+                    wins[i]++;
+                } else {
+                    losses[i]++;
+                }
+            }
+        }
         if (++sampledRequests % period == 0) {
             choose();
+        } else if (significance > 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
+            switchOnSignificantLead();
+        }
+    }
+
+    /**
+     * Switches to the expert whose paired lead over the current one is the most standard errors above
+     * {@link #significance}, if any: {@code (wins - losses) / sqrt(wins + losses)}, the decayed requests where
+     * exactly one of the two hit.
+     */
+    private void switchOnSignificantLead() {
+        int best = -1;
+        double bestZ = significance;
+        for (int i = 0; i < wins.length; i++) {
+            double lead = wins[i] - losses[i];
+            if (lead > 0) {
+                double z = lead / Math.sqrt(wins[i] + losses[i]);
+                if (z > bestZ) {
+                    bestZ = z;
+                    best = i;
+                }
+            }
+        }
+        if (best >= 0) {
+            switchTo(best);
         }
     }
 
@@ -494,6 +550,10 @@ public final class BestOfPolicy implements EvictionPolicy {
             }
         }
         requestScore = requestScore * decay + period;
+        for (int i = 0; i < wins.length; i++) {
+            wins[i] *= decay;
+            losses[i] *= decay;
+        }
         double lead = scores[best] - scores[chosen];
         if (lead > margin * (requestScore - scores[chosen]) || sampledRequests >= fullWindow && lead > minGain * requestScore) {
             switchTo(best);
@@ -539,6 +599,8 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
         follow(expert);
         chosen = next;
+        Arrays.fill(wins, 0); // they were counted against the expert the frames leave
+        Arrays.fill(losses, 0);
         switches++;
     }
 

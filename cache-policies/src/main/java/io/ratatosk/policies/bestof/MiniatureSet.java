@@ -80,7 +80,8 @@ final class MiniatureSet {
     }
 
     /** One request for {@code pageKey} in every miniature: a hit, or a fault that evicts when that miniature is full. */
-    void access(long pageKey) {
+    long access(long pageKey) {
+        long hitMask = 0;
         int size = policies.length;
         int row = index.slotOf(pageKey);
         if (row == GhostIndex.NONE) {
@@ -92,11 +93,13 @@ final class MiniatureSet {
             int frame = rowFrames[row * size + i];
             if (frame != NO_FRAME) {
                 hits[i]++;
+                hitMask |= 1L << i;
                 policies[i].onHit(frame);
             } else {
                 fault(i, row, pageKey);
             }
         }
+        return hitMask;
     }
 
     private void fault(int miniature, int row, long pageKey) {
