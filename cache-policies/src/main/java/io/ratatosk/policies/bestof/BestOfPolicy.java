@@ -53,8 +53,9 @@ import java.util.function.LongConsumer;
  * The third rule needs neither a share nor a wait, only a lead chance cannot explain: the miniatures see the
  * same requests, so only those where one of two experts hit and the other missed tell them apart; under
  * equal experts each such request is a coin toss, and a lead of {@code z} standard errors of those tosses
- * ({@code wins - losses > z * sqrt(wins + losses)}, McNemar's test) comes by chance about never at the
- * default of eight. It moves the frames early where one expert wins nearly every disagreement (a
+ * ({@code wins - losses > z * sqrt(wins + losses)}, McNemar's test) comes by chance about once in 10^15
+ * tries at the default of eight (for independent tosses: the decayed counts make it a guide, not an exact
+ * test, and it is checked often). It moves the frames early where one expert wins nearly every disagreement (a
  * recency trace under CLOCK-Pro, OLTP at large sizes where the trace ends before a full window), and
  * waits where the experts trade hits both ways, however large their totals.
  *
