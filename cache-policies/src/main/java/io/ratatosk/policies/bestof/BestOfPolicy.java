@@ -493,6 +493,18 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     private void simulate(long pageKey) {
         long hitMask = miniatures.access(pageKey);
+        if (significance > 0) {
+            countDisagreements(hitMask);
+        }
+        if (++sampledRequests % period == 0) {
+            choose();
+        } else if (significance > 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
+            switchOnSignificantLead();
+        }
+    }
+
+    /** Each expert that hit where the current one missed wins, each that missed where it hit loses. */
+    private void countDisagreements(long hitMask) {
         boolean currentHit = (hitMask >>> chosen & 1) != 0;
         for (int i = 0; i < wins.length; i++) {
             boolean hit = (hitMask >>> i & 1) != 0;
@@ -503,11 +515,6 @@ public final class BestOfPolicy implements EvictionPolicy {
                     losses[i]++;
                 }
             }
-        }
-        if (++sampledRequests % period == 0) {
-            choose();
-        } else if (significance > 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
-            switchOnSignificantLead();
         }
     }
 

@@ -41,7 +41,7 @@ final class MiniatureSet {
     private final GhostIndex index;
     /** Row r's frame in miniature i at {@code r * size + i}, or {@link #NO_FRAME}. */
     private final int[] rowFrames;
-    /** Per row: how many miniatures hold its key (at most {@link Byte#MAX_VALUE} miniatures). */
+    /** Per row: how many miniatures hold its key (at most {@link Long#SIZE} miniatures, under {@link Byte#MAX_VALUE}). */
     private final byte[] holders;
     /** Per miniature, per frame: the row of the key the frame holds. */
     private final int[][] rowOfFrame;
@@ -50,8 +50,9 @@ final class MiniatureSet {
 
     MiniatureSet(List<PolicyEntry> entries, int capacity, FlagValues settings) {
         int size = entries.size();
-        if (size > Byte.MAX_VALUE) {
-            throw new IllegalArgumentException("at most " + Byte.MAX_VALUE + " miniatures: " + size);
+        if (size > Long.SIZE) {
+            // access() reports the hits as one bit per miniature in a long
+            throw new IllegalArgumentException("at most " + Long.SIZE + " miniatures: " + size);
         }
         this.names = new String[size];
         this.capacity = capacity;

@@ -20,6 +20,7 @@ import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The frames follow the expert whose miniature hits most: CLOCK-Pro for loops, a usage clock for recency. */
@@ -62,22 +63,26 @@ class BestOfPolicyTest {
         }
     }
 
+    /** Where the frames ended and what they hit, after one workload. */
+    private record Outcome(String expert, long hits) {
+    }
+
+    /** {@code workload} on best-of with {@code flags}, its invariants checked after it. */
+    private static Outcome run(Map<String, String> flags, Consumer<PolicyDriver> workload) {
+        try (PolicyDriver driver = bestOf(FRAMES, flags)) {
+            workload.accept(driver);
+            driver.policy.checkInvariants();
+            return new Outcome(policy(driver).currentExpert(), driver.hits());
+        }
+    }
+
     @Test
     void aSteadyLeadOfTwoPointsSwitchesWhereHalfTheRequestsMiss() {
-        long[] hits = new long[2];
-        String[] experts = new String[2];
-        String[] minGains = {"1", BestOfFlags.MIN_GAIN.defaultValue()};
-        for (int run = 0; run < 2; run++) {
-            try (PolicyDriver driver = bestOf(FRAMES, Map.of(BestOfFlags.MIN_GAIN.name(), minGains[run]))) {
-                webLike(driver);
-                driver.policy.checkInvariants();
-                hits[run] = driver.hits();
-                experts[run] = policy(driver).currentExpert();
-            }
-        }
-        assertEquals(ClockProPolicy.NAME, experts[0], "W-TinyLFU saves about 3% of CLOCK-Pro's misses, under the 10% margin");
-        assertEquals(AdaptiveTinyLfuPolicy.NAME, experts[1], "but leads it by about 2 points of the requests, more than min_gain");
-        assertTrue(hits[1] > hits[0] + 600, "the switch paid: " + hits[1] + " hits against " + hits[0]);
+        Outcome off = run(Map.of(BestOfFlags.MIN_GAIN.name(), "1"), BestOfPolicyTest::webLike);
+        Outcome on = run(Map.of(BestOfFlags.MIN_GAIN.name(), BestOfFlags.MIN_GAIN.defaultValue()), BestOfPolicyTest::webLike);
+        assertEquals(ClockProPolicy.NAME, off.expert(), "W-TinyLFU saves about 3% of CLOCK-Pro's misses, under the 10% margin");
+        assertEquals(AdaptiveTinyLfuPolicy.NAME, on.expert(), "but leads it by about 2 points of the requests, more than min_gain");
+        assertTrue(on.hits() > off.hits() + 600, "the switch paid: " + on.hits() + " hits against " + off.hits());
     }
 
     /**
@@ -89,27 +94,21 @@ class BestOfPolicyTest {
      */
     @Test
     void aLeadThatWinsNearlyEveryDisagreementSwitchesUnderTheMargin() {
-        long[] hits = new long[2];
-        String[] experts = new String[2];
-        String[] significances = {"0", BestOfFlags.SIGNIFICANCE.defaultValue()};
-        for (int run = 0; run < 2; run++) {
-            try (PolicyDriver driver = bestOf(FRAMES, Map.of(BestOfFlags.MIN_GAIN.name(), "1", BestOfFlags.SIGNIFICANCE.name(),
-                    significances[run]))) {
-                long unique = 1_000_000;
-                for (int turn = 0; turn < 12; turn++) {
-                    for (int i = 0; i < 800; i++) {
-                        driver.request(turn % 2 == 0 ? i : 799 - i);
-                        driver.request(unique++);
-                    }
+        Consumer<PolicyDriver> zigzagBesideOneTimePages = driver -> {
+            long unique = 1_000_000;
+            for (int turn = 0; turn < 12; turn++) {
+                for (int i = 0; i < 800; i++) {
+                    driver.request(turn % 2 == 0 ? i : 799 - i);
+                    driver.request(unique++);
                 }
-                driver.policy.checkInvariants();
-                hits[run] = driver.hits();
-                experts[run] = policy(driver).currentExpert();
             }
-        }
-        assertEquals(ClockProPolicy.NAME, experts[0], "the lead stays under the margin of the misses");
-        assertTrue(List.of(MuninnPolicy.NAME, S3FifoPolicy.NAME).contains(experts[1]), "but chance does not explain it: " + experts[1]);
-        assertTrue(hits[1] > hits[0] + 200, "the switch paid: " + hits[1] + " hits against " + hits[0]);
+        };
+        Outcome off = run(Map.of(BestOfFlags.MIN_GAIN.name(), "1", BestOfFlags.SIGNIFICANCE.name(), "0"), zigzagBesideOneTimePages);
+        Outcome on = run(Map.of(BestOfFlags.MIN_GAIN.name(), "1", BestOfFlags.SIGNIFICANCE.name(), BestOfFlags.SIGNIFICANCE.defaultValue()),
+            zigzagBesideOneTimePages);
+        assertEquals(ClockProPolicy.NAME, off.expert(), "the lead stays under the margin of the misses");
+        assertTrue(List.of(MuninnPolicy.NAME, S3FifoPolicy.NAME).contains(on.expert()), "but chance does not explain it: " + on.expert());
+        assertTrue(on.hits() > off.hits() + 200, "the switch paid: " + on.hits() + " hits against " + off.hits());
     }
 
     /**
