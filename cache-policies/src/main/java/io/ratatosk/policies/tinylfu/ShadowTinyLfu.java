@@ -8,11 +8,13 @@ import java.util.Arrays;
  * {@link AdaptiveTinyLfuPolicy}'s miniature simulations: it replays the sampled requests and counts
  * its hits, so that the policy can see which window share would have done best. The frequency
  * sketch is shared by every shadow of one policy (the counts do not depend on the window).
- * A window of the whole capacity is an exact LRU.
+ * A window of the whole capacity is an exact LRU. The simulator's {@code w-tinylfu-exact} reference
+ * column is one of these over every request, to tell the algorithm from the frame policy's clock
+ * approximation of it ({@link WTinyLfuPolicy}).
  *
  * <p>Not thread-safe: its owner calls it under its own lock. Allocates nothing after construction.
  */
-final class ShadowTinyLfu {
+public final class ShadowTinyLfu {
     private static final int NIL = -1;
     private static final int WINDOW = 0;
     private static final int PROBATION = 1;
@@ -35,7 +37,7 @@ final class ShadowTinyLfu {
      * @param windowMax    keys its window holds, in [1, capacity]
      * @param protectedShare share of the main region for protected keys
      */
-    ShadowTinyLfu(int capacity, int windowMax, double protectedShare) {
+    public ShadowTinyLfu(int capacity, int windowMax, double protectedShare) {
         this.capacity = capacity;
         this.windowMax = Math.max(1, Math.min(capacity, windowMax));
         this.protectedMax = (int) ((capacity - this.windowMax) * protectedShare);
@@ -48,7 +50,7 @@ final class ShadowTinyLfu {
         Arrays.fill(region, (byte) NIL);
     }
 
-    long hits() {
+    public long hits() {
         return hits;
     }
 
@@ -57,7 +59,7 @@ final class ShadowTinyLfu {
     }
 
     /** One request for {@code key} (whose hash is {@code hash}), judged by {@code sketch}. */
-    void access(long key, long hash, FrequencySketch sketch) {
+    public void access(long key, long hash, FrequencySketch sketch) {
         int slot = index.slotOf(key);
         if (slot != GhostIndex.NONE) {
             hits++;

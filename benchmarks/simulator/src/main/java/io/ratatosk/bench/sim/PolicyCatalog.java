@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Every policy the simulator can run, by name: its own reference columns (exact LRU, OPT), the peer
+ * Every policy the simulator can run, by name: its own reference columns (exact LRU, exact W-TinyLFU, OPT), the peer
  * columns on the class path ({@link PeerColumn}: Caffeine in {@code ./bench}) and whatever the
  * {@link SpiPolicyProvider} knows. Adding a policy to cache-policies adds it here with no change to
  * the simulator.
@@ -19,10 +19,11 @@ import java.util.function.Supplier;
 public final class PolicyCatalog {
     private static final Map<String, Supplier<PolicySimulator>> OWN = ownColumns();
 
-    /** Exact LRU, the peers by name, then OPT: the order of the tables' last columns. */
+    /** Exact LRU, exact W-TinyLFU, the peers by name, then OPT: the order of the tables' last columns. */
     private static Map<String, Supplier<PolicySimulator>> ownColumns() {
         Map<String, Supplier<PolicySimulator>> own = new LinkedHashMap<>();
         own.put("lru", ExactLruSimulator::new);
+        own.put(ExactTinyLfuSimulator.NAME, ExactTinyLfuSimulator::new);
         List<PeerColumn> peers = new ArrayList<>();
         ServiceLoader.load(PeerColumn.class, PolicyCatalog.class.getClassLoader()).forEach(peers::add);
         peers.sort((a, b) -> a.name().compareTo(b.name()));

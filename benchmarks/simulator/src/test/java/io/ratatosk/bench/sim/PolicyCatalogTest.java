@@ -24,7 +24,7 @@ class PolicyCatalogTest {
     @Test
     void listsItsOwnColumnsAndEveryPolicyOfTheCache() {
         List<String> names = catalog.names();
-        assertTrue(names.containsAll(List.of("lru", "opt")), names.toString());
+        assertTrue(names.containsAll(List.of("lru", "w-tinylfu-exact", "opt")), names.toString());
         assertTrue(names.containsAll(PolicyRegistry.NAMES), names.toString());
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Exact LRU and Belady's OPT on traces small enough to check by hand or by brute force. */
+/** Exact LRU, exact W-TinyLFU and Belady's OPT on traces small enough to check by hand or by brute force. */
 class ReferenceColumnsTest {
     /** Silberschatz's reference string: with 3 frames, OPT has 9 faults, LRU 12 (of 20 requests). */
     private static final long[] TEXTBOOK = {7, 0, 1, 2, 0, 3, 0, 4, 2, 3, 0, 3, 2, 1, 2, 0, 1, 7, 0, 1};
@@ -73,6 +73,46 @@ class ReferenceColumnsTest {
                 assertTrue(opt >= hits(new ExactLruSimulator(), trace, capacity), "lru beat opt, seed " + seed);
             }
         }
+    }
+
+    @Test
+    void exactTinyLfuMissesOnlyFirstUsesWhenEveryKeyFits() {
+        Trace trace = randomTrace(5, 5000, 300);
+        assertEquals(trace.requests() - trace.distinct(), hits(new ExactTinyLfuSimulator(), trace, 300));
+    }
+
+    @Test
+    void exactTinyLfuKeepsAHotSetThroughScansThatFlushLru() {
+        // 50 hot keys, each used between bursts of 200 keys never seen again: LRU at 100 entries loses the hot
+        // set to every burst, TinyLFU's admission keeps it (a scan key is used once, a hot key many times).
+        List<Long> raw = new ArrayList<>();
+        long scanKey = 1_000;
+        for (int round = 0; round < 40; round++) {
+            for (long hot = 0; hot < 50; hot++) {
+                raw.add(hot);
+            }
+            for (int i = 0; i < 200; i++) {
+                raw.add(scanKey++);
+            }
+        }
+        Trace trace = Trace.of("hot-and-scans", raw.stream().mapToLong(Long::longValue).toArray());
+        assertEquals(0, hits(new ExactLruSimulator(), trace, 100));
+        long tinyLfu = hits(new ExactTinyLfuSimulator(), trace, 100);
+        assertTrue(tinyLfu >= 50 * 36, "hot keys should hit from the third round or so on: " + tinyLfu);
+        assertTrue(tinyLfu <= hits(new OptSimulator(), trace, 100), "beat OPT: " + tinyLfu);
+    }
+
+    @Test
+    void exactTinyLfuHoldsAtMostItsCapacity() {
+        // A loop one larger than the cache: whatever it keeps, at most 10 of the 11 keys are ever resident, so at
+        // most 10 hits per pass after the first.
+        long[] loop = new long[1100];
+        for (int i = 0; i < loop.length; i++) {
+            loop[i] = i % 11;
+        }
+        long hits = hits(new ExactTinyLfuSimulator(), Trace.of("loop", loop), 10);
+        assertTrue(hits <= 99 * 10, "more hits than 10 entries allow: " + hits);
+        assertTrue(hits > 0, "a loop slightly larger than a frequency-admitting cache keeps part of it");
     }
 
     /** Skewed random keys (a few hot ones), so that policies differ. */
