@@ -84,9 +84,9 @@ final class MiniatureSet {
     long access(long pageKey) {
         long hitMask = 0;
         int size = policies.length;
-        int row = index.slotOf(pageKey);
-        if (row == GhostIndex.NONE) {
-            row = index.add(pageKey);
+        int row = index.slotOfOrAdd(pageKey);
+        if (row < 0) {
+            row = ~row;
             Arrays.fill(rowFrames, row * size, row * size + size, NO_FRAME);
             holders[row] = 0;
         }

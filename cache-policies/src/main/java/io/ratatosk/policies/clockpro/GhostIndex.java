@@ -98,6 +98,30 @@ public final class GhostIndex {
         return slot;
     }
 
+    /**
+     * The slot holding {@code key}, or, if none does, {@code ~slot} for the free slot it takes now (a negative
+     * number): one probe where {@link #slotOf} then {@link #add} take two.
+     */
+    public int slotOfOrAdd(long key) {
+        int cell = home(key);
+        for (int c = cells[cell]; c != 0; c = cells[cell]) {
+            if (keys[c - 1] == key) {
+                return c - 1;
+            }
+            cell = (cell + 1) & cellMask;
+        }
+        if (freeHead == NONE) {
+            throw new IllegalStateException("no free ghost slot: " + size + " ghosts, capacity " + capacity
+                + "; the owner must trim after every add");
+        }
+        int slot = freeHead;
+        freeHead = nextFree[slot];
+        keys[slot] = key;
+        cells[cell] = slot + 1;
+        size++;
+        return ~slot;
+    }
+
     /** The slot holding {@code key}'s ghost, or {@link #NONE}. */
     public int slotOf(long key) {
         int cell = cellOf(key);

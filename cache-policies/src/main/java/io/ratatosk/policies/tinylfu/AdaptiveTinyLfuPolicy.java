@@ -12,7 +12,7 @@ import java.util.function.LongConsumer;
 
 /**
  * W-TinyLFU whose window share follows the workload, chosen by miniature simulations: beside the real
- * frames it runs five small key-only W-TinyLFU caches ({@link ShadowTinyLfu}) with windows of 1%, 5%,
+ * frames it runs five small key-only W-TinyLFU caches ({@link ShadowTinyLfuSet}) with windows of 1%, 5%,
  * 15%, 40% and 100% (an exact LRU) of their capacity, fed the same requests, and after every period
  * gives the real cache the window of the one that hit most lately (hits decay by 5% a period) if it
  * missed 3% less than the current choice. A small window lets the frequency filter
@@ -60,8 +60,8 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
             ReadFlag.of(TinyLfuFlags.SHADOW_ENTRIES), ReadFlag.of(TinyLfuFlags.ADAPT_PERIOD)),
         AdaptiveTinyLfuPolicy::create);
 
-    private final ShadowTinyLfu[] shadows;
-    private final FrequencySketch shadowSketch;
+    /** The miniature simulations, one per window share of {@link #WINDOW_SHARES}. */
+    private final ShadowTinyLfuSet shadows;
     /** Requests whose hash's low 32 bits are below this are sampled; 2^32 samples all. */
     private final long sampleBelow;
     private final long period;
@@ -81,13 +81,14 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         super(NAME, frames, sizing);
         int capacity = Math.min(frameCount, shadowEntries);
         this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
-        this.shadows = new ShadowTinyLfu[WINDOW_SHARES.length];
-        for (int i = 0; i < shadows.length; i++) {
-            shadows[i] = new ShadowTinyLfu(capacity, (int) Math.max(1, Math.round(capacity * WINDOW_SHARES[i])), sizing.protectedShare());
+        int[] windows = new int[WINDOW_SHARES.length];
+        for (int i = 0; i < windows.length; i++) {
+            windows[i] = (int) Math.max(1, Math.round(capacity * WINDOW_SHARES[i]));
         }
-        this.shadowSketch = new FrequencySketch(capacity, Math.max(1, (long) ((double) sizing.sketchPeriod() / frameCount * capacity)));
+        this.shadows = new ShadowTinyLfuSet(capacity, windows, sizing.protectedShare(),
+            Math.max(1, (long) ((double) sizing.sketchPeriod() / frameCount * capacity)));
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
-        this.scores = new double[shadows.length];
+        this.scores = new double[windows.length];
         this.chosen = -1;
     }
 
@@ -167,11 +168,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     }
 
     private void simulate(long pageKey, long hash) {
-        shadowSketch.increment(hash);
-        shadowSketch.ageIfDue();
-        for (ShadowTinyLfu shadow : shadows) {
-            shadow.access(pageKey, hash, shadowSketch);
-        }
+        shadows.access(pageKey, hash);
         if (++sampledRequests % period == 0) {
             choose();
         }
@@ -184,11 +181,11 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private void choose() {
         int current = chosen < 0 ? 0 : chosen;
         int best = current;
-        for (int i = 0; i < shadows.length; i++) {
-            scores[i] = scores[i] * DECAY + shadows[i].hits();
-            shadows[i].resetHits();
+        for (int i = 0; i < scores.length; i++) {
+            scores[i] = scores[i] * DECAY + shadows.hits(i);
+            shadows.resetHits(i);
         }
-        for (int i = 0; i < shadows.length; i++) {
+        for (int i = 0; i < scores.length; i++) {
             if (scores[i] > scores[best]) {
                 best = i;
             }

@@ -1,8 +1,7 @@
 package io.ratatosk.bench.sim;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.policies.tinylfu.FrequencySketch;
-import io.ratatosk.policies.tinylfu.ShadowTinyLfu;
+import io.ratatosk.policies.tinylfu.ShadowTinyLfuSet;
 
 /**
  * W-TinyLFU as its paper and Caffeine's simulator describe it, the reference column
@@ -11,7 +10,7 @@ import io.ratatosk.policies.tinylfu.ShadowTinyLfu;
  * every request, halved every 10 x capacity counted uses. Keys only, no frames: it is the algorithm
  * the frame policy {@code w-tinylfu} approximates with clocks and hit counts deferred to its hands,
  * so the two columns side by side measure what that approximation costs. The model is
- * cache-policies' own ({@link ShadowTinyLfu}, the miniature {@code w-tinylfu-adaptive} runs), not a
+ * cache-policies' own ({@link ShadowTinyLfuSet}, the miniatures {@code w-tinylfu-adaptive} runs), not a
  * second implementation.
  */
 final class ExactTinyLfuSimulator implements PolicySimulator {
@@ -23,20 +22,16 @@ final class ExactTinyLfuSimulator implements PolicySimulator {
     @Override
     public long replay(Trace trace, int capacity, Progress progress) {
         int windowMax = capacity - (int) (MAIN_SHARE * capacity);
-        ShadowTinyLfu cache = new ShadowTinyLfu(capacity, windowMax, PROTECTED_SHARE);
-        FrequencySketch sketch = new FrequencySketch(capacity, (long) SKETCH_PERIOD * capacity);
+        ShadowTinyLfuSet cache = new ShadowTinyLfuSet(capacity, new int[] {windowMax}, PROTECTED_SHARE, (long) SKETCH_PERIOD * capacity);
         int[] keys = trace.keys();
         for (int i = 0; i < keys.length; i++) {
             long key = keys[i];
-            long hash = PageKey.hash(key);
-            sketch.increment(hash);
-            sketch.ageIfDue();
-            cache.access(key, hash, sketch);
+            cache.access(key, PageKey.hash(key));
             if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
                 progress.advance(PROGRESS_STEP);
             }
         }
         progress.advance(keys.length & (PROGRESS_STEP - 1));
-        return cache.hits();
+        return cache.hits(0);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.PolicyRegistry;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,8 +49,12 @@ class PolicyCatalogTest {
     }
 
     @Test
-    void defaultListIsEveryPolicy() {
-        assertEquals(catalog.names(), catalog.parseList(null).stream().map(PolicySpec::text).toList());
+    void defaultListIsEveryPolicyAndTheReferenceColumnsButTheExactTinyLfu() {
+        List<String> expected = new ArrayList<>(catalog.names());
+        expected.remove("w-tinylfu-exact");
+        assertEquals(expected, catalog.parseList(null).stream().map(PolicySpec::text).toList());
+        assertEquals(List.of("w-tinylfu-exact"), catalog.parseList("w-tinylfu-exact").stream().map(PolicySpec::text).toList(),
+            "named, it runs");
     }
 
     @Test

@@ -67,7 +67,7 @@ public final class SimCommand implements Callable<Integer> {
     private String sizes;
 
     @Option(names = "--policies", paramLabel = "LIST",
-        description = "Policies, comma separated (default: all); name[:flag=value]... sets flags by their short"
+        description = "Policies, comma separated (default: all but w-tinylfu-exact); name[:flag=value]... sets flags by their short"
             + " name, e.g. global-clock:max_usage=4. --list shows names and flags.")
     private String policies;
 
