@@ -21,18 +21,21 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Pins the issue-15 policies to Caffeine's simulator ({@code anchors/caffeine-sim-lirs.txt}): w-tinylfu
- * within 1.0 point of W-TinyLfu1% and s3-fifo within 1.0 point of S3Fifo on the LIRS traces where the
- * frame-array builds follow the reference at every size (docs/policies.md tells where they do not,
- * and why), and w-tinylfu-adaptive within 1 point of the best peer, Opt aside, on at least 36 of the 52
- * LIRS cells, with no collapse on the recency traces where LRU is optimal.
+ * within 1.0 point of W-TinyLfu1% on the LIRS traces where the frame-array build follows the reference at
+ * every size (docs/policies.md tells where it does not, and why), s3-fifo within 0.1 of S3Fifo (which follows
+ * the authors' code) on every LIRS trace at every size, and w-tinylfu-adaptive within 1 point of the best
+ * peer, Opt aside, on at least 36 of the 52 LIRS cells, with no collapse on the recency traces where LRU is
+ * optimal.
  */
 class TinyLfuAndS3FifoReferenceTest {
-    private static final double TOLERANCE = 1.0;
+    private static final Map<String, Double> TOLERANCE = Map.of("w-tinylfu", 1.0, "s3-fifo", 0.1);
+    private static final List<String> LIRS_TRACES = List.of("2_pools", "backf", "cpp", "cs", "gli", "loop", "multi1", "multi2",
+        "multi3", "ps", "scan", "sprite", "zigzag");
     private static final Pattern TRACE_HEADER = Pattern.compile("# \\.\\./traces/(\\S+)\\.trace\\.gz .*");
     private static final Pattern SIZE_ROW = Pattern.compile("size=(\\d+) \\| (.*)");
     private static final Map<String, List<String>> FOLLOWED = Map.of(
         "w-tinylfu", List.of("2_pools", "cpp", "cs", "gli", "multi1", "ps"),
-        "s3-fifo", List.of("2_pools", "cpp", "multi1", "multi2", "multi3", "sprite"));
+        "s3-fifo", LIRS_TRACES);
     private static final Map<String, String> COLUMN = Map.of("w-tinylfu", "WTinyLfu1%", "s3-fifo", "S3Fifo");
     private static final Map<String, int[]> TRACES = new HashMap<>();
 
@@ -79,7 +82,7 @@ class TinyLfuAndS3FifoReferenceTest {
                 anchors.get(trace).forEach((size, columns) -> {
                     double reference = columns.get(COLUMN.get(policy));
                     tests.add(DynamicTest.dynamicTest(policy + " " + trace + "@" + size + " ~ " + reference,
-                        () -> assertEquals(reference, hitPercent(trace, size, policy), TOLERANCE)));
+                        () -> assertEquals(reference, hitPercent(trace, size, policy), TOLERANCE.get(policy))));
                 });
             }
         });

@@ -69,7 +69,7 @@ public final class GhostIndex {
         return capacity;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
@@ -169,7 +169,7 @@ public final class GhostIndex {
     }
 
     /** Every used slot is found by its key, the index holds nothing else, and the count is right. */
-    void checkInvariants(String owner) {
+    public void checkInvariants(String owner) {
         int used = 0;
         for (int slot = 0; slot < keys.length; slot++) {
             if (keys[slot] != PageKey.UNBOUND) {

@@ -3,10 +3,13 @@ package io.ratatosk.policies.bestof;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyDriver;
 import io.ratatosk.policies.PolicyEntry;
+import io.ratatosk.policies.s3fifo.S3FifoFlags;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -20,11 +23,15 @@ class MiniatureSetTest {
         MiniatureSet set = new MiniatureSet(BestOfPolicy.EXPERTS, CAPACITY, BestOfPolicy.miniatureSettings(FlagValues.NONE, CAPACITY));
         int experts = BestOfPolicy.EXPERTS.size();
         PolicyDriver[] alone = new PolicyDriver[experts];
-        // The same settings the set's miniatures get: w-tinylfu-adaptive's simulations at 256 entries.
-        Map<String, String> flags = Map.of(TinyLfuFlags.SHADOW_ENTRIES.name(), String.valueOf(BestOfPolicy.sampledEntries(CAPACITY)));
+        // The same settings the set's miniatures get: w-tinylfu-adaptive's simulations at 256 entries, s3-fifo's
+        // move to main after one hit.
+        Map<Flag, String> flags = Map.of(TinyLfuFlags.SHADOW_ENTRIES, String.valueOf(BestOfPolicy.sampledEntries(CAPACITY)),
+            S3FifoFlags.MOVE_THRESHOLD, String.valueOf(BestOfPolicy.EXPERT_S3FIFO_MOVE_THRESHOLD));
         for (int i = 0; i < experts; i++) {
             PolicyEntry entry = BestOfPolicy.EXPERTS.get(i);
-            alone[i] = PolicyDriver.of(CAPACITY, entry.name(), entry.flags().stream().anyMatch(f -> f.flag() == TinyLfuFlags.SHADOW_ENTRIES) ? flags : Map.of());
+            Map<String, String> own = new HashMap<>();
+            entry.flags().stream().filter(f -> flags.containsKey(f.flag())).forEach(f -> own.put(f.flag().name(), flags.get(f.flag())));
+            alone[i] = PolicyDriver.of(CAPACITY, entry.name(), own);
         }
         try {
             SplittableRandom random = new SplittableRandom(11);
