@@ -79,23 +79,11 @@ public final class GhostIndex {
 
     /** Takes a free slot for {@code key}, which must have none; returns the slot. */
     public int add(long key) {
-        if (slotOf(key) != NONE) {
+        int slot = slotOfOrAdd(key);
+        if (slot >= 0) {
             throw new IllegalStateException(PageKey.toString(key) + " already has a ghost");
         }
-        if (freeHead == NONE) {
-            throw new IllegalStateException("no free ghost slot: " + size + " ghosts, capacity " + capacity
-                + "; the owner must trim after every add");
-        }
-        int slot = freeHead;
-        freeHead = nextFree[slot];
-        keys[slot] = key;
-        int cell = home(key);
-        while (cells[cell] != 0) {
-            cell = (cell + 1) & cellMask;
-        }
-        cells[cell] = slot + 1;
-        size++;
-        return slot;
+        return ~slot;
     }
 
     /**
@@ -117,7 +105,7 @@ public final class GhostIndex {
         int slot = freeHead;
         freeHead = nextFree[slot];
         keys[slot] = key;
-        cells[cell] = slot + 1;
+        cells[cell] = slot + 1; // the empty cell that ended the probe: where the key's run now ends
         size++;
         return ~slot;
     }

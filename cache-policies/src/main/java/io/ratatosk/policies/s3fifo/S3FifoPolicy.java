@@ -26,8 +26,8 @@ import java.util.Objects;
  * R. Vinayak, "FIFO queues are all you need for cache eviction", SOSP 2023.
  *
  * <p>Here the queues are {@link FrameQueues} over the frames and the frequency is the low two bits of
- * the policy word. The ghost FIFO holds exact page keys (a {@link GhostIndex} and a list of its slots in
- * eviction order, so that a ghost that is hit leaves from the middle), not the paper's hashed fingerprints,
+ * the policy word. The ghost FIFO holds exact page keys (a {@link GhostIndex}, its slots in eviction order in
+ * a {@link FrameQueues}, so that a ghost that is hit leaves from the middle), not the paper's hashed fingerprints,
  * so no collision lends a page a ghost.
  *
  * <p>Concurrency. A hit raises the frequency with one CAS, not retried: lock-free, allocation-free,
@@ -53,13 +53,11 @@ public final class S3FifoPolicy implements EvictionPolicy {
     private final int moveThreshold;
     private final FrameQueues queues;
     private final GhostIndex ghosts;
-    /** The ghosts' slots in eviction order: a circular doubly linked list, {@link #oldestGhost} first. */
-    private final int[] ghostPrev;
-    private final int[] ghostNext;
+    /** The ghosts' slots in eviction order, oldest first: one FIFO over the slots, so a ghost can leave from the middle. */
+    private final FrameQueues ghostOrder;
     /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
     private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
     // Guarded by lock.
-    private int oldestGhost = NONE;
 
     S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold) {
         this.frames = Objects.requireNonNull(frames, "frames");
@@ -68,8 +66,7 @@ public final class S3FifoPolicy implements EvictionPolicy {
         this.moveThreshold = moveThreshold;
         this.queues = new FrameQueues(frameCount, 2);
         this.ghosts = new GhostIndex(ghostCapacity);
-        this.ghostPrev = new int[ghosts.slots()];
-        this.ghostNext = new int[ghosts.slots()];
+        this.ghostOrder = new FrameQueues(ghosts.slots(), 1);
     }
 
     /** With the {@code pagecache.s3fifo.*} flags, at their defaults where unset. */
@@ -187,33 +184,14 @@ public final class S3FifoPolicy implements EvictionPolicy {
 
     /** A new ghost at the end of the FIFO; the oldest goes when there are more than the ghost capacity. */
     private void remember(long pageKey) {
-        int slot = ghosts.add(pageKey);
-        if (oldestGhost == NONE) {
-            ghostPrev[slot] = slot;
-            ghostNext[slot] = slot;
-            oldestGhost = slot;
-        } else {
-            int newest = ghostPrev[oldestGhost];
-            ghostPrev[slot] = newest;
-            ghostNext[slot] = oldestGhost;
-            ghostNext[newest] = slot;
-            ghostPrev[oldestGhost] = slot;
-        }
+        ghostOrder.addTail(0, ghosts.add(pageKey));
         if (ghosts.overCapacity()) {
-            forget(oldestGhost);
+            forget(ghostOrder.head(0));
         }
     }
 
     private void forget(int slot) {
-        if (ghostNext[slot] == slot) {
-            oldestGhost = NONE;
-        } else {
-            ghostNext[ghostPrev[slot]] = ghostNext[slot];
-            ghostPrev[ghostNext[slot]] = ghostPrev[slot];
-            if (oldestGhost == slot) {
-                oldestGhost = ghostNext[slot];
-            }
-        }
+        ghostOrder.remove(slot);
         ghosts.remove(slot);
     }
 
@@ -268,15 +246,15 @@ public final class S3FifoPolicy implements EvictionPolicy {
                 }
             }
             ghosts.checkInvariants(NAME);
-            int listed = 0;
-            for (int slot = oldestGhost; slot != NONE && listed <= ghostNext.length; slot = ghostNext[slot] == oldestGhost ? NONE : ghostNext[slot]) {
-                if (ghostPrev[ghostNext[slot]] != slot || ghosts.keyAt(slot) == PageKey.UNBOUND) {
-                    throw new IllegalStateException(NAME + ": the ghost FIFO is broken at slot " + slot);
+            ghostOrder.checkInvariants(NAME + " ghosts");
+            for (int slot = 0; slot < ghosts.slots(); slot++) {
+                if ((ghostOrder.queueOf(slot) != NONE) != (ghosts.keyAt(slot) != PageKey.UNBOUND)) {
+                    throw new IllegalStateException(NAME + ": ghost slot " + slot + (ghostOrder.queueOf(slot) != NONE
+                        ? " is in the ghost FIFO but holds no ghost" : " holds a ghost the ghost FIFO lost"));
                 }
-                listed++;
             }
-            if (listed != ghosts.size() || ghosts.overCapacity()) {
-                throw new IllegalStateException(NAME + ": " + listed + " ghosts listed, " + ghosts.size() + " indexed");
+            if (ghostOrder.size(0) != ghosts.size() || ghosts.overCapacity()) {
+                throw new IllegalStateException(NAME + ": " + ghostOrder.size(0) + " ghosts listed, " + ghosts.size() + " indexed");
             }
         } finally {
             lock.unlock();
