@@ -117,14 +117,14 @@ public final class S3FifoPolicy implements EvictionPolicy {
         queues.addTail(ghost != GhostIndex.NONE ? MAIN : SMALL, frame);
     }
 
-    /** A page leaving the small FIFO is remembered; the oldest ghost goes when the ring is full. */
+    /** A page leaving the small FIFO is remembered; the oldest ghost goes when there are more than the ghost capacity. */
     @Override
     public void onEvicted(int frame, long pageKey) {
         lock.evicted(frame, pageKey);
     }
 
     private void evicted(int frame, long pageKey) {
-        if (queues.queueOf(frame) == SMALL && ghosts.slotOf(pageKey) == GhostIndex.NONE) {
+        if (queues.queueOf(frame) == SMALL) {
             remember(pageKey);
         }
         queues.remove(frame);
@@ -182,9 +182,13 @@ public final class S3FifoPolicy implements EvictionPolicy {
         }
     }
 
-    /** A new ghost at the end of the FIFO; the oldest goes when there are more than the ghost capacity. */
+    /** A new ghost at the end of the FIFO, unless it has one; the oldest goes when there are more than the ghost capacity. */
     private void remember(long pageKey) {
-        ghostOrder.addTail(0, ghosts.add(pageKey));
+        int slot = ghosts.slotOfOrAdd(pageKey);
+        if (slot >= 0) {
+            return; // remembered already
+        }
+        ghostOrder.addTail(0, ~slot);
         if (ghosts.overCapacity()) {
             forget(ghostOrder.head(0));
         }

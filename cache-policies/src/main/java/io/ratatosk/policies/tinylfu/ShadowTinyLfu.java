@@ -1,6 +1,6 @@
 package io.ratatosk.policies.tinylfu;
 
-import java.util.Arrays;
+import io.ratatosk.policies.FrameQueues;
 
 /**
  * One miniature W-TinyLFU cache that holds keys only, with exact LRU order in its three regions: one
@@ -10,8 +10,7 @@ import java.util.Arrays;
  * <p>Not thread-safe: its owner calls it under its own lock. Allocates nothing after construction.
  */
 final class ShadowTinyLfu {
-    static final int NONE = -1;
-    private static final int NIL = -1;
+    static final int NONE = FrameQueues.NONE;
     private static final int WINDOW = 0;
     private static final int PROBATION = 1;
     private static final int PROTECTED = 2;
@@ -19,14 +18,10 @@ final class ShadowTinyLfu {
     private final int capacity;
     private final int windowMax;
     private final int protectedMax;
-    private final int[] prev;
-    private final int[] next;
-    private final byte[] region;
-    private final int[] heads = {NIL, NIL, NIL};
-    private final int[] sizes = new int[3];
+    /** The three regions over the set's rows, oldest first. */
+    private final FrameQueues regions;
     /** The set's hash per row, for the sketch. */
     private final long[] hashes;
-    private int size;
     private long hits;
 
     /**
@@ -40,11 +35,7 @@ final class ShadowTinyLfu {
         this.windowMax = Math.max(1, Math.min(capacity, windowMax));
         this.protectedMax = (int) ((capacity - this.windowMax) * protectedShare);
         this.hashes = hashes;
-        int rows = hashes.length;
-        prev = new int[rows];
-        next = new int[rows];
-        region = new byte[rows];
-        Arrays.fill(region, (byte) NIL);
+        this.regions = new FrameQueues(hashes.length, 3);
     }
 
     long hits() {
@@ -56,19 +47,19 @@ final class ShadowTinyLfu {
     }
 
     boolean holds(int row) {
-        return region[row] != NIL;
+        return regions.queueOf(row) != NONE;
     }
 
     /** A request for the key in {@code row}, which this shadow holds. */
     void hit(int row) {
         hits++;
-        if (region[row] == PROBATION) {
-            moveToTail(PROTECTED, row);
-            if (sizes[PROTECTED] > protectedMax) {
-                moveToTail(PROBATION, heads[PROTECTED]);
+        if (regions.queueOf(row) == PROBATION) {
+            regions.moveToTail(PROTECTED, row);
+            if (regions.size(PROTECTED) > protectedMax) {
+                regions.moveToTail(PROBATION, regions.head(PROTECTED));
             }
         } else {
-            moveToTail(region[row], row);
+            regions.moveToTail(regions.queueOf(row), row);
         }
     }
 
@@ -79,60 +70,19 @@ final class ShadowTinyLfu {
      * @return the row this shadow dropped, never {@code row}; or {@link #NONE}
      */
     int miss(int row, FrequencySketch sketch) {
-        addTail(WINDOW, row);
-        size++;
-        if (sizes[WINDOW] <= windowMax) {
+        regions.addTail(WINDOW, row);
+        if (regions.size(WINDOW) <= windowMax) {
             return NONE;
         }
-        int candidate = heads[WINDOW];
-        moveToTail(PROBATION, candidate);
-        if (size <= capacity) {
+        int candidate = regions.head(WINDOW);
+        regions.moveToTail(PROBATION, candidate);
+        if (regions.size(WINDOW) + regions.size(PROBATION) + regions.size(PROTECTED) <= capacity) {
             return NONE;
         }
-        int victim = heads[PROBATION];
+        int victim = regions.head(PROBATION);
         int evict = victim != candidate && sketch.frequency(hashes[candidate]) > sketch.frequency(hashes[victim])
             ? victim : candidate;
-        remove(evict);
-        size--;
+        regions.remove(evict);
         return evict;
-    }
-
-    private void addTail(int queue, int row) {
-        int head = heads[queue];
-        if (head == NIL) {
-            prev[row] = row;
-            next[row] = row;
-            heads[queue] = row;
-        } else {
-            int tail = prev[head];
-            prev[row] = tail;
-            next[row] = head;
-            next[tail] = row;
-            prev[head] = row;
-        }
-        region[row] = (byte) queue;
-        sizes[queue]++;
-    }
-
-    private void remove(int row) {
-        int queue = region[row];
-        int before = prev[row];
-        int after = next[row];
-        if (after == row) {
-            heads[queue] = NIL;
-        } else {
-            next[before] = after;
-            prev[after] = before;
-            if (heads[queue] == row) {
-                heads[queue] = after;
-            }
-        }
-        region[row] = (byte) NIL;
-        sizes[queue]--;
-    }
-
-    private void moveToTail(int queue, int row) {
-        remove(row);
-        addTail(queue, row);
     }
 }
