@@ -492,8 +492,15 @@ final class EvictionEngine {
         }
     }
 
-    /** Throws (once) the error a background step ran into since the last call, if any. */
+    /**
+     * Throws (once) the error a background step ran into since the last call, if any. Every fault calls this:
+     * the plain read first keeps the common case (no error) from writing the shared word, which an atomic
+     * swap on every fault did, bouncing its cache line between the faulting threads and the evictor.
+     */
     void throwPendingError() throws IOException {
+        if (pendingError.get() == null) {
+            return;
+        }
         IOException e = pendingError.getAndSet(null);
         if (e != null) {
             throw e;
