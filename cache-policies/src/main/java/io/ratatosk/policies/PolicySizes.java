@@ -26,7 +26,7 @@ public final class PolicySizes {
     public static final double CLOCK_PRO_PLUS_GHOSTS = 1.0;
     /**
      * The most ghosts a CLOCK-Pro clock keeps: its ghost index has two cells per ghost, rounded up
-     * to a power of two, in one int array, and 2^30 is the largest power of two an array holds.
+     * to a power of two, in one long array, and 2^30 is the largest power of two an array holds.
      */
     public static final int MAX_GHOSTS = 1 << 29;
 

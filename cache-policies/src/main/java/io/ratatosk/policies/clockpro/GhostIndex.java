@@ -9,6 +9,12 @@ import io.ratatosk.policies.PolicySizes;
  * backward-shift deletion, so no tombstones pile up). Where a ghost sits on the clock is its
  * owner's business. Nothing is allocated after construction.
  *
+ * <p>Each index cell holds the slot and the low 32 bits of the key's hash. A probe compares the hash
+ * first and reads the slot's key only when it matches, a deletion finds a moved cell's home from the
+ * cell alone, and {@link #remove} finds the slot's cell by the slot number: all within the probe run's
+ * cells, where a cell of the slot alone sent every step to the key array, a second cache miss
+ * (docs/benchmarks.md, "Primitive maps").
+ *
  * <p>Not thread-safe: its owner calls it under its own lock.
  *
  * <p>Kept over agrona's {@code Long2LongHashMap} as the index: agrona's is faster under CLOCK-Pro's mix (a
@@ -21,12 +27,14 @@ import io.ratatosk.policies.PolicySizes;
  */
 public final class GhostIndex {
     public static final int NONE = -1;
+    /** A cell's hash bits: the key's hash's low 32 bits, whose low bits are the key's home cell. */
+    private static final long TAG = 0xFFFF_FFFF_0000_0000L;
 
     private final int capacity;
     private final long[] keys;
     private final int[] nextFree;
-    /** Slot + 1 per index cell, 0 for an empty cell. */
-    private final int[] cells;
+    /** Per index cell: the key's hash's low 32 bits above slot + 1; 0 for an empty cell. */
+    private final long[] cells;
     private final int cellMask;
     private int freeHead;
     private int size;
@@ -47,7 +55,7 @@ public final class GhostIndex {
             nextFree[s] = s + 1 < slots ? s + 1 : NONE;
         }
         int cellCount = cellsFor(capacity);
-        cells = new int[cellCount];
+        cells = new long[cellCount];
         cellMask = cellCount - 1;
     }
 
@@ -91,10 +99,11 @@ public final class GhostIndex {
      * number): one probe where {@link #slotOf} then {@link #add} take two.
      */
     public int slotOfOrAdd(long key) {
-        int cell = home(key);
-        for (int c = cells[cell]; c != 0; c = cells[cell]) {
-            if (keys[c - 1] == key) {
-                return c - 1;
+        long tag = tagOf(key);
+        int cell = homeOf(tag);
+        for (long c = cells[cell]; c != 0; c = cells[cell]) {
+            if ((c & TAG) == tag && keys[slotIn(c)] == key) {
+                return slotIn(c);
             }
             cell = (cell + 1) & cellMask;
         }
@@ -105,7 +114,7 @@ public final class GhostIndex {
         int slot = freeHead;
         freeHead = nextFree[slot];
         keys[slot] = key;
-        cells[cell] = slot + 1; // the empty cell that ended the probe: where the key's run now ends
+        cells[cell] = tag | (slot + 1); // the empty cell that ended the probe: where the key's run now ends
         size++;
         return ~slot;
     }
@@ -113,7 +122,7 @@ public final class GhostIndex {
     /** The slot holding {@code key}'s ghost, or {@link #NONE}. */
     public int slotOf(long key) {
         int cell = cellOf(key);
-        return cell == NONE ? NONE : cells[cell] - 1;
+        return cell == NONE ? NONE : slotIn(cells[cell]);
     }
 
     public long keyAt(int slot) {
@@ -122,31 +131,56 @@ public final class GhostIndex {
 
     /** Frees {@code slot}, which must hold a ghost. */
     public void remove(int slot) {
-        deleteCell(cellOf(keys[slot]));
+        deleteCell(cellOfSlot(slot));
         keys[slot] = PageKey.UNBOUND;
         nextFree[slot] = freeHead;
         freeHead = slot;
         size--;
     }
 
-    private int home(long key) {
-        return (int) PageKey.hash(key) & cellMask;
+    private static long tagOf(long key) {
+        return PageKey.hash(key) << 32;
+    }
+
+    private static int slotIn(long cell) {
+        return (int) cell - 1;
+    }
+
+    /** The home cell of the key whose cell (or tag) this is. */
+    private int homeOf(long cell) {
+        return (int) (cell >>> 32) & cellMask;
     }
 
     private int cellOf(long key) {
-        for (int cell = home(key); cells[cell] != 0; cell = (cell + 1) & cellMask) {
-            if (keys[cells[cell] - 1] == key) {
+        long tag = tagOf(key);
+        for (int cell = homeOf(tag); cells[cell] != 0; cell = (cell + 1) & cellMask) {
+            long c = cells[cell];
+            if ((c & TAG) == tag && keys[slotIn(c)] == key) {
                 return cell;
             }
         }
         return NONE;
     }
 
+    /** The cell of {@code slot}, which holds a ghost: its key's probe run, compared by slot, never by key. */
+    private int cellOfSlot(int slot) {
+        long tag = tagOf(keys[slot]);
+        for (int cell = homeOf(tag); ; cell = (cell + 1) & cellMask) {
+            long c = cells[cell];
+            if (c == (tag | (slot + 1))) {
+                return cell;
+            }
+            if (c == 0) {
+                throw new IllegalStateException("slot " + slot + " holds no ghost");
+            }
+        }
+    }
+
     /** Empties {@code cell}, shifting later entries of its probe run back so that lookups still find them. */
     private void deleteCell(int cell) {
         int hole = cell;
         for (int probe = (hole + 1) & cellMask; cells[probe] != 0; probe = (probe + 1) & cellMask) {
-            int home = home(keys[cells[probe] - 1]);
+            int home = homeOf(cells[probe]);
             boolean homeAfterHole = hole <= probe ? hole < home && home <= probe : hole < home || home <= probe;
             if (!homeAfterHole) {
                 cells[hole] = cells[probe];
@@ -169,7 +203,7 @@ public final class GhostIndex {
             }
         }
         int indexed = 0;
-        for (int cell : cells) {
+        for (long cell : cells) {
             indexed += cell != 0 ? 1 : 0;
         }
         if (used != size || indexed != size || size > capacity) {
