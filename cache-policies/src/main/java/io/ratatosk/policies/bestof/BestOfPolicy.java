@@ -137,7 +137,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final int frameCount;
     /** What the experts are built from: their own flags, at their defaults where unset. */
     private final FlagValues settings;
-    /** What the experts that follow the frames are built from: {@link #expertSettings}. */
+    /** What the experts that follow the frames are built from: {@link #settings} and {@link #withS3FifoMoveThreshold}. */
     private final FlagValues expertSettings;
     private final MiniatureSet miniatures;
     /** Requests whose hash, shifted right by 32, is below this are sampled. */
@@ -213,7 +213,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.expertSettings = expertSettings(settings, frameCount);
+        this.expertSettings = withS3FifoMoveThreshold(settings);
         int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
@@ -229,7 +229,19 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.losses = new double[miniatures.size()];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
-        follow(EXPERTS.get(0).factory().create(frames, expertSettings));
+        follow(newExpert(0));
+    }
+
+    /**
+     * Expert {@code i}, to follow the frames: w-tinylfu-adaptive takes its window from its miniature here
+     * ({@link AdaptiveTinyLfuPolicy#following}), which models the same cache at the same scale, instead of running
+     * five simulations of its own beside it.
+     */
+    private EvictionPolicy newExpert(int i) {
+        if (miniatures.policy(i) instanceof AdaptiveTinyLfuPolicy miniature) {
+            return AdaptiveTinyLfuPolicy.following(frames, expertSettings, miniature);
+        }
+        return EXPERTS.get(i).factory().create(frames, expertSettings);
     }
 
     /**
@@ -271,19 +283,6 @@ public final class BestOfPolicy implements EvictionPolicy {
         };
     }
 
-    /**
-     * The settings of the expert that follows the frames: w-tinylfu-adaptive's own window simulations, unless set,
-     * sample as best-of's miniatures do where that is fewer keys than its default (below 8192 frames), so that
-     * following it does not cost the evictor more simulations than best-of's own four miniatures.
-     */
-    static FlagValues expertSettings(FlagValues settings, int frames) {
-        FlagValues experts = withS3FifoMoveThreshold(settings);
-        int sampled = sampledEntries(frames);
-        if (sampled >= settings.getInt(TinyLfuFlags.SHADOW_ENTRIES)) {
-            return experts;
-        }
-        return withUnlessSet(experts, TinyLfuFlags.SHADOW_ENTRIES, sampled);
-    }
 
     /** Entries that model a cache of {@code frames} by spatial sampling: a {@link #SAMPLED_SHARE} of them, at least {@link #MIN_SAMPLED_ENTRIES}. */
     static int sampledEntries(int frames) {
@@ -448,9 +447,9 @@ public final class BestOfPolicy implements EvictionPolicy {
      *
      * <p>In the background the expert's housekeeping runs outside this policy's lock too: the expert was told it
      * runs in the background ({@link #housekeepingInBackground}), so its housekeeping guards its own state as it
-     * would beside concurrent faults standing alone (w-tinylfu-adaptive's window simulations then hold no lock a
-     * fault needs). The expert cannot be replaced meanwhile: in the background only this replay switches, and the
-     * evictor is the one thread that runs it.
+     * would beside concurrent faults standing alone (none of today's experts has work left there: w-tinylfu-adaptive
+     * takes its window from its miniature, see {@link #newExpert}). The expert cannot be replaced meanwhile: in the
+     * background only this replay switches, and the evictor is the one thread that runs it.
      */
     @Override
     public void housekeeping() {
@@ -598,7 +597,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     private void rebuild(int next) {
-        EvictionPolicy expert = EXPERTS.get(next).factory().create(frames, expertSettings);
+        EvictionPolicy expert = newExpert(next);
         if (simulations.inBackground()) {
             expert.housekeepingInBackground(); // before its first request, as the page cache would
         }
@@ -627,6 +626,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     // ---------------------------------------------------------------- introspection, checks
+
+    /** Miniature {@code i}'s policy (for tests). */
+    EvictionPolicy miniature(int i) {
+        return miniatures.policy(i);
+    }
 
     /** The expert the frames follow now (for tests: a snapshot, as {@link #currentExpert}). */
     EvictionPolicy expert() {

@@ -135,6 +135,11 @@ final class MiniatureSet {
             + " sweeps over " + capacity + " frames, none pinned");
     }
 
+    /** Miniature {@code i}'s policy: for reading what it chose, never for requests (those come through {@link #access}). */
+    EvictionPolicy policy(int i) {
+        return policies[i];
+    }
+
     /** Miniature {@code i}'s hits since its last {@link #resetHits}. */
     long hits(int i) {
         return hits[i];

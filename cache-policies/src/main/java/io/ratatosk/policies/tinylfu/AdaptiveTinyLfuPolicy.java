@@ -8,6 +8,7 @@ import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import io.ratatosk.policies.SampleRing;
 import io.ratatosk.policies.SimulationPlace;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongConsumer;
 
 /**
@@ -38,6 +39,13 @@ import java.util.function.LongConsumer;
  * replays it, under a lock of the simulations' own, so that no fault waits for them (as best-of's
  * miniatures). In one thread every sample is replayed in order, so the policy is deterministic and
  * the page cache counts exactly the simulator's hits.
+ *
+ * <p>As best-of's expert ({@link #following}) it runs no simulations of its own: it takes the window its
+ * miniature in best-of chose, which the miniatures' simulations keep up whichever expert the frames follow.
+ * Best-of's miniature of this policy and this policy's own simulations model the same cache at the same
+ * scale on a sample of the same size (each a different half of the hash), so the evictor ran two sets of
+ * five simulations for one choice; and an expert built at a switch starts with a chosen window instead of
+ * none.
  */
 public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     public static final String NAME = "w-tinylfu-adaptive";
@@ -60,8 +68,10 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
             ReadFlag.of(TinyLfuFlags.SHADOW_ENTRIES), ReadFlag.of(TinyLfuFlags.ADAPT_PERIOD)),
         AdaptiveTinyLfuPolicy::create);
 
-    /** The miniature simulations, one per window share of {@link #WINDOW_SHARES}. */
+    /** The miniature simulations, one per window share of {@link #WINDOW_SHARES}; null where {@link #windowSource} chooses. */
     private final ShadowTinyLfuSet shadows;
+    /** The policy whose chosen window this one takes ({@link #following}), or null: it chooses its own. */
+    private final AdaptiveTinyLfuPolicy windowSource;
     /** Requests whose hash's low 32 bits are below this are sampled; 2^32 samples all. */
     private final long sampleBelow;
     private final long period;
@@ -78,14 +88,20 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private volatile int chosen;
 
     AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
+        this(frames, sizing, shadowEntries, adaptPeriod, null);
+    }
+
+    private AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod,
+            AdaptiveTinyLfuPolicy windowSource) {
         super(NAME, frames, sizing);
+        this.windowSource = windowSource;
         int capacity = Math.min(frameCount, shadowEntries);
         this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
         int[] windows = new int[WINDOW_SHARES.length];
         for (int i = 0; i < windows.length; i++) {
             windows[i] = (int) Math.max(1, Math.round(capacity * WINDOW_SHARES[i]));
         }
-        this.shadows = new ShadowTinyLfuSet(capacity, windows, sizing.protectedShare(),
+        this.shadows = windowSource != null ? null : new ShadowTinyLfuSet(capacity, windows, sizing.protectedShare(),
             Math.max(1, (long) ((double) sizing.sketchPeriod() / frameCount * capacity)));
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.scores = new double[windows.length];
@@ -99,11 +115,22 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     }
 
     /**
+     * With the {@code pagecache.tinylfu.*} flags, but its window taken from {@code windowSource}'s latest choice (the
+     * default window before the first) instead of simulations of its own: for best-of, whose miniature of this
+     * policy is the source. The source is read without a lock ({@link #chosen} is volatile).
+     */
+    public static AdaptiveTinyLfuPolicy following(FrameTable frames, FlagValues settings, AdaptiveTinyLfuPolicy windowSource) {
+        return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD),
+            Objects.requireNonNull(windowSource, "windowSource"));
+    }
+
+    /**
      * By the hash's low half: best-of's miniatures sample by the high half, so that this policy, run as
      * one of them, samples their keys as it would any others instead of taking them all.
      */
     private boolean sampled(long hash) {
-        return (hash & 0xFFFF_FFFFL) < sampleBelow;
+        return windowSource == null && (hash & 0xFFFF_FFFFL) < sampleBelow;
     }
 
     @Override
@@ -159,7 +186,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
                 simulate(pageKey, hash);
             }
         }
-        int share = chosen;
+        int share = windowSource != null ? windowSource.chosen : chosen;
         return share < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[share]));
     }
 
@@ -196,7 +223,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /** The window share of the simulation chosen last, or -1 before the first choice. */
     public double chosenShare() {
-        int share = chosen;
+        int share = windowSource != null ? windowSource.chosen : chosen;
         return share < 0 ? -1 : WINDOW_SHARES[share];
     }
 

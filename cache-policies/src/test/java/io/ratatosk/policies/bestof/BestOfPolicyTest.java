@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.HitFilter;
-import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.PolicyDriver;
@@ -16,7 +15,6 @@ import io.ratatosk.policies.SimulationPlace;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
-import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -208,11 +206,12 @@ class BestOfPolicyTest {
     }
 
     /**
-     * In the background, the experts' own simulations leave the faults too: an expert built at a switch is told
-     * before its first request, and best-of's housekeeping runs the expert's (w-tinylfu-adaptive's windows).
+     * In the background, the experts' own work leaves the faults too: an expert built at a switch is told before its
+     * first request. The followed w-tinylfu-adaptive runs no window simulations of its own: it takes the window its
+     * miniature chose, which best-of's housekeeping keeps simulating.
      */
     @Test
-    void inTheBackgroundTheExpertFollowedRunsItsOwnSimulationsInHousekeepingToo() {
+    void inTheBackgroundTheExpertFollowedTakesItsWindowFromItsMiniature() {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
             BestOfPolicy policy = policy(driver);
             policy.housekeepingInBackground();
@@ -220,7 +219,11 @@ class BestOfPolicyTest {
             assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "as inline (aSteadyLeadOfTwoPoints...)");
             AdaptiveTinyLfuPolicy expert = (AdaptiveTinyLfuPolicy) policy.expert();
             assertTrue(expert.simulatesInBackground(), "told at the switch, before its first request");
-            assertTrue(expert.sampledRequests() > 0, "best-of's housekeeping ran the expert's");
+            assertEquals(0, expert.sampledRequests(), "no simulations of its own");
+            AdaptiveTinyLfuPolicy miniature = (AdaptiveTinyLfuPolicy) policy.miniature(BestOfPolicy.EXPERTS.indexOf(AdaptiveTinyLfuPolicy.ENTRY));
+            assertTrue(miniature.sampledRequests() > 0, "the miniature's simulations ran");
+            assertTrue(miniature.chosenShare() > 0, "and chose a window");
+            assertEquals(miniature.chosenShare(), expert.chosenShare(), "the expert's window is its miniature's");
             driver.policy.checkInvariants();
         }
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
@@ -228,18 +231,6 @@ class BestOfPolicyTest {
             assertEquals(AdaptiveTinyLfuPolicy.NAME, policy(driver).currentExpert());
             assertTrue(!((AdaptiveTinyLfuPolicy) policy(driver).expert()).simulatesInBackground(), "inline stays inline");
         }
-    }
-
-    /** The followed w-tinylfu-adaptive samples no more keys than best-of's miniatures where that is fewer than its own default. */
-    @Test
-    void theFollowedAdaptiveExpertSamplesAsTheMiniaturesDoBelowItsDefault() {
-        assertEquals(256, BestOfPolicy.expertSettings(FlagValues.NONE, 300).getInt(TinyLfuFlags.SHADOW_ENTRIES));
-        assertEquals(1024, BestOfPolicy.expertSettings(FlagValues.NONE, 4096).getInt(TinyLfuFlags.SHADOW_ENTRIES));
-        int defaultEntries = FlagValues.NONE.getInt(TinyLfuFlags.SHADOW_ENTRIES);
-        assertEquals(defaultEntries, BestOfPolicy.expertSettings(FlagValues.NONE, 16 * defaultEntries).getInt(TinyLfuFlags.SHADOW_ENTRIES),
-            "never more than its default");
-        FlagValues set = PolicyRegistry.parse(Map.of(TinyLfuFlags.SHADOW_ENTRIES.name(), "4000"));
-        assertEquals(4000, BestOfPolicy.expertSettings(set, 4096).getInt(TinyLfuFlags.SHADOW_ENTRIES), "a value set is kept");
     }
 
     @Test
