@@ -234,8 +234,8 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /**
      * Expert {@code i}, to follow the frames: w-tinylfu-adaptive takes its window from its miniature here
-     * ({@link AdaptiveTinyLfuPolicy#following}), which models the same cache at the same scale, instead of running
-     * five simulations of its own beside it.
+     * ({@link AdaptiveTinyLfuPolicy#following}), whose own simulations choose it for the same cache, instead of
+     * running five more simulations beside it.
      */
     private EvictionPolicy newExpert(int i) {
         if (miniatures.policy(i) instanceof AdaptiveTinyLfuPolicy miniature) {
@@ -282,7 +282,6 @@ public final class BestOfPolicy implements EvictionPolicy {
             }
         };
     }
-
 
     /** Entries that model a cache of {@code frames} by spatial sampling: a {@link #SAMPLED_SHARE} of them, at least {@link #MIN_SAMPLED_ENTRIES}. */
     static int sampledEntries(int frames) {

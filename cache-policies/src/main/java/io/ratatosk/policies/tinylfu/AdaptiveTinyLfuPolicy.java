@@ -42,10 +42,10 @@ import java.util.function.LongConsumer;
  *
  * <p>As best-of's expert ({@link #following}) it runs no simulations of its own: it takes the window its
  * miniature in best-of chose, which the miniatures' simulations keep up whichever expert the frames follow.
- * Best-of's miniature of this policy and this policy's own simulations model the same cache at the same
- * scale on a sample of the same size (each a different half of the hash), so the evictor ran two sets of
- * five simulations for one choice; and an expert built at a switch starts with a chosen window instead of
- * none.
+ * Best-of's miniature of this policy runs the same five simulations of the same cache (at the miniature's
+ * scale, sampling a quarter of the miniature's keys, at least 256), so the evictor ran two sets of five for
+ * one choice; and an expert built at a switch now starts with a window chosen on the whole history instead
+ * of the default.
  */
 public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     public static final String NAME = "w-tinylfu-adaptive";
