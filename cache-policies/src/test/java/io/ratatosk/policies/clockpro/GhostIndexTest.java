@@ -66,6 +66,18 @@ class GhostIndexTest {
         assertTrue(index.slotOfOrAdd(2) >= 0);
     }
 
+    @Test
+    void removingASlotThatHoldsNoGhostIsRefusedAndChangesNothing() {
+        GhostIndex index = new GhostIndex(4);
+        int slot = ~index.slotOfOrAdd(7);
+        index.remove(slot);
+        assertThrows(IllegalStateException.class, () -> index.remove(slot), "removed already");
+        int other = ~index.slotOfOrAdd(8);
+        assertThrows(IllegalStateException.class, () -> index.remove(other + 1), "never used");
+        assertEquals(other, index.slotOf(8));
+        index.checkInvariants("after the refusals");
+    }
+
     /** slotOf then add, the two-probe way, encoded as slotOfOrAdd answers. */
     private static int addIfAbsent(GhostIndex index, long key) {
         int slot = index.slotOf(key);
