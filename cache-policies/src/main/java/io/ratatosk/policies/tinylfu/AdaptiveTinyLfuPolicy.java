@@ -173,20 +173,25 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         }
     }
 
-    /** Called under the lock: in the background, the sampled request only joins the ring. */
+    /**
+     * Called under the lock: in the background, the sampled request only joins the ring. Following another's
+     * choice, nothing is sampled and the ring stays empty, so there is nothing to replay.
+     */
     @Override
     int windowAfterFault(long pageKey, long hash, int window) {
-        if (simulations.inBackground()) {
-            if (sampled(hash)) {
-                ring.offer(pageKey);
-            }
-        } else {
-            replayRing();
-            if (sampled(hash)) {
-                simulate(pageKey, hash);
+        if (windowSource == null) {
+            if (simulations.inBackground()) {
+                if (sampled(hash)) {
+                    ring.offer(pageKey);
+                }
+            } else {
+                replayRing();
+                if (sampled(hash)) {
+                    simulate(pageKey, hash);
+                }
             }
         }
-        int share = windowSource != null ? windowSource.chosen : chosen;
+        int share = chosenIndex();
         return share < 0 ? window : (int) Math.max(1, Math.round(frameCount * WINDOW_SHARES[share]));
     }
 
@@ -223,8 +228,13 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /** The window share of the simulation chosen last, or -1 before the first choice. */
     public double chosenShare() {
-        int share = windowSource != null ? windowSource.chosen : chosen;
+        int share = chosenIndex();
         return share < 0 ? -1 : WINDOW_SHARES[share];
+    }
+
+    /** The index in {@link #WINDOW_SHARES} chosen last, by this policy's simulations or its {@link #windowSource}'s; -1 before the first. */
+    private int chosenIndex() {
+        return windowSource != null ? windowSource.chosen : chosen;
     }
 
     /** Whether the evictor's housekeeping, not the faults, runs the simulations ({@link #housekeepingInBackground}). */
