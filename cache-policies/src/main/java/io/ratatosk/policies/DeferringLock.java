@@ -24,6 +24,12 @@ import java.util.Objects;
  *
  * <p>Reentrant as {@link PolicyLock} is; only the outermost hold applies the ring, so a sink never runs inside
  * another event's application.
+ *
+ * <p>A policy that another one owns and calls only under that owner's lock (best-of's experts and miniatures:
+ * {@link PolicyEntry#guardedFactory()}) gets a lock {@link #guardedByOwner guarded by its owner}, which takes
+ * nothing and defers nothing: each event is applied at once, and {@link #lock}, {@link #unlock} and
+ * {@link #applyIfFree} do nothing. Its own lock would only repeat the owner's: in a best-of replay the nested
+ * locks were a sixth of the policy's time (docs/policies.md, "best-of's experts take no lock of their own").
  */
 public final class DeferringLock {
     /** Events that may wait for the lock's holder; a thread that finds the ring full waits for the lock. */
@@ -31,7 +37,8 @@ public final class DeferringLock {
     /** Rounds of {@link #applyIfFree}: under a steady stream of deferred events, the next holder applies the rest. */
     private static final int APPLY_ROUNDS = 4;
 
-    private final PolicyLock lock = new PolicyLock();
+    /** Null where the owner's lock guards every call ({@link #guardedByOwner}). */
+    private final PolicyLock lock;
     private final DeferredEvents deferred;
     private final DeferredEvents.Sink sink;
 
@@ -47,9 +54,27 @@ public final class DeferringLock {
     }
 
     public DeferringLock(int capacity, Apply fault, Apply evicted) {
+        this(new PolicyLock(), capacity, fault, evicted);
+    }
+
+    /**
+     * For a policy whose owner calls its faults, evictions, victim choice and housekeeping under the owner's own
+     * lock, one thread at a time: applies each event at once, and locks nothing.
+     */
+    public static DeferringLock guardedByOwner(Apply fault, Apply evicted) {
+        return new DeferringLock(null, 0, fault, evicted);
+    }
+
+    /** {@code guarded} true: {@link #guardedByOwner}; else {@link #DeferringLock(Apply, Apply)}. */
+    public static DeferringLock of(boolean guardedByOwner, Apply fault, Apply evicted) {
+        return guardedByOwner ? guardedByOwner(fault, evicted) : new DeferringLock(fault, evicted);
+    }
+
+    private DeferringLock(PolicyLock lock, int capacity, Apply fault, Apply evicted) {
         Objects.requireNonNull(fault, "fault");
         Objects.requireNonNull(evicted, "evicted");
-        this.deferred = new DeferredEvents(capacity);
+        this.lock = lock;
+        this.deferred = lock == null ? null : new DeferredEvents(capacity);
         this.sink = new DeferredEvents.Sink() {
             @Override
             public void fault(int frame, long pageKey) {
@@ -74,6 +99,14 @@ public final class DeferringLock {
     }
 
     private void tell(boolean fault, int frame, long pageKey) {
+        if (lock == null) {
+            if (fault) {
+                sink.fault(frame, pageKey);
+            } else {
+                sink.evicted(frame, pageKey);
+            }
+            return;
+        }
         if (!lock.tryLock()) {
             if (fault ? deferred.offerFault(frame, pageKey) : deferred.offerEviction(frame, pageKey)) {
                 applyIfFree();
@@ -95,6 +128,9 @@ public final class DeferringLock {
 
     /** Takes the lock and applies every event deferred before: the caller's work sees every fault and eviction told before it. */
     public void lock() {
+        if (lock == null) {
+            return;
+        }
         lock.lock();
         try {
             applyDeferred();
@@ -106,13 +142,16 @@ public final class DeferringLock {
 
     /** Unlocks, then applies what others deferred meanwhile if the lock is free. */
     public void unlock() {
+        if (lock == null) {
+            return;
+        }
         lock.unlock();
         applyIfFree();
     }
 
-    /** Whether the current thread holds the lock. */
+    /** Whether the current thread holds the lock (guarded by its owner: always, as only the owner's holder calls). */
     public boolean isHeldByCurrentThread() {
-        return lock.isHeldByCurrentThread();
+        return lock == null || lock.isHeldByCurrentThread();
     }
 
     /**
@@ -121,6 +160,9 @@ public final class DeferringLock {
      * here and applies its event itself, or the holder sees the event in its own call here.
      */
     public void applyIfFree() {
+        if (lock == null) {
+            return;
+        }
         for (int round = 0; round < APPLY_ROUNDS && deferred.hasPending() && !lock.isHeldByCurrentThread() && lock.tryLock(); round++) {
             try {
                 deferred.drain(sink);

@@ -64,6 +64,25 @@ class DeferringLockTest {
     }
 
     @Test
+    void aLockGuardedByItsOwnerAppliesEveryEventAtOnceAndTakesNothing() throws Exception {
+        Recorder recorder = new Recorder();
+        DeferringLock lock = DeferringLock.guardedByOwner(recorder::fault, recorder::evicted);
+        lock.lock();
+        lock.fault(1, 10); // inside a "hold": still applied at once, there is no ring to wait in
+        inAnotherThread(() -> {
+            lock.lock(); // would wait forever on a real lock held by the test thread
+            lock.evicted(1, 10);
+            lock.unlock();
+        });
+        lock.unlock();
+        lock.applyIfFree();
+        assertEquals(List.of("f 1 10", "e 1 10"), recorder.applied);
+        assertTrue(lock.isHeldByCurrentThread(), "the owner's holder is the only caller");
+        assertTrue(DeferringLock.of(true, recorder::fault, recorder::evicted).isHeldByCurrentThread());
+        assertFalse(DeferringLock.of(false, recorder::fault, recorder::evicted).isHeldByCurrentThread());
+    }
+
+    @Test
     void eventsToldWhileTheLockIsHeldWaitForItsHolderThenApplyInOrder() throws Exception {
         Recorder recorder = new Recorder();
         DeferringLock lock = new DeferringLock(recorder::fault, recorder::evicted);

@@ -15,6 +15,7 @@ import io.ratatosk.core.UsageModel;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValueException;
 import io.ratatosk.policies.clockpro.ClockProFlags;
+import io.ratatosk.policies.replay.PolicyReplay;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,25 @@ class PolicyRegistryTest {
     void everyListedNameCreatesThePolicyOfThatName() {
         for (String name : PolicyRegistry.NAMES) {
             assertEquals(name, PolicyRegistry.create(name, frames, FlagValues.NONE).name());
+        }
+    }
+
+    /**
+     * An owner's lock (best-of's) guards what the guarded factory builds; in one thread, where no lock is ever
+     * contended, it must be the same policy and count the same hits.
+     */
+    @Test
+    void theGuardedFactoryBuildsTheSamePolicyThatHitsTheSame() throws Exception {
+        int[] pages = LirsTrace.read(TestData.require("traces/lirs/multi2.trace.gz"));
+        for (PolicyEntry entry : PolicyRegistry.ENTRIES) {
+            EvictionPolicy guarded = entry.guardedFactory().create(frames, FlagValues.NONE);
+            assertEquals(entry.factory().create(frames, FlagValues.NONE).getClass(), guarded.getClass(), entry.name());
+            assertEquals(entry.name(), guarded.name());
+            long hits = PolicyReplay.hits(pages, 500, table -> entry.factory().create(table, FlagValues.NONE));
+            if (hits != PolicyReplay.hits(pages, 500, table -> entry.factory().create(table, FlagValues.NONE))) {
+                continue; // random: a fresh seed per instance
+            }
+            assertEquals(hits, PolicyReplay.hits(pages, 500, table -> entry.guardedFactory().create(table, FlagValues.NONE)), entry.name());
         }
     }
 

@@ -78,7 +78,11 @@ import java.util.function.LongConsumer;
  * under this policy's lock, which a switch holds, so they always reach the expert that knows the
  * frame; a fault or an eviction that finds the lock held does not wait for it but leaves its event in
  * {@link DeferringLock}'s ring for the holder, and every holder applies those, in order, before its own work
- * (so a victim is chosen by an expert told of every fault and eviction before it). Applied after a
+ * (so a victim is chosen by an expert told of every fault and eviction before it). The experts and the
+ * miniatures are built by their {@link PolicyEntry#guardedFactory() guarded factories}: this lock (or the
+ * simulations' own) guards every call but their hits and the followed expert's background housekeeping (none of
+ * today's experts has any but w-tinylfu-adaptive, whose simulations keep a lock of their own), so they take no
+ * lock of their own. Applied after a
  * switch, an event reaches the new expert as it would have (the frames it was told of are {@link #known}).
  * A hit that read the old expert just before a switch may apply the old expert's update to a
  * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
@@ -241,7 +245,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         if (miniatures.policy(i) instanceof AdaptiveTinyLfuPolicy miniature) {
             return AdaptiveTinyLfuPolicy.following(frames, expertSettings, miniature);
         }
-        return EXPERTS.get(i).factory().create(frames, expertSettings);
+        return EXPERTS.get(i).guardedFactory().create(frames, expertSettings);
     }
 
     /**

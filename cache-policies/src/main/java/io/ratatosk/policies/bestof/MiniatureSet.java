@@ -65,7 +65,7 @@ final class MiniatureSet {
             FrameTable table = new FrameTable(capacity);
             CLEANER.register(this, table::close);
             frames[i] = table;
-            policies[i] = entries.get(i).factory().create(table, settings);
+            policies[i] = entries.get(i).guardedFactory().create(table, settings);
             sweeps[i] = Sweep.background();
         }
         // Every miniature full of keys no other holds, plus the one request being added.

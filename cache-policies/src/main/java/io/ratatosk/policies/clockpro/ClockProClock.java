@@ -53,8 +53,11 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     private final GhostIndex ghosts;
     private final int[] prev;
     private final int[] next;
-    /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
-    private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
+    /**
+     * Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}); none where its
+     * owner's lock guards every call ({@link io.ratatosk.policies.PolicyEntry#guardedFactory()}).
+     */
+    private final DeferringLock lock;
     /** The frame of the latest fault until another page's reference bit is set; racy by design, read by every hit that sets one. */
     private int correlatedFrame = NIL;
 
@@ -70,7 +73,8 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
     private int demotedCount;
     private boolean evictedOnce;
 
-    ClockProClock(String name, FrameTable frames, ClockProSizing sizing) {
+    ClockProClock(String name, FrameTable frames, ClockProSizing sizing, boolean guardedByOwner) {
+        this.lock = DeferringLock.of(guardedByOwner, this::faulted, this::evicted);
         this.name = Objects.requireNonNull(name, "name");
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();

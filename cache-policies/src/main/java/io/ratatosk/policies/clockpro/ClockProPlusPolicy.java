@@ -30,7 +30,7 @@ public final class ClockProPlusPolicy extends ClockProClock {
         ClockProPlusPolicy::create);
 
     ClockProPlusPolicy(FrameTable frames, ClockProSizing sizing) {
-        super(NAME, frames, sizing);
+        super(NAME, frames, sizing, false);
     }
 
     /** With the {@code pagecache.clockpro.*} flags, at clock-pro-plus's defaults where unset. */

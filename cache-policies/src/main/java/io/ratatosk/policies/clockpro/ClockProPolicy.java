@@ -30,16 +30,24 @@ public final class ClockProPolicy extends ClockProClock {
         "CLOCK-Pro (Jiang, Chen and Zhang 2005): hot and cold pages by reuse distance, ghosts for the test period, an adaptive cold target.",
         List.of(ReadFlag.of(ClockProFlags.ADAPTIVE), ReadFlag.of(ClockProFlags.AUTHORS_CORRELATION), ReadFlag.of(ClockProFlags.COLD_MIN),
             new ReadFlag(ClockProFlags.COLD_MAX, "99% of frames"), new ReadFlag(ClockProFlags.GHOSTS, String.valueOf(DEFAULT_GHOSTS))),
-        ClockProPolicy::create);
+        ClockProPolicy::create, (frames, settings) -> create(frames, settings, true));
 
     ClockProPolicy(FrameTable frames, ClockProSizing sizing) {
-        super(NAME, frames, sizing);
+        this(frames, sizing, false);
+    }
+
+    private ClockProPolicy(FrameTable frames, ClockProSizing sizing, boolean guardedByOwner) {
+        super(NAME, frames, sizing, guardedByOwner);
     }
 
     /** With the {@code pagecache.clockpro.*} flags, at clock-pro's defaults where unset. */
     public static ClockProPolicy create(FrameTable frames, FlagValues settings) {
+        return create(frames, settings, false);
+    }
+
+    private static ClockProPolicy create(FrameTable frames, FlagValues settings, boolean guardedByOwner) {
         return new ClockProPolicy(frames,
-            ClockProSizing.read(frames.frameCount(), settings, DEFAULT_COLD_MAX_SHARE, DEFAULT_GHOSTS));
+            ClockProSizing.read(frames.frameCount(), settings, DEFAULT_COLD_MAX_SHARE, DEFAULT_GHOSTS), guardedByOwner);
     }
 
     @Override

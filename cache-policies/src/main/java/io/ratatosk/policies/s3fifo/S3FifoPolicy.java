@@ -39,7 +39,7 @@ public final class S3FifoPolicy implements EvictionPolicy {
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "S3-FIFO (Yang et al. 2023): a small FIFO filters pages used once, a main FIFO with a 2-bit frequency, a ghost FIFO of evicted pages.",
         List.of(ReadFlag.of(S3FifoFlags.SMALL), ReadFlag.of(S3FifoFlags.GHOSTS), ReadFlag.of(S3FifoFlags.MOVE_THRESHOLD)),
-        S3FifoPolicy::create);
+        S3FifoPolicy::create, (frames, settings) -> create(frames, settings, true));
 
     /** Policy-word bits holding the frequency, 0..3. */
     public static final long FREQUENCY = 3;
@@ -55,11 +55,19 @@ public final class S3FifoPolicy implements EvictionPolicy {
     private final GhostIndex ghosts;
     /** The ghosts' slots in eviction order, oldest first: one FIFO over the slots, so a ghost can leave from the middle. */
     private final FrameQueues ghostOrder;
-    /** Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}). */
-    private final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
+    /**
+     * Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}); none where its
+     * owner's lock guards every call ({@link PolicyEntry#guardedFactory()}).
+     */
+    private final DeferringLock lock;
     // Guarded by lock.
 
     S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold) {
+        this(frames, smallTarget, ghostCapacity, moveThreshold, false);
+    }
+
+    private S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold, boolean guardedByOwner) {
+        this.lock = DeferringLock.of(guardedByOwner, this::faulted, this::evicted);
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.smallTarget = Math.max(1, Math.min(frameCount, smallTarget));
@@ -71,11 +79,15 @@ public final class S3FifoPolicy implements EvictionPolicy {
 
     /** With the {@code pagecache.s3fifo.*} flags, at their defaults where unset. */
     public static S3FifoPolicy create(FrameTable frames, FlagValues settings) {
+        return create(frames, settings, false);
+    }
+
+    private static S3FifoPolicy create(FrameTable frames, FlagValues settings, boolean guardedByOwner) {
         int count = frames.frameCount();
         int small = settings.getFrameCount(S3FifoFlags.SMALL, count, Math.max(1, count / 10));
         double ghostsPerFrame = settings.getDouble(S3FifoFlags.GHOSTS);
         long ghosts = Math.min(PolicySizes.MAX_GHOSTS, PolicySizes.ghostCapacity(count, ghostsPerFrame));
-        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD));
+        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD), guardedByOwner);
     }
 
     @Override

@@ -66,7 +66,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         "W-TinyLFU whose admission window follows the workload: miniature simulations of five window shares (1% to 100%, i.e. LRU) pick the best.",
         List.of(ReadFlag.of(TinyLfuFlags.WINDOW), ReadFlag.of(TinyLfuFlags.PROTECTED), ReadFlag.of(TinyLfuFlags.SKETCH_PERIOD),
             ReadFlag.of(TinyLfuFlags.SHADOW_ENTRIES), ReadFlag.of(TinyLfuFlags.ADAPT_PERIOD)),
-        AdaptiveTinyLfuPolicy::create);
+        AdaptiveTinyLfuPolicy::create, (frames, settings) -> create(frames, settings, true));
 
     /** The miniature simulations, one per window share of {@link #WINDOW_SHARES}; null where {@link #windowSource} chooses. */
     private final ShadowTinyLfuSet shadows;
@@ -88,12 +88,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private volatile int chosen;
 
     AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
-        this(frames, sizing, shadowEntries, adaptPeriod, null);
+        this(frames, sizing, shadowEntries, adaptPeriod, null, false);
     }
 
     private AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod,
-            AdaptiveTinyLfuPolicy windowSource) {
-        super(NAME, frames, sizing);
+            AdaptiveTinyLfuPolicy windowSource, boolean guardedByOwner) {
+        super(NAME, frames, sizing, guardedByOwner);
         this.windowSource = windowSource;
         int capacity = Math.min(frameCount, shadowEntries);
         this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
@@ -110,19 +110,25 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
     public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
+        return create(frames, settings, false);
+    }
+
+    private static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings, boolean guardedByOwner) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
-            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD));
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD), null, guardedByOwner);
     }
 
     /**
      * With the {@code pagecache.tinylfu.*} flags, but its window taken from {@code windowSource}'s latest choice (the
      * default window before the first) instead of simulations of its own: for best-of, whose miniature of this
-     * policy is the source. The source is read without a lock ({@link #chosen} is volatile).
+     * policy is the source. The source is read without a lock ({@link #chosen} is volatile). Built as the
+     * {@link PolicyEntry#guardedFactory() guarded factory} builds: best-of's lock guards every call but hits and its
+     * background housekeeping, which, following, has no simulations to guard.
      */
     public static AdaptiveTinyLfuPolicy following(FrameTable frames, FlagValues settings, AdaptiveTinyLfuPolicy windowSource) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
             settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD),
-            Objects.requireNonNull(windowSource, "windowSource"));
+            Objects.requireNonNull(windowSource, "windowSource"), true);
     }
 
     /**

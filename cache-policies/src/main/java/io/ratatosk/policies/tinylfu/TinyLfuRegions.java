@@ -63,14 +63,18 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private final double protectedShare;
     private final FrequencySketch sketch;
     private final FrameQueues queues;
-    /** Guards everything but the policy words, which the hit path changes by CAS; faults and evictions never wait for it. */
-    final DeferringLock lock = new DeferringLock(this::faulted, this::evicted);
+    /**
+     * Guards everything but the policy words, which the hit path changes by CAS; faults and evictions never wait for it.
+     * Takes nothing where the owner's lock guards every call ({@link io.ratatosk.policies.PolicyEntry#guardedFactory()}).
+     */
+    final DeferringLock lock;
 
     // Guarded by lock.
     private int windowTarget;
     private int protectedTarget;
 
-    TinyLfuRegions(String name, FrameTable frames, TinyLfuSizing sizing) {
+    TinyLfuRegions(String name, FrameTable frames, TinyLfuSizing sizing, boolean guardedByOwner) {
+        this.lock = DeferringLock.of(guardedByOwner, this::faulted, this::evicted);
         this.name = Objects.requireNonNull(name, "name");
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();

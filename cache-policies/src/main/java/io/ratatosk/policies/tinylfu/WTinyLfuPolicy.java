@@ -22,7 +22,7 @@ public final class WTinyLfuPolicy extends TinyLfuRegions {
         WTinyLfuPolicy::create);
 
     WTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing) {
-        super(NAME, frames, sizing);
+        super(NAME, frames, sizing, false);
     }
 
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
