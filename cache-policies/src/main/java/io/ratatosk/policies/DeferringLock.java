@@ -65,7 +65,7 @@ public final class DeferringLock {
         return new DeferringLock(null, 0, fault, evicted);
     }
 
-    /** {@code guarded} true: {@link #guardedByOwner}; else {@link #DeferringLock(Apply, Apply)}. */
+    /** {@link #guardedByOwner} if {@code guardedByOwner}, else {@link #DeferringLock(Apply, Apply)}. */
     public static DeferringLock of(boolean guardedByOwner, Apply fault, Apply evicted) {
         return guardedByOwner ? guardedByOwner(fault, evicted) : new DeferringLock(fault, evicted);
     }
