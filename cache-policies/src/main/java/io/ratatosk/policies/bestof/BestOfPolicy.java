@@ -17,6 +17,7 @@ import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoFlags;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import io.ratatosk.policies.tinylfu.FrequencySketch;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,7 +43,8 @@ import java.util.function.LongConsumer;
  * the start, a recency trace the latest ones, and nothing tells them apart until the first reuse.
  * A switch costs: the new expert is built afresh over the resident pages (each one faulted in again,
  * under the lock, in the order the old one would have evicted them: {@link EvictionOrder}) and has none
- * of the old one's ghosts or counts, so on the
+ * of the old one's ghosts or counts (but for W-TinyLFU's frequency sketch, which a switch back to it finds
+ * as the last one left it: page popularity belongs to the workload), so on the
  * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
  * wide margin, which lets only a clear and lasting gain move the frames. A share of the misses asks a
  * lead of half a point where nearly every request hits, but of five points where half of them miss (the
@@ -204,6 +206,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final long[] sampledFrames;
     private int chosen;
     private long switches;
+    /**
+     * The sketch of the w-tinylfu-adaptive expert built last, or null: the next one counts on in it. Page popularity
+     * belongs to the workload, not to the expert, and a new sketch made each switch to W-TinyLFU start blind.
+     */
+    private FrequencySketch tinyLfuSketch;
     // Guarded by the lock that guards the simulations (see SimulationPlace).
     private long sampledRequests;
     private final double[] scores;
@@ -239,11 +246,15 @@ public final class BestOfPolicy implements EvictionPolicy {
     /**
      * Expert {@code i}, to follow the frames: w-tinylfu-adaptive takes its window from its miniature here
      * ({@link AdaptiveTinyLfuPolicy#following}), whose own simulations choose it for the same cache, instead of
-     * running five more simulations beside it.
+     * running five more simulations beside it, and counts in the sketch of the w-tinylfu-adaptive followed before
+     * (once that one is no longer followed: never the current expert's).
      */
     private EvictionPolicy newExpert(int i) {
         if (miniatures.policy(i) instanceof AdaptiveTinyLfuPolicy miniature) {
-            return AdaptiveTinyLfuPolicy.following(frames, expertSettings, miniature);
+            FrequencySketch handedOn = current instanceof AdaptiveTinyLfuPolicy ? null : tinyLfuSketch;
+            AdaptiveTinyLfuPolicy expert = AdaptiveTinyLfuPolicy.following(frames, expertSettings, miniature, handedOn);
+            tinyLfuSketch = expert.sketch();
+            return expert;
         }
         return EXPERTS.get(i).guardedFactory().create(frames, expertSettings);
     }

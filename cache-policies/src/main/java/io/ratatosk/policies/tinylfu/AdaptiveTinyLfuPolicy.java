@@ -88,12 +88,12 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     private volatile int chosen;
 
     AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod) {
-        this(frames, sizing, shadowEntries, adaptPeriod, null, false);
+        this(frames, sizing, shadowEntries, adaptPeriod, null, false, null);
     }
 
     private AdaptiveTinyLfuPolicy(FrameTable frames, TinyLfuSizing sizing, int shadowEntries, double adaptPeriod,
-            AdaptiveTinyLfuPolicy windowSource, boolean guardedByOwner) {
-        super(NAME, frames, sizing, guardedByOwner);
+            AdaptiveTinyLfuPolicy windowSource, boolean guardedByOwner, FrequencySketch sketch) {
+        super(NAME, frames, sizing, guardedByOwner, sketch);
         this.windowSource = windowSource;
         int capacity = Math.min(frameCount, shadowEntries);
         this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
@@ -115,7 +115,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
 
     private static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings, boolean guardedByOwner) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
-            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD), null, guardedByOwner);
+            settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD), null, guardedByOwner, null);
     }
 
     /**
@@ -124,11 +124,20 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      * policy is the source. The source is read without a lock ({@link #chosen} is volatile). Built as the
      * {@link PolicyEntry#guardedFactory() guarded factory} builds: best-of's lock guards every call but hits and its
      * background housekeeping, which, following, has no simulations to guard.
+     *
+     * <p>It counts in {@code sketch} where one is given: the {@link #sketch()} of the expert best-of followed the
+     * last time it followed this policy, so that the page popularity a switch away left behind is there when the
+     * frames come back. A new sketch starts every page at zero; each switch to one cost about 370 hits at 5% of
+     * the LDBC main job's store (docs/policies.md, "best-of").
+     *
+     * @param sketch an earlier expert's sketch, built for the same frame count and settings, or null for a new one
+     * @throws IllegalArgumentException if {@code sketch} was sized for another frame count or sample period
      */
-    public static AdaptiveTinyLfuPolicy following(FrameTable frames, FlagValues settings, AdaptiveTinyLfuPolicy windowSource) {
+    public static AdaptiveTinyLfuPolicy following(FrameTable frames, FlagValues settings, AdaptiveTinyLfuPolicy windowSource,
+            FrequencySketch sketch) {
         return new AdaptiveTinyLfuPolicy(frames, TinyLfuSizing.read(frames.frameCount(), settings),
             settings.getInt(TinyLfuFlags.SHADOW_ENTRIES), settings.getDouble(TinyLfuFlags.ADAPT_PERIOD),
-            Objects.requireNonNull(windowSource, "windowSource"), true);
+            Objects.requireNonNull(windowSource, "windowSource"), true, sketch);
     }
 
     /**

@@ -38,10 +38,20 @@ public final class FrequencySketch {
         if (samplePeriod < 1) {
             throw new IllegalArgumentException("the sample period must be at least 1: samplePeriod=" + samplePeriod);
         }
-        int words = (int) Math.min(MAX_WORDS, Math.max(8, Long.highestOneBit(Math.max(1, (long) entries - 1)) << 1));
+        int words = wordsFor(entries);
         this.table = new long[words];
         this.wordMask = words - 1;
         this.samplePeriod = samplePeriod;
+    }
+
+    /** Whether this sketch is the one {@code new FrequencySketch(entries, samplePeriod)} would make, counts aside. */
+    boolean sizedFor(int entries, long samplePeriod) {
+        return this.samplePeriod == samplePeriod && table.length == wordsFor(entries);
+    }
+
+    /** The table's words for {@code entries} pages: one each, rounded up to a power of two, at least 8. */
+    private static int wordsFor(int entries) {
+        return (int) Math.min(MAX_WORDS, Math.max(8, Long.highestOneBit(Math.max(1, (long) entries - 1)) << 1));
     }
 
     /** Counts one more use of the page whose {@code PageKey.hash} is {@code hash}; at most 15 are told apart. */

@@ -74,12 +74,20 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     private int protectedTarget;
 
     TinyLfuRegions(String name, FrameTable frames, TinyLfuSizing sizing, boolean guardedByOwner) {
+        this(name, frames, sizing, guardedByOwner, null);
+    }
+
+    /** @param sketch the sketch to count in (one an earlier policy over the same frames counted in), or null for a new one */
+    TinyLfuRegions(String name, FrameTable frames, TinyLfuSizing sizing, boolean guardedByOwner, FrequencySketch sketch) {
         this.lock = DeferringLock.of(guardedByOwner, this::faulted, this::evicted);
         this.name = Objects.requireNonNull(name, "name");
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.protectedShare = sizing.protectedShare();
-        this.sketch = new FrequencySketch(frameCount, sizing.sketchPeriod());
+        if (sketch != null && !sketch.sizedFor(frameCount, sizing.sketchPeriod())) {
+            throw new IllegalArgumentException(name + ": the sketch handed over was sized for another cache or sample period");
+        }
+        this.sketch = sketch != null ? sketch : new FrequencySketch(frameCount, sizing.sketchPeriod());
         this.queues = new FrameQueues(frameCount, 3);
         setWindowTarget(sizing.window());
     }
@@ -357,6 +365,14 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The sketch this policy counts in, for a later policy over the same frames to go on counting in (best-of's
+     * switches). Not thread-safe (see {@link FrequencySketch}): hand it on only once this policy gets no more calls.
+     */
+    public final FrequencySketch sketch() {
+        return sketch;
     }
 
     /** The sketch's estimate for {@code pageKey}. */

@@ -15,6 +15,7 @@ import io.ratatosk.policies.SimulationPlace;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
+import io.ratatosk.policies.tinylfu.FrequencySketch;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -125,6 +126,29 @@ class BestOfPolicyTest {
             } else {
                 driver.request(10_000 + random.nextInt(2000));
             }
+        }
+    }
+
+    /**
+     * Page popularity belongs to the workload, not to the expert: the frames leave W-TinyLFU for a recency phase
+     * and come back to it, and the expert built then counts on in the sketch the first one left, with what it
+     * learned of the skewed pages' popularity, instead of a new one that starts every page at zero.
+     */
+    @Test
+    void anExpertBuiltOnASwitchBackToTinyLfuCountsInTheSketchTheLastOneLeft() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            webLike(driver);
+            assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "as in aSteadyLeadOfTwoPoints...");
+            FrequencySketch first = ((AdaptiveTinyLfuPolicy) policy.expert()).sketch();
+            long switches = policy.switches();
+            driver.zigzag(800, 10);
+            assertEquals(MuninnPolicy.NAME, policy.currentExpert(), "as in recencyTraceSwitches...");
+            webLike(driver);
+            assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "back to W-TinyLFU: " + policy.state());
+            assertTrue(policy.switches() >= switches + 2, policy.state());
+            assertSame(first, ((AdaptiveTinyLfuPolicy) policy.expert()).sketch(), "the sketch the first W-TinyLFU expert counted in");
+            driver.policy.checkInvariants();
         }
     }
 

@@ -1,10 +1,14 @@
 package io.ratatosk.policies.tinylfu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.FrameTable;
+import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -98,6 +102,22 @@ class AdaptiveTinyLfuPolicyTest {
             driver.zigzag(800, 4);
             driver.policy.checkInvariants();
             assertTrue(policy(driver).chosenShare() > 0, "a choice was made from the sampled requests");
+        }
+    }
+
+    /** best-of's switch back to W-TinyLFU: the new expert counts in the sketch it is handed, one sized for its own frames only. */
+    @Test
+    void anExpertFollowingCountsInTheSketchItIsHandedIfSizedForItsFrames() {
+        FlagValues settings = PolicyRegistry.parse(Map.of());
+        try (FrameTable frames = new FrameTable(FRAMES); FrameTable miniatureFrames = new FrameTable(FRAMES / 4);
+             FrameTable larger = new FrameTable(4 * FRAMES)) {
+            AdaptiveTinyLfuPolicy miniature = AdaptiveTinyLfuPolicy.create(miniatureFrames, settings);
+            AdaptiveTinyLfuPolicy first = AdaptiveTinyLfuPolicy.following(frames, settings, miniature, null);
+            AdaptiveTinyLfuPolicy second = AdaptiveTinyLfuPolicy.following(frames, settings, miniature, first.sketch());
+            assertSame(first.sketch(), second.sketch());
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AdaptiveTinyLfuPolicy.following(larger, settings, miniature, first.sketch()));
+            assertTrue(e.getMessage().contains("sized for another cache"), e.getMessage());
         }
     }
 }
