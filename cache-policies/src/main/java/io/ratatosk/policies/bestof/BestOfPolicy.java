@@ -646,6 +646,11 @@ public final class BestOfPolicy implements EvictionPolicy {
         return miniatures.policy(i);
     }
 
+    /** Miniature {@code i}'s hits since it was built (for tests). */
+    long miniatureHits(int i) {
+        return simulations.read(() -> miniatures.totalHits(i));
+    }
+
     /** The expert the frames follow now (for tests: a snapshot, as {@link #currentExpert}). */
     EvictionPolicy expert() {
         return current;
@@ -661,11 +666,26 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
     }
 
-    /** The expert followed, the switches so far and the requests the miniatures have seen; racy reads. */
+    /**
+     * The expert followed, the switches so far, the requests the miniatures have seen and each miniature's hit ratio
+     * over them: what each expert would have hit in this cache, estimated from the sampled pages. Until the cache
+     * first evicts, a sampled page's repeated hits reach the miniatures only while they change the expert's word
+     * ({@link #samplingHits}), so for a cache that took long to fill the ratios read low (docs/simulator.md). Racy
+     * reads: taken while the simulations run, a ratio may be off by a request or two.
+     */
     @Override
     public String state() {
-        return String.format(Locale.ROOT, "following %s, %d switch%s, %,d sampled requests simulated",
-            EXPERTS.get(chosen).name(), switches, switches == 1 ? "" : "es", sampledRequests);
+        long requests = sampledRequests;
+        StringBuilder state = new StringBuilder(String.format(Locale.ROOT, "following %s, %d switch%s, %,d sampled requests simulated",
+            EXPERTS.get(chosen).name(), switches, switches == 1 ? "" : "es", requests));
+        if (requests > 0) {
+            for (int i = 0; i < EXPERTS.size(); i++) {
+                long hits = Math.min(miniatures.totalHits(i), requests);
+                state.append(i == 0 ? "; miniatures' hit ratios: " : ", ").append(EXPERTS.get(i).name())
+                    .append(String.format(Locale.ROOT, " %.2f%%", 100.0 * hits / requests));
+            }
+        }
+        return state.toString();
     }
 
     /** Sampled requests the miniatures have seen (those a full ring dropped are not among them). */

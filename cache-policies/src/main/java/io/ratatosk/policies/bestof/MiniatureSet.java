@@ -47,6 +47,8 @@ final class MiniatureSet {
     private final int[][] rowOfFrame;
     private final int[] filled;
     private final long[] hits;
+    /** Per miniature: hits since construction, for reports ({@link #totalHits}); {@link #hits} is reset each period. */
+    private final long[] totalHits;
 
     MiniatureSet(List<PolicyEntry> entries, int capacity, FlagValues settings) {
         int size = entries.size();
@@ -74,6 +76,7 @@ final class MiniatureSet {
         this.holders = new byte[index.slots()];
         this.filled = new int[size];
         this.hits = new long[size];
+        this.totalHits = new long[size];
     }
 
     int size() {
@@ -94,6 +97,7 @@ final class MiniatureSet {
             int frame = rowFrames[row * size + i];
             if (frame != NO_FRAME) {
                 hits[i]++;
+                totalHits[i]++;
                 hitMask |= 1L << i;
                 policies[i].onHit(frame);
             } else {
@@ -143,6 +147,11 @@ final class MiniatureSet {
     /** Miniature {@code i}'s hits since its last {@link #resetHits}. */
     long hits(int i) {
         return hits[i];
+    }
+
+    /** Miniature {@code i}'s hits since it was built (never reset). */
+    long totalHits(int i) {
+        return totalHits[i];
     }
 
     void resetHits(int i) {

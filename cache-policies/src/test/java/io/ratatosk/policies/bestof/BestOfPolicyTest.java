@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
+import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.PolicyDriver;
@@ -17,6 +19,7 @@ import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import io.ratatosk.policies.tinylfu.FrequencySketch;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -54,11 +57,36 @@ class BestOfPolicyTest {
         try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
             driver.zigzag(800, 10);
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
-            assertTrue(policy(driver).state().matches("following muninn, \\d+ switch(es)?, [\\d,]+ sampled requests simulated"),
+            assertTrue(policy(driver).state().matches("following muninn, \\d+ switch(es)?, [\\d,]+ sampled requests simulated;"
+                + " miniatures' hit ratios: clock-pro [\\d.]+%, muninn [\\d.]+%, w-tinylfu-adaptive [\\d.]+%, s3-fifo [\\d.]+%"),
                 policy(driver).state());
             // LRU hits the 100 most recent pages at each of the 19 turns after the first pass up.
             assertTrue(driver.hits() >= 17 * 99, "after the switch each turn hits as LRU's would: " + driver.hits());
             driver.policy.checkInvariants();
+        }
+    }
+
+    /** The state names each miniature's hits over the sampled requests: what each expert would have hit here. */
+    @Test
+    void stateReportsWhatEachMiniatureHit() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            driver.zigzag(800, 10);
+            BestOfPolicy policy = policy(driver);
+            String state = policy.state();
+            long requests = policy.sampledRequests();
+            assertTrue(requests > 0, state);
+            double[] ratios = new double[BestOfPolicy.EXPERTS.size()];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = 100.0 * policy.miniatureHits(i) / requests;
+                String expected = String.format(Locale.ROOT, "%s %.2f%%", BestOfPolicy.EXPERTS.get(i).name(), ratios[i]);
+                assertTrue(state.contains(expected), expected + " in " + state);
+            }
+            // A recency trace: the usage clock's miniature hits more than CLOCK-Pro's and S3-FIFO's.
+            assertTrue(ratios[1] > ratios[0] && ratios[1] > ratios[3], state);
+        }
+        try (FrameTable frames = new FrameTable(FRAMES)) {
+            assertEquals("following clock-pro, 0 switches, 0 sampled requests simulated",
+                BestOfPolicy.create(frames, FlagValues.NONE).state(), "no ratios before any request");
         }
     }
 

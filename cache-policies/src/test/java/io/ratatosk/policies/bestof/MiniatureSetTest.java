@@ -45,6 +45,7 @@ class MiniatureSetTest {
             }
             for (int i = 0; i < experts; i++) {
                 assertEquals(alone[i].hits(), set.hits(i), BestOfPolicy.EXPERTS.get(i).name() + "'s miniature against the policy alone");
+                assertEquals(set.hits(i), set.totalHits(i), "no period was reset, so its hits are its total");
             }
         } finally {
             for (PolicyDriver driver : alone) {
