@@ -9,7 +9,8 @@ package io.ratatosk.pagecache;
  * {@code io} the write calls, pages written and pages reheated ({@link IoStats}). {@code hugePages} says,
  * in words, what came of {@code pagecache.huge_pages} for the page memory: advised to the kernel, off, or
  * why not (no JDK 22+, no native access, not Linux). {@code policyState} is what the policy says of its own
- * state ({@code best-of}: the expert the frames follow, its switches and sampled requests), "" for most.
+ * state ({@code best-of}: the expert the frames follow, its switches, its sampled requests and each expert's miniature
+ * hit ratio over them), "" for most.
  */
 public record PageCacheStats(
     long hits,
