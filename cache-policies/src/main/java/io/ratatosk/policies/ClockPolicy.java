@@ -10,7 +10,7 @@ import java.util.List;
  * goes on the arm's next pass over it. It is the CLOCK column of the refsim anchors; source: F. J.
  * Corbat&oacute;, "A Paging Experiment with the Multics System" (1968).
  */
-public final class ClockPolicy extends UsageClock {
+public final class ClockPolicy extends UsageClock implements RecentReferences {
     public static final String NAME = "clock";
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "Second chance: one reference bit per frame, one shared arm.", List.of(), (frames, values) -> new ClockPolicy(frames));

@@ -12,7 +12,7 @@ import java.util.List;
  * the thesis's hit rate and throughput (docs/policies.md quotes its figures). Source: Larsson and
  * Gustavsson (2024), sections 3.4.3, 4.3.3 and 5.1.2, listing A.2.
  */
-public final class GlobalClockPolicy extends UsageClock {
+public final class GlobalClockPolicy extends UsageClock implements RecentReferences {
     public static final String NAME = "global-clock";
     public static final int DEFAULT_MAX_USAGE = 7;
     public static final int DEFAULT_FAULT_USAGE = 1;

@@ -13,7 +13,7 @@ import java.util.List;
  * background sweep doing every eviction, it is exactly {@code global-clock} with max usage 4.
  * Source: Larsson and Gustavsson (2024), sections 2.5 and 4.1, listing A.1 (docs/references.md).
  */
-public final class MuninnPolicy extends UsageClock {
+public final class MuninnPolicy extends UsageClock implements RecentReferences {
     public static final String NAME = "muninn";
     public static final int DEFAULT_MAX_USAGE = 4;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,

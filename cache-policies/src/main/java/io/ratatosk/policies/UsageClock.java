@@ -94,6 +94,14 @@ abstract sealed class UsageClock implements EvictionPolicy
         evicted(pageKey);
     }
 
+    /**
+     * A usage above the fault usage: hit more often since its fault than the arm has stepped over it. What a plain
+     * clock's {@link RecentReferences} answers; a clock with a history faults some pages in above it.
+     */
+    public final boolean recentlyReferenced(int frame) {
+        return frames.usage(frame) > faultUsage;
+    }
+
     /** Usage a page starts with after its fault: the fault usage, unless a subclass knows better. */
     int faultUsage(long pageKey) {
         return faultUsage;

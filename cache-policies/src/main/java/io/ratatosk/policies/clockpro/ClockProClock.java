@@ -11,6 +11,7 @@ import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.DeferringLock;
+import io.ratatosk.policies.RecentReferences;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -39,7 +40,7 @@ import java.util.Objects;
  * the lock held leaves its event for the holder and returns ({@link DeferringLock}); only the victim
  * choice waits for the lock.
  */
-abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPolicy, ClockProPlusPolicy {
+abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences permits ClockProPolicy, ClockProPlusPolicy {
     private static final int NIL = -1;
 
     final FrameTable frames;
@@ -127,6 +128,12 @@ abstract sealed class ClockProClock implements EvictionPolicy permits ClockProPo
         while ((word & REFERENCED) == 0 && !frames.casPolicyWord(frame, word, word | REFERENCED)) {
             word = frames.policyWord(frame);
         }
+    }
+
+    /** The reference bit, which a hand clears as it passes. */
+    @Override
+    public final boolean recentlyReferenced(int frame) {
+        return (frames.policyWord(frame) & REFERENCED) != 0;
     }
 
     /** A referenced page, unless the authors' correlation rule is asked for: {@link #onHit} leaves everything as it is. */

@@ -11,6 +11,7 @@ import io.ratatosk.policies.FrameQueues;
 import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyEntry.ReadFlag;
 import io.ratatosk.policies.PolicySizes;
+import io.ratatosk.policies.RecentReferences;
 import io.ratatosk.policies.clockpro.GhostIndex;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +35,7 @@ import java.util.Objects;
  * muninn's cost. Faults, evictions and the queues run under one lock on the miss path; a fault or an
  * eviction that finds it held leaves its event for the holder and returns ({@link DeferringLock}).
  */
-public final class S3FifoPolicy implements EvictionPolicy {
+public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
     public static final String NAME = "s3-fifo";
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "S3-FIFO (Yang et al. 2023): a small FIFO filters pages used once, a main FIFO with a 2-bit frequency, a ghost FIFO of evicted pages.",
@@ -99,6 +100,12 @@ public final class S3FifoPolicy implements EvictionPolicy {
     @Override
     public HitFilter hitFilter() {
         return new HitFilter(FREQUENCY, FREQUENCY);
+    }
+
+    /** A frequency above zero: hit since its fault or since the main FIFO's scan last lowered it. */
+    @Override
+    public boolean recentlyReferenced(int frame) {
+        return (frames.policyWord(frame) & FREQUENCY) != 0;
     }
 
     /** Frequency + 1, at most 3; one CAS, a lost race is not retried. */

@@ -7,6 +7,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.FrameQueues;
+import io.ratatosk.policies.RecentReferences;
 import java.util.Objects;
 
 /**
@@ -35,7 +36,7 @@ import java.util.Objects;
  * holder and returns ({@link DeferringLock}). In one thread (the simulator, or the page cache with its evictor off)
  * every count is exact and the policy is deterministic.
  */
-public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WTinyLfuPolicy, AdaptiveTinyLfuPolicy {
+public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentReferences permits WTinyLfuPolicy, AdaptiveTinyLfuPolicy {
     /** Policy-word bit 0: hit since a hand last looked at the page. */
     public static final long REFERENCED = 1;
     /**
@@ -103,6 +104,12 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy permits WT
     @Override
     public final HitFilter hitFilter() {
         return new HitFilter(REFERENCED | PENDING | SAMPLED, REFERENCED | PENDING);
+    }
+
+    /** The reference bit, which a hand clears as it looks at the page. */
+    @Override
+    public final boolean recentlyReferenced(int frame) {
+        return (frames.policyWord(frame) & REFERENCED) != 0;
     }
 
     /**

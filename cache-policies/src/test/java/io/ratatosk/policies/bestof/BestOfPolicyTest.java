@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.RecentReferences;
 import io.ratatosk.policies.SimulationPlace;
 import io.ratatosk.policies.clockpro.ClockProPolicy;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
@@ -176,6 +178,36 @@ class BestOfPolicyTest {
             assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "back to W-TinyLFU: " + policy.state());
             assertTrue(policy.switches() >= switches + 2, policy.state());
             assertSame(first, ((AdaptiveTinyLfuPolicy) policy.expert()).sketch(), "the sketch the first W-TinyLFU expert counted in");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    /**
+     * A switch hands the incoming expert one hit on each page the outgoing one saw hit since it last looked at it:
+     * from CLOCK-Pro's reference bits to muninn's usage counts, and back.
+     */
+    @Test
+    void aSwitchHandsOverWhichPagesWereHitRecently() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            for (int page = 0; page < FRAMES; page++) {
+                driver.request(page);
+            }
+            for (int page = 0; page < FRAMES / 2; page++) {
+                assertTrue(driver.request(page), "the cache holds every page");
+            }
+            assertEquals(ClockProPolicy.NAME, policy.currentExpert());
+            policy.switchTo(BestOfPolicy.EXPERTS.indexOf(MuninnPolicy.ENTRY));
+            assertEquals(MuninnPolicy.NAME, policy.currentExpert());
+            for (int page = 0; page < FRAMES; page++) {
+                long usage = driver.policyWord(page) & FrameDescriptor.USAGE_MASK;
+                assertEquals(page < FRAMES / 2 ? 2 : 1, usage, "muninn's usage of page " + page + ": the fault's, plus one if it was hit");
+            }
+            policy.switchTo(BestOfPolicy.EXPERTS.indexOf(ClockProPolicy.ENTRY));
+            RecentReferences clockPro = (RecentReferences) policy.expert();
+            for (int page = 0; page < FRAMES; page++) {
+                assertEquals(page < FRAMES / 2, clockPro.recentlyReferenced(driver.frameOf(page)), "CLOCK-Pro's reference bit of page " + page);
+            }
             driver.policy.checkInvariants();
         }
     }
