@@ -43,7 +43,8 @@ import java.util.function.LongConsumer;
  * has to be made before any evidence: a loop or a scan needs the pages of the first pass kept from
  * the start, a recency trace the latest ones, and nothing tells them apart until the first reuse.
  * A switch costs: the new expert is built afresh over the resident pages (each one faulted in again,
- * under the lock, in the order the old one would have evicted them: {@link EvictionOrder}) and has none
+ * under the lock, in the order the old one would have evicted them: {@link EvictionOrder}, then told of one
+ * hit on each page the old one saw hit since it last looked at it: {@link RecentReferences}) and has none
  * of the old one's ghosts or counts (but for W-TinyLFU's frequency sketch, which a switch back to it finds
  * as the last one left it: page popularity belongs to the workload), so on the
  * short traces where a switch came late or on a passing phase it cost more than it gained; hence the
