@@ -7,8 +7,9 @@ package io.ratatosk.bench.sim;
  */
 final class ExactLruSimulator implements PolicySimulator {
     @Override
-    public long replay(Trace trace, int capacity, Progress progress) {
+    public Outcome run(Trace trace, int capacity, Progress progress, int timelineBucket) {
         int[] keys = trace.keys();
+        ReplayTicks ticks = new ReplayTicks(progress, timelineBucket, keys.length);
         int head = trace.distinct();
         int[] prev = new int[head + 1];
         int[] next = new int[head + 1];
@@ -38,13 +39,13 @@ final class ExactLruSimulator implements PolicySimulator {
                 linkFront(k, head, prev, next);
                 resident[k] = true;
             }
-            if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                progress.advance(PROGRESS_STEP);
+            if (i + 1 == ticks.next()) {
+                ticks.tick(i + 1, hits);
             }
         }
-        progress.advance(keys.length & (PROGRESS_STEP - 1));
+        long[] timeline = ticks.finish(keys.length, hits);
         checkList(head, prev, next, resident, size);
-        return hits;
+        return new Outcome(hits, "", timeline);
     }
 
     private static void linkFront(int k, int head, int[] prev, int[] next) {

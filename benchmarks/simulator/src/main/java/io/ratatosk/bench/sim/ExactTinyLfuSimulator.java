@@ -20,18 +20,19 @@ final class ExactTinyLfuSimulator implements PolicySimulator {
     private static final int SKETCH_PERIOD = 10;
 
     @Override
-    public long replay(Trace trace, int capacity, Progress progress) {
+    public Outcome run(Trace trace, int capacity, Progress progress, int timelineBucket) {
         int windowMax = capacity - (int) (MAIN_SHARE * capacity);
         ShadowTinyLfuSet cache = new ShadowTinyLfuSet(capacity, new int[] {windowMax}, PROTECTED_SHARE, (long) SKETCH_PERIOD * capacity);
         int[] keys = trace.keys();
+        ReplayTicks ticks = new ReplayTicks(progress, timelineBucket, keys.length);
         for (int i = 0; i < keys.length; i++) {
             long key = keys[i];
             cache.access(key, PageKey.hash(key));
-            if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                progress.advance(PROGRESS_STEP);
+            if (i + 1 == ticks.next()) {
+                ticks.tick(i + 1, cache.hits(0));
             }
         }
-        progress.advance(keys.length & (PROGRESS_STEP - 1));
-        return cache.hits(0);
+        long[] timeline = ticks.finish(keys.length, cache.hits(0));
+        return new Outcome(cache.hits(0), "", timeline);
     }
 }

@@ -12,10 +12,24 @@ import java.math.RoundingMode;
  * @param requests all requests of the trace
  * @param millis   wall time of the replay
  * @param state    what the policy said of its state at the end (best-of: the expert it follows), or ""
+ * @param timeline hits in each bucket of {@code timelineBucket} requests, the last one over the requests left; null
+ *                 unless {@code ./bench sim --timeline} asked for it
+ * @param timelineBucket requests per timeline bucket, 0 without a timeline
  */
-public record HitCount(String policy, int size, long hits, long requests, long millis, String state) {
+public record HitCount(String policy, int size, long hits, long requests, long millis, String state, long[] timeline,
+        int timelineBucket) {
+    public HitCount(String policy, int size, long hits, long requests, long millis, String state) {
+        this(policy, size, hits, requests, millis, state, null, 0);
+    }
+
     public HitCount(String policy, int size, long hits, long requests, long millis) {
         this(policy, size, hits, requests, millis, "");
+    }
+
+    /** The hit ratio of timeline bucket {@code i} (its requests are the bucket's size but for the last one). */
+    public double bucketHitRatio(int i) {
+        long first = (long) i * timelineBucket;
+        return (double) timeline[i] / (Math.min(requests, first + timelineBucket) - first);
     }
 
     public double hitRatio() {

@@ -51,6 +51,14 @@ public final class JsonReport {
                 if (!h.state().isEmpty()) {
                     r.put("state", h.state());
                 }
+                if (h.timeline() != null) {
+                    ObjectNode timeline = r.putObject("timeline");
+                    timeline.put("bucket", h.timelineBucket());
+                    ArrayNode hits = timeline.putArray("hits");
+                    for (long bucketHits : h.timeline()) {
+                        hits.add(bucketHits);
+                    }
+                }
             }
         }
         return node;

@@ -11,8 +11,9 @@ import java.util.Arrays;
  */
 public final class OptSimulator implements PolicySimulator {
     @Override
-    public long replay(Trace trace, int capacity, Progress progress) {
+    public Outcome run(Trace trace, int capacity, Progress progress, int timelineBucket) {
         int[] keys = trace.keys();
+        ReplayTicks ticks = new ReplayTicks(progress, timelineBucket, keys.length);
         int[] nextUse = trace.nextUse();
         int heapCapacity = Math.min(capacity, trace.distinct());
         int[] heapKey = new int[heapCapacity];
@@ -41,13 +42,13 @@ public final class OptSimulator implements PolicySimulator {
                 slotOf[k] = 0;
                 siftDown(0, size, heapKey, heapNext, slotOf);
             }
-            if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                progress.advance(PROGRESS_STEP);
+            if (i + 1 == ticks.next()) {
+                ticks.tick(i + 1, hits);
             }
         }
-        progress.advance(keys.length & (PROGRESS_STEP - 1));
+        long[] timeline = ticks.finish(keys.length, hits);
         checkHeap(size, heapKey, heapNext, slotOf);
-        return hits;
+        return new Outcome(hits, "", timeline);
     }
 
     private static void siftUp(int slot, int[] heapKey, int[] heapNext, int[] slotOf) {

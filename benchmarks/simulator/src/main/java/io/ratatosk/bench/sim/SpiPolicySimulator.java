@@ -26,23 +26,19 @@ final class SpiPolicySimulator implements PolicySimulator {
     }
 
     @Override
-    public long replay(Trace trace, int capacity, Progress progress) {
-        return run(trace, capacity, progress).hits();
-    }
-
-    @Override
-    public Outcome run(Trace trace, int capacity, Progress progress) {
+    public Outcome run(Trace trace, int capacity, Progress progress, int timelineBucket) {
         int[] keys = trace.keys();
+        ReplayTicks ticks = new ReplayTicks(progress, timelineBucket, keys.length);
         try (PolicyReplay replay = new PolicyReplay(capacity, trace.distinct(), factory, Sweep.background())) {
             for (int i = 0; i < keys.length; i++) {
                 replay.read(keys[i]);
-                if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                    progress.advance(PROGRESS_STEP);
+                if (i + 1 == ticks.next()) {
+                    ticks.tick(i + 1, replay.hits());
                 }
             }
-            progress.advance(keys.length & (PROGRESS_STEP - 1));
+            long[] timeline = ticks.finish(keys.length, replay.hits());
             replay.verify();
-            return new Outcome(replay.hits(), replay.policy().state());
+            return new Outcome(replay.hits(), replay.policy().state(), timeline);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(name + ": " + e.getMessage(), e);
         }

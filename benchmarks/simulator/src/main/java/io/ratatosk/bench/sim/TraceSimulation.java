@@ -22,6 +22,12 @@ public final class TraceSimulation {
 
     public TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress)
         throws InterruptedException {
+        return run(trace, policies, sizes, progress, 0);
+    }
+
+    /** As {@link #run(Trace, List, List, SimulationProgress)}, each replay also counting its hits per {@code timelineBucket} requests (0: none). */
+    public TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress,
+        int timelineBucket) throws InterruptedException {
         List<Integer> entries = new ArrayList<>();
         List<String> sizeTexts = new ArrayList<>();
         for (CacheSize size : sizes) {
@@ -46,7 +52,7 @@ public final class TraceSimulation {
         List<Run> submitOrder = new ArrayList<>(runs);
         submitOrder.sort(Comparator.comparingInt((Run r) -> costRank(r.policy)).thenComparing(r -> -r.size));
         for (Run run : submitOrder) {
-            run.future = pool.submit(() -> replay(trace, run, progress));
+            run.future = pool.submit(() -> replay(trace, run, progress, timelineBucket));
         }
         List<HitCount> results = new ArrayList<>();
         try {
@@ -67,18 +73,19 @@ public final class TraceSimulation {
             policies.stream().map(PolicySpec::text).toList(), entries, sizeTexts, results, millis);
     }
 
-    private HitCount replay(Trace trace, Run run, SimulationProgress progress) {
+    private HitCount replay(Trace trace, Run run, SimulationProgress progress, int timelineBucket) {
         long start = System.nanoTime();
         PolicySimulator.Outcome outcome;
         try {
-            outcome = catalog.simulator(run.policy).run(trace, run.size, progress::advance);
+            outcome = catalog.simulator(run.policy).run(trace, run.size, progress::advance, timelineBucket);
         } catch (RuntimeException e) {
             throw new IllegalStateException(run.policy.text() + " at size " + run.size + " on " + trace.name()
                 + " failed: " + e.getMessage(), e);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.runFinished(trace, run.policy.text(), run.size, millis);
-        return new HitCount(run.policy.text(), run.size, outcome.hits(), trace.requests(), millis, outcome.state());
+        return new HitCount(run.policy.text(), run.size, outcome.hits(), trace.requests(), millis, outcome.state(),
+            outcome.timeline(), outcome.timeline() == null ? 0 : timelineBucket);
     }
 
     private static int costRank(PolicySpec policy) {

@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim.cli;
 
 import io.ratatosk.bench.sim.PolicySimulator;
 import io.ratatosk.bench.sim.PolicySimulator.Progress;
+import io.ratatosk.bench.sim.ReplayTicks;
 import io.ratatosk.bench.sim.Trace;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -13,13 +14,14 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  */
 final class CaffeineSimulator implements PolicySimulator {
     @Override
-    public long replay(Trace trace, int capacity, Progress progress) {
+    public Outcome run(Trace trace, int capacity, Progress progress, int timelineBucket) {
         Cache<Integer, Integer> cache = Caffeine.newBuilder()
             .maximumSize(capacity)
             .initialCapacity(Math.min(capacity, trace.distinct()))
             .executor(Runnable::run)
             .build();
         int[] keys = trace.keys();
+        ReplayTicks ticks = new ReplayTicks(progress, timelineBucket, keys.length);
         long hits = 0;
         for (int i = 0; i < keys.length; i++) {
             Integer key = keys[i];
@@ -28,16 +30,16 @@ final class CaffeineSimulator implements PolicySimulator {
             } else {
                 cache.put(key, key);
             }
-            if ((i & (PROGRESS_STEP - 1)) == PROGRESS_STEP - 1) {
-                progress.advance(PROGRESS_STEP);
+            if (i + 1 == ticks.next()) {
+                ticks.tick(i + 1, hits);
             }
         }
-        progress.advance(keys.length & (PROGRESS_STEP - 1));
+        long[] timeline = ticks.finish(keys.length, hits);
         cache.cleanUp();
         if (cache.estimatedSize() > capacity) {
             throw new IllegalStateException("caffeine holds " + cache.estimatedSize() + " entries, over its maximum "
                 + capacity);
         }
-        return hits;
+        return new Outcome(hits, "", timeline);
     }
 }

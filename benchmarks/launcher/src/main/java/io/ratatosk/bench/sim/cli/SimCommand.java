@@ -7,6 +7,7 @@ import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ResultTable;
 import io.ratatosk.bench.sim.SimulationProgress;
 import io.ratatosk.bench.sim.SimulationSummary;
+import io.ratatosk.bench.sim.TimelineTable;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceFormat;
 import io.ratatosk.bench.sim.TraceReader;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,6 +47,7 @@ import picocli.CommandLine.Spec;
         "  ./bench sim --sizes 100,500,1000 ../shared/traces/lirs/cs.trace.gz",
         "  ./bench sim --policies lru,muninn,global-clock:max_usage=7,opt trace.lis.zst",
         "  ./bench sim --trace-dir ../shared/traces --json sim.json --chart sim.png",
+        "  ./bench sim --policies best-of,muninn,clock-pro --sizes /3 --timeline 200000 --timeline-chart p3.png P3.lis.zst",
         "Docs: docs/simulator.md"})
 public final class SimCommand implements Callable<Integer> {
     @Spec
@@ -77,6 +80,17 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--chart", paramLabel = "FILE", description = "Also draw hit ratios to FILE (.png or .svg).")
     private Path chart;
 
+    @Option(names = "--timeline", paramLabel = "N",
+        description = "Also count each replay's hits per N requests, and print them per size after each trace's table"
+            + " (and in --json): when a policy's hit ratio moves, e.g. best-of's switches. At most "
+            + MAX_TIMELINE_BUCKETS + " buckets a trace.")
+    private Integer timeline;
+
+    @Option(names = "--timeline-chart", paramLabel = "FILE",
+        description = "With --timeline: draw each trace and size's timeline to FILE (.png or .svg); several get FILE's"
+            + " name plus -TRACE-SIZE.")
+    private Path timelineChart;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
         description = "Replays run in parallel (each policy instance on one thread). Default: ${DEFAULT-VALUE}.")
     private int threads;
@@ -86,6 +100,9 @@ public final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--list", description = "List the policies with their flags, and the trace formats; then exit.")
     private boolean list;
+
+    /** Timeline buckets a trace may have: more is a wall of numbers, not a timeline. */
+    static final int MAX_TIMELINE_BUCKETS = 1000;
 
     private final PolicyCatalog catalog;
 
@@ -111,6 +128,13 @@ public final class SimCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
         }
+        if (timeline != null && timeline < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--timeline must be at least 1 request: " + timeline);
+        }
+        if (timelineChart != null && timeline == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--timeline-chart needs --timeline N");
+        }
+        int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
         boolean summarise = traceDir != null || files.size() > 1;
 
@@ -128,9 +152,13 @@ public final class SimCommand implements Callable<Integer> {
                 long start = System.nanoTime();
                 Trace trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
                 progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
-                TraceResult result = simulation.run(trace, specs, cacheSizes, progress);
+                checkTimelineBuckets(trace, bucket);
+                TraceResult result = simulation.run(trace, specs, cacheSizes, progress, bucket);
                 results.add(result);
                 out.println(ResultTable.render(result));
+                if (bucket > 0) {
+                    out.println(TimelineTable.render(result));
+                }
                 out.flush();
             }
         } finally {
@@ -147,8 +175,25 @@ public final class SimCommand implements Callable<Integer> {
         if (chart != null) {
             HitRatioChart.write(chart, results);
         }
+        if (timelineChart != null) {
+            TimelineChart.write(timelineChart, results);
+        }
         out.flush();
         return 0;
+    }
+
+    /** Refuses a bucket that would cut {@code trace} into more than {@link #MAX_TIMELINE_BUCKETS}, before any replay. */
+    private void checkTimelineBuckets(Trace trace, int bucket) {
+        if (bucket == 0) {
+            return;
+        }
+        long buckets = (trace.requests() + (long) bucket - 1) / bucket;
+        if (buckets > MAX_TIMELINE_BUCKETS) {
+            long least = (trace.requests() + MAX_TIMELINE_BUCKETS - 1) / MAX_TIMELINE_BUCKETS;
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                "--timeline %d cuts %s (%,d requests) into %,d buckets; at most %,d: use --timeline %d or more", bucket,
+                trace.name(), trace.requests(), buckets, MAX_TIMELINE_BUCKETS, least));
+        }
     }
 
     private List<Path> traceFiles(TraceFormat forced) throws IOException {

@@ -44,6 +44,15 @@ class CaffeineColumnTest {
         }
     }
 
+    @Test
+    void caffeinesTimelineAddsUpToItsHits() {
+        Trace trace = randomTrace(7, 4000, 500);
+        PolicySimulator.Outcome timed = new CaffeineSimulator().run(trace, 50, PolicySimulator.Progress.NONE, 1_500);
+        assertEquals(3, timed.timeline().length, "4,000 requests in buckets of 1,500");
+        assertEquals(timed.hits(), timed.timeline()[0] + timed.timeline()[1] + timed.timeline()[2]);
+        assertTrue(timed.hits() > 0);
+    }
+
     /** Skewed random keys (a few hot ones), as ReferenceColumnsTest draws them. */
     private static Trace randomTrace(long seed, int requests, int keys) {
         SplittableRandom random = new SplittableRandom(seed);

@@ -107,6 +107,64 @@ class SimCommandTest {
         assertTrue(Files.readString(svg).contains("<svg"));
     }
 
+    /**
+     * A loop of 60 keys in 30 entries: LRU never hits; OPT hits from the second pass on, so its first bucket of 60
+     * requests (the first pass) has none and every later one some. Each policy's buckets add up to its hits.
+     */
+    @Test
+    void timelineCountsHitsPerBucketInTheTableAndTheJson() throws IOException {
+        Path json = dir.resolve("t.json");
+        int rc = bench("sim", "--quiet", "--sizes", "30", "--policies", "lru,muninn,opt", "--timeline", "60",
+            "--json", json.toString(), loop.toString());
+        assertEquals(0, rc, err.toString());
+        String text = out.toString();
+        assertTrue(text.contains("lirs/loop.trace.gz @ 30: hit % per 60 requests"), text);
+        assertTrue(text.contains("request  lru      muninn   opt"), text);
+        JsonNode results = new ObjectMapper().readTree(json.toFile()).get("results");
+        for (JsonNode result : results) {
+            JsonNode timeline = result.get("timeline");
+            assertEquals(60, timeline.get("bucket").asInt());
+            JsonNode hits = timeline.get("hits");
+            assertEquals(50, hits.size(), "3,000 requests in buckets of 60");
+            long sum = 0;
+            for (JsonNode bucket : hits) {
+                sum += bucket.asLong();
+            }
+            assertEquals(result.get("hits").asLong(), sum, result.get("policy").asText());
+        }
+        JsonNode opt = results.get(2).get("timeline").get("hits");
+        assertEquals(0, opt.get(0).asLong(), "the first pass misses");
+        assertTrue(opt.get(1).asLong() > 0, "OPT keeps part of the loop");
+        assertEquals(0, results.get(0).get("hits").asLong(), "LRU");
+    }
+
+    @Test
+    void timelineChartsOneFilePerTraceAndSize() throws IOException {
+        Path png = dir.resolve("tl.png");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10,20", "--policies", "lru,best-of", "--timeline", "500",
+            "--timeline-chart", png.toString(), loop.toString(), zipf.toString()), err.toString());
+        for (String name : new String[] {"tl-loop-10.png", "tl-loop-20.png", "tl-skewed-10.png", "tl-skewed-20.png"}) {
+            byte[] header = Arrays.copyOf(Files.readAllBytes(dir.resolve(name)), 4);
+            assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, header, name);
+        }
+        Path one = dir.resolve("one.svg");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--timeline", "500",
+            "--timeline-chart", one.toString(), loop.toString()), err.toString());
+        assertTrue(Files.readString(one).contains("<svg"), "one trace at one size: the file as named");
+    }
+
+    @Test
+    void timelineThatCannotWorkIsAUsageErrorBeforeAnyReplay() {
+        assertEquals(2, bench("sim", "--quiet", "--timeline", "0", loop.toString()));
+        assertTrue(err.toString().contains("--timeline must be at least 1 request: 0"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--timeline", "2", loop.toString()));
+        assertTrue(err.toString().contains("--timeline 2 cuts lirs/loop.trace.gz (3,000 requests) into 1,500 buckets;"
+            + " at most 1,000: use --timeline 3 or more"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--timeline-chart", dir.resolve("x.png").toString(), loop.toString()));
+        assertTrue(err.toString().contains("--timeline-chart needs --timeline N"), err.toString());
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+    }
+
     @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));

@@ -1,0 +1,85 @@
+package io.ratatosk.bench.sim.cli;
+
+import io.ratatosk.bench.sim.HitCount;
+import io.ratatosk.bench.sim.TraceResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The {@code --timeline-chart} file: each policy's hit ratio per timeline bucket, one line per policy, for one trace at
+ * one cache size. Several traces or sizes give one file each, named {@code STEM-TRACE-SIZE.EXT}. PNG or SVG by the
+ * file's extension.
+ */
+final class TimelineChart {
+    private TimelineChart() {
+    }
+
+    /** Writes the charts; returns the files written. */
+    static List<Path> write(Path file, List<TraceResult> traces) throws IOException {
+        String name = file.getFileName().toString();
+        String lower = name.toLowerCase(Locale.ROOT);
+        boolean svg = lower.endsWith(".svg");
+        if (!svg && !lower.endsWith(".png")) {
+            throw new IllegalArgumentException("timeline chart file must end in .png or .svg: " + file);
+        }
+        System.setProperty("java.awt.headless", "true");
+        int charts = traces.stream().mapToInt(t -> t.sizes().size()).sum();
+        List<Path> written = new ArrayList<>();
+        for (TraceResult t : traces) {
+            for (int size : t.sizes()) {
+                Path target = charts == 1 ? file : file.resolveSibling(name.substring(0, name.length() - 4) + "-"
+                    + shortName(t.trace()) + "-" + size + name.substring(name.length() - 4));
+                XYChart chart = build(t, size);
+                try (OutputStream out = Files.newOutputStream(target)) {
+                    if (svg) {
+                        VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+                    } else {
+                        BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+                    }
+                }
+                written.add(target);
+            }
+        }
+        return written;
+    }
+
+    static XYChart build(TraceResult t, int size) {
+        HitCount first = t.find(t.policies().get(0), size).orElseThrow();
+        XYChart chart = new XYChartBuilder().width(1100).height(560)
+            .title(String.format(Locale.ROOT, "Hit ratio per %,d requests: %s at %,d entries", first.timelineBucket(), t.trace(), size))
+            .xAxisTitle("request").yAxisTitle("hit % in the bucket").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisMax(100.0);
+        for (String policy : t.policies()) {
+            HitCount h = t.find(policy, size).orElseThrow();
+            double[] x = new double[h.timeline().length];
+            double[] y = new double[x.length];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (double) i * h.timelineBucket();
+                y[i] = 100 * h.bucketHitRatio(i);
+            }
+            XYSeries series = chart.addSeries(policy, x, y);
+            series.setMarker(SeriesMarkers.NONE);
+        }
+        return chart;
+    }
+
+    private static String shortName(String trace) {
+        String s = trace.substring(trace.lastIndexOf('/') + 1);
+        int dot = s.indexOf('.');
+        return dot > 0 ? s.substring(0, dot) : s;
+    }
+}
