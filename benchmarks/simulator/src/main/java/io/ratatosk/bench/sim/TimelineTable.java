@@ -1,5 +1,6 @@
 package io.ratatosk.bench.sim;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,24 +16,24 @@ public final class TimelineTable {
     public static String render(TraceResult r) {
         StringBuilder out = new StringBuilder();
         for (int size : r.sizes()) {
-            HitCount first = r.find(r.policies().get(0), size).orElseThrow();
+            List<HitCount> columns = r.policies().stream().map(policy -> r.find(policy, size).orElseThrow()).toList();
+            HitCount first = columns.get(0);
             if (first.timeline() == null) {
                 continue;
             }
             int bucket = first.timelineBucket();
             out.append(String.format(Locale.ROOT, "%s @ %d: hit %% per %,d requests%n", r.trace(), size, bucket));
             int labelWidth = Math.max("request".length(), String.format(Locale.ROOT, "%,d", (long) r.requests()).length());
-            out.append(pad("request", labelWidth, false));
+            out.append(ResultTable.pad("request", labelWidth));
             for (String policy : r.policies()) {
-                out.append("  ").append(pad(policy, Math.max(7, policy.length()), false));
+                out.append("  ").append(ResultTable.pad(policy, cellWidth(policy)));
             }
             out.append('\n');
             for (int i = 0; i < first.timeline().length; i++) {
-                out.append(pad(String.format(Locale.ROOT, "%,d", (long) i * bucket), labelWidth, true));
-                for (String policy : r.policies()) {
-                    HitCount h = r.find(policy, size).orElseThrow();
-                    String cell = String.format(Locale.ROOT, "%.2f", 100 * h.bucketHitRatio(i));
-                    out.append("  ").append(pad(cell, Math.max(7, policy.length()), true));
+                out.append(String.format(Locale.ROOT, "%," + labelWidth + "d", (long) i * bucket));
+                for (int p = 0; p < columns.size(); p++) {
+                    out.append(String.format(Locale.ROOT, "  %" + cellWidth(r.policies().get(p)) + ".2f",
+                        100 * columns.get(p).bucketHitRatio(i)));
                 }
                 out.append('\n');
             }
@@ -40,11 +41,8 @@ public final class TimelineTable {
         return out.toString();
     }
 
-    private static String pad(String s, int width, boolean right) {
-        if (s.length() >= width) {
-            return s;
-        }
-        String fill = " ".repeat(width - s.length());
-        return right ? fill + s : s + fill;
+    /** A policy's column: its name's width, at least a hit ratio's ("100.00"). */
+    private static int cellWidth(String policy) {
+        return Math.max(7, policy.length());
     }
 }

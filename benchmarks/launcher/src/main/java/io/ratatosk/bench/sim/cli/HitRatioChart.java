@@ -2,16 +2,11 @@ package io.ratatosk.bench.sim.cli;
 
 import io.ratatosk.bench.sim.TraceResult;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -23,27 +18,15 @@ final class HitRatioChart {
     }
 
     static void write(Path file, List<TraceResult> traces) throws IOException {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        boolean svg = name.endsWith(".svg");
-        if (!svg && !name.endsWith(".png")) {
-            throw new IllegalArgumentException("chart file must end in .png or .svg: " + file);
-        }
-        System.setProperty("java.awt.headless", "true");
-        CategoryChart chart = build(traces);
-        try (OutputStream out = Files.newOutputStream(file)) {
-            if (svg) {
-                VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-            } else {
-                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-            }
-        }
+        boolean svg = ChartFile.isSvg(file, "chart");
+        ChartFile.save(build(traces), file, svg);
     }
 
     static CategoryChart build(List<TraceResult> traces) {
         List<String> groups = new ArrayList<>();
         for (TraceResult t : traces) {
             for (int size : t.sizes()) {
-                groups.add(traces.size() == 1 ? "size " + size : shortName(t.trace()) + " @" + size);
+                groups.add(traces.size() == 1 ? "size " + size : ChartFile.shortName(t.trace()) + " @" + size);
             }
         }
         List<String> policies = traces.get(0).policies();
@@ -67,11 +50,5 @@ final class HitRatioChart {
             chart.addSeries(policy, groups, values);
         }
         return chart;
-    }
-
-    private static String shortName(String trace) {
-        String s = trace.substring(trace.lastIndexOf('/') + 1);
-        int dot = s.indexOf('.');
-        return dot > 0 ? s.substring(0, dot) : s;
     }
 }

@@ -3,14 +3,10 @@ package io.ratatosk.bench.sim.cli;
 import io.ratatosk.bench.sim.HitCount;
 import io.ratatosk.bench.sim.TraceResult;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -28,27 +24,15 @@ final class TimelineChart {
 
     /** Writes the charts; returns the files written. */
     static List<Path> write(Path file, List<TraceResult> traces) throws IOException {
+        boolean svg = ChartFile.isSvg(file, "timeline chart");
         String name = file.getFileName().toString();
-        String lower = name.toLowerCase(Locale.ROOT);
-        boolean svg = lower.endsWith(".svg");
-        if (!svg && !lower.endsWith(".png")) {
-            throw new IllegalArgumentException("timeline chart file must end in .png or .svg: " + file);
-        }
-        System.setProperty("java.awt.headless", "true");
         int charts = traces.stream().mapToInt(t -> t.sizes().size()).sum();
         List<Path> written = new ArrayList<>();
         for (TraceResult t : traces) {
             for (int size : t.sizes()) {
                 Path target = charts == 1 ? file : file.resolveSibling(name.substring(0, name.length() - 4) + "-"
-                    + shortName(t.trace()) + "-" + size + name.substring(name.length() - 4));
-                XYChart chart = build(t, size);
-                try (OutputStream out = Files.newOutputStream(target)) {
-                    if (svg) {
-                        VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-                    } else {
-                        BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-                    }
-                }
+                    + ChartFile.shortName(t.trace()) + "-" + size + name.substring(name.length() - 4));
+                ChartFile.save(build(t, size), target, svg);
                 written.add(target);
             }
         }
@@ -75,11 +59,5 @@ final class TimelineChart {
             series.setMarker(SeriesMarkers.NONE);
         }
         return chart;
-    }
-
-    private static String shortName(String trace) {
-        String s = trace.substring(trace.lastIndexOf('/') + 1);
-        int dot = s.indexOf('.');
-        return dot > 0 ? s.substring(0, dot) : s;
     }
 }
