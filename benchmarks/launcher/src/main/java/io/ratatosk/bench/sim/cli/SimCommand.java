@@ -136,6 +136,7 @@ public final class SimCommand implements Callable<Integer> {
         }
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
+        checkOutputs();
         boolean summarise = traceDir != null || files.size() > 1;
 
         SimulationProgress progress = quiet ? SimulationProgress.none()
@@ -180,6 +181,41 @@ public final class SimCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Refuses, before any replay, an output file that could only fail once the replays are done: a chart's
+     * extension, a path that is a folder, a folder that cannot be created or written. Missing folders are created.
+     */
+    private void checkOutputs() {
+        checkOutput("--json", json);
+        checkOutput("--chart", chart);
+        checkOutput("--timeline-chart", timelineChart);
+        if (chart != null) {
+            usage(() -> ChartFile.isSvg(chart, "--chart"));
+        }
+        if (timelineChart != null) {
+            usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
+        }
+    }
+
+    private void checkOutput(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        if (Files.isDirectory(file)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + file + " is a folder; name a file");
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException | SecurityException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + ": cannot create the folder " + folder
+                + " (" + e + ")", e);
+        }
+        if (!Files.isWritable(folder) || (Files.exists(file) && !Files.isWritable(file))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + file + " is not writable");
+        }
     }
 
     /** Refuses a bucket that would cut {@code trace} into more than {@link #MAX_TIMELINE_BUCKETS}, before any replay. */

@@ -165,6 +165,28 @@ class SimCommandTest {
         assertEquals("", out.toString(), "no table: nothing was replayed");
     }
 
+    /** An output that could only fail after the replays is refused before them, so no long run is lost to a typo. */
+    @Test
+    void anOutputFileThatCannotBeWrittenIsAUsageErrorBeforeAnyReplay() throws IOException {
+        assertEquals(2, bench("sim", "--quiet", "--chart", dir.resolve("c.gif").toString(), loop.toString()));
+        assertTrue(err.toString().contains("--chart file must end in .png or .svg: " + dir.resolve("c.gif")), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--timeline", "500", "--timeline-chart", dir.resolve("t.jpg").toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("--timeline-chart file must end in .png or .svg"), err.toString());
+        Path folder = Files.createDirectories(dir.resolve("taken.json"));
+        assertEquals(2, bench("sim", "--quiet", "--json", folder.toString(), loop.toString()));
+        assertTrue(err.toString().contains("--json " + folder + " is a folder; name a file"), err.toString());
+        Path file = write(dir, "plain", new byte[] {1});
+        assertEquals(2, bench("sim", "--quiet", "--json", file.resolve("r.json").toString(), loop.toString()));
+        assertTrue(err.toString().contains("--json: cannot create the folder " + file), err.toString());
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+
+        Path nested = dir.resolve("new/deeper/r.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--json", nested.toString(),
+            loop.toString()), err.toString());
+        assertTrue(Files.size(nested) > 0, "a missing folder is created");
+    }
+
     @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
