@@ -227,6 +227,20 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("no such folder"), err.toString());
     }
 
+    /** Output paths are checked before the data is prepared: no data cache is made for a run refused. */
+    @Test
+    void anOutputPathThatCannotBeWrittenIsRefusedBeforeTheData() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("taken.pagetrace"));
+        assertEquals(2, bench(args("--data", "sample", "--record-trace", folder.toString())));
+        assertTrue(err.toString().contains("--record-trace " + folder + " is a folder; name a file"), err.toString());
+        Path file = Files.write(dir.resolve("plain"), new byte[] {1});
+        assertEquals(2, bench(args("--data", "sample", "--dump-results", file.resolve("r.jsonl").toString())));
+        assertTrue(err.toString().contains("--dump-results: cannot create the folder " + file), err.toString());
+        assertEquals(2, bench(args("--data", "sample", "--out", file.toString())));
+        assertTrue(err.toString().contains("--out " + file + " is a file; name a folder"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
+    }
+
     @Test
     void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
         Path probe = Files.createFile(dir.resolve("probe"));

@@ -14,8 +14,10 @@ import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.TraceFormat;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
@@ -193,6 +195,15 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
         }
+        // Written only once the data is ready and the runs are done: refused now, not after minutes of work.
+        usage(() -> {
+            OutputFile.check("--record-trace", recordTrace);
+            OutputFile.check("--dump-results", dumpResults);
+            if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
+                throw new IllegalArgumentException("--out " + out + " is a file; name a folder");
+            }
+            return null;
+        });
         ProgressOutput progress = ProgressOutput.stderr(quiet);
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
@@ -258,8 +269,10 @@ public final class LdbcCommand implements Callable<Integer> {
         List<Path> charts = LdbcChart.write(outDir, prepared.name(), results);
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
         if (recordTrace != null) {
+            // A name the simulator does not know as a page trace replays only with the format named.
+            String format = TraceFormat.detect(recordTrace).orElse(null) == TraceFormat.PAGETRACE ? "" : "--format pagetrace ";
             stdout.println("replay the trace against OPT: ./bench sim --sizes " + framesList(results) + " --policies "
-                + policyList(specs) + ",opt " + recordTrace);
+                + policyList(specs) + ",opt " + format + recordTrace);
         }
         stdout.flush();
         return 0;

@@ -19,6 +19,10 @@ public final class PageTraceWriter implements AutoCloseable {
     private int fill;
 
     public PageTraceWriter(Path file) throws IOException {
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder != null) {
+            Files.createDirectories(folder);
+        }
         OutputStream raw = Files.newOutputStream(file);
         this.out = file.getFileName().toString().endsWith(".gz")
             ? new GZIPOutputStream(raw, 1 << 16) : new BufferedOutputStream(raw, 1 << 16);

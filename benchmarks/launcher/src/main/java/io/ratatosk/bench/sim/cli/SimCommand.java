@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim.cli;
 
 import io.ratatosk.bench.sim.CacheSize;
 import io.ratatosk.bench.sim.JsonReport;
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ResultTable;
@@ -188,33 +189,17 @@ public final class SimCommand implements Callable<Integer> {
      * extension, a path that is a folder, a folder that cannot be created or written. Missing folders are created.
      */
     private void checkOutputs() {
-        checkOutput("--json", json);
-        checkOutput("--chart", chart);
-        checkOutput("--timeline-chart", timelineChart);
+        usage(() -> {
+            OutputFile.check("--json", json);
+            OutputFile.check("--chart", chart);
+            OutputFile.check("--timeline-chart", timelineChart);
+            return null;
+        });
         if (chart != null) {
             usage(() -> ChartFile.isSvg(chart, "--chart"));
         }
         if (timelineChart != null) {
             usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
-        }
-    }
-
-    private void checkOutput(String option, Path file) {
-        if (file == null) {
-            return;
-        }
-        if (Files.isDirectory(file)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + file + " is a folder; name a file");
-        }
-        Path folder = file.toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(folder);
-        } catch (IOException | SecurityException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), option + ": cannot create the folder " + folder
-                + " (" + e + ")", e);
-        }
-        if (!Files.isWritable(folder) || (Files.exists(file) && !Files.isWritable(file))) {
-            throw new CommandLine.ParameterException(spec.commandLine(), option + " " + file + " is not writable");
         }
     }
 
