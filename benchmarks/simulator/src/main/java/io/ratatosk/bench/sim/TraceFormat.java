@@ -8,37 +8,36 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The trace formats the simulator reads: how a file is compressed and how its keys are encoded.
- * {@link #detect} picks one from the path; {@code --format} forces one by {@link #id()}.
+ * The trace formats the simulator reads: how a file's keys are encoded. {@link #detect} picks one from the path;
+ * {@code --format} forces one by {@link #id()}. How the file is compressed, if at all, is read from its first
+ * bytes ({@link TraceCompression}), whatever the format.
  */
 public enum TraceFormat {
-    LIRS("lirs", "gzip text, one integer key per line; lines holding * are skipped (lirs/*.trace.gz)",
-        Compression.GZIP, LirsTextDecoder::new),
-    ARC("arc", "zstd text, `start count ignored reqno` per line = keys start..start+count-1 (arc/*.lis.zst)",
-        Compression.ZSTD, ArcRangeDecoder::new),
-    CACHE2K("cache2k", "xz, big-endian 32-bit keys back to back (cache2k/*.trace.xz)",
-        Compression.XZ, file -> new BigEndianKeyDecoder(file, 4, false)),
-    CLOUDPHYSICS("cloudphysics", "xz, big-endian 32-bit keys back to back (cloudphysics/*.trace.xz)",
-        Compression.XZ, file -> new BigEndianKeyDecoder(file, 4, false)),
-    CORDA("corda", "gzip, big-endian 64-bit keys back to back (corda/*.gz)",
-        Compression.GZIP, file -> new BigEndianKeyDecoder(file, 8, false)),
-    SCARAB("scarab", "xz, big-endian 64-bit keys back to back (scarab/*.trace.xz, scarab*.trace.xz)",
-        Compression.XZ, file -> new BigEndianKeyDecoder(file, 8, false)),
-    PAGETRACE("pagetrace", "Ratatosk page trace, big-endian 64-bit PageKeys, plain (*.pagetrace) or gzip (*.pagetrace.gz)",
-        Compression.GZIP_IF_GZ_SUFFIX, file -> new BigEndianKeyDecoder(file, 8, true));
+    LIRS("lirs", "text, one integer key per line; lines holding * are skipped (lirs/*.trace.gz)",
+        LirsTextDecoder::new),
+    ARC("arc", "text, `start count ignored reqno` per line = keys start..start+count-1 (*.lis, *.lis.zst)",
+        ArcRangeDecoder::new),
+    CACHE2K("cache2k", "big-endian 32-bit keys back to back (cache2k/*.trace.xz)",
+        file -> new BigEndianKeyDecoder(file, 4, false)),
+    CLOUDPHYSICS("cloudphysics", "big-endian 32-bit keys back to back (cloudphysics/*.trace.xz)",
+        file -> new BigEndianKeyDecoder(file, 4, false)),
+    CORDA("corda", "big-endian 64-bit keys back to back (corda/*.gz)",
+        file -> new BigEndianKeyDecoder(file, 8, false)),
+    SCARAB("scarab", "big-endian 64-bit keys back to back (scarab/*.trace.xz, scarab*.trace.xz)",
+        file -> new BigEndianKeyDecoder(file, 8, false)),
+    PAGETRACE("pagetrace", "Ratatosk page trace, big-endian 64-bit PageKeys (*.pagetrace, *.pagetrace.gz)",
+        file -> new BigEndianKeyDecoder(file, 8, true));
 
-    /** How the bytes on disk are compressed. */
-    enum Compression { GZIP, ZSTD, XZ, GZIP_IF_GZ_SUFFIX }
+    /** Name endings that say only how a file is compressed; what is before them names the format. */
+    private static final String[] COMPRESSION_SUFFIXES = {".gz", ".zst", ".xz", ".bz2"};
 
     private final String id;
     private final String description;
-    private final Compression compression;
     private final Function<Path, KeyDecoder> decoder;
 
-    TraceFormat(String id, String description, Compression compression, Function<Path, KeyDecoder> decoder) {
+    TraceFormat(String id, String description, Function<Path, KeyDecoder> decoder) {
         this.id = id;
         this.description = description;
-        this.compression = compression;
         this.decoder = decoder;
     }
 
@@ -48,10 +47,6 @@ public enum TraceFormat {
 
     public String description() {
         return description;
-    }
-
-    Compression compression() {
-        return compression;
     }
 
     KeyDecoder decoderFor(Path file) {
@@ -73,43 +68,61 @@ public enum TraceFormat {
     }
 
     /**
-     * The format a path's name and folders imply, or empty if it is not a trace (a README, a
-     * licence). Page traces by extension; then ARC by {@code .lis.zst}; then the folder (or a name
-     * starting {@code scarab}) decides between the 32- and 64-bit binary families; {@code *.trace.gz} is LIRS text, other
-     * {@code *.gz} are corda.
+     * The format a path's name and folders imply, or empty if it is not a trace (a README, a licence). A
+     * compression suffix ({@code .gz}, {@code .zst}, {@code .xz}, {@code .bz2}) is looked past: how the bytes are
+     * compressed is read from the file itself ({@link TraceCompression}). Then: {@code *.pagetrace} is a page
+     * trace and {@code *.lis} ARC; a {@code *.trace} is what its folder says ({@code lirs}, {@code cache2k},
+     * {@code cloudphysics}, {@code scarab}, {@code corda}; a name starting {@code scarab} is scarab), else, as the
+     * public traces are published, LIRS text if gzipped and cache2k if xz-compressed; any other gzipped file is
+     * corda. Anything else is empty: {@code --format} names it.
      */
     public static Optional<TraceFormat> detect(Path path) {
         String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".pagetrace") || name.endsWith(".pagetrace.gz")) {
+        String suffix = "";
+        for (String s : COMPRESSION_SUFFIXES) {
+            if (name.endsWith(s)) {
+                suffix = s;
+                name = name.substring(0, name.length() - s.length());
+                break;
+            }
+        }
+        if (name.endsWith(".pagetrace")) {
             return Optional.of(PAGETRACE);
         }
-        if (name.endsWith(".lis.zst")) {
+        if (name.endsWith(".lis")) {
             return Optional.of(ARC);
         }
-        if (name.endsWith(".trace.xz")) {
+        if (name.endsWith(".trace")) {
             // By the name too: the public scarab trace is published as scarab-recs.trace.xz, and laid out flat
             // beside the 32-bit ones it would otherwise be read as twice as many 32-bit keys, each half a key.
-            if (underFolder(path, "scarab") || name.startsWith("scarab")) {
+            if (name.startsWith("scarab")) {
                 return Optional.of(SCARAB);
             }
-            return Optional.of(underFolder(path, "cloudphysics") ? CLOUDPHYSICS : CACHE2K);
-        }
-        if (name.endsWith(".gz")) {
-            if (underFolder(path, "corda")) {
-                return Optional.of(CORDA);
+            Optional<TraceFormat> byFolder = nearestFormatFolder(path);
+            if (byFolder.isPresent()) {
+                return byFolder;
             }
-            return Optional.of(name.endsWith(".trace.gz") ? LIRS : CORDA);
+            if (suffix.equals(".gz")) {
+                return Optional.of(LIRS);
+            }
+            return suffix.equals(".xz") ? Optional.of(CACHE2K) : Optional.empty();
         }
-        return Optional.empty();
+        return suffix.equals(".gz") ? Optional.of(CORDA) : Optional.empty();
     }
 
-    private static boolean underFolder(Path path, String folder) {
+    /** The format named by the nearest folder above {@code path} that is named as a binary or LIRS format is. */
+    private static Optional<TraceFormat> nearestFormatFolder(Path path) {
         for (Path p = path.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
-            Path name = p.getFileName();
-            if (name != null && name.toString().equalsIgnoreCase(folder)) {
-                return true;
+            Path folder = p.getFileName();
+            if (folder == null) {
+                continue;
+            }
+            for (TraceFormat f : new TraceFormat[] {LIRS, CACHE2K, CLOUDPHYSICS, CORDA, SCARAB}) {
+                if (folder.toString().equalsIgnoreCase(f.id)) {
+                    return Optional.of(f);
+                }
             }
         }
-        return false;
+        return Optional.empty();
     }
 }

@@ -1,17 +1,15 @@
 package io.ratatosk.bench.sim;
 
-import com.github.luben.zstd.ZstdInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
-import org.tukaani.xz.XZInputStream;
 
 /**
- * Loads a whole trace file into a {@link Trace}. Decompression is the libraries' (commons-compress,
- * zstd-jni, xz); any failure, the decompressor's or the decoder's, ends with a
+ * Loads a whole trace file into a {@link Trace}, decompressed as its first bytes say ({@link TraceCompression}).
+ * Decompression is the libraries' (commons-compress, zstd-jni, xz); any failure, the decompressor's or the
+ * decoder's, ends with a
  * {@link TraceFormatException} that names the file, the line or decompressed byte reached and the
  * compressed bytes read, never with a silently shorter trace.
  */
@@ -28,12 +26,14 @@ public final class TraceReader {
 
     public static Trace read(Path file, TraceFormat format) throws IOException {
         long sizeOnDisk = Files.size(file);
-        Trace.Builder builder = new Trace.Builder(displayName(file), format.id(), estimateRequests(format, sizeOnDisk));
+        TraceCompression compression = TraceCompression.of(file);
+        Trace.Builder builder = new Trace.Builder(displayName(file), format.id(),
+            estimateRequests(format, compression, sizeOnDisk));
         KeyDecoder decoder = format.decoderFor(file);
         try (CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
             CountingInputStream plain = null;
             try {
-                plain = new CountingInputStream(decompress(format, file, raw), 8192);
+                plain = new CountingInputStream(compression.open(raw), 8192);
                 try (InputStream in = new BufferedInputStream(plain, 1 << 16)) {
                     decoder.decode(in, builder);
                 }
@@ -43,7 +43,7 @@ public final class TraceReader {
                 // The decoders read ahead, so a line number here would be early: name the bytes instead.
                 String where = (plain == null ? "at the start" : "at decompressed byte " + plain.count() + " or within 8 KiB after it")
                     + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
-                throw new TraceFormatException(file, where, "truncated or corrupt " + compressionName(format, file)
+                throw new TraceFormatException(file, where, "truncated or corrupt " + compression.displayName()
                     + " data: " + e, e);
             }
         }
@@ -53,42 +53,6 @@ public final class TraceReader {
         return builder.build();
     }
 
-    private static InputStream decompress(TraceFormat format, Path file, InputStream raw) throws IOException {
-        switch (format.compression()) {
-            case GZIP:
-                return gzip(raw);
-            case ZSTD:
-                return new ZstdInputStream(raw);
-            case XZ:
-                return new XZInputStream(raw);
-            case GZIP_IF_GZ_SUFFIX:
-                return isGzSuffix(file) ? gzip(raw) : raw;
-            default:
-                throw new AssertionError(format.compression());
-        }
-    }
-
-    private static InputStream gzip(InputStream raw) throws IOException {
-        return new GzipCompressorInputStream(raw, true);
-    }
-
-    private static boolean isGzSuffix(Path file) {
-        return file.getFileName().toString().endsWith(".gz");
-    }
-
-    private static String compressionName(TraceFormat format, Path file) {
-        switch (format.compression()) {
-            case GZIP:
-                return "gzip";
-            case ZSTD:
-                return "zstd";
-            case XZ:
-                return "xz";
-            default:
-                return isGzSuffix(file) ? "gzip" : "uncompressed";
-        }
-    }
-
     /** A trace's name for tables: its folder and file name, e.g. {@code lirs/cs.trace.gz}. */
     static String displayName(Path file) {
         Path name = file.getFileName();
@@ -96,8 +60,8 @@ public final class TraceReader {
         return parent == null || parent.getFileName() == null ? name.toString() : parent.getFileName() + "/" + name;
     }
 
-    private static int estimateRequests(TraceFormat format, long bytesOnDisk) {
-        long estimate = format == TraceFormat.PAGETRACE ? bytesOnDisk / 4 : bytesOnDisk * 2;
+    private static int estimateRequests(TraceFormat format, TraceCompression compression, long bytesOnDisk) {
+        long estimate = format == TraceFormat.PAGETRACE || compression == TraceCompression.NONE ? bytesOnDisk / 4 : bytesOnDisk * 2;
         return (int) Math.min(1 << 26, Math.max(1024, estimate));
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.XZOutputStream;
 
@@ -38,6 +39,14 @@ final class TraceFiles {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (OutputStream x = new XZOutputStream(out, new LZMA2Options())) {
             x.write(data);
+        }
+        return out.toByteArray();
+    }
+
+    static byte[] bzip2(byte[] data) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputStream b = new BZip2CompressorOutputStream(out)) {
+            b.write(data);
         }
         return out.toByteArray();
     }

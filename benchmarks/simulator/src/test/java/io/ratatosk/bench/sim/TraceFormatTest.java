@@ -42,6 +42,33 @@ class TraceFormatTest {
         assertEquals(Optional.of(TraceFormat.CORDA), detect("corda/loop.trace.gz"));
     }
 
+    /** The compression suffix is looked past: the bytes say how they are compressed. */
+    @Test
+    void anyCompressionSuffixOrNoneIsLookedPast() {
+        assertEquals(Optional.of(TraceFormat.ARC), detect("traces/arc/DS1.lis"));
+        assertEquals(Optional.of(TraceFormat.ARC), detect("x/S3.lis.gz"));
+        assertEquals(Optional.of(TraceFormat.ARC), detect("x/P8.lis.xz"));
+        assertEquals(Optional.of(TraceFormat.ARC), detect("x/P8.LIS.BZ2"));
+        assertEquals(Optional.of(TraceFormat.PAGETRACE), detect("out/ldbc.pagetrace.zst"));
+        assertEquals(Optional.of(TraceFormat.LIRS), detect("traces/lirs/cs.trace"));
+        assertEquals(Optional.of(TraceFormat.LIRS), detect("traces/lirs/cs.trace.zst"));
+        assertEquals(Optional.of(TraceFormat.CACHE2K), detect("traces/cache2k/orm-busy.trace"));
+        assertEquals(Optional.of(TraceFormat.SCARAB), detect("traces/scarab-recs.trace.bz2"));
+    }
+
+    @Test
+    void theNearestFormatFolderDecides() {
+        assertEquals(Optional.of(TraceFormat.LIRS), detect("cache2k/copies/lirs/cs.trace.gz"));
+        assertEquals(Optional.of(TraceFormat.CACHE2K), detect("lirs/copies/cache2k/web07.trace.gz"));
+    }
+
+    @Test
+    void aTraceWhoseNameAndFolderSayNothingIsLeftToFormat() {
+        assertEquals(Optional.empty(), detect("x/plain.trace"));
+        assertEquals(Optional.empty(), detect("x/keys.trace.zst"));
+        assertEquals(Optional.empty(), detect("x/keys.xz"));
+    }
+
     @Test
     void filesThatAreNotTracesAreNotDetected() {
         assertEquals(Optional.empty(), detect("traces/lirs/README.orig"));

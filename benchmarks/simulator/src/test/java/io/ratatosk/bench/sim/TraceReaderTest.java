@@ -1,5 +1,6 @@
 package io.ratatosk.bench.sim;
 
+import static io.ratatosk.bench.sim.TraceFiles.bzip2;
 import static io.ratatosk.bench.sim.TraceFiles.gzip;
 import static io.ratatosk.bench.sim.TraceFiles.ints;
 import static io.ratatosk.bench.sim.TraceFiles.longs;
@@ -116,6 +117,39 @@ class TraceReaderTest {
     void pageTraceWithKeyZeroFailsNamingTheOffset() throws IOException {
         Path f = write(dir, "bad.pagetrace", longs(PageKey.of(0, 5), 0));
         assertFails(() -> TraceReader.read(f), f.toString(), "decompressed byte 8", "page key 0");
+    }
+
+    /** The same ARC trace plain and in every compression reads the same keys, whatever its name says. */
+    @Test
+    void compressionIsReadFromTheBytesNotTheName() throws IOException {
+        byte[] plain = text("10 3 0 0\n11 1 0 1\n");
+        int[] expected = {0, 1, 2, 1};
+        byte[][] forms = {plain, gzip(plain), zstd(plain), xz(plain), bzip2(plain)};
+        String[] names = {"a.lis", "b.lis.gz", "c.lis.zst", "d.lis.xz", "e.lis.bz2"};
+        for (int i = 0; i < forms.length; i++) {
+            assertArrayEquals(expected, ids(TraceReader.read(write(dir, "arc/" + names[i], forms[i]))), names[i]);
+            // the bytes decide, not the suffix: zstd bytes in a file named .gz
+            Path misnamed = write(dir, "arc/misnamed" + i + ".lis.gz", forms[i]);
+            assertArrayEquals(expected, ids(TraceReader.read(misnamed)), "misnamed " + names[i]);
+        }
+        Path binary = write(dir, "keys.bin", bzip2(ints(7, 8, 7)));
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(binary, TraceFormat.CACHE2K)));
+        Path lirsPlain = write(dir, "lirs/plain.trace", text("1\n2\n1\n"));
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(lirsPlain)));
+    }
+
+    @Test
+    void aFileShorterThanAnyMagicIsReadPlain() throws IOException {
+        assertArrayEquals(new int[] {0}, ids(TraceReader.read(write(dir, "lirs/one.trace", text("4\n")))));
+    }
+
+    @Test
+    void truncatedBzip2FailsNamingTheFile() throws IOException {
+        long[] keys = new long[50_000];
+        Arrays.setAll(keys, i -> i * 7919L % 10_007);
+        byte[] whole = bzip2(ints(keys));
+        Path f = write(dir, "cache2k/cut.trace.bz2", truncate(whole, whole.length / 3));
+        assertFails(() -> TraceReader.read(f), f.toString(), "bzip2");
     }
 
     @Test

@@ -1,0 +1,87 @@
+package io.ratatosk.bench.sim;
+
+import com.github.luben.zstd.ZstdInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.tukaani.xz.XZInputStream;
+
+/**
+ * How a trace file's bytes are compressed, told by its first bytes (each format's magic number), not by its name
+ * or its format: the same trace is published plain, gzipped, zstd- or xz-compressed in different places, and a
+ * format forced with {@code --format} reads any of them. A file that starts with no known magic is read as it is.
+ */
+enum TraceCompression {
+    GZIP("gzip", new int[] {0x1f, 0x8b, 0x08}),
+    ZSTD("zstd", new int[] {0x28, 0xb5, 0x2f, 0xfd}),
+    XZ("xz", new int[] {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00}),
+    BZIP2("bzip2", new int[] {0x42, 0x5a, 0x68}), // "BZh", then the block size digit
+    NONE("uncompressed", new int[0]);
+
+    private static final int LONGEST_MAGIC = 6;
+
+    private final String displayName;
+    private final int[] magic;
+
+    TraceCompression(String displayName, int[] magic) {
+        this.displayName = displayName;
+        this.magic = magic;
+    }
+
+    /** For messages: "gzip", "zstd", "xz", "bzip2" or "uncompressed". */
+    String displayName() {
+        return displayName;
+    }
+
+    /** The compression {@code file}'s first bytes announce. */
+    static TraceCompression of(Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(LONGEST_MAGIC);
+        }
+        return of(head);
+    }
+
+    static TraceCompression of(byte[] head) {
+        for (TraceCompression c : values()) {
+            if (c != NONE && startsWith(head, c.magic) && (c != BZIP2 || head.length > 3 && head[3] >= '1' && head[3] <= '9')) {
+                return c;
+            }
+        }
+        return NONE;
+    }
+
+    private static boolean startsWith(byte[] head, int[] magic) {
+        if (head.length < magic.length) {
+            return false;
+        }
+        for (int i = 0; i < magic.length; i++) {
+            if ((head[i] & 0xff) != magic[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them. */
+    InputStream open(InputStream raw) throws IOException {
+        switch (this) {
+            case GZIP:
+                return new GzipCompressorInputStream(raw, true);
+            case ZSTD:
+                return new ZstdInputStream(raw);
+            case XZ:
+                return new XZInputStream(raw);
+            case BZIP2:
+                return new BZip2CompressorInputStream(raw, true);
+            case NONE:
+                return raw;
+            default:
+                throw new AssertionError(this + " " + Arrays.toString(magic));
+        }
+    }
+}
