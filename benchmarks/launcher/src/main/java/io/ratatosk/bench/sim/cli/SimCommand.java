@@ -189,18 +189,18 @@ public final class SimCommand implements Callable<Integer> {
      * extension, a path that is a folder, a folder that cannot be created or written. Missing folders are created.
      */
     private void checkOutputs() {
-        usage(() -> {
-            OutputFile.check("--json", json);
-            OutputFile.check("--chart", chart);
-            OutputFile.check("--timeline-chart", timelineChart);
-            return null;
-        });
         if (chart != null) {
             usage(() -> ChartFile.isSvg(chart, "--chart"));
         }
         if (timelineChart != null) {
             usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
         }
+        usage(() -> { // after the extensions: no folder is created for a chart refused
+            OutputFile.check("--json", json);
+            OutputFile.check("--chart", chart);
+            OutputFile.check("--timeline-chart", timelineChart);
+            return null;
+        });
     }
 
     /** Refuses a bucket that would cut {@code trace} into more than {@link #MAX_TIMELINE_BUCKETS}, before any replay. */
