@@ -1,7 +1,5 @@
 package io.ratatosk.bench.sim;
 
-import java.util.Arrays;
-
 /**
  * What one replay reports as it goes: its progress every {@link PolicySimulator#PROGRESS_STEP} requests, and, where a
  * timeline was asked for, its hits in each bucket of that many requests. A simulator's loop compares the requests
@@ -65,10 +63,10 @@ public final class ReplayTicks {
         if (timeline == null) {
             return null;
         }
-        if (filled < timeline.length) {
+        if (filled < timeline.length) { // the last bucket, shorter than the others
             timeline[filled++] = hits - hitsAtBucketStart;
             hitsAtBucketStart = hits;
         }
-        return Arrays.copyOf(timeline, filled);
+        return timeline;
     }
 }

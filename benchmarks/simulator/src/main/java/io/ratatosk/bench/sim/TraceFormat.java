@@ -30,6 +30,8 @@ public enum TraceFormat {
 
     /** Name endings that say only how a file is compressed; what is before them names the format. */
     private static final String[] COMPRESSION_SUFFIXES = {".gz", ".zst", ".xz", ".bz2"};
+    /** The formats a folder of their name places a {@code *.trace} in (ARC and page traces have names of their own). */
+    private static final TraceFormat[] FOLDER_FORMATS = {LIRS, CACHE2K, CLOUDPHYSICS, CORDA, SCARAB};
 
     private final String id;
     private final String description;
@@ -117,7 +119,7 @@ public enum TraceFormat {
             if (folder == null) {
                 continue;
             }
-            for (TraceFormat f : new TraceFormat[] {LIRS, CACHE2K, CLOUDPHYSICS, CORDA, SCARAB}) {
+            for (TraceFormat f : FOLDER_FORMATS) {
                 if (folder.toString().equalsIgnoreCase(f.id)) {
                     return Optional.of(f);
                 }

@@ -145,10 +145,7 @@ class TraceReaderTest {
 
     @Test
     void truncatedBzip2FailsNamingTheFile() throws IOException {
-        long[] keys = new long[50_000];
-        Arrays.setAll(keys, i -> i * 7919L % 10_007);
-        byte[] whole = bzip2(ints(keys));
-        Path f = write(dir, "cache2k/cut.trace.bz2", truncate(whole, whole.length / 3));
+        Path f = write(dir, "cache2k/cut.trace.bz2", cutTwoThirds(bzip2(ints(manyKeys()))));
         assertFails(() -> TraceReader.read(f), f.toString(), "bzip2");
     }
 
@@ -182,11 +179,20 @@ class TraceReaderTest {
 
     @Test
     void truncatedXzFailsNamingTheFileAndDecompressedOffset() throws IOException {
+        Path f = write(dir, "cache2k/cut.trace.xz", cutTwoThirds(xz(ints(manyKeys()))));
+        assertFails(() -> TraceReader.read(f), f.toString(), "xz", "decompressed byte");
+    }
+
+    /** 50,000 keys of a 10,007-key range: compressed, more than one decompressor buffer. */
+    private static long[] manyKeys() {
         long[] keys = new long[50_000];
         Arrays.setAll(keys, i -> i * 7919L % 10_007);
-        byte[] whole = xz(ints(keys));
-        Path f = write(dir, "cache2k/cut.trace.xz", truncate(whole, whole.length / 3));
-        assertFails(() -> TraceReader.read(f), f.toString(), "xz", "decompressed byte");
+        return keys;
+    }
+
+    /** The first two thirds of {@code whole}: a stream cut inside its data. */
+    private static byte[] cutTwoThirds(byte[] whole) {
+        return truncate(whole, whole.length / 3);
     }
 
     @Test
