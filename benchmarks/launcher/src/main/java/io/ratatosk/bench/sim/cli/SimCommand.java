@@ -84,7 +84,7 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--timeline", paramLabel = "N",
         description = "Also count each replay's hits per N requests, and print them per size after each trace's table"
             + " (and in --json): when a policy's hit ratio moves, e.g. best-of's switches. At most "
-            + MAX_TIMELINE_BUCKETS + " buckets a trace.")
+            + MAX_TIMELINE_BUCKETS + " buckets a trace (in a run of several, a longer trace gets wider ones, with a note).")
     private Integer timeline;
 
     @Option(names = "--timeline-chart", paramLabel = "FILE",
@@ -154,11 +154,11 @@ public final class SimCommand implements Callable<Integer> {
                 long start = System.nanoTime();
                 Trace trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
                 progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
-                checkTimelineBuckets(trace, bucket);
-                TraceResult result = simulation.run(trace, specs, cacheSizes, progress, bucket);
+                int traceBucket = timelineBucket(trace, bucket, files.size() > 1);
+                TraceResult result = simulation.run(trace, specs, cacheSizes, progress, traceBucket);
                 results.add(result);
                 out.println(ResultTable.render(result));
-                if (bucket > 0) {
+                if (traceBucket > 0) {
                     out.println(TimelineTable.render(result));
                 }
                 out.flush();
@@ -203,18 +203,30 @@ public final class SimCommand implements Callable<Integer> {
         });
     }
 
-    /** Refuses a bucket that would cut {@code trace} into more than {@link #MAX_TIMELINE_BUCKETS}, before any replay. */
-    private void checkTimelineBuckets(Trace trace, int bucket) {
+    /**
+     * The timeline bucket for {@code trace}: {@code bucket}, unless that cuts the trace into more than
+     * {@link #MAX_TIMELINE_BUCKETS}. Then a run of one trace is refused before its replay; in a run of several the
+     * bucket widens to the least that fits, with a note, so that a folder's traces replayed before this one (their
+     * lengths differ by 1,000x) are not lost to a usage error halfway.
+     */
+    private int timelineBucket(Trace trace, int bucket, boolean severalTraces) {
         if (bucket == 0) {
-            return;
+            return 0;
         }
         long buckets = (trace.requests() + (long) bucket - 1) / bucket;
-        if (buckets > MAX_TIMELINE_BUCKETS) {
-            long least = (trace.requests() + MAX_TIMELINE_BUCKETS - 1) / MAX_TIMELINE_BUCKETS;
-            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
-                "--timeline %d cuts %s (%,d requests) into %,d buckets; at most %,d: use --timeline %d or more", bucket,
-                trace.name(), trace.requests(), buckets, MAX_TIMELINE_BUCKETS, least));
+        if (buckets <= MAX_TIMELINE_BUCKETS) {
+            return bucket;
         }
+        long least = (trace.requests() + MAX_TIMELINE_BUCKETS - 1) / MAX_TIMELINE_BUCKETS;
+        String cut = String.format(Locale.ROOT, "--timeline %d cuts %s (%,d requests) into %,d buckets; at most %,d",
+            bucket, trace.name(), trace.requests(), buckets, MAX_TIMELINE_BUCKETS);
+        if (!severalTraces) {
+            throw new CommandLine.ParameterException(spec.commandLine(), cut + ": use --timeline " + least + " or more");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(Locale.ROOT, "note: %s: its timeline counts per %,d requests%n", cut, least);
+        err.flush();
+        return (int) least; // at most requests / 1000 + 1, an int as requests are
     }
 
     private List<Path> traceFiles(TraceFormat forced) throws IOException {

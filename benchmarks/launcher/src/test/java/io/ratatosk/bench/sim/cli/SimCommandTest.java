@@ -4,6 +4,7 @@ import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.TraceFormat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -163,6 +164,29 @@ class SimCommandTest {
         assertEquals(2, bench("sim", "--quiet", "--timeline-chart", dir.resolve("x.png").toString(), loop.toString()));
         assertTrue(err.toString().contains("--timeline-chart needs --timeline N"), err.toString());
         assertEquals("", out.toString(), "no table: nothing was replayed");
+    }
+
+    /**
+     * In a run of several traces, one too long for N is not a usage error after the traces before it were replayed:
+     * its buckets widen to the least that fits, with a note, and the run ends with every result and the JSON.
+     */
+    @Test
+    void aTraceTooLongForTheTimelineInARunOfSeveralWidensItsBuckets() throws IOException {
+        Path json = dir.resolve("several.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--timeline", "4",
+            "--json", json.toString(), loop.toString(), zipf.toString()), err.toString());
+        assertTrue(err.toString().contains("note: --timeline 4 cuts lirs/skewed.trace.gz (5,000 requests) into 1,250"
+            + " buckets; at most 1,000: its timeline counts per 5 requests"), err.toString());
+        assertFalse(err.toString().contains("loop.trace.gz (3,000"), "the loop fits: no note for it");
+        assertTrue(out.toString().contains("lirs/skewed.trace.gz @ 10: hit % per 5 requests"), out.toString());
+        JsonNode traces = new ObjectMapper().readTree(json.toFile()).get("traces");
+        assertEquals(2, traces.size(), "both traces' results are written");
+        JsonNode loopTimeline = traces.get(0).get("results").get(0).get("timeline");
+        assertEquals(4, loopTimeline.get("bucket").asInt());
+        assertEquals(750, loopTimeline.get("hits").size());
+        JsonNode skewedTimeline = traces.get(1).get("results").get(0).get("timeline");
+        assertEquals(5, skewedTimeline.get("bucket").asInt());
+        assertEquals(1000, skewedTimeline.get("hits").size());
     }
 
     /** An output that could only fail after the replays is refused before them, so no long run is lost to a typo. */
