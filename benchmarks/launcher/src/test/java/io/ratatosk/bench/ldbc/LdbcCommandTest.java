@@ -220,6 +220,9 @@ class LdbcCommandTest {
         assertEquals(2, bench("ldbc", "--policies", "nosuch"));
         assertTrue(err.toString().contains("unknown policy 'nosuch'"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "10", "--duration", "5s"));
+        assertEquals(2, bench("ldbc", "--ops", "-1"));
+        assertTrue(err.toString().contains("--ops must be at least 1: -1"), err.toString());
+        assertEquals(2, bench("ldbc", "--ops", "0"));
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
         assertEquals(2, bench("ldbc", "--data", "sample", "--io", "sometimes"));
         assertTrue(err.toString().contains("--io must be auto, buffered or direct: sometimes"), err.toString());

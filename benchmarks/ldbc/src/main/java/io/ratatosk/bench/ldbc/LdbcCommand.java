@@ -309,6 +309,9 @@ public final class LdbcCommand implements Callable<Integer> {
         if (duration != null && ops != null) {
             throw new IllegalArgumentException("give --ops or --duration, not both");
         }
+        if (ops != null && ops < 1) { // a run of no operations would report 0 ops/s as a result
+            throw new IllegalArgumentException("--ops must be at least 1: " + ops);
+        }
         if (duration != null) {
             Budget b = Budget.parse(duration);
             if (!b.isDuration()) {
