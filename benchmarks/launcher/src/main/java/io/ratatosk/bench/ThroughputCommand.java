@@ -21,8 +21,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./bench throughput}: page-cache reads per second for each policy, from threads that pin
@@ -52,8 +55,12 @@ public final class ThroughputCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "1", description = "repetitions; the mean and each run are shown")
     int runs;
 
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        checkFlags();
         int pages = 8 * frames;
         Path file = Files.createTempFile("ratatosk-throughput", ".db");
         try {
@@ -95,19 +102,57 @@ public final class ThroughputCommand implements Callable<Integer> {
         return orders;
     }
 
-    /** Returns {Mops/s, hit %} of one timed run. */
-    private double[] measure(Path file, String policy, int threadCount, int[][] orders) throws Exception {
+    /**
+     * Every count in range and every policy a configuration the page cache accepts, before the file is made: a typo
+     * in the last policy of a list is not found after the others have run.
+     */
+    private void checkFlags() {
+        List<String> wrong = new ArrayList<>();
+        if (threads.stream().anyMatch(t -> t == null || t < 1)) {
+            wrong.add("--threads must all be at least 1: " + threads);
+        }
+        if (frames < 2) {
+            wrong.add("--frames must be at least 2: " + frames);
+        }
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            wrong.add("--seconds must be above 0: " + seconds);
+        }
+        if (runs < 1) {
+            wrong.add("--runs must be at least 1: " + runs);
+        }
+        for (String policy : frames < 2 ? List.<String>of() : policies) { // a frame count refused fails every policy
+            try {
+                config(policy);
+            } catch (IllegalArgumentException e) {
+                wrong.add("--policies " + policy + ": " + e.getMessage());
+            }
+        }
+        if (!wrong.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", wrong));
+        }
+    }
+
+    /** The cache for one policy, {@code name[:flag=value]...}. */
+    private PageCacheConfig config(String policy) {
         Map<String, String> flags = new HashMap<>();
         String[] parts = policy.split(":");
         flags.put("pagecache.policy", parts[0]);
         for (int i = 1; i < parts.length; i++) {
             String[] kv = parts[i].split("=", 2);
+            if (kv.length < 2 || kv[0].isBlank()) {
+                throw new IllegalArgumentException("'" + parts[i] + "' is not flag=value");
+            }
             flags.put(kv[0].startsWith("pagecache.") ? kv[0] : flagOf(parts[0], kv[0]), kv[1]);
         }
         flags.put("pagecache.memory", String.valueOf((long) frames * PAGE_SIZE));
         flags.put("pagecache.page_size", String.valueOf(PAGE_SIZE));
         flags.putIfAbsent("pagecache.warmup.enabled", "false"); // each policy starts cold, not from the last one's profile
-        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); PagedFile pages = cache.map(file, PAGE_SIZE, false)) {
+        return PageCacheConfig.parse(flags);
+    }
+
+    /** Returns {Mops/s, hit %} of one timed run. */
+    private double[] measure(Path file, String policy, int threadCount, int[][] orders) throws Exception {
+        try (PageCache cache = PageCache.open(config(policy)); PagedFile pages = cache.map(file, PAGE_SIZE, false)) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicBoolean timing = new AtomicBoolean();
             LongAdder ops = new LongAdder();

@@ -16,6 +16,7 @@ import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -119,6 +120,9 @@ public final class JmhCommand implements Callable<Integer> {
                 Collection<RunResult> run;
                 try {
                     run = new Runner(options.threads(t).build()).run();
+                } catch (NoBenchmarksException e) { // its message is null
+                    throw new CommandLine.ParameterException(spec.commandLine(), "no benchmark matches "
+                        + String.join(" ", cmd.getIncludes()) + "; ./bench jmh -l lists them");
                 } catch (RunnerException e) {
                     err.println("jmh: " + e.getMessage() + (e.getCause() != null ? ": " + e.getCause().getMessage() : ""));
                     return 1;

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.PolicyRegistry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
 
 /** What {@code ./bench jmh} hands to JMH. */
 class JmhCommandTest {
@@ -60,5 +65,17 @@ class JmhCommandTest {
         Options o = options(false, "-p", "policy=clock", "-p", "tier=file,nvm-pcm");
         assertEquals(List.of("clock"), List.copyOf(o.getParameter("policy").get()));
         assertEquals(List.of("file", "nvm-pcm"), List.copyOf(o.getParameter("tier").get()));
+    }
+
+    /** JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. */
+    @Test
+    void aPatternMatchingNoBenchmarkIsAUsageErrorNamingIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhCommand());
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        assertEquals(2, cl.execute("--quick", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz; ./bench jmh -l lists them"),
+            err.toString());
     }
 }

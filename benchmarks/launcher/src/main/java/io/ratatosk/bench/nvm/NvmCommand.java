@@ -2,6 +2,7 @@ package io.ratatosk.bench.nvm;
 
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.PrintWriter;
@@ -35,6 +36,8 @@ import picocli.CommandLine.Spec;
         "  ./bench nvm --experiment write-aware --mix-ops 500000",
         "Docs: docs/nvm.md"})
 public final class NvmCommand implements Callable<Integer> {
+    private static final String FILE_NAME = "nvm-bench.db";
+
     @Spec
     private CommandSpec spec;
 
@@ -104,17 +107,22 @@ public final class NvmCommand implements Callable<Integer> {
         if (!List.of("all", "reads", "write-aware").contains(experiment)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--experiment must be reads, write-aware or all: " + experiment);
         }
-        if (threads < 1 || pages < 10 || dram <= 0 || nvm <= 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                "--threads >= 1, --pages >= 10, --dram > 0 and --nvm > 0 are required");
+        checkFlags();
+        long frames = Math.max(2, Math.round(pages * dram));
+        long slots = Math.max(1, Math.round(pages * nvm));
+        checkConfiguration(frames, slots);
+        if (dir != null) {
+            try {
+                OutputFile.check("--dir", dir.resolve(FILE_NAME));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
-        Path workDir = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("ratatosk-nvm");
-        Path path = workDir.resolve("nvm-bench.db");
+        Path workDir = dir != null ? dir : Files.createTempDirectory("ratatosk-nvm");
+        Path path = workDir.resolve(FILE_NAME);
         try {
             NvmRun.createFile(path, pages, pageSize);
-            long frames = Math.max(2, Math.round(pages * dram));
-            long slots = Math.max(1, Math.round(pages * nvm));
             out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
                 pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policy, threads, seed);
             out.flush();
@@ -132,6 +140,41 @@ public final class NvmCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** Each number in its range, named, before a file is written: none of these can give a meaningful run. */
+    private void checkFlags() {
+        List<String> wrong = new ArrayList<>();
+        require(wrong, threads >= 1, "--threads must be at least 1: " + threads);
+        require(wrong, pages >= 10, "--pages must be at least 10: " + pages);
+        require(wrong, dram > 0 && Double.isFinite(dram), "--dram must be a share above 0 (0.10 for 10%): " + dram);
+        require(wrong, nvm > 0 && Double.isFinite(nvm), "--nvm must be a share above 0 (0.40 for 40%): " + nvm);
+        require(wrong, ops >= 1, "--ops must be at least 1: " + ops);
+        require(wrong, warmup >= 0, "--warmup must be 0 or more: " + warmup);
+        require(wrong, mixOps >= 1, "--mix-ops must be at least 1: " + mixOps);
+        require(wrong, fileLatencyMicros >= 0, "--file-latency-us must be 0 or more: " + fileLatencyMicros);
+        if (!wrong.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", wrong));
+        }
+    }
+
+    private static void require(List<String> wrong, boolean ok, String message) {
+        if (!ok) {
+            wrong.add(message);
+        }
+    }
+
+    /**
+     * The page cache and NVM flags both runs will use (--policy, --profile, --devices, --io, --page-size), parsed
+     * before the file is written, so that a typo is a usage error up front, not a failure after the first run.
+     */
+    private void checkConfiguration(long frames, long slots) {
+        try {
+            PageCacheConfig.parse(flags(frames, slots, "file"));
+            NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm")));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     private Map<String, String> flags(long frames, long slots, String swap) {

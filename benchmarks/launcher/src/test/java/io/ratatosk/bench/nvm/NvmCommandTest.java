@@ -48,4 +48,44 @@ class NvmCommandTest {
         assertEquals(2, bench("nvm", "--experiment", "latency"));
         assertTrue(err.toString().contains("--experiment must be reads, write-aware or all"), err.toString());
     }
+
+    /** Every number out of range is named at once, before the file is written; nothing runs. */
+    @Test
+    void numbersOutOfRangeAreUsageErrorsNamingEachFlag() throws Exception {
+        assertEquals(2, bench("nvm", "--ops", "0", "--warmup", "-1", "--mix-ops", "0", "--file-latency-us", "-1",
+            "--threads", "0", "--dram", "0", "--dir", dir.toString()));
+        String message = err.toString();
+        for (String expected : new String[] {"--threads must be at least 1: 0", "--dram must be a share above 0",
+            "--ops must be at least 1: 0", "--warmup must be 0 or more: -1", "--mix-ops must be at least 1: 0",
+            "--file-latency-us must be 0 or more: -1"}) {
+            assertTrue(message.contains(expected), message);
+        }
+        assertEquals("", out.toString(), "nothing ran");
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "no file was written");
+        }
+    }
+
+    /** A policy, profile, device count or IO mode the page cache would refuse is refused before the first run. */
+    @Test
+    void flagsThePageCacheRefusesAreUsageErrorsBeforeAnyRun() {
+        String[][] cases = {
+            {"--policy", "nope", "pagecache.policy=nope"},
+            {"--profile", "tape", "pagecache.nvm.profile=tape"},
+            {"--devices", "0", "pagecache.nvm.devices=0"},
+            {"--io", "mmap", "pagecache.io=mmap"},
+            {"--page-size", "100", "pagecache.page_size=100"}};
+        for (String[] c : cases) {
+            assertEquals(2, bench("nvm", "--pages", "100", c[0], c[1], "--dir", dir.toString()), c[0]);
+            assertTrue(err.toString().contains(c[2]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
+    @Test
+    void aDirThatCannotBeCreatedIsAUsageError() throws Exception {
+        Path file = Files.write(dir.resolve("plain"), new byte[] {1});
+        assertEquals(2, bench("nvm", "--pages", "100", "--dir", file.resolve("sub").toString()));
+        assertTrue(err.toString().contains("--dir: cannot create the folder " + file.resolve("sub")), err.toString());
+    }
 }
