@@ -233,7 +233,12 @@ public final class SimCommand implements Callable<Integer> {
         List<Path> files = new ArrayList<>();
         for (Path t : traces) {
             if (!Files.isRegularFile(t)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "no such trace file: " + t);
+                throw new CommandLine.ParameterException(spec.commandLine(), Files.isDirectory(t)
+                    ? t + " is a folder; --trace-dir " + t + " replays the traces in it"
+                    : Files.exists(t) ? t + " is not a regular file" : "no such trace file: " + t);
+            }
+            if (!Files.isReadable(t)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read the trace file " + t);
             }
             if (forced == null && TraceFormat.detect(t).isEmpty()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "cannot tell the format of " + t

@@ -212,6 +212,16 @@ class SimCommandTest {
     }
 
     @Test
+    void aTracePathThatIsNoFileSaysWhatItIs() {
+        assertEquals(2, bench("sim", "--quiet", dir.resolve("missing.trace.gz").toString()));
+        assertTrue(err.toString().contains("no such trace file: " + dir.resolve("missing.trace.gz")), err.toString());
+        assertEquals(2, bench("sim", "--quiet", dir.toString()));
+        assertTrue(err.toString().contains(dir + " is a folder; --trace-dir " + dir + " replays the traces in it"),
+            err.toString());
+        assertEquals("", out.toString());
+    }
+
+    @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
         for (TraceFormat f : TraceFormat.values()) {
