@@ -7,11 +7,13 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -20,8 +22,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * A short, real demonstration of the page cache: a file ten times the cache, hammered from several
@@ -54,27 +59,44 @@ public final class DemoCommand implements Callable<Integer> {
         defaultValue = "4")
     double skew;
 
+    @Spec
+    private CommandSpec commandSpec;
+
     @Override
     public Integer call() throws Exception {
-        if (threads < 1 || fileFactor < 1 || seconds <= 0 || skew < 1) {
-            throw new IllegalArgumentException("--threads and --file-factor must be >= 1, --seconds > 0, --skew >= 1");
+        if (threads < 1 || fileFactor < 1 || !(seconds > 0) || !(skew >= 1)) {
+            throw new CommandLine.ParameterException(commandSpec.commandLine(),
+                "--threads and --file-factor must be >= 1, --seconds > 0, --skew >= 1");
+        }
+        PageCacheConfig base;
+        Map<String, PageCacheConfig> configs = new LinkedHashMap<>();
+        try { // every policy before the file is written: a typo in the last one is not found after the others ran
+            base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
+            PolicyCatalog catalog = PolicyCatalog.standard();
+            for (String policy : policies) {
+                PolicySpec spec = catalog.parse(policy); // name[:flag=value]..., as in ./bench sim
+                if (!PolicyRegistry.NAMES.contains(spec.name())) {
+                    throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page"
+                        + " cache runs: " + String.join(", ", PolicyRegistry.NAMES));
+                }
+                configs.put(policy, base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
         }
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("ratatosk-demo");
         Path path = dir.resolve("demo.db");
         try {
-            PageCacheConfig base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
             long pages = (long) base.frames() * fileFactor;
             System.err.printf("demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
                 pages, pages * PAGE >> 20, path, fileFactor, cache);
             write(base, path, pages);
             out.printf("%-26s %10s %9s %10s %10s %12s %12s %12s%n",
                 "policy", "ops/s", "hit%", "faults", "evictions", "background", "cooperative", "writes");
-            PolicyCatalog catalog = PolicyCatalog.standard();
-            for (String policy : policies) {
-                PolicySpec spec = catalog.parse(policy); // name[:flag=value]..., as in ./bench sim
-                PageCacheConfig config = base.with("pagecache.policy", spec.name()).withAll(spec.flags());
-                Result r = hammer(config, path, pages);
+            for (Map.Entry<String, PageCacheConfig> e : configs.entrySet()) {
+                String policy = e.getKey();
+                Result r = hammer(e.getValue(), path, pages);
                 PageCacheStats s = r.stats;
                 out.printf("%-26s %10.0f %8.2f%% %10d %10d %12d %12d %12d%n", policy, r.opsPerSecond,
                     100 * s.hitRatio(), s.faults(), s.evictions(), s.backgroundEvictions(), s.cooperativeEvictions(),

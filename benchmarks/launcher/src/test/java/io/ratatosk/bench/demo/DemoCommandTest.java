@@ -1,0 +1,53 @@
+package io.ratatosk.bench.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.bench.Bench;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code bench demo}'s flags: refused before the demo file is written, never after the first policies ran. */
+class DemoCommandTest {
+    private final StringWriter err = new StringWriter();
+
+    private int demo(String... args) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            CommandLine cl = Bench.commandLine();
+            cl.setErr(new PrintWriter(err, true));
+            String[] all = new String[args.length + 1];
+            all[0] = "demo";
+            System.arraycopy(args, 0, all, 1, args.length);
+            return cl.execute(all);
+        } finally {
+            System.setOut(original);
+            assertEquals("", out.toString(StandardCharsets.UTF_8), "no table: nothing ran");
+        }
+    }
+
+    @Test
+    void aBadPolicyLateInTheListIsAUsageErrorBeforeAnyRun() {
+        assertEquals(2, demo("--policies", "muninn,nope", "--seconds", "0.1"));
+        assertTrue(err.toString().contains("unknown policy 'nope'"), err.toString());
+        assertEquals(2, demo("--policies", "muninn,opt", "--seconds", "0.1"));
+        assertTrue(err.toString().contains("policy opt is the simulator's only"), err.toString());
+        assertEquals(2, demo("--policies", "global-clock:max_usage=99", "--seconds", "0.1"));
+        assertTrue(err.toString().contains("pagecache.clock.max_usage=99"), err.toString());
+    }
+
+    @Test
+    void badCountsAndSizesAreUsageErrors() {
+        assertEquals(2, demo("--seconds", "0"));
+        assertTrue(err.toString().contains("--seconds > 0"), err.toString());
+        assertEquals(2, demo("--cache", "1x"));
+        assertTrue(err.toString().contains("pagecache.memory=1x"), err.toString());
+    }
+}
