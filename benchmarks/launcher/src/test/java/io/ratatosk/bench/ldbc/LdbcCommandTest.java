@@ -212,7 +212,7 @@ class LdbcCommandTest {
     }
 
     @Test
-    void badFlagsAreUsageErrors() {
+    void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));
         assertTrue(err.toString().contains("cache size '0%'"), err.toString());
         assertEquals(2, bench("ldbc", "--policies", "opt"));
@@ -228,6 +228,9 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--io must be auto, buffered or direct: sometimes"), err.toString());
         assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
         assertTrue(err.toString().contains("no such folder"), err.toString());
+        Path file = Files.writeString(dir.resolve("person.csv"), "id|name\n");
+        assertEquals(1, bench("ldbc", "--quiet", "--data", file.toString()));
+        assertTrue(err.toString().contains("--data " + file + ": not a folder"), err.toString());
     }
 
     /** Output paths are checked before the data is prepared: no data cache is made for a run refused. */

@@ -55,7 +55,8 @@ public final class LdbcDatasets {
         }
         Path dir = Path.of(s).toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("--data " + spec + ": no such folder (expected sample, generated:SCALE"
+            throw new IllegalArgumentException("--data " + spec + (Files.exists(dir) ? ": not a folder" : ": no such folder")
+                + " (expected sample, generated:SCALE"
                 + " or a folder of LDBC CSV files)");
         }
         return load(dir.toString(), LdbcDataSource.directory(dir),
