@@ -121,6 +121,9 @@ public final class PageCache implements AutoCloseable {
      * took is kept: no memory, no thread, no open file. {@code pagecache.io} is the business of
      * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
      * opens files for direct IO.
+     *
+     * @throws IllegalStateException naming {@code pagecache.memory} and the bytes asked for, with the
+     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");

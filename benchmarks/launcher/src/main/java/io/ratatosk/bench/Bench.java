@@ -50,7 +50,10 @@ public final class Bench implements Runnable {
             return failed.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException) {
+            // A page memory the machine cannot give (--cache 200g) is the user's size, not a bug: its message names it.
+            boolean noMemory = e instanceof IllegalStateException && e.getCause() instanceof OutOfMemoryError;
+            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException
+                || noMemory) {
                 commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + e.getMessage());
                 return 1;
             }
