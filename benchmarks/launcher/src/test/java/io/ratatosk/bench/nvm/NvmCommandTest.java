@@ -88,4 +88,17 @@ class NvmCommandTest {
         assertEquals(2, bench("nvm", "--pages", "100", "--dir", file.resolve("sub").toString()));
         assertTrue(err.toString().contains("--dir: cannot create the folder " + file.resolve("sub")), err.toString());
     }
+
+    /** A file larger than the disk's free space is refused before its first byte, not written until the disk is full. */
+    @Test
+    void aFileThatCannotFitOnTheDiskIsRefusedBeforeItIsWritten() throws Exception {
+        assertEquals(1, bench("nvm", "--pages", String.valueOf(Long.MAX_VALUE / 4), "--dram", "0.0000000000001",
+            "--nvm", "0.0000000000001", "--dir", dir.toString()));
+        assertTrue(err.toString().contains("--pages " + Long.MAX_VALUE / 4 + " x --page-size 8192 needs a file of"),
+            err.toString());
+        assertTrue(err.toString().contains("MiB free"), err.toString());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "nothing was written");
+        }
+    }
 }
