@@ -233,6 +233,20 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--data " + file + ": not a folder"), err.toString());
     }
 
+    /** A generated data set larger than the disk's free space is refused before the generator writes anything. */
+    @Test
+    void aGeneratedDataSetThatCannotFitIsRefusedBeforeItIsWritten() throws IOException {
+        long free = Files.getFileStore(dir).getUsableSpace();
+        long scale = free / (700L << 20) + 1; // the estimate per unit of scale, LdbcDatasets.BYTES_PER_SCALE
+        Assumptions.assumeTrue(scale <= 10_000, "a disk with more than 6.7 TiB free fits every scale");
+        Path cache = dir.resolve("data");
+        assertEquals(1, bench("ldbc", "--quiet", "--data-cache", cache.toString(), "--data", "generated:" + scale));
+        assertTrue(err.toString().contains("--data generated:" + scale + " needs about"), err.toString());
+        assertTrue(err.toString().contains("MiB free; choose a smaller scale or --data-cache elsewhere"), err.toString());
+        assertFalse(Files.exists(cache.resolve("scale-" + scale + "-seed-42-g" + LdbcGenerator.VERSION)),
+            "nothing generated");
+    }
+
     /** Output paths are checked before the data is prepared: no data cache is made for a run refused. */
     @Test
     void anOutputPathThatCannotBeWrittenIsRefusedBeforeTheData() throws IOException {

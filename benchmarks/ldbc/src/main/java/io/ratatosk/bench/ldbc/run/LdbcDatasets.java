@@ -30,11 +30,40 @@ public final class LdbcDatasets {
     /** Page cache memory the loader uses. */
     static final long LOAD_MEMORY = 256L << 20;
 
+    /**
+     * What one unit of scale takes on disk, about: its CSV, the loaded store and the store's copy that the update stream
+     * writes to. At scale 1 (seed 42) these are 111, 261 and 261 MiB; the store grows a little faster than the scale
+     * (2.8 GiB at scale 10, docs/ldbc.md), so a unit is taken as 700 MiB.
+     */
+    static final long BYTES_PER_SCALE = 700L << 20;
+
     /** A data set ready to run on. */
     public record Prepared(String name, LdbcDataSource source, Path storeDir, StoreMeta meta) {
     }
 
     private LdbcDatasets() {
+    }
+
+    /**
+     * Refuses a generated data set that would not fit beside what the disk holds, before its first byte: a disk filled
+     * to the last byte harms everything else on the machine.
+     */
+    private static void requireSpace(Path dataCache, double scale, String spec) throws IOException {
+        Path existing = dataCache.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return; // nothing to ask; creating the folder will say what is wrong
+        }
+        long usable = Files.getFileStore(existing).getUsableSpace();
+        double needed = scale * BYTES_PER_SCALE;
+        if (needed > usable) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "--data %s needs about %,.0f MiB (CSV, store and"
+                + " its updated copy: about %d MiB per unit of scale), but %s has %,d MiB free; choose a smaller scale"
+                + " or --data-cache elsewhere", spec.strip(), needed / (1 << 20), BYTES_PER_SCALE >> 20, existing,
+                usable >> 20));
+        }
     }
 
     public static Prepared prepare(String spec, Path dataCache, long seed, boolean reload, ProgressOutput progress)
@@ -48,6 +77,7 @@ public final class LdbcDatasets {
             Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed + "-g" + LdbcGenerator.VERSION);
             Path csv = root.resolve("csv");
             if (reload || !Files.isDirectory(csv)) {
+                requireSpace(dataCache, scale, spec);
                 generate(scale, seed, csv, progress);
             }
             return load("generated:" + scaleText(scale) + " (seed " + seed + ")", LdbcDataSource.directory(csv),
