@@ -1,6 +1,6 @@
 package io.ratatosk.bench.demo;
 
-import io.ratatosk.bench.DiskSpace;
+import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.pagecache.PageCache;
@@ -90,7 +90,7 @@ public final class DemoCommand implements Callable<Integer> {
         Path path = dir.resolve("demo.db");
         try {
             long pages = (long) base.frames() * fileFactor;
-            DiskSpace.require(dir, pages, PAGE, "--cache " + cache + " x --file-factor " + fileFactor);
+            DiskSpace.require(dir, DiskSpace.bytes(pages, PAGE), "--cache " + cache + " x --file-factor " + fileFactor);
             System.err.printf("demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
                 pages, pages * PAGE >> 20, path, fileFactor, cache);
             write(base, path, pages);

@@ -1,8 +1,8 @@
 package io.ratatosk.bench.nvm;
 
-import io.ratatosk.bench.DiskSpace;
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
+import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.pagecache.PageCacheConfig;
@@ -123,7 +123,7 @@ public final class NvmCommand implements Callable<Integer> {
         Path workDir = dir != null ? dir : Files.createTempDirectory("ratatosk-nvm");
         Path path = workDir.resolve(FILE_NAME);
         try {
-            DiskSpace.require(workDir, pages, pageSize, "--pages " + pages + " x --page-size " + pageSize);
+            DiskSpace.require(workDir, DiskSpace.bytes(pages, pageSize), "--pages " + pages + " x --page-size " + pageSize);
             NvmRun.createFile(path, pages, pageSize);
             out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
                 pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policy, threads, seed);

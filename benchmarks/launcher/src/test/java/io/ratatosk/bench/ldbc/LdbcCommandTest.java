@@ -241,8 +241,9 @@ class LdbcCommandTest {
         Assumptions.assumeTrue(scale <= 10_000, "a disk with more than 6.7 TiB free fits every scale");
         Path cache = dir.resolve("data");
         assertEquals(1, bench("ldbc", "--quiet", "--data-cache", cache.toString(), "--data", "generated:" + scale));
-        assertTrue(err.toString().contains("--data generated:" + scale + " needs about"), err.toString());
-        assertTrue(err.toString().contains("MiB free; choose a smaller scale or --data-cache elsewhere"), err.toString());
+        assertTrue(err.toString().contains("--data generated:" + scale + " (CSV, store and its updated copy"), err.toString());
+        assertTrue(err.toString().contains("--data-cache to put them elsewhere) needs about"), err.toString());
+        assertTrue(err.toString().contains("MiB free"), err.toString());
         assertFalse(Files.exists(cache.resolve("scale-" + scale + "-seed-42-g" + LdbcGenerator.VERSION)),
             "nothing generated");
     }

@@ -94,7 +94,7 @@ class NvmCommandTest {
     void aFileThatCannotFitOnTheDiskIsRefusedBeforeItIsWritten() throws Exception {
         assertEquals(1, bench("nvm", "--pages", String.valueOf(Long.MAX_VALUE / 4), "--dram", "0.0000000000001",
             "--nvm", "0.0000000000001", "--dir", dir.toString()));
-        assertTrue(err.toString().contains("--pages " + Long.MAX_VALUE / 4 + " x --page-size 8192 needs a file of"),
+        assertTrue(err.toString().contains("--pages " + Long.MAX_VALUE / 4 + " x --page-size 8192 needs about"),
             err.toString());
         assertTrue(err.toString().contains("MiB free"), err.toString());
         try (var files = Files.list(dir)) {

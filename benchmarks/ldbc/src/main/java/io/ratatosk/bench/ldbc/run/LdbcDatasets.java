@@ -6,6 +6,7 @@ import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.LdbcLoader;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreMeta;
+import io.ratatosk.bench.sim.DiskSpace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,28 +45,6 @@ public final class LdbcDatasets {
     private LdbcDatasets() {
     }
 
-    /**
-     * Refuses a generated data set that would not fit beside what the disk holds, before its first byte: a disk filled
-     * to the last byte harms everything else on the machine.
-     */
-    private static void requireSpace(Path dataCache, double scale, String spec) throws IOException {
-        Path existing = dataCache.toAbsolutePath();
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return; // nothing to ask; creating the folder will say what is wrong
-        }
-        long usable = Files.getFileStore(existing).getUsableSpace();
-        double needed = scale * BYTES_PER_SCALE;
-        if (needed > usable) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "--data %s needs about %,.0f MiB (CSV, store and"
-                + " its updated copy: about %d MiB per unit of scale), but %s has %,d MiB free; choose a smaller scale"
-                + " or --data-cache elsewhere", spec.strip(), needed / (1 << 20), BYTES_PER_SCALE >> 20, existing,
-                usable >> 20));
-        }
-    }
-
     public static Prepared prepare(String spec, Path dataCache, long seed, boolean reload, ProgressOutput progress)
         throws IOException {
         String s = spec.strip();
@@ -77,7 +56,10 @@ public final class LdbcDatasets {
             Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed + "-g" + LdbcGenerator.VERSION);
             Path csv = root.resolve("csv");
             if (reload || !Files.isDirectory(csv)) {
-                requireSpace(dataCache, scale, spec);
+                // before the generator's first byte: a disk filled to the last one harms all else on the machine
+                DiskSpace.require(dataCache, (long) (scale * BYTES_PER_SCALE), "--data " + s + " (CSV, store and its"
+                    + " updated copy: about " + (BYTES_PER_SCALE >> 20) + " MiB per unit of scale; --data-cache to put"
+                    + " them elsewhere)");
                 generate(scale, seed, csv, progress);
             }
             return load("generated:" + scaleText(scale) + " (seed " + seed + ")", LdbcDataSource.directory(csv),
