@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -35,7 +36,13 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
     }
 
     static List<JmhResult> read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(file.toFile());
+        } catch (JsonProcessingException e) { // Jackson's message hides the file and spans lines
+            throw new IOException(file + " is not JMH JSON output: " + e.getOriginalMessage() + " (line "
+                + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+        }
         if (root == null || !root.isArray()) {
             throw new IOException(file + " is not JMH JSON output (expected an array of results)");
         }

@@ -2,6 +2,7 @@ package io.ratatosk.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -277,6 +278,19 @@ class RatioTableTest {
         assertEquals(1, rows.size());
         assertEquals("agrona", rows.get(0).reference());
         assertEquals(1.25, rows.get(0).ratio().mean(), 1e-9);
+    }
+
+    /** A cut-off or foreign file names itself and where it stops being JSON, on one line. */
+    @Test
+    void aFileThatIsNotJsonIsRefusedNamingItAndWhere() throws IOException {
+        Path cut = Files.writeString(dir.resolve("cut.json"), "[{\"benchmark\": \"x\",\n");
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(cut));
+        assertTrue(e.getMessage().startsWith(cut + " is not JMH JSON output: "), e.getMessage());
+        assertTrue(e.getMessage().contains("(line 2, column "), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        Path text = Files.writeString(dir.resolve("notes.json"), "root:x:0:0\n");
+        e = assertThrows(IOException.class, () -> JmhResult.read(text));
+        assertTrue(e.getMessage().startsWith(text + " is not JMH JSON output: Unrecognized token 'root'"), e.getMessage());
     }
 
     @Test
