@@ -40,8 +40,9 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         try {
             root = new ObjectMapper().readTree(file.toFile());
         } catch (JsonProcessingException e) { // Jackson's message hides the file and spans lines
-            throw new IOException(file + " is not JMH JSON output: " + e.getOriginalMessage() + " (line "
-                + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+            String what = e.getOriginalMessage().replaceFirst(" \\(start marker at .*", ""); // a second location
+            throw new IOException(file + " is not JMH JSON output: " + what + " (line " + e.getLocation().getLineNr()
+                + ", column " + e.getLocation().getColumnNr() + ")", e);
         }
         if (root == null || !root.isArray()) {
             throw new IOException(file + " is not JMH JSON output (expected an array of results)");

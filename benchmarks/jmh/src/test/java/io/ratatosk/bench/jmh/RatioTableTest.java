@@ -287,7 +287,7 @@ class RatioTableTest {
         IOException e = assertThrows(IOException.class, () -> JmhResult.read(cut));
         assertTrue(e.getMessage().startsWith(cut + " is not JMH JSON output: "), e.getMessage());
         assertTrue(e.getMessage().contains("(line 2, column "), e.getMessage());
-        assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        assertFalse(e.getMessage().contains("\n") || e.getMessage().contains("REDACTED"), "one line: " + e.getMessage());
         Path text = Files.writeString(dir.resolve("notes.json"), "root:x:0:0\n");
         e = assertThrows(IOException.class, () -> JmhResult.read(text));
         assertTrue(e.getMessage().startsWith(text + " is not JMH JSON output: Unrecognized token 'root'"), e.getMessage());
