@@ -128,6 +128,19 @@ class LdbcCommandTest {
      * only, not on the policy or the cache size (with several, where the updates fall among the threads'
      * reads depends on timing).
      */
+    /** A store.meta that cannot be read (another version's, edited by hand) makes the store load again, not the run fail. */
+    @Test
+    void anUnreadableStoreMetaLoadsTheStoreAgain() throws IOException {
+        assertEquals(0, bench(args("--data", "sample", "--threads", "1", "--policies", "muninn", "--out",
+            dir.resolve("o1").toString())), err.toString());
+        Path meta = dir.resolve("cache/sample/store/store.meta");
+        assertTrue(Files.isRegularFile(meta), "the first run loaded the store");
+        Files.writeString(meta, "{\"formatVersion\": 2, \"somethingElse\": ");
+        assertEquals(0, bench(args("--data", "sample", "--threads", "1", "--policies", "muninn", "--out",
+            dir.resolve("o2").toString())), err.toString());
+        assertTrue(Files.readString(meta).contains("\"source\""), "loaded again: a whole store.meta");
+    }
+
     @Test
     void everyPolicyRunsTheSameQueriesWithTheSameAnswers() throws IOException {
         Path a = dir.resolve("a.jsonl");

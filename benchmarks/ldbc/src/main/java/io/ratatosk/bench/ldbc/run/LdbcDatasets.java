@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc.run;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.ratatosk.bench.ldbc.ProgressOutput;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
@@ -111,7 +112,14 @@ public final class LdbcDatasets {
     private static Prepared load(String name, LdbcDataSource source, Path storeDir, boolean reload,
                                  ProgressOutput progress) throws IOException {
         String fingerprint = source.fingerprint();
-        Optional<StoreMeta> meta = GraphStore.readMeta(storeDir);
+        Optional<StoreMeta> meta;
+        try {
+            meta = GraphStore.readMeta(storeDir);
+        } catch (JsonProcessingException e) { // another version's, or edited: the store is not one this run can trust
+            progress.line("%s cannot be read (%s); loading the store again", storeDir.resolve(GraphStore.META_FILE),
+                e.getOriginalMessage().lines().findFirst().orElse(""));
+            meta = Optional.empty();
+        }
         if (!reload && meta.isPresent() && meta.get().formatVersion() == GraphStore.FORMAT_VERSION
             && fingerprint.equals(meta.get().source())) {
             progress.line("using the store loaded earlier in %s", storeDir);
