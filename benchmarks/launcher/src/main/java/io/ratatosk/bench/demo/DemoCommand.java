@@ -8,7 +8,6 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
-import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -75,11 +74,7 @@ public final class DemoCommand implements Callable<Integer> {
             base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
             PolicyCatalog catalog = PolicyCatalog.standard();
             for (String policy : policies) {
-                PolicySpec spec = catalog.parse(policy); // name[:flag=value]..., as in ./bench sim
-                if (!PolicyRegistry.NAMES.contains(spec.name())) {
-                    throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page"
-                        + " cache runs: " + String.join(", ", PolicyRegistry.NAMES));
-                }
+                PolicySpec spec = catalog.parsePageCachePolicy(policy); // name[:flag=value]..., as in ./bench sim
                 configs.put(policy, base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
             }
         } catch (IllegalArgumentException e) {

@@ -345,11 +345,7 @@ public final class LdbcCommand implements Callable<Integer> {
             if (part.isBlank()) {
                 continue;
             }
-            PolicySpec p = catalog.parse(part);
-            if (!PolicyRegistry.NAMES.contains(p.name())) {
-                throw new IllegalArgumentException("policy " + p.name() + " is the simulator's only; the page cache runs: "
-                    + String.join(", ", PolicyRegistry.NAMES));
-            }
+            PolicySpec p = catalog.parsePageCachePolicy(part);
             if (seen.add(p.text())) {
                 specs.add(p);
             }

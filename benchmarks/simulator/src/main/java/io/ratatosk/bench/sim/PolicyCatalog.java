@@ -94,6 +94,19 @@ public final class PolicyCatalog {
         return PolicySpec.parse(text, flags);
     }
 
+    /**
+     * As {@link #parse}, for a tool that runs the page cache itself (not the simulator): refuses the simulator's own
+     * columns ({@code lru}, {@code opt}, {@code caffeine}, ...), naming the policies the page cache runs.
+     */
+    public PolicySpec parsePageCachePolicy(String text) {
+        PolicySpec spec = parse(text);
+        if (!PolicyRegistry.NAMES.contains(spec.name())) {
+            throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page cache runs: "
+                + String.join(", ", PolicyRegistry.NAMES));
+        }
+        return spec;
+    }
+
     /** {@code text} with a leading {@code default} replaced by the default policy's name, flags kept. */
     static String resolveDefault(String text) {
         String stripped = text.strip();
