@@ -3,6 +3,7 @@ package io.ratatosk.bench.jmh;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ratatosk.bench.sim.JsonErrors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,9 +41,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         try {
             root = new ObjectMapper().readTree(file.toFile());
         } catch (JsonProcessingException e) { // Jackson's message hides the file and spans lines
-            String what = e.getOriginalMessage().replaceFirst(" \\(start marker at .*", ""); // a second location
-            throw new IOException(file + " is not JMH JSON output: " + what + " (line " + e.getLocation().getLineNr()
-                + ", column " + e.getLocation().getColumnNr() + ")", e);
+            throw new IOException(file + " is not JMH JSON output: " + JsonErrors.oneLine(e), e);
         }
         if (root == null || !root.isArray()) {
             throw new IOException(file + " is not JMH JSON output (expected an array of results)");

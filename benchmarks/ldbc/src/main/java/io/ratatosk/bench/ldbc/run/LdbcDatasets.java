@@ -8,6 +8,7 @@ import io.ratatosk.bench.ldbc.load.LdbcLoader;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreMeta;
 import io.ratatosk.bench.sim.DiskSpace;
+import io.ratatosk.bench.sim.JsonErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -117,7 +118,7 @@ public final class LdbcDatasets {
             meta = GraphStore.readMeta(storeDir);
         } catch (JsonProcessingException e) { // another version's, or edited: the store is not one this run can trust
             progress.line("%s cannot be read (%s); loading the store again", storeDir.resolve(GraphStore.META_FILE),
-                e.getOriginalMessage().lines().findFirst().orElse(""));
+                JsonErrors.oneLine(e));
             meta = Optional.empty();
         }
         if (!reload && meta.isPresent() && meta.get().formatVersion() == GraphStore.FORMAT_VERSION
