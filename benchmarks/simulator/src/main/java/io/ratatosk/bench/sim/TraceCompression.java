@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tukaani.xz.XZInputStream;
@@ -69,19 +68,12 @@ enum TraceCompression {
 
     /** {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them. */
     InputStream open(InputStream raw) throws IOException {
-        switch (this) {
-            case GZIP:
-                return new GzipCompressorInputStream(raw, true);
-            case ZSTD:
-                return new ZstdInputStream(raw);
-            case XZ:
-                return new XZInputStream(raw);
-            case BZIP2:
-                return new BZip2CompressorInputStream(raw, true);
-            case NONE:
-                return raw;
-            default:
-                throw new AssertionError(this + " " + Arrays.toString(magic));
-        }
+        return switch (this) {
+            case GZIP -> new GzipCompressorInputStream(raw, true);
+            case ZSTD -> new ZstdInputStream(raw);
+            case XZ -> new XZInputStream(raw);
+            case BZIP2 -> new BZip2CompressorInputStream(raw, true);
+            case NONE -> raw;
+        };
     }
 }
