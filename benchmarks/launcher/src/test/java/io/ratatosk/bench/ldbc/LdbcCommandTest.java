@@ -47,6 +47,22 @@ class LdbcCommandTest {
         return cl.execute(args);
     }
 
+    /** The exit status of a run that is not quiet, and the progress lines it wrote to System.err. */
+    private record Progress(int rc, String lines) {
+    }
+
+    private Progress withProgress(String... args) {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8)); // progress lines go there
+        try {
+            int rc = bench(args);
+            return new Progress(rc, progress.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(stderr);
+        }
+    }
+
     private String[] args(String... extra) {
         List<String> list = new java.util.ArrayList<>(List.of("ldbc", "--quiet", "--data-cache",
             dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160"));
@@ -237,13 +253,53 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--ops must be at least 1: -1"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "0"));
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
-        assertEquals(2, bench("ldbc", "--data", "sample", "--io", "sometimes"));
-        assertTrue(err.toString().contains("--io must be auto, buffered or direct: sometimes"), err.toString());
         assertEquals(1, bench("ldbc", "--quiet", "--data", dir.resolve("nowhere").toString()));
         assertTrue(err.toString().contains("no such folder"), err.toString());
         Path file = Files.writeString(dir.resolve("person.csv"), "id|name\n");
         assertEquals(1, bench("ldbc", "--quiet", "--data", file.toString()));
         assertTrue(err.toString().contains("--data " + file + ": not a folder"), err.toString());
+    }
+
+    /**
+     * --set flags no run could open its cache with, and --io values that do not exist, are refused before the data is
+     * generated and loaded (minutes at scale 10), each naming what is wrong; nothing is written.
+     */
+    @Test
+    void badSetFlagsAreRefusedBeforeTheDataIsPrepared() {
+        Path cache = dir.resolve("cache");
+        List<List<String>> cases = List.of(
+            List.of("--set", "pagecache.page_size=3000", "pagecache.page_size=3000: must be a power-of-two size"),
+            List.of("--set", "page_size=4k", "pagecache.page_size=4k: the store's pages are 8192 bytes"),
+            List.of("--set", "clock.max_usage=99", "pagecache.clock.max_usage=99: must be an integer in [1, 7]"),
+            List.of("--set", "pagecache.evictor.keep_free=0", "pagecache.evictor.keep_free=0: must be an integer >= 1"),
+            List.of("--set", "pagecache.io=direct", "pagecache.io is set by --io, not --set"),
+            List.of("--set", "pagecache.memory=1g", "pagecache.memory is set by --cache, not --set"),
+            List.of("--set", "policy=clock", "pagecache.policy is set by --policies, not --set"),
+            List.of("--set", "pagecache.nvm.profile=pcm", "--set pagecache.nvm.profile takes effect with --swap nvm only"),
+            List.of("--set", "=1", "--set =1: no flag named before the '='"),
+            List.of("--swap", "nvm", "--set", "pagecache.nvm.profile=foo", "pagecache.nvm.profile=foo: must be one of"),
+            List.of("--io", "sometimes", "--io must be auto, buffered or direct: sometimes"));
+        for (List<String> c : cases) {
+            List<String> argv = new java.util.ArrayList<>(List.of("ldbc", "--quiet", "--data-cache", cache.toString()));
+            argv.addAll(c.subList(0, c.size() - 1));
+            assertEquals(2, bench(argv.toArray(String[]::new)), String.join(" ", argv) + ": " + err);
+            assertTrue(err.toString().contains(c.get(c.size() - 1)), err.toString());
+        }
+        assertFalse(Files.exists(cache), "nothing generated or loaded");
+    }
+
+    /** Pages larger than the store's work (one store page a frame), with a line saying what the memory buys. */
+    @Test
+    void cachePagesLargerThanTheStoresRunAndSaySo() throws IOException {
+        Progress run = withProgress("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "100", "--ops", "100",
+            "--data", "sample", "--cache", "1m", "--policies", "muninn", "--set", "page_size=16k", "--out",
+            dir.resolve("out").toString());
+        assertEquals(0, run.rc(), err.toString());
+        String said = run.lines();
+        assertTrue(said.contains("note: pagecache.page_size=16,384 holds one 8,192-byte store page per frame, so 50.0% of the"
+            + " page memory stays unused: --cache gets 2x fewer frames than with pages of 8,192"), said);
+        JsonNode summaryRun = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile()).get("runs").get(0);
+        assertEquals(64, summaryRun.get("frames").asInt(), summaryRun.toString());
     }
 
     /** A generated data set larger than the disk's free space is refused before the generator writes anything. */
@@ -295,18 +351,10 @@ class LdbcCommandTest {
     /** The default, auto: direct IO where the store's file system takes it, else buffered, and one line says which. */
     @Test
     void ioAutoRunsDirectWhereTheFileSystemAllowsItAndSaysWhichItChose() throws IOException {
-        ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        PrintStream stderr = System.err;
-        int rc;
-        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8)); // progress lines go there
-        try {
-            rc = bench("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160", // not quiet
-                "--data", "sample", "--cache", "10%", "--policies", "muninn", "--out", dir.resolve("auto").toString());
-        } finally {
-            System.setErr(stderr);
-        }
-        assertEquals(0, rc, err.toString());
-        String said = progress.toString(StandardCharsets.UTF_8);
+        Progress run = withProgress("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "300", "--ops", "160",
+            "--data", "sample", "--cache", "10%", "--policies", "muninn", "--out", dir.resolve("auto").toString());
+        assertEquals(0, run.rc(), err.toString());
+        String said = run.lines();
         assertTrue(said.contains("store IO: direct") || said.contains("direct IO is refused where the store lies, running buffered"),
             said);
     }

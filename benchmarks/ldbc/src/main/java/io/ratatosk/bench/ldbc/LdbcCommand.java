@@ -79,6 +79,10 @@ public final class LdbcCommand implements Callable<Integer> {
      */
     static final String DEFAULT_SAMPLE_OPS = "50000";
 
+    /** The page cache flags this command sets from its own options, which --set must not set too. */
+    private static final Map<String, String> OPTION_FOR_FLAG = Map.of(
+        "pagecache.memory", "--cache", "pagecache.policy", "--policies", "pagecache.swap", "--swap", "pagecache.io", "--io");
+
     @Spec
     private CommandSpec spec;
 
@@ -185,16 +189,29 @@ public final class LdbcCommand implements Callable<Integer> {
         if (!swap.equals("file") && !swap.equals("nvm")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--swap must be file or nvm: " + swap);
         }
+        if (!io.equals("auto") && !io.equals("buffered") && !io.equals("direct")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
+        }
         Map<String, String> cacheFlags = new LinkedHashMap<>();
         Map<String, String> nvmFlags = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : set.entrySet()) {
+            if (e.getKey().isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--set " + e.getKey() + "=" + e.getValue()
+                    + ": no flag named before the '='");
+            }
             String flag = e.getKey().startsWith("pagecache.") ? e.getKey() : "pagecache." + e.getKey();
-            if (flag.equals("pagecache.memory") || flag.equals("pagecache.policy") || flag.equals("pagecache.swap")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by --cache, --policies"
-                    + " and --swap, not --set");
+            String option = OPTION_FOR_FLAG.get(flag);
+            if (option != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by " + option + ", not --set");
+            }
+            if (flag.startsWith("pagecache.nvm.") && !swap.equals("nvm")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--set " + flag + " takes effect with"
+                    + " --swap nvm only; this run has --swap " + swap);
             }
             (flag.startsWith("pagecache.nvm.") ? nvmFlags : cacheFlags).put(flag, e.getValue());
         }
+        // Every run's flags but the cache's size, before minutes of generating and loading.
+        int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
         // Written only once the data is ready and the runs are done: refused now, not after minutes of work.
         usage(() -> {
             OutputFile.check("--record-trace", recordTrace);
@@ -205,6 +222,12 @@ public final class LdbcCommand implements Callable<Integer> {
             return null;
         });
         ProgressOutput progress = ProgressOutput.stderr(quiet);
+        if (pageSize > StoreFile.PAGE_SIZE) {
+            // Allowed (a frame holds one page of a file whose pages are smaller), but rarely what was meant.
+            progress.line("note: pagecache.page_size=%,d holds one %,d-byte store page per frame, so %.1f%% of the page"
+                + " memory stays unused: --cache gets %dx fewer frames than with pages of %,d", pageSize, StoreFile.PAGE_SIZE,
+                100.0 - 100.0 * StoreFile.PAGE_SIZE / pageSize, pageSize / StoreFile.PAGE_SIZE, StoreFile.PAGE_SIZE);
+        }
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
         Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
@@ -285,10 +308,7 @@ public final class LdbcCommand implements Callable<Integer> {
      */
     private String ioMode(Path storeDir, ProgressOutput progress) throws IOException {
         if (!io.equals("auto")) {
-            if (!io.equals("buffered") && !io.equals("direct")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
-            }
-            return io;
+            return io; // checked before the data was prepared
         }
         Path probe = storeDir.resolve(StoreFile.NODES.fileName());
         Map<String, String> flags = Map.of("pagecache.io", "direct", "pagecache.memory", "1m",

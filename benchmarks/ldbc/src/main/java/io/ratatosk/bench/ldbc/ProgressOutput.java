@@ -1,6 +1,7 @@
 package io.ratatosk.bench.ldbc;
 
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -37,7 +38,7 @@ public final class ProgressOutput {
     /** A line of news, {@code ldbc: } first. */
     public void line(String format, Object... args) {
         if (!quiet) {
-            err.println("ldbc: " + String.format(format, args));
+            err.println("ldbc: " + String.format(Locale.ROOT, format, args)); // the same digits on every machine
             err.flush();
         }
     }
@@ -95,7 +96,7 @@ public final class ProgressOutput {
         }
 
         private String format(long steps) {
-            return unitSize == 1 ? String.format("%,d", steps) : String.format("%,.1f", (double) steps / unitSize);
+            return unitSize == 1 ? String.format(Locale.ROOT, "%,d", steps) : String.format(Locale.ROOT, "%,.1f", (double) steps / unitSize);
         }
 
         @Override

@@ -159,14 +159,50 @@ public final class LdbcRun {
      * left in the store's profiles.
      */
     private PageCacheConfig config(PolicySpec policy, CacheSpec cache, long storeBytes) {
-        Map<String, String> flags = new LinkedHashMap<>(settings.cacheFlags());
+        // The page size first, at a size no frame-count rule refuses: the cache's own size depends on it.
+        int pageSize = PageCacheConfig.parse(flags(settings.cacheFlags(), policy, ANY_SIZE)).pageSize();
+        return PageCacheConfig.parse(flags(settings.cacheFlags(), policy, cache.bytesFor(storeBytes, pageSize)));
+    }
+
+    /** 512 GiB: the page memory at which the flags are parsed before the cache's size is known (no frame-count rule refuses it). */
+    private static final long ANY_SIZE = 512L << 30;
+
+    private static Map<String, String> flags(Map<String, String> cacheFlags, PolicySpec policy, long cacheBytes) {
+        Map<String, String> flags = new LinkedHashMap<>(cacheFlags);
         flags.putIfAbsent(OperationsFlags.WARMUP_ENABLED.name(), "false");
-        int pageSize = PageCacheConfig.parse(flags).pageSize();
-        long cacheBytes = cache.bytesFor(storeBytes, pageSize);
         flags.put("pagecache.memory", Long.toString(cacheBytes));
         flags.put("pagecache.policy", policy.name());
         flags.putAll(policy.flags());
-        return PageCacheConfig.parse(flags);
+        return flags;
+    }
+
+    /**
+     * Refuses, before the data is generated and loaded, the flags no run of {@code policies} could open its cache
+     * with: each policy's, {@code cacheFlags} (from {@code --set}) and, with the NVM tier, {@code nvmFlags}. The
+     * cache's size is known only with the store's, so they are parsed at a size no frame count refuses
+     * ({@value #ANY_SIZE} bytes: half a million frames of the largest page size): a flag too large for the real cache (a
+     * {@code keep_free} of more frames than it has) is still refused when that run opens it. A page size below the
+     * store's is refused here too: every store page must fit in a frame. Returns the page cache's page size.
+     *
+     * @throws IllegalArgumentException naming the flag and what is wrong with it
+     */
+    public static int checkFlags(Map<String, String> cacheFlags, Map<String, String> nvmFlags, List<PolicySpec> policies,
+                                 boolean nvm) {
+        int pageSize = 0;
+        for (PolicySpec policy : policies) {
+            PageCacheConfig config = PageCacheConfig.parse(flags(cacheFlags, policy, ANY_SIZE));
+            pageSize = config.pageSize();
+            if (pageSize < StoreFile.PAGE_SIZE) {
+                throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size")
+                    + ": the store's pages are " + StoreFile.PAGE_SIZE + " bytes, and each must fit in one of the cache's pages");
+            }
+            if (nvm) {
+                Map<String, String> tier = new LinkedHashMap<>(nvmFlags);
+                tier.putIfAbsent(NvmDeviceConfig.CAPACITY, "1g"); // the store's size at run time
+                NvmDeviceConfig.from(config.withAll(tier));
+            }
+        }
+        return pageSize;
     }
 
     /**
