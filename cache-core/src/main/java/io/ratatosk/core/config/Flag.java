@@ -373,7 +373,8 @@ public final class Flag {
                 return choice;
             }
         }
-        throw invalid(text, null);
+        // A typo (munin, clockpro, s3fifo): say which choice it was likely meant as.
+        throw invalid(text, Spelling.closest(lower, choices).map(c -> "did you mean '" + c + "'?").orElse(null));
     }
 
     private FrameShare parseFrameShare(String text, String value) {

@@ -93,6 +93,24 @@ class FlagTest {
         assertEquals("pagecache.test.bits=1000: must be a power of two in [64, 1073741824]", e.getMessage());
     }
 
+    @ParameterizedTest(name = "pagecache.test.policy={0}")
+    @CsvSource({"munin, muninn", "clockpro, clock-pro", "s3fifo, s3-fifo", "CLOCK_PRO, clock-pro", "global_clock, global-clock"})
+    void aChoiceMisspeltNamesTheChoiceItWasLikelyMeantAs(String text, String meant) {
+        Flag policy = Flag.choice("pagecache.test.policy", "muninn", List.of("muninn", "clock-pro", "s3-fifo", "global-clock"), "t");
+        assertEquals("clock-pro", policy.parse("Clock-Pro"));
+        FlagValueException e = assertThrows(FlagValueException.class, () -> policy.parse(text));
+        assertEquals("pagecache.test.policy=" + text + ": must be one of muninn, clock-pro, s3-fifo, global-clock (did you mean '"
+            + meant + "'?)", e.getMessage());
+    }
+
+    @ParameterizedTest(name = "pagecache.test.policy={0}")
+    @ValueSource(strings = {"default", "lru", "nope", "x"})
+    void aChoiceFarFromEveryOneNamesNone(String text) {
+        Flag policy = Flag.choice("pagecache.test.policy", "muninn", List.of("muninn", "clock-pro", "s3-fifo", "global-clock"), "t");
+        FlagValueException e = assertThrows(FlagValueException.class, () -> policy.parse(text));
+        assertEquals("pagecache.test.policy=" + text + ": must be one of muninn, clock-pro, s3-fifo, global-clock", e.getMessage());
+    }
+
     @Test
     void flagDefinitionsAreCheckedWhenTheyAreMade() {
         assertThrows(IllegalArgumentException.class, () -> Flag.bool("Pagecache.Bad", "true", "x"));
@@ -112,8 +130,8 @@ class FlagTest {
     @ParameterizedTest(name = "distance({0}, {1}) = {2}")
     @CsvSource({"memory, memory, 0", "memroy, memory, 2", "'', abc, 3", "kitten, sitting, 3", "keepfree, keep_free, 1"})
     void editDistanceCountsInsertionsDeletionsAndSubstitutions(String a, String b, int distance) {
-        assertEquals(distance, FlagCatalog.editDistance(a, b));
-        assertEquals(distance, FlagCatalog.editDistance(b, a));
+        assertEquals(distance, Spelling.editDistance(a, b));
+        assertEquals(distance, Spelling.editDistance(b, a));
     }
 
     @Test

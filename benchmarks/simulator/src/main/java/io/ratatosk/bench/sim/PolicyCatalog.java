@@ -1,11 +1,12 @@
 package io.ratatosk.bench.sim;
 
+import io.ratatosk.core.config.Spelling;
+import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import io.ratatosk.policies.PolicyRegistry;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -82,8 +83,10 @@ public final class PolicyCatalog {
             name = name.substring(0, colon);
         }
         if (!names().contains(name)) {
-            throw new IllegalArgumentException("unknown policy '" + name + "'; valid policies: "
-                + String.join(", ", names()) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now " + PolicyRegistry.DEFAULT_POLICY + ")");
+            throw new IllegalArgumentException("unknown policy '" + name + "'"
+                + Spelling.closest(name, names()).map(meant -> "; did you mean '" + meant + "'?").orElse("")
+                + "; valid policies: " + String.join(", ", names()) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now "
+                + PolicyRegistry.DEFAULT_POLICY + ")");
         }
         if (OWN.containsKey(name)) {
             if (colon >= 0) {
