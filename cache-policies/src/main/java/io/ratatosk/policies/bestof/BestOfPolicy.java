@@ -19,6 +19,7 @@ import io.ratatosk.policies.s3fifo.S3FifoFlags;
 import io.ratatosk.policies.s3fifo.S3FifoPolicy;
 import io.ratatosk.policies.tinylfu.AdaptiveTinyLfuPolicy;
 import io.ratatosk.policies.tinylfu.FrequencySketch;
+import io.ratatosk.policies.tinylfu.TinyLfuRegions;
 import io.ratatosk.policies.tinylfu.TinyLfuFlags;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -599,7 +600,8 @@ public final class BestOfPolicy implements EvictionPolicy {
 
     /**
      * Builds expert {@code next} afresh over the frames the current one knows, told of them in the order the current
-     * one would have evicted them ({@link EvictionOrder}), then of one hit on each page the current one saw hit
+     * one would have evicted them ({@link EvictionOrder}; W-TinyLFU takes them over without counting them in its
+     * sketch, {@link TinyLfuRegions#takeOver}: they are no requests), then of one hit on each page the current one saw hit
      * since it last looked at it ({@link RecentReferences}), and hands it the cache.
      * A known frame already unbound is being evicted (the page cache unbinds, then calls
      * {@link #onEvicted}): the new expert is not told of it, and its eviction then reaches no one.
@@ -633,7 +635,11 @@ public final class BestOfPolicy implements EvictionPolicy {
                 continue;
             }
             frames.setPolicyWord(frame, 0);
-            expert.onFault(frame, pageKey);
+            if (expert instanceof TinyLfuRegions tinyLfu) {
+                tinyLfu.takeOver(frame, pageKey);
+            } else {
+                expert.onFault(frame, pageKey);
+            }
         }
         // The hits after every fault: CLOCK-Pro ignores a hit on the page it was told of last (a correlated reference).
         for (int frame : order) {

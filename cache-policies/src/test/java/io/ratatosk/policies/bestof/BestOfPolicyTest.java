@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
+import io.ratatosk.core.PageKey;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyRegistry;
@@ -178,6 +179,37 @@ class BestOfPolicyTest {
             assertEquals(AdaptiveTinyLfuPolicy.NAME, policy.currentExpert(), "back to W-TinyLFU: " + policy.state());
             assertTrue(policy.switches() >= switches + 2, policy.state());
             assertSame(first, ((AdaptiveTinyLfuPolicy) policy.expert()).sketch(), "the sketch the first W-TinyLFU expert counted in");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    /**
+     * The pages a switch hands to W-TinyLFU are not requests, and its sketch does not count them: a page requested
+     * once after the switch then passes admission against a resident page no request has touched since. Counted,
+     * every resident page would tie with it, and the new page would be turned away.
+     */
+    @Test
+    void aSwitchToTinyLfuCountsNoneOfThePagesHandedOverInItsSketch() {
+        try (PolicyDriver driver = bestOf(FRAMES, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            for (int page = 0; page < FRAMES; page++) {
+                driver.request(page);
+            }
+            assertEquals(ClockProPolicy.NAME, policy.currentExpert());
+            policy.switchTo(BestOfPolicy.EXPERTS.indexOf(AdaptiveTinyLfuPolicy.ENTRY));
+            AdaptiveTinyLfuPolicy expert = (AdaptiveTinyLfuPolicy) policy.expert();
+            FrequencySketch sketch = expert.sketch();
+            for (int page = 0; page < FRAMES; page++) {
+                assertEquals(0, sketch.frequency(PageKey.hash(PageKey.of(0, page))), "page " + page + " was handed over, not requested");
+            }
+            assertFalse(driver.request(FRAMES), "a new page");
+            assertEquals(1, sketch.frequency(PageKey.hash(PageKey.of(0, FRAMES))), "counted as the request it is");
+            // New pages push it out of the window; its one use admits it to the main region against a resident page
+            // no request has touched since the switch. Counted, that page would tie with it, and it would be evicted.
+            for (int page = FRAMES + 1; page <= FRAMES + expert.windowTarget() + 1; page++) {
+                driver.request(page);
+            }
+            assertTrue(driver.isResident(FRAMES), "the page requested once passed admission: evicted " + driver.evicted());
             driver.policy.checkInvariants();
         }
     }
