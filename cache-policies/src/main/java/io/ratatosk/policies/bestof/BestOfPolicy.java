@@ -210,8 +210,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     private int chosen;
     private long switches;
     /**
-     * The sketch of the w-tinylfu-adaptive expert built last, or null: the next one counts on in it. Page popularity
-     * belongs to the workload, not to the expert, and a new sketch made each switch to W-TinyLFU start blind.
+     * The sketch the next w-tinylfu-adaptive expert counts on in: the one the expert built last counted in, or, before
+     * the first, one made with this policy. Page popularity belongs to the workload, not to the expert, and a new
+     * sketch made each switch to W-TinyLFU start blind. While another expert is followed, every fault counts in it
+     * (the hits, which the other experts' hit filters skip, do not): a first switch to W-TinyLFU, late in a long trace,
+     * then finds which pages keep coming back (docs/policies.md, "A switch to W-TinyLFU no longer counts ...").
      */
     private FrequencySketch tinyLfuSketch;
     // Guarded by the lock that guards the simulations (see SimulationPlace).
@@ -243,6 +246,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.losses = new double[miniatures.size()];
         this.known = new long[(frameCount + 63) >>> 6];
         this.sampledFrames = new long[(frameCount + 63) >>> 6];
+        this.tinyLfuSketch = AdaptiveTinyLfuPolicy.newSketch(frameCount, expertSettings);
         follow(newExpert(0));
     }
 
@@ -417,6 +421,11 @@ public final class BestOfPolicy implements EvictionPolicy {
             if (sampled) {
                 simulate(pageKey);
             }
+        }
+        if (!(current instanceof AdaptiveTinyLfuPolicy)) { // that one counts every request in this sketch itself
+            long hash = PageKey.hash(pageKey);
+            tinyLfuSketch.increment(hash);
+            tinyLfuSketch.ageIfDue();
         }
         current.onFault(frame, pageKey);
         known[frame >>> 6] |= 1L << frame;
@@ -684,6 +693,11 @@ public final class BestOfPolicy implements EvictionPolicy {
     }
 
     // ---------------------------------------------------------------- introspection, checks
+
+    /** The sketch the next w-tinylfu-adaptive expert counts on in (for tests). */
+    FrequencySketch tinyLfuSketch() {
+        return tinyLfuSketch;
+    }
 
     /** Miniature {@code i}'s policy (for tests). */
     EvictionPolicy miniature(int i) {

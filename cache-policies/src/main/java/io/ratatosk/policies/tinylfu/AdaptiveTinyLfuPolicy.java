@@ -108,6 +108,14 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
         this.chosen = -1;
     }
 
+    /**
+     * A new sketch, sized as this policy's own over {@code frameCount} frames with {@code settings}: for a {@code sketch}
+     * to hand to {@link #following} that best-of counted in before any expert of this policy was built.
+     */
+    public static FrequencySketch newSketch(int frameCount, FlagValues settings) {
+        return new FrequencySketch(frameCount, TinyLfuSizing.read(frameCount, settings).sketchPeriod());
+    }
+
     /** With the {@code pagecache.tinylfu.*} flags, at their defaults where unset. */
     public static AdaptiveTinyLfuPolicy create(FrameTable frames, FlagValues settings) {
         return create(frames, settings, false);
