@@ -265,7 +265,7 @@ public final class LdbcCommand implements Callable<Integer> {
             // Compiled code for the first run too: one unreported warm-up phase before any run.
             progress.line("warming up the JVM with %s of %s at %s (not reported)", warm, specs.get(0).text(),
                 caches.get(0).text());
-            new LdbcRun(runnerSettings.measuring(Budget.operations(0)), ProgressOutput.none())
+            new LdbcRun(runnerSettings.measuring(Budget.operations(0)), progress.tasksNamed("JVM warm-up, "))
                 .execute(specs.get(0), caches.get(0), storeBytes, null, null);
         }
         List<RunResult> results = new ArrayList<>();

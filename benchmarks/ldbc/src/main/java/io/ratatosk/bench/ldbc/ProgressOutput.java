@@ -19,11 +19,23 @@ public final class ProgressOutput {
     private final PrintStream err;
     private final boolean quiet;
     private final boolean terminal;
+    /** Put before each task's name. */
+    private final String taskPrefix;
 
     public ProgressOutput(PrintStream err, boolean quiet, boolean terminal) {
+        this(err, quiet, terminal, "");
+    }
+
+    private ProgressOutput(PrintStream err, boolean quiet, boolean terminal, String taskPrefix) {
         this.err = err;
         this.quiet = quiet;
         this.terminal = terminal;
+        this.taskPrefix = taskPrefix;
+    }
+
+    /** The same output, each task's name after {@code prefix}: a warm-up's run apart from the measured run of the same name. */
+    public ProgressOutput tasksNamed(String prefix) {
+        return new ProgressOutput(err, quiet, terminal, prefix + taskPrefix);
     }
 
     /** stderr, with a bar when stderr is a terminal. */
@@ -45,7 +57,7 @@ public final class ProgressOutput {
 
     /** A task of {@code max} steps, shown in units of {@code unitSize} steps called {@code unit}. */
     public Task task(String name, long max, String unit, long unitSize) {
-        return new Task(name, Math.max(1, max), unit, unitSize);
+        return new Task(taskPrefix + name, Math.max(1, max), unit, unitSize);
     }
 
     /** One task's progress; {@link #stepBy} may be called from several threads. */
