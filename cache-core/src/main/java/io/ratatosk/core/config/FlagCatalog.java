@@ -63,22 +63,13 @@ public final class FlagCatalog {
         double bestScore = Double.MAX_VALUE;
         for (Flag flag : flags) {
             String name = prefixed ? flag.name().substring(PREFIX.length()) : flag.name();
-            double score = Math.min(closeness(givenName, name), closeness(givenSegment, flag.shortName()));
+            double score = Math.min(Spelling.closeness(givenName, name), Spelling.closeness(givenSegment, flag.shortName()));
             if (score < bestScore) {
                 best = flag;
                 bestScore = score;
             }
         }
         return Optional.ofNullable(best);
-    }
-
-    /** Edit distance relative to the length of {@code target}, or MAX_VALUE when it is more than a third of it. */
-    private static double closeness(String given, String target) {
-        if (given.isEmpty()) {
-            return Double.MAX_VALUE;
-        }
-        int distance = Spelling.editDistance(given, target);
-        return distance <= Math.max(1, target.length() / 3) ? (double) distance / target.length() : Double.MAX_VALUE;
     }
 
     /**

@@ -10,29 +10,39 @@ public final class Spelling {
     }
 
     /**
-     * The candidate closest to {@code given} by edit distance, ignoring case, if one is at most a third of its own
-     * length away (at least one edit): {@code munin} finds {@code muninn}, {@code clockpro} {@code clock-pro}; a name
-     * far from every candidate finds none. On a tie, the first candidate wins.
+     * The candidate closest to {@code given}, ignoring case, if one is close at all ({@link #closeness}): {@code munin}
+     * finds {@code muninn}, {@code clockpro} {@code clock-pro}; a name far from every candidate finds none. On a tie,
+     * the first candidate wins.
      */
     public static Optional<String> closest(String given, Collection<String> candidates) {
         String lower = given.toLowerCase(Locale.ROOT).strip();
-        if (lower.isEmpty()) {
-            return Optional.empty();
-        }
         String best = null;
-        int bestDistance = Integer.MAX_VALUE;
+        double bestScore = Double.MAX_VALUE;
         for (String candidate : candidates) {
-            int distance = editDistance(lower, candidate.toLowerCase(Locale.ROOT));
-            if (distance <= Math.max(1, candidate.length() / 3) && distance < bestDistance) {
+            double score = closeness(lower, candidate.toLowerCase(Locale.ROOT));
+            if (score < bestScore) {
                 best = candidate;
-                bestDistance = distance;
+                bestScore = score;
             }
         }
         return Optional.ofNullable(best);
     }
 
+    /**
+     * The edit distance from {@code given} to {@code target} relative to the length of {@code target}, or
+     * {@link Double#MAX_VALUE} when it is more than a third of that length (at least one edit is close) or
+     * {@code given} is empty: the smaller, the likelier {@code given} was meant as {@code target}.
+     */
+    public static double closeness(String given, String target) {
+        if (given.isEmpty()) {
+            return Double.MAX_VALUE;
+        }
+        int distance = editDistance(given, target);
+        return distance <= Math.max(1, target.length() / 3) ? (double) distance / target.length() : Double.MAX_VALUE;
+    }
+
     /** Levenshtein distance: insertions, deletions and substitutions, each costing one. */
-    public static int editDistance(String a, String b) {
+    static int editDistance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
