@@ -150,7 +150,8 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
      * sketch, which counts requests, does not count it (the requests that brought it in were counted by the policy
      * that held it, or in the sketch handed on). Counted, every resident page would start at one use, as often as a
      * page requested once since the switch: none of those could pass admission before a second request in the
-     * window, and a new phase's pages stayed out (ARC's P3 at 381,271 frames: 71.23% against 72.89%, docs/policies.md).
+     * window, and a new phase's pages stayed out (ARC's P3 at 381,271 frames: 71.23% counted, 72.89% not, before best-of
+     * also counted faults in the sketch; docs/policies.md).
      */
     public final void takeOver(int frame, long pageKey) {
         lock.lock(); // takes nothing under best-of, whose lock guards every call of its experts
