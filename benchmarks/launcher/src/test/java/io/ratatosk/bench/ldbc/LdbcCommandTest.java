@@ -331,6 +331,22 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
     }
 
+    /** A --data that cannot be prepared is a usage error (exit 2) before the data cache is touched. */
+    @Test
+    void aDataThatCannotBePreparedIsAUsageErrorBeforeAnything() throws IOException {
+        Path missing = dir.resolve("no-such-data");
+        assertEquals(2, bench(args("--data", missing.toString())));
+        assertTrue(err.toString().contains("--data " + missing + ": no such folder"), err.toString());
+        Path file = Files.write(dir.resolve("a-file"), new byte[] {1});
+        assertEquals(2, bench(args("--data", file.toString())));
+        assertTrue(err.toString().contains("--data " + file + ": not a folder"), err.toString());
+        assertEquals(2, bench(args("--data", "generated:lots")));
+        assertTrue(err.toString().contains("--data generated:lots: the scale must be a number in (0, 10000]"), err.toString());
+        assertEquals(2, bench(args("--data", "generatedx")));
+        assertTrue(err.toString().contains("--data generatedx: write generated:SCALE"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
+    }
+
     @Test
     void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
         Path probe = Files.createFile(dir.resolve("probe"));

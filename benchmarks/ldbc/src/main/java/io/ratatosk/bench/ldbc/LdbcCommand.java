@@ -212,8 +212,10 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         // Every run's flags but the cache's size, before minutes of generating and loading.
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
-        // Written only once the data is ready and the runs are done: refused now, not after minutes of work.
+        // The data's name, and what is written only once the data is ready and the runs are done: refused now, not
+        // after minutes of work.
         usage(() -> {
+            LdbcDatasets.check(data);
             OutputFile.check("--record-trace", recordTrace);
             OutputFile.check("--dump-results", dumpResults);
             if (out != null && Files.exists(out) && !Files.isDirectory(out)) {

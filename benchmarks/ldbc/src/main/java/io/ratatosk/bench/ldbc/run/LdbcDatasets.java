@@ -67,14 +67,36 @@ public final class LdbcDatasets {
             return load("generated:" + scaleText(scale) + " (seed " + seed + ")", LdbcDataSource.directory(csv),
                 root.resolve("store"), reload, progress);
         }
-        Path dir = Path.of(s).toAbsolutePath().normalize();
+        Path dir = csvFolder(spec);
+        return load(dir.toString(), LdbcDataSource.directory(dir),
+            dataCache.resolve("dir-" + shortHash(dir.toString())).resolve("store"), reload, progress);
+    }
+
+    /**
+     * Refuses a {@code --data} that cannot be prepared, before anything is generated or loaded: a scale that is not
+     * one, or a folder that is not there. What the folder holds is read by the loader, which names a missing file.
+     */
+    public static void check(String spec) {
+        String s = spec.strip();
+        if (s.equals("sample")) {
+            return;
+        }
+        if (s.startsWith("generated")) {
+            scale(s);
+        } else {
+            csvFolder(spec);
+        }
+    }
+
+    /** The folder of LDBC CSV files {@code spec} names; refused if it is not one. */
+    private static Path csvFolder(String spec) {
+        Path dir = Path.of(spec.strip()).toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--data " + spec + (Files.exists(dir) ? ": not a folder" : ": no such folder")
                 + " (expected sample, generated:SCALE"
                 + " or a folder of LDBC CSV files)");
         }
-        return load(dir.toString(), LdbcDataSource.directory(dir),
-            dataCache.resolve("dir-" + shortHash(dir.toString())).resolve("store"), reload, progress);
+        return dir;
     }
 
     private static double scale(String spec) {
