@@ -230,6 +230,7 @@ class PageCacheConfigTest {
                 + "pagecache.history.boost_usage=(7, or pagecache.clock.max_usage when that is lower), "
                 + "pagecache.deferred_lru.pull_threshold=0.9, pagecache.deferred_lru.purge_count=0.01, "
                 + "pagecache.s3fifo.small=0.1, pagecache.s3fifo.ghosts=0.9, pagecache.s3fifo.move_threshold=2, "
+                + "pagecache.s3fifo.adaptive_ghosts=false, "
                 + "pagecache.tinylfu.window=(1% of frames, at least 1), pagecache.tinylfu.protected=0.8, "
                 + "pagecache.tinylfu.sketch_period=10.0, pagecache.tinylfu.shadow_entries=2048, pagecache.tinylfu.adapt_period=1.0, "
                 + "pagecache.bestof.shadow_entries=2048, pagecache.bestof.adapt_period=1.0, pagecache.bestof.margin=0.1, pagecache.bestof.min_gain=0.01, pagecache.bestof.significance=8.0, "

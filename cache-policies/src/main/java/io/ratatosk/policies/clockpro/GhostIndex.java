@@ -73,7 +73,7 @@ public final class GhostIndex {
         return keys.length;
     }
 
-    int capacity() {
+    public int capacity() {
         return capacity;
     }
 

@@ -31,6 +31,14 @@ import java.util.Objects;
  * a {@link FrameQueues}, so that a ghost that is hit leaves from the middle), not the paper's hashed fingerprints,
  * so no collision lends a page a ghost.
  *
+ * <p>With {@code adaptive_ghosts} (off by default; on in best-of's s3-fifo expert) the ghost FIFO's length follows
+ * the workload, as ARC's target follows its ghost hits. A ghost's work is to send a page straight to the main FIFO,
+ * where it takes a place from the pages there. When the main FIFO's scan first reaches such a page, the page has
+ * either been used since (the place paid) and the ghost FIFO grows by one, or not and it shrinks by one, between a
+ * twentieth of {@code ghosts} and {@code ghosts}. Where pages come back often but once (LDBC's graph pages) the ghosts
+ * then shorten and keep the main FIFO for pages used again: on the anchors' LDBC trace 67.50 / 80.01 / 92.14 at 5% /
+ * 10% / 25% of the store against 66.72 / 78.83 / 92.14 (docs/policies.md, "s3-fifo").
+ *
  * <p>Concurrency. A hit raises the frequency with one CAS, not retried: lock-free, allocation-free,
  * muninn's cost. Faults, evictions and the queues run under one lock on the miss path; a fault or an
  * eviction that finds it held leaves its event for the holder and returns ({@link DeferringLock}).
@@ -39,11 +47,17 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
     public static final String NAME = "s3-fifo";
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "S3-FIFO (Yang et al. 2023): a small FIFO filters pages used once, a main FIFO with a 2-bit frequency, a ghost FIFO of evicted pages.",
-        List.of(ReadFlag.of(S3FifoFlags.SMALL), ReadFlag.of(S3FifoFlags.GHOSTS), ReadFlag.of(S3FifoFlags.MOVE_THRESHOLD)),
+        List.of(ReadFlag.of(S3FifoFlags.SMALL), ReadFlag.of(S3FifoFlags.GHOSTS), ReadFlag.of(S3FifoFlags.MOVE_THRESHOLD),
+            ReadFlag.of(S3FifoFlags.ADAPTIVE_GHOSTS)),
         S3FifoPolicy::create, (frames, settings) -> create(frames, settings, true));
 
     /** Policy-word bits holding the frequency, 0..3. */
     public static final long FREQUENCY = 3;
+    /**
+     * A page a ghost sent to the main FIFO that the main FIFO's scan has not reached yet ({@code adaptive_ghosts}); a
+     * bit no other policy's word uses, as best-of's experts need (docs/policies.md, "best-of", "Concurrency").
+     */
+    static final long FROM_GHOST = 1L << 11;
     static final int SMALL = 0;
     static final int MAIN = 1;
     private static final int NONE = FrameQueues.NONE;
@@ -56,18 +70,24 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
     private final GhostIndex ghosts;
     /** The ghosts' slots in eviction order, oldest first: one FIFO over the slots, so a ghost can leave from the middle. */
     private final FrameQueues ghostOrder;
+    private final boolean adaptiveGhosts;
+    /** The fewest ghosts an adaptive ghost FIFO keeps room for: a twentieth of the capacity, at least 1. */
+    private final int minGhosts;
     /**
      * Faults and evictions that find it held leave their event for its holder ({@link DeferringLock}); none where its
      * owner's lock guards every call ({@link PolicyEntry#guardedFactory()}).
      */
     private final DeferringLock lock;
     // Guarded by lock.
+    /** Ghosts kept: the capacity, or with adaptive ghosts what the main FIFO's use of their pages allows. */
+    private int ghostLimit;
 
     S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold) {
-        this(frames, smallTarget, ghostCapacity, moveThreshold, false);
+        this(frames, smallTarget, ghostCapacity, moveThreshold, false, false);
     }
 
-    private S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold, boolean guardedByOwner) {
+    private S3FifoPolicy(FrameTable frames, int smallTarget, int ghostCapacity, int moveThreshold, boolean adaptiveGhosts,
+                         boolean guardedByOwner) {
         this.lock = DeferringLock.of(guardedByOwner, this::faulted, this::evicted);
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
@@ -76,6 +96,9 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
         this.queues = new FrameQueues(frameCount, 2);
         this.ghosts = new GhostIndex(ghostCapacity);
         this.ghostOrder = new FrameQueues(ghosts.slots(), 1);
+        this.adaptiveGhosts = adaptiveGhosts;
+        this.minGhosts = Math.max(1, ghostCapacity / 20);
+        this.ghostLimit = ghostCapacity;
     }
 
     /** With the {@code pagecache.s3fifo.*} flags, at their defaults where unset. */
@@ -88,7 +111,8 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
         int small = settings.getFrameCount(S3FifoFlags.SMALL, count, Math.max(1, count / 10));
         double ghostsPerFrame = settings.getDouble(S3FifoFlags.GHOSTS);
         long ghosts = Math.min(PolicySizes.MAX_GHOSTS, PolicySizes.ghostCapacity(count, ghostsPerFrame));
-        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD), guardedByOwner);
+        return new S3FifoPolicy(frames, small, (int) ghosts, settings.getInt(S3FifoFlags.MOVE_THRESHOLD),
+            settings.getBoolean(S3FifoFlags.ADAPTIVE_GHOSTS), guardedByOwner);
     }
 
     @Override
@@ -134,9 +158,12 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
             forget(ghost);
         }
         queues.addTail(ghost != GhostIndex.NONE ? MAIN : SMALL, frame);
+        if (adaptiveGhosts && ghost != GhostIndex.NONE) {
+            frames.setPolicyWord(frame, FROM_GHOST);
+        }
     }
 
-    /** A page leaving the small FIFO is remembered; the oldest ghost goes when there are more than the ghost capacity. */
+    /** A page leaving the small FIFO is remembered; the oldest ghost goes when there are more than the ghost FIFO keeps. */
     @Override
     public void onEvicted(int frame, long pageKey) {
         lock.evicted(frame, pageKey);
@@ -180,6 +207,9 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
                     setFrequency(frame, 0);
                     queues.moveToTail(MAIN, frame);
                 } else if (!fromSmall && frequency > 0) {
+                    if ((word & FROM_GHOST) != 0) {
+                        judgeGhost(frame, true);
+                    }
                     setFrequency(frame, frequency - 1);
                     queues.moveToTail(MAIN, frame);
                 } else if (!frames.isEvictable(frame)) {
@@ -190,6 +220,9 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
                         pinnedMain++;
                     }
                 } else {
+                    if (!fromSmall && (word & FROM_GHOST) != 0) {
+                        judgeGhost(frame, false);
+                    }
                     // Past the victim, as a clock hand: asked again without an eviction, it names another.
                     queues.moveToTail(queue, frame);
                     return frame;
@@ -201,15 +234,41 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
         }
     }
 
-    /** A new ghost at the end of the FIFO, unless it has one; the oldest goes when there are more than the ghost capacity. */
+    /** A new ghost at the end of the FIFO, unless it has one; the oldest go while there are more than {@link #ghostLimit}. */
     private void remember(long pageKey) {
         int slot = ghosts.slotOfOrAdd(pageKey);
         if (slot >= 0) {
             return; // remembered already
         }
         ghostOrder.addTail(0, ~slot);
-        if (ghosts.overCapacity()) {
+        while (ghosts.size() > ghostLimit) {
             forget(ghostOrder.head(0));
+        }
+    }
+
+    /**
+     * The main FIFO's scan reached a page a ghost sent there: the ghost FIFO grows by one if the page was used since,
+     * and shrinks by one if not (its oldest ghost goes now, if it is full). Only with adaptive ghosts, whose faults
+     * alone set the bit.
+     */
+    private void judgeGhost(int frame, boolean used) {
+        ghostLimit = used ? Math.min(ghosts.capacity(), ghostLimit + 1) : Math.max(minGhosts, ghostLimit - 1);
+        while (ghosts.size() > ghostLimit) {
+            forget(ghostOrder.head(0));
+        }
+        long word;
+        do {
+            word = frames.policyWord(frame);
+        } while (!frames.casPolicyWord(frame, word, word & ~FROM_GHOST));
+    }
+
+    /** Ghosts kept at most now: the capacity, or less with adaptive ghosts (for tests). */
+    public int ghostLimit() {
+        lock.lock();
+        try {
+            return ghostLimit;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -276,8 +335,13 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
                         ? " is in the ghost FIFO but holds no ghost" : " holds a ghost the ghost FIFO lost"));
                 }
             }
-            if (ghostOrder.size(0) != ghosts.size() || ghosts.overCapacity()) {
-                throw new IllegalStateException(NAME + ": " + ghostOrder.size(0) + " ghosts listed, " + ghosts.size() + " indexed");
+            if (ghostOrder.size(0) != ghosts.size() || ghosts.size() > ghostLimit) {
+                throw new IllegalStateException(NAME + ": " + ghostOrder.size(0) + " ghosts listed, " + ghosts.size() + " indexed, "
+                    + ghostLimit + " kept at most");
+            }
+            if (ghostLimit < minGhosts || ghostLimit > ghosts.capacity() || !adaptiveGhosts && ghostLimit != ghosts.capacity()) {
+                throw new IllegalStateException(NAME + ": " + ghostLimit + " ghosts kept at most, outside [" + minGhosts + ", "
+                    + ghosts.capacity() + "]" + (adaptiveGhosts ? "" : " or not the capacity without adaptive ghosts"));
             }
         } finally {
             lock.unlock();

@@ -9,6 +9,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.policies.PolicyDriver;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -146,6 +147,90 @@ class S3FifoPolicyTest {
             driver.access(1, 1, 1, 1, 1, 1);
             assertEquals(3, driver.policyWord(1) & S3FifoPolicy.FREQUENCY);
         }
+    }
+
+    /**
+     * A stream of new pages, each read a second time {@code minGap} to 100 new pages later, then {@code usesInMain} more
+     * times at once; between two new pages, with probability {@code hotShare}, a read of one of 60 hot pages (0..59).
+     * At 100 frames a page leaves the small FIFO (10) a few new pages after it came, and is remembered for as many
+     * small-FIFO evictions as the ghost FIFO holds (90 at most): a second read within that comes back through a ghost
+     * into the main FIFO.
+     */
+    private static final class ReadTwiceStream {
+        private final PolicyDriver driver;
+        private final SplittableRandom random = new SplittableRandom(11);
+        private final PriorityQueue<long[]> due = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+        private long newPages;
+
+        ReadTwiceStream(PolicyDriver driver) {
+            this.driver = driver;
+        }
+
+        void run(int count, int minGap, int usesInMain, double hotShare) {
+            for (int i = 0; i < count; i++) {
+                long page = 1_000 + newPages++;
+                driver.request(page);
+                due.add(new long[] {newPages + minGap + random.nextInt(101 - minGap), page});
+                while (!due.isEmpty() && due.peek()[0] <= newPages) {
+                    long back = due.poll()[1];
+                    for (int use = 0; use <= usesInMain; use++) {
+                        driver.request(back);
+                    }
+                }
+                if (random.nextDouble() < hotShare) {
+                    driver.request(random.nextInt(60));
+                }
+            }
+        }
+    }
+
+    private static PolicyDriver adaptive(int frames, boolean adaptiveGhosts) {
+        return PolicyDriver.of(frames, S3FifoPolicy.NAME, Map.of("pagecache.s3fifo.adaptive_ghosts", Boolean.toString(adaptiveGhosts)));
+    }
+
+    @Test
+    void adaptiveGhostsShortenWhileThePagesTheyBringBackGoUnusedAndGrowOnceTheyAreUsed() {
+        try (PolicyDriver driver = adaptive(100, true)) {
+            int capacity = policy(driver).ghostLimit();
+            assertEquals(90, capacity, "0.9 ghosts a frame");
+            ReadTwiceStream stream = new ReadTwiceStream(driver);
+            stream.run(5_000, 11, 0, 0);
+            int shortened = policy(driver).ghostLimit();
+            // every page a ghost sent to main left it unused; the shorter the FIFO, the fewer second reads find a ghost
+            assertTrue(shortened >= capacity / 20 && shortened <= capacity / 5, "ghosts kept: " + shortened);
+            driver.policy.checkInvariants();
+            stream.run(5_000, 5, 2, 0);
+            assertEquals(capacity, policy(driver).ghostLimit(), "every page a ghost sent to main was used there");
+            driver.policy.checkInvariants();
+        }
+    }
+
+    @Test
+    void withoutAdaptiveGhostsTheGhostFifoKeepsItsLengthAndThePolicyWordItsFrequencyAlone() {
+        try (PolicyDriver driver = adaptive(100, false)) {
+            new ReadTwiceStream(driver).run(5_000, 11, 0, 0);
+            assertEquals(90, policy(driver).ghostLimit());
+            driver.policy.checkInvariants();
+            for (long page = 0; page < 7_000; page++) {
+                if (driver.isResident(page)) {
+                    assertEquals(0, driver.policyWord(page) & ~S3FifoPolicy.FREQUENCY, "page " + page);
+                }
+            }
+        }
+    }
+
+    /** Hot pages beside pages read twice: shorter ghosts keep the second reads out of the main FIFO, and the hot pages in. */
+    @Test
+    void adaptiveGhostsKeepTheHotPagesThatPagesReadTwiceWouldPushOut() {
+        long[] hits = new long[2];
+        for (int adaptive = 0; adaptive < 2; adaptive++) {
+            try (PolicyDriver driver = adaptive(100, adaptive == 1)) {
+                new ReadTwiceStream(driver).run(20_000, 11, 0, 0.5);
+                hits[adaptive] = driver.hits();
+                driver.policy.checkInvariants();
+            }
+        }
+        assertTrue(hits[1] > 1.5 * hits[0], "adaptive " + hits[1] + " against full " + hits[0]); // 8,618 against 4,071
     }
 
     @Test
