@@ -204,13 +204,13 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
                 long word = frames.policyWord(frame);
                 int frequency = (int) (word & FREQUENCY);
                 if (fromSmall && frequency >= moveThreshold) {
-                    setFrequency(frame, 0);
+                    setBits(frame, FREQUENCY, 0);
                     queues.moveToTail(MAIN, frame);
                 } else if (!fromSmall && frequency > 0) {
                     if ((word & FROM_GHOST) != 0) {
-                        judgeGhost(frame, true);
+                        judgeGhost(true);
                     }
-                    setFrequency(frame, frequency - 1);
+                    setBits(frame, FREQUENCY | FROM_GHOST, frequency - 1);
                     queues.moveToTail(MAIN, frame);
                 } else if (!frames.isEvictable(frame)) {
                     queues.moveToTail(queue, frame);
@@ -221,7 +221,8 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
                     }
                 } else {
                     if (!fromSmall && (word & FROM_GHOST) != 0) {
-                        judgeGhost(frame, false);
+                        judgeGhost(false);
+                        setBits(frame, FROM_GHOST, 0);
                     }
                     // Past the victim, as a clock hand: asked again without an eviction, it names another.
                     queues.moveToTail(queue, frame);
@@ -247,19 +248,15 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
     }
 
     /**
-     * The main FIFO's scan reached a page a ghost sent there: the ghost FIFO grows by one if the page was used since,
-     * and shrinks by one if not (its oldest ghost goes now, if it is full). Only with adaptive ghosts, whose faults
-     * alone set the bit.
+     * The main FIFO's scan reached a page a ghost sent there ({@link #FROM_GHOST}, which the caller clears): the ghost
+     * FIFO grows by one if the page was used since, and shrinks by one if not (its oldest ghost goes now, if it is
+     * full). Only with adaptive ghosts, whose faults alone set the bit.
      */
-    private void judgeGhost(int frame, boolean used) {
+    private void judgeGhost(boolean used) {
         ghostLimit = used ? Math.min(ghosts.capacity(), ghostLimit + 1) : Math.max(minGhosts, ghostLimit - 1);
         while (ghosts.size() > ghostLimit) {
             forget(ghostOrder.head(0));
         }
-        long word;
-        do {
-            word = frames.policyWord(frame);
-        } while (!frames.casPolicyWord(frame, word, word & ~FROM_GHOST));
     }
 
     /** Ghosts kept at most now: the capacity, or less with adaptive ghosts (for tests). */
@@ -277,12 +274,12 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
         ghosts.remove(slot);
     }
 
-    /** Sets the frequency bits; a hit racing this may be lost, as a hit racing a hit may. */
-    private void setFrequency(int frame, int frequency) {
+    /** Sets the policy word's {@code mask} bits to {@code bits}; a hit racing this may be lost, as a hit racing a hit may. */
+    private void setBits(int frame, long mask, long bits) {
         long word;
         do {
             word = frames.policyWord(frame);
-        } while (!frames.casPolicyWord(frame, word, (word & ~FREQUENCY) | frequency));
+        } while (!frames.casPolicyWord(frame, word, (word & ~mask) | bits));
     }
 
     /** Whether {@code frame} is in the small FIFO (for tests). */
