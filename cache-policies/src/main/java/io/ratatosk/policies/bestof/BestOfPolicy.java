@@ -92,8 +92,9 @@ import java.util.function.LongConsumer;
  * A hit that read the old expert just before a switch may apply the old expert's update to a
  * word the new one has just set; the experts' hits touch disjoint kinds of bits (a usage count in
  * bits 0..2, a reference bit 0, W-TinyLFU's pending count in bits 6..9), none of them a state bit
- * another expert counts (CLOCK-Pro's 3..5, W-TinyLFU's 10, s3-fifo's 11), so such a hit is at worst a stray reference. In one thread the policy is
- * deterministic and the page cache counts exactly the simulator's hits.
+ * another expert counts (CLOCK-Pro's 3..5, W-TinyLFU's 10, s3-fifo's 11), so such a hit is at worst a
+ * stray reference. In one thread the policy is deterministic and the page cache counts exactly the
+ * simulator's hits.
  */
 public final class BestOfPolicy implements EvictionPolicy {
     public static final String NAME = "best-of";
@@ -283,7 +284,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      * expert, one hit kept ARC's OLTP@37376 at 72.40 and @18688 at 67.55 where two gave 71.68 and 67.29 (muninn 72.46
      * and 67.31), the 59 public cells the same counts (docs/policies.md, "best-of"). And its ghost FIFO's length follows
      * the workload ({@code adaptive_ghosts}) unless set: on the LDBC traces 0.2 to 0.3 points more at 5% and 10% of the
-     * store, the eval cells within 0.15 in sum (docs/policies.md, "s3-fifo").
+     * store, for 1.04 points less over the 65 eval cells in sum, the counts the same (docs/policies.md, "s3-fifo").
      */
     private static FlagValues withS3FifoExpert(FlagValues settings) {
         return withUnlessSet(withUnlessSet(settings, S3FifoFlags.MOVE_THRESHOLD, EXPERT_S3FIFO_MOVE_THRESHOLD),
