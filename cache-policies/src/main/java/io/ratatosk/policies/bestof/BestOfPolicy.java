@@ -282,13 +282,13 @@ public final class BestOfPolicy implements EvictionPolicy {
      * The experts' s3-fifo moves a page from the small FIFO to the main one after one hit there unless
      * {@code move_threshold} is set, not after two as s3-fifo alone (the paper's authors' code): measured as the
      * expert, one hit kept ARC's OLTP@37376 at 72.40 and @18688 at 67.55 where two gave 71.68 and 67.29 (muninn 72.46
-     * and 67.31), the 59 public cells the same counts (docs/policies.md, "best-of"). And its ghost FIFO's length follows
-     * the workload ({@code adaptive_ghosts}) unless set: on the LDBC traces 0.2 to 0.3 points more at 5% and 10% of the
-     * store, for 1.04 points less over the 65 eval cells in sum, the counts the same (docs/policies.md, "s3-fifo").
+     * and 67.31), the 59 public cells the same counts (docs/policies.md, "best-of"). Its ghost FIFO keeps its length
+     * unless {@code adaptive_ghosts} is set: adapting, it gave the LDBC traces 0.2 to 0.3 points at 5% and 10% of the
+     * store for 1.04 points less over the 65 eval cells, and s3-fifo alone lost up to 0.7 at small sizes of a bursty
+     * web-like trace, the family where this expert is the one followed (docs/policies.md, "s3-fifo").
      */
     private static FlagValues withS3FifoExpert(FlagValues settings) {
-        return withUnlessSet(withUnlessSet(settings, S3FifoFlags.MOVE_THRESHOLD, EXPERT_S3FIFO_MOVE_THRESHOLD),
-            S3FifoFlags.ADAPTIVE_GHOSTS, Boolean.TRUE);
+        return withUnlessSet(settings, S3FifoFlags.MOVE_THRESHOLD, EXPERT_S3FIFO_MOVE_THRESHOLD);
     }
 
     /** {@code settings}, with {@code flag} given as {@code value} (of the flag's type) where it was left unset. */

@@ -14,7 +14,7 @@ public final class S3FifoFlags {
             "Hits in the small FIFO that move a page to the main FIFO instead of evicting it (2, as the paper's authors' code; best-of's s3-fifo expert takes 1 unless set).");
 
     public static final Flag ADAPTIVE_GHOSTS = Flag.bool("pagecache.s3fifo.adaptive_ghosts", "false",
-            "Whether the ghost FIFO's length follows the workload, up to `ghosts`: a page a ghost sent to the main FIFO lengthens it by one if it is used there before the main FIFO's scan reaches it, and shortens it by one if not (at least a twentieth of `ghosts`). Off for s3-fifo, as the paper has it; best-of's s3-fifo expert turns it on unless set.");
+            "Whether the ghost FIFO's length follows the workload, up to `ghosts`: a page a ghost sent to the main FIFO lengthens it by one if it is used there before the main FIFO's scan reaches it, and shortens it by one if not (at least a twentieth of `ghosts`). Off by default, as the paper has it, also in best-of's s3-fifo expert (best-of:s3fifo.adaptive_ghosts=true turns it on there).");
 
     private S3FifoFlags() {
     }

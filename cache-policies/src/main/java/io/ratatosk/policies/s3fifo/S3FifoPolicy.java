@@ -31,7 +31,7 @@ import java.util.Objects;
  * a {@link FrameQueues}, so that a ghost that is hit leaves from the middle), not the paper's hashed fingerprints,
  * so no collision lends a page a ghost.
  *
- * <p>With {@code adaptive_ghosts} (off by default; on in best-of's s3-fifo expert) the ghost FIFO's length follows
+ * <p>With {@code adaptive_ghosts} (off by default, in best-of's s3-fifo expert too) the ghost FIFO's length follows
  * the workload, as ARC's target follows its ghost hits. A ghost's work is to send a page straight to the main FIFO,
  * where it takes a place from the pages there. When the main FIFO's scan first reaches such a page, the page has
  * either been used since (the place paid) and the ghost FIFO grows by one, or not and it shrinks by one, between a
