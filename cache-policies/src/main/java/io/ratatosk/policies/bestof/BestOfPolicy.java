@@ -121,7 +121,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int SAMPLED_SHARE = 4;
     /** ...but hold at least this many frames (or all of a smaller cache), below which a miniature's choice is noise. */
     static final int MIN_SAMPLED_ENTRIES = 256;
-    /** Hits in the small FIFO that move a page to the main FIFO in the s3-fifo expert, unless set ({@link #withS3FifoExpert}). */
+    /** Hits in the small FIFO that move a page to the main FIFO in the s3-fifo expert, unless set ({@link #withS3FifoMoveThreshold}). */
     static final int EXPERT_S3FIFO_MOVE_THRESHOLD = 1;
     /** Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the same cells. */
     static final int SIGNIFICANCE_CHECK = 16;
@@ -147,7 +147,7 @@ public final class BestOfPolicy implements EvictionPolicy {
     private final int frameCount;
     /** What the experts are built from: their own flags, at their defaults where unset. */
     private final FlagValues settings;
-    /** What the experts that follow the frames are built from: {@link #settings} and {@link #withS3FifoExpert}. */
+    /** What the experts that follow the frames are built from: {@link #settings} and {@link #withS3FifoMoveThreshold}. */
     private final FlagValues expertSettings;
     private final MiniatureSet miniatures;
     /** Requests whose hash, shifted right by 32, is below this are sampled. */
@@ -231,7 +231,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         this.frames = Objects.requireNonNull(frames, "frames");
         this.frameCount = frames.frameCount();
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.expertSettings = withS3FifoExpert(settings);
+        this.expertSettings = withS3FifoMoveThreshold(settings);
         int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
@@ -275,7 +275,7 @@ public final class BestOfPolicy implements EvictionPolicy {
      * so it samples the keys that reach it as it would any others.
      */
     static FlagValues miniatureSettings(FlagValues settings, int capacity) {
-        return withUnlessSet(withS3FifoExpert(settings), TinyLfuFlags.SHADOW_ENTRIES, sampledEntries(capacity));
+        return withUnlessSet(withS3FifoMoveThreshold(settings), TinyLfuFlags.SHADOW_ENTRIES, sampledEntries(capacity));
     }
 
     /**
@@ -287,12 +287,12 @@ public final class BestOfPolicy implements EvictionPolicy {
      * store for 1.04 points less over the 65 eval cells, and s3-fifo alone lost up to 0.7 at small sizes of a bursty
      * web-like trace, the family where this expert is the one followed (docs/policies.md, "s3-fifo").
      */
-    private static FlagValues withS3FifoExpert(FlagValues settings) {
+    private static FlagValues withS3FifoMoveThreshold(FlagValues settings) {
         return withUnlessSet(settings, S3FifoFlags.MOVE_THRESHOLD, EXPERT_S3FIFO_MOVE_THRESHOLD);
     }
 
-    /** {@code settings}, with {@code flag} given as {@code value} (of the flag's type) where it was left unset. */
-    private static FlagValues withUnlessSet(FlagValues settings, Flag flagToSet, Object value) {
+    /** {@code settings}, with {@code flag} given as {@code value} where it was left unset. */
+    private static FlagValues withUnlessSet(FlagValues settings, Flag flagToSet, Integer value) {
         if (settings.isSet(flagToSet)) {
             return settings;
         }
