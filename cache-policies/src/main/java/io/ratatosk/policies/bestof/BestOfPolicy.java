@@ -427,9 +427,7 @@ public final class BestOfPolicy implements EvictionPolicy {
             }
         }
         if (!(current instanceof AdaptiveTinyLfuPolicy)) { // that one counts every request in this sketch itself
-            long hash = PageKey.hash(pageKey);
-            tinyLfuSketch.increment(hash);
-            tinyLfuSketch.ageIfDue();
+            tinyLfuSketch.countRequest(PageKey.hash(pageKey));
         }
         current.onFault(frame, pageKey);
         known[frame >>> 6] |= 1L << frame;

@@ -72,6 +72,12 @@ public final class FrequencySketch {
         }
     }
 
+    /** One request for the page with {@code hash}: one more use ({@link #increment}), then the halving if it is due. */
+    public void countRequest(long hash) {
+        increment(hash);
+        ageIfDue();
+    }
+
     /** Counts {@code uses} more uses of the page with {@code hash} at once; each counter stops at 15. */
     public void add(long hash, int uses) {
         if (uses <= 0) {

@@ -55,8 +55,7 @@ public final class ShadowTinyLfuSet {
 
     /** One request for {@code key}, whose {@code PageKey.hash} is {@code hash}: counted in the sketch, then in every member. */
     public void access(long key, long hash) {
-        sketch.increment(hash);
-        sketch.ageIfDue();
+        sketch.countRequest(hash);
         int row = index.slotOfOrAdd(key);
         if (row < 0) {
             row = ~row;

@@ -167,8 +167,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
         long hash = PageKey.hash(pageKey);
         frames.setPolicyWord(frame, faultBits(hash));
         if (request) {
-            sketch.increment(hash);
-            sketch.ageIfDue();
+            sketch.countRequest(hash);
         }
         queues.addTail(WINDOW, frame);
         for (int moved = 0; moved < 2 && queues.size(WINDOW) > windowTarget && mainSize() < frameCount - windowTarget; moved++) {
