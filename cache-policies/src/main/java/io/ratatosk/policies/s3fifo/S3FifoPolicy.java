@@ -242,9 +242,7 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
             return; // remembered already
         }
         ghostOrder.addTail(0, ~slot);
-        while (ghosts.size() > ghostLimit) {
-            forget(ghostOrder.head(0));
-        }
+        trimGhosts();
     }
 
     /**
@@ -254,6 +252,11 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
      */
     private void judgeGhost(boolean used) {
         ghostLimit = used ? Math.min(ghosts.capacity(), ghostLimit + 1) : Math.max(minGhosts, ghostLimit - 1);
+        trimGhosts();
+    }
+
+    /** The oldest ghosts go while there are more than {@link #ghostLimit}. */
+    private void trimGhosts() {
         while (ghosts.size() > ghostLimit) {
             forget(ghostOrder.head(0));
         }
