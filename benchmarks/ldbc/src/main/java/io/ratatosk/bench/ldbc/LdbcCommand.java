@@ -247,6 +247,12 @@ public final class LdbcCommand implements Callable<Integer> {
             }
         }
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
+        for (CacheSpec c : caches) {
+            if (c.belowMinimum(storeBytes, pageSize)) {
+                progress.line("note: --cache %s is less than %d pages of %,d bytes for this %,d-byte store: that run gets %d frames",
+                    c, CacheSpec.MIN_PAGES, pageSize, storeBytes, CacheSpec.MIN_PAGES);
+            }
+        }
         Files.createDirectories(outDir);
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
             seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.ldbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -103,6 +104,10 @@ class LdbcWorkloadTest {
         assertEquals(8192 * 12, CacheSpec.parse("2.5%").bytesFor(8192 * 500, 8192), "rounded down to pages");
         assertEquals(64L << 20, CacheSpec.parse("64m").bytesFor(1, 8192));
         assertEquals(2 * 8192, CacheSpec.parse("1k").bytesFor(1, 8192), "at least two pages");
+        assertTrue(CacheSpec.parse("1k").belowMinimum(1, 8192), "1k is raised to two pages, and says so");
+        assertTrue(CacheSpec.parse("0.1%").belowMinimum(8192 * 1000, 8192), "one page of a thousand");
+        assertFalse(CacheSpec.parse("0.2%").belowMinimum(8192 * 1000, 8192), "two pages of a thousand");
+        assertFalse(CacheSpec.parse("16k").belowMinimum(1, 8192));
         assertEquals(List.of("5%", "10%", "1g"), CacheSpec.parseList(List.of("5%,10%", "1g")).stream()
             .map(CacheSpec::text).toList());
         for (String bad : List.of("0%", "-1m", "ten", "", "5x")) {

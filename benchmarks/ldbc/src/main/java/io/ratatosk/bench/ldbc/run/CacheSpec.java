@@ -10,6 +10,9 @@ import java.util.Locale;
  * at least two.
  */
 public record CacheSpec(String text, double percent, long bytes) {
+    /** The fewest frames a run gets, whatever the size asked for. */
+    public static final long MIN_PAGES = 2;
+
     public static CacheSpec parse(String text) {
         String s = text.strip().toLowerCase(Locale.ROOT);
         try {
@@ -60,8 +63,17 @@ public record CacheSpec(String text, double percent, long bytes) {
 
     /** Bytes for a store of {@code storeBytes}, whole pages of {@code pageSize}, at least two. */
     public long bytesFor(long storeBytes, int pageSize) {
+        return Math.max(MIN_PAGES * pageSize, wholePages(storeBytes, pageSize));
+    }
+
+    /** Whether this size is under two pages of {@code pageSize} for a store of {@code storeBytes}, so {@link #bytesFor} raises it. */
+    public boolean belowMinimum(long storeBytes, int pageSize) {
+        return wholePages(storeBytes, pageSize) < MIN_PAGES * pageSize;
+    }
+
+    private long wholePages(long storeBytes, int pageSize) {
         long raw = percent > 0 ? (long) (storeBytes * percent / 100) : bytes;
-        return Math.max(2L * pageSize, raw / pageSize * pageSize);
+        return raw / pageSize * pageSize;
     }
 
     @Override
