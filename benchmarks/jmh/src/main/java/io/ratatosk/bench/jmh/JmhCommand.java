@@ -137,7 +137,8 @@ public final class JmhCommand implements Callable<Integer> {
             err.println("jmh: no benchmark matched " + cmd.getIncludes());
             return 1;
         }
-        spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + results);
+        spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + results
+            + " (it also rewrites docs/benchmarks.md's results; --print-only to print the table alone)");
         return 0;
     }
 

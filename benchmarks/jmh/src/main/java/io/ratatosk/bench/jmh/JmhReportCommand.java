@@ -5,7 +5,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,6 +29,8 @@ import picocli.CommandLine.Spec;
 public final class JmhReportCommand implements Callable<Integer> {
     static final String BEGIN = "<!-- jmh-report:begin -->";
     static final String END = "<!-- jmh-report:end -->";
+    /** The start of the ratio table's header row, as {@link RatioTable#markdown()} writes it. */
+    private static final String TABLE_HEADER = "| benchmark | params | threads |";
 
     @Spec
     private CommandSpec spec;
@@ -43,6 +48,10 @@ public final class JmhReportCommand implements Callable<Integer> {
 
     @Option(names = "--print-only", description = "Print the table; write neither the document nor the chart.")
     private boolean printOnly;
+
+    @Option(names = "--replace", description = "Write the section even if the results lack rows of the table there now"
+        + " (a run of a few benchmarks over the whole suite's); without it such a section is left as it is.")
+    private boolean replace;
 
     @Override
     public Integer call() throws IOException {
@@ -62,6 +71,17 @@ public final class JmhReportCommand implements Callable<Integer> {
             out.println();
         }
         out.print(table.targetsMarkdown());
+        if (!printOnly && !replace) {
+            List<String> dropped = droppedRows(doc, table);
+            if (!dropped.isEmpty()) {
+                out.flush();
+                spec.commandLine().getErr().println("jmh-report: " + results + " has no result for " + dropped.size()
+                    + " of the rows in " + doc + " (" + String.join("; ", dropped.subList(0, Math.min(3, dropped.size())))
+                    + (dropped.size() > 3 ? "; ..." : "") + "), so writing it would drop them: nothing written."
+                    + " --print-only prints the table alone; --replace writes it anyway.");
+                return 1;
+            }
+        }
         if (!printOnly) {
             RatioChart.write(chart, table);
             writeSection(doc, section);
@@ -91,6 +111,45 @@ public final class JmhReportCommand implements Callable<Integer> {
             + table.targetsMarkdown() + "\n"
             + "![Throughput ratios, ours / reference](" + chartLink + ")\n"
             + END + "\n";
+    }
+
+    /** The rows ("benchmark params threads") of the ratio table in {@code doc}'s generated section that {@code table} has not. */
+    static List<String> droppedRows(Path doc, RatioTable table) throws IOException {
+        if (!Files.exists(doc)) {
+            return List.of();
+        }
+        String text = Files.readString(doc, StandardCharsets.UTF_8);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        if (begin < 0 || end < begin) {
+            return List.of();
+        }
+        Set<String> kept = new HashSet<>();
+        for (RatioTable.Row r : table.rows()) {
+            kept.add(rowKey(r.benchmark(), r.params().isEmpty() ? "-" : r.params(), String.valueOf(r.threads())));
+        }
+        List<String> dropped = new ArrayList<>();
+        boolean inTable = false;
+        for (String line : text.substring(begin, end).split("\n")) {
+            if (line.startsWith(TABLE_HEADER)) {
+                inTable = true;
+            } else if (inTable && line.startsWith("| ") && !line.startsWith("| ---")) {
+                String[] cells = line.split("\\|");
+                if (cells.length > 3) {
+                    String key = rowKey(cells[1].strip(), cells[2].strip(), cells[3].strip());
+                    if (!kept.contains(key)) {
+                        dropped.add(key);
+                    }
+                }
+            } else if (inTable && !line.startsWith("| ")) {
+                inTable = false;
+            }
+        }
+        return dropped;
+    }
+
+    private static String rowKey(String benchmark, String params, String threads) {
+        return benchmark + " " + params + " t=" + threads;
     }
 
     /** Replaces the generated section of {@code doc}, or appends one if it has none (creating the file). */

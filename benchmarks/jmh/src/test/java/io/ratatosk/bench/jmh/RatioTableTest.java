@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -213,6 +214,36 @@ class RatioTableTest {
         assertTrue(text.contains("![Throughput ratios, ours / reference](ratios.png)"), text);
         assertTrue(Files.size(chart) > 1000);
         assertTrue(text.toLowerCase(Locale.ROOT).contains("targets"));
+    }
+
+    @Test
+    void aRunOfFewerBenchmarksLeavesTheDocumentsTableAloneUnlessToldToReplaceIt() throws IOException {
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = dir.resolve("ratios.png");
+        assertEquals(0, report(sample(), doc, chart, new StringWriter()), "the whole run writes its table");
+        String whole = Files.readString(doc);
+
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(nvmSample(), doc, chart, err), "a run that lacks the table's rows is refused");
+        assertEquals(whole, Files.readString(doc), "and the document is left as it was");
+        assertTrue(err.toString().contains("HitPathBenchmark.read - t=1") && err.toString().contains("--replace"), err.toString());
+
+        assertEquals(0, report(nvmSample(), doc, chart, new StringWriter(), "--print-only"), "printing alone is fine");
+        assertEquals(whole, Files.readString(doc));
+        assertEquals(0, report(nvmSample(), doc, chart, new StringWriter(), "--replace"));
+        String replaced = Files.readString(doc);
+        assertTrue(replaced.contains("| NvmSwapBenchmark.read |") && !replaced.contains("| HitPathBenchmark.read |"), replaced);
+        assertEquals(0, report(nvmSample(), doc, chart, new StringWriter()), "the same rows again replace without asking");
+    }
+
+    /** {@code ./bench jmh-report} on {@code results} into {@code doc}; its stderr goes to {@code err}. */
+    private static int report(Path results, Path doc, Path chart, StringWriter err, String... more) {
+        CommandLine cl = new CommandLine(new JmhReportCommand());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> args = new ArrayList<>(List.of(results.toString(), "--doc", doc.toString(), "--chart", chart.toString()));
+        args.addAll(List.of(more));
+        return cl.execute(args.toArray(String[]::new));
     }
 
     private Path nvmSample() throws IOException {
