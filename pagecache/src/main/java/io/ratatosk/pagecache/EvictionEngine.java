@@ -583,6 +583,19 @@ final class EvictionEngine {
         closed = true;
         stopReadAhead();
         releaseMemoryIfUnused();
+        long open = openCursors.count();
+        if (open > 0 && !memoryReleased.get()) {
+            // Not an error (the memory is freed when the last of them closes), but a cursor never closed is a leak of
+            // the whole page memory: say so where an operator looks.
+            System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, "page cache closed with " + open
+                + " cursor" + (open == 1 ? "" : "s") + " still open: its page memory (" + sizeText + ") stays allocated"
+                + " until the last of them is closed");
+        }
+    }
+
+    /** Cursors open right now, on any file of this cache. */
+    long openCursors() {
+        return openCursors.count();
     }
 
     // ---- read-ahead -----------------------------------------------------------------------------

@@ -286,6 +286,15 @@ public final class PageCache implements AutoCloseable {
         return engine.freeFrames();
     }
 
+    /**
+     * Cursors open right now on this cache's files: opened by {@link PagedFile#io} (or as linked cursors) and not yet
+     * closed. A store's tests can check that it closes what it opens; a cache closed while this is above zero keeps its
+     * page memory until the last of them closes, and logs a warning saying so.
+     */
+    public long openCursors() {
+        return engine.openCursors();
+    }
+
     /** True once the page memory and frame table are freed (the cache closed and no cursor open). */
     boolean isMemoryReleased() {
         return engine.isMemoryReleased();

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,6 +29,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,14 +94,59 @@ class LifecycleTest {
         write(file, 0, 42);
         PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
         assertTrue(reader.next());
+        assertEquals(1, cache.openCursors());
         cache.close();
         assertFalse(cache.isMemoryReleased(), "a cursor is still open: the page memory must stay");
+        assertEquals(1, cache.openCursors(), "and it is counted after the close too");
         reader.getLong(0); // stale memory, never freed memory: this must not crash the JVM
         assertThrows(IllegalStateException.class, reader::shouldRetry);
         assertThrows(IllegalStateException.class, reader::next);
         reader.close();
+        assertEquals(0, cache.openCursors());
         assertTrue(cache.isMemoryReleased(), "the last cursor closed after the cache: the memory goes now");
         assertThrows(IllegalStateException.class, () -> reader.getLong(0));
+    }
+
+    @Test
+    void aCacheClosedWithCursorsOpenSaysSoInTheLogAndOneClosedWithNoneDoesNot() throws Exception {
+        Logger log = Logger.getLogger("io.ratatosk.pagecache");
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                if (r.getLevel() == Level.WARNING) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try {
+            PageCache leaky = open();
+            PagedFile file = leaky.map(dir.resolve("leak.db"), PAGE);
+            PageCursor first = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+            PageCursor second = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+            leaky.close();
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("2 cursors still open") && warnings.get(0).contains("pagecache.memory="),
+                warnings.get(0));
+            first.close();
+            second.close();
+
+            PageCache tidy = open();
+            tidy.map(dir.resolve("tidy.db"), PAGE).io(0, PagedFile.PF_SHARED_READ_LOCK).close();
+            tidy.close();
+            assertEquals(1, warnings.size(), "no cursor open, no warning: " + warnings);
+        } finally {
+            log.removeHandler(handler);
+        }
     }
 
     @Test
