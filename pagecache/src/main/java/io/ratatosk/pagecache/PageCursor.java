@@ -64,18 +64,11 @@ public final class PageCursor implements AutoCloseable {
     static final int READ_AHEAD_PAGES = 32;
 
     private final FileMapping file;
-    private final EvictionEngine engine;
-    private final FrameTable frames;
     private final EvictionPolicy policy;
     /** The policy's {@link EvictionPolicy#hitFilter()}: a final class, so a hit reads it with no class check. */
     private final HitFilter hitFilter;
-    private final TranslationTable table;
     private final int filePageSize;
-    private final int fileId;
-    /** The file's {@link FileMapping#maxPageId()}, here so that the id check loads nothing but this cursor. */
-    private final long maxPageId;
-    /** Frame 0's page address and log2(page size): a frame's page address from this cursor's own fields. */
-    private final long pageBase;
+    /** log2(page size): a frame's page address from this cursor's own fields (with {@link #pageBeforeFirst}). */
     private final int pageShift;
     private final boolean writeLocked;
     private final boolean noGrow;
@@ -144,14 +137,8 @@ public final class PageCursor implements AutoCloseable {
      */
     private int linkWork;
 
-    /** The read-ahead thread for a {@link PagedFile#PF_READ_AHEAD} cursor, else null. */
-    private final ReadAheadWorker readAhead;
-    /** How many pages ahead of a sequential scan are read ahead. */
-    private final int readAheadWindow;
-    /** The page the last {@code next()} moved to, to tell a sequential move from a jump. */
-    private long readAheadLast = -2;
-    /** Read-ahead was asked for the pages before this one. */
-    private long readAheadEnd;
+    /** A {@link PagedFile#PF_READ_AHEAD} cursor's scan, else null: kept apart, so that the other cursors are smaller. */
+    private final ReadAheadScan readAhead;
 
     /**
      * @param writeLocked a {@code PF_SHARED_WRITE_LOCK} cursor (else an optimistic reader)
@@ -162,31 +149,26 @@ public final class PageCursor implements AutoCloseable {
     PageCursor(FileMapping file, long pageId, boolean writeLocked, boolean noGrow, int openStripe,
                ReadAheadWorker readAhead) {
         this.file = file;
-        this.engine = file.engine();
-        this.frames = engine.frames();
+        EvictionEngine engine = file.engine();
         this.policy = engine.policy();
         this.hitFilter = engine.hitFilter();
-        this.table = file.table();
         this.filePageSize = file.pageSize();
-        this.fileId = file.fileId();
-        this.maxPageId = file.maxPageId();
-        this.pageBase = engine.pageAddress(0);
         this.pageShift = Integer.numberOfTrailingZeros(engine.pageSize());
         this.writeLocked = writeLocked;
         this.noGrow = noGrow;
         this.currentPageId = pageId - 1;
         this.openStripe = openStripe;
-        this.readAhead = readAhead;
-        this.readAheadWindow = Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8);
-        this.keyBase = PageKey.of(fileId, 0);
-        this.frameBeforeFirst = frames.frameAddress(0) - FrameDescriptor.FRAME_BYTES;
-        this.pageBeforeFirst = pageBase - engine.pageSize();
+        this.readAhead = readAhead == null ? null : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8));
+        this.keyBase = PageKey.of(file.fileId(), 0);
+        this.frameBeforeFirst = engine.frames().frameAddress(0) - FrameDescriptor.FRAME_BYTES;
+        this.pageBeforeFirst = engine.pageAddress(0) - engine.pageSize();
         updateFastPath();
     }
 
     /** Recomputes {@link #directory}, {@link #front} and {@link #validateAddress} after anything they depend on changed (open, links). */
     private void updateFastPath() {
         boolean hitPath = open && !writeLocked && linkWork == 0 && readAhead == null;
+        TranslationTable table = file.table();
         directory = hitPath ? table.directory() : NO_DIRECTORY;
         front = hitPath ? table.front() : NO_FRONT;
         validateAddress = validateAddressOf(frame, stamp);
@@ -197,7 +179,7 @@ public final class PageCursor implements AutoCloseable {
      * open read cursor with no links and the stamp had no writer, else 0 (the full path validates).
      */
     private long validateAddressOf(int f, long s) {
-        return open && !writeLocked && linkWork == 0 && f != NO_FRAME && FrameTable.canValidate(s) ? frames.frameAddress(f) : 0;
+        return open && !writeLocked && linkWork == 0 && f != NO_FRAME && FrameTable.canValidate(s) ? frameAddress(f) : 0;
     }
 
     /**
@@ -256,9 +238,9 @@ public final class PageCursor implements AutoCloseable {
     private boolean nextFullPath(long pageId) throws IOException {
         checkOpen();
         if (directory != NO_DIRECTORY) {
-            directory = table.directory(); // a chunk added since the last look: the next hit there takes the fast path
+            directory = file.table().directory(); // a chunk added since the last look: the next hit there takes the fast path
         }
-        if (pageId < 0 || pageId > maxPageId) {
+        if (pageId < 0 || pageId > file.maxPageId()) {
             file.checkPageId(pageId); // throws, naming the file and the bounds
         }
         if (linkWork != 0) {
@@ -289,21 +271,38 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * A move to {@code pageId} of a read-ahead cursor: on a sequential scan, keeps the following
-     * {@link #readAheadWindow} pages requested, half a window at a time; a jump starts over.
+     * {@link ReadAheadScan#window} pages requested, half a window at a time; a jump starts over.
      */
     private void readAheadFrom(long pageId) {
-        if (pageId != readAheadLast + 1) {
-            readAheadEnd = pageId + 1;
+        ReadAheadScan scan = readAhead;
+        if (pageId != scan.last + 1) {
+            scan.end = pageId + 1;
         }
-        readAheadLast = pageId;
-        int window = readAheadWindow;
-        if (window > 0 && pageId + window / 2 >= readAheadEnd) {
-            long from = Math.max(readAheadEnd, pageId + 1);
+        scan.last = pageId;
+        int window = scan.window;
+        if (window > 0 && pageId + window / 2 >= scan.end) {
+            long from = Math.max(scan.end, pageId + 1);
             long to = Math.min(pageId + 1 + window, file.lastPageId() + 1);
-            readAheadEnd = pageId + 1 + window;
+            scan.end = pageId + 1 + window;
             if (from < to) {
-                readAhead.request(file, from, (int) (to - from));
+                scan.worker.request(file, from, (int) (to - from));
             }
+        }
+    }
+
+    /** Where a {@link PagedFile#PF_READ_AHEAD} cursor's sequential scan stands. */
+    private static final class ReadAheadScan {
+        final ReadAheadWorker worker;
+        /** How many pages ahead of a sequential scan are read ahead. */
+        final int window;
+        /** The page the last {@code next()} moved to, to tell a sequential move from a jump. */
+        long last = -2;
+        /** Read-ahead was asked for the pages before this one. */
+        long end;
+
+        ReadAheadScan(ReadAheadWorker worker, int window) {
+            this.worker = worker;
+            this.window = window;
         }
     }
 
@@ -313,14 +312,14 @@ public final class PageCursor implements AutoCloseable {
      * @return false, pinning nothing, if the page lies past the file's end (a truncate cut it off)
      */
     private boolean pinForRead(long pageId, boolean newAccess) throws IOException {
-        long key = PageKey.of(fileId, pageId);
+        long key = PageKey.of(file.fileId(), pageId);
         int attempt = 0;
         while (true) {
-            int entry = table.get(pageId);
+            int entry = file.table().get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                long s = frames.optimisticStamp(f);
-                if (!FrameTable.isReadable(s) || frames.binding(f) != key) {
+                long s = frames().optimisticStamp(f);
+                if (!FrameTable.isReadable(s) || frames().binding(f) != key) {
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
@@ -340,9 +339,9 @@ public final class PageCursor implements AutoCloseable {
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
-                frames.unlockExclusive(f);
-                long s = frames.optimisticStamp(f);
-                if (FrameTable.isReadable(s) && frames.binding(f) == key) {
+                frames().unlockExclusive(f);
+                long s = frames().optimisticStamp(f);
+                if (FrameTable.isReadable(s) && frames().binding(f) == key) {
                     pinned(f, s);
                     return true;
                 }
@@ -353,18 +352,18 @@ public final class PageCursor implements AutoCloseable {
     }
 
     private void pinForWrite(long pageId) throws IOException {
-        long key = PageKey.of(fileId, pageId);
+        long key = PageKey.of(file.fileId(), pageId);
         int attempt = 0;
         while (true) {
-            int entry = table.get(pageId);
+            int entry = file.table().get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                if (!frames.tryWriteLock(f)) {
+                if (!frames().tryWriteLock(f)) {
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
-                if (frames.binding(f) != key) {
-                    frames.unlockWrite(f);
+                if (frames().binding(f) != key) {
+                    frames().unlockWrite(f);
                     continue;
                 }
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
@@ -381,17 +380,27 @@ public final class PageCursor implements AutoCloseable {
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
-                frames.exclusiveToWriteLock(f);
+                frames().exclusiveToWriteLock(f);
                 pinned(f, 0);
                 return;
             }
         }
     }
 
+    /** The frame table: the cursor keeps no field for it (a cursor's size is allocated per {@code io()}), its full paths ask. */
+    private FrameTable frames() {
+        return file.engine().frames();
+    }
+
+    /** {@code f}'s descriptor address, as {@code FrameTable.frameAddress} has it, from this cursor's own field. */
+    private long frameAddress(int f) {
+        return frameBeforeFirst + (long) (f + 1) * FrameDescriptor.FRAME_BYTES;
+    }
+
     private void pinned(int f, long s) {
         frame = f;
         stamp = s;
-        address = pageBase + ((long) f << pageShift);
+        address = pageBeforeFirst + ((long) (f + 1) << pageShift);
         limit = filePageSize;
         validateAddress = validateAddressOf(f, s);
     }
@@ -403,7 +412,7 @@ public final class PageCursor implements AutoCloseable {
             limit = 0;
             validateAddress = 0;
             if (writeLocked) {
-                frames.unlockWrite(f);
+                frames().unlockWrite(f);
             }
         }
     }
@@ -444,7 +453,7 @@ public final class PageCursor implements AutoCloseable {
         if (linkWork != 0) {
             return shouldRetryWithLinks();
         }
-        if (writeLocked || frame == NO_FRAME || frames.validate(frame, stamp)) {
+        if (writeLocked || frame == NO_FRAME || frames().validate(frame, stamp)) {
             return false;
         }
         cursorException = null;
@@ -463,7 +472,7 @@ public final class PageCursor implements AutoCloseable {
         if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
-        if (frames.writeLockCount(f) > 0) {
+        if (frames().writeLockCount(f) > 0) {
             // A writer holds the page: reading again before it lets go would fail again. Give it the
             // core instead of spinning (it may be descheduled with more threads than cores).
             Thread.yield();
@@ -489,9 +498,9 @@ public final class PageCursor implements AutoCloseable {
      * forgets the pages left or closed.
      */
     private boolean changedInTree() {
-        boolean changed = !writeLocked && frame != NO_FRAME && !frames.validate(frame, stamp);
+        boolean changed = !writeLocked && frame != NO_FRAME && !frames().validate(frame, stamp);
         for (int i = 0; i < closedLinkCount; i++) {
-            changed |= !frames.validate(closedLinkFrames[i], closedLinkStamps[i]);
+            changed |= !frames().validate(closedLinkFrames[i], closedLinkStamps[i]);
         }
         closedLinkCount = 0;
         updateLinkWork();
@@ -508,7 +517,7 @@ public final class PageCursor implements AutoCloseable {
     private void repinTree() throws IOException {
         cursorException = null;
         outOfBounds = false;
-        if (frame != NO_FRAME && !frames.validate(frame, stamp)) {
+        if (frame != NO_FRAME && !frames().validate(frame, stamp)) {
             repin();
         }
         for (int i = 0; i < linkCount; i++) {
@@ -652,7 +661,7 @@ public final class PageCursor implements AutoCloseable {
     public PageCursor openLinkedCursor(long pageId) throws IOException {
         checkOpen();
         file.checkPageId(pageId);
-        int stripe = engine.cursorOpened(); // before the mapped check, as PagedFile.io does
+        int stripe = file.engine().cursorOpened(); // before the mapped check, as PagedFile.io does
         PageCursor link;
         try {
             if (!file.awaitMapped()) {
@@ -660,7 +669,7 @@ public final class PageCursor implements AutoCloseable {
             }
             link = new PageCursor(file, pageId, writeLocked, noGrow, stripe, null);
         } catch (Throwable t) {
-            engine.cursorClosed(stripe);
+            file.engine().cursorClosed(stripe);
             throw t;
         }
         link.parent = this;
@@ -975,7 +984,7 @@ public final class PageCursor implements AutoCloseable {
     }
 
     private void publishCounters() {
-        engine.countPins(hits, faults);
+        file.engine().countPins(hits, faults);
         hits = 0;
         faults = 0;
     }
@@ -1012,7 +1021,7 @@ public final class PageCursor implements AutoCloseable {
                 p.linkClosed(this, lastFrame, lastStamp);
             }
         } finally {
-            engine.cursorClosed(openStripe);
+            file.engine().cursorClosed(openStripe);
         }
     }
 }
