@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.CounterSet;
 import io.ratatosk.core.EvictionPolicy;
+import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.HitFilter;
 import io.ratatosk.core.PageKey;
@@ -49,6 +50,13 @@ final class EvictionEngine {
 
     private final int frameCount;
     private final int pageSize;
+    /**
+     * Where a cursor's hit path finds a frame's descriptor and page from a translation entry (frame + 1): the frame
+     * before frame 0's addresses, and log2(page size). Worked out once here, so that opening a cursor only copies them.
+     */
+    private final long frameBeforeFirst;
+    private final long pageBeforeFirst;
+    private final int pageShift;
     private volatile long policyStallTimeoutNanos = POLICY_STALL_TIMEOUT_NANOS;
     /** How the memory was configured, for messages: "pagecache.memory=... bytes, pagecache.page_size=...". */
     private final String sizeText;
@@ -89,6 +97,9 @@ final class EvictionEngine {
         try {
             table = new FrameTable(frameCount);
             this.frames = table;
+            this.frameBeforeFirst = table.frameAddress(0) - FrameDescriptor.FRAME_BYTES;
+            this.pageBeforeFirst = memory.address(0) - pageSize;
+            this.pageShift = Integer.numberOfTrailingZeros(pageSize);
             this.policy = policyFactory.apply(table);
             this.hitFilter = Objects.requireNonNull(policy.hitFilter(),
                 () -> "policy " + policy.name() + " returned no hit filter (EvictionPolicy.hitFilter())");
@@ -147,6 +158,18 @@ final class EvictionEngine {
     }
 
     /** The cache's page size: frame {@code f}'s page is at {@code pageAddress(0) + f * pageSize()}. */
+    long frameBeforeFirst() {
+        return frameBeforeFirst;
+    }
+
+    long pageBeforeFirst() {
+        return pageBeforeFirst;
+    }
+
+    int pageShift() {
+        return pageShift;
+    }
+
     int pageSize() {
         return pageSize;
     }

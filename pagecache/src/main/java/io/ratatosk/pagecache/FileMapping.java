@@ -43,6 +43,8 @@ final class FileMapping implements FrameOwner {
     private final Object identity;
     private final int filePageSize;
     private final long maxPageId;
+    /** {@code PageKey.of(fileId, 0)}: a page's key is this or its page id. */
+    private final long keyBase;
     private final PageSwapper swapper;
     private final TranslationTable table;
     private final AtomicLong lastPageId;
@@ -69,6 +71,7 @@ final class FileMapping implements FrameOwner {
         this.identity = identity;
         this.filePageSize = filePageSize;
         this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
+        this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
         long pages = swapper.pageCount();
         this.lastPageId = new AtomicLong(pages - 1);
@@ -99,6 +102,10 @@ final class FileMapping implements FrameOwner {
 
     int fileId() {
         return fileId;
+    }
+
+    long keyBase() {
+        return keyBase;
     }
 
     /** What makes two paths the same file (see {@link PageCache#map}). */

@@ -153,16 +153,26 @@ public final class PageCursor implements AutoCloseable {
         this.policy = engine.policy();
         this.hitFilter = engine.hitFilter();
         this.filePageSize = file.pageSize();
-        this.pageShift = Integer.numberOfTrailingZeros(engine.pageSize());
+        this.pageShift = engine.pageShift();
         this.writeLocked = writeLocked;
         this.noGrow = noGrow;
         this.currentPageId = pageId - 1;
         this.openStripe = openStripe;
         this.readAhead = readAhead == null ? null : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8));
-        this.keyBase = PageKey.of(file.fileId(), 0);
-        this.frameBeforeFirst = engine.frames().frameAddress(0) - FrameDescriptor.FRAME_BYTES;
-        this.pageBeforeFirst = engine.pageAddress(0) - engine.pageSize();
-        updateFastPath();
+        this.keyBase = file.keyBase();
+        this.frameBeforeFirst = engine.frameBeforeFirst();
+        this.pageBeforeFirst = engine.pageBeforeFirst();
+        // updateFastPath() for a cursor that is open, unpinned and without links (validateAddress stays 0), written
+        // out, and the constants above copied, not computed: every io() runs this, and io()'s compiled size decides
+        // whether a store's loop inlines it, and so whether escape analysis can drop the cursor (docs/benchmarks.md).
+        if (!writeLocked && this.readAhead == null) {
+            TranslationTable table = file.table();
+            directory = table.directory();
+            front = table.front();
+        } else {
+            directory = NO_DIRECTORY;
+            front = NO_FRONT;
+        }
     }
 
     /** Recomputes {@link #directory}, {@link #front} and {@link #validateAddress} after anything they depend on changed (open, links). */
