@@ -158,20 +158,23 @@ final class EvictionEngine {
     }
 
     /** The cache's page size: frame {@code f}'s page is at {@code pageAddress(0) + f * pageSize()}. */
+    int pageSize() {
+        return pageSize;
+    }
+
+    /** The descriptor address of the frame before frame 0: frame {@code f}'s is this plus (f + 1) descriptors. */
     long frameBeforeFirst() {
         return frameBeforeFirst;
     }
 
+    /** The page address of the frame before frame 0: frame {@code f}'s page is this plus (f + 1) pages. */
     long pageBeforeFirst() {
         return pageBeforeFirst;
     }
 
+    /** log2 of {@link #pageSize()}. */
     int pageShift() {
         return pageShift;
-    }
-
-    int pageSize() {
-        return pageSize;
     }
 
     /** A free frame, exclusively locked and unbound: from the free list, else by evicting one. */

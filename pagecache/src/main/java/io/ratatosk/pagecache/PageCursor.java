@@ -323,13 +323,15 @@ public final class PageCursor implements AutoCloseable {
      */
     private boolean pinForRead(long pageId, boolean newAccess) throws IOException {
         long key = PageKey.of(file.fileId(), pageId);
+        TranslationTable table = file.table();
+        FrameTable frames = frames();
         int attempt = 0;
         while (true) {
-            int entry = file.table().get(pageId);
+            int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                long s = frames().optimisticStamp(f);
-                if (!FrameTable.isReadable(s) || frames().binding(f) != key) {
+                long s = frames.optimisticStamp(f);
+                if (!FrameTable.isReadable(s) || frames.binding(f) != key) {
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
@@ -349,9 +351,9 @@ public final class PageCursor implements AutoCloseable {
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
-                frames().unlockExclusive(f);
-                long s = frames().optimisticStamp(f);
-                if (FrameTable.isReadable(s) && frames().binding(f) == key) {
+                frames.unlockExclusive(f);
+                long s = frames.optimisticStamp(f);
+                if (FrameTable.isReadable(s) && frames.binding(f) == key) {
                     pinned(f, s);
                     return true;
                 }
@@ -363,17 +365,19 @@ public final class PageCursor implements AutoCloseable {
 
     private void pinForWrite(long pageId) throws IOException {
         long key = PageKey.of(file.fileId(), pageId);
+        TranslationTable table = file.table();
+        FrameTable frames = frames();
         int attempt = 0;
         while (true) {
-            int entry = file.table().get(pageId);
+            int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                if (!frames().tryWriteLock(f)) {
+                if (!frames.tryWriteLock(f)) {
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
-                if (frames().binding(f) != key) {
-                    frames().unlockWrite(f);
+                if (frames.binding(f) != key) {
+                    frames.unlockWrite(f);
                     continue;
                 }
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
@@ -390,7 +394,7 @@ public final class PageCursor implements AutoCloseable {
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
-                frames().exclusiveToWriteLock(f);
+                frames.exclusiveToWriteLock(f);
                 pinned(f, 0);
                 return;
             }
@@ -508,9 +512,10 @@ public final class PageCursor implements AutoCloseable {
      * forgets the pages left or closed.
      */
     private boolean changedInTree() {
-        boolean changed = !writeLocked && frame != NO_FRAME && !frames().validate(frame, stamp);
+        FrameTable frames = frames();
+        boolean changed = !writeLocked && frame != NO_FRAME && !frames.validate(frame, stamp);
         for (int i = 0; i < closedLinkCount; i++) {
-            changed |= !frames().validate(closedLinkFrames[i], closedLinkStamps[i]);
+            changed |= !frames.validate(closedLinkFrames[i], closedLinkStamps[i]);
         }
         closedLinkCount = 0;
         updateLinkWork();
