@@ -1,19 +1,20 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.workload.Zipf;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
-import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,10 +39,17 @@ import picocli.CommandLine.Spec;
     description = "Page-cache read throughput per policy (Zipf 0.9 over 8 x the frames).")
 public final class ThroughputCommand implements Callable<Integer> {
     private static final int PAGE_SIZE = 512;
+    /** The flags this command sets itself: the cache's size and page size come from --frames, the policy from --policies. */
+    private static final List<String> FIXED = List.of("pagecache.memory", "pagecache.page_size", "pagecache.policy");
 
-    @Option(names = "--policies", split = ",", defaultValue = "muninn,global-clock,clock-pro,deferred-lru",
-        description = "policies, each name[:flag=value]... with full or short flag names, e.g. deferred-lru:pull_threshold=0.5")
-    List<String> policies;
+    @Option(names = "--policies", paramLabel = "LIST", defaultValue = "default,muninn,global-clock,clock-pro,deferred-lru",
+        description = "policies, each name[:flag=value]... as in ./bench sim (e.g. deferred-lru:pull_threshold=0.5);"
+            + " default stands for the page cache's default policy and runs first, under its name. Default: ${DEFAULT-VALUE}.")
+    String policies;
+
+    @Option(names = "--set", paramLabel = "FLAG=VALUE",
+        description = "Any other page cache flag for every run, repeatable, e.g. --set pagecache.evictor.enabled=false.")
+    Map<String, String> set = new LinkedHashMap<>();
 
     @Option(names = "--threads", split = ",", defaultValue = "1,2", description = "thread counts")
     List<Integer> threads;
@@ -60,7 +68,7 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        checkFlags();
+        List<PolicySpec> specs = checkFlags();
         int pages = 8 * frames;
         Path file = Files.createTempFile("ratatosk-throughput", ".db");
         try {
@@ -70,7 +78,7 @@ public final class ThroughputCommand implements Callable<Integer> {
             int maxThreads = threads.stream().mapToInt(Integer::intValue).max().orElse(1);
             int[][] orders = zipfOrders(pages, maxThreads);
             System.out.printf(Locale.ROOT, "%-52s %8s %12s %8s  runs%n", "policy", "threads", "Mops/s", "hit %");
-            for (String policy : policies) {
+            for (PolicySpec policy : specs) {
                 for (int t : threads) {
                     double[] mops = new double[runs];
                     double hitPercent = 0;
@@ -79,7 +87,7 @@ public final class ThroughputCommand implements Callable<Integer> {
                         mops[run] = result[0];
                         hitPercent = result[1];
                     }
-                    System.out.printf(Locale.ROOT, "%-52s %8d %12.2f %8.2f  %s%n", policy, t, Arrays.stream(mops).average().orElse(0),
+                    System.out.printf(Locale.ROOT, "%-52s %8d %12.2f %8.2f  %s%n", policy.text(), t, Arrays.stream(mops).average().orElse(0),
                         hitPercent, Arrays.toString(Arrays.stream(mops).map(m -> Math.round(m * 100) / 100.0).toArray()));
                 }
             }
@@ -104,9 +112,10 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     /**
      * Every count in range and every policy a configuration the page cache accepts, before the file is made: a typo
-     * in the last policy of a list is not found after the others have run.
+     * in the last policy of a list is not found after the others have run. Returns the policies, {@code default}
+     * first under its real name, a repeat dropped.
      */
-    private void checkFlags() {
+    private List<PolicySpec> checkFlags() {
         List<String> wrong = new ArrayList<>();
         if (threads.stream().anyMatch(t -> t == null || t < 1)) {
             wrong.add("--threads must all be at least 1: " + threads);
@@ -120,38 +129,66 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (runs < 1) {
             wrong.add("--runs must be at least 1: " + runs);
         }
-        for (String policy : frames < 2 ? List.<String>of() : policies) { // a frame count refused fails every policy
-            try {
-                config(policy);
-            } catch (IllegalArgumentException e) {
-                wrong.add("--policies " + policy + ": " + e.getMessage());
+        boolean checkable = frames >= 2; // a frame count or a --set refused would fail every policy: not repeated for each
+        for (String flag : set.keySet()) {
+            if (flag.isBlank() || FIXED.contains(pagecacheFlag(flag))) {
+                checkable = false;
+                wrong.add("--set " + flag + "=" + set.get(flag) + ": " + (flag.isBlank() ? "no flag named before the '='"
+                    : pagecacheFlag(flag) + " is fixed by this command (" + String.join(", ", FIXED) + ")"));
             }
+        }
+        if (checkable && !set.isEmpty()) {
+            try {
+                config(PolicyCatalog.standard().parsePageCachePolicy("muninn"));
+            } catch (IllegalArgumentException e) {
+                checkable = false;
+                wrong.add("--set: " + e.getMessage());
+            }
+        }
+        PolicyCatalog catalog = PolicyCatalog.standard();
+        Map<String, PolicySpec> specs = new LinkedHashMap<>();
+        for (String part : PolicyCatalog.defaultFirst(policies)) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                PolicySpec policy = catalog.parsePageCachePolicy(part);
+                specs.putIfAbsent(policy.text(), policy);
+                if (checkable) {
+                    config(policy);
+                }
+            } catch (IllegalArgumentException e) {
+                wrong.add("--policies " + part.strip() + ": " + e.getMessage());
+            }
+        }
+        if (specs.isEmpty() && wrong.isEmpty()) {
+            wrong.add("--policies names no policy: '" + policies + "'");
         }
         if (!wrong.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", wrong));
         }
+        return List.copyOf(specs.values());
     }
 
-    /** The cache for one policy, {@code name[:flag=value]...}. */
-    private PageCacheConfig config(String policy) {
-        Map<String, String> flags = new HashMap<>();
-        String[] parts = policy.split(":");
-        flags.put("pagecache.policy", parts[0]);
-        for (int i = 1; i < parts.length; i++) {
-            String[] kv = parts[i].split("=", 2);
-            if (kv.length < 2 || kv[0].isBlank()) {
-                throw new IllegalArgumentException("'" + parts[i] + "' is not flag=value");
-            }
-            flags.put(kv[0].startsWith("pagecache.") ? kv[0] : flagOf(parts[0], kv[0]), kv[1]);
-        }
+    private static String pagecacheFlag(String flag) {
+        String name = flag.strip();
+        return name.startsWith("pagecache.") ? name : "pagecache." + name;
+    }
+
+    /** The cache for one policy, with its flags and {@code --set}'s. */
+    private PageCacheConfig config(PolicySpec policy) {
+        Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("pagecache.warmup.enabled", "false"); // each policy starts cold, not from the last one's profile
+        set.forEach((flag, value) -> flags.put(pagecacheFlag(flag), value));
+        flags.put("pagecache.policy", policy.name());
+        flags.putAll(policy.flags());
         flags.put("pagecache.memory", String.valueOf((long) frames * PAGE_SIZE));
         flags.put("pagecache.page_size", String.valueOf(PAGE_SIZE));
-        flags.putIfAbsent("pagecache.warmup.enabled", "false"); // each policy starts cold, not from the last one's profile
         return PageCacheConfig.parse(flags);
     }
 
     /** Returns {Mops/s, hit %} of one timed run. */
-    private double[] measure(Path file, String policy, int threadCount, int[][] orders) throws Exception {
+    private double[] measure(Path file, PolicySpec policy, int threadCount, int[][] orders) throws Exception {
         try (PageCache cache = PageCache.open(config(policy)); PagedFile pages = cache.map(file, PAGE_SIZE, false)) {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicBoolean timing = new AtomicBoolean();
@@ -194,10 +231,5 @@ public final class ThroughputCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** A short flag name: one of the policy's flags (as the simulator's overrides take them), or {@code evictor.*}. */
-    private static String flagOf(String policy, String key) {
-        return key.startsWith("evictor.") ? "pagecache." + key : PolicyRegistry.flagOf(policy, key).name();
     }
 }

@@ -3,11 +3,13 @@ package io.ratatosk.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -41,12 +43,54 @@ class ThroughputCommandTest {
         err = new StringWriter();
         assertEquals(2, throughput(err, "--policies", "muninn,nope,global-clock:max_usage,global-clock:max_usage=99",
             "--threads", "1", "--frames", "64", "--seconds", "0.05"));
-        for (String expected : new String[] {"--policies nope: pagecache.policy=nope",
-            "--policies global-clock:max_usage: 'max_usage' is not flag=value",
+        for (String expected : new String[] {"--policies nope: unknown policy 'nope'; the page cache runs: muninn,",
+            "--policies global-clock:max_usage: policy override 'max_usage' in 'global-clock:max_usage' is not key=value",
             "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
         assertTrue(!err.toString().contains("--policies muninn:"), "muninn is fine: " + err);
+    }
+
+    /** As in every other tool: {@code default} runs first, under the default policy's name, and a repeat runs once. */
+    @Test
+    void defaultRunsFirstUnderItsRealNameAndARepeatOnce() {
+        StringWriter err = new StringWriter();
+        String text = throughputOut(err, "--policies", "muninn,default:margin=0.2,best-of:margin=0.2,lru", "--threads", "1",
+            "--frames", "64", "--seconds", "0.05");
+        assertTrue(err.toString().contains("lru: policy lru is the simulator's only"), err.toString());
+        text = throughputOut(err, "--policies", "muninn,default:margin=0.2,best-of:margin=0.2", "--threads", "1",
+            "--frames", "64", "--seconds", "0.05");
+        List<String> rows = text.lines().skip(1).map(line -> line.split(" +")[0]).toList();
+        assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY + ":margin=0.2", "muninn"), rows, text);
+    }
+
+    /** Cache flags beside the policy's come through --set; the ones the command sets itself are refused, as are bad values. */
+    @Test
+    void setPassesOtherFlagsAndRefusesTheFixedOnesAndBadValues() {
+        StringWriter err = new StringWriter();
+        String text = throughputOut(err, "--policies", "muninn", "--set", "evictor.enabled=false", "--threads", "1",
+            "--frames", "64", "--seconds", "0.05");
+        assertTrue(text.lines().anyMatch(line -> line.startsWith("muninn ")), text + err);
+        err = new StringWriter();
+        assertEquals(2, throughput(err, "--set", "pagecache.memory=1m", "--set", "=1", "--threads", "1", "--frames", "64"));
+        assertTrue(err.toString().contains("--set pagecache.memory=1m: pagecache.memory is fixed by this command"), err.toString());
+        assertTrue(err.toString().contains("no flag named before the '='"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, throughput(err, "--set", "evictor.enabled=maybe", "--threads", "1", "--frames", "64"));
+        assertTrue(err.toString().contains("--set: pagecache.evictor.enabled=maybe"), err.toString());
+    }
+
+    /** Standard output of a throughput run; its usage errors go to {@code err}. */
+    private static String throughputOut(StringWriter err, String... args) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            throughput(err, args);
+        } finally {
+            System.setOut(original);
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     private static int throughput(StringWriter err, String... args) {

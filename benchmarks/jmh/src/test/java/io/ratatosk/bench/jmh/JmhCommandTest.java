@@ -67,6 +67,13 @@ class JmhCommandTest {
         assertEquals(List.of("file", "nvm-pcm"), List.copyOf(o.getParameter("tier").get()));
     }
 
+    /** As in every other tool's policy list: {@code default} runs first, as the default policy, and a repeat once. */
+    @Test
+    void defaultInAPolicyListIsTheDefaultPolicyFirst() throws Exception {
+        Options o = options(false, "-p", "policy=muninn,default," + PolicyRegistry.DEFAULT_POLICY + ",clock");
+        assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "muninn", "clock"), List.copyOf(o.getParameter("policy").get()));
+    }
+
     /** JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. */
     @Test
     void aPatternMatchingNoBenchmarkIsAUsageErrorNamingIt(@TempDir Path dir) {

@@ -50,10 +50,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seconds", description = "Seconds per policy (default: ${DEFAULT-VALUE}).", defaultValue = "3")
     double seconds;
 
-    @Option(names = "--policies", split = ",",
-        description = "Policies to compare, with overrides as in ./bench sim, e.g. global-clock:max_usage=4 (default: ${DEFAULT-VALUE}).",
-        defaultValue = "muninn,global-clock")
-    List<String> policies;
+    @Option(names = "--policies",
+        description = "Policies to compare, with overrides as in ./bench sim, e.g. global-clock:max_usage=4; default stands for"
+            + " the page cache's default policy and runs first, under its name (default: ${DEFAULT-VALUE}).",
+        defaultValue = "default,muninn,global-clock")
+    String policies;
 
     @Option(names = "--skew", description = "Skew of page ids: page = pages x u^skew (default: ${DEFAULT-VALUE}; 1 = uniform).",
         defaultValue = "4")
@@ -73,9 +74,14 @@ public final class DemoCommand implements Callable<Integer> {
         try { // every policy before the file is written: a typo in the last one is not found after the others ran
             base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
             PolicyCatalog catalog = PolicyCatalog.standard();
-            for (String policy : policies) {
-                PolicySpec spec = catalog.parsePageCachePolicy(policy); // name[:flag=value]..., as in ./bench sim
-                configs.put(policy, base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
+            for (String policy : PolicyCatalog.defaultFirst(policies)) {
+                if (!policy.isBlank()) {
+                    PolicySpec spec = catalog.parsePageCachePolicy(policy); // name[:flag=value]..., as in ./bench sim
+                    configs.putIfAbsent(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
+                }
+            }
+            if (configs.isEmpty()) {
+                throw new IllegalArgumentException("--policies names no policy: '" + policies + "'");
             }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());

@@ -4,6 +4,8 @@ import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.OutputFile;
+import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.PrintWriter;
@@ -90,8 +92,11 @@ public final class NvmCommand implements Callable<Integer> {
     private int threads;
 
     @Option(names = "--policy", paramLabel = "NAME", defaultValue = "muninn",
-        description = "pagecache.policy. Default: ${DEFAULT-VALUE}.")
+        description = "pagecache.policy, with overrides as in ./bench sim (e.g. global-clock:max_usage=4); default stands for"
+            + " the page cache's default policy. Default: ${DEFAULT-VALUE}.")
     private String policy;
+    /** {@link #policy} parsed, set by {@code checkConfiguration} before anything runs. */
+    private PolicySpec policySpec;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Workload seed. Default: ${DEFAULT-VALUE}.")
     private long seed;
@@ -126,7 +131,7 @@ public final class NvmCommand implements Callable<Integer> {
             DiskSpace.require(workDir, DiskSpace.bytes(pages, pageSize), "--pages " + pages + " x --page-size " + pageSize);
             NvmRun.createFile(path, pages, pageSize);
             out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
-                pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policy, threads, seed);
+                pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policySpec.text(), threads, seed);
             out.flush();
             if (!experiment.equals("write-aware")) {
                 reads(out, path, frames, slots);
@@ -172,6 +177,7 @@ public final class NvmCommand implements Callable<Integer> {
      */
     private void checkConfiguration(long frames, long slots) {
         try {
+            policySpec = PolicyCatalog.standard().parsePageCachePolicy(policy);
             PageCacheConfig.parse(flags(frames, slots, "file"));
             NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm")));
         } catch (IllegalArgumentException e) {
@@ -183,7 +189,8 @@ public final class NvmCommand implements Callable<Integer> {
         Map<String, String> flags = new HashMap<>();
         flags.put("pagecache.memory", String.valueOf(frames * pageSize));
         flags.put("pagecache.page_size", String.valueOf(pageSize));
-        flags.put("pagecache.policy", policy);
+        flags.put("pagecache.policy", policySpec.name());
+        flags.putAll(policySpec.flags());
         flags.put("pagecache.swap", swap);
         flags.put("pagecache.nvm.capacity", String.valueOf(slots * pageSize));
         flags.put("pagecache.nvm.devices", String.valueOf(devices));

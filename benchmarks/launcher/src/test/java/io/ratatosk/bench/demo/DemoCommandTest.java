@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.Bench;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -41,6 +43,27 @@ class DemoCommandTest {
         assertTrue(err.toString().contains("policy opt is the simulator's only"), err.toString());
         assertEquals(2, demo("--policies", "global-clock:max_usage=99", "--seconds", "0.1"));
         assertTrue(err.toString().contains("pagecache.clock.max_usage=99"), err.toString());
+    }
+
+    /** As in every tool's policy list: {@code default} runs first, under the default policy's name, and a repeat once. */
+    @Test
+    void defaultRunsFirstUnderItsRealName() {
+        PrintStream original = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            status = Bench.commandLine().execute("demo", "--policies", "muninn,default,muninn", "--cache", "256k",
+                "--file-factor", "2", "--threads", "2", "--seconds", "0.05");
+        } finally {
+            System.setOut(original);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, text);
+        List<String> rows = text.lines().filter(line -> line.matches("[a-z-]+ +\\d.*")).map(line -> line.split(" +")[0]).toList();
+        assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "muninn"), rows, text);
+        assertEquals(2, demo("--policies", ",", "--seconds", "0.1"));
+        assertTrue(err.toString().contains("--policies names no policy"), err.toString());
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.Bench;
+import io.ratatosk.policies.PolicyRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -30,10 +31,10 @@ class NvmCommandTest {
     @Test
     void bothExperimentsPrintTheirTablesAndLeaveNoFileBehind() throws Exception {
         int exit = bench("nvm", "--pages", "400", "--page-size", "4096", "--profile", "nvme-fast", "--file-latency-us", "20",
-            "--warmup", "300", "--ops", "600", "--mix-ops", "3000", "--dir", dir.toString());
+            "--warmup", "300", "--ops", "600", "--mix-ops", "3000", "--dir", dir.toString(), "--policy", "default");
         assertEquals(0, exit, err.toString());
         String text = out.toString();
-        assertTrue(text.contains("frames 40 (10%), NVM 160 slots (40%)"), text);
+        assertTrue(text.contains("frames 40 (10%), NVM 160 slots (40%); policy " + PolicyRegistry.DEFAULT_POLICY + ";"), text);
         assertTrue(text.contains("file only") && text.contains("nvm nvme-fast") && text.contains("nvm vs file only:"), text);
         assertTrue(text.contains("modeled time of the reads a fault waits for"), text);
         assertTrue(text.contains("writes-on-a-hot-tenth") && text.contains("uniform-writes"), text);
@@ -70,7 +71,8 @@ class NvmCommandTest {
     @Test
     void flagsThePageCacheRefusesAreUsageErrorsBeforeAnyRun() {
         String[][] cases = {
-            {"--policy", "nope", "pagecache.policy=nope"},
+            {"--policy", "nope", "unknown policy 'nope'"},
+            {"--policy", "global-clock:max_usage=99", "pagecache.clock.max_usage=99"},
             {"--profile", "tape", "pagecache.nvm.profile=tape"},
             {"--devices", "0", "pagecache.nvm.devices=0"},
             {"--io", "mmap", "pagecache.io=mmap"},

@@ -102,6 +102,14 @@ public final class PolicyCatalog {
      * columns ({@code lru}, {@code opt}, {@code caffeine}, ...), naming the policies the page cache runs.
      */
     public PolicySpec parsePageCachePolicy(String text) {
+        String name = resolveDefault(text).strip();
+        name = name.indexOf(':') >= 0 ? name.substring(0, name.indexOf(':')) : name;
+        if (!names().contains(name)) { // as parse() would refuse it, naming only what the page cache runs
+            throw new IllegalArgumentException("unknown policy '" + name + "'"
+                + Spelling.closest(name, PolicyRegistry.NAMES).map(meant -> "; did you mean '" + meant + "'?").orElse("")
+                + "; the page cache runs: " + String.join(", ", PolicyRegistry.NAMES) + " (and " + PolicyRegistry.DEFAULT_ALIAS
+                + ", now " + PolicyRegistry.DEFAULT_POLICY + ")");
+        }
         PolicySpec spec = parse(text);
         if (!PolicyRegistry.NAMES.contains(spec.name())) {
             throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page cache runs: "
