@@ -8,7 +8,6 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
-import java.util.Arrays;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -118,22 +117,16 @@ public final class PageCursor implements AutoCloseable {
     /** Pins this cursor waited for a page to be read in: its own faults and others' it found in progress. */
     private long faultsWaitedFor;
 
-    /** The cursor that opened this one with {@link #openLinkedCursor}, or null; cleared when either closes. */
-    private PageCursor parent;
-    /** The open linked cursors of this one, {@code links[0, linkCount)}; null until the first. */
-    private PageCursor[] links;
-    private int linkCount;
     /**
-     * The pins that linked read cursors left (moving on, or closing) since this cursor's last {@code next()}
-     * or {@code shouldRetry()}: the reads made there are still validated by this cursor's next
-     * {@code shouldRetry()}. Grown as needed, never shrunk: a store reusing its cursors allocates nothing.
+     * The cursor that opened this one, the linked cursors this one opened, and the pins that linked read cursors
+     * left (moving on, or closing) since this cursor's last {@code next()} or {@code shouldRetry()}, whose reads
+     * this cursor's next {@code shouldRetry()} still validates; null until the first link. Grown as needed, never
+     * shrunk: a store reusing its cursors allocates nothing.
      */
-    private int[] closedLinkFrames;
-    private long[] closedLinkStamps;
-    private int closedLinkCount;
+    private CursorLinks links;
     /**
-     * linkCount + closedLinkCount, plus 1 for a linked cursor: the one field {@code next()} and
-     * {@code shouldRetry()} test before they look at links, 0 on the path of a cursor without any.
+     * {@link CursorLinks#work()}, 0 without links: the one field {@code next()} and {@code shouldRetry()} test
+     * before they look at links, 0 on the path of a cursor without any.
      */
     private int linkWork;
 
@@ -514,13 +507,16 @@ public final class PageCursor implements AutoCloseable {
     private boolean changedInTree() {
         FrameTable frames = frames();
         boolean changed = !writeLocked && frame != NO_FRAME && !frames.validate(frame, stamp);
-        for (int i = 0; i < closedLinkCount; i++) {
-            changed |= !frames.validate(closedLinkFrames[i], closedLinkStamps[i]);
-        }
-        closedLinkCount = 0;
-        updateLinkWork();
-        for (int i = 0; i < linkCount; i++) {
-            changed |= links[i].changedInTree();
+        CursorLinks l = links;
+        if (l != null) {
+            for (int i = 0; i < l.closedCount; i++) {
+                changed |= !frames.validate(l.closedFrames[i], l.closedStamps[i]);
+            }
+            l.closedCount = 0;
+            updateLinkWork();
+            for (int i = 0; i < l.openCount; i++) {
+                changed |= l.open[i].changedInTree();
+            }
         }
         return changed;
     }
@@ -535,8 +531,9 @@ public final class PageCursor implements AutoCloseable {
         if (frame != NO_FRAME && !frames().validate(frame, stamp)) {
             repin();
         }
-        for (int i = 0; i < linkCount; i++) {
-            links[i].repinTree();
+        CursorLinks l = links;
+        for (int i = 0; l != null && i < l.openCount; i++) {
+            l.open[i].repinTree();
         }
     }
 
@@ -546,36 +543,37 @@ public final class PageCursor implements AutoCloseable {
      * pages left or closed below it go the same way. A parent moving on forgets them: its read is over.
      */
     private void leavingPageWithLinks() {
-        PageCursor p = parent;
+        CursorLinks l = links; // not null: linkWork is not 0
+        PageCursor p = l.parent;
         if (p != null && !writeLocked) {
             if (frame != NO_FRAME) {
                 p.recordPin(frame, stamp);
             }
-            for (int i = 0; i < closedLinkCount; i++) {
-                p.recordPin(closedLinkFrames[i], closedLinkStamps[i]);
+            for (int i = 0; i < l.closedCount; i++) {
+                p.recordPin(l.closedFrames[i], l.closedStamps[i]);
             }
         }
-        closedLinkCount = 0;
+        l.closedCount = 0;
         updateLinkWork();
     }
 
     /** A pin of a linked cursor that moved on or closed, for this cursor's next {@code shouldRetry()} to validate. */
     private void recordPin(int pinFrame, long pinStamp) {
-        if (closedLinkFrames == null) {
-            closedLinkFrames = new int[4];
-            closedLinkStamps = new long[4];
-        } else if (closedLinkCount == closedLinkFrames.length) {
-            closedLinkFrames = Arrays.copyOf(closedLinkFrames, closedLinkCount * 2);
-            closedLinkStamps = Arrays.copyOf(closedLinkStamps, closedLinkCount * 2);
-        }
-        closedLinkFrames[closedLinkCount] = pinFrame;
-        closedLinkStamps[closedLinkCount] = pinStamp;
-        closedLinkCount++;
+        links().recordPin(pinFrame, pinStamp);
         updateLinkWork();
     }
 
+    /** {@link #links}, created at the first link. */
+    private CursorLinks links() {
+        CursorLinks l = links;
+        if (l == null) {
+            links = l = new CursorLinks();
+        }
+        return l;
+    }
+
     private void updateLinkWork() {
-        linkWork = linkCount + closedLinkCount + (parent != null ? 1 : 0);
+        linkWork = links == null ? 0 : links.work();
         updateFastPath();
     }
 
@@ -598,8 +596,9 @@ public final class PageCursor implements AutoCloseable {
         checkOpen();
         boolean b = outOfBounds;
         outOfBounds = false;
-        for (int i = 0; i < linkCount; i++) {
-            b |= links[i].checkAndClearBoundsFlag();
+        CursorLinks l = links;
+        for (int i = 0; l != null && i < l.openCount; i++) {
+            b |= l.open[i].checkAndClearBoundsFlag();
         }
         return b;
     }
@@ -645,8 +644,9 @@ public final class PageCursor implements AutoCloseable {
     private String takeCursorException() {
         String message = cursorException;
         cursorException = null;
-        for (int i = 0; i < linkCount; i++) {
-            String linked = links[i].takeCursorException();
+        CursorLinks l = links;
+        for (int i = 0; l != null && i < l.openCount; i++) {
+            String linked = l.open[i].takeCursorException();
             if (message == null) {
                 message = linked;
             }
@@ -687,14 +687,9 @@ public final class PageCursor implements AutoCloseable {
             file.engine().cursorClosed(stripe);
             throw t;
         }
-        link.parent = this;
+        link.links().parent = this;
         link.updateLinkWork();
-        if (links == null) {
-            links = new PageCursor[2];
-        } else if (linkCount == links.length) {
-            links = Arrays.copyOf(links, linkCount * 2);
-        }
-        links[linkCount++] = link;
+        links().add(link);
         updateLinkWork();
         return link;
     }
@@ -705,13 +700,7 @@ public final class PageCursor implements AutoCloseable {
      * reported here.
      */
     private void linkClosed(PageCursor link, int linkFrame, long linkStamp) {
-        for (int i = 0; i < linkCount; i++) {
-            if (links[i] == link) {
-                links[i] = links[--linkCount];
-                links[linkCount] = null;
-                break;
-            }
-        }
+        links.remove(link); // not null: link is one of them
         if (link.outOfBounds) {
             outOfBounds = true;
         }
@@ -722,8 +711,9 @@ public final class PageCursor implements AutoCloseable {
             if (linkFrame != NO_FRAME) {
                 recordPin(linkFrame, linkStamp);
             }
-            for (int i = 0; i < link.closedLinkCount; i++) {
-                recordPin(link.closedLinkFrames[i], link.closedLinkStamps[i]);
+            CursorLinks left = link.links; // not null: a linked cursor has its parent there
+            for (int i = 0; i < left.closedCount; i++) {
+                recordPin(left.closedFrames[i], left.closedStamps[i]);
             }
         }
         updateLinkWork();
@@ -1025,14 +1015,17 @@ public final class PageCursor implements AutoCloseable {
         int lastFrame = frame;
         long lastStamp = stamp;
         try {
-            while (linkCount > 0) {
-                links[linkCount - 1].close(); // leaves the links, handing its pins up (see linkClosed)
+            CursorLinks l = links;
+            if (l != null) {
+                while (l.openCount > 0) {
+                    l.open[l.openCount - 1].close(); // leaves the links, handing its pins up (see linkClosed)
+                }
             }
             unpin();
             publishCounters();
-            PageCursor p = parent;
+            PageCursor p = l == null ? null : l.parent;
             if (p != null) {
-                parent = null;
+                l.parent = null;
                 p.linkClosed(this, lastFrame, lastStamp);
             }
         } finally {
