@@ -3,6 +3,11 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.logging.Filter;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LifecycleModelTest {
     private static final int MAX_PARTICIPANTS = 17;
+    /**
+     * Where the page cache warns (System.Logger, backed by these JUL loggers) of what the model does on purpose
+     * several times a scenario: a cache closed with cursors still open (LifecycleTest checks that warning), a
+     * warm-up stopped by an injected read failure (WarmupTest checks the warm-up's warnings).
+     */
+    private static final Logger PAGECACHE_LOG = Logger.getLogger("io.ratatosk.pagecache");
+    private static final Logger WARMUP_LOG = Logger.getLogger("io.ratatosk.pagecache.warmup");
+    private static final String CLOSED_WITH_CURSORS = "page cache closed with ";
 
     @TempDir
     Path dir;
@@ -35,6 +48,14 @@ class LifecycleModelTest {
             + (settings.onlyScenario() >= 0 ? ", only scenario " + settings.onlyScenario() : "")
             + (settings.skips().none() ? "" : ", " + settings.skips()) + "; policies " + PolicyRegistry.NAMES);
         Failures failures = new Failures();
+        // Counted, not printed: hundreds of such warnings a minute would bury the scenarios' own lines. Any other
+        // record of these loggers is printed as it would be.
+        AtomicLong closedWithCursors = new AtomicLong();
+        AtomicLong injectedWarmUpFailures = new AtomicLong();
+        Filter previousFilter = PAGECACHE_LOG.getFilter();
+        Filter previousWarmUpFilter = WARMUP_LOG.getFilter();
+        PAGECACHE_LOG.setFilter(countAndDrop(previousFilter, m -> m.startsWith(CLOSED_WITH_CURSORS), closedWithCursors));
+        WARMUP_LOG.setFilter(countAndDrop(previousWarmUpFilter, m -> m.contains("injected "), injectedWarmUpFailures));
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             if (!FaultInjector.isInjected(e)) {
@@ -51,10 +72,26 @@ class LifecycleModelTest {
             }
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
+            PAGECACHE_LOG.setFilter(previousFilter);
+            WARMUP_LOG.setFilter(previousWarmUpFilter);
         }
+        print("lifecycle model test: " + closedWithCursors.get() + " caches closed with cursors still open and "
+            + injectedWarmUpFailures.get() + " warm-ups stopped by an injected read failure (each a WARNING of the page"
+            + " cache's, counted here instead of printed)");
         if (failures.any()) {
             throw failures.first();
         }
+    }
+
+    /** A filter that drops, and counts, the WARNING records whose message {@code expected} accepts. */
+    private static Filter countAndDrop(Filter previous, Predicate<String> expected, AtomicLong count) {
+        return record -> {
+            if (record.getLevel() == Level.WARNING && record.getMessage() != null && expected.test(record.getMessage())) {
+                count.incrementAndGet();
+                return false;
+            }
+            return previous == null || previous.isLoggable(record);
+        };
     }
 
     private void runScenarios(RunSettings settings, Failures failures, Watchdog watchdog) {
