@@ -282,6 +282,60 @@ class LinkedCursorTest {
 
     // ---- helpers --------------------------------------------------------------------------------
 
+    /**
+     * More links than the first link array holds, and more pages left behind than the first pin arrays hold: every
+     * page a link read since the parent's last round is still validated, each link's bounds flag and cursor
+     * exception reach the parent, and links close in any order.
+     */
+    @Test
+    void manyLinksAndManyPagesLeftBehindAreAllValidatedAndReported() throws Exception {
+        int pages = 12;
+        for (int p = 2; p < pages; p++) {
+            writePage(p, p);
+        }
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            List<PageCursor> links = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                links.add(c.openLinkedCursor(1));
+            }
+            for (PageCursor link : links) { // each link reads pages 1 .. pages-1, leaving each behind but the last
+                for (int p = 1; p < pages; p++) {
+                    assertTrue(link.next(p));
+                    assertEquals(p, link.getLong(0)); // page 1 holds the record, version 1
+                }
+            }
+            assertFalse(c.shouldRetry(), "nothing changed");
+            for (PageCursor link : links) {
+                for (int p = 1; p < pages; p++) {
+                    assertTrue(link.next(p));
+                }
+            }
+            writePage(3, 33); // a page every link left behind
+            assertTrue(c.shouldRetry(), "a page a link left since the last round changed");
+            assertFalse(c.shouldRetry(), "the round is over: the pages left behind are forgotten");
+
+            links.get(3).getLong(PAGE); // out of bounds
+            links.get(1).setCursorException("link 1");
+            links.get(4).close();
+            links.get(0).close();
+            assertTrue(c.checkAndClearBoundsFlag(), "a link's bounds flag reaches the parent");
+            CursorException e = assertThrows(CursorException.class, c::checkAndClearCursorException);
+            assertEquals("link 1", e.getMessage());
+            writePage(pages - 1, 111); // the page a closed link was on
+            assertTrue(c.shouldRetry(), "a closed link's last page is still validated");
+            assertEquals(3, links.stream().filter(l -> {
+                try {
+                    l.getCurrentPageId();
+                    return true;
+                } catch (IllegalStateException closed) {
+                    return false;
+                }
+            }).count());
+        }
+        assertEquals(0, cache.openCursors(), "closing the parent closed the links still open");
+    }
+
     private void writeRecord(long version) throws IOException {
         try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next());
