@@ -1,5 +1,6 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.jmh.CompilerWarmUp;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.workload.Zipf;
@@ -32,8 +33,10 @@ import picocli.CommandLine.Spec;
  * {@code ./bench throughput}: page-cache reads per second for each policy, from threads that pin
  * pages of one file through read cursors in a Zipf(0.9) order over eight times the cache's frames,
  * so that about a third of the pins fault. A rough, short measurement: the page cache's own hit and
- * miss paths with the policy in them, evictor on, nothing else. Each policy gets a fresh cache, one
- * second of warm-up, then the timed run.
+ * miss paths with the policy in them, evictor on, nothing else. Each policy gets a fresh cache and a warm-up
+ * of at least a second that lasts until the JIT compiler has gone quiet (at most 20 s), then the timed run:
+ * on two cores the compiler threads would otherwise take a core from whichever policy runs first, and from
+ * one with much code of its own (best-of) on every run.
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
     description = "Page-cache read throughput per policy (Zipf 0.9 over 8 x the frames).")
@@ -59,6 +62,11 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     @Option(names = "--seconds", defaultValue = "3", description = "timed seconds per run")
     double seconds;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS|quiet", defaultValue = "quiet",
+        description = "warm-up before each timed run: seconds, or quiet (at least 1 s, then until the JIT compiler has"
+            + " added no compilation time for a second, at most 20 s more). Default: ${DEFAULT-VALUE}.")
+    String warmup;
 
     @Option(names = "--runs", defaultValue = "1", description = "repetitions; the mean and each run are shown")
     int runs;
@@ -129,6 +137,9 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (runs < 1) {
             wrong.add("--runs must be at least 1: " + runs);
         }
+        if (!warmup.equals("quiet") && !(parseOr(warmup, -1) >= 0 && parseOr(warmup, -1) <= 3600)) {
+            wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + warmup);
+        }
         boolean checkable = frames >= 2; // a frame count or a --set refused would fail every policy: not repeated for each
         for (String flag : set.keySet()) {
             if (flag.isBlank() || FIXED.contains(pagecacheFlag(flag))) {
@@ -170,6 +181,14 @@ public final class ThroughputCommand implements Callable<Integer> {
         return List.copyOf(specs.values());
     }
 
+    private static double parseOr(String number, double otherwise) {
+        try {
+            return Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
     private static String pagecacheFlag(String flag) {
         String name = flag.strip();
         return name.startsWith("pagecache.") ? name : "pagecache." + name;
@@ -187,6 +206,18 @@ public final class ThroughputCommand implements Callable<Integer> {
         return PageCacheConfig.parse(flags);
     }
 
+    /** Waits while the workers warm up: {@code --warmup} seconds, or until the JIT compiler is quiet. */
+    private void warmUp(PolicySpec policy, int threadCount) throws InterruptedException {
+        if (!warmup.equals("quiet")) {
+            Thread.sleep((long) (Double.parseDouble(warmup) * 1000));
+            return;
+        }
+        Thread.sleep(1000);
+        CompilerWarmUp.Result warm = CompilerWarmUp.awaitQuiet();
+        System.err.printf(Locale.ROOT, "throughput: %s, %d thread(s): warmed up for %.1f s%s%n", policy.text(), threadCount,
+            1 + warm.millis() / 1000.0, warm.quiet() ? "" : " (the JIT compiler was still busy)");
+    }
+
     /** Returns {Mops/s, hit %} of one timed run. */
     private double[] measure(Path file, PolicySpec policy, int threadCount, int[][] orders) throws Exception {
         try (PageCache cache = PageCache.open(config(policy)); PagedFile pages = cache.map(file, PAGE_SIZE, false)) {
@@ -200,7 +231,7 @@ public final class ThroughputCommand implements Callable<Integer> {
                 workers.add(worker);
                 worker.start();
             }
-            Thread.sleep(1000);
+            warmUp(policy, threadCount);
             PageCacheStats before = cache.stats();
             long start = System.nanoTime();
             timing.set(true);

@@ -22,7 +22,7 @@ class ThroughputCommandTest {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             status = Bench.commandLine().execute("throughput", "--policies", "deferred-lru:pull_threshold=0.5",
-                "--threads", "1", "--frames", "64", "--seconds", "0.05");
+                "--threads", "1", "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
         } finally {
             System.setOut(original);
         }
@@ -35,14 +35,14 @@ class ThroughputCommandTest {
     @Test
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {
         StringWriter err = new StringWriter();
-        assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0"));
+        assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0", "--warmup", "soon"));
         for (String expected : new String[] {"--threads must all be at least 1: [1, 0]", "--frames must be at least 2: 1",
-            "--seconds must be above 0: 0.0", "--runs must be at least 1: 0"}) {
+            "--seconds must be above 0: 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: soon"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
         err = new StringWriter();
         assertEquals(2, throughput(err, "--policies", "muninn,nope,global-clock:max_usage,global-clock:max_usage=99",
-            "--threads", "1", "--frames", "64", "--seconds", "0.05"));
+            "--threads", "1", "--frames", "64", "--seconds", "0.05", "--warmup", "0.1"));
         for (String expected : new String[] {"--policies nope: unknown policy 'nope'; the page cache runs: muninn,",
             "--policies global-clock:max_usage: policy override 'max_usage' in 'global-clock:max_usage' is not key=value",
             "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99"}) {
@@ -56,10 +56,10 @@ class ThroughputCommandTest {
     void defaultRunsFirstUnderItsRealNameAndARepeatOnce() {
         StringWriter err = new StringWriter();
         String text = throughputOut(err, "--policies", "muninn,default:margin=0.2,best-of:margin=0.2,lru", "--threads", "1",
-            "--frames", "64", "--seconds", "0.05");
+            "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
         assertTrue(err.toString().contains("lru: policy lru is the simulator's only"), err.toString());
         text = throughputOut(err, "--policies", "muninn,default:margin=0.2,best-of:margin=0.2", "--threads", "1",
-            "--frames", "64", "--seconds", "0.05");
+            "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
         List<String> rows = text.lines().skip(1).map(line -> line.split(" +")[0]).toList();
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY + ":margin=0.2", "muninn"), rows, text);
     }
@@ -69,7 +69,7 @@ class ThroughputCommandTest {
     void setPassesOtherFlagsAndRefusesTheFixedOnesAndBadValues() {
         StringWriter err = new StringWriter();
         String text = throughputOut(err, "--policies", "muninn", "--set", "evictor.enabled=false", "--threads", "1",
-            "--frames", "64", "--seconds", "0.05");
+            "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
         assertTrue(text.lines().anyMatch(line -> line.startsWith("muninn ")), text + err);
         err = new StringWriter();
         assertEquals(2, throughput(err, "--set", "pagecache.memory=1m", "--set", "=1", "--threads", "1", "--frames", "64"));

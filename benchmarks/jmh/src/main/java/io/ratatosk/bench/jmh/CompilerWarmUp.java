@@ -11,12 +11,13 @@ import java.lang.management.ManagementFactory;
  * cores the compiler threads take a core from the benchmark: the measured iterations then climb instead of
  * measuring. Where the JVM does not report compilation time, it runs for {@link #MAX_MILLIS}.
  */
-final class CompilerWarmUp {
+public final class CompilerWarmUp {
     /** No compilation time added for this long: the compiler is quiet. */
     static final long QUIET_MILLIS = 1000;
     /** Never longer than this, whatever the compiler does. */
     static final long MAX_MILLIS = 20_000;
     private static final int BATCH = 10_000;
+    private static final long POLL_MILLIS = 50;
 
     /** One operation of the benchmark; its result is consumed so that nothing is optimised away. */
     @FunctionalInterface
@@ -24,19 +25,15 @@ final class CompilerWarmUp {
         long run() throws IOException;
     }
 
-    /** What a warm-up did. */
-    record Result(long operations, long millis, boolean quiet) {
+    /** What a warm-up did: operations run on the calling thread (0 where other threads ran them), how long, and whether the compiler went quiet. */
+    public record Result(long operations, long millis, boolean quiet) {
     }
 
     private CompilerWarmUp() {
     }
 
     static Result untilQuiet(Operation operation) throws IOException {
-        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-        boolean monitored = compiler != null && compiler.isCompilationTimeMonitoringSupported();
-        long start = System.nanoTime();
-        long quietSince = start;
-        long compileMillis = monitored ? compiler.getTotalCompilationTime() : 0;
+        Watch watch = new Watch();
         long operations = 0;
         long sink = 0;
         while (true) {
@@ -44,26 +41,55 @@ final class CompilerWarmUp {
                 sink += operation.run();
             }
             operations += BATCH;
-            long now = System.nanoTime();
+            if (watch.over()) {
+                if (sink == 42) {
+                    Thread.onSpinWait(); // a use of the sink the compiler cannot drop
+                }
+                return watch.result(operations);
+            }
+        }
+    }
+
+    /**
+     * Waits, while other threads run the workload, until the JIT compiler has gone quiet (or {@link #MAX_MILLIS}):
+     * for a tool whose own threads warm up the code it is about to time.
+     */
+    public static Result awaitQuiet() throws InterruptedException {
+        Watch watch = new Watch();
+        while (!watch.over()) {
+            Thread.sleep(POLL_MILLIS);
+        }
+        return watch.result(0);
+    }
+
+    /** Watches the compiler's total compilation time since it was made. */
+    private static final class Watch {
+        private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        private final boolean monitored = compiler != null && compiler.isCompilationTimeMonitoringSupported();
+        private final long start = System.nanoTime();
+        private long quietSince = start;
+        private long compileMillis = monitored ? compiler.getTotalCompilationTime() : 0;
+        private long now = start;
+        private boolean quiet;
+
+        /** True once the compiler has been quiet for {@link #QUIET_MILLIS}, or {@link #MAX_MILLIS} have passed. */
+        boolean over() {
+            now = System.nanoTime();
             if (monitored) {
                 long total = compiler.getTotalCompilationTime();
                 if (total != compileMillis) {
                     compileMillis = total;
                     quietSince = now;
                 } else if (now - quietSince >= QUIET_MILLIS * 1_000_000) {
-                    return result(operations, start, now, true, sink);
+                    quiet = true;
+                    return true;
                 }
             }
-            if (now - start >= MAX_MILLIS * 1_000_000) {
-                return result(operations, start, now, false, sink);
-            }
+            return now - start >= MAX_MILLIS * 1_000_000;
         }
-    }
 
-    private static Result result(long operations, long start, long now, boolean quiet, long sink) {
-        if (sink == 42) {
-            Thread.onSpinWait(); // a use of the sink the compiler cannot drop
+        Result result(long operations) {
+            return new Result(operations, (now - start) / 1_000_000, quiet);
         }
-        return new Result(operations, (now - start) / 1_000_000, quiet);
     }
 }

@@ -19,6 +19,16 @@ class CompilerWarmUpTest {
         assertTrue(result.millis() < CompilerWarmUp.MAX_MILLIS + 5_000, "never far past the limit: " + result);
     }
 
+    /** The same wait for a tool whose own threads run the workload meanwhile: it runs nothing itself. */
+    @Test
+    void awaitsTheCompilersQuietOrTheLimitWhileOthersRun() throws InterruptedException {
+        CompilerWarmUp.Result result = CompilerWarmUp.awaitQuiet();
+        assertEquals(0, result.operations());
+        assertTrue(result.millis() >= (result.quiet() ? CompilerWarmUp.QUIET_MILLIS : CompilerWarmUp.MAX_MILLIS),
+            "quiet means a full quiet second, else the limit: " + result);
+        assertTrue(result.millis() < CompilerWarmUp.MAX_MILLIS + 5_000, "never far past the limit: " + result);
+    }
+
     /** The warm-up's reads are not the first iteration's: the workload counts from after it. */
     @Test
     void theWorkloadCountsNoneOfTheWarmUpsReads() throws IOException {
