@@ -105,6 +105,10 @@ public final class DemoCommand implements Callable<Integer> {
                     100 * s.hitRatio(), s.faults(), s.evictions(), s.backgroundEvictions(), s.cooperativeEvictions(),
                     s.evictionWrites() + s.flushedPages());
             }
+            if (configs.size() > 1) {
+                out.println("(each run starts from a cold cache, and the first also while the JIT compiles: ./bench throughput"
+                    + " and ./bench jmh measure)");
+            }
             verify(base, path, pages);
             out.println("verified: every page holds its last write after close and reopen");
             return 0;
