@@ -4,30 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.policies.PolicyRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class ThroughputCommandTest {
     @Test
     void measuresEachPolicyAtEachThreadCountWithItsFlags() {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            status = Bench.commandLine().execute("throughput", "--policies", "deferred-lru:pull_threshold=0.5",
-                "--threads", "1", "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
-        } finally {
-            System.setOut(original);
-        }
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, text);
+        StringWriter err = new StringWriter();
+        BenchRun.Output run = BenchRun.run(err, "throughput", "--policies", "deferred-lru:pull_threshold=0.5",
+            "--threads", "1", "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
+        String text = run.out();
+        assertEquals(0, run.status(), text + err);
         assertTrue(text.lines().anyMatch(line -> line.startsWith("deferred-lru:pull_threshold=0.5") && line.contains(" 1 ")), text);
     }
 
@@ -82,25 +70,18 @@ class ThroughputCommandTest {
 
     /** Standard output of a throughput run; its usage errors go to {@code err}. */
     private static String throughputOut(StringWriter err, String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            throughput(err, args);
-        } finally {
-            System.setOut(original);
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return BenchRun.run(err, withCommand(args)).out();
     }
 
+    /** The exit status of a throughput run; its usage errors go to {@code err}. */
     private static int throughput(StringWriter err, String... args) {
-        CommandLine cl = Bench.commandLine();
-        StringWriter out = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
+        return BenchRun.run(err, withCommand(args)).status();
+    }
+
+    private static String[] withCommand(String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "throughput";
         System.arraycopy(args, 0, all, 1, args.length);
-        return cl.execute(all);
+        return all;
     }
 }

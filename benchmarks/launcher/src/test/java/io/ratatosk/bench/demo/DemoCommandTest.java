@@ -3,36 +3,28 @@ package io.ratatosk.bench.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.BenchRun;
 import io.ratatosk.policies.PolicyRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code bench demo}'s flags: refused before the demo file is written, never after the first policies ran. */
 class DemoCommandTest {
     private final StringWriter err = new StringWriter();
 
+    /** A demo that must be refused: its status, with nothing printed. */
     private int demo(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cl = Bench.commandLine();
-            cl.setErr(new PrintWriter(err, true));
-            String[] all = new String[args.length + 1];
-            all[0] = "demo";
-            System.arraycopy(args, 0, all, 1, args.length);
-            return cl.execute(all);
-        } finally {
-            System.setOut(original);
-            assertEquals("", out.toString(StandardCharsets.UTF_8), "no table: nothing ran");
-        }
+        BenchRun.Output run = BenchRun.run(err, demoArgs(args));
+        assertEquals("", run.out(), "no table: nothing ran");
+        return run.status();
+    }
+
+    private static String[] demoArgs(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "demo";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return all;
     }
 
     @Test
@@ -48,18 +40,10 @@ class DemoCommandTest {
     /** As in every tool's policy list: {@code default} runs first, under the default policy's name, and a repeat once. */
     @Test
     void defaultRunsFirstUnderItsRealName() {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            status = Bench.commandLine().execute("demo", "--policies", "muninn,default,muninn", "--cache", "256k",
-                "--file-factor", "2", "--threads", "2", "--seconds", "0.05");
-        } finally {
-            System.setOut(original);
-        }
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, text);
+        BenchRun.Output run = BenchRun.run(err, demoArgs("--policies", "muninn,default,muninn", "--cache", "256k",
+            "--file-factor", "2", "--threads", "2", "--seconds", "0.05"));
+        String text = run.out();
+        assertEquals(0, run.status(), text + err);
         List<String> rows = text.lines().filter(line -> line.matches("[a-z-]+ +\\d.*")).map(line -> line.split(" +")[0]).toList();
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "muninn"), rows, text);
         assertEquals(2, demo("--policies", ",", "--seconds", "0.1"));
