@@ -126,7 +126,7 @@ final class DeferredLruList {
 
     /** Splices a claimed node in after HEAD (algorithm 6), then lets hits push it. */
     void linkClaimed(int node) {
-        insertAfterHead(node, node);
+        finishInsert(spliceAfterHead(node, node), node);
         INTS.setVolatile(recentNext, node, NOT_RECENT);
     }
 
@@ -137,13 +137,27 @@ final class DeferredLruList {
 
     /** Algorithm 6: first..last (linked among themselves, owned by the caller) go in after HEAD. */
     private void insertAfterHead(int first, int last) {
+        finishInsert(spliceAfterHead(first, last), last);
+    }
+
+    /** Algorithm 6 up to its CAS: HEAD's next is first; returns the node that was there, whose prev still reads HEAD. */
+    int spliceAfterHead(int first, int last) {
         INTS.setVolatile(prev, first, head);
         int oldNext;
         do {
             oldNext = (int) INTS.getVolatile(next, head);
             INTS.setVolatile(next, last, oldNext);
         } while (!INTS.compareAndSet(next, head, oldNext, first));
-        INTS.setVolatile(prev, oldNext, last); // last step: until now oldNext's prev reads HEAD
+        return oldNext;
+    }
+
+    /**
+     * Algorithm 6's last step: {@code oldNext}'s prev, which read HEAD until now, reads {@code last}. Until it runs,
+     * {@code last} cannot be unlinked: this write would then point {@code oldNext} back at a node no longer in
+     * the list ({@link #unlink} waits for it).
+     */
+    void finishInsert(int oldNext, int last) {
+        INTS.setVolatile(prev, oldNext, last);
     }
 
     // ---------------------------------------------------------------- consolidation
@@ -259,10 +273,15 @@ final class DeferredLruList {
     /**
      * Takes a node the owner is discarding out of the LRU list, under the lock. Inside the list that
      * is a plain unlink; the node after HEAD is taken off with a CAS on HEAD's next, after waiting out
-     * an insertion that has already swung HEAD past it but not yet repointed its prev.
+     * an insertion that has already swung HEAD past it but not yet repointed its prev. First it waits
+     * out the node's own insertion, if its last step has not run yet (the node after HEAD, or the one
+     * after that, can be that young: a cache's last resort evicts the node after HEAD).
      */
     void unlink(int node) {
         assert consolidation.isHeldByCurrentThread();
+        while (isLinked(node) && (nextOf(node) == NIL || prevOf(nextOf(node)) != node)) {
+            Thread.onSpinWait(); // its inserter has yet to point its successor's prev at it (finishInsert)
+        }
         while (isLinked(node) && prevOf(node) == head) {
             int after = nextOf(node);
             INTS.setVolatile(prev, after, head); // only we, the consolidator, read prev
