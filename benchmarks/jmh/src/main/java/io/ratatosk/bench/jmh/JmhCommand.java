@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -195,10 +196,9 @@ public final class JmhCommand implements Callable<Integer> {
      */
     static List<String> defaultFirst(Collection<String> policies) {
         Set<String> ordered = new LinkedHashSet<>();
-        if (policies.contains(PolicyRegistry.DEFAULT_ALIAS)) {
-            ordered.add(PolicyRegistry.DEFAULT_POLICY);
+        for (String policy : PolicyCatalog.defaultFirst(String.join(",", policies))) {
+            ordered.add(PolicyCatalog.resolveDefault(policy).strip());
         }
-        policies.forEach(p -> ordered.add(p.equals(PolicyRegistry.DEFAULT_ALIAS) ? PolicyRegistry.DEFAULT_POLICY : p));
         return List.copyOf(ordered);
     }
 

@@ -74,11 +74,8 @@ public final class DemoCommand implements Callable<Integer> {
         try { // every policy before the file is written: a typo in the last one is not found after the others ran
             base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
             PolicyCatalog catalog = PolicyCatalog.standard();
-            for (String policy : PolicyCatalog.defaultFirst(policies)) {
-                if (!policy.isBlank()) {
-                    PolicySpec spec = catalog.parsePageCachePolicy(policy); // name[:flag=value]..., as in ./bench sim
-                    configs.putIfAbsent(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
-                }
+            for (PolicySpec spec : catalog.parsePageCacheList(policies)) { // name[:flag=value]..., as in ./bench sim
+                configs.put(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
             }
             if (configs.isEmpty()) {
                 throw new IllegalArgumentException("--policies names no policy: '" + policies + "'");

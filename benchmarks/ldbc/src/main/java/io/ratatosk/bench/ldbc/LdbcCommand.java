@@ -354,30 +354,21 @@ public final class LdbcCommand implements Callable<Integer> {
     /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */
     static List<PolicySpec> policies(String text) {
         PolicyCatalog catalog = PolicyCatalog.standard();
-        List<PolicySpec> specs = new ArrayList<>();
         if (text == null || text.isBlank()) {
             text = DEFAULT_POLICIES;
         }
         if (text.strip().equals("all")) {
-            specs.add(catalog.parse("muninn"));
-            specs.add(catalog.parse("global-clock:max_usage=7"));
+            List<PolicySpec> all = new ArrayList<>();
+            all.add(catalog.parse("muninn"));
+            all.add(catalog.parse("global-clock:max_usage=7"));
             for (String name : PolicyRegistry.NAMES) {
                 if (!name.equals("muninn") && !name.equals("global-clock")) {
-                    specs.add(catalog.parse(name));
+                    all.add(catalog.parse(name));
                 }
             }
-            return specs;
+            return all;
         }
-        Set<String> seen = new LinkedHashSet<>();
-        for (String part : PolicyCatalog.defaultFirst(text)) {
-            if (part.isBlank()) {
-                continue;
-            }
-            PolicySpec p = catalog.parsePageCachePolicy(part);
-            if (seen.add(p.text())) {
-                specs.add(p);
-            }
-        }
+        List<PolicySpec> specs = catalog.parsePageCacheList(text);
         if (specs.isEmpty()) {
             throw new IllegalArgumentException("no policy named in '" + text + "'");
         }

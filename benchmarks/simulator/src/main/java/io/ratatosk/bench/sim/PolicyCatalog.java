@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -76,6 +77,25 @@ public final class PolicyCatalog {
      * {@code default} stands for the page cache's default policy and is reported under its real name.
      */
     public PolicySpec parse(String text) {
+        return parse(text, names(), "valid policies");
+    }
+
+    /**
+     * As {@link #parse}, for a tool that runs the page cache itself (not the simulator): refuses the simulator's own
+     * columns ({@code lru}, {@code opt}, {@code caffeine}, ...), and an unknown name, naming the policies the page
+     * cache runs.
+     */
+    public PolicySpec parsePageCachePolicy(String text) {
+        PolicySpec spec = parse(text, PolicyRegistry.NAMES, "the page cache runs");
+        if (!PolicyRegistry.NAMES.contains(spec.name())) {
+            throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page cache runs: "
+                + String.join(", ", PolicyRegistry.NAMES));
+        }
+        return spec;
+    }
+
+    /** {@link #parse}, an unknown name refused with {@code offered} as the policies to choose from. */
+    private PolicySpec parse(String text, List<String> offered, String offeredAs) {
         text = resolveDefault(text);
         String name = text.strip();
         int colon = name.indexOf(':');
@@ -84,8 +104,8 @@ public final class PolicyCatalog {
         }
         if (!names().contains(name)) {
             throw new IllegalArgumentException("unknown policy '" + name + "'"
-                + Spelling.closest(name, names()).map(meant -> "; did you mean '" + meant + "'?").orElse("")
-                + "; valid policies: " + String.join(", ", names()) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now "
+                + Spelling.closest(name, offered).map(meant -> "; did you mean '" + meant + "'?").orElse("")
+                + "; " + offeredAs + ": " + String.join(", ", offered) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now "
                 + PolicyRegistry.DEFAULT_POLICY + ")");
         }
         if (OWN.containsKey(name)) {
@@ -97,29 +117,8 @@ public final class PolicyCatalog {
         return PolicySpec.parse(text, flags);
     }
 
-    /**
-     * As {@link #parse}, for a tool that runs the page cache itself (not the simulator): refuses the simulator's own
-     * columns ({@code lru}, {@code opt}, {@code caffeine}, ...), naming the policies the page cache runs.
-     */
-    public PolicySpec parsePageCachePolicy(String text) {
-        String name = resolveDefault(text).strip();
-        name = name.indexOf(':') >= 0 ? name.substring(0, name.indexOf(':')) : name;
-        if (!names().contains(name)) { // as parse() would refuse it, naming only what the page cache runs
-            throw new IllegalArgumentException("unknown policy '" + name + "'"
-                + Spelling.closest(name, PolicyRegistry.NAMES).map(meant -> "; did you mean '" + meant + "'?").orElse("")
-                + "; the page cache runs: " + String.join(", ", PolicyRegistry.NAMES) + " (and " + PolicyRegistry.DEFAULT_ALIAS
-                + ", now " + PolicyRegistry.DEFAULT_POLICY + ")");
-        }
-        PolicySpec spec = parse(text);
-        if (!PolicyRegistry.NAMES.contains(spec.name())) {
-            throw new IllegalArgumentException("policy " + spec.name() + " is the simulator's only; the page cache runs: "
-                + String.join(", ", PolicyRegistry.NAMES));
-        }
-        return spec;
-    }
-
     /** {@code text} with a leading {@code default} replaced by the default policy's name, flags kept. */
-    static String resolveDefault(String text) {
+    public static String resolveDefault(String text) {
         String stripped = text.strip();
         String alias = PolicyRegistry.DEFAULT_ALIAS;
         if (stripped.equals(alias) || stripped.startsWith(alias + ":")) {
@@ -139,27 +138,42 @@ public final class PolicyCatalog {
      * {@code default} entry comes first, under the default policy's real name; a repeat is dropped.
      */
     public List<PolicySpec> parseList(String commaSeparated) {
-        List<PolicySpec> specs = new ArrayList<>();
         if (commaSeparated == null || commaSeparated.isBlank()) {
+            List<PolicySpec> every = new ArrayList<>();
             for (String name : names()) {
                 if (!ONLY_WHEN_NAMED.contains(name)) {
-                    specs.add(parse(name));
+                    every.add(parse(name));
                 }
             }
-            return specs;
+            return every;
         }
+        List<PolicySpec> specs = parseEach(commaSeparated, this::parse);
+        if (specs.isEmpty()) {
+            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'");
+        }
+        return specs;
+    }
+
+    /**
+     * The policies of a comma-separated list for a tool that runs the page cache ({@link #parsePageCachePolicy} each):
+     * a {@code default} entry first, under the default policy's real name; blank entries skipped, a repeat dropped.
+     * Empty if the list names none: the tool says so in its own words.
+     */
+    public List<PolicySpec> parsePageCacheList(String commaSeparated) {
+        return parseEach(commaSeparated, this::parsePageCachePolicy);
+    }
+
+    private static List<PolicySpec> parseEach(String commaSeparated, Function<String, PolicySpec> parser) {
+        List<PolicySpec> specs = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (String part : defaultFirst(commaSeparated)) {
             if (part.isBlank()) {
                 continue;
             }
-            PolicySpec spec = parse(part);
+            PolicySpec spec = parser.apply(part);
             if (seen.add(spec.text())) {
                 specs.add(spec);
             }
-        }
-        if (specs.isEmpty()) {
-            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'");
         }
         return specs;
     }
