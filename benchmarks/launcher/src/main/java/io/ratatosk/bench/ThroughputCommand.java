@@ -67,6 +67,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         description = "warm-up before each timed run: seconds, or quiet (at least 1 s, then until the JIT compiler has"
             + " added no compilation time for a second, at most 20 s more). Default: ${DEFAULT-VALUE}.")
     String warmup;
+    /** {@link #warmup} in seconds as checkFlags() read it; NaN for {@code quiet}. */
+    private double warmupSeconds = Double.NaN;
 
     @Option(names = "--runs", defaultValue = "1", description = "repetitions; the mean and each run are shown")
     int runs;
@@ -137,7 +139,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (runs < 1) {
             wrong.add("--runs must be at least 1: " + runs);
         }
-        if (!warmup.equals("quiet") && !(parseOr(warmup, -1) >= 0 && parseOr(warmup, -1) <= 3600)) {
+        warmupSeconds = warmup.equals("quiet") ? Double.NaN : parseOr(warmup, -1);
+        if (!warmup.equals("quiet") && !(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
             wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + warmup);
         }
         boolean checkable = frames >= 2; // a frame count or a --set refused would fail every policy: not repeated for each
@@ -208,8 +211,8 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     /** Waits while the workers warm up: {@code --warmup} seconds, or until the JIT compiler is quiet. */
     private void warmUp(PolicySpec policy, int threadCount) throws InterruptedException {
-        if (!warmup.equals("quiet")) {
-            Thread.sleep((long) (Double.parseDouble(warmup) * 1000));
+        if (!Double.isNaN(warmupSeconds)) {
+            Thread.sleep((long) (warmupSeconds * 1000));
             return;
         }
         Thread.sleep(1000);
