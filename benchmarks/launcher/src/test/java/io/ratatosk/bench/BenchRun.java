@@ -19,7 +19,11 @@ public final class BenchRun {
     private BenchRun() {
     }
 
-    public static Output run(StringWriter err, String... args) {
+    /** {@code ./bench command args...}. */
+    public static Output run(StringWriter err, String command, String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = command;
+        System.arraycopy(args, 0, all, 1, args.length);
         PrintStream original = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status;
@@ -28,7 +32,7 @@ public final class BenchRun {
             CommandLine cl = Bench.commandLine();
             cl.setOut(new PrintWriter(new StringWriter(), true));
             cl.setErr(new PrintWriter(err, true));
-            status = cl.execute(args);
+            status = cl.execute(all);
         } finally {
             System.setOut(original);
         }

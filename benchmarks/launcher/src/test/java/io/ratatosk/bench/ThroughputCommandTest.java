@@ -70,18 +70,11 @@ class ThroughputCommandTest {
 
     /** Standard output of a throughput run; its usage errors go to {@code err}. */
     private static String throughputOut(StringWriter err, String... args) {
-        return BenchRun.run(err, withCommand(args)).out();
+        return BenchRun.run(err, "throughput", args).out();
     }
 
     /** The exit status of a throughput run; its usage errors go to {@code err}. */
     private static int throughput(StringWriter err, String... args) {
-        return BenchRun.run(err, withCommand(args)).status();
-    }
-
-    private static String[] withCommand(String... args) {
-        String[] all = new String[args.length + 1];
-        all[0] = "throughput";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return all;
+        return BenchRun.run(err, "throughput", args).status();
     }
 }

@@ -15,16 +15,9 @@ class DemoCommandTest {
 
     /** A demo that must be refused: its status, with nothing printed. */
     private int demo(String... args) {
-        BenchRun.Output run = BenchRun.run(err, demoArgs(args));
+        BenchRun.Output run = BenchRun.run(err, "demo", args);
         assertEquals("", run.out(), "no table: nothing ran");
         return run.status();
-    }
-
-    private static String[] demoArgs(String... args) {
-        String[] all = new String[args.length + 1];
-        all[0] = "demo";
-        System.arraycopy(args, 0, all, 1, args.length);
-        return all;
     }
 
     @Test
@@ -40,8 +33,8 @@ class DemoCommandTest {
     /** As in every tool's policy list: {@code default} runs first, under the default policy's name, and a repeat once. */
     @Test
     void defaultRunsFirstUnderItsRealName() {
-        BenchRun.Output run = BenchRun.run(err, demoArgs("--policies", "muninn,default,muninn", "--cache", "256k",
-            "--file-factor", "2", "--threads", "2", "--seconds", "0.05"));
+        BenchRun.Output run = BenchRun.run(err, "demo", "--policies", "muninn,default,muninn", "--cache", "256k",
+            "--file-factor", "2", "--threads", "2", "--seconds", "0.05");
         String text = run.out();
         assertEquals(0, run.status(), text + err);
         List<String> rows = text.lines().filter(line -> line.matches("[a-z-]+ +\\d.*")).map(line -> line.split(" +")[0]).toList();
