@@ -140,15 +140,15 @@ final class EvictionEngine {
         return hitFilter;
     }
 
-    /**
-     * The address of frame {@code frame}'s page. Computed from the index rather than stored in the frame's
-     * metadata, so a cursor's load of the page does not depend on a load of the metadata first.
-     */
     /** What came of huge pages for the page memory ({@link PageMemory#hugePages()}). */
     String hugePages() {
         return memory.hugePages();
     }
 
+    /**
+     * The address of frame {@code frame}'s page. Computed from the index rather than stored in the frame's
+     * metadata, so a cursor's load of the page does not depend on a load of the metadata first.
+     */
     long pageAddress(int frame) {
         return memory.address(frame);
     }
