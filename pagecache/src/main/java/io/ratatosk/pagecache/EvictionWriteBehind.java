@@ -16,6 +16,12 @@ import java.io.IOException;
  *
  * <p>Only for plain file swappers: a tier in front of the file ({@code pagecache.swap=nvm}) decides where
  * an evicted page goes through its own {@code evict}.
+ *
+ * <p>Every background sweep evicts through it: the background evictor's, and each read-ahead worker's
+ * ({@link ReadAheadWorker}). The run and the gathered neighbours are this object's own scratch, so one
+ * write-out at a time: {@link #writeOut} is synchronized. Only background threads wait there, and only
+ * for another's write (inside, neighbours are only tried, never waited for, so nothing held inside can
+ * block on a thread waiting outside).
  */
 final class EvictionWriteBehind {
     private final FileMapping file;
@@ -42,7 +48,7 @@ final class EvictionWriteBehind {
      * dirty neighbours it can lock, in one call. The caller marks the victim clean; the neighbours are
      * released here, marked clean only if the write succeeded.
      */
-    void writeOut(long pageId, int frame) throws IOException {
+    synchronized void writeOut(long pageId, int frame) throws IOException {
         int before = 0;
         for (long p = pageId - 1; p >= 0 && before < WriteRun.MAX_PAGES / 2; p--) {
             int neighbour = lockIfDirty(p);

@@ -230,7 +230,10 @@ final class FileMapping implements FrameOwner {
         return swapper instanceof FileSwapper;
     }
 
-    /** The background evictor's write-behind for this file; only the one evictor thread calls it. */
+    /**
+     * The write-behind of this file's dirty pages evicted by background sweeps (the evictor's and read-ahead's),
+     * which it serializes. Two threads racing here the first time may build one each: each is whole on its own.
+     */
     EvictionWriteBehind writeBehind() {
         EvictionWriteBehind writer = writeBehind;
         if (writer == null) {

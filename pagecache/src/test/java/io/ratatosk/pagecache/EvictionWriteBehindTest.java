@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.FrameTable;
@@ -10,6 +11,9 @@ import io.ratatosk.core.Sweep;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,6 +97,73 @@ class EvictionWriteBehindTest {
             }
             assertTrue(frames.isModified(held), "the page the evictor could not lock was not written");
             assertFalse(cache.stats().io().pagesWritten() > 7);
+        }
+    }
+
+    /**
+     * The background evictor and read-ahead workers both evict with background sweeps, so two threads may
+     * write dirty runs of one file at once: each run must stay its own (it once shared one scratch run, and the
+     * write-outs failed, wrote pages to each other's places, and left flush locks held that hung the close).
+     */
+    @Test
+    void twoBackgroundSweepsWritingOutRunsOfOneFileAtOnceKeepEveryPage() throws Exception {
+        Path path = dir.resolve("two.db");
+        int pages = 600; // past the 256 frames, so the writer's faults need the frames the sweeps free
+        long[] versions = new long[pages];
+        try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+            EvictionEngine engine = cache.engine();
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread[] sweepers = new Thread[2];
+            for (int t = 0; t < sweepers.length; t++) {
+                sweepers[t] = new Thread(() -> {
+                    Sweep sweep = Sweep.background();
+                    try {
+                        while (!done.get()) {
+                            int victim = engine.evict(sweep);
+                            if (victim != EvictionEngine.NO_FRAME) {
+                                engine.free(victim);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+                sweepers[t].start();
+            }
+            Random random = new Random(42);
+            try {
+                for (int round = 0; round < 5_000 && failure.get() == null; round++) {
+                    long start = random.nextInt(pages - 7);
+                    for (long p = start; p < start + 8; p++) { // runs of adjacent dirty pages
+                        try (PageCursor c = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                            assertTrue(c.next());
+                            PageContent.write(c, p, ++versions[(int) p]);
+                        }
+                    }
+                }
+            } finally {
+                done.set(true);
+                for (Thread sweeper : sweepers) {
+                    sweeper.join();
+                }
+            }
+            assertNull(failure.get(), () -> "a sweeper failed: " + failure.get());
+            assertEquals(0, cache.stats().evictionErrors(), cache.stats().toString());
+            for (long p = 0; p < pages; p++) {
+                try (PageCursor c = file.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
+                    assertTrue(c.next());
+                    assertEquals(versions[(int) p], PageContent.readValidated(c, p, BODY), "page " + p + " in the cache");
+                }
+            }
+        }
+        try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE, false)) {
+            for (long p = 0; p < pages; p++) {
+                try (PageCursor c = file.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
+                    assertTrue(c.next());
+                    assertEquals(versions[(int) p], PageContent.readValidated(c, p, BODY), "page " + p + " on disk");
+                }
+            }
         }
     }
 }
