@@ -182,8 +182,11 @@ final class Worker implements Runnable {
         Ref ref = ensureRef(f);
         long start = anyPage(f);
         boolean slow = rnd.nextInt(8) == 0;
-        trace.append(ref).append(slow ? " slow" : "").append(" io(").append(start).append(") ");
-        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_READ_LOCK);
+        // Read-ahead's worker evicts with a background sweep of its own, beside the evictor: a second background
+        // thread writing dirty pages out (two of them once shared the write-behind's scratch run).
+        boolean readAhead = rnd.nextInt(4) == 0;
+        trace.append(ref).append(slow ? " slow" : "").append(readAhead ? " read-ahead" : "").append(" io(").append(start).append(") ");
+        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_READ_LOCK | (readAhead ? PagedFile.PF_READ_AHEAD : 0));
         try {
             long expectNext = start;
             int steps = 1 + rnd.nextInt(8);
