@@ -133,6 +133,31 @@ class TruncateTest {
         assertThrows(IllegalStateException.class, () -> file.truncate(0));
     }
 
+    /** Counts whose bytes pass a long: past every page a file can have, so they change nothing (they once wrapped round). */
+    @ParameterizedTest(name = "pageCount {0}")
+    @ValueSource(longs = {(1L << 52) + 1, Long.MAX_VALUE / PAGE + 1, Long.MAX_VALUE}) // the first wraps to one page
+    void aCountWhoseBytesPassALongCutsNothing(long pageCount) throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 10, 300);
+        file.flush();
+        file.truncate(pageCount);
+        assertEquals(9, file.getLastPageId());
+        assertEquals(10L * PAGE, Files.size(dir.resolve("truncate.db")));
+        file.close();
+        PagedFile reopened = cache.map(dir.resolve("truncate.db"), PAGE, false);
+        assertEquals(9, reopened.getLastPageId());
+        try (PageCursor r = reopened.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int p = 0; p < 10; p++) {
+                assertTrue(r.next(p));
+                long v;
+                do {
+                    v = r.getLong(0);
+                } while (r.shouldRetry());
+                assertEquals(300 + p, v, "page " + p);
+            }
+        }
+    }
+
     /** Truncate and grow again and again while readers read and the cache evicts (with and without the evictor). */
     @ParameterizedTest(name = "background evictor {0}")
     @ValueSource(booleans = {true, false})

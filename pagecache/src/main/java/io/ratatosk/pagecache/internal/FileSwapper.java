@@ -261,10 +261,18 @@ public final class FileSwapper implements PageSwapper {
             call((ch, unused, bytes) -> {
                 ch.truncate(bytes);
                 return 0L;
-            }, null, pageCount * filePageSize);
+            }, null, bytesOf(pageCount));
         } finally {
             unforced = true;
         }
+    }
+
+    /**
+     * The byte size of {@code pageCount} pages; a count whose bytes would pass {@link Long#MAX_VALUE} is past
+     * every byte a file can have, so it cuts nothing (it once wrapped round and cut the file short).
+     */
+    private long bytesOf(long pageCount) {
+        return pageCount > Long.MAX_VALUE / filePageSize ? Long.MAX_VALUE : pageCount * filePageSize;
     }
 
     /**
