@@ -35,7 +35,7 @@ public final class OperationsFlags {
     public static final Flag WARMUP_ENABLED = Flag.bool("pagecache.warmup.enabled", "true",
             "Keep a profile of each mapped file's resident pages next to it (<file>.cacheprof), and after a map fault"
                 + " those pages back in, in file order, in the background, into free frames only (down to the evictor's"
-                + " keep_free); a stale, truncated or corrupt profile is ignored with one warning.");
+                + " keep_free); a stale, truncated or corrupt profile is ignored with one warning, and a file of that name that is no profile is never replaced.");
 
     public static final Flag WARMUP_PROFILE_INTERVAL = Flag.duration("pagecache.warmup.profile_interval", "60s",
             1_000_000_000L, 24L * 3600 * 1_000_000_000L,

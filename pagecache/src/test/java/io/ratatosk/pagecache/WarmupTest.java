@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Warm restarts: the pages resident when a file was unmapped come back after the next map, from its
@@ -165,13 +167,60 @@ class WarmupTest {
     @Test
     void aCrashThatLeftATemporaryProfileLeavesTheOldOneUsable() throws Exception {
         Path temp = ResidentProfile.pathFor(file).resolveSibling(ResidentProfile.pathFor(file).getFileName() + ".tmp");
-        Files.write(temp, new byte[] {'R', 'T', 'S', 'K', 1, 2, 3}); // a write cut short by the crash, never renamed
+        byte[] profile = Files.readAllBytes(ResidentProfile.pathFor(file));
+        Files.write(temp, Arrays.copyOf(profile, 7)); // a write cut short by the crash, never renamed
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
             awaitIdle(cache);
             assertEquals(PROFILED, cache.stats().io().pagesReheated());
         }
         assertEquals(List.of(), warnings);
         assertEquals(PROFILED, ResidentProfile.readFor(file).size(), "the next profile replaced both");
+    }
+
+    /**
+     * A store may name a file of its own {@code <other file>.cacheprof} (or {@code .cacheprof.tmp}): the profile of
+     * the other file is then not written, with a warning, and the store's file keeps every page.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {".cacheprof", ".cacheprof.tmp"})
+    void aStoresOwnFileWhereTheProfileWouldGoIsNeverReplaced(String suffix) throws IOException {
+        Path own = dir.resolve(file.getFileName() + suffix);
+        try (PageCache cache = open("8m")) {
+            PagedFile store = cache.map(file, PAGE, false);
+            PagedFile ownFile = cache.map(own, PAGE);
+            for (long p = 0; p < 4; p++) {
+                try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(c.next());
+                    c.putLong(0, 5000 + p);
+                }
+            }
+            ownFile.flush();
+            awaitIdle(cache);
+            store.close(); // writes the store's profile: not over the file mapped beside it
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains(own.toString()) && warnings.get(0).contains("not a resident-page profile"),
+                warnings.get(0));
+            for (long p = 4; p < 8; p++) { // written after the profile was refused: still reach the file
+                try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(c.next());
+                    c.putLong(0, 5000 + p);
+                }
+            }
+            ownFile.close();
+        }
+        assertEquals(8L * PAGE, Files.size(own));
+        try (PageCache cache = PageCache.open(config(false, "8m")); PagedFile ownFile = cache.map(own, PAGE, false)) {
+            for (long p = 0; p < 8; p++) {
+                try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
+                    assertTrue(c.next());
+                    long value;
+                    do {
+                        value = c.getLong(0);
+                    } while (c.shouldRetry());
+                    assertEquals(5000 + p, value, "page " + p);
+                }
+            }
+        }
     }
 
     @Test

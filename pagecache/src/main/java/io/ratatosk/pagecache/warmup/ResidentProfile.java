@@ -1,16 +1,19 @@
 package io.ratatosk.pagecache.warmup;
 
+import io.ratatosk.pagecache.internal.UninterruptibleFileChannels;
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 
@@ -217,17 +220,49 @@ public final class ResidentProfile {
     }
 
     void writeFor(Path file, Rename rename) throws IOException {
+        Path target = pathFor(file);
         Path temp = tempPathFor(file);
+        refuseUnlessProfile(target, false);
+        refuseUnlessProfile(temp, true);
         byte[] bytes = encode();
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        // Uninterruptible: a store that closes from an interrupted thread still gets its profile written.
+        try (FileChannel channel = UninterruptibleFileChannels.open(temp, true)) {
+            channel.truncate(0);
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
             channel.force(true);
         }
-        rename.move(temp, pathFor(file));
+        rename.move(temp, target);
+    }
+
+    /**
+     * Throws unless {@code path} is absent or a profile (it begins with the magic; a temporary file may also be
+     * what a crash left of one: a cut-off start, or blocks the file system had not written yet, read as zeros). A profile replaces only a profile: a store may have a file of its
+     * own under that name, mapped or not, and a rename over it would lose its data (it once did).
+     */
+    private static void refuseUnlessProfile(Path path, boolean cutOffAllowed) throws IOException {
+        byte[] head = new byte[MAGIC.length];
+        int length = 0;
+        // A RandomAccessFile, as its reads are not interruptible as a channel's are.
+        try (RandomAccessFile in = new RandomAccessFile(path.toFile(), "r")) {
+            for (int n; length < head.length && (n = in.read(head, length, head.length - length)) > 0; ) {
+                length += n;
+            }
+        } catch (FileNotFoundException e) {
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            throw e; // there, but unreadable: not known to be a profile
+        }
+        boolean profile = length == head.length && Arrays.equals(head, MAGIC)
+            || cutOffAllowed && (Arrays.equals(head, 0, length, MAGIC, 0, length) || Arrays.equals(head, new byte[head.length]));
+        if (!profile) {
+            throw new IOException(path + " exists and is not a resident-page profile (it does not begin with \""
+                + new String(MAGIC, StandardCharsets.US_ASCII) + "\"), so it is left as it is; move it away to let the"
+                + " profile be written there");
+        }
     }
 
     /**
