@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.internal.WriteRun;
 import io.ratatosk.pagecache.metrics.FlushEvent;
 import java.io.IOException;
+import java.util.function.BooleanSupplier;
 
 /**
  * The flush of one file's dirty pages, in page order, with runs of adjacent dirty pages gathered into
@@ -28,6 +29,8 @@ final class CoalescingFlush {
     private final TranslationTable table;
     private final PageSwapper swapper;
     private final IopsLimiter limiter;
+    /** Whether an unmap, close or truncate waits for this flush: then it no longer keeps to the limit. */
+    private final BooleanSupplier waitedFor;
     private final WriteRun run = new WriteRun();
 
     CoalescingFlush(FileMapping file, IopsLimiter limiter) {
@@ -37,6 +40,7 @@ final class CoalescingFlush {
         this.table = file.table();
         this.swapper = file.swapper();
         this.limiter = limiter;
+        this.waitedFor = file::isGateClosed;
     }
 
     /** Writes every page of the file that is bound and modified when the walk reaches it. */
@@ -56,7 +60,7 @@ final class CoalescingFlush {
                     writeRun();
                 }
                 if (run.isEmpty()) {
-                    limiter.acquire(); // before the run's first lock: a limited flush waits holding nothing
+                    limiter.acquire(waitedFor); // before the run's first lock: a limited flush waits holding nothing
                 }
                 long stamp = frames.tryFlushLock(frame);
                 if (stamp == FrameTable.FLUSH_LOCK_FAILED) {
@@ -114,7 +118,7 @@ final class CoalescingFlush {
      * then writes it alone if it is still this page and still dirty.
      */
     private void flushAlone(long pageId, int frame, long key) throws IOException {
-        limiter.acquire(); // before the lock, as for a run
+        limiter.acquire(waitedFor); // before the lock, as for a run
         int attempt = 0;
         while (frames.binding(frame) == key && frames.isModified(frame)) {
             long stamp = frames.tryFlushLock(frame);

@@ -145,6 +145,11 @@ final class FileMapping implements FrameOwner {
         }
     }
 
+    /** Whether an unmap or a truncate has closed the operation gate and waits for the operations in flight. */
+    boolean isGateClosed() {
+        return gate.isClosed();
+    }
+
     /** True once unmapped, or while an unmap is under way; for the owner, under its mapping lock. */
     boolean isClosed() {
         return closed;

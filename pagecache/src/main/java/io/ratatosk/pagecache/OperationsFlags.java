@@ -23,7 +23,8 @@ public final class OperationsFlags {
     public static final Flag FLUSH_IOPS_LIMIT = Flag.integerOrUnlimited("pagecache.flush.iops_limit", "unlimited",
             Integer.MAX_VALUE,
             "Most write calls per second a flush (PagedFile.flush, PageCache.flushAndForce) issues, so that a checkpoint"
-                + " leaves the device to the faults of running queries; evictions and close are not limited.");
+                + " leaves the device to the faults of running queries; evictions and close are not limited, nor is a flush"
+                + " once a close, unmap or truncate of its file waits for it.");
 
     public static final Flag NAME = Flag.identifier("pagecache.name", "default",
             "The cache's name, in its JMX object name io.ratatosk:type=PageCache,name=<name>.");

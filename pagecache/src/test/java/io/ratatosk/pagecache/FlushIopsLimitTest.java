@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code pagecache.flush.iops_limit}: a flush issues at most that many write calls in any second, on a
@@ -119,5 +124,76 @@ class FlushIopsLimitTest {
             Thread.interrupted();
         }
         assertEquals(1_000_000_000L + 500_000_000L, clock.now, "the second call waited for its slot");
+    }
+
+    @Test
+    void aHurriedWaitReturnsAtOnceAndTakesNoSlot() {
+        ManualClock clock = new ManualClock();
+        IopsLimiter limited = new IopsLimiter(1, clock);
+        limited.acquire();
+        long start = clock.now;
+        int[] looks = {0};
+        limited.acquire(() -> ++looks[0] > 3); // not at its start, then hurried after two slices of its wait
+        assertEquals(start + 2 * IopsLimiter.HURRY_CHECK_NANOS, clock.now, "two slices of the one-second wait");
+        limited.acquire(() -> true);
+        assertEquals(start + 2 * IopsLimiter.HURRY_CHECK_NANOS, clock.now, "hurried from the start: no wait");
+        limited.acquire();
+        assertEquals(start + 2_000_000_000L, clock.now, "the hurried call kept its slot, the one from the start none");
+    }
+
+    /**
+     * A limited flush that the file's close (or the cache's) waits for stops keeping to the limit: the close's
+     * own flush is not limited, and it must not wait at the limited rate for the one in flight (it did: 30 pages
+     * at 1 write a second kept a close waiting for half a minute).
+     */
+    @ParameterizedTest(name = "{0} close")
+    @ValueSource(strings = {"file", "cache"})
+    void aCloseDoesNotWaitForALimitedFlushAtItsRate(String which) throws Exception {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", "4k",
+            "pagecache.flush.iops_limit", "1", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+        Path path = dir.resolve("closing.db");
+        PageCache cache = PageCache.open(config);
+        PagedFile file = cache.map(path, PAGE);
+        int dirtyPages = 30; // every other page: 30 write calls, 30 s at the limit
+        for (long i = 0; i < dirtyPages; i++) {
+            try (PageCursor c = file.io(2 * i, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, 1000 + i);
+            }
+        }
+        CompletableFuture<Void> flush = CompletableFuture.runAsync(() -> {
+            try {
+                file.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        while (cache.flushLimiter().waitedNanos() == 0) { // the flush is waiting for its second slot
+            Thread.onSpinWait();
+        }
+        CompletableFuture<Void> close = CompletableFuture.runAsync(() -> {
+            try {
+                if (which.equals("file")) {
+                    file.close();
+                }
+                cache.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        close.get(10, TimeUnit.SECONDS); // a third of the limited flush's time: generous on a slow machine
+        flush.get(10, TimeUnit.SECONDS);
+        try (PageCache reopened = PageCache.open(config); PagedFile again = reopened.map(path, PAGE, false)) {
+            for (long i = 0; i < dirtyPages; i++) {
+                try (PageCursor c = again.io(2 * i, PagedFile.PF_SHARED_READ_LOCK)) {
+                    assertTrue(c.next());
+                    long value;
+                    do {
+                        value = c.getLong(0);
+                    } while (c.shouldRetry());
+                    assertEquals(1000 + i, value, "page " + 2 * i);
+                }
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.ratatosk.pagecache.internal;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Spaces write calls at most {@code limit} per second ({@code pagecache.flush.iops_limit}): each
@@ -34,6 +35,10 @@ public final class IopsLimiter {
     /** No limit: {@link #acquire} returns at once. */
     public static final IopsLimiter UNLIMITED = new IopsLimiter(0, SYSTEM);
 
+    /** How long a wait goes without looking whether it should hurry. */
+    public static final long HURRY_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final BooleanSupplier NEVER = () -> false;
+
     private final long intervalNanos;
     private final Clock clock;
     /** The time of the next free slot. Guarded by this. */
@@ -59,7 +64,16 @@ public final class IopsLimiter {
 
     /** Waits for the next slot for one write call; at once without a limit. */
     public void acquire() {
-        if (intervalNanos == 0) {
+        acquire(NEVER);
+    }
+
+    /**
+     * As {@link #acquire()}, but returns as soon as {@code hurry} is true, without taking a slot if it already
+     * is: a flush that an unmap or a close is waiting for must not keep it waiting at the limited rate (those
+     * flushes are not limited). Looked at least every {@link #HURRY_CHECK_NANOS} while waiting.
+     */
+    public void acquire(BooleanSupplier hurry) {
+        if (intervalNanos == 0 || hurry.getAsBoolean()) {
             return;
         }
         long slot;
@@ -73,8 +87,8 @@ public final class IopsLimiter {
         // every park return at once: it is cleared for the wait and set again after it.
         boolean interrupted = false;
         long wait;
-        while ((wait = slot - clock.nanoTime()) > 0) {
-            clock.park(wait);
+        while ((wait = slot - clock.nanoTime()) > 0 && !hurry.getAsBoolean()) {
+            clock.park(Math.min(wait, HURRY_CHECK_NANOS));
             interrupted |= Thread.interrupted();
         }
         if (interrupted) {
