@@ -96,9 +96,8 @@ final class FileRegistry implements MappingOwner {
         if (create && !Files.exists(absolute)) {
             // Opening with CREATE follows a symbolic link to a missing file and creates its target, as
             // mapping the target itself would; it never truncates a file that appeared meanwhile.
-            try (FileChannel created = FileChannel.open(absolute, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-                created.size();
-            }
+            // Opened and closed, no call in between: a channel's IO calls fail on an interrupted thread, its open does not.
+            FileChannel.open(absolute, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
         }
         Path real;
         try {

@@ -598,4 +598,31 @@ class LifecycleTest {
             assertEquals(33, read(file, 3));
         }
     }
+
+    /**
+     * An interrupted thread maps a file that does not exist yet, writes it and closes it: all of it works (the map
+     * once failed with a bare ClosedByInterruptException, having created the file) and the interrupt is kept; the
+     * warm-up profile its close writes is written too.
+     */
+    @Test
+    void anInterruptedThreadMapsANewFileWritesItAndClosesIt() throws Exception {
+        Path path = dir.resolve("interrupted.db");
+        Thread.currentThread().interrupt();
+        try {
+            try (PageCache cache = open("pagecache.warmup.enabled", "true")) {
+                PagedFile file = cache.map(path, PAGE);
+                write(file, 0, 41);
+                write(file, 1, 42);
+                file.close();
+            }
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(Files.exists(io.ratatosk.pagecache.warmup.ResidentProfile.pathFor(path.toRealPath())), "the profile was written");
+        try (PageCache cache = open(); PagedFile file = cache.map(path, PAGE, false)) {
+            assertEquals(41, read(file, 0));
+            assertEquals(42, read(file, 1));
+        }
+    }
 }
