@@ -212,10 +212,26 @@ final class FileMapping implements FrameOwner {
     private void flushInsideGate() throws IOException {
         try {
             engine.throwPendingError();
-            flushPages(true);
-            swapper.force();
+            writeAndForce(true);
         } finally {
             gate.exit();
+        }
+    }
+
+    /**
+     * Writes the dirty pages ({@link #flushPages}) and forces the file; a failure that does not name the file (the
+     * OS's own words: "Operation not permitted", "No space left on device") comes out naming it.
+     */
+    private void writeAndForce(boolean limited) throws IOException {
+        try {
+            flushPages(limited);
+            swapper.force();
+        } catch (IOException e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.contains(path.toString())) {
+                throw e;
+            }
+            throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + message, e);
         }
     }
 
@@ -590,8 +606,7 @@ final class FileMapping implements FrameOwner {
         closed = true;
         gate.close();
         try {
-            flushPages(false);
-            swapper.force();
+            writeAndForce(false);
             dropPages();
         } catch (Throwable t) {
             gate.reopen();

@@ -151,6 +151,9 @@ class EvictionWriteFailureTest {
             swappers.failWrites = true;
             IOException e = assertThrows(IOException.class, file::flush);
             assertTrue(e.getMessage().contains("injected"), e.getMessage());
+            assertTrue(e.getMessage().contains(path.toString()), "names the file: " + e.getMessage());
+            IOException onClose = assertThrows(IOException.class, file::close);
+            assertTrue(onClose.getMessage().contains(path.toString()), "names the file: " + onClose.getMessage());
             swappers.failWrites = false;
             file.flush();
             assertEquals(1, cache.stats().flushedPages());
