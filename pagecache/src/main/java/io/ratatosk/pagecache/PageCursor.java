@@ -863,7 +863,9 @@ public final class PageCursor implements AutoCloseable {
     public void fill(int offset, int length, byte value) {
         checkOpen();
         if (length < 0) {
-            outOfBounds();
+            if (writable(offset, 0)) { // a read cursor's fill is refused whatever its length
+                outOfBounds();
+            }
             return;
         }
         if (writable(offset, length)) {

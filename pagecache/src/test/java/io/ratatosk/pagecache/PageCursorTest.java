@@ -181,6 +181,8 @@ class PageCursorTest {
                 assertTrue(r.next());
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> r.putLong(0, 1));
                 assertTrue(e.getMessage().contains("PF_SHARED_WRITE_LOCK"), e.getMessage());
+                assertThrows(IllegalStateException.class, () -> r.fill(0, -1, (byte) 1), "whatever the length");
+                assertFalse(r.checkAndClearBoundsFlag(), "refused, not out of bounds");
             }
         }
     }
