@@ -6,13 +6,20 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
  * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
- * with fewer than two integers, or a negative count, is an error. Blank lines are skipped.
+ * with fewer than two integers, a negative count or one above {@link #MAX_COUNT} is an error. Blank lines are skipped.
  */
 final class ArcRangeDecoder extends KeyDecoder {
+    /**
+     * The most requests one line may stand for. The published traces' counts are 8 to 512 blocks; a corrupt line's
+     * count in the billions would expand into as many keys and run out of memory after minutes, naming no line.
+     */
+    static final long MAX_COUNT = 1 << 20;
+
     private long line;
 
     ArcRangeDecoder(Path file) {
@@ -46,6 +53,10 @@ final class ArcRangeDecoder extends KeyDecoder {
             }
             if (count < 0) {
                 throw malformed("negative count " + count);
+            }
+            if (count > MAX_COUNT) {
+                throw malformed(String.format(Locale.ROOT, "count %d is above %,d, the most one line may stand for"
+                    + " (ARC traces' counts are 8 to 512 blocks)", count, MAX_COUNT));
             }
             for (long k = start, end = start + count; k < end; k++) {
                 sink.accept(k);

@@ -232,6 +232,17 @@ class TraceReaderTest {
         assertFails(() -> TraceReader.read(f), "line 2", "start count");
     }
 
+    /** A corrupt count in the billions would expand into as many keys: it ran out of memory, naming no line. */
+    @Test
+    void arcLineWithAnImplausibleCountFailsNamingTheLineAndTheLimit() throws IOException {
+        Path f = write(dir, "arc/huge.lis.gz", gzip(text("1 8 0 0\n1 2147483647 0 1\n9 8 0 2\n")));
+        assertFails(() -> TraceReader.read(f), f.toString(), "line 2", "count 2147483647", "1,048,576");
+        Path g = write(dir, "arc/huger.lis.gz", gzip(text("1 99999999999 0 0\n")));
+        assertFails(() -> TraceReader.read(g), "line 1", "count 99999999999");
+        Path limit = write(dir, "arc/limit.lis.gz", gzip(text("0 1048576 0 0\n")));
+        assertEquals(1 << 20, TraceReader.read(limit).requests(), "the limit itself is a count");
+    }
+
     @Test
     void traceWithoutRequestsIsRefused() throws IOException {
         Path f = write(dir, "lirs/empty.trace.gz", gzip(text("*\n\n")));
