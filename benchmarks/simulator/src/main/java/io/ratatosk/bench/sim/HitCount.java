@@ -26,6 +26,11 @@ public record HitCount(String policy, int size, long hits, long requests, long m
         this(policy, size, hits, requests, millis, "");
     }
 
+    /** This result under another size: a size above the trace's distinct keys reports the replay at that count. */
+    public HitCount atSize(int label) {
+        return new HitCount(policy, label, hits, requests, millis, state, timeline, timelineBucket);
+    }
+
     /** The hit ratio of timeline bucket {@code i} (its requests are the bucket's size but for the last one). */
     public double bucketHitRatio(int i) {
         long first = (long) i * timelineBucket;

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.sim;
 
+import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.Spelling;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
@@ -188,6 +189,22 @@ public final class PolicyCatalog {
             }
         }
         return parts;
+    }
+
+    /**
+     * Builds {@code spec}'s policy over {@code frames} frames and lets it go, so that flags which hold at some cache
+     * sizes and not at others ({@code clock-pro:cold_min=500} in 100 frames) are refused before any replay, not by
+     * the replay after the others ran. The simulator's own columns take no flags: nothing to check.
+     *
+     * @throws IllegalArgumentException ({@code FlagValueException} for a flag) saying what does not hold
+     */
+    public void check(PolicySpec spec, int frames) {
+        if (OWN.containsKey(spec.name())) {
+            return;
+        }
+        try (FrameTable table = new FrameTable(frames)) {
+            spi.create(spec.name(), table, spec.flags());
+        }
     }
 
     /** A simulator for one column. */

@@ -2,7 +2,9 @@ package io.ratatosk.bench.sim;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -28,36 +30,32 @@ public final class TraceSimulation {
     /** As {@link #run(Trace, List, List, SimulationProgress)}, each replay also counting its hits per {@code timelineBucket} requests (0: none). */
     public TraceResult run(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes, SimulationProgress progress,
         int timelineBucket) throws InterruptedException {
-        List<Integer> entries = new ArrayList<>();
-        List<String> sizeTexts = new ArrayList<>();
-        for (CacheSize size : sizes) {
-            int n = size.entriesFor(trace.distinct());
-            if (!entries.contains(n)) {
-                entries.add(n);
-                sizeTexts.add(size.text());
-            }
-        }
+        Map<Integer, String> entries = entries(trace, sizes);
         if (policies.stream().anyMatch(p -> p.name().equals("opt"))) {
             trace.nextUse();
         }
+        // One replay per policy and simulated size: every size above the distinct keys shares the one at that count.
+        Map<String, Run> replays = new LinkedHashMap<>();
         List<Run> runs = new ArrayList<>();
         for (PolicySpec policy : policies) {
-            for (int n : entries) {
-                runs.add(new Run(policy, n));
+            for (int n : entries.keySet()) {
+                int simulated = simulated(trace, n);
+                runs.add(replays.computeIfAbsent(policy.text() + "@" + simulated, k -> new Run(policy, simulated)));
             }
         }
-        progress.traceStarted(trace, runs.size());
+        progress.traceStarted(trace, replays.size());
         long start = System.nanoTime();
         // Longest first, so that two threads finish together: the peer and OPT cost the most.
-        List<Run> submitOrder = new ArrayList<>(runs);
+        List<Run> submitOrder = new ArrayList<>(replays.values());
         submitOrder.sort(Comparator.comparingInt((Run r) -> costRank(r.policy)).thenComparing(r -> -r.size));
         for (Run run : submitOrder) {
             run.future = pool.submit(() -> replay(trace, run, progress, timelineBucket));
         }
         List<HitCount> results = new ArrayList<>();
         try {
-            for (Run run : runs) {
-                results.add(run.future.get());
+            List<Integer> labels = List.copyOf(entries.keySet());
+            for (int i = 0; i < runs.size(); i++) { // policy by policy, size by size: each under the size asked for
+                results.add(runs.get(i).future.get().atSize(labels.get(i % labels.size())));
             }
         } catch (ExecutionException e) {
             runs.forEach(r -> r.future.cancel(true));
@@ -70,7 +68,51 @@ public final class TraceSimulation {
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.traceFinished(trace, millis);
         return new TraceResult(trace.name(), trace.format(), trace.requests(), trace.distinct(),
-            policies.stream().map(PolicySpec::text).toList(), entries, sizeTexts, results, millis);
+            policies.stream().map(PolicySpec::text).toList(), List.copyOf(entries.keySet()),
+            List.copyOf(entries.values()), results, millis);
+    }
+
+    /**
+     * Builds every policy at every size it will replay on {@code trace}, before any replay: flags that hold at some
+     * sizes and not at others ({@code clock-pro:cold_min=500} at 100 entries) are refused naming the pair, instead of
+     * failing one replay after the others ran and losing them all.
+     *
+     * @throws IllegalArgumentException naming the policy, the size, the trace and what does not hold
+     */
+    public void check(Trace trace, List<PolicySpec> policies, List<CacheSize> sizes) {
+        for (int n : entries(trace, sizes).keySet()) {
+            for (PolicySpec policy : policies) {
+                try {
+                    catalog.check(policy, simulated(trace, n));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(describe(trace, policy, n) + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /** Each entry count {@code sizes} come to on {@code trace}, once, with the text of the first size that asked for it. */
+    private static Map<Integer, String> entries(Trace trace, List<CacheSize> sizes) {
+        Map<Integer, String> entries = new LinkedHashMap<>();
+        for (CacheSize size : sizes) {
+            entries.putIfAbsent(size.entriesFor(trace.distinct()), size.text());
+        }
+        return entries;
+    }
+
+    /**
+     * The size a replay for {@code entries} runs at: at most the trace's distinct keys. A cache that holds every key
+     * never evicts, so a larger one hits exactly as often, under every policy; but the page cache's policies
+     * allocate every frame asked for (--sizes 2147483647 wanted 64 GiB).
+     */
+    static int simulated(Trace trace, int entries) {
+        return Math.min(entries, trace.distinct());
+    }
+
+    private static String describe(Trace trace, PolicySpec policy, int entries) {
+        int simulated = simulated(trace, entries);
+        return policy.text() + " at size " + entries + (simulated == entries ? ""
+            : " (simulated at " + simulated + ", the trace's distinct keys)") + " on " + trace.name();
     }
 
     private HitCount replay(Trace trace, Run run, SimulationProgress progress, int timelineBucket) {
@@ -78,9 +120,13 @@ public final class TraceSimulation {
         PolicySimulator.Outcome outcome;
         try {
             outcome = catalog.simulator(run.policy).run(trace, run.size, progress::advance, timelineBucket);
+        } catch (IllegalArgumentException e) { // the user's flags or size: one line, not a stack trace
+            throw new IllegalArgumentException(describe(trace, run.policy, run.size) + " failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new IllegalStateException(run.policy.text() + " at size " + run.size + " on " + trace.name()
-                + " failed: " + e.getMessage(), e);
+            throw new IllegalStateException(describe(trace, run.policy, run.size) + " failed: " + e.getMessage(), e);
+        } catch (OutOfMemoryError e) { // the size the user chose; Bench prints it as one line
+            throw new IllegalStateException(describe(trace, run.policy, run.size) + " ran out of memory: "
+                + e.getMessage(), e);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.runFinished(trace, run.policy.text(), run.size, millis);

@@ -155,6 +155,10 @@ public final class SimCommand implements Callable<Integer> {
                 Trace trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
                 progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
                 int traceBucket = timelineBucket(trace, bucket, files.size() > 1);
+                usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
+                    simulation.check(trace, specs, cacheSizes);
+                    return null;
+                });
                 TraceResult result = simulation.run(trace, specs, cacheSizes, progress, traceBucket);
                 results.add(result);
                 out.println(ResultTable.render(result));

@@ -211,6 +211,54 @@ class SimCommandTest {
         assertTrue(Files.size(nested) > 0, "a missing folder is created");
     }
 
+    /**
+     * Flags that hold at some sizes and not at others were refused by the replay, as a stack trace, after the other
+     * replays ran and with every result lost: now each pair is built before any replay, and refused in one line.
+     */
+    @Test
+    void aPolicyThatCannotRunAtOneOfTheSizesIsAUsageErrorBeforeAnyReplay() {
+        Path json = dir.resolve("never.json");
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "30", "--policies", "lru,clock-pro:cold_min=0.5:cold_max=0.1",
+            "--json", json.toString(), loop.toString()));
+        assertTrue(err.toString().contains("bench sim: clock-pro:cold_min=0.5:cold_max=0.1 at size 30 on lirs/loop.trace.gz:"
+            + " pagecache.clockpro.cold_min=0.5"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "30,10", "--policies", "lru,clock-pro:cold_min=20",
+            "--json", json.toString(), loop.toString()));
+        assertTrue(err.toString().contains("clock-pro:cold_min=20 at size 10 on lirs/loop.trace.gz: "), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "1000", "--policies", "clock-pro:cold_min=500", loop.toString()));
+        assertTrue(err.toString().contains("clock-pro:cold_min=500 at size 1000 (simulated at 60, the trace's distinct keys)"
+            + " on lirs/loop.trace.gz: "), err.toString());
+        assertFalse(err.toString().contains("Exception"), err.toString());
+        assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+        assertFalse(Files.exists(json));
+    }
+
+    /**
+     * A cache with more entries than the trace has keys never evicts: every policy runs at the distinct-key count
+     * (the page cache's policies allocated every frame asked for: 64 GiB for 2147483647), reported under the size
+     * asked for, with a note.
+     */
+    @Test
+    void sizesAboveTheDistinctKeysAreSimulatedAtTheDistinctKeys() throws IOException {
+        Path json = dir.resolve("big.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "60,2147483647", "--policies", "lru,muninn,clock-pro,caffeine,opt",
+            "--json", json.toString(), loop.toString()), err.toString());
+        String table = out.toString();
+        assertTrue(table.contains("2147483647"), table);
+        assertEquals(1, table.split("sizes above the 60 distinct keys were simulated at 60", -1).length - 1, table);
+        JsonNode results = new ObjectMapper().readTree(json.toFile()).get("results");
+        assertEquals(10, results.size());
+        for (int i = 0; i < results.size(); i += 2) {
+            JsonNode atDistinct = results.get(i);
+            JsonNode above = results.get(i + 1);
+            assertEquals(60, atDistinct.get("size").asInt());
+            assertEquals(2147483647, above.get("size").asInt(), "the size asked for labels the row");
+            assertEquals(3000 - 60, above.get("hits").asLong(), above.get("policy").asText() + ": only the first misses");
+            assertEquals(atDistinct.get("hits").asLong(), above.get("hits").asLong());
+        }
+    }
+
     @Test
     void aTracePathThatIsNoFileSaysWhatItIs() {
         assertEquals(2, bench("sim", "--quiet", dir.resolve("missing.trace.gz").toString()));
