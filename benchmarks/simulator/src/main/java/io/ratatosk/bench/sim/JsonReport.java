@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -30,7 +32,9 @@ public final class JsonReport {
             traces.forEach(t -> array.add(trace(t)));
             root.set("summary", summary(summary));
         }
-        MAPPER.writeValue(file.toFile(), root);
+        try (OutputStream out = Files.newOutputStream(file)) { // NIO's exceptions say why, for OutputFile.write
+            MAPPER.writeValue(out, root);
+        }
     }
 
     static ObjectNode trace(TraceResult t) {

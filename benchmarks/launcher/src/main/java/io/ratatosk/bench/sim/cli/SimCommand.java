@@ -137,7 +137,7 @@ public final class SimCommand implements Callable<Integer> {
         }
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
-        checkOutputs();
+        checkOutputs(files);
         boolean summarise = traceDir != null || files.size() > 1;
 
         SimulationProgress progress = quiet ? SimulationProgress.none()
@@ -176,13 +176,13 @@ public final class SimCommand implements Callable<Integer> {
             out.println(summary.render());
         }
         if (json != null) {
-            JsonReport.write(json, results, summary);
+            OutputFile.write("--json", json, () -> JsonReport.write(json, results, summary));
         }
         if (chart != null) {
-            HitRatioChart.write(chart, results);
+            OutputFile.write("--chart", chart, () -> HitRatioChart.write(chart, results));
         }
         if (timelineChart != null) {
-            TimelineChart.write(timelineChart, results);
+            OutputFile.write("--timeline-chart", timelineChart, () -> TimelineChart.write(timelineChart, results));
         }
         out.flush();
         return 0;
@@ -190,9 +190,10 @@ public final class SimCommand implements Callable<Integer> {
 
     /**
      * Refuses, before any replay, an output file that could only fail once the replays are done: a chart's
-     * extension, a path that is a folder, a folder that cannot be created or written. Missing folders are created.
+     * extension, a path that is a folder, a folder that cannot be created or written, a path that is one of the traces
+     * (it would be overwritten). Missing folders are created.
      */
-    private void checkOutputs() {
+    private void checkOutputs(List<Path> traceFiles) {
         if (chart != null) {
             usage(() -> ChartFile.isSvg(chart, "--chart"));
         }
@@ -200,9 +201,9 @@ public final class SimCommand implements Callable<Integer> {
             usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
         }
         usage(() -> { // after the extensions: no folder is created for a chart refused
-            OutputFile.check("--json", json);
-            OutputFile.check("--chart", chart);
-            OutputFile.check("--timeline-chart", timelineChart);
+            OutputFile.check("--json", json, traceFiles);
+            OutputFile.check("--chart", chart, traceFiles);
+            OutputFile.check("--timeline-chart", timelineChart, traceFiles);
             return null;
         });
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -257,6 +258,56 @@ class SimCommandTest {
             assertEquals(3000 - 60, above.get("hits").asLong(), above.get("policy").asText() + ": only the first misses");
             assertEquals(atDistinct.get("hits").asLong(), above.get("hits").asLong());
         }
+    }
+
+    /** {@code --json a.trace.gz b.trace.gz}, a slip of the order, replaced trace a with the report, silently. */
+    @Test
+    void anOutputThatIsOneOfTheTracesIsRefusedBeforeItIsOverwritten() throws IOException {
+        byte[] before = Files.readAllBytes(loop);
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--json", loop.toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("--json " + loop + " is an input of this run; writing it would destroy it"),
+            err.toString());
+        Path sameByAnotherPath = dir.resolve("lirs/../lirs/loop.trace.gz");
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--json", sameByAnotherPath.toString(),
+            "--trace-dir", dir.toString()));
+        assertTrue(err.toString().contains("--json " + sameByAnotherPath + " is an input of this run (" + loop + ")"),
+            err.toString());
+        Path svgTrace = write(dir, "t.svg", "1\n2\n1\n".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(2, bench("sim", "--quiet", "--format", "lirs", "--sizes", "1", "--policies", "lru",
+            "--chart", svgTrace.toString(), svgTrace.toString()));
+        assertTrue(err.toString().contains("--chart " + svgTrace + " is an input of this run"), err.toString());
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+        assertArrayEquals(before, Files.readAllBytes(loop));
+        assertEquals("1\n2\n1\n", Files.readString(svgTrace));
+    }
+
+    /**
+     * A folder that looks writable but takes no new file ({@code /proc}; to root every folder looks writable) was
+     * found only when the chart was written after the replays, and said as the bare path: "bench sim: /proc/x.svg".
+     */
+    @Test
+    void aFolderThatTakesNoNewFileIsAUsageErrorNamingTheOption() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux's /proc");
+        Path chart = Path.of("/proc/ratatosk-sim-test.svg");
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--chart", chart.toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("--chart " + chart), err.toString());
+        assertTrue(err.toString().contains("cannot write --chart " + chart + ": the folder /proc takes no new files")
+            || err.toString().contains("--chart " + chart + " is not writable"), err.toString());
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+    }
+
+    /** A write that fails all the same said only the OS's words: "bench sim: No space left on device". */
+    @Test
+    void aWriteThatFailsNamesTheOptionTheFileAndWhy() {
+        Path full = Path.of("/dev/full");
+        assumeTrue(Files.isWritable(full), "Linux's /dev/full");
+        assertEquals(1, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--json", full.toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("bench sim: cannot write --json /dev/full: No space left on device"),
+            err.toString());
+        assertTrue(out.toString().contains("lirs/loop.trace.gz"), "the table is out before the JSON: " + out);
     }
 
     @Test
