@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A cache size as written on the command line: an absolute entry count ({@code 500}) or a fraction
@@ -24,7 +25,10 @@ public record CacheSize(String text, int absolute, int divisor) {
                 }
             }
         } catch (NumberFormatException e) {
-            // reported below
+            if (s.matches("/?[0-9]+")) { // positive, but past an int: "not a positive entry count" would be wrong
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "cache size '%s' is too large: %s at most %,d",
+                    text, s.startsWith("/") ? "N in /N" : "entries", Integer.MAX_VALUE), e);
+            }
         }
         throw new IllegalArgumentException("cache size '" + text
             + "' must be a positive entry count (500) or /N for distinct keys / N (/100)");

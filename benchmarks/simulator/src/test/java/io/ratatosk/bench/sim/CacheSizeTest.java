@@ -30,4 +30,13 @@ class CacheSizeTest {
             assertThrows(IllegalArgumentException.class, () -> CacheSize.parseList(bad), bad);
         }
     }
+
+    @Test
+    void sizesPastAnIntAreRefusedAsTooLargeNotAsNonPositive() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSize.parse("99999999999999"));
+        assertEquals("cache size '99999999999999' is too large: entries at most 2,147,483,647", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> CacheSize.parse("/2147483648"));
+        assertEquals("cache size '/2147483648' is too large: N in /N at most 2,147,483,647", e.getMessage());
+        assertEquals(Integer.MAX_VALUE, CacheSize.parse("2147483647").entriesFor(10));
+    }
 }

@@ -253,7 +253,9 @@ public final class SimCommand implements Callable<Integer> {
         }
         if (traceDir != null) {
             if (!Files.isDirectory(traceDir)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "no such folder: " + traceDir);
+                throw new CommandLine.ParameterException(spec.commandLine(), Files.exists(traceDir)
+                    ? "--trace-dir " + traceDir + " is not a folder; a trace file is named without --trace-dir"
+                    : "no such folder: " + traceDir);
             }
             try (Stream<Path> walk = Files.walk(traceDir)) {
                 files.addAll(walk.filter(Files::isRegularFile).filter(p -> TraceFormat.detect(p).isPresent())

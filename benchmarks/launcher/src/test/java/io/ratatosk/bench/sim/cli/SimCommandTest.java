@@ -317,6 +317,9 @@ class SimCommandTest {
         assertEquals(2, bench("sim", "--quiet", dir.toString()));
         assertTrue(err.toString().contains(dir + " is a folder; --trace-dir " + dir + " replays the traces in it"),
             err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--trace-dir", loop.toString()));
+        assertTrue(err.toString().contains("--trace-dir " + loop + " is not a folder; a trace file is named without"
+            + " --trace-dir"), err.toString());
         assertEquals("", out.toString());
     }
 
