@@ -11,7 +11,8 @@ import java.util.Locale;
 /**
  * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
  * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
- * with fewer than two integers, a negative count or one above {@link #MAX_COUNT} is an error. Blank lines are skipped.
+ * without four fields, with a start or count that is no integer, a negative count or one above {@link #MAX_COUNT} is
+ * an error. Blank lines are skipped.
  */
 final class ArcRangeDecoder extends KeyDecoder {
     /**
@@ -39,8 +40,10 @@ final class ArcRangeDecoder extends KeyDecoder {
             int startTo = skipToken(text, startFrom);
             int countFrom = skipSpaces(text, startTo);
             int countTo = skipToken(text, countFrom);
-            if (countFrom == countTo) {
-                throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
+            int fields = countFields(text, startFrom);
+            if (fields != 4) { // every line of the published traces has four: fewer or more is not this format
+                throw malformed("expected 4 fields `start count ignored reqno`, found " + fields + ": \""
+                    + LirsTextDecoder.abbreviate(text) + "\"");
             }
             long start;
             long count;
@@ -62,6 +65,14 @@ final class ArcRangeDecoder extends KeyDecoder {
                 sink.accept(k);
             }
         }
+    }
+
+    private static int countFields(String s, int from) {
+        int fields = 0;
+        for (int i = skipSpaces(s, from); i < s.length(); i = skipSpaces(s, skipToken(s, i))) {
+            fields++;
+        }
+        return fields;
     }
 
     private static int skipSpaces(String s, int i) {

@@ -38,6 +38,10 @@ final class BigEndianKeyDecoder extends KeyDecoder {
         int fill = 0;
         int n;
         while ((n = in.read(buf, fill, buf.length - fill)) != -1) {
+            if (offset == 0 && fill == 0 && looksLikeText(buf, n)) {
+                throw malformed("the data is text (digits, spaces and line breaks), not binary keys of " + width
+                    + " bytes: a text trace? --format lirs or arc reads those");
+            }
             fill += n;
             int whole = fill - fill % width;
             for (int i = 0; i < whole; i += width) {
@@ -55,6 +59,23 @@ final class BigEndianKeyDecoder extends KeyDecoder {
             throw malformed("the data ends inside a key: a partial record of " + fill + " bytes, keys are "
                 + width + " bytes");
         }
+    }
+
+    /**
+     * Whether the first {@code n} bytes are a text trace's: only digits, spaces and line breaks, with a line break.
+     * Binary keys are small numbers with zero bytes in front, so they would have to be chosen to look like that; a
+     * text file read as keys gave a trace of plausible-looking nonsense, without a word.
+     */
+    private static boolean looksLikeText(byte[] buf, int n) {
+        boolean lineBreak = false;
+        for (int i = 0; i < n; i++) {
+            byte b = buf[i];
+            lineBreak |= b == '\n';
+            if (!(b >= '0' && b <= '9' || b == '\n' || b == '\r' || b == ' ' || b == '\t' || b == '*' || b == '-')) {
+                return false;
+            }
+        }
+        return lineBreak && n >= 8;
     }
 
     @Override

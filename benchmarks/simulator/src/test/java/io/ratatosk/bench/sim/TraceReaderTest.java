@@ -243,6 +243,31 @@ class TraceReaderTest {
         assertEquals(1 << 20, TraceReader.read(limit).requests(), "the limit itself is a count");
     }
 
+    /** Every line of the published ARC traces has four fields; others were read for their first two, without a word. */
+    @Test
+    void arcLineWithoutFourFieldsFailsNamingTheLine() throws IOException {
+        Path three = write(dir, "arc/three.lis.gz", gzip(text("1 1 0 0\n2 1 0\n")));
+        assertFails(() -> TraceReader.read(three), "line 2", "expected 4 fields", "found 3");
+        Path five = write(dir, "arc/five.lis.gz", gzip(text("  1 1 0 0 \n2 1 0 1 7\n")));
+        assertFails(() -> TraceReader.read(five), "line 2", "found 5");
+    }
+
+    /** Only a lone {@code *} is a LIRS marker; {@code 1*2} was skipped as one, losing a request unseen. */
+    @Test
+    void lirsLineWithAStarBesideDigitsFailsNamingTheLine() throws IOException {
+        Path f = write(dir, "lirs/star.trace.gz", gzip(text("1\n*\n1*2\n")));
+        assertFails(() -> TraceReader.read(f), "line 3", "1*2");
+    }
+
+    /** A text trace read as binary keys gave a trace of nonsense (--format cache2k on a LIRS file), rc 0. */
+    @Test
+    void textReadAsBinaryKeysIsRefused() throws IOException {
+        Path f = write(dir, "lirs/text.trace.gz", gzip(text("1\n2\n*\n3\n4\n5\n")));
+        assertFails(() -> TraceReader.read(f, TraceFormat.CACHE2K), "decompressed byte 0", "the data is text",
+            "--format lirs or arc");
+        assertFails(() -> TraceReader.read(f, TraceFormat.PAGETRACE), "the data is text");
+    }
+
     @Test
     void traceWithoutRequestsIsRefused() throws IOException {
         Path f = write(dir, "lirs/empty.trace.gz", gzip(text("*\n\n")));
