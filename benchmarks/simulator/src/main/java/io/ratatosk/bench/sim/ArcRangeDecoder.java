@@ -11,8 +11,10 @@ import java.util.Locale;
 /**
  * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
  * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
- * without four fields, with a start or count that is no integer, a negative count or one above {@link #MAX_COUNT} is
- * an error. Blank lines are skipped.
+ * with fewer than two fields, a start or count that is no integer, a negative count or one above {@link #MAX_COUNT}
+ * is an error. Blank lines are skipped. Fields past the second are not looked at: the published traces have four, but
+ * readers of this format (Caffeine's simulator among them, where the anchors come from) take any line with a start and
+ * a count, and a held-out trace converted by one of them may have two or three.
  */
 final class ArcRangeDecoder extends KeyDecoder {
     /**
@@ -40,10 +42,8 @@ final class ArcRangeDecoder extends KeyDecoder {
             int startTo = skipToken(text, startFrom);
             int countFrom = skipSpaces(text, startTo);
             int countTo = skipToken(text, countFrom);
-            int fields = countFields(text, startFrom);
-            if (fields != 4) { // every line of the published traces has four: fewer or more is not this format
-                throw malformed("expected 4 fields `start count ignored reqno`, found " + fields + ": \""
-                    + LirsTextDecoder.abbreviate(text) + "\"");
+            if (countFrom == countTo) {
+                throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
             }
             long start;
             long count;
@@ -65,14 +65,6 @@ final class ArcRangeDecoder extends KeyDecoder {
                 sink.accept(k);
             }
         }
-    }
-
-    private static int countFields(String s, int from) {
-        int fields = 0;
-        for (int i = skipSpaces(s, from); i < s.length(); i = skipSpaces(s, skipToken(s, i))) {
-            fields++;
-        }
-        return fields;
     }
 
     private static int skipSpaces(String s, int i) {

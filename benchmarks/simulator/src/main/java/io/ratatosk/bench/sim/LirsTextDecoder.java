@@ -8,9 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * LIRS text traces: one integer key per line. Lines of a lone {@code *} are the LIRS tools' print
- * markers, and blank lines carry nothing; both are skipped. Anything else that is not an integer
- * ({@code 1*2} included) is an error.
+ * LIRS text traces: one integer key per line. Lines holding {@code *} are the LIRS tools' print
+ * markers, and blank lines carry nothing; both are skipped (any line with a star, as other readers of the
+ * format do, so that a trace whose markers carry more than the star still reads). Anything else that is
+ * not an integer is an error.
  */
 final class LirsTextDecoder extends KeyDecoder {
     private long line;
@@ -26,7 +27,7 @@ final class LirsTextDecoder extends KeyDecoder {
         while ((text = reader.readLine()) != null) {
             line++;
             String s = text.strip();
-            if (s.isEmpty() || s.equals("*")) {
+            if (s.isEmpty() || s.indexOf('*') >= 0) {
                 continue;
             }
             try {
