@@ -142,6 +142,8 @@ public final class TranslationTable {
             }
         }
         long pastFront = Math.max(from, front.length);
+        // The far hash before the directory, the reverse of growDirectory's publication: see chunk().
+        FarChunks f = far;
         int[][] d = directory;
         long chunkIndex = pastFront >>> CHUNK_SHIFT;
         int offset = (int) (pastFront & CHUNK_MASK);
@@ -151,11 +153,11 @@ public final class TranslationTable {
                 return found;
             }
         }
-        long[] farIndexes = far.sortedIndexes();
+        long[] farIndexes = f.sortedIndexes();
         int i = Arrays.binarySearch(farIndexes, chunkIndex);
         for (i = i >= 0 ? i : -i - 1; i < farIndexes.length; i++, offset = 0) {
             long index = farIndexes[i];
-            long found = scan(far.get(index), index, index == chunkIndex ? offset : 0);
+            long found = scan(f.get(index), index, index == chunkIndex ? offset : 0);
             if (found >= 0) {
                 return found;
             }
@@ -189,11 +191,16 @@ public final class TranslationTable {
      * page absent and goes to fault it, where {@link #allocate} finds the chunk under the lock.
      */
     private int[] chunk(long chunkIndex) {
+        // The far hash first, then the directory: growDirectory publishes them in the other order, so a reader
+        // that sees the far hash without the chunks a grow moved sees the directory that holds them, and one that
+        // sees the far hash from before the grow finds them there (a directory read first could be the old one,
+        // and the far hash read after it the new one: the chunk in neither, and a flush walking past a dirty page).
+        FarChunks f = far;
         int[][] d = directory;
         if (chunkIndex < d.length) {
             return d[(int) chunkIndex];
         }
-        return far.get(chunkIndex);
+        return f.get(chunkIndex);
     }
 
     private int[] chunkForUpdate(long pageId) {
@@ -227,7 +234,8 @@ public final class TranslationTable {
                 grown[(int) index] = far.get(index);
             }
         }
-        // Publish the directory first: a reader that still sees the old far chunks finds them there too.
+        // Publish the directory first: a reader that still sees the old far chunks finds them there too, and one
+        // that sees the new far hash sees this directory, as readers load the far hash first (chunk()).
         directory = grown;
         far = far.from(length);
     }
