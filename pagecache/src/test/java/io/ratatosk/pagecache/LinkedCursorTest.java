@@ -232,7 +232,9 @@ class LinkedCursorTest {
         try {
             List<Future<?>> futures = new ArrayList<>();
             futures.add(pool.submit(() -> {
-                for (long version = 1; version < 3000; version++) {
+                // Writes on until the readers have accepted reads too: on a loaded machine the 3000 could all be done
+                // before a reader ran (it happened), which made the test fail with nothing read.
+                for (long version = 1; version < 3000 || accepted.get() < 100; version++) {
                     int r = (int) (version % records);
                     try (PageCursor w = file.io(r, PagedFile.PF_SHARED_WRITE_LOCK); PageCursor tail = w.openLinkedCursor(r + 1)) {
                         assertTrue(w.next());
