@@ -310,7 +310,8 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Faults a page in for a prefetcher, into a free frame only: true if it did, false if the page is
-     * resident or being faulted, no frame is free, or the file is being unmapped. Leaves it unlocked.
+     * resident or being faulted, past the file's end, no frame is free, or the file is being unmapped or
+     * truncated. Leaves it unlocked.
      */
     @Override
     public boolean prefetch(long pageId) throws IOException {
@@ -426,15 +427,17 @@ final class FileMapping implements FrameOwner {
 
     /**
      * {@link #prefetch} ({@code sweep} null: a free frame only) and {@link #readAhead} (a free frame, or one
-     * {@code sweep} can evict at once, and never past the file's end, read inside the gate so that a truncate
-     * cannot slip in between): one fault that never waits, the page left unlocked.
+     * {@code sweep} can evict at once): one fault that never waits, the page left unlocked, and never past the
+     * file's end, read inside the gate so that a truncate cannot slip in between. (Prefetches once skipped that
+     * check: a warm-up reheat that ran just after a truncate bound the pages cut off, and a read cursor's
+     * {@code next(id)} past the new end returned true.)
      */
     private boolean faultWithoutWaiting(long pageId, Sweep sweep) throws IOException {
         if (!gate.enter()) {
             return false;
         }
         try {
-            if (sweep != null && (pageId > lastPageId() || table.get(pageId) != TranslationTable.ABSENT)) {
+            if (pageId > lastPageId() || table.get(pageId) != TranslationTable.ABSENT) {
                 return false;
             }
             if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {

@@ -133,6 +133,26 @@ class TruncateTest {
         assertThrows(IllegalStateException.class, () -> file.truncate(0));
     }
 
+    /**
+     * A prefetch (the warm-up's reheat, the NVM tier's prefetcher) of a page a truncate cut off binds nothing: a
+     * reheat queued at the map and run after a truncate once made the cut pages resident, and next(id) past the
+     * new end returned true.
+     */
+    @Test
+    void aPrefetchPastTheEndAfterATruncateBindsNothing() throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 10, 400);
+        file.flush();
+        file.truncate(2);
+        for (long p = 2; p < 12; p++) {
+            assertFalse(file.mapping().prefetch(p), "prefetch of page " + p + " past the end");
+        }
+        assertEquals(2, file.numberOfCachedPages());
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertFalse(r.next(5));
+        }
+    }
+
     /** Counts whose bytes pass a long: past every page a file can have, so they change nothing (they once wrapped round). */
     @ParameterizedTest(name = "pageCount {0}")
     @ValueSource(longs = {(1L << 52) + 1, Long.MAX_VALUE / PAGE + 1, Long.MAX_VALUE}) // the first wraps to one page
