@@ -11,7 +11,6 @@ import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,6 +41,10 @@ import picocli.CommandLine.Spec;
     description = "Page-cache read throughput per policy (Zipf 0.9 over 8 x the frames).")
 public final class ThroughputCommand implements Callable<Integer> {
     private static final int PAGE_SIZE = 512;
+    /** The file's pages per frame of the cache: a third of the pins fault at Zipf(0.9). */
+    private static final int FILE_FACTOR = 8;
+    /** The most frames whose file's page numbers still fit an int. */
+    static final int MAX_FRAMES = Integer.MAX_VALUE / FILE_FACTOR;
     /** The flags this command sets itself: the cache's size and page size come from --frames, the policy from --policies. */
     private static final List<String> FIXED = List.of("pagecache.memory", "pagecache.page_size", "pagecache.policy");
 
@@ -79,9 +82,11 @@ public final class ThroughputCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<PolicySpec> specs = checkFlags();
-        int pages = 8 * frames;
-        Path file = Files.createTempFile("ratatosk-throughput", ".db");
+        int pages = FILE_FACTOR * frames;
+        // deleted also when the run is stopped (Ctrl-C), with the profile a --set warmup.enabled=true writes beside the file
+        ScratchFiles scratch = ScratchFiles.create(null, "ratatosk-throughput");
         try {
+            Path file = scratch.folder().resolve("throughput.db");
             try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
                 raf.setLength((long) pages * PAGE_SIZE);
             }
@@ -103,7 +108,7 @@ public final class ThroughputCommand implements Callable<Integer> {
             }
             return 0;
         } finally {
-            Files.deleteIfExists(file);
+            scratch.close();
         }
     }
 
@@ -127,11 +132,14 @@ public final class ThroughputCommand implements Callable<Integer> {
      */
     private List<PolicySpec> checkFlags() {
         List<String> wrong = new ArrayList<>();
-        if (threads.stream().anyMatch(t -> t == null || t < 1)) {
+        if (threads.isEmpty()) {
+            wrong.add("--threads names no thread count"); // ",," would measure nothing and succeed
+        } else if (threads.stream().anyMatch(t -> t == null || t < 1)) {
             wrong.add("--threads must all be at least 1: " + threads);
         }
-        if (frames < 2) {
-            wrong.add("--frames must be at least 2: " + frames);
+        if (frames < 2 || frames > MAX_FRAMES) {
+            wrong.add("--frames must be from 2 to " + MAX_FRAMES + " (the file's " + FILE_FACTOR + " x as many pages are"
+                + " numbered by an int): " + frames);
         }
         if (!(seconds > 0) || Double.isInfinite(seconds)) {
             wrong.add("--seconds must be above 0: " + seconds);
@@ -143,7 +151,7 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (!warmup.equals("quiet") && !(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
             wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + warmup);
         }
-        boolean checkable = frames >= 2; // a frame count or a --set refused would fail every policy: not repeated for each
+        boolean checkable = frames >= 2 && frames <= MAX_FRAMES; // a frame count or a --set refused would fail every policy: not repeated for each
         for (String flag : set.keySet()) {
             if (flag.isBlank() || FIXED.contains(pagecacheFlag(flag))) {
                 checkable = false;

@@ -24,7 +24,7 @@ class ThroughputCommandTest {
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {
         StringWriter err = new StringWriter();
         assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0", "--warmup", "soon"));
-        for (String expected : new String[] {"--threads must all be at least 1: [1, 0]", "--frames must be at least 2: 1",
+        for (String expected : new String[] {"--threads must all be at least 1: [1, 0]", "--frames must be from 2 to 268435455",
             "--seconds must be above 0: 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: soon"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
@@ -66,6 +66,26 @@ class ThroughputCommandTest {
         err = new StringWriter();
         assertEquals(2, throughput(err, "--set", "evictor.enabled=maybe", "--threads", "1", "--frames", "64"));
         assertTrue(err.toString().contains("--set: pagecache.evictor.enabled=maybe"), err.toString());
+    }
+
+    /** An empty thread list measured nothing and reported success. */
+    @Test
+    void anEmptyThreadListIsAUsageError() {
+        StringWriter err = new StringWriter();
+        BenchRun.Output run = BenchRun.run(err, "throughput", "--threads", ",,", "--frames", "64", "--seconds", "0.05");
+        assertEquals(2, run.status(), run.out() + err);
+        assertTrue(err.toString().contains("--threads names no thread count"), err.toString());
+        assertEquals("", run.out(), "nothing measured");
+    }
+
+    /** 8 x the frames pages are numbered by an int: above that the file's length overflowed to "Invalid argument". */
+    @Test
+    void framesWhoseFileOverflowsAnIntAreAUsageErrorNamingTheLimit() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--frames", "268435456", "--threads", "1"));
+        assertTrue(err.toString().contains("--frames must be from 2 to 268435455 (the file's 8 x as many pages are numbered"
+            + " by an int): 268435456"), err.toString());
+        assertEquals(ThroughputCommand.MAX_FRAMES * 8L, Integer.MAX_VALUE - 7, "the largest file still numbers its pages");
     }
 
     /** Standard output of a throughput run; its usage errors go to {@code err}. */

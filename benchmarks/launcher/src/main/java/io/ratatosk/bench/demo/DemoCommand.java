@@ -1,5 +1,6 @@
 package io.ratatosk.bench.demo;
 
+import io.ratatosk.bench.ScratchFiles;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
@@ -10,7 +11,6 @@ import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
     description = "Map a file ten times the cache, hammer it from several threads under each policy, print hit ratios and counters.")
 public final class DemoCommand implements Callable<Integer> {
     private static final int PAGE = 8192;
+    /** The longest run per policy: a day. */
+    private static final double MAX_SECONDS = 86_400;
 
     @Option(names = "--cache", description = "Cache size (default: ${DEFAULT-VALUE}).", defaultValue = "16m")
     String cache;
@@ -65,10 +67,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (threads < 1 || fileFactor < 1 || !(seconds > 0) || !(skew >= 1)) {
-            throw new CommandLine.ParameterException(commandSpec.commandLine(),
-                "--threads and --file-factor must be >= 1, --seconds > 0, --skew >= 1");
-        }
+        checkCounts();
         PageCacheConfig base;
         Map<String, PageCacheConfig> configs = new LinkedHashMap<>();
         try { // every policy before the file is written: a typo in the last one is not found after the others ran
@@ -84,7 +83,8 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(commandSpec.commandLine(), e.getMessage());
         }
         PrintStream out = System.out;
-        Path dir = Files.createTempDirectory("ratatosk-demo");
+        ScratchFiles scratch = ScratchFiles.create(null, "ratatosk-demo"); // deleted also when the demo is stopped (Ctrl-C)
+        Path dir = scratch.folder();
         Path path = dir.resolve("demo.db");
         try {
             long pages = (long) base.frames() * fileFactor;
@@ -110,9 +110,28 @@ public final class DemoCommand implements Callable<Integer> {
             out.println("verified: every page holds its last write after close and reopen");
             return 0;
         } finally {
-            try (var files = Files.walk(dir)) {
-                files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(p -> p.toFile().delete());
-            }
+            scratch.close();
+        }
+    }
+
+    /** Each count in its range, the flag and its value named: all of them at once. */
+    private void checkCounts() {
+        List<String> wrong = new ArrayList<>();
+        if (threads < 1) {
+            wrong.add("--threads must be at least 1: " + threads);
+        }
+        if (fileFactor < 1) {
+            wrong.add("--file-factor must be at least 1: " + fileFactor);
+        }
+        // Infinity or 1e10 would overflow the deadline in nanoseconds: nothing measured, zeros reported.
+        if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
+            wrong.add("--seconds must be above 0 and at most " + (long) MAX_SECONDS + " (a day): " + seconds);
+        }
+        if (!(skew >= 1) || Double.isInfinite(skew)) {
+            wrong.add("--skew must be a finite number of at least 1 (1 = uniform): " + skew);
+        }
+        if (!wrong.isEmpty()) {
+            throw new CommandLine.ParameterException(commandSpec.commandLine(), String.join("; ", wrong));
         }
     }
 
@@ -160,7 +179,7 @@ public final class DemoCommand implements Callable<Integer> {
         SplittableRandom random = new SplittableRandom(seed);
         long ops = 0;
         try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            while ((ops & 255) != 0 || System.nanoTime() < deadline) {
+            while ((ops & 255) != 0 || System.nanoTime() - deadline < 0) { // nanoTime may wrap
                 long page = (long) (pages * Math.pow(random.nextDouble(), skew));
                 if (random.nextInt(10) == 0) {
                     try (PageCursor w = file.io(page, PagedFile.PF_SHARED_WRITE_LOCK)) {

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.nvm;
 
+import io.ratatosk.bench.ScratchFiles;
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
 import io.ratatosk.bench.sim.DiskSpace;
@@ -105,7 +106,8 @@ public final class NvmCommand implements Callable<Integer> {
         description = "How the file is read and written: buffered or direct (O_DIRECT; pagecache.io). Default: ${DEFAULT-VALUE}.")
     private String io;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "Where to create the file (default: a temporary directory).")
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where to create the file, in a folder of its own that is deleted after the run (default: the"
+            + " temporary directory).")
     private Path dir;
 
     @Override
@@ -125,7 +127,10 @@ public final class NvmCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        Path workDir = dir != null ? dir : Files.createTempDirectory("ratatosk-nvm");
+        // A folder of our own, in --dir too: a file there already (nvm-bench.db the user keeps) is neither overwritten
+        // nor deleted. Deleted also when the run is stopped (Ctrl-C).
+        ScratchFiles scratch = ScratchFiles.create(dir, "ratatosk-nvm");
+        Path workDir = scratch.folder();
         Path path = workDir.resolve(FILE_NAME);
         try {
             DiskSpace.require(workDir, DiskSpace.bytes(pages, pageSize), "--pages " + pages + " x --page-size " + pageSize);
@@ -140,10 +145,7 @@ public final class NvmCommand implements Callable<Integer> {
                 writeAware(out, path, frames, slots);
             }
         } finally {
-            Files.deleteIfExists(path);
-            if (dir == null) {
-                Files.deleteIfExists(workDir);
-            }
+            scratch.close();
         }
         out.flush();
         return 0;
@@ -223,9 +225,9 @@ public final class NvmCommand implements Callable<Integer> {
             tier.nvmModeledNanos() / 1e3 / tier.ops(), file.wallNanos() / 1e3 / file.ops(), tier.wallNanos() / 1e3 / tier.ops());
         long nvmRead = NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm"))).readLatencyNanos();
         out.printf("modeled time of the reads a fault waits for (the evictor writes NVM off that path), per op:"
-                + " file only %.1f us, nvm %.1f us (%.2fx)%n", file.faultPathModeledNanos(0) / 1e3 / file.ops(),
+                + " file only %.1f us, nvm %.1f us (%s)%n", file.faultPathModeledNanos(0) / 1e3 / file.ops(),
             tier.faultPathModeledNanos(nvmRead) / 1e3 / tier.ops(),
-            (double) file.faultPathModeledNanos(0) / tier.faultPathModeledNanos(nvmRead));
+            times(file.faultPathModeledNanos(0), tier.faultPathModeledNanos(nvmRead)));
         out.flush();
     }
 
@@ -253,6 +255,12 @@ public final class NvmCommand implements Callable<Integer> {
                 change(plain.nvmWrites(), aware.nvmWrites()), change(plain.faults(), aware.faults()),
                 change(plain.dirtyEvictions(), aware.dirtyEvictions()));
         }
+    }
+
+    /** {@code from / to} as "2.50x"; no ratio where nothing was modeled (--file-latency-us 0 and no NVM read). */
+    private static String times(long from, long to) {
+        return from == 0 || to == 0 ? "no ratio: " + (from == 0 ? "file only" : "nvm") + " modeled no time"
+            : String.format(Locale.ROOT, "%.2fx", (double) from / to);
     }
 
     private static double change(long from, long to) {

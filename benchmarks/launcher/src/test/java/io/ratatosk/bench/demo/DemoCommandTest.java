@@ -46,8 +46,35 @@ class DemoCommandTest {
     @Test
     void badCountsAndSizesAreUsageErrors() {
         assertEquals(2, demo("--seconds", "0"));
-        assertTrue(err.toString().contains("--seconds > 0"), err.toString());
+        assertTrue(err.toString().contains("--seconds must be above 0 and at most 86400 (a day): 0.0"), err.toString());
         assertEquals(2, demo("--cache", "1x"));
         assertTrue(err.toString().contains("pagecache.memory=1x"), err.toString());
+    }
+
+    /** Each count out of range names its flag and value, not one line for all four. */
+    @Test
+    void eachCountOutOfRangeNamesItsFlagAndValue() {
+        String[][] cases = {
+            {"--threads", "0", "--threads must be at least 1: 0"},
+            {"--file-factor", "-1", "--file-factor must be at least 1: -1"},
+            {"--seconds", "-1", "--seconds must be above 0 and at most 86400 (a day): -1.0"},
+            {"--skew", "0", "--skew must be a finite number of at least 1 (1 = uniform): 0.0"},
+            {"--skew", "NaN", "--skew must be a finite number of at least 1 (1 = uniform): NaN"}};
+        for (String[] c : cases) {
+            StringWriter one = new StringWriter();
+            BenchRun.Output run = BenchRun.run(one, "demo", c[0], c[1]);
+            assertEquals(2, run.status(), one.toString());
+            assertTrue(one.toString().contains(c[2]), one.toString());
+            assertEquals(1, one.toString().split("must be").length - 1, "only the flag at fault: " + one);
+        }
+    }
+
+    /** A deadline past what nanoseconds hold ran no operation and reported zeros as a result, with status 0. */
+    @Test
+    void secondsTooLongForTheDeadlineAreRefused() {
+        for (String seconds : new String[] {"Infinity", "1e10", "86401"}) {
+            assertEquals(2, demo("--seconds", seconds, "--cache", "1m", "--file-factor", "2"), seconds);
+            assertTrue(err.toString().contains("--seconds must be above 0 and at most 86400 (a day): "), err.toString());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.Bench;
@@ -102,5 +103,26 @@ class NvmCommandTest {
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "nothing was written");
         }
+    }
+
+    /** --dir's nvm-bench.db was the user's: it was overwritten, then deleted. The run's file has a name of its own. */
+    @Test
+    void aFileAlreadyInDirIsNeitherOverwrittenNorDeleted() throws Exception {
+        Path kept = Files.writeString(dir.resolve("nvm-bench.db"), "precious");
+        assertEquals(0, bench("nvm", "--dir", dir.toString(), "--experiment", "reads", "--pages", "100", "--ops", "10",
+            "--warmup", "0", "--file-latency-us", "0"), err.toString());
+        assertEquals("precious", Files.readString(kept));
+        try (var files = Files.list(dir)) {
+            assertEquals(java.util.List.of(kept), files.toList(), "the run's own file is deleted, the user's kept");
+        }
+    }
+
+    /** With no file latency and no NVM read nothing is modeled on the fault path: no ratio, not "(NaNx)". */
+    @Test
+    void noModeledTimePrintsNoRatio() {
+        assertEquals(0, bench("nvm", "--dir", dir.toString(), "--experiment", "reads", "--pages", "100", "--dram", "1",
+            "--ops", "10", "--warmup", "0", "--file-latency-us", "0"), err.toString());
+        assertFalse(out.toString().contains("NaN"), out.toString());
+        assertTrue(out.toString().contains("(no ratio: file only modeled no time)"), out.toString());
     }
 }

@@ -1,0 +1,86 @@
+package io.ratatosk.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The folder a benchmark writes its files in (tens to hundreds of MiB in /tmp), deleted when the run ends and also when
+ * the JVM is stopped (Ctrl-C, SIGTERM), which skips {@code finally} blocks. The shutdown hook runs while the run's
+ * threads may still read and write through the page cache, so it only deletes: on Linux a deleted file stays readable
+ * through the handles already open, and closing a cache from under its users could hang the JVM's exit. A folder, not
+ * a file: a run that opens its file again after the hook deleted it (a file created with CREATE, say) would make it
+ * anew, but not in a folder that is gone.
+ */
+public final class ScratchFiles implements AutoCloseable {
+    /** Deletes of a folder whose files the run's threads are still creating, before giving up. */
+    private static final int ATTEMPTS = 10;
+
+    private final Path folder;
+    private final Thread hook;
+
+    private ScratchFiles(Path folder) {
+        this.folder = folder;
+        this.hook = new Thread(this::deleteQuietly, "delete-scratch-files");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** A new folder in {@code parent} (the temporary folder if null), named {@code prefix} and a number. */
+    public static ScratchFiles create(Path parent, String prefix) throws IOException {
+        return new ScratchFiles(parent == null ? Files.createTempDirectory(prefix) : Files.createTempDirectory(parent, prefix));
+    }
+
+    public Path folder() {
+        return folder;
+    }
+
+    /** Deletes the folder, then unregisters the hook: it is gone, and the hook must not outlive the run. */
+    @Override
+    public void close() throws IOException {
+        try {
+            delete(folder);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs, or has run, anyway
+            }
+        }
+    }
+
+    private void deleteQuietly() {
+        try {
+            delete(folder);
+        } catch (IOException e) {
+            System.err.println("could not delete " + folder + ": " + e.getMessage());
+        }
+    }
+
+    /** The folder and all it holds; again where a file appeared meanwhile. */
+    private static void delete(Path folder) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> all = Files.walk(folder)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (NoSuchFileException e) {
+                if (!Files.exists(folder)) {
+                    return;
+                }
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            } catch (DirectoryNotEmptyException | UncheckedIOException e) {
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+}
