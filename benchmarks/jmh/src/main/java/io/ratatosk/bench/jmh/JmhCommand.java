@@ -100,6 +100,9 @@ public final class JmhCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "results are written as JSON for jmh-report; -rf " + cmd.getResultFormat().get() + " is not supported");
         }
+        if (threads.isEmpty()) { // "--threads ,," ran nothing and then blamed the benchmark pattern
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads names no thread count");
+        }
         for (int t : threads) {
             if (t < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be positive: " + threads);
@@ -208,8 +211,24 @@ public final class JmhCommand implements Callable<Integer> {
         try {
             return new CommandLineOptions(pass.toArray(String[]::new));
         } catch (CommandLineOptionException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "JMH: " + e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), "JMH: " + asGiven(e.getMessage(), pass));
         }
+    }
+
+    /** JMH names an unknown option without its dashes ("bogus is not a recognized option"): the user's word instead. */
+    static String asGiven(String message, List<String> args) {
+        int space = message == null ? -1 : message.indexOf(' ');
+        if (space <= 0 || !message.contains(" is not a recognized option")) {
+            return message;
+        }
+        String word = message.substring(0, space);
+        for (String arg : args) {
+            String name = arg.split("=", 2)[0];
+            if (name.startsWith("-") && name.replaceFirst("^-+", "").equals(word)) {
+                return name + message.substring(space);
+            }
+        }
+        return message;
     }
 
     private static int listOrHelp(CommandLineOptions cmd) throws IOException, RunnerException {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,33 @@ import java.util.Optional;
 record JmhResult(String benchmark, Map<String, String> params, int threads, int forks, Score primary,
                  Map<String, Score> secondary, RunInfo run) {
 
+    /** JMH's throughput mode, the only one the table compares. */
+    static final String THROUGHPUT = "thrpt";
+    /** The unit the table shows throughput in. */
+    static final String OPS_PER_US = "ops/us";
+    /** Per time unit JMH writes (-tu), the factor that makes its ops/unit ops/us. */
+    private static final Map<String, Double> PER_MICROSECOND = Map.of("ns", 1e3, "us", 1.0, "ms", 1e-3, "s", 1e-6,
+        "min", 1e-6 / 60);
+
     /** @param raw every iteration's value, fork after fork (JMH's rawData flattened); may be empty */
     record Score(double score, double error, String unit, double[] raw) {
+        /** The score in ops/us if its unit is ops per a time unit; as it is otherwise (B/op, counts). */
+        Score perMicrosecond() {
+            Double factor = opsPerMicrosecond(unit);
+            if (factor == null || factor == 1.0) {
+                return factor == null ? this : new Score(score, error, OPS_PER_US, raw);
+            }
+            double[] scaled = raw.clone();
+            for (int i = 0; i < scaled.length; i++) {
+                scaled[i] *= factor;
+            }
+            return new Score(score * factor, error * factor, OPS_PER_US, scaled);
+        }
+    }
+
+    /** The factor from {@code unit} (ops/s, ops/ms, ...) to ops/us; null if it is no throughput unit. */
+    static Double opsPerMicrosecond(String unit) {
+        return unit.startsWith("ops/") ? PER_MICROSECOND.get(unit.substring("ops/".length())) : null;
     }
 
     /** How the run was made, as JMH recorded it. */
@@ -47,8 +73,16 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
             throw new IOException(file + " is not JMH JSON output (expected an array of results)");
         }
         List<JmhResult> results = new ArrayList<>();
+        Map<String, Integer> entries = new HashMap<>();
         for (JsonNode n : root) {
-            results.add(parse(file, n));
+            JmhResult r = parse(file, n);
+            // Two rows of one measurement would both be counted in the targets: not guessed which one is meant.
+            Integer earlier = entries.putIfAbsent(r.describe(), results.size() + 1);
+            if (earlier != null) {
+                throw new IOException(file + " lists " + r.describe() + " twice (entries " + earlier + " and "
+                    + (results.size() + 1) + "): keep one");
+            }
+            results.add(r);
         }
         return results;
     }
@@ -76,8 +110,36 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
             n.path("warmupTime").asText(""), n.path("measurementIterations").asInt(), n.path("measurementTime").asText(""));
         // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
         int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
-        return new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params), n.path("threads").asInt(1),
+        JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params), n.path("threads").asInt(1),
             forks, score(primary), Collections.unmodifiableMap(secondary), run);
+        return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
+    }
+
+    /** "HitPathBenchmark.read side=ratatosk t=1": the benchmark, its parameters and threads, for messages. */
+    String describe() {
+        StringBuilder sb = new StringBuilder(benchmark);
+        params.forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        return sb.append(" t=").append(threads).toString();
+    }
+
+    /**
+     * This result with its throughputs in ops/us, the table's unit, whatever -tu it was measured with. Refused, naming
+     * it, where the table could only mislead: another mode (-bm avgt gives ms/op, which is no throughput), or a score
+     * that is not a number of operations.
+     */
+    private JmhResult inOpsPerMicrosecond(Path file, String mode, JsonNode rawScore) throws IOException {
+        String unit = primary.unit().isEmpty() ? OPS_PER_US : primary.unit(); // no unit: as ./bench jmh writes it
+        if (!mode.equals(THROUGHPUT) || opsPerMicrosecond(unit) == null) {
+            throw new IOException(file + ": " + describe() + " is in mode " + mode + ", " + unit + "; the table compares"
+                + " throughput (mode " + THROUGHPUT + ", ops/s, ops/ms, ops/us or ops/ns): run it with -bm thrpt");
+        }
+        if (!(primary.score() >= 0) || Double.isInfinite(primary.score())) {
+            throw new IOException(file + ": " + describe() + " has the score " + rawScore + ", not a number of operations");
+        }
+        Map<String, Score> converted = new LinkedHashMap<>();
+        secondary.forEach((name, score) -> converted.put(name, score.perMicrosecond())); // counters too: hit ratio, per CPU
+        Score ops = new Score(primary.score(), primary.error(), unit, primary.raw()).perMicrosecond();
+        return new JmhResult(benchmark, params, threads, forks, ops, Collections.unmodifiableMap(converted), run);
     }
 
     private static Score score(JsonNode m) {

@@ -85,4 +85,28 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz; ./bench jmh -l lists them"),
             err.toString());
     }
+
+    /** "--threads ,," ran nothing, then said "no benchmark matched []", blaming a pattern no one gave. */
+    @Test
+    void anEmptyThreadListIsAUsageErrorNamingTheFlag(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", ",,", "--out", dir.resolve("r.json").toString()));
+        assertTrue(err.toString().contains("--threads names no thread count"), err.toString());
+        assertFalse(err.toString().contains("no benchmark matched"), err.toString());
+    }
+
+    /** JMH's message drops the dashes of the option it does not know: the user's spelling is given back. */
+    @Test
+    void anUnknownOptionIsNamedWithItsDashes(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--bogus", "--out", dir.resolve("r.json").toString()));
+        assertTrue(err.toString().contains("JMH: --bogus is not a recognized option"), err.toString());
+    }
+
+    private static int jmh(StringWriter err, String... args) {
+        CommandLine cl = new CommandLine(new JmhCommand());
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        return cl.execute(args);
+    }
 }

@@ -350,4 +350,57 @@ class RatioTableTest {
         assertTrue(table.contains("| 86.0% / 88.0% | 6.00 / 50.00 |"), table);
         assertTrue(table.contains("| - | 0 / 0 |"), table);
     }
+
+    /** ./bench jmh passes -tu through: ops/s (counters too) is shown in ops/us, not as a throughput a million times higher. */
+    @Test
+    void throughputInOtherTimeUnitsIsShownInOpsPerMicrosecond() throws IOException {
+        Path file = results("units.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12e6, 12e6), 0.6e6, d(1000e6, 1000e6), 0.0, 0.001)
+                .replace("\"ops/us\"", "\"ops/s\""),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(0.008, 0.008), 0.0008, d(0.5, 0.5), 0.0, 0.0)
+                .replace("\"ops/us\"", "\"ops/ns\""));
+        RatioTable.Row read = RatioTable.of(JmhResult.read(file)).rows().get(0);
+        assertEquals(12, read.ours().mean(), 1e-9);
+        assertEquals(0.6, read.ours().error(), 1e-9);
+        assertEquals(8, read.peer().mean(), 1e-9);
+        assertEquals(1.5, read.wallRatio().mean(), 1e-9);
+        assertEquals(0.75, read.cpuRatio().mean(), 1e-9, "12 vs 16 ops per CPU-us, as in ops/us");
+        assertEquals(1.0, read.oursHitRatio(), 1e-9);
+        assertTrue(RatioTable.of(JmhResult.read(file)).markdown().contains("| 12.000 ± 0.600 | 8.000 ± 0.800 |"));
+    }
+
+    /** -bm avgt gives ms/op: shown under "ops/µs" it would read as a throughput. Refused, naming the result. */
+    @Test
+    void resultsInAnotherModeAreRefusedNamingThem() throws IOException {
+        Path file = results("avgt.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001)
+                .replace("\"mode\":\"thrpt\"", "\"mode\":\"avgt\"").replace("\"scoreUnit\":\"ops/us\",\"rawData\":[[12",
+                    "\"scoreUnit\":\"ms/op\",\"rawData\":[[12"));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + ": HitPathBenchmark.read side=ratatosk t=1 is in mode avgt, ms/op; the table compares throughput"
+            + " (mode thrpt, ops/s, ops/ms, ops/us or ops/ns): run it with -bm thrpt", e.getMessage());
+    }
+
+    /** A score that is no number of operations was shown as "-" or as a negative throughput. */
+    @Test
+    void aScoreThatIsNotANumberOfOperationsIsRefused() throws IOException {
+        String good = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        for (String score : new String[] {"\"abc\"", "-5", "\"NaN\""}) {
+            Path file = results("score.json", good.replace("\"primaryMetric\":{\"score\":12.0",
+                "\"primaryMetric\":{\"score\":" + score));
+            IOException e = assertThrows(IOException.class, () -> JmhResult.read(file), score);
+            assertEquals(file + ": HitPathBenchmark.read side=ratatosk t=1 has the score " + score
+                + ", not a number of operations", e.getMessage());
+        }
+    }
+
+    /** The same measurement twice made two rows and counted twice in the targets. */
+    @Test
+    void aResultListedTwiceIsRefused() throws IOException {
+        String one = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        String other = entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        Path file = results("twice.json", one, other, one);
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + " lists HitPathBenchmark.read side=ratatosk t=1 twice (entries 1 and 3): keep one", e.getMessage());
+    }
 }
