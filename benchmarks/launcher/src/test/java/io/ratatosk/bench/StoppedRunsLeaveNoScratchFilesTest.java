@@ -1,6 +1,7 @@
 package io.ratatosk.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -44,6 +45,16 @@ class StoppedRunsLeaveNoScratchFilesTest {
         stopOnceWritten("ratatosk-nvm", 0, "nvm", "--experiment", "reads", "--pages", "200", "--ops", "100000000", "--warmup", "0",
             "--file-latency-us", "100", "--dir", dir.toString());
         assertEquals(List.of(dir, kept), left(tmp));
+    }
+
+    /** ldbc makes --out before it prepares the data: stopped before the summary is written, it leaves no empty folder. */
+    @Test
+    void ldbcLeavesNoEmptyOutFolder() throws Exception {
+        Path out = tmp.resolve("out");
+        stopOnceWritten("out", 500, "ldbc", "--quiet", "--data", "sample", "--data-cache", tmp.resolve("cache").toString(),
+            "--out", out.toString(), "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops", "100000000");
+        assertTrue(Files.exists(tmp.resolve("cache")), "the data cache is kept");
+        assertFalse(Files.exists(out), "no empty --out folder");
     }
 
     /**

@@ -78,6 +78,7 @@ class LdbcCommandTest {
         int rc = bench(args("--data", "sample", "--cache", "10%,1m", "--policies", "muninn,global-clock:max_usage=7",
             "--out", outDir.toString(), "--dump-results", dump.toString(), "--record-trace", trace.toString()));
         assertEquals(0, rc, err.toString());
+        assertFalse(err.toString().contains("person ids"), "the sample's parameters are its own: " + err);
         String report = out.toString();
         assertTrue(report.contains("muninn @ 10%"), report);
         assertTrue(report.contains("global-clock:max_usage=7 @ 1m"), report);
@@ -196,6 +197,7 @@ class LdbcCommandTest {
         assertEquals(1, bench(args("--data", data.toString(), "--policies", "clock", "--out",
             dir.resolve("o1").toString())), err.toString());
         assertTrue(err.toString().contains(stream + ":3: dependencyTime: 'soon' is not a number"), err.toString());
+        assertFalse(Files.exists(dir.resolve("o1")), "no empty --out folder left by a run that failed");
         Path storeDir;
         try (var found = Files.walk(dir.resolve("cache"))) {
             storeDir = found.filter(p -> p.getFileName().toString().equals("store") && Files.isDirectory(p))
@@ -253,6 +255,10 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--ops must be at least 1: -1"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "0"));
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
+        assertEquals(2, bench("ldbc", "--warmup", "-1"));
+        assertTrue(err.toString().contains("--warmup: '-1' is neither an operation count"), err.toString());
+        assertEquals(2, bench("ldbc", "--duration", "abc"));
+        assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
     }
 
     /**
@@ -326,6 +332,77 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
     }
 
+    /**
+     * Paths that look writable but take no new file (/proc here; any folder to root) were found only when written, after
+     * the runs, and the error was the bare path ("bench ldbc: /proc/o5"). Now: a usage error naming the flag, the path
+     * and why, before the data is prepared.
+     */
+    @Test
+    void outputPathsThatTakeNoFileAreRefusedNamingTheFlagThePathAndWhy() throws IOException {
+        Path proc = Path.of("/proc");
+        Assumptions.assumeTrue(Files.isDirectory(proc), "a folder that takes no new files");
+        String[][] cases = {
+            {"--out", "/proc/o5", "--out: cannot create the folder /proc/o5: the folder /proc takes no new files"},
+            {"--record-trace", "/proc/x.pagetrace", "cannot write --record-trace /proc/x.pagetrace: the folder /proc takes no new files"},
+            {"--dump-results", "/proc/d.jsonl", "cannot write --dump-results /proc/d.jsonl: the folder /proc takes no new files"}};
+        for (String[] c : cases) {
+            assertEquals(2, bench(args("--data", "sample", c[0], c[1])), err.toString());
+            assertTrue(err.toString().contains(c[2]), err.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "nothing was prepared");
+    }
+
+    /** --data-cache naming a file said "bench ldbc: FILE/scale-1-seed-42-g2: Not a directory" after the checks. */
+    @Test
+    void aDataCacheThatIsAFileIsAUsageError() throws IOException {
+        Path file = Files.writeString(dir.resolve("cpp.trace"), "1\n");
+        assertEquals(2, bench("ldbc", "--quiet", "--data", "sample", "--data-cache", file.toString(), "--out",
+            dir.resolve("o").toString()));
+        assertTrue(err.toString().contains("--data-cache " + file + " is a file; name a folder"), err.toString());
+        assertEquals(2, bench("ldbc", "--quiet", "--data", "sample", "--data-cache", file.resolve("sub").toString(), "--out",
+            dir.resolve("o").toString()));
+        assertTrue(err.toString().contains("--data-cache: cannot create the folder " + file.resolve("sub")
+            + ": a folder on its path is a file"), err.toString());
+        assertFalse(Files.exists(dir.resolve("o")), "no --out folder for a run refused");
+    }
+
+    /**
+     * Parameters from another data set made every complex read find nothing, and the run reported the speed of "no such
+     * person" with no word. Now one line says how many person ids are unknown and which reads find nothing.
+     */
+    @Test
+    void parametersNamingPersonsTheDataSetLacksAreWarnedOf() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path parameters = data.resolve("substitution_parameters");
+        long foreign = 900_000_000_000L;
+        try (var files = Files.list(parameters)) {
+            for (Path file : files.toList()) {
+                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+                List<String> names = List.of(lines.get(0).split("\\|"));
+                for (int i = 1; i < lines.size(); i++) {
+                    String[] values = lines.get(i).split("\\|", -1);
+                    for (int c = 0; c < values.length; c++) {
+                        if (names.get(c).matches("person[12]?Id")) {
+                            values[c] = Long.toString(foreign++); // the ids of a larger data set
+                        }
+                    }
+                    lines.set(i, String.join("|", values));
+                }
+                Files.write(file, lines, StandardCharsets.UTF_8);
+            }
+        }
+        assertEquals(0, bench(args("--data", data.toString(), "--policies", "clock", "--threads", "1", "--updates", "none",
+            "--out", dir.resolve("o").toString())), err.toString());
+        String warning = err.toString();
+        String ids = String.format(java.util.Locale.ROOT, "%,d", foreign - 900_000_000_000L);
+        assertTrue(warning.contains("ldbc: warning: " + ids + " of the " + ids + " person ids in " + parameters
+            + " are no person of " + data), warning);
+        assertTrue(warning.contains("IC1, IC2, IC3, IC4, IC5, IC6, IC7, IC8, IC9, IC10, IC11, IC12, IC13, IC14 find nothing"
+            + " on any row"), warning);
+        assertTrue(warning.contains("the parameters probably belong to another data set"), warning);
+    }
+
     /** A --data that cannot be prepared is a usage error (exit 2) before the data cache is touched. */
     @Test
     void aDataThatCannotBePreparedIsAUsageErrorBeforeAnything() throws IOException {
@@ -373,11 +450,12 @@ class LdbcCommandTest {
     @Test
     void restartReportsTheOperationsToReachNinetyPercentWithAndWithoutWarmup() throws IOException {
         int rc = bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample", "--cache", "10%",
-            "--policies", "muninn", "--restart", "--warmup", "2000", "--ops", "4000");
+            "--policies", "muninn", "--restart", "--warmup", "2000", "--ops", "4000", "--out", dir.resolve("r").toString());
         assertEquals(0, rc, err.toString());
         String report = out.toString();
         assertTrue(report.contains("muninn @ 10%: steady hit ratio"), report);
         assertTrue(report.contains("with warm-up") && report.contains("cold"), report);
+        assertFalse(Files.exists(dir.resolve("r")), "--restart writes nothing to --out, and leaves no empty folder there");
         System.out.println(report);
     }
 }

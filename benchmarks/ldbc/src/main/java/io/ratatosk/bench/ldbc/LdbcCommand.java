@@ -14,6 +14,7 @@ import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
+import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
@@ -31,13 +32,16 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -178,7 +182,7 @@ public final class LdbcCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         List<CacheSpec> caches = usage(() -> CacheSpec.parseList(cache));
         List<PolicySpec> specs = usage(() -> policies(policies));
-        Budget warm = usage(() -> Budget.parse(warmup));
+        Budget warm = usage(() -> named("--warmup", () -> Budget.parse(warmup)));
         Budget measured = usage(this::measured);
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
@@ -212,17 +216,49 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         // Every run's flags but the cache's size, before minutes of generating and loading.
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
-        // The data's name, and what is written only once the data is ready and the runs are done: refused now, not
-        // after minutes of work.
-        usage(() -> {
+        Path root = repositoryRoot();
+        Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
+        Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
+            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
+        // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
+        Path madeOut = usage(() -> {
             LdbcDatasets.check(data);
             OutputFile.check("--record-trace", recordTrace);
             OutputFile.check("--dump-results", dumpResults);
-            if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
-                throw new IllegalArgumentException("--out " + out + " is a file; name a folder");
-            }
-            return null;
+            OutputPaths.tryCreate("--record-trace", recordTrace);
+            OutputPaths.tryCreate("--dump-results", dumpResults);
+            OutputPaths.refuseFile("--out", outDir); // before the data cache is made
+            OutputPaths.createFolder("--data-cache", cacheDir);
+            return OutputPaths.createFolder("--out", outDir);
         });
+        // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
+        Thread dropEmptyOut = new Thread(() -> deleteIfNoFile(madeOut), "ldbc-drop-empty-out");
+        Runtime.getRuntime().addShutdownHook(dropEmptyOut);
+        try {
+            return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
+        } finally {
+            deleteIfNoFile(madeOut);
+            try {
+                Runtime.getRuntime().removeShutdownHook(dropEmptyOut);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs anyway
+            }
+        }
+    }
+
+    private static void deleteIfNoFile(Path folder) {
+        try {
+            OutputPaths.deleteIfNoFile(folder);
+        } catch (IOException e) {
+            System.err.println("ldbc: could not delete the empty folder " + folder + ": " + e.getMessage());
+        }
+    }
+
+    /** The data prepared, the runs and their report: {@link #call} once the flags are checked. */
+    private int run(PrintWriter stdout, List<CacheSpec> caches, List<PolicySpec> specs, Budget warm, Budget measured,
+                    Map<String, String> cacheFlags, Map<String, String> nvmFlags, int pageSize, Path cacheDir, Path outDir)
+        throws IOException {
         ProgressOutput progress = ProgressOutput.stderr(quiet);
         if (pageSize > StoreFile.PAGE_SIZE) {
             // Allowed (a frame holds one page of a file whose pages are smaller), but rarely what was meant.
@@ -230,11 +266,6 @@ public final class LdbcCommand implements Callable<Integer> {
                 + " memory stays unused: --cache gets %dx fewer frames than with pages of %,d", pageSize, StoreFile.PAGE_SIZE,
                 100.0 - 100.0 * StoreFile.PAGE_SIZE / pageSize, pageSize / StoreFile.PAGE_SIZE, StoreFile.PAGE_SIZE);
         }
-        Path root = repositoryRoot();
-        Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
-        Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
-            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
         cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
@@ -246,6 +277,7 @@ public final class LdbcCommand implements Callable<Integer> {
                     prepared.name());
             }
         }
+        warnOfUnknownPersons(prepared, parameters, updateStream);
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
@@ -253,7 +285,6 @@ public final class LdbcCommand implements Callable<Integer> {
                     c, CacheSpec.MIN_PAGES, pageSize, storeBytes, CacheSpec.MIN_PAGES);
             }
         }
-        Files.createDirectories(outDir);
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
             seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
@@ -281,8 +312,10 @@ public final class LdbcCommand implements Callable<Integer> {
             for (PolicySpec p : specs) {
                 boolean first = results.isEmpty();
                 RunResult result;
-                try (ResultDump dump = first && dumpResults != null ? new ResultDump(dumpResults) : null;
-                     TraceRecorder recorder = first && recordTrace != null ? new TraceRecorder(recordTrace) : null) {
+                try (ResultDump dump = first && dumpResults != null
+                        ? OutputPaths.write("--dump-results", dumpResults, () -> new ResultDump(dumpResults)) : null;
+                     TraceRecorder recorder = first && recordTrace != null
+                        ? OutputPaths.write("--record-trace", recordTrace, () -> new TraceRecorder(recordTrace)) : null) {
                     result = runner.execute(p, c, storeBytes, dump, recorder);
                     if (recorder != null) {
                         progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
@@ -296,8 +329,11 @@ public final class LdbcCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(LdbcReport.summary(header, results));
         Path json = outDir.resolve("summary.json");
-        LdbcReport.writeJson(json, header, results);
-        List<Path> charts = LdbcChart.write(outDir, prepared.name(), results);
+        OutputPaths.write("--out", json, () -> {
+            LdbcReport.writeJson(json, header, results);
+            return null;
+        });
+        List<Path> charts = OutputPaths.write("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
         if (recordTrace != null) {
             // A name the simulator does not know as a page trace replays only with the format named.
@@ -333,6 +369,30 @@ public final class LdbcCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * One line if the substitution parameters name persons the data set lacks: taken from another data set, every
+     * complex read would find nothing, and the run would report the speed of "no such person" as a result.
+     */
+    private void warnOfUnknownPersons(LdbcDatasets.Prepared prepared, SubstitutionParameters parameters,
+                                      List<Update> updateStream) throws IOException {
+        Set<Long> added = new HashSet<>();
+        for (Update u : updateStream) {
+            if (u.type() == UpdateType.IU1) {
+                added.add(u.id("personId"));
+            }
+        }
+        SubstitutionParameters.UnknownPersons unknown = parameters.unknownPersons(prepared.storeDir(), added);
+        if (!unknown.worthSaying()) {
+            return; // the sample's IC13 asks for a pair of unknown persons on purpose: its answer is -1
+        }
+        spec.commandLine().getErr().printf(Locale.ROOT, "ldbc: warning: %,d of the %,d person ids in %s are no person of %s%s%s%n",
+            unknown.unknown(), unknown.ids(), prepared.source().describeParameters(""), prepared.name(),
+            unknown.allUnknown().isEmpty() ? "" : "; " + unknown.allUnknown().stream().map(Enum::name)
+                .collect(Collectors.joining(", ")) + " find nothing on any row, and measure only the lookup of an unknown person",
+            2L * unknown.unknown() > unknown.ids() ? "; the parameters probably belong to another data set" : "");
+        spec.commandLine().getErr().flush();
+    }
+
     private Budget measured() {
         if (duration != null && ops != null) {
             throw new IllegalArgumentException("give --ops or --duration, not both");
@@ -341,8 +401,13 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--ops must be at least 1: " + ops);
         }
         if (duration != null) {
-            Budget b = Budget.parse(duration);
-            if (!b.isDuration()) {
+            Budget b;
+            try {
+                b = Budget.parse(duration);
+            } catch (IllegalArgumentException e) {
+                b = null; // an operation count is no answer here either: said below
+            }
+            if (b == null || !b.isDuration()) {
                 throw new IllegalArgumentException("--duration " + duration + " is not a time (60s, 2m)");
             }
             return b;
@@ -416,6 +481,15 @@ public final class LdbcCommand implements Callable<Integer> {
             // fall through to the working directory
         }
         return Path.of("").toAbsolutePath();
+    }
+
+    /** {@code parse}'s refusal with the option named: "--warmup: '-1' is neither ...". */
+    private static <T> T named(String option, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+        }
     }
 
     private <T> T usage(Supplier<T> parse) {

@@ -4,16 +4,24 @@ import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.query.Query;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.Label;
+import io.ratatosk.bench.ldbc.store.StoreReader;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The complex reads' parameters from a data set's {@code substitution_parameters/interactive_N_param.txt}
@@ -88,6 +96,55 @@ public final class SubstitutionParameters {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
             throw LdbcDataException.at(file, line, parameter + ": '" + text + "' is not a number");
+        }
+    }
+
+    /** The parameters that name a person: where every complex read starts. */
+    private static final List<String> PERSON_PARAMETERS = List.of("personId", "person1Id", "person2Id");
+
+    /**
+     * The person ids of these parameters that name no person of the store at {@code storeDir} nor one in {@code added}
+     * (the persons the update streams add). Parameters from another data set make every complex read find nothing: the
+     * run then measures "no such person" and says nothing of it.
+     */
+    public UnknownPersons unknownPersons(Path storeDir, Set<Long> added) throws IOException {
+        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
+            "pagecache.warmup.enabled", "false");
+        Map<Long, Boolean> known = new HashMap<>();
+        List<QueryType> allUnknown = new ArrayList<>();
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); GraphStore store = GraphStore.open(storeDir, cache);
+             StoreReader reader = store.newReader()) {
+            for (Map.Entry<QueryType, List<Query>> e : queries.entrySet()) {
+                int unknownRows = 0;
+                for (Query q : e.getValue()) {
+                    boolean unknownRow = false;
+                    for (String name : PERSON_PARAMETERS) {
+                        if (q.params().containsKey(name)) {
+                            long id = q.longParam(name);
+                            Boolean found = known.get(id);
+                            if (found == null) {
+                                found = added.contains(id) || reader.nodeById(Label.PERSON, id) != GraphStore.NONE;
+                                known.put(id, found);
+                            }
+                            unknownRow |= !found;
+                        }
+                    }
+                    unknownRows += unknownRow ? 1 : 0;
+                }
+                if (unknownRows == e.getValue().size()) {
+                    allUnknown.add(e.getKey());
+                }
+            }
+        }
+        int unknown = (int) known.values().stream().filter(found -> !found).count();
+        return new UnknownPersons(unknown, known.size(), allUnknown);
+    }
+
+    /** @param allUnknown the complex reads whose every parameter row names an unknown person: they never find anything */
+    public record UnknownPersons(int unknown, int ids, List<QueryType> allUnknown) {
+        /** Most ids unknown, or a read that can find nothing: not the odd missing person a data set may hold on purpose. */
+        public boolean worthSaying() {
+            return !allUnknown.isEmpty() || 2L * unknown > ids;
         }
     }
 
