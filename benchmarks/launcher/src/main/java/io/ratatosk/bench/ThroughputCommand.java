@@ -151,7 +151,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (!warmup.equals("quiet") && !(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
             wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + warmup);
         }
-        boolean checkable = frames >= 2 && frames <= MAX_FRAMES; // a frame count or a --set refused would fail every policy: not repeated for each
+        // a frame count or a --set refused would fail every policy: not repeated for each
+        boolean checkable = frames >= 2 && frames <= MAX_FRAMES;
         for (String flag : set.keySet()) {
             if (flag.isBlank() || FIXED.contains(pagecacheFlag(flag))) {
                 checkable = false;

@@ -110,8 +110,8 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
             n.path("warmupTime").asText(""), n.path("measurementIterations").asInt(), n.path("measurementTime").asText(""));
         // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
         int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
-        JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params), n.path("threads").asInt(1),
-            forks, score(primary), Collections.unmodifiableMap(secondary), run);
+        JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
+            n.path("threads").asInt(1), forks, score(primary), Collections.unmodifiableMap(secondary), run);
         return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
     }
 

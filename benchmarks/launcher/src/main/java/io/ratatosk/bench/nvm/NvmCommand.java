@@ -106,8 +106,8 @@ public final class NvmCommand implements Callable<Integer> {
         description = "How the file is read and written: buffered or direct (O_DIRECT; pagecache.io). Default: ${DEFAULT-VALUE}.")
     private String io;
 
-    @Option(names = "--dir", paramLabel = "DIR", description = "Where to create the file, in a folder of its own that is deleted after the run (default: the"
-            + " temporary directory).")
+    @Option(names = "--dir", paramLabel = "DIR",
+        description = "Where to create the file, in a folder of its own deleted after the run (default: the temporary directory).")
     private Path dir;
 
     @Override
