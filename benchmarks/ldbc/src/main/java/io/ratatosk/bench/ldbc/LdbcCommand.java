@@ -226,11 +226,9 @@ public final class LdbcCommand implements Callable<Integer> {
             LdbcDatasets.check(data);
             OutputFile.check("--record-trace", recordTrace);
             OutputFile.check("--dump-results", dumpResults);
-            OutputPaths.tryCreate("--record-trace", recordTrace);
-            OutputPaths.tryCreate("--dump-results", dumpResults);
-            OutputPaths.refuseFile("--out", outDir); // before the data cache is made
-            OutputPaths.createFolder("--data-cache", cacheDir);
-            return OutputPaths.createFolder("--out", outDir);
+            OutputFile.refuseFile("--out", outDir); // before the data cache is made
+            OutputFile.createFolder("--data-cache", cacheDir);
+            return OutputFile.createFolder("--out", outDir);
         });
         // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
         Thread dropEmptyOut = new Thread(() -> deleteIfNoFile(madeOut), "ldbc-drop-empty-out");
@@ -249,7 +247,7 @@ public final class LdbcCommand implements Callable<Integer> {
 
     private static void deleteIfNoFile(Path folder) {
         try {
-            OutputPaths.deleteIfNoFile(folder);
+            OutputFile.deleteIfNoFile(folder);
         } catch (IOException e) {
             System.err.println("ldbc: could not delete the empty folder " + folder + ": " + e.getMessage());
         }
@@ -313,9 +311,9 @@ public final class LdbcCommand implements Callable<Integer> {
                 boolean first = results.isEmpty();
                 RunResult result;
                 try (ResultDump dump = first && dumpResults != null
-                        ? OutputPaths.write("--dump-results", dumpResults, () -> new ResultDump(dumpResults)) : null;
+                        ? OutputFile.open("--dump-results", dumpResults, () -> new ResultDump(dumpResults)) : null;
                      TraceRecorder recorder = first && recordTrace != null
-                        ? OutputPaths.write("--record-trace", recordTrace, () -> new TraceRecorder(recordTrace)) : null) {
+                        ? OutputFile.open("--record-trace", recordTrace, () -> new TraceRecorder(recordTrace)) : null) {
                     result = runner.execute(p, c, storeBytes, dump, recorder);
                     if (recorder != null) {
                         progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
@@ -329,11 +327,8 @@ public final class LdbcCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(LdbcReport.summary(header, results));
         Path json = outDir.resolve("summary.json");
-        OutputPaths.write("--out", json, () -> {
-            LdbcReport.writeJson(json, header, results);
-            return null;
-        });
-        List<Path> charts = OutputPaths.write("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
+        OutputFile.write("--out", json, () -> LdbcReport.writeJson(json, header, results));
+        List<Path> charts = OutputFile.open("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
         if (recordTrace != null) {
             // A name the simulator does not know as a page trace replays only with the format named.

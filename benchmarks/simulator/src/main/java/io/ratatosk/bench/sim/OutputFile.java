@@ -9,6 +9,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The check a command makes of a file it will write only at the end of a long run (a report, a chart, a recorded
@@ -24,6 +27,12 @@ public final class OutputFile {
     @FunctionalInterface
     public interface Write {
         void run() throws IOException;
+    }
+
+    /** Opens or writes a file and returns what it made (a writer kept open, the charts written); see {@link #open}. */
+    @FunctionalInterface
+    public interface Open<T> {
+        T run() throws IOException;
     }
 
     /**
@@ -89,36 +98,91 @@ public final class OutputFile {
      * file and why: "cannot write --chart /proc/x.svg: the folder /proc takes no new files", not "/proc/x.svg".
      */
     public static void write(String option, Path file, Write write) throws IOException {
-        try {
+        open(option, file, () -> {
             write.run();
+            return null;
+        });
+    }
+
+    /** As {@link #write}, for a write that returns what it made: a writer kept open for the run, the files written. */
+    public static <T> T open(String option, Path file, Open<T> open) throws IOException {
+        try {
+            return open.run();
         } catch (IOException e) {
             throw new IOException(cannotWrite(option, file, e), e);
         }
     }
 
-    private static String cannotWrite(String option, Path file, IOException e) {
-        Path failed = e instanceof FileSystemException f && f.getFile() != null ? Path.of(f.getFile()) : file;
-        return "cannot write " + option + " " + failed + ": " + why(failed, e);
+    /**
+     * Creates the folder {@code dir} and those above it that are missing.
+     *
+     * @return the top-most folder it created, null if {@code dir} was there
+     * @throws IllegalArgumentException naming the option, the folder and why, if {@code dir} is a file or cannot be made
+     */
+    public static Path createFolder(String option, Path dir) {
+        refuseFile(option, dir);
+        Path top = null;
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+            top = p;
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(option + ": cannot create the folder " + dir + ": " + why(dir, e), e);
+        }
+        return top;
     }
 
-    /** What went wrong with {@code file}, in words: the exception's class says it, its message is often only the path. */
-    static String why(Path file, IOException e) {
+    /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is a file */
+    public static void refuseFile(String option, Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(option + " " + dir + " is a file; name a folder");
+        }
+    }
+
+    /** Deletes {@code dir} and the folders in it if none holds a file: a run that wrote nothing leaves no trace. */
+    public static void deleteIfNoFile(Path dir) throws IOException {
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        List<Path> all;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            all = walk.sorted(Comparator.reverseOrder()).toList();
+        }
+        if (all.stream().allMatch(Files::isDirectory)) {
+            for (Path p : all) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static String cannotWrite(String option, Path file, IOException e) {
+        return "cannot write " + option + " " + file + ": " + why(file, e);
+    }
+
+    /**
+     * What went wrong with {@code path}, in words: the exception's class says it, its message is often only the path.
+     * The path that failed is named where it is another (a folder above).
+     */
+    static String why(Path path, IOException e) {
+        String failed = e instanceof FileSystemException f && f.getFile() != null ? f.getFile() : path.toString();
+        String where = failed.equals(path.toString()) ? "" : failed + ": ";
         if (e instanceof NoSuchFileException) {
-            Path folder = file.toAbsolutePath().getParent();
+            Path folder = Path.of(failed).toAbsolutePath().getParent();
             return folder != null && Files.isDirectory(folder) ? "the folder " + folder + " takes no new files"
-                : "no such folder";
+                : "no such folder " + folder;
         }
         if (e instanceof AccessDeniedException) {
-            return "permission denied";
+            return where + "permission denied";
         }
         if (e instanceof NotDirectoryException) {
-            return "a folder on its path is a file";
+            return where + "a folder on its path is a file";
         }
         if (e instanceof FileAlreadyExistsException) {
-            return "it exists and cannot be replaced";
+            return failed + " is in the way";
         }
         if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
+            return where + (f.getReason().equals("Not a directory") ? "a folder on its path is a file" : f.getReason());
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
