@@ -57,7 +57,7 @@ final class FileMapping implements FrameOwner {
     /** Guarded by the owner's mapping lock. */
     private int references = 1;
     private volatile boolean closed;
-    /** Made on the background evictor's first dirty eviction of this file, and used by it alone. */
+    /** Made on the first dirty eviction of this file by a background sweep (the evictor's or a read-ahead's); see {@link #writeBehind()}. */
     private EvictionWriteBehind writeBehind;
     /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
     private volatile boolean unmapped;
