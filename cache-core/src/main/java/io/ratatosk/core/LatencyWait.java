@@ -17,15 +17,24 @@ public final class LatencyWait {
     private LatencyWait() {
     }
 
-    /** Waits until {@code System.nanoTime()} reaches {@code deadline}. */
+    /**
+     * Waits until {@code System.nanoTime()} reaches {@code deadline}. An interrupt does not cut the modeled time short (the
+     * device would not answer sooner); it is cleared for the wait, as a park returns at once while it is set (the
+     * wait spun a whole core through the modeled time), and set again after.
+     */
     public static void until(long deadline) {
+        boolean interrupted = false;
         long remaining;
         while ((remaining = deadline - System.nanoTime()) > 0) {
             if (remaining > SPIN_BELOW_NANOS) {
                 LockSupport.parkNanos(remaining - SPIN_BELOW_NANOS);
+                interrupted |= Thread.interrupted();
             } else {
                 Thread.onSpinWait();
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

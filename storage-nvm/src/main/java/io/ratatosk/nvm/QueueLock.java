@@ -44,13 +44,20 @@ final class QueueLock {
         }
         int slot = (int) ticket & slotMask;
         Thread me = Thread.currentThread();
+        // A ticket cannot be given back, so an interrupt does not end the wait; it is cleared for it (a park returns
+        // at once while it is set, and the wait spun a core) and set again once served.
+        boolean interrupted = false;
         while (serving != ticket) {
             parked.set(slot, me);
             // set, then read serving; unlock writes serving, then reads the slot: one of us sees the other
             if (serving != ticket) {
                 LockSupport.parkNanos(this, MAX_PARK_NANOS);
+                interrupted |= Thread.interrupted();
             }
             parked.compareAndSet(slot, me, null);
+        }
+        if (interrupted) {
+            me.interrupt();
         }
     }
 

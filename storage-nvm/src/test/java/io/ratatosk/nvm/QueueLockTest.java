@@ -82,4 +82,32 @@ class QueueLockTest {
         }
         assertEquals(List.of(0, 1, 2, 3, 4), order);
     }
+
+    /**
+     * An interrupted waiter keeps waiting (a ticket cannot be given back) without spinning a core: it parked, and a
+     * park returns at once while the interrupt is set, so it spun through the whole wait. Its interrupt is kept.
+     */
+    @Test
+    void anInterruptedWaiterParksAndKeepsItsInterrupt() throws Exception {
+        QueueLock lock = new QueueLock(4);
+        lock.lock();
+        long[] cpuNanos = {-1};
+        boolean[] interruptKept = {false};
+        Thread waiter = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = mx.getCurrentThreadCpuTime();
+            lock.lock();
+            cpuNanos[0] = mx.getCurrentThreadCpuTime() - before;
+            interruptKept[0] = Thread.currentThread().isInterrupted();
+            lock.unlock();
+        });
+        waiter.start();
+        Thread.sleep(1000); // the holder keeps the lock a second
+        lock.unlock();
+        waiter.join();
+        assertTrue(interruptKept[0], "the interrupt is kept");
+        // Spinning takes the whole second of CPU (half of it on a loaded machine); parking a few milliseconds.
+        assertTrue(cpuNanos[0] < TimeUnit.MILLISECONDS.toNanos(300), "CPU while waiting: " + cpuNanos[0] / 1_000_000 + " ms");
+    }
 }
