@@ -55,13 +55,15 @@ public final class DeferredLruCache<K, V> {
     }
 
     /**
-     * @param capacity      entries it holds at most
+     * @param capacity      entries it holds at most, at most {@code Integer.MAX_VALUE - 16}
      * @param pullThreshold entries in Recent that trigger a pull, in [1, capacity]; 1 makes it an exact LRU
      * @param purgeCount    entries one purge frees, in [1, capacity]
      */
     public DeferredLruCache(int capacity, int pullThreshold, int purgeCount) {
-        if (capacity < 1 || pullThreshold < 1 || pullThreshold > capacity || purgeCount < 1 || purgeCount > capacity) {
-            throw new IllegalArgumentException("need capacity >= 1 and pull threshold and purge count in [1, capacity]: capacity="
+        if (capacity < 1 || capacity > DeferredLruList.MAX_NODES || pullThreshold < 1 || pullThreshold > capacity
+            || purgeCount < 1 || purgeCount > capacity) {
+            throw new IllegalArgumentException("need capacity in [1, " + DeferredLruList.MAX_NODES
+                + "] and pull threshold and purge count in [1, capacity]: capacity="
                 + capacity + ", pullThreshold=" + pullThreshold + ", purgeCount=" + purgeCount);
         }
         this.capacity = capacity;

@@ -39,6 +39,8 @@ import java.util.function.IntPredicate;
  * every exchange and push bumps.
  */
 final class DeferredLruList {
+    /** The most nodes: the arrays hold two sentinels more, and a Java array at most a few under {@link Integer#MAX_VALUE}. */
+    static final int MAX_NODES = Integer.MAX_VALUE - 16;
     static final int NIL = -1;
     static final int NOT_RECENT = -1;
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
@@ -64,9 +66,9 @@ final class DeferredLruList {
      * @param afterPull     run under the consolidation lock after each pull (the LRU order changed)
      */
     DeferredLruList(int nodes, int pullThreshold, Runnable afterPull) {
-        if (nodes < 1 || pullThreshold < 1) {
-            throw new IllegalArgumentException("nodes and pull threshold must be >= 1: nodes=" + nodes
-                + ", pullThreshold=" + pullThreshold);
+        if (nodes < 1 || nodes > MAX_NODES || pullThreshold < 1) {
+            throw new IllegalArgumentException("nodes must be in [1, " + MAX_NODES + "] and the pull threshold >= 1: nodes="
+                + nodes + ", pullThreshold=" + pullThreshold);
         }
         this.nodes = nodes;
         this.head = nodes;

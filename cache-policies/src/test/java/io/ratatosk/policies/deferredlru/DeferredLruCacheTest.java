@@ -98,6 +98,10 @@ class DeferredLruCacheTest {
     @Test
     void badSizesAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(0));
+        // Past an array's reach: refused by name, where the arrays' sizes once overflowed (NegativeArraySizeException).
+        IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
+            () -> new DeferredLruCache<>(Integer.MAX_VALUE));
+        assertTrue(tooLarge.getMessage().contains("capacity=" + Integer.MAX_VALUE), tooLarge.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(10, 11, 1));
         assertThrows(IllegalArgumentException.class, () -> new DeferredLruCache<>(10, 1, 0));
     }
