@@ -105,7 +105,7 @@ public final class PolicyCatalog {
         }
         if (!names().contains(name)) {
             throw new IllegalArgumentException("unknown policy '" + name + "'"
-                + Spelling.closest(name, offered).map(meant -> "; did you mean '" + meant + "'?").orElse("")
+                + Spelling.closest(name, offered).map(meant -> " (did you mean '" + meant + "'?)").orElse("")
                 + "; " + offeredAs + ": " + String.join(", ", offered) + " (and " + PolicyRegistry.DEFAULT_ALIAS + ", now "
                 + PolicyRegistry.DEFAULT_POLICY + ")");
         }

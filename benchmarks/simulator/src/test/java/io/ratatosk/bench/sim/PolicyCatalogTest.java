@@ -63,7 +63,7 @@ class PolicyCatalogTest {
         String[] expected = catalog.names().toArray(new String[0]);
         refused(() -> catalog.parse("lfu"), expected);
         refused(() -> catalog.parseList("lru,lfu:max_usage=3"), "lfu");
-        refused(() -> catalog.parse("clockpro"), "unknown policy 'clockpro'; did you mean 'clock-pro'?; valid policies: ");
+        refused(() -> catalog.parse("clockpro"), "unknown policy 'clockpro' (did you mean 'clock-pro'?); valid policies: ");
         refused(() -> catalog.parse("w-tinylfu-adaptve:window=0.01"), "did you mean 'w-tinylfu-adaptive'?");
         assertFalse(assertThrows(IllegalArgumentException.class, () -> catalog.parse("nothing-like-it")).getMessage()
             .contains("did you mean"));
