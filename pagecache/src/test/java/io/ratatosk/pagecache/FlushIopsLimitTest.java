@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -161,28 +162,29 @@ class FlushIopsLimitTest {
                 c.putLong(0, 1000 + i);
             }
         }
-        CompletableFuture<Void> flush = CompletableFuture.runAsync(() -> {
-            try {
+        // Two threads of its own: CompletableFuture.runAsync ran both in the common pool's one worker on two cores
+        // under JDK 25 (JDK 17 gave each a thread), so the close waited for the flush.
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> flush = threads.submit(() -> {
                 file.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return null;
+            });
+            while (cache.flushLimiter().waitedNanos() == 0) { // the flush is waiting for its second slot
+                Thread.onSpinWait();
             }
-        });
-        while (cache.flushLimiter().waitedNanos() == 0) { // the flush is waiting for its second slot
-            Thread.onSpinWait();
-        }
-        CompletableFuture<Void> close = CompletableFuture.runAsync(() -> {
-            try {
+            Future<?> close = threads.submit(() -> {
                 if (which.equals("file")) {
                     file.close();
                 }
                 cache.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        close.get(10, TimeUnit.SECONDS); // a third of the limited flush's time: generous on a slow machine
-        flush.get(10, TimeUnit.SECONDS);
+                return null;
+            });
+            close.get(10, TimeUnit.SECONDS); // a third of the limited flush's time: generous on a slow machine
+            flush.get(10, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
         try (PageCache reopened = PageCache.open(config); PagedFile again = reopened.map(path, PAGE, false)) {
             for (long i = 0; i < dirtyPages; i++) {
                 try (PageCursor c = again.io(2 * i, PagedFile.PF_SHARED_READ_LOCK)) {
