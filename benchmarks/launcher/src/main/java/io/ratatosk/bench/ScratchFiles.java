@@ -1,13 +1,12 @@
 package io.ratatosk.bench;
 
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The folder a benchmark writes its files in (tens to hundreds of MiB in /tmp), deleted when the run ends and also when
@@ -64,10 +63,8 @@ public final class ScratchFiles implements AutoCloseable {
     /** The folder and all it holds; again where a file appeared meanwhile. */
     private static void delete(Path folder) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            try (Stream<Path> all = Files.walk(folder)) {
-                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
+            try {
+                OutputFile.deleteTree(folder);
                 return;
             } catch (NoSuchFileException e) {
                 if (!Files.exists(folder)) {

@@ -10,7 +10,6 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -145,12 +144,22 @@ public final class OutputFile {
         if (dir == null || !Files.isDirectory(dir)) {
             return;
         }
-        List<Path> all;
+        boolean holdsAFile;
         try (Stream<Path> walk = Files.walk(dir)) {
-            all = walk.sorted(Comparator.reverseOrder()).toList();
+            holdsAFile = walk.anyMatch(p -> !Files.isDirectory(p));
         }
-        if (all.stream().allMatch(Files::isDirectory)) {
-            for (Path p : all) {
+        if (!holdsAFile) {
+            deleteTree(dir);
+        }
+    }
+
+    /** Deletes {@code dir} and everything in it; nothing if it is not there. */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         }

@@ -9,6 +9,7 @@ import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreMeta;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.JsonErrors;
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,11 +17,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Turns {@code --data} into a loaded store, reusing what earlier runs left in the data cache
@@ -125,8 +124,8 @@ public final class LdbcDatasets {
     /** Generates into a temporary folder and renames it to {@code csv} only when it is complete. */
     private static void generate(double scale, long seed, Path csv, ProgressOutput progress) throws IOException {
         Path tmp = csv.resolveSibling("csv.partial");
-        deleteTree(tmp);
-        deleteTree(csv);
+        OutputFile.deleteTree(tmp);
+        OutputFile.deleteTree(csv);
         Files.createDirectories(tmp);
         new LdbcGenerator(scale, seed, progress).write(tmp);
         Files.move(tmp, csv, StandardCopyOption.ATOMIC_MOVE);
@@ -154,17 +153,6 @@ public final class LdbcDatasets {
             loaded.relationships(), storeDir, GraphStore.sizeOnDisk(storeDir) / 1048576.0,
             (System.nanoTime() - start) / 1e9);
         return new Prepared(name, source, storeDir, loaded);
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 
     private static String shortHash(String text) {
