@@ -3,6 +3,7 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.nvm.NvmDevice;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,7 +14,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A disk that fails now and then while {@link #enable switched on}: the cache's own file swappers, with
  * an {@link InjectedIOException} or an {@link InjectedError} thrown from reads, writes, forces and
- * closes at random. A failing close still closes the file (as close(2) does), then reports. It can
+ * closes at random. A failing close still closes the file (as close(2) does), then reports. Behind the
+ * NVM tier (which wraps these swappers) it also fails the tier's device: one failure in four is
+ * turned into a failed write of the emulated NVM, the next page the tier writes there. It can
  * also be slow ({@link #slowReads}): each read returns a while after it completed, so that faults are
  * in flight when an unmap or a close runs. Decisions come from one seeded stream, so a
  * single-threaded run without the evictor replays them.
@@ -26,6 +29,8 @@ final class FaultInjector {
     private final AtomicLong injected = new AtomicLong();
     private volatile long readDelayNanos;
     private volatile boolean errors = true;
+    /** The NVM device of the current cache, when it has the tier; else null. */
+    private volatile NvmDevice nvm;
 
     FaultInjector(long seed) {
         this.random = new SplittableRandom(seed);
@@ -48,6 +53,15 @@ final class FaultInjector {
 
     void disable() {
         enabled = false;
+        NvmDevice device = nvm;
+        if (device != null) {
+            device.failNextWrites(0);
+        }
+    }
+
+    /** The NVM device of the cache opened now, or null when it has no tier. */
+    void nvm(NvmDevice device) {
+        this.nvm = device;
     }
 
     long injected() {
@@ -84,6 +98,11 @@ final class FaultInjector {
             return;
         }
         injected.incrementAndGet();
+        NvmDevice device = nvm;
+        if (device != null && roll % 4 == 0) {
+            device.failNextWrites(1);
+            return;
+        }
         String what = "injected " + call + " failure: " + file.getFileName() + (pageId >= 0 ? " page " + pageId : "");
         if (errorsToo && errors && roll < perTenThousand / 5) {
             throw new InjectedError(what);

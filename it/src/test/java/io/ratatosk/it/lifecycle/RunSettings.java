@@ -72,7 +72,8 @@ record RunSettings(Duration soak, long seed, int onlyScenario, int threads, Dura
         StringBuilder sb = new StringBuilder();
         skips.ops().forEach(op -> sb.append(op).append(','));
         sb.append(skips.links() ? "LINKS," : "").append(skips.farIds() ? "FAR_IDS," : "").append(skips.faults() ? "FAULTS," : "")
-            .append(skips.errors() ? "ERRORS," : "").append(skips.slowReads() ? "SLOW_READS," : "").append(skips.borrow() ? "BORROW," : "");
+            .append(skips.errors() ? "ERRORS," : "").append(skips.slowReads() ? "SLOW_READS," : "").append(skips.borrow() ? "BORROW," : "")
+            .append(skips.nvm() ? "NVM," : "");
         return sb.substring(0, sb.length() - 1);
     }
 

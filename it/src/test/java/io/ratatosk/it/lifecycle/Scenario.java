@@ -1,6 +1,8 @@
 package io.ratatosk.it.lifecycle;
 
 import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.nvm.NvmSwapStore;
+import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -35,6 +37,11 @@ final class Scenario {
     final AtomicLong farRefusals = new AtomicLong();
     final AtomicLong farWrites = new AtomicLong();
     final AtomicLong injectedSurfaced = new AtomicLong();
+    /** NVM swap-ins, swap-outs, write-backs and prefetches of the closed caches: the tier must have worked. */
+    final AtomicLong nvmSwapIns = new AtomicLong();
+    final AtomicLong nvmSwapOuts = new AtomicLong();
+    final AtomicLong nvmWriteBacks = new AtomicLong();
+    final AtomicLong nvmPrefetched = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     private volatile CacheGeneration current;
     private int nextGeneration;
@@ -83,6 +90,7 @@ final class Scenario {
         PageCacheConfig cacheConfig = config.cacheConfig(number);
         PageCache cache = config.faulty() || config.slowReads()
             ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
+        injector.nvm(cache.tier() instanceof NvmSwapStore nvm && config.faulty() ? nvm.device() : null);
         policiesUsed.add(cacheConfig.policy());
         return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), files.size());
     }
@@ -107,6 +115,11 @@ final class Scenario {
         try {
             g.cache.close();
             g.closed = true;
+            NvmCacheStats nvm = g.cache.stats().nvm();
+            nvmSwapIns.addAndGet(nvm.swapIns());
+            nvmSwapOuts.addAndGet(nvm.swapOuts());
+            nvmWriteBacks.addAndGet(nvm.writeBacks());
+            nvmPrefetched.addAndGet(nvm.prefetched());
         } finally {
             g.closesFinished.incrementAndGet();
         }
@@ -203,7 +216,8 @@ final class Scenario {
         return config + ": " + ops.get() + " ops, " + reopens.get() + " reopens, policies " + policiesUsed()
             + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
             + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
-            + injectedSurfaced.get() + " surfaced" : "");
+            + injectedSurfaced.get() + " surfaced" : "") + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() : "");
     }
 
     String dumpLogs() {

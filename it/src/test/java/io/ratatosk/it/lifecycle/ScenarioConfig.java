@@ -3,6 +3,7 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -13,15 +14,21 @@ import java.util.SplittableRandom;
  * read (so faults are in flight when files and caches close), and, for each
  * cache opened in it, the policy (cycling through every policy {@code pagecache.policy} accepts, one
  * more at each reopen), the frame count (16-64, so pages are evicted all the time; one cache in eight
- * large) and the evictor.
+ * large) and the evictor. In some scenarios most caches put the emulated NVM tier in front of the files
+ * ({@code pagecache.swap=nvm}): a few dozen slots, fewer than the frames, so that pages go into NVM,
+ * come back from it and are written back from it all the time; fast device figures, so a scenario takes
+ * about as long as without it.
  */
 record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageSizes, List<Integer> filePages,
-                      int opsPerThread, boolean faulty, int faultsPerTenThousand, boolean slowReads) {
+                      int opsPerThread, boolean faulty, int faultsPerTenThousand, boolean slowReads, boolean nvm) {
     static final int CACHE_PAGE_SIZE = 4096;
     static final int MIN_FRAMES = 16;
     static final int MAX_FRAMES = 64;
     /** 64 MiB of 4k frames: above the size from which malloc always maps memory from the OS and unmaps it when freed. */
     static final int BIG_FRAMES = 16384;
+    /** NVM slots of a cache with the tier: below the frames (16-64), so the tier's clock reclaims slots all the time. */
+    static final int MIN_NVM_SLOTS = 4;
+    static final int MAX_NVM_SLOTS = 48;
 
     static ScenarioConfig draw(int index, long seed, int threads, Skips skips) {
         SplittableRandom r = new SplittableRandom(seed);
@@ -37,7 +44,9 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         boolean faulty = r.nextInt(100) < 30 && !skips.faults();
         int faults = 30 + r.nextInt(170);
         boolean slowReads = r.nextInt(100) < 35 && !skips.slowReads();
-        return new ScenarioConfig(index, seed, threads, pageSizes, pages, ops, faulty, faults, slowReads);
+        // drawn last, so that the draws above are those of a seed from before the tier was in the test
+        boolean nvm = r.nextInt(100) < 40 && !skips.nvm();
+        return new ScenarioConfig(index, seed, threads, pageSizes, pages, ops, faulty, faults, slowReads, nvm);
     }
 
     /** The policy of the {@code generation}-th cache opened in this scenario. */
@@ -56,21 +65,59 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
             frames = BIG_FRAMES;
         }
         boolean evictor = r.nextBoolean();
-        return PageCacheConfig.parse(Map.of(
+        Map<String, String> flags = new HashMap<>(Map.of(
             "pagecache.memory", Long.toString((long) frames * CACHE_PAGE_SIZE),
             "pagecache.page_size", Integer.toString(CACHE_PAGE_SIZE),
             "pagecache.policy", policy(generation),
             "pagecache.evictor.enabled", Boolean.toString(evictor)));
+        if (nvm) {
+            nvmFlags(new SplittableRandom(RunSettings.mix(seed, 2000 + generation)), flags);
+        }
+        return PageCacheConfig.parse(flags);
+    }
+
+    /**
+     * The NVM tier, in three caches of four of an NVM scenario (the others reach the files directly, so that
+     * a file goes from caches with the tier to caches without and back): every write policy, remapping,
+     * write-aware eviction and prefetching; a latency of nanoseconds to a few microseconds, or only counted.
+     */
+    private static void nvmFlags(SplittableRandom r, Map<String, String> flags) {
+        if (r.nextInt(4) == 0) {
+            return;
+        }
+        int slots = MIN_NVM_SLOTS + r.nextInt(MAX_NVM_SLOTS - MIN_NVM_SLOTS + 1);
+        flags.put("pagecache.swap", "nvm");
+        flags.put("pagecache.nvm.capacity", Long.toString((long) slots * CACHE_PAGE_SIZE));
+        flags.put("pagecache.nvm.devices", Integer.toString(1 + r.nextInt(3)));
+        flags.put("pagecache.nvm.write_policy", r.nextInt(3) == 0 ? "write-through" : "write-back");
+        flags.put("pagecache.nvm.remapping", r.nextBoolean() ? "start-gap" : "none");
+        flags.put("pagecache.nvm.write_aware", Boolean.toString(r.nextInt(3) == 0));
+        flags.put("pagecache.nvm.prefetch", Integer.toString(r.nextBoolean() ? 0 : 1 + r.nextInt(16)));
+        switch (r.nextInt(3)) {
+            case 0 -> flags.put("pagecache.nvm.profile", "dram");
+            case 1 -> {
+                flags.put("pagecache.nvm.profile", "nvme-fast");
+                flags.put("pagecache.nvm.inject_latency", "false");
+            }
+            default -> {
+                flags.put("pagecache.nvm.read_latency", (1 + r.nextInt(5)) + "us");
+                flags.put("pagecache.nvm.write_latency", (1 + r.nextInt(10)) + "us");
+            }
+        }
     }
 
     static String describe(PageCacheConfig c) {
-        return c.policy() + ", " + c.frames() + " frames, evictor " + (c.evictorEnabled() ? "on" : "off");
+        return c.policy() + ", " + c.frames() + " frames, evictor " + (c.evictorEnabled() ? "on" : "off")
+            + ("nvm".equals(c.swap()) ? ", nvm " + c.getSize("pagecache.nvm.capacity") / c.pageSize() + " slots "
+            + c.getString("pagecache.nvm.write_policy") + (c.getBoolean("pagecache.nvm.write_aware") ? " write-aware" : "")
+            + (c.getInt("pagecache.nvm.prefetch") > 0 ? " prefetch " + c.getInt("pagecache.nvm.prefetch") : "") : "");
     }
 
     @Override
     public String toString() {
         return "scenario " + index + " [seed " + seed + ", threads " + threads + ", file page sizes " + filePageSizes
             + ", pages " + filePages + ", ops/thread " + opsPerThread
-            + (faulty ? ", disk faults " + faultsPerTenThousand + "/10000" : "") + (slowReads ? ", slow reads" : "") + "]";
+            + (faulty ? ", disk faults " + faultsPerTenThousand + "/10000" : "") + (slowReads ? ", slow reads" : "")
+            + (nvm ? ", nvm tier" : "") + "]";
     }
 }
