@@ -20,6 +20,8 @@ public final class NvmPageSwapper implements PageSwapper {
     /** Pages of this file that are dirty in NVM; lets force skip the slot scan when 0. */
     private final AtomicLong dirtyPages = new AtomicLong();
     private volatile boolean closed;
+    /** Set once the tier made the file durable and dropped its copies: all a close has left to do is close the file. */
+    private volatile boolean forgotten;
 
     NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {
         this.store = store;
@@ -87,13 +89,21 @@ public final class NvmPageSwapper implements PageSwapper {
         store.truncate(this, pageCount);
     }
 
-    /** Makes every page of the file durable, forgets its NVM copies and closes the file. */
+    /**
+     * Makes every page of the file durable, forgets its NVM copies and closes the file. A file whose close
+     * failed may be closed already: closing again only closes the file again (forcing it would throw).
+     */
     @Override
     public void close() throws IOException {
-        if (!closed) {
-            store.close(this);
-            closed = true;
+        if (closed) {
+            return;
         }
+        if (!forgotten) {
+            store.forget(this);
+            forgotten = true;
+        }
+        fileSwapper.close();
+        closed = true;
     }
 
     long dirtyPages() {

@@ -432,10 +432,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /**
      * Makes the file durable and forgets it: writes back its dirty pages, forces, drops its copies
-     * (its file id may be reused for another file), closes the file swapper. If a write-back fails,
-     * nothing dirty has been dropped and the swapper stays open.
+     * (its file id may be reused for another file). If a write-back fails, nothing dirty has been
+     * dropped. Closing the file swapper is the caller's next step.
      */
-    void close(NvmPageSwapper owner) throws IOException {
+    void forget(NvmPageSwapper owner) throws IOException {
         writeBackFile(owner);
         owner.fileSwapper().force();
         for (int slot = 0; slot < slots; slot++) {
@@ -457,7 +457,6 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
-        owner.fileSwapper().close();
     }
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */

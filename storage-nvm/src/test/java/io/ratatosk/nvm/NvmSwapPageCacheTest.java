@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PagedFile;
@@ -16,6 +19,7 @@ import io.ratatosk.pagecache.PageContent;
 import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.pagecache.PageCacheInternals;
 import io.ratatosk.pagecache.NvmCacheStats;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -24,6 +28,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -234,6 +239,50 @@ class NvmSwapPageCacheTest {
             write(file, 1, 2);
         }
         verifyWithoutNvm(path, new long[] {2, 2, 0});
+    }
+
+    /**
+     * A file whose close fails closes all the same (as close(2) does) and reports it; the page cache keeps the
+     * file registered and closes it again later. Through the tier that second close once forced the closed
+     * file, which threw "no IO after close()" at every retry, so the cache could never close.
+     */
+    @Test
+    void aFileWhoseCloseFailedOnceIsClosedAgainAndTheCacheCloses() throws IOException {
+        Map<String, String> flags = nvmFlags(4, 16, "write-back");
+        Path path = dir.resolve("close-fails.db");
+        AtomicInteger closeFailures = new AtomicInteger(1);
+        FileSwapperFactory real = new FileSwapperFactory();
+        PageSwapperFactory failingClose = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(real.create(file, fileId, filePageSize, create)) {
+                    @Override
+                    public void close() throws IOException {
+                        super.close();
+                        if (closeFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                            throw new IOException("close failed after closing the file");
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                real.close();
+            }
+        };
+        PageCache cache = PageCache.open(PageCacheConfig.parse(flags), failingClose);
+        try {
+            PagedFile file = cache.map(path, PAGE);
+            for (int p = 0; p < 8; p++) {
+                write(file, p, p + 1); // more pages than frames: some go into NVM, dirty
+            }
+            IOException e = assertThrows(IOException.class, file::close);
+            assertTrue(e.getMessage().contains("close failed after closing the file"), e.getMessage());
+        } finally {
+            cache.close();
+        }
+        verifyWithoutNvm(path, new long[] {1, 2, 3, 4, 5, 6, 7, 8});
     }
 
     @Test
