@@ -2,6 +2,7 @@ package io.ratatosk.it.lifecycle;
 
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.nvm.NvmSwapStore;
+import io.ratatosk.nvm.NvmTierStats;
 import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.IOException;
@@ -120,8 +121,26 @@ final class Scenario {
             nvmSwapOuts.addAndGet(nvm.swapOuts());
             nvmWriteBacks.addAndGet(nvm.writeBacks());
             nvmPrefetched.addAndGet(nvm.prefetched());
+            checkTierEmptied(g);
         } finally {
             g.closesFinished.incrementAndGet();
+        }
+    }
+
+    /** A closed cache's NVM tier made every file durable and forgot it: no slot may hold a page any more. */
+    private void checkTierEmptied(CacheGeneration g) {
+        if (!(g.cache.tier() instanceof NvmSwapStore tier)) {
+            return;
+        }
+        NvmTierStats stats = tier.stats();
+        if (stats.residentPages() != 0) {
+            throw fail(g + " closed, but its NVM tier still holds " + stats.residentPages() + " pages (" + stats.dirtyPages()
+                + " dirty)", null);
+        }
+        try {
+            tier.checkInvariants();
+        } catch (IllegalStateException e) {
+            throw fail(g + " closed, but its NVM tier's bookkeeping is wrong: " + e.getMessage(), e);
         }
     }
 
