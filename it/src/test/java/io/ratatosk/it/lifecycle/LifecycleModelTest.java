@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest), cache close and reopen, over
  * several files, small caches and every policy, against a model of what each page must hold; the
- * disk fails for a while in some scenarios. Every acknowledged write must survive unmap, close and
+ * disk fails for a while in some scenarios, and in some the NVM tier ({@code pagecache.swap=nvm}) sits
+ * between most caches' frames and the files. Every acknowledged write must survive unmap, close and
  * reopen; nothing may crash, hang, tear a page, or map one file twice.
  *
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}

@@ -15,9 +15,9 @@ import java.util.SplittableRandom;
  * cache opened in it, the policy (cycling through every policy {@code pagecache.policy} accepts, one
  * more at each reopen), the frame count (16-64, so pages are evicted all the time; one cache in eight
  * large) and the evictor. In some scenarios most caches put the emulated NVM tier in front of the files
- * ({@code pagecache.swap=nvm}): a few dozen slots, fewer than the frames, so that pages go into NVM,
- * come back from it and are written back from it all the time; fast device figures, so a scenario takes
- * about as long as without it.
+ * ({@code pagecache.swap=nvm}): often fewer slots than frames, so that pages go into NVM and are written
+ * back from it all the time, else more, so that faults come back from it; fast device figures, so a
+ * scenario takes about as long as without it.
  */
 record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageSizes, List<Integer> filePages,
                       int opsPerThread, boolean faulty, int faultsPerTenThousand, boolean slowReads, boolean nvm) {
@@ -26,9 +26,13 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
     static final int MAX_FRAMES = 64;
     /** 64 MiB of 4k frames: above the size from which malloc always maps memory from the OS and unmaps it when freed. */
     static final int BIG_FRAMES = 16384;
-    /** NVM slots of a cache with the tier: below the frames (16-64), so the tier's clock reclaims slots all the time. */
+    /**
+     * NVM slots of a cache with the tier: half the time below the frames (16-64), so the tier's clock reclaims
+     * slots all the time; else up to a few times the files, so faults are served from NVM.
+     */
     static final int MIN_NVM_SLOTS = 4;
-    static final int MAX_NVM_SLOTS = 48;
+    static final int MAX_SMALL_NVM_SLOTS = 48;
+    static final int MAX_NVM_SLOTS = 1024;
 
     static ScenarioConfig draw(int index, long seed, int threads, Skips skips) {
         SplittableRandom r = new SplittableRandom(seed);
@@ -85,7 +89,7 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         if (r.nextInt(4) == 0) {
             return;
         }
-        int slots = MIN_NVM_SLOTS + r.nextInt(MAX_NVM_SLOTS - MIN_NVM_SLOTS + 1);
+        int slots = MIN_NVM_SLOTS + r.nextInt((r.nextBoolean() ? MAX_SMALL_NVM_SLOTS : MAX_NVM_SLOTS) - MIN_NVM_SLOTS + 1);
         flags.put("pagecache.swap", "nvm");
         flags.put("pagecache.nvm.capacity", Long.toString((long) slots * CACHE_PAGE_SIZE));
         flags.put("pagecache.nvm.devices", Integer.toString(1 + r.nextInt(3)));
