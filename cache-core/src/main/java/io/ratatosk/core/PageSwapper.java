@@ -39,6 +39,17 @@ public interface PageSwapper extends AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@link #evict} is the default's and nothing more: a dirty page {@link #write written}, a clean one
+     * dropped. Then the page cache's background sweeps may write an evicted dirty page together with its dirty
+     * neighbours in one vectored {@code write}, with no {@code evict} call (write-behind). False unless a
+     * swapper says so, so that one whose {@code evict} does more (a tier keeping copies, a counter) sees every
+     * eviction.
+     */
+    default boolean evictionIsPlainWrite() {
+        return false;
+    }
+
     /** Makes every completed write durable. */
     void force() throws IOException;
 

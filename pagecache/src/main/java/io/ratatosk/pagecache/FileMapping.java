@@ -6,7 +6,6 @@ import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.FaultWaiters;
-import io.ratatosk.pagecache.internal.FileSwapper;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.TranslationTable;
@@ -245,10 +244,11 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Whether the background evictor writes a dirty page of this file out with its dirty neighbours
-     * ({@link EvictionWriteBehind}): only straight to a plain file, never through a tier's own eviction.
+     * ({@link EvictionWriteBehind}): only where an eviction is a plain write ({@link PageSwapper#evictionIsPlainWrite}),
+     * never through a tier's own eviction.
      */
     boolean writesBehind() {
-        return swapper instanceof FileSwapper;
+        return swapper.evictionIsPlainWrite();
     }
 
     /**

@@ -140,6 +140,12 @@ final class FaultInjectingSwapperFactory implements PageSwapperFactory {
             maybeFail("vectored write", startPageId, true);
         }
 
+        /** The real swapper's eviction with failures drawn as for a write: background sweeps may then write behind. */
+        @Override
+        public boolean evictionIsPlainWrite() {
+            return true;
+        }
+
         @Override
         public void evict(long pageId, long address, boolean dirty) throws IOException {
             maybeFail("evict", pageId, false);

@@ -27,6 +27,8 @@ final class FaultInjector {
     /** Chance, in 1/10000, that an eligible call fails. */
     private volatile int perTenThousand;
     private final AtomicLong injected = new AtomicLong();
+    /** Runs of several pages written by the cache's background threads: the evictor's and read-ahead's write-behind. */
+    private final AtomicLong writeBehindRuns = new AtomicLong();
     private volatile long readDelayNanos;
     private volatile boolean errors = true;
     /** The NVM device of the current cache, when it has the tier; else null. */
@@ -62,6 +64,10 @@ final class FaultInjector {
     /** The NVM device of the cache opened now, or null when it has no tier. */
     void nvm(NvmDevice device) {
         this.nvm = device;
+    }
+
+    long writeBehindRuns() {
+        return writeBehindRuns.get();
     }
 
     long injected() {
@@ -135,12 +141,39 @@ final class FaultInjector {
             super.write(pageId, address);
         }
 
+        /**
+         * A run of pages in one call (a flush's, a write-behind's): it fails as a whole, before any page is
+         * written or, as a device may, after the first pages of the run reached the file.
+         */
+        @Override
+        public void write(long startPageId, long[] addresses, int count) throws IOException {
+            if (count > 1 && Thread.currentThread().getName().startsWith("ratatosk-")) {
+                writeBehindRuns.incrementAndGet();
+            }
+            try {
+                maybeFail("vectored write", file, startPageId, true);
+            } catch (IOException | Error e) {
+                int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
+                if (written > 0) {
+                    super.write(startPageId, addresses, written);
+                }
+                throw e;
+            }
+            super.write(startPageId, addresses, count);
+        }
+
         /** A file swapper's eviction is its write: injected the same way. */
         @Override
         public void evict(long pageId, long address, boolean dirty) throws IOException {
             if (dirty) {
                 write(pageId, address);
             }
+        }
+
+        /** As the file swapper's: the evictor's write-behind then runs through this disk's failures too. */
+        @Override
+        public boolean evictionIsPlainWrite() {
+            return true;
         }
 
         @Override

@@ -235,7 +235,7 @@ final class Scenario {
         return config + ": " + ops.get() + " ops, " + reopens.get() + " reopens, policies " + policiesUsed()
             + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
             + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
-            + injectedSurfaced.get() + " surfaced" : "") + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() : "") + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() : "");
     }
 

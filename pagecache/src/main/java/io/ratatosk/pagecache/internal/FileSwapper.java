@@ -125,6 +125,12 @@ public final class FileSwapper implements PageSwapper {
         return directAlignment > 0;
     }
 
+    /** Its eviction is the interface's: a dirty page written, nothing else. */
+    @Override
+    public boolean evictionIsPlainWrite() {
+        return true;
+    }
+
     @Override
     public int read(long pageId, long address) throws IOException {
         PageIoBuffer io = buffers.get();
