@@ -151,7 +151,20 @@ public final class PageCache implements AutoCloseable {
      */
     private static EvictionPolicy withWriteAwareness(EvictionPolicy plain, FrameTable frames, SwapTier tier) {
         SwapTier.WriteAwareness writeAwareness = tier == null ? null : tier.writeAwareness();
-        return writeAwareness == null ? plain : new WriteAwareEviction(plain, frames, writeAwareness.slots(), plain.usageModel());
+        if (writeAwareness == null) {
+            return plain;
+        }
+        try {
+            return new WriteAwareEviction(plain, frames, writeAwareness.slots(), plain.usageModel());
+        } catch (OutOfMemoryError | IllegalArgumentException e) {
+            // The shadows live on the heap and model the tier at the frames' sample rate: a small cache in front
+            // of a large tier can ask for more than the heap has. Say which flag did it, not just "Java heap space".
+            throw new IllegalStateException("cannot set up write-aware eviction (pagecache.nvm.write_aware=true) for "
+                + frames.frameCount() + " frames in front of a tier of " + writeAwareness.slots() + " slots: its "
+                + WriteAwareEviction.VARIANTS + " shadow caches each model 1 in "
+                + WriteAwareEviction.sampleRate(frames.frameCount()) + " of those slots on the Java heap (" + e
+                + "); set pagecache.nvm.write_aware=false, give the JVM more heap, or use more frames or fewer slots", e);
+        }
     }
 
     /**
