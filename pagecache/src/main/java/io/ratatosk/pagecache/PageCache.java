@@ -123,7 +123,10 @@ public final class PageCache implements AutoCloseable {
      * opens files for direct IO.
      *
      * @throws IllegalStateException naming {@code pagecache.memory} and the bytes asked for, with the
-     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated
+     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated;
+     *                               naming the frame count, {@code pagecache.memory}, {@code pagecache.page_size} and
+     *                               {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
+     *                               {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
