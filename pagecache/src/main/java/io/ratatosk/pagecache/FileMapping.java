@@ -77,6 +77,12 @@ final class FileMapping implements FrameOwner {
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
         long pages = swapper.pageCount();
+        if (pages < 0 || pages > maxPageId + 1) {
+            // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own
+            // (page 2^48 of this file is page 0 of the next file id), and a read-ahead near the end faulted them in.
+            throw new IOException("cannot map " + path + ": it has " + pages + " pages of " + filePageSize + " bytes, and"
+                + " a page cache addresses at most " + (maxPageId + 1) + " (page ids are 48 bits, byte offsets 63)");
+        }
         this.lastPageId = new AtomicLong(pages - 1);
         this.table = new TranslationTable(pages);
     }
