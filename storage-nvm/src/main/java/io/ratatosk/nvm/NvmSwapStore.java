@@ -125,7 +125,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         for (int i = 0; i < LATCH_STRIPES; i++) {
             latches[i] = new ReentrantLock();
         }
-        this.device = new NvmDevice(config);
+        try {
+            this.device = new NvmDevice(config);
+        } catch (OutOfMemoryError e) {
+            throw new IllegalStateException("cannot allocate the NVM device's " + config.devices() + " queues and "
+                + slots + " slots' wear counters (" + NvmDeviceConfig.DEVICES + "=" + config.devices() + ", "
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ") on the Java heap: " + e.getMessage()
+                + "; give the JVM more heap (-Xmx) or the tier fewer devices", e);
+        }
         try {
             this.scratch = UnsafeAccess.UNSAFE.allocateMemory((long) LATCH_STRIPES * slotSize);
         } catch (Throwable t) {

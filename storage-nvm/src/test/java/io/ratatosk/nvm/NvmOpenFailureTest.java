@@ -23,7 +23,7 @@ class NvmOpenFailureTest {
     Path dir;
 
     @Test
-    void aTierTooBigForTheHeapFailsNamingItsCapacityAndKeepsNoDeviceMemory() throws Exception {
+    void aTierTooBigForTheHeapFailsNamingItsFlagAndKeepsNoDeviceMemory() throws Exception {
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx16m", "-XX:-CreateCoredumpOnCrash",
             "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
@@ -39,7 +39,10 @@ class NvmOpenFailureTest {
         assertEquals(0, child.waitFor(), output);
     }
 
-    /** In a JVM of 16 MiB heap: opens a cache over 1M NVM slots of 512 bytes (an index of some 36 MiB), three times. */
+    /**
+     * In a JVM of 16 MiB heap: opens a cache over 1M NVM slots of 512 bytes (an index of some 36 MiB), three times;
+     * then one over 64Ki slots on 64Ki devices (their queues some 28 MiB).
+     */
     static final class OpenTooBig {
         public static void main(String[] args) {
             PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "512",
@@ -61,6 +64,23 @@ class NvmOpenFailureTest {
                         + " bytes of emulated NVM are still allocated");
                     failures++;
                 }
+            }
+            // 64Ki slots (an index that fits) on as many devices: their queues do not
+            PageCacheConfig manyDevices = PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "512",
+                "pagecache.swap", "nvm", "pagecache.nvm.capacity", "32m", "pagecache.nvm.devices", "65536",
+                "pagecache.nvm.inject_latency", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+            try (PageCache cache = PageCache.open(manyDevices)) {
+                System.out.println("opened 65536 NVM devices, which 16 MiB of heap should not allow");
+                System.exit(2);
+            } catch (Throwable t) {
+                if (!String.valueOf(t.getMessage()).contains("pagecache.nvm.devices=65536")) {
+                    System.out.println("the failure does not name pagecache.nvm.devices: " + t);
+                    failures++;
+                }
+            }
+            if (NvmDevice.liveBytes() != 0) {
+                System.out.println("after the failed open with 65536 devices, " + NvmDevice.liveBytes() + " bytes of NVM are allocated");
+                failures++;
             }
             System.exit(failures == 0 ? 0 : 1);
         }
