@@ -110,6 +110,13 @@ final class EvictionEngine {
                 table.close();
             }
             memory.free();
+            if (t instanceof OutOfMemoryError) {
+                // The frame table and the policy's and free list's arrays grow with the frame count, mostly on the
+                // heap: name the flags that sized them, not just "Java heap space".
+                throw new IllegalStateException("cannot allocate the bookkeeping of " + frameCount + " frames ("
+                    + sizeText + ", pagecache.policy=" + config.policy() + "): " + t.getMessage()
+                    + "; give the JVM more heap (-Xmx), or use fewer, larger pages", t);
+            }
             throw t;
         }
     }

@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.agrona.UnsafeAccess;
 import org.agrona.collections.IntArrayList;
+import sun.misc.Unsafe;
 
 /**
  * One mapped file's state and the protocols that run per file: its translation table, its last page,
@@ -34,6 +36,7 @@ final class FileMapping implements FrameOwner {
     /** {@link #faultIn} of a read: the page lies past the file's last page (it was truncated away). */
     static final int PAST_END = -2;
     private static final int FAILURE_SLOTS = 16;
+    private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
 
     private final EvictionEngine engine;
     private final MappingOwner owner;
@@ -73,6 +76,12 @@ final class FileMapping implements FrameOwner {
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
         long pages = swapper.pageCount();
+        if (pages < 0 || pages > maxPageId + 1) {
+            // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own
+            // (page 2^48 of this file is page 0 of the next file id), and a read-ahead near the end faulted them in.
+            throw new IOException("cannot map " + path + ": it has " + pages + " pages of " + filePageSize + " bytes, and"
+                + " a page cache addresses at most " + (maxPageId + 1) + " (page ids are 48 bits, byte offsets 63)");
+        }
         this.lastPageId = new AtomicLong(pages - 1);
         this.table = new TranslationTable(pages);
     }
@@ -511,12 +520,69 @@ final class FileMapping implements FrameOwner {
             }
             try {
                 swapper.truncate(pageCount);
+                if (last >= pageCount && pageCount > 0) {
+                    keepLastPage(pageCount - 1);
+                }
             } catch (IOException e) {
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
                     + pageCount + " on are gone from the cache all the same: " + e.getMessage(), e);
             }
         } finally {
             gate.reopen();
+        }
+    }
+
+    /**
+     * After a cut below the last page: the file must end at {@code pageId}, as {@link #lastPageId()} now says. Where
+     * the cache had grown the file past its end on disk, the pages between were holes that nothing will write (only
+     * the cut pages were), so the file stayed shorter than the cache said, and a flush or a map found it so: a zero
+     * page is written there unless the file (or the tier in front of it) already reaches it, or the page is dirty in
+     * a frame and goes there with the next flush. Called with the gate closed and drained: no fault can bring the
+     * page in meanwhile; its exclusive lock keeps an eviction from writing it under us.
+     */
+    private void keepLastPage(long pageId) throws IOException {
+        FrameTable frames = engine.frames();
+        long key = PageKey.of(fileId, pageId);
+        int attempt = 0;
+        while (true) {
+            if (swapper.pageCount() > pageId) {
+                return; // again after an eviction we waited for: it may have written the page
+            }
+            int entry = table.get(pageId);
+            if (entry == TranslationTable.ABSENT) {
+                writeZeroPage(pageId);
+                return;
+            }
+            int frame = entry - 1;
+            if (frames.tryExclusiveLock(frame)) {
+                try {
+                    if (frames.binding(frame) != key) {
+                        continue; // evicted and reused meanwhile: look again
+                    }
+                    if (!frames.isModified(frame)) {
+                        swapper.write(pageId, engine.pageAddress(frame)); // a hole read in: zeros
+                        engine.countWriteCall(1);
+                    }
+                    return;
+                } finally {
+                    frames.unlockExclusive(frame);
+                }
+            }
+            if (frames.writeLockCount(frame) > 0) {
+                return; // dirty: the next flush writes it
+            }
+            attempt = Backoff.pause(attempt); // being evicted: it lets go shortly
+        }
+    }
+
+    private void writeZeroPage(long pageId) throws IOException {
+        long zeros = UNSAFE.allocateMemory(filePageSize);
+        try {
+            UNSAFE.setMemory(zeros, filePageSize, (byte) 0);
+            swapper.write(pageId, zeros);
+            engine.countWriteCall(1);
+        } finally {
+            UNSAFE.freeMemory(zeros);
         }
     }
 

@@ -16,7 +16,10 @@ import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 import javax.management.ObjectName;
 
 /**
@@ -54,13 +57,26 @@ public final class PageCache implements AutoCloseable {
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
+    /**
+     * The tiers serving an open cache. A cache closes its tier, and the tier closes every file it holds: a tier
+     * handed to a second cache was closed under the first by the second's close, which then could neither write
+     * its dirty pages nor close.
+     */
+    private static final Set<SwapTier> TIERS_IN_USE = Collections.newSetFromMap(new IdentityHashMap<>());
+
     /** Builds the cache; on any failure releases what it took (memory, threads) before throwing. */
     private PageCache(PageCacheConfig config, PageSwapperFactory swappers) {
         this.config = config;
         this.swappers = swappers;
         this.tier = swappers instanceof SwapTier swapTier ? swapTier : null;
-        this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
-            PolicyRegistry.create(config.policy(), frames, config), frames, tier));
+        claim(tier);
+        try {
+            this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
+                PolicyRegistry.create(config.policy(), frames, config), frames, tier));
+        } catch (Throwable t) {
+            release(tier);
+            throw t;
+        }
         this.files = new FileRegistry(engine, swappers);
         engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
@@ -97,6 +113,7 @@ public final class PageCache implements AutoCloseable {
                 registration.close();
             }
             engine.close();
+            release(tier);
             throw t;
         }
         this.mbean = registration;
@@ -117,13 +134,17 @@ public final class PageCache implements AutoCloseable {
      * Opens a page cache whose files are reached through the given swappers (a test's fault injector,
      * say). With {@code pagecache.swap} naming a tier (the NVM tier of {@code storage-nvm}:
      * {@code pagecache.swap=nvm}, configured by the {@code pagecache.nvm.*} flags), that tier is put in
-     * front of them, unless {@code swappers} already is a {@link SwapTier}. If opening fails, nothing it
+     * front of them, unless {@code swappers} already is a {@link SwapTier}, which then serves this cache alone (it is
+     * closed with it; a tier already serving an open cache is refused). If opening fails, nothing it
      * took is kept: no memory, no thread, no open file. {@code pagecache.io} is the business of
      * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
      * opens files for direct IO.
      *
      * @throws IllegalStateException naming {@code pagecache.memory} and the bytes asked for, with the
-     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated
+     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated;
+     *                               naming the frame count, {@code pagecache.memory}, {@code pagecache.page_size} and
+     *                               {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
+     *                               {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
@@ -151,7 +172,20 @@ public final class PageCache implements AutoCloseable {
      */
     private static EvictionPolicy withWriteAwareness(EvictionPolicy plain, FrameTable frames, SwapTier tier) {
         SwapTier.WriteAwareness writeAwareness = tier == null ? null : tier.writeAwareness();
-        return writeAwareness == null ? plain : new WriteAwareEviction(plain, frames, writeAwareness.slots(), plain.usageModel());
+        if (writeAwareness == null) {
+            return plain;
+        }
+        try {
+            return new WriteAwareEviction(plain, frames, writeAwareness.slots(), plain.usageModel());
+        } catch (OutOfMemoryError | IllegalArgumentException e) {
+            // The shadows live on the heap and model the tier at the frames' sample rate: a small cache in front
+            // of a large tier can ask for more than the heap has. Say which flag did it, not just "Java heap space".
+            throw new IllegalStateException("cannot set up write-aware eviction (pagecache.nvm.write_aware=true) for "
+                + frames.frameCount() + " frames in front of a tier of " + writeAwareness.slots() + " slots: its "
+                + WriteAwareEviction.VARIANTS + " shadow caches each model 1 in "
+                + WriteAwareEviction.sampleRate(frames.frameCount()) + " of those slots on the Java heap (" + e
+                + "); set pagecache.nvm.write_aware=false, give the JVM more heap, or use more frames or fewer slots", e);
+        }
     }
 
     /**
@@ -328,10 +362,31 @@ public final class PageCache implements AutoCloseable {
                 swappers.close();
             } finally {
                 closed = true;
+                release(tier);
                 engine.close();
                 if (mbean != null) {
                     mbean.close();
                 }
+            }
+        }
+    }
+
+    private static void claim(SwapTier tier) {
+        if (tier == null) {
+            return;
+        }
+        synchronized (TIERS_IN_USE) {
+            if (!TIERS_IN_USE.add(tier)) {
+                throw new IllegalArgumentException("the swap tier " + tier + " already serves an open page cache: each"
+                    + " cache needs a tier of its own (closing a cache closes its tier, and every file in it)");
+            }
+        }
+    }
+
+    private static void release(SwapTier tier) {
+        if (tier != null) {
+            synchronized (TIERS_IN_USE) {
+                TIERS_IN_USE.remove(tier);
             }
         }
     }

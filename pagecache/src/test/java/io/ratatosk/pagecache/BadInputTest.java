@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.policies.PolicyRegistry;
+import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +35,35 @@ class BadInputTest {
                 IllegalArgumentException next = assertThrows(IllegalArgumentException.class, () -> c.next(-5));
                 assertTrue(next.getMessage().contains("pageId=-5"), next.getMessage());
             }
+        }
+    }
+
+    /**
+     * A file with more pages than page ids (a sparse file on tmpfs or XFS may be 2^62 bytes), or a swapper that
+     * counts a negative number: refused at map. Such a file once mapped, and a read-ahead scan near page 2^48 - 1
+     * faulted in page 2^48, whose page key is the next file id's page 0; its fault never ended and no close succeeded.
+     */
+    @Test
+    void aFileWithMorePagesThanTheCacheCanAddressIsRefusedAtMap() throws Exception {
+        for (long pageCount : new long[] {(1L << 48) + 1, 1L << 50, Long.MAX_VALUE, -1}) {
+            FileSwapperFactory files = new FileSwapperFactory();
+            PageSwapperFactory counting = (file, fileId, pageSize, create) ->
+                new ForwardingPageSwapper(files.create(file, fileId, pageSize, create)) {
+                    @Override
+                    public long pageCount() {
+                        return pageCount;
+                    }
+                };
+            try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")), counting)) {
+                IOException e = assertThrows(IOException.class, () -> cache.map(dir.resolve("huge.db"), 8192));
+                assertTrue(e.getMessage().contains("has " + pageCount + " pages") && e.getMessage().contains("huge.db"),
+                    e.getMessage());
+            }
+        }
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")));
+             PagedFile file = cache.map(dir.resolve("huge.db"), 8192)) {
+            assertEquals(-1, file.getLastPageId(), "the refused maps left the file as it was");
         }
     }
 

@@ -84,6 +84,39 @@ class TruncateTest {
         }
     }
 
+    /**
+     * A write past the file's end on disk, then a cut between that end and the write: the pages left between were
+     * holes nothing would write (only the cut page was dirty), so the file stayed at its old end while
+     * getLastPageId() said otherwise, and a flush, a close or a map found it shorter.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aCutBetweenTheEndOnDiskAndAnUnflushedWriteLeavesTheFileAtTheCut(boolean holeResident) throws Exception {
+        PagedFile file = open("1m", false);
+        writePages(file, 0, 2, 1);
+        file.flush(); // the file on disk: 2 pages
+        writePages(file, 9, 10, 1); // the cache's: 10, pages 2 to 8 holes
+        if (holeResident) {
+            try (PageCursor r = file.io(3, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(r.next()); // the last page left, read in (zeros, clean)
+            }
+        }
+        file.truncate(4);
+        assertEquals(3, file.getLastPageId());
+        file.flush();
+        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")));
+        cache.close();
+        file = open("1m", false);
+        assertEquals(3, file.getLastPageId(), "the end the cache reported before the close");
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int p = 0; p < 4; p++) {
+                assertTrue(r.next());
+                assertEquals(p < 2 ? 1 + p : 0, readLong(r));
+            }
+            assertFalse(r.next());
+        }
+    }
+
     @Test
     void aWriteCursorCanGrowTheFileAgainAndReadsZerosWhereTruncatedPagesWere() throws Exception {
         PagedFile file = open("1m", false);

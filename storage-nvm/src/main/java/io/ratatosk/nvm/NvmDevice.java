@@ -38,6 +38,7 @@ public final class NvmDevice implements AutoCloseable {
     private static final int DEVICE_WAITER_SLOTS = 64;
     /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
     private static final int SLOT_WAITER_SLOTS = 4;
+    private static final AtomicLong LIVE_BYTES = new AtomicLong();
 
     private final NvmDeviceConfig config;
     private final int slots;
@@ -48,6 +49,8 @@ public final class NvmDevice implements AutoCloseable {
     private final long writeLatencyNanos;
     private final boolean injectLatency;
     private final long base;
+    /** The size of the region at {@code base}. */
+    private final long bytes;
     /** Null when remapping is {@link Remapping#NONE}. */
     private final StartGap startGap;
     private final int gapInterval;
@@ -80,9 +83,6 @@ public final class NvmDevice implements AutoCloseable {
         this.startGap = config.remapping() == Remapping.START_GAP ? new StartGap(slots) : null;
         this.gapInterval = config.gapInterval();
         this.physicalSlots = startGap != null ? startGap.physicalSlots() : slots;
-        long bytes = (long) physicalSlots * pageSize;
-        this.base = UNSAFE.allocateMemory(bytes);
-        UNSAFE.setMemory(base, bytes, (byte) 0);
         this.deviceQueues = new QueueLock[devices];
         for (int d = 0; d < devices; d++) {
             deviceQueues[d] = new QueueLock(DEVICE_WAITER_SLOTS);
@@ -92,7 +92,23 @@ public final class NvmDevice implements AutoCloseable {
             slotLocks[i] = new QueueLock(SLOT_WAITER_SLOTS);
         }
         this.wear = new AtomicLongArray(physicalSlots);
+        // The off-heap slots last: a constructor that fails after taking them would leave them to nobody.
+        this.bytes = (long) physicalSlots * pageSize;
+        try {
+            this.base = UNSAFE.allocateMemory(bytes);
+        } catch (OutOfMemoryError e) {
+            throw new IllegalStateException("cannot allocate " + bytes + " bytes of emulated NVM for "
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + " (" + physicalSlots + " slots of "
+                + NvmDeviceConfig.PAGE_SIZE + "=" + pageSize + "): " + e.getMessage(), e);
+        }
+        UNSAFE.setMemory(base, bytes, (byte) 0);
+        LIVE_BYTES.addAndGet(bytes);
         this.openedAt = System.nanoTime();
+    }
+
+    /** Bytes of emulated NVM allocated by devices not yet closed, in this JVM; for tests that look for leaks. */
+    static long liveBytes() {
+        return LIVE_BYTES.get();
     }
 
     public NvmDeviceConfig config() {
@@ -287,6 +303,7 @@ public final class NvmDevice implements AutoCloseable {
         if (closedAt == 0) {
             closedAt = System.nanoTime();
             UNSAFE.freeMemory(base);
+            LIVE_BYTES.addAndGet(-bytes);
         }
     }
 }

@@ -108,16 +108,37 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         this.config = config;
         this.files = files;
         this.writePolicy = config.writePolicy();
-        this.device = new NvmDevice(config);
-        this.slots = device.slots();
-        this.slotSize = device.pageSize();
-        this.slotKeys = new AtomicLongArray(slots);
-        this.slotFlags = new AtomicIntegerArray(slots);
-        this.index = new PageSlotIndex(slots);
+        this.slots = config.slots();
+        this.slotSize = config.pageSize();
+        // The heap's bookkeeping before the device's off-heap slots, and those freed if anything after them
+        // fails: a store that fails to open is never closed, so whatever it took would stay taken.
+        try {
+            this.slotKeys = new AtomicLongArray(slots);
+            this.slotFlags = new AtomicIntegerArray(slots);
+            this.index = new PageSlotIndex(slots);
+        } catch (OutOfMemoryError e) {
+            throw new IllegalStateException("cannot allocate the NVM tier's index of " + slots + " slots ("
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + " / " + NvmDeviceConfig.PAGE_SIZE + "="
+                + slotSize + ") on the Java heap: " + e.getMessage() + "; give the JVM more heap (-Xmx) or the tier"
+                + " fewer, larger slots", e);
+        }
         for (int i = 0; i < LATCH_STRIPES; i++) {
             latches[i] = new ReentrantLock();
         }
-        this.scratch = UnsafeAccess.UNSAFE.allocateMemory((long) LATCH_STRIPES * slotSize);
+        try {
+            this.device = new NvmDevice(config);
+        } catch (OutOfMemoryError e) {
+            throw new IllegalStateException("cannot allocate the NVM device's " + config.devices() + " queues and "
+                + slots + " slots' wear counters (" + NvmDeviceConfig.DEVICES + "=" + config.devices() + ", "
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ") on the Java heap: " + e.getMessage()
+                + "; give the JVM more heap (-Xmx) or the tier fewer devices", e);
+        }
+        try {
+            this.scratch = UnsafeAccess.UNSAFE.allocateMemory((long) LATCH_STRIPES * slotSize);
+        } catch (Throwable t) {
+            device.close();
+            throw t;
+        }
     }
 
     public NvmDeviceConfig config() {

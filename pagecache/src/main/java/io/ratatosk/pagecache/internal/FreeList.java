@@ -27,12 +27,14 @@ public final class FreeList {
     }
 
     public void push(int frame) {
+        // Counted before it can be popped, as a pop uncounts after: the count then never drops below 0 (another
+        // thread's pop of this frame would otherwise come first) nor rises above the frame count.
+        size.incrementAndGet();
         long h;
         do {
             h = head.get();
             next[frame] = (int) h; // frame + 1 of the old top, or 0
         } while (!head.compareAndSet(h, tagged(h, frame + 1)));
-        size.incrementAndGet();
     }
 
     /** A free frame, or -1 if there is none. */
@@ -50,6 +52,7 @@ public final class FreeList {
         return top - 1;
     }
 
+    /** Free frames, in [0, frame count]: those held, give or take the pushes and pops under way. */
     public int size() {
         return size.get();
     }

@@ -12,6 +12,8 @@ package io.ratatosk.pagecache.writeaware;
  * page cache's API.
  */
 public final class IdIndex {
+    /** The most ids an index holds: its 2 to 4 cells per id must stay an int array's length. */
+    public static final int MAX_ENTRIES = 1 << 29;
     private static final int EMPTY = 0;
 
     private final int[] keys;
@@ -28,8 +30,16 @@ public final class IdIndex {
         this.shift = Integer.numberOfLeadingZeros(tableSize) + 1;
     }
 
-    /** Cells for {@code maxEntries} ids: a power of two, at least twice as many. */
+    /**
+     * Cells for {@code maxEntries} ids: a power of two, at least twice as many.
+     *
+     * @throws IllegalArgumentException for more than {@link #MAX_ENTRIES} ids (the doubling overflowed into a
+     *                                  negative or empty table) or a negative count
+     */
     public static int cellsFor(int maxEntries) {
+        if (maxEntries < 0 || maxEntries > MAX_ENTRIES) {
+            throw new IllegalArgumentException("an id index holds 0 to " + MAX_ENTRIES + " ids: maxEntries=" + maxEntries);
+        }
         return Integer.highestOneBit(Math.max(2, maxEntries) * 2 - 1) * 2;
     }
 

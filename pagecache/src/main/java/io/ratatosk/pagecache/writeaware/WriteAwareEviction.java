@@ -34,6 +34,8 @@ public final class WriteAwareEviction implements EvictionPolicy {
      * policy offers a clean candidate).
      */
     static final int[] BUDGETS = {0, 1, 2, 4, 8, 16, 32, 64};
+    /** The variants compared, each in shadow caches of its own. */
+    public static final int VARIANTS = BUDGETS.length;
     /** At most this many dirty candidates are passed over in one search for a victim. */
     public static final int MAX_SKIPS_PER_SEARCH = 64;
 
@@ -78,6 +80,11 @@ public final class WriteAwareEviction implements EvictionPolicy {
      */
     public static int shadowFrames(int frameCount) {
         return AriSampler.shadowFrames(frameCount);
+    }
+
+    /** The sample rate for a cache of {@code frameCount} frames: the shadows see 1 page in this many. */
+    public static int sampleRate(int frameCount) {
+        return AriSampler.rateFor(frameCount);
     }
 
     @Override

@@ -1,0 +1,88 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.TierCounters;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A swap tier given to {@link PageCache#open(PageCacheConfig, io.ratatosk.core.PageSwapperFactory)} serves that cache
+ * alone: the cache closes it, and a tier closes every file it holds (the NVM tier writes back and closes them). Handed
+ * to a second cache, its close closed the first cache's files under it: the first could then neither write its dirty
+ * pages nor close, and kept its page memory.
+ */
+class SwapTierOwnershipTest {
+    @TempDir
+    Path dir;
+
+    /** Plain files behind a tier that, like the NVM tier, closes the swappers it made when it closes. */
+    private static final class ClosingTier implements SwapTier {
+        private final FileSwapperFactory files = new FileSwapperFactory();
+        private final List<PageSwapper> made = new ArrayList<>();
+
+        @Override
+        public synchronized PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            PageSwapper swapper = new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create));
+            made.add(swapper);
+            return swapper;
+        }
+
+        @Override
+        public TierCounters counters() {
+            return TierCounters.NONE;
+        }
+
+        @Override
+        public synchronized void close() throws IOException {
+            for (PageSwapper swapper : made) {
+                swapper.close();
+            }
+            made.clear();
+        }
+    }
+
+    private static PageCacheConfig config() {
+        return PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "4k",
+            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+    }
+
+    @Test
+    void aTierServingAnOpenCacheIsRefusedToAnotherAndTheFirstStillClosesWithItsPages() throws IOException {
+        ClosingTier tier = new ClosingTier();
+        PageCache first = PageCache.open(config(), tier);
+        PagedFile file = first.map(dir.resolve("a"), 4096);
+        for (int p = 0; p < 10; p++) {
+            try (PageCursor c = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, 100 + p);
+            }
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PageCache.open(config(), tier).close());
+        assertTrue(e.getMessage().contains("already serves an open page cache"), e.getMessage());
+        first.close(); // with the second cache's close, its file was closed under it and this failed
+
+        try (PageCache again = PageCache.open(config(), new ClosingTier()); PagedFile reopened = again.map(dir.resolve("a"), 4096)) {
+            try (PageCursor c = reopened.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                for (int p = 0; p < 10; p++) {
+                    assertTrue(c.next());
+                    assertEquals(100 + p, c.getLong(0));
+                }
+            }
+        }
+        try (PageCache next = PageCache.open(config(), tier)) {
+            assertEquals(0, next.stats().hits(), "a tier whose cache closed may serve another");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A page cache whose NVM tier cannot be had (here: too little heap for its slots' index) fails to open with an
+ * error naming {@code pagecache.nvm.capacity}, and keeps none of the tier's memory: the device's off-heap slots
+ * were allocated before the index, and a store that failed in its constructor was never closed, so each failed
+ * open leaked the whole capacity.
+ */
+class NvmOpenFailureTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTierTooBigForTheHeapFailsNamingItsFlagAndKeepsNoDeviceMemory() throws Exception {
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx16m", "-XX:-CreateCoredumpOnCrash",
+            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
+            OpenTooBig.class.getName()));
+        if (Runtime.version().feature() >= 23) {
+            command.add(1, "--sun-misc-unsafe-memory-access=allow");
+        }
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output;
+        try (var in = child.getInputStream()) {
+            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertEquals(0, child.waitFor(), output);
+    }
+
+    /**
+     * In a JVM of 16 MiB heap: opens a cache over 1M NVM slots of 512 bytes (an index of some 36 MiB), three times;
+     * then one over 64Ki slots on 64Ki devices (their queues some 28 MiB).
+     */
+    static final class OpenTooBig {
+        public static void main(String[] args) {
+            PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "512",
+                "pagecache.swap", "nvm", "pagecache.nvm.capacity", "512m", "pagecache.nvm.inject_latency", "false",
+                "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+            int failures = 0;
+            for (int i = 0; i < 3; i++) {
+                try (PageCache cache = PageCache.open(config)) {
+                    System.out.println("opened, which 16 MiB of heap should not allow");
+                    System.exit(2);
+                } catch (Throwable t) {
+                    if (!String.valueOf(t.getMessage()).contains("pagecache.nvm.capacity=536870912")) {
+                        System.out.println("the failure does not name pagecache.nvm.capacity: " + t);
+                        failures++;
+                    }
+                }
+                if (NvmDevice.liveBytes() != 0) {
+                    System.out.println("after failed open " + (i + 1) + ", " + NvmDevice.liveBytes()
+                        + " bytes of emulated NVM are still allocated");
+                    failures++;
+                }
+            }
+            // 64Ki slots (an index that fits) on as many devices: their queues do not
+            PageCacheConfig manyDevices = PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "512",
+                "pagecache.swap", "nvm", "pagecache.nvm.capacity", "32m", "pagecache.nvm.devices", "65536",
+                "pagecache.nvm.inject_latency", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+            try (PageCache cache = PageCache.open(manyDevices)) {
+                System.out.println("opened 65536 NVM devices, which 16 MiB of heap should not allow");
+                System.exit(2);
+            } catch (Throwable t) {
+                if (!String.valueOf(t.getMessage()).contains("pagecache.nvm.devices=65536")) {
+                    System.out.println("the failure does not name pagecache.nvm.devices: " + t);
+                    failures++;
+                }
+            }
+            if (NvmDevice.liveBytes() != 0) {
+                System.out.println("after the failed open with 65536 devices, " + NvmDevice.liveBytes() + " bytes of NVM are allocated");
+                failures++;
+            }
+            System.exit(failures == 0 ? 0 : 1);
+        }
+    }
+}
