@@ -25,6 +25,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -240,6 +241,50 @@ class LdbcCommandTest {
         JsonNode run = JSON.readTree(dir.resolve("d").resolve("summary.json").toFile()).get("runs").get(0);
         assertEquals("best-of", run.get("policy").asText());
         assertTrue(run.get("policyState").asText().startsWith("following "), run.toString());
+    }
+
+    /**
+     * Two runs given one --out: the one that made the folder deleted it, as empty, when it stopped, and the other, still
+     * running, lost its results to "cannot write --out .../summary.json: No such file or directory" at its end.
+     */
+    @Test
+    void aRunWhoseOutFolderIsDeletedMeanwhileStillWritesItsReport() throws Exception {
+        Path outDir = dir.resolve("shared-out");
+        Path dump = dir.resolve("measuring.jsonl"); // written to once the first run has started
+        AtomicBoolean ended = new AtomicBoolean();
+        AtomicBoolean deleted = new AtomicBoolean();
+        Thread otherRunStops = new Thread(() -> {
+            while (!ended.get() && !hasBytes(dump)) {
+                Thread.onSpinWait();
+            }
+            try {
+                Files.delete(outDir); // what the other run's cleanup does to the empty folder
+                deleted.set(true);
+            } catch (IOException e) {
+                // gone already, or this run wrote its report first: nothing shown
+            }
+        });
+        otherRunStops.start();
+        int rc;
+        try {
+            rc = bench(args("--data", "sample", "--policies", "muninn,clock", "--out", outDir.toString(),
+                "--dump-results", dump.toString()));
+        } finally {
+            ended.set(true);
+            otherRunStops.join();
+        }
+        Assumptions.assumeTrue(deleted.get(), "the run ended before the folder could be deleted");
+        assertEquals(0, rc, err.toString());
+        assertTrue(Files.isRegularFile(outDir.resolve("summary.json")), "the report is written all the same");
+        assertTrue(Files.isRegularFile(outDir.resolve("hit-ratio.png")));
+    }
+
+    private static boolean hasBytes(Path file) {
+        try {
+            return Files.size(file) > 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Test

@@ -327,6 +327,8 @@ public final class LdbcCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(LdbcReport.summary(header, results));
         Path json = outDir.resolve("summary.json");
+        // Again: another run given the same --out that stopped meanwhile deleted it, as empty, when it ended.
+        OutputFile.createFolder("--out", outDir);
         OutputFile.write("--out", json, () -> LdbcReport.writeJson(json, header, results));
         List<Path> charts = OutputFile.open("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
