@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -277,6 +278,42 @@ class LdbcCommandTest {
         assertEquals(0, rc, err.toString());
         assertTrue(Files.isRegularFile(outDir.resolve("summary.json")), "the report is written all the same");
         assertTrue(Files.isRegularFile(outDir.resolve("hit-ratio.png")));
+    }
+
+    /**
+     * --dump-results and --record-trace naming one file wrote both into it at once (a trace the simulator could not
+     * read); one naming a file of the --data folder destroyed it after the load, or the report's own summary.json.
+     */
+    @Test
+    void outputsThatWouldOverwriteEachOtherOrTheDataAreRefusedBeforeTheRun() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path csv;
+        try (var found = Files.walk(data)) {
+            csv = found.filter(p -> p.getFileName().toString().startsWith("person_0_0")).findFirst().orElseThrow();
+        }
+        byte[] before = Files.readAllBytes(csv);
+        Path same = dir.resolve("both.out");
+        Path outDir = dir.resolve("o");
+        List<List<String>> cases = List.of(
+            List.of("--record-trace " + same + " is also given to --dump-results: both would write it; name another file",
+                "--dump-results", same.toString(), "--record-trace", same.toString()),
+            List.of("--dump-results " + outDir.resolve("summary.json") + " is also where the report's summary.json goes"
+                + " (--out)", "--dump-results", outDir.resolve("summary.json").toString()),
+            List.of("--record-trace " + csv + " is an input of this run; writing it would destroy it",
+                "--record-trace", csv.toString()),
+            List.of("is an input of this run", "--dump-results", data.resolve(".").resolve(data.relativize(csv)).toString()));
+        for (List<String> c : cases) {
+            err.getBuffer().setLength(0);
+            List<String> argv = new java.util.ArrayList<>(List.of("--data", data.toString(), "--policies", "clock", "--out",
+                outDir.toString()));
+            argv.addAll(c.subList(1, c.size()));
+            assertEquals(2, bench(args(argv.toArray(String[]::new))), err.toString());
+            assertTrue(err.toString().contains(c.get(0)), err.toString());
+        }
+        assertArrayEquals(before, Files.readAllBytes(csv), "the data set is as it was");
+        assertFalse(Files.exists(same));
+        assertFalse(Files.exists(outDir), "nothing was run");
     }
 
     private static boolean hasBytes(Path file) {

@@ -224,8 +224,14 @@ public final class LdbcCommand implements Callable<Integer> {
         // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
         Path madeOut = usage(() -> {
             LdbcDatasets.check(data);
-            OutputFile.check("--record-trace", recordTrace);
-            OutputFile.check("--dump-results", dumpResults);
+            List<Path> inputs = dataFiles();
+            refuseClash("--record-trace", recordTrace, "--dump-results", dumpResults);
+            for (String report : REPORT_FILES) {
+                refuseClash("--record-trace", recordTrace, "--out", outDir.resolve(report));
+                refuseClash("--dump-results", dumpResults, "--out", outDir.resolve(report));
+            }
+            OutputFile.check("--record-trace", recordTrace, inputs);
+            OutputFile.check("--dump-results", dumpResults, inputs);
             OutputFile.refuseFile("--out", outDir); // before the data cache is made
             OutputFile.createFolder("--data-cache", cacheDir);
             return OutputFile.createFolder("--out", outDir);
@@ -242,6 +248,38 @@ public final class LdbcCommand implements Callable<Integer> {
             } catch (IllegalStateException e) {
                 // the JVM is shutting down: the hook runs anyway
             }
+        }
+    }
+
+    /** What the run writes into --out at its end. */
+    private static final List<String> REPORT_FILES = List.of("summary.json", "hit-ratio.png", "throughput.png");
+
+    private List<Path> dataFiles() {
+        try {
+            return LdbcDatasets.inputFiles(data);
+        } catch (IOException e) {
+            return List.of(); // unreadable: the loader says so, naming the file
+        }
+    }
+
+    /**
+     * Refuses two outputs that are one file: both writers would fill it at once (--dump-results and --record-trace),
+     * or the report would overwrite the file asked for.
+     */
+    private static void refuseClash(String option, Path file, String otherOption, Path other) {
+        if (file == null || other == null) {
+            return;
+        }
+        boolean same = file.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize());
+        try {
+            same |= Files.exists(file) && Files.exists(other) && Files.isSameFile(file, other);
+        } catch (IOException e) {
+            // one of them unreadable: OutputFile.check says so
+        }
+        if (same) {
+            throw new IllegalArgumentException(option + " " + file + " is also " + (otherOption.equals("--out")
+                ? "where the report's " + other.getFileName() + " goes (--out)" : "given to " + otherOption)
+                + ": both would write it; name another file");
         }
     }
 

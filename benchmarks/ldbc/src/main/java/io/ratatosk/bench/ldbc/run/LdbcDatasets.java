@@ -18,8 +18,10 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Turns {@code --data} into a loaded store, reusing what earlier runs left in the data cache
@@ -84,6 +86,20 @@ public final class LdbcDatasets {
             scale(s);
         } else {
             csvFolder(spec);
+        }
+    }
+
+    /**
+     * The files a folder {@code spec} holds (its CSV, parameters and update streams), which no output of the run may
+     * overwrite; none for the sample and generated data. Call after {@link #check}.
+     */
+    public static List<Path> inputFiles(String spec) throws IOException {
+        String s = spec.strip();
+        if (s.equals("sample") || s.startsWith("generated")) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(csvFolder(spec))) {
+            return walk.filter(Files::isRegularFile).toList();
         }
     }
 
