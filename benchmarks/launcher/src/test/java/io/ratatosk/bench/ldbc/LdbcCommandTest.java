@@ -336,6 +336,10 @@ class LdbcCommandTest {
         assertEquals(2, bench("ldbc", "--ops", "-1"));
         assertTrue(err.toString().contains("--ops must be at least 1: -1"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "0"));
+        // Ran out of heap with a stack trace; thousands of threads run out of native threads.
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "99999999",
+            "--out", dir.resolve("t").toString())));
+        assertTrue(err.toString().contains("--threads must be in [1, 1,024]: 99,999,999"), err.toString());
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
         assertEquals(2, bench("ldbc", "--warmup", "-1"));
         assertTrue(err.toString().contains("--warmup: '-1' is neither an operation count"), err.toString());

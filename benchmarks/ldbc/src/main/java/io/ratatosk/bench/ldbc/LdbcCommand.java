@@ -87,6 +87,13 @@ public final class LdbcCommand implements Callable<Integer> {
     private static final Map<String, String> OPTION_FOR_FLAG = Map.of(
         "pagecache.memory", "--cache", "pagecache.policy", "--policies", "pagecache.swap", "--swap", "pagecache.io", "--io");
 
+    /**
+     * Query threads a run may have: each is a platform thread with its own stream, reader and histograms, started
+     * anew for every phase; --threads 99999999 ran out of heap with a stack trace, and far fewer run out of native
+     * threads.
+     */
+    static final int MAX_THREADS = 1024;
+
     @Spec
     private CommandSpec spec;
 
@@ -129,7 +136,8 @@ public final class LdbcCommand implements Callable<Integer> {
     private Map<String, String> set = new LinkedHashMap<>();
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
-        description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
+        description = "Threads running queries, each its own deterministic stream; at most " + MAX_THREADS + "."
+            + " Default: ${DEFAULT-VALUE}.")
     private int threads;
 
     @Option(names = "--updates", paramLabel = "MODE", defaultValue = "interleaved",
@@ -184,8 +192,9 @@ public final class LdbcCommand implements Callable<Integer> {
         List<PolicySpec> specs = usage(() -> policies(policies));
         Budget warm = usage(() -> named("--warmup", () -> Budget.parse(warmup)));
         Budget measured = usage(this::measured);
-        if (threads < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                "--threads must be in [1, %,d]: %,d", MAX_THREADS, threads));
         }
         if (!updates.equals("interleaved") && !updates.equals("none")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--updates must be interleaved or none: " + updates);
