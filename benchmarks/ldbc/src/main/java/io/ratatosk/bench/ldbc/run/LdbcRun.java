@@ -457,7 +457,10 @@ public final class LdbcRun {
             try (StoreReader r = store.newReader(counter)) {
                 reader = r;
                 LdbcQueries queries = new LdbcQueries(r);
-                while (done < quota && failure.get() == null && (deadline == Long.MAX_VALUE || System.nanoTime() < deadline)) {
+                // A measured phase runs one operation a thread at least: a --duration shorter than one operation
+                // measured none, and the run reported 0 ops/s and a 0% hit ratio as its result.
+                while (done < quota && failure.get() == null
+                    && (deadline == Long.MAX_VALUE || System.nanoTime() < deadline || measure && done == 0)) {
                     Query q = stream.next();
                     if (updates != null && q.type().isComplex()) {
                         for (int due = debt.dueBeforeComplexRead(); due > 0 && applyNext(measure, dump); due--) {
