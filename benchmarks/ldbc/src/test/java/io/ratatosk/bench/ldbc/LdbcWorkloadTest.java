@@ -142,5 +142,7 @@ class LdbcWorkloadTest {
         assertTrue(Budget.parse("1s").isDuration());
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("soon"));
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("-5"));
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("18446744073710ms"), "past a long's nanoseconds");
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("9999999999999m"));
     }
 }
