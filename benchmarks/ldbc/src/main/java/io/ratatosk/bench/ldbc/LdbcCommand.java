@@ -18,6 +18,7 @@ import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.TraceFormat;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
@@ -246,17 +247,11 @@ public final class LdbcCommand implements Callable<Integer> {
             return OutputFile.createFolder("--out", outDir);
         });
         // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
-        Thread dropEmptyOut = new Thread(() -> deleteIfNoFile(madeOut), "ldbc-drop-empty-out");
-        Runtime.getRuntime().addShutdownHook(dropEmptyOut);
+        ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
         try {
             return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
         } finally {
-            deleteIfNoFile(madeOut);
-            try {
-                Runtime.getRuntime().removeShutdownHook(dropEmptyOut);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook runs anyway
-            }
+            emptyOut.close();
         }
     }
 
@@ -289,14 +284,6 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new IllegalArgumentException(option + " " + file + " is also " + (otherOption.equals("--out")
                 ? "where the report's " + other.getFileName() + " goes (--out)" : "given to " + otherOption)
                 + ": both would write it; name another file");
-        }
-    }
-
-    private static void deleteIfNoFile(Path folder) {
-        try {
-            OutputFile.deleteIfNoFile(folder);
-        } catch (IOException e) {
-            System.err.println("ldbc: could not delete the empty folder " + folder + ": " + e.getMessage());
         }
     }
 
