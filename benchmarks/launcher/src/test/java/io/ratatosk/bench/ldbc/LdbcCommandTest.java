@@ -316,6 +316,37 @@ class LdbcCommandTest {
         assertFalse(Files.exists(outDir), "nothing was run");
     }
 
+    /**
+     * Two runs given one --data-cache loaded one store at once, each deleting the other's files, and one failed on a
+     * store "damaged" by the other (its completion marker over half-written files). The second now waits for the first.
+     */
+    @Test
+    void twoRunsOnOneDataCacheTakeTurns() throws Exception {
+        Path cache = dir.resolve("shared-cache");
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
+        command.addAll(List.of("ldbc", "--quiet", "--data", "sample", "--data-cache", cache.toString(), "--out",
+            dir.resolve("first").toString(), "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops", "400"));
+        Path log = dir.resolve("first.log");
+        Process first = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!Files.isDirectory(cache.resolve("sample").resolve("store"))) { // the first is loading
+                assertTrue(first.isAlive() && System.nanoTime() < deadline, "no store loading: " + Files.readString(log));
+                Thread.sleep(5);
+            }
+            Progress second = withProgress("ldbc", "--data-cache", cache.toString(), "--data", "sample", "--policies", "clock",
+                "--threads", "1", "--warmup", "0", "--ops", "400", "--out", dir.resolve("second").toString());
+            assertTrue(first.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, first.exitValue(), Files.readString(log));
+            assertEquals(0, second.rc(), err + second.lines());
+            assertTrue(second.lines().contains("another ./bench ldbc is using the data cache " + cache + "; waiting until it"
+                + " ends"), second.lines());
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
     private static boolean hasBytes(Path file) {
         try {
             return Files.size(file) > 0;

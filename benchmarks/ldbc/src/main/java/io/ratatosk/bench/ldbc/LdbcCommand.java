@@ -2,6 +2,7 @@ package io.ratatosk.bench.ldbc;
 
 import io.ratatosk.bench.ldbc.run.Budget;
 import io.ratatosk.bench.ldbc.run.CacheSpec;
+import io.ratatosk.bench.ldbc.run.DataCacheLock;
 import io.ratatosk.bench.ldbc.run.LdbcChart;
 import io.ratatosk.bench.ldbc.run.LdbcDatasets;
 import io.ratatosk.bench.ldbc.run.LdbcReport;
@@ -298,6 +299,15 @@ public final class LdbcCommand implements Callable<Integer> {
                 + " memory stays unused: --cache gets %dx fewer frames than with pages of %,d", pageSize, StoreFile.PAGE_SIZE,
                 100.0 - 100.0 * StoreFile.PAGE_SIZE / pageSize, pageSize / StoreFile.PAGE_SIZE, StoreFile.PAGE_SIZE);
         }
+        try (DataCacheLock lock = DataCacheLock.take(cacheDir, progress)) {
+            return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir, progress);
+        }
+    }
+
+    /** {@link #run} with the data cache to this run alone: from preparing the data to the last run on its store. */
+    private int run(PrintWriter stdout, List<CacheSpec> caches, List<PolicySpec> specs, Budget warm, Budget measured,
+                    Map<String, String> cacheFlags, Map<String, String> nvmFlags, int pageSize, Path cacheDir, Path outDir,
+                    ProgressOutput progress) throws IOException {
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
         cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
