@@ -347,6 +347,22 @@ class LdbcCommandTest {
         }
     }
 
+    /**
+     * A flag that holds at one cache size and not at another failed that run when it opened its cache, after the runs
+     * before it: their results were printed but never reached summary.json. Every run's flags are now parsed at its
+     * size before the first.
+     */
+    @Test
+    void aFlagThatCannotHoldAtOneOfTheSizesIsRefusedBeforeAnyRun() {
+        Path outDir = dir.resolve("o");
+        assertEquals(2, bench(args("--data", "sample", "--cache", "10%,100k", "--policies", "clock", "--set",
+            "pagecache.evictor.keep_free=20", "--out", outDir.toString())), err.toString());
+        assertTrue(err.toString().contains("clock @ 100k: pagecache.evictor.keep_free=20: must be less than the frame"
+            + " count, 12"), err.toString());
+        assertEquals("", out.toString(), "no run before the refusal");
+        assertFalse(Files.exists(outDir));
+    }
+
     private static boolean hasBytes(Path file) {
         try {
             return Files.size(file) > 0;

@@ -330,6 +330,10 @@ public final class LdbcCommand implements Callable<Integer> {
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
             seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
+        usage(() -> {
+            runner.checkRuns(specs, caches, storeBytes);
+            return null;
+        });
         if (restart) {
             for (CacheSpec c : caches) {
                 for (PolicySpec p : specs) {
