@@ -28,8 +28,20 @@ public final class DataCacheLock implements AutoCloseable {
     /** Takes the data cache {@code dir} (which must exist), waiting for the run that holds it, if any. */
     public static DataCacheLock take(Path dir, ProgressOutput progress) throws IOException {
         FileChannel channel = FileChannel.open(dir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
         try {
-            FileLock lock = channel.tryLock();
+            lock = channel.tryLock();
+        } catch (IOException e) {
+            // A file system without locks (some NFS mounts): run as before there were any, saying so.
+            channel.close();
+            progress.line("the data cache %s cannot be locked (%s): another run given it at the same time would load"
+                + " over this one's store", dir, e.getMessage());
+            return new DataCacheLock(null, null);
+        } catch (RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        try {
             if (lock == null) {
                 progress.line("another ./bench ldbc is using the data cache %s; waiting until it ends (--data-cache to"
                     + " use another folder)", dir);
@@ -44,6 +56,9 @@ public final class DataCacheLock implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (channel == null) {
+            return;
+        }
         try {
             lock.release();
         } finally {
