@@ -172,7 +172,11 @@ public final class SimCommand implements Callable<Integer> {
                     firstSkip = firstSkip == null ? e : firstSkip;
                     skipped.add(file.toString());
                     PrintWriter err = spec.commandLine().getErr();
-                    err.println(spec.qualifiedName() + ": skipping " + file + ": " + e.getMessage());
+                    String why = String.valueOf(e.getMessage());
+                    if (why.startsWith(file + ": ")) { // a format error names its file first
+                        why = why.substring(file.toString().length() + 2);
+                    }
+                    err.println(spec.qualifiedName() + ": skipping " + file + ": " + why);
                     err.flush();
                     continue;
                 }

@@ -356,6 +356,7 @@ class SimCommandTest {
             dir.toString(), "--json", json.toString());
         assertEquals(1, rc, err.toString());
         assertTrue(err.toString().contains("bench sim: skipping " + cut + ": "), err.toString());
+        assertFalse(err.toString().contains(cut + ": " + cut), "the file named once: " + err);
         assertTrue(err.toString().contains("bench sim: skipping " + tiny + ": clock-pro:cold_min=20 at size 5"), err.toString());
         assertTrue(err.toString().contains("bench sim: skipped 2 of 4 traces"), err.toString());
         assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
