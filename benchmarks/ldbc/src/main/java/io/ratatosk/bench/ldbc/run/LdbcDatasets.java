@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -98,9 +99,19 @@ public final class LdbcDatasets {
         if (s.equals("sample") || s.startsWith("generated")) {
             return List.of();
         }
-        try (Stream<Path> walk = Files.walk(csvFolder(spec))) {
-            return walk.filter(Files::isRegularFile).toList();
+        Path root = csvFolder(spec);
+        List<Path> files = new ArrayList<>();
+        // The folders a data set reads, not a walk: --data / would walk the whole file system.
+        for (String folder : List.of("static", "dynamic", "vanilla/static", "vanilla/dynamic", "substitution_parameters",
+            "update_streams")) {
+            Path dir = root.resolve(folder);
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> list = Files.list(dir)) {
+                    list.filter(Files::isRegularFile).forEach(files::add);
+                }
+            }
         }
+        return files;
     }
 
     /** The folder of LDBC CSV files {@code spec} names; refused if it is not one. */
