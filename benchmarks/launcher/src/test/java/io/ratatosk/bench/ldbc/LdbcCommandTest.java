@@ -11,6 +11,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
 import java.io.ByteArrayOutputStream;
@@ -361,6 +362,44 @@ class LdbcCommandTest {
             + " count, 12"), err.toString());
         assertEquals("", out.toString(), "no run before the refusal");
         assertFalse(Files.exists(outDir));
+    }
+
+    /**
+     * Without --out, two runs started in one second shared bench-out/ldbc/<date-time>, and the later's report overwrote
+     * the earlier's. Here the earlier runs' folders are made for the next seconds. (Run from the test classes, the
+     * command takes the working directory for the repository.)
+     */
+    @Test
+    void aRunWithoutOutNeverWritesIntoAnotherRunsFolder() throws IOException {
+        Path outs = LdbcCommand.repositoryRoot().resolve("bench-out").resolve("ldbc");
+        Path top = OutputFile.createFolder("--out", outs); // what this test made, deleted at its end
+        List<Path> earlier = new java.util.ArrayList<>();
+        java.time.LocalDateTime now = java.time.LocalDateTime.now();
+        try {
+            for (int s = 0; s < 20; s++) {
+                Path folder = outs.resolve(now.plusSeconds(s).format(java.time.format.DateTimeFormatter.ofPattern(
+                    "yyyyMMdd-HHmmss")));
+                if (!Files.exists(folder)) {
+                    Files.createDirectory(folder);
+                    Files.writeString(folder.resolve("summary.json"), "an earlier run's");
+                    earlier.add(folder);
+                }
+            }
+            assertEquals(0, bench(args("--data", "sample", "--policies", "clock")), err.toString());
+            java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("wrote (.*)/summary.json").matcher(out.toString());
+            assertTrue(wrote.find(), out.toString());
+            Path written = Path.of(wrote.group(1));
+            earlier.add(written);
+            for (Path folder : earlier.subList(0, earlier.size() - 1)) {
+                assertEquals("an earlier run's", Files.readString(folder.resolve("summary.json")), folder.toString());
+            }
+            assertTrue(written.getFileName().toString().matches("\\d{8}-\\d{6}-2"), written.toString());
+        } finally {
+            for (Path folder : earlier) {
+                OutputFile.deleteTree(folder);
+            }
+            OutputFile.deleteIfNoFile(top);
+        }
     }
 
     private static boolean hasBytes(Path file) {

@@ -29,6 +29,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -165,7 +166,8 @@ public final class LdbcCommand implements Callable<Integer> {
     private long seed;
 
     @Option(names = "--out", paramLabel = "DIR",
-        description = "Output folder for summary.json and the charts. Default: bench-out/ldbc/<date-time>.")
+        description = "Output folder for summary.json and the charts. Default: bench-out/ldbc/<date-time>, a new folder"
+            + " (-2, -3, ... after it for runs started in the same second).")
     private Path out;
 
     @Option(names = "--data-cache", paramLabel = "DIR",
@@ -229,8 +231,10 @@ public final class LdbcCommand implements Callable<Integer> {
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
-        Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
-            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path defaultOuts = root.resolve("bench-out").resolve("ldbc");
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path plannedOut = out != null ? out : defaultOuts.resolve(stamp);
+        Path[] freshOut = {null};
         // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
         // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
         Path madeOut = usage(() -> {
@@ -238,21 +242,46 @@ public final class LdbcCommand implements Callable<Integer> {
             List<Path> inputs = dataFiles();
             refuseClash("--record-trace", recordTrace, "--dump-results", dumpResults);
             for (String report : REPORT_FILES) {
-                refuseClash("--record-trace", recordTrace, "--out", outDir.resolve(report));
-                refuseClash("--dump-results", dumpResults, "--out", outDir.resolve(report));
+                refuseClash("--record-trace", recordTrace, "--out", plannedOut.resolve(report));
+                refuseClash("--dump-results", dumpResults, "--out", plannedOut.resolve(report));
             }
             OutputFile.check("--record-trace", recordTrace, inputs);
             OutputFile.check("--dump-results", dumpResults, inputs);
-            OutputFile.refuseFile("--out", outDir); // before the data cache is made
+            OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
             OutputFile.createFolder("--data-cache", cacheDir);
-            return OutputFile.createFolder("--out", outDir);
+            if (out != null) {
+                return OutputFile.createFolder("--out", out);
+            }
+            // Without --out, a folder of this run's own: two runs started in one second shared one, and the later
+            // report overwrote the earlier's.
+            Path top = OutputFile.createFolder("--out", defaultOuts);
+            freshOut[0] = freshFolder(defaultOuts, stamp);
+            return top != null ? top : freshOut[0];
         });
+        Path outDir = out != null ? out : freshOut[0];
         // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
         ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
         try {
             return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
         } finally {
             emptyOut.close();
+        }
+    }
+
+    /**
+     * A new folder in {@code parent}, named {@code stamp}, or {@code stamp-2}, {@code stamp-3}, ...
+     * where another run has that one.
+     */
+    static Path freshFolder(Path parent, String stamp) {
+        for (int n = 1; ; n++) {
+            Path dir = parent.resolve(n == 1 ? stamp : stamp + "-" + n);
+            try {
+                return Files.createDirectory(dir);
+            } catch (FileAlreadyExistsException e) {
+                // another run's: the next name
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--out: cannot create the folder " + dir + ": " + e.getMessage(), e);
+            }
         }
     }
 
