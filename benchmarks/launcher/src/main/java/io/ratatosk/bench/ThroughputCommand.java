@@ -3,6 +3,7 @@ package io.ratatosk.bench;
 import io.ratatosk.bench.jmh.CompilerWarmUp;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.workload.Zipf;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;

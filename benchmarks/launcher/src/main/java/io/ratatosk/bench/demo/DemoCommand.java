@@ -1,6 +1,6 @@
 package io.ratatosk.bench.demo;
 
-import io.ratatosk.bench.ScratchFiles;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;

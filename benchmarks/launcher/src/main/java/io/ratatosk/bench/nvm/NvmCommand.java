@@ -1,6 +1,6 @@
 package io.ratatosk.bench.nvm;
 
-import io.ratatosk.bench.ScratchFiles;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
 import io.ratatosk.bench.sim.DiskSpace;

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
 import java.io.ByteArrayOutputStream;
@@ -25,6 +27,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -242,6 +245,171 @@ class LdbcCommandTest {
         assertTrue(run.get("policyState").asText().startsWith("following "), run.toString());
     }
 
+    /**
+     * Two runs given one --out: the one that made the folder deleted it, as empty, when it stopped, and the other, still
+     * running, lost its results to "cannot write --out .../summary.json: No such file or directory" at its end.
+     */
+    @Test
+    void aRunWhoseOutFolderIsDeletedMeanwhileStillWritesItsReport() throws Exception {
+        Path outDir = dir.resolve("shared-out");
+        Path dump = dir.resolve("measuring.jsonl"); // written to once the first run has started
+        AtomicBoolean ended = new AtomicBoolean();
+        AtomicBoolean deleted = new AtomicBoolean();
+        Thread otherRunStops = new Thread(() -> {
+            while (!ended.get() && !hasBytes(dump)) {
+                Thread.onSpinWait();
+            }
+            try {
+                Files.delete(outDir); // what the other run's cleanup does to the empty folder
+                deleted.set(true);
+            } catch (IOException e) {
+                // gone already, or this run wrote its report first: nothing shown
+            }
+        });
+        otherRunStops.start();
+        int rc;
+        try {
+            rc = bench(args("--data", "sample", "--policies", "muninn,clock", "--out", outDir.toString(),
+                "--dump-results", dump.toString()));
+        } finally {
+            ended.set(true);
+            otherRunStops.join();
+        }
+        Assumptions.assumeTrue(deleted.get(), "the run ended before the folder could be deleted");
+        assertEquals(0, rc, err.toString());
+        assertTrue(Files.isRegularFile(outDir.resolve("summary.json")), "the report is written all the same");
+        assertTrue(Files.isRegularFile(outDir.resolve("hit-ratio.png")));
+    }
+
+    /**
+     * --dump-results and --record-trace naming one file wrote both into it at once (a trace the simulator could not
+     * read); one naming a file of the --data folder destroyed it after the load, or the report's own summary.json.
+     */
+    @Test
+    void outputsThatWouldOverwriteEachOtherOrTheDataAreRefusedBeforeTheRun() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path csv;
+        try (var found = Files.walk(data)) {
+            csv = found.filter(p -> p.getFileName().toString().startsWith("person_0_0")).findFirst().orElseThrow();
+        }
+        byte[] before = Files.readAllBytes(csv);
+        Path same = dir.resolve("both.out");
+        Path outDir = dir.resolve("o");
+        List<List<String>> cases = List.of(
+            List.of("--record-trace " + same + " is also given to --dump-results: both would write it; name another file",
+                "--dump-results", same.toString(), "--record-trace", same.toString()),
+            List.of("--dump-results " + outDir.resolve("summary.json") + " is also where the report's summary.json goes"
+                + " (--out)", "--dump-results", outDir.resolve("summary.json").toString()),
+            List.of("--record-trace " + csv + " is an input of this run; writing it would destroy it",
+                "--record-trace", csv.toString()),
+            List.of("is an input of this run", "--dump-results", data.resolve(".").resolve(data.relativize(csv)).toString()));
+        for (List<String> c : cases) {
+            err.getBuffer().setLength(0);
+            List<String> argv = new java.util.ArrayList<>(List.of("--data", data.toString(), "--policies", "clock", "--out",
+                outDir.toString()));
+            argv.addAll(c.subList(1, c.size()));
+            assertEquals(2, bench(args(argv.toArray(String[]::new))), err.toString());
+            assertTrue(err.toString().contains(c.get(0)), err.toString());
+        }
+        assertArrayEquals(before, Files.readAllBytes(csv), "the data set is as it was");
+        assertFalse(Files.exists(same));
+        assertFalse(Files.exists(outDir), "nothing was run");
+    }
+
+    /**
+     * Two runs given one --data-cache loaded one store at once, each deleting the other's files, and one failed on a
+     * store "damaged" by the other (its completion marker over half-written files). The second now waits for the first.
+     */
+    @Test
+    void twoRunsOnOneDataCacheTakeTurns() throws Exception {
+        Path cache = dir.resolve("shared-cache");
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
+        command.addAll(List.of("ldbc", "--quiet", "--data", "sample", "--data-cache", cache.toString(), "--out",
+            dir.resolve("first").toString(), "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops", "400"));
+        Path log = dir.resolve("first.log");
+        Process first = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!Files.isDirectory(cache.resolve("sample").resolve("store"))) { // the first is loading
+                assertTrue(first.isAlive() && System.nanoTime() < deadline, "no store loading: " + Files.readString(log));
+                Thread.sleep(5);
+            }
+            Progress second = withProgress("ldbc", "--data-cache", cache.toString(), "--data", "sample", "--policies", "clock",
+                "--threads", "1", "--warmup", "0", "--ops", "400", "--out", dir.resolve("second").toString());
+            assertTrue(first.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, first.exitValue(), Files.readString(log));
+            assertEquals(0, second.rc(), err + second.lines());
+            assertTrue(second.lines().contains("another ./bench ldbc is using the data cache " + cache + "; waiting until it"
+                + " ends"), second.lines());
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    /**
+     * A flag that holds at one cache size and not at another failed that run when it opened its cache, after the runs
+     * before it: their results were printed but never reached summary.json. Every run's flags are now parsed at its
+     * size before the first.
+     */
+    @Test
+    void aFlagThatCannotHoldAtOneOfTheSizesIsRefusedBeforeAnyRun() {
+        Path outDir = dir.resolve("o");
+        assertEquals(2, bench(args("--data", "sample", "--cache", "10%,100k", "--policies", "clock", "--set",
+            "pagecache.evictor.keep_free=20", "--out", outDir.toString())), err.toString());
+        assertTrue(err.toString().contains("clock @ 100k: pagecache.evictor.keep_free=20: must be less than the frame"
+            + " count, 12"), err.toString());
+        assertEquals("", out.toString(), "no run before the refusal");
+        assertFalse(Files.exists(outDir));
+    }
+
+    /**
+     * Without --out, two runs started in one second shared bench-out/ldbc/<date-time>, and the later's report overwrote
+     * the earlier's. Here the earlier runs' folders are made for the next seconds. (Run from the test classes, the
+     * command takes the working directory for the repository.)
+     */
+    @Test
+    void aRunWithoutOutNeverWritesIntoAnotherRunsFolder() throws IOException {
+        Path outs = LdbcCommand.repositoryRoot().resolve("bench-out").resolve("ldbc");
+        Path top = OutputFile.createFolder("--out", outs); // what this test made, deleted at its end
+        List<Path> earlier = new java.util.ArrayList<>();
+        java.time.LocalDateTime now = java.time.LocalDateTime.now();
+        try {
+            for (int s = 0; s < 20; s++) {
+                Path folder = outs.resolve(now.plusSeconds(s).format(java.time.format.DateTimeFormatter.ofPattern(
+                    "yyyyMMdd-HHmmss")));
+                if (!Files.exists(folder)) {
+                    Files.createDirectory(folder);
+                    Files.writeString(folder.resolve("summary.json"), "an earlier run's");
+                    earlier.add(folder);
+                }
+            }
+            assertEquals(0, bench(args("--data", "sample", "--policies", "clock")), err.toString());
+            java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("wrote (.*)/summary.json").matcher(out.toString());
+            assertTrue(wrote.find(), out.toString());
+            Path written = Path.of(wrote.group(1));
+            earlier.add(written);
+            for (Path folder : earlier.subList(0, earlier.size() - 1)) {
+                assertEquals("an earlier run's", Files.readString(folder.resolve("summary.json")), folder.toString());
+            }
+            assertTrue(written.getFileName().toString().matches("\\d{8}-\\d{6}-2"), written.toString());
+        } finally {
+            for (Path folder : earlier) {
+                OutputFile.deleteTree(folder);
+            }
+            OutputFile.deleteIfNoFile(top);
+        }
+    }
+
+    private static boolean hasBytes(Path file) {
+        try {
+            return Files.size(file) > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     @Test
     void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));
@@ -254,6 +422,10 @@ class LdbcCommandTest {
         assertEquals(2, bench("ldbc", "--ops", "-1"));
         assertTrue(err.toString().contains("--ops must be at least 1: -1"), err.toString());
         assertEquals(2, bench("ldbc", "--ops", "0"));
+        // Ran out of heap with a stack trace; thousands of threads run out of native threads.
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "99999999",
+            "--out", dir.resolve("t").toString())));
+        assertTrue(err.toString().contains("--threads must be in [1, 1,024]: 99,999,999"), err.toString());
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
         assertEquals(2, bench("ldbc", "--warmup", "-1"));
         assertTrue(err.toString().contains("--warmup: '-1' is neither an operation count"), err.toString());

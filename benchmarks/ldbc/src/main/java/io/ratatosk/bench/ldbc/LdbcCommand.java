@@ -2,6 +2,7 @@ package io.ratatosk.bench.ldbc;
 
 import io.ratatosk.bench.ldbc.run.Budget;
 import io.ratatosk.bench.ldbc.run.CacheSpec;
+import io.ratatosk.bench.ldbc.run.DataCacheLock;
 import io.ratatosk.bench.ldbc.run.LdbcChart;
 import io.ratatosk.bench.ldbc.run.LdbcDatasets;
 import io.ratatosk.bench.ldbc.run.LdbcReport;
@@ -18,6 +19,7 @@ import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.TraceFormat;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
@@ -27,6 +29,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -87,6 +90,13 @@ public final class LdbcCommand implements Callable<Integer> {
     private static final Map<String, String> OPTION_FOR_FLAG = Map.of(
         "pagecache.memory", "--cache", "pagecache.policy", "--policies", "pagecache.swap", "--swap", "pagecache.io", "--io");
 
+    /**
+     * Query threads a run may have: each is a platform thread with its own stream, reader and histograms, started
+     * anew for every phase; --threads 99999999 ran out of heap with a stack trace, and far fewer run out of native
+     * threads.
+     */
+    static final int MAX_THREADS = 1024;
+
     @Spec
     private CommandSpec spec;
 
@@ -129,7 +139,8 @@ public final class LdbcCommand implements Callable<Integer> {
     private Map<String, String> set = new LinkedHashMap<>();
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
-        description = "Threads running queries, each its own deterministic stream. Default: ${DEFAULT-VALUE}.")
+        description = "Threads running queries, each its own deterministic stream; at most " + MAX_THREADS + "."
+            + " Default: ${DEFAULT-VALUE}.")
     private int threads;
 
     @Option(names = "--updates", paramLabel = "MODE", defaultValue = "interleaved",
@@ -155,7 +166,8 @@ public final class LdbcCommand implements Callable<Integer> {
     private long seed;
 
     @Option(names = "--out", paramLabel = "DIR",
-        description = "Output folder for summary.json and the charts. Default: bench-out/ldbc/<date-time>.")
+        description = "Output folder for summary.json and the charts. Default: bench-out/ldbc/<date-time>, a new folder"
+            + " (-2, -3, ... after it for runs started in the same second).")
     private Path out;
 
     @Option(names = "--data-cache", paramLabel = "DIR",
@@ -184,8 +196,9 @@ public final class LdbcCommand implements Callable<Integer> {
         List<PolicySpec> specs = usage(() -> policies(policies));
         Budget warm = usage(() -> named("--warmup", () -> Budget.parse(warmup)));
         Budget measured = usage(this::measured);
-        if (threads < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                "--threads must be in [1, %,d]: %,d", MAX_THREADS, threads));
         }
         if (!updates.equals("interleaved") && !updates.equals("none")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--updates must be interleaved or none: " + updates);
@@ -218,38 +231,89 @@ public final class LdbcCommand implements Callable<Integer> {
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
-        Path outDir = out != null ? out : root.resolve("bench-out").resolve("ldbc")
-            .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path defaultOuts = root.resolve("bench-out").resolve("ldbc");
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path plannedOut = out != null ? out : defaultOuts.resolve(stamp);
+        Path[] freshOut = {null};
         // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
         // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
         Path madeOut = usage(() -> {
             LdbcDatasets.check(data);
-            OutputFile.check("--record-trace", recordTrace);
-            OutputFile.check("--dump-results", dumpResults);
-            OutputFile.refuseFile("--out", outDir); // before the data cache is made
+            List<Path> inputs = dataFiles();
+            refuseClash("--record-trace", recordTrace, "--dump-results", dumpResults);
+            for (String report : REPORT_FILES) {
+                refuseClash("--record-trace", recordTrace, "--out", plannedOut.resolve(report));
+                refuseClash("--dump-results", dumpResults, "--out", plannedOut.resolve(report));
+            }
+            OutputFile.check("--record-trace", recordTrace, inputs);
+            OutputFile.check("--dump-results", dumpResults, inputs);
+            OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
             OutputFile.createFolder("--data-cache", cacheDir);
-            return OutputFile.createFolder("--out", outDir);
+            if (out != null) {
+                return OutputFile.createFolder("--out", out);
+            }
+            // Without --out, a folder of this run's own: two runs started in one second shared one, and the later
+            // report overwrote the earlier's.
+            Path top = OutputFile.createFolder("--out", defaultOuts);
+            freshOut[0] = freshFolder(defaultOuts, stamp);
+            return top != null ? top : freshOut[0];
         });
+        Path outDir = out != null ? out : freshOut[0];
         // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
-        Thread dropEmptyOut = new Thread(() -> deleteIfNoFile(madeOut), "ldbc-drop-empty-out");
-        Runtime.getRuntime().addShutdownHook(dropEmptyOut);
+        ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
         try {
             return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
         } finally {
-            deleteIfNoFile(madeOut);
+            emptyOut.close();
+        }
+    }
+
+    /**
+     * A new folder in {@code parent}, named {@code stamp}, or {@code stamp-2}, {@code stamp-3}, ...
+     * where another run has that one.
+     */
+    static Path freshFolder(Path parent, String stamp) {
+        for (int n = 1; ; n++) {
+            Path dir = parent.resolve(n == 1 ? stamp : stamp + "-" + n);
             try {
-                Runtime.getRuntime().removeShutdownHook(dropEmptyOut);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook runs anyway
+                return Files.createDirectory(dir);
+            } catch (FileAlreadyExistsException e) {
+                // another run's: the next name
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--out: cannot create the folder " + dir + ": " + e.getMessage(), e);
             }
         }
     }
 
-    private static void deleteIfNoFile(Path folder) {
+    /** What the run writes into --out at its end. */
+    private static final List<String> REPORT_FILES = List.of("summary.json", "hit-ratio.png", "throughput.png");
+
+    private List<Path> dataFiles() {
         try {
-            OutputFile.deleteIfNoFile(folder);
+            return LdbcDatasets.inputFiles(data);
         } catch (IOException e) {
-            System.err.println("ldbc: could not delete the empty folder " + folder + ": " + e.getMessage());
+            return List.of(); // unreadable: the loader says so, naming the file
+        }
+    }
+
+    /**
+     * Refuses two outputs that are one file: both writers would fill it at once (--dump-results and --record-trace),
+     * or the report would overwrite the file asked for.
+     */
+    private static void refuseClash(String option, Path file, String otherOption, Path other) {
+        if (file == null || other == null) {
+            return;
+        }
+        boolean same = file.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize());
+        try {
+            same |= Files.exists(file) && Files.exists(other) && Files.isSameFile(file, other);
+        } catch (IOException e) {
+            // one of them unreadable: OutputFile.check says so
+        }
+        if (same) {
+            throw new IllegalArgumentException(option + " " + file + " is also " + (otherOption.equals("--out")
+                ? "where the report's " + other.getFileName() + " goes (--out)" : "given to " + otherOption)
+                + ": both would write it; name another file");
         }
     }
 
@@ -264,6 +328,15 @@ public final class LdbcCommand implements Callable<Integer> {
                 + " memory stays unused: --cache gets %dx fewer frames than with pages of %,d", pageSize, StoreFile.PAGE_SIZE,
                 100.0 - 100.0 * StoreFile.PAGE_SIZE / pageSize, pageSize / StoreFile.PAGE_SIZE, StoreFile.PAGE_SIZE);
         }
+        try (DataCacheLock lock = DataCacheLock.take(cacheDir, progress)) {
+            return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir, progress);
+        }
+    }
+
+    /** {@link #run} with the data cache to this run alone: from preparing the data to the last run on its store. */
+    private int run(PrintWriter stdout, List<CacheSpec> caches, List<PolicySpec> specs, Budget warm, Budget measured,
+                    Map<String, String> cacheFlags, Map<String, String> nvmFlags, int pageSize, Path cacheDir, Path outDir,
+                    ProgressOutput progress) throws IOException {
         LdbcDatasets.Prepared prepared = LdbcDatasets.prepare(data, cacheDir, seed, reload, progress);
         cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
@@ -286,6 +359,10 @@ public final class LdbcCommand implements Callable<Integer> {
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
             seed, swap.equals("nvm"), cacheFlags, nvmFlags, updateStream);
         LdbcRun runner = new LdbcRun(runnerSettings, progress);
+        usage(() -> {
+            runner.checkRuns(specs, caches, storeBytes);
+            return null;
+        });
         if (restart) {
             for (CacheSpec c : caches) {
                 for (PolicySpec p : specs) {
@@ -327,6 +404,8 @@ public final class LdbcCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(LdbcReport.summary(header, results));
         Path json = outDir.resolve("summary.json");
+        // Again: another run given the same --out that stopped meanwhile deleted it, as empty, when it ended.
+        OutputFile.createFolder("--out", outDir);
         OutputFile.write("--out", json, () -> LdbcReport.writeJson(json, header, results));
         List<Path> charts = OutputFile.open("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());

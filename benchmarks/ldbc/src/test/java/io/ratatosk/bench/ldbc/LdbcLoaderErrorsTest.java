@@ -9,8 +9,11 @@ import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.LdbcLoader;
+import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreFile;
+import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.pagecache.PageCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +103,32 @@ class LdbcLoaderErrorsTest {
                 assertThrows(GraphStore.IncompleteStoreException.class, () -> GraphStore.open(store, cache));
             assertTrue(e.getMessage().contains("no complete graph store in " + store), e.getMessage());
         }
+    }
+
+    /**
+     * Files saved with a UTF-8 byte order mark were refused as "header is 'id|...' but the LDBC layout has 'id|...'",
+     * the two alike to the eye (an update stream's first time "is not a number"): the mark is skipped.
+     */
+    @Test
+    void aByteOrderMarkBeforeTheFirstLineIsSkipped() throws IOException {
+        List<Path> marked = new java.util.ArrayList<>(List.of(csv("dynamic/person_0_0.csv")));
+        try (Stream<Path> files = Stream.concat(Files.list(data.resolve("substitution_parameters")),
+            Files.list(data.resolve("update_streams")))) {
+            files.filter(p -> p.toString().endsWith(".txt") || p.toString().endsWith(".csv")).forEach(marked::add);
+        }
+        for (Path file : marked) {
+            byte[] text = Files.readAllBytes(file);
+            byte[] withMark = new byte[text.length + 3];
+            withMark[0] = (byte) 0xEF;
+            withMark[1] = (byte) 0xBB;
+            withMark[2] = (byte) 0xBF;
+            System.arraycopy(text, 0, withMark, 3, text.length);
+            Files.write(file, withMark);
+        }
+        load();
+        assertTrue(GraphStore.readMeta(store).isPresent());
+        assertFalse(SubstitutionParameters.load(LdbcDataSource.directory(data)).of(QueryType.IC1).isEmpty());
+        assertFalse(UpdateStreams.load(LdbcDataSource.directory(data)).isEmpty());
     }
 
     @Test

@@ -11,8 +11,12 @@ import io.ratatosk.bench.ldbc.query.Query;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.ldbc.run.Budget;
 import io.ratatosk.bench.ldbc.run.CacheSpec;
+import io.ratatosk.bench.ldbc.run.LdbcRun;
 import io.ratatosk.bench.ldbc.run.OperationStream;
+import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.sim.PolicyCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,6 +119,20 @@ class LdbcWorkloadTest {
         }
     }
 
+    /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
+    @Test
+    void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {
+        Path storeDir = dir.resolve("store");
+        LdbcTestData.loadSample(storeDir);
+        Budget overBeforeItStarts = new Budget("1ns", 0, 1);
+        LdbcRun.Settings settings = new LdbcRun.Settings(storeDir, SubstitutionParameters.load(LdbcDataSource.sample()),
+            2, Budget.operations(0), overBeforeItStarts, 42, false, Map.of(), Map.of(), List.of());
+        RunResult result = new LdbcRun(settings, ProgressOutput.none()).execute(PolicyCatalog.standard().parse("clock"),
+            CacheSpec.parse("10%"), GraphStore.sizeOnDisk(storeDir), null, null);
+        assertEquals(2, result.operations(), "one operation on each thread");
+        assertTrue(result.measured().hitRatio() > 0, result.measured().toString());
+    }
+
     @Test
     void budgetsAreOperationsOrDurations() {
         assertEquals(20_000, Budget.parse("20000").operations());
@@ -124,5 +142,7 @@ class LdbcWorkloadTest {
         assertTrue(Budget.parse("1s").isDuration());
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("soon"));
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("-5"));
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("18446744073710ms"), "past a long's nanoseconds");
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("9999999999999m"));
     }
 }

@@ -1,7 +1,9 @@
 package io.ratatosk.bench.sim;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -10,6 +12,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -139,17 +142,30 @@ public final class OutputFile {
         }
     }
 
-    /** Deletes {@code dir} and the folders in it if none holds a file: a run that wrote nothing leaves no trace. */
+    /**
+     * Deletes {@code dir} and the folders in it if none holds a file: a run that wrote nothing leaves no trace. Only
+     * folders are deleted, each only while empty: another run writing into the same folder (two runs given one --out)
+     * may put a file there between the look and the delete, and that file stays, with the folders above it.
+     */
     public static void deleteIfNoFile(Path dir) throws IOException {
         if (dir == null || !Files.isDirectory(dir)) {
             return;
         }
-        boolean holdsAFile;
+        List<Path> folders;
         try (Stream<Path> walk = Files.walk(dir)) {
-            holdsAFile = walk.anyMatch(p -> !Files.isDirectory(p));
+            folders = walk.toList();
+        } catch (UncheckedIOException e) {
+            return; // changed while walked: another run is at work there, so the folder is not ours to delete
         }
-        if (!holdsAFile) {
-            deleteTree(dir);
+        if (folders.stream().anyMatch(p -> !Files.isDirectory(p))) {
+            return;
+        }
+        for (int i = folders.size() - 1; i >= 0; i--) { // the deepest first
+            try {
+                Files.deleteIfExists(folders.get(i));
+            } catch (DirectoryNotEmptyException e) {
+                return; // a file came in meanwhile: it and the folders above it stay
+            }
         }
     }
 

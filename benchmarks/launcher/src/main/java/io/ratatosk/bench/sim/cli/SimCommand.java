@@ -143,6 +143,8 @@ public final class SimCommand implements Callable<Integer> {
         SimulationProgress progress = quiet ? SimulationProgress.none()
             : new SimulationProgress(System.err, false, System.console() != null);
         List<TraceResult> results = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        Exception firstSkip = null;
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "sim-replay");
             t.setDaemon(true);
@@ -152,13 +154,33 @@ public final class SimCommand implements Callable<Integer> {
             TraceSimulation simulation = new TraceSimulation(catalog, pool);
             for (Path file : files) {
                 long start = System.nanoTime();
-                Trace trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
-                progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
+                Trace trace;
+                try {
+                    // In a run of several, a trace that cannot be read or run is skipped, not the end of the run:
+                    // checking all before the first replay would read every trace twice (their pages and distinct
+                    // keys are known only once read), or hold them all in memory.
+                    trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
+                    progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
+                    usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
+                        simulation.check(trace, specs, cacheSizes);
+                        return null;
+                    });
+                } catch (IOException | CommandLine.ParameterException e) {
+                    if (!summarise) {
+                        throw e;
+                    }
+                    firstSkip = firstSkip == null ? e : firstSkip;
+                    skipped.add(file.toString());
+                    PrintWriter err = spec.commandLine().getErr();
+                    String why = String.valueOf(e.getMessage());
+                    if (why.startsWith(file + ": ")) { // a format error names its file first
+                        why = why.substring(file.toString().length() + 2);
+                    }
+                    err.println(spec.qualifiedName() + ": skipping " + file + ": " + why);
+                    err.flush();
+                    continue;
+                }
                 int traceBucket = timelineBucket(trace, bucket, files.size() > 1);
-                usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
-                    simulation.check(trace, specs, cacheSizes);
-                    return null;
-                });
                 TraceResult result = simulation.run(trace, specs, cacheSizes, progress, traceBucket);
                 results.add(result);
                 out.println(ResultTable.render(result));
@@ -170,6 +192,12 @@ public final class SimCommand implements Callable<Integer> {
         } finally {
             pool.shutdownNow();
             pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        if (results.isEmpty()) { // every trace skipped: the first one's refusal, as a run of that trace alone
+            if (firstSkip instanceof IOException io) {
+                throw io;
+            }
+            throw (CommandLine.ParameterException) firstSkip;
         }
         SimulationSummary summary = summarise ? SimulationSummary.of(results) : null;
         if (summary != null) {
@@ -185,6 +213,15 @@ public final class SimCommand implements Callable<Integer> {
             OutputFile.write("--timeline-chart", timelineChart, () -> TimelineChart.write(timelineChart, results));
         }
         out.flush();
+        if (!skipped.isEmpty()) {
+            // The results above are of the others: a status that says the run was not whole.
+            PrintWriter err = spec.commandLine().getErr();
+            err.printf(Locale.ROOT, "%s: skipped %d of %d traces (each said why above): %s%n", spec.qualifiedName(),
+                skipped.size(), files.size(),
+                String.join(", ", skipped));
+            err.flush();
+            return 1;
+        }
         return 0;
     }
 

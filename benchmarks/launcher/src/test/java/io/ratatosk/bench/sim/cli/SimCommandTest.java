@@ -339,6 +339,40 @@ class SimCommandTest {
         }
     }
 
+    /**
+     * A later trace of a folder that could not be read, or whose keys are too few for a policy at one of the sizes,
+     * stopped the run after the earlier replays, with none of their results in --json or the summary: now it is
+     * skipped, saying why, the others are reported, and the status says the run was not whole.
+     */
+    @Test
+    void aBadTraceInAFolderIsSkippedAndTheOthersReported() throws IOException {
+        byte[] whole = Files.readAllBytes(zipf);
+        Path cut = write(dir, "zz/cut.trace.gz", Arrays.copyOf(whole, whole.length - 100));
+        int[] few = new int[200];
+        Arrays.setAll(few, i -> i % 10);
+        Path tiny = lirs(dir.resolve("zz"), "tiny.trace.gz", few); // /2 is 5 entries, below cold_min=20
+        Path json = dir.resolve("partial.json");
+        int rc = bench("sim", "--quiet", "--sizes", "/2", "--policies", "lru,clock-pro:cold_min=20", "--trace-dir",
+            dir.toString(), "--json", json.toString());
+        assertEquals(1, rc, err.toString());
+        assertTrue(err.toString().contains("bench sim: skipping " + cut + ": "), err.toString());
+        assertFalse(err.toString().contains(cut + ": " + cut), "the file named once: " + err);
+        assertTrue(err.toString().contains("bench sim: skipping " + tiny + ": clock-pro:cold_min=20 at size 5"), err.toString());
+        assertTrue(err.toString().contains("bench sim: skipped 2 of 4 traces"), err.toString());
+        assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+        assertTrue(out.toString().contains("summary"), out.toString());
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertEquals(2, root.get("traces").size(), "the two good traces");
+
+        // All bad: refused as a run of the first alone, and nothing written.
+        err.getBuffer().setLength(0);
+        Path none = dir.resolve("none.json");
+        assertEquals(1, bench("sim", "--quiet", "--policies", "lru,clock-pro:cold_min=20", "--trace-dir",
+            dir.resolve("zz").toString(), "--sizes", "/2", "--json", none.toString()));
+        assertTrue(err.toString().contains("bench sim: skipping " + cut), err.toString());
+        assertFalse(Files.exists(none));
+    }
+
     @Test
     void corruptTraceFailsNamingTheFileWithoutATable() throws IOException {
         byte[] whole = Files.readAllBytes(zipf);

@@ -13,6 +13,9 @@ import java.util.List;
  * parses numbers, each failure naming the file and line.
  */
 final class CsvRows implements AutoCloseable {
+    /** The UTF-8 byte order mark, as a character. */
+    static final String BOM = "\uFEFF";
+
     private final BufferedReader in;
     private final String file;
     private final List<String> header;
@@ -26,6 +29,10 @@ final class CsvRows implements AutoCloseable {
         this.header = expectedHeader;
         this.fields = new String[expectedHeader.size()];
         String first = readLine();
+        if (first != null && first.startsWith(BOM)) {
+            // Left by editors that save UTF-8 with a mark: refused, the header looked the same as the one expected.
+            first = first.substring(1);
+        }
         if (first == null) {
             throw LdbcDataException.at(file, 1, "empty file; expected the header " + String.join("|", expectedHeader));
         }

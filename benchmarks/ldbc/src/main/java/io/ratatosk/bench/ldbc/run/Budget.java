@@ -28,9 +28,10 @@ public record Budget(String text, long operations, long nanos) {
             }
             long value = Long.parseLong(number.strip().replace("_", ""));
             if (value >= 0) {
-                return unit == 0 ? new Budget(s, value, 0) : new Budget(s, 0, value * unit);
+                // Exact: 18446744073710ms wrapped around to half a millisecond.
+                return unit == 0 ? new Budget(s, value, 0) : new Budget(s, 0, Math.multiplyExact(value, unit));
             }
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {
             // reported below
         }
         throw new IllegalArgumentException("'" + text + "' is neither an operation count (20000) nor a duration"

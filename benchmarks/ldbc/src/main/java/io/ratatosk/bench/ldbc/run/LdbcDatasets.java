@@ -17,9 +17,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Turns {@code --data} into a loaded store, reusing what earlier runs left in the data cache
@@ -85,6 +88,30 @@ public final class LdbcDatasets {
         } else {
             csvFolder(spec);
         }
+    }
+
+    /**
+     * The files a folder {@code spec} holds (its CSV, parameters and update streams), which no output of the run may
+     * overwrite; none for the sample and generated data. Call after {@link #check}.
+     */
+    public static List<Path> inputFiles(String spec) throws IOException {
+        String s = spec.strip();
+        if (s.equals("sample") || s.startsWith("generated")) {
+            return List.of();
+        }
+        Path root = csvFolder(spec);
+        List<Path> files = new ArrayList<>();
+        // The folders a data set reads, not a walk: --data / would walk the whole file system.
+        for (String folder : List.of("static", "dynamic", "vanilla/static", "vanilla/dynamic", "substitution_parameters",
+            "update_streams")) {
+            Path dir = root.resolve(folder);
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> list = Files.list(dir)) {
+                    list.filter(Files::isRegularFile).forEach(files::add);
+                }
+            }
+        }
+        return files;
     }
 
     /** The folder of LDBC CSV files {@code spec} names; refused if it is not one. */

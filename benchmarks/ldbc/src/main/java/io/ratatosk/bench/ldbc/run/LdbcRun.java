@@ -298,13 +298,38 @@ public final class LdbcRun {
     }
 
     private NvmSwapStore nvmTier(PageCacheConfig config, long storeBytes) {
+        return new NvmSwapStore(nvmConfig(config, storeBytes), new FileSwapperFactory(OperationsFlags.directIo(config)));
+    }
+
+    private NvmDeviceConfig nvmConfig(PageCacheConfig config, long storeBytes) {
         Map<String, String> nvmFlags = new LinkedHashMap<>(settings.nvmFlags());
         // By default the tier can hold the whole store: DRAM frames in front of an NVM copy of it.
         int pageSize = config.pageSize();
         long capacity = (storeBytes + pageSize - 1) / pageSize * pageSize;
         nvmFlags.putIfAbsent(NvmDeviceConfig.CAPACITY, Long.toString(Math.max(capacity, 2L * pageSize)));
-        return new NvmSwapStore(NvmDeviceConfig.from(config.withAll(nvmFlags)),
-            new FileSwapperFactory(OperationsFlags.directIo(config)));
+        return NvmDeviceConfig.from(config.withAll(nvmFlags));
+    }
+
+    /**
+     * Parses every run's flags at its real cache size, before the first run: a flag that holds for some sizes and not
+     * for others ({@code pagecache.evictor.keep_free=20} with 12 frames) failed that run after the runs before it, and
+     * their results were lost with it. {@link #checkFlags} could not, the store's size being unknown then.
+     *
+     * @throws IllegalArgumentException naming the policy, the size and what does not hold
+     */
+    public void checkRuns(List<PolicySpec> policies, List<CacheSpec> caches, long storeBytes) {
+        for (CacheSpec cache : caches) {
+            for (PolicySpec policy : policies) {
+                try {
+                    PageCacheConfig config = config(policy, cache, storeBytes);
+                    if (settings.nvm()) {
+                        nvmConfig(config, storeBytes);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(policy.text() + " @ " + cache.text() + ": " + e.getMessage(), e);
+                }
+            }
+        }
     }
 
     private static void flush(TraceRecorder recorder) {
@@ -457,7 +482,10 @@ public final class LdbcRun {
             try (StoreReader r = store.newReader(counter)) {
                 reader = r;
                 LdbcQueries queries = new LdbcQueries(r);
-                while (done < quota && failure.get() == null && (deadline == Long.MAX_VALUE || System.nanoTime() < deadline)) {
+                // A measured phase runs one operation a thread at least: a --duration shorter than one operation
+                // measured none, and the run reported 0 ops/s and a 0% hit ratio as its result.
+                while (done < quota && failure.get() == null
+                    && (deadline == Long.MAX_VALUE || System.nanoTime() < deadline || measure && done == 0)) {
                     Query q = stream.next();
                     if (updates != null && q.type().isComplex()) {
                         for (int due = debt.dueBeforeComplexRead(); due > 0 && applyNext(measure, dump); due--) {

@@ -61,6 +61,9 @@ public final class SubstitutionParameters {
             if (header == null) {
                 throw LdbcDataException.at(name, 1, "empty file; expected the header " + String.join("|", type.parameters()));
             }
+            if (header.startsWith("\uFEFF")) { // a UTF-8 byte order mark, which strip() keeps
+                header = header.substring(1);
+            }
             String[] names = header.strip().split("\\|", -1);
             if (!new java.util.HashSet<>(List.of(names)).equals(new java.util.HashSet<>(type.parameters()))) {
                 throw LdbcDataException.at(name, 1, "header '" + header.strip() + "' does not name " + type

@@ -48,6 +48,9 @@ public final class UpdateStreams {
             long lineNo = 0;
             while ((line = in.readLine()) != null) {
                 lineNo++;
+                if (lineNo == 1 && line.startsWith("\uFEFF")) { // a UTF-8 byte order mark: no part of the time
+                    line = line.substring(1);
+                }
                 if (line.isEmpty()) {
                     continue;
                 }

@@ -1,6 +1,5 @@
-package io.ratatosk.bench;
+package io.ratatosk.bench.sim;
 
-import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -15,23 +14,46 @@ import java.nio.file.Path;
  * through the handles already open, and closing a cache from under its users could hang the JVM's exit. A folder, not
  * a file: a run that opens its file again after the hook deleted it (a file created with CREATE, say) would make it
  * anew, but not in a folder that is gone.
+ *
+ * <p>Also the folders a run made for its output ({@link #unlessWritten}): scratch until a file is written in them, so
+ * that a run stopped or failed before its report leaves no empty folder behind, and never a file.
  */
 public final class ScratchFiles implements AutoCloseable {
     /** Deletes of a folder whose files the run's threads are still creating, before giving up. */
     private static final int ATTEMPTS = 10;
 
+    /** How the folder goes: all it holds, or only if it holds no file. */
+    @FunctionalInterface
+    private interface Delete {
+        void run(Path folder) throws IOException;
+    }
+
     private final Path folder;
+    private final Delete delete;
     private final Thread hook;
 
-    private ScratchFiles(Path folder) {
+    private ScratchFiles(Path folder, Delete delete) {
         this.folder = folder;
-        this.hook = new Thread(this::deleteQuietly, "delete-scratch-files");
-        Runtime.getRuntime().addShutdownHook(hook);
+        this.delete = delete;
+        this.hook = folder == null ? null : new Thread(this::deleteQuietly, "delete-scratch-files");
+        if (hook != null) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
     }
 
     /** A new folder in {@code parent} (the temporary folder if null), named {@code prefix} and a number. */
     public static ScratchFiles create(Path parent, String prefix) throws IOException {
-        return new ScratchFiles(parent == null ? Files.createTempDirectory(prefix) : Files.createTempDirectory(parent, prefix));
+        return new ScratchFiles(parent == null ? Files.createTempDirectory(prefix) : Files.createTempDirectory(parent, prefix),
+            ScratchFiles::delete);
+    }
+
+    /**
+     * {@code folder} (with the folders in it) deleted at close or stop only if no file was written in it, and then only
+     * its empty folders ({@link OutputFile#deleteIfNoFile}): another run given the same output folder may be writing
+     * there. Nothing is deleted if {@code folder} is null (the run made none).
+     */
+    public static ScratchFiles unlessWritten(Path folder) {
+        return new ScratchFiles(folder, OutputFile::deleteIfNoFile);
     }
 
     public Path folder() {
@@ -41,8 +63,11 @@ public final class ScratchFiles implements AutoCloseable {
     /** Deletes the folder, then unregisters the hook: it is gone, and the hook must not outlive the run. */
     @Override
     public void close() throws IOException {
+        if (hook == null) {
+            return;
+        }
         try {
-            delete(folder);
+            delete.run(folder);
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -54,7 +79,7 @@ public final class ScratchFiles implements AutoCloseable {
 
     private void deleteQuietly() {
         try {
-            delete(folder);
+            delete.run(folder);
         } catch (IOException e) {
             System.err.println("could not delete " + folder + ": " + e.getMessage());
         }
