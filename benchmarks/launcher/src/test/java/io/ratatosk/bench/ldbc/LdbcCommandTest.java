@@ -429,6 +429,9 @@ class LdbcCommandTest {
         assertEquals(2, bench("ldbc", "--set", "pagecache.memory=1g"));
         assertEquals(2, bench("ldbc", "--warmup", "-1"));
         assertTrue(err.toString().contains("--warmup: '-1' is neither an operation count"), err.toString());
+        // --restart opened plain caches whatever --swap said, and reported them as if the tier had been there.
+        assertEquals(2, bench("ldbc", "--restart", "--swap", "nvm"));
+        assertTrue(err.toString().contains("--restart measures the file cache's reheat"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
         assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
     }

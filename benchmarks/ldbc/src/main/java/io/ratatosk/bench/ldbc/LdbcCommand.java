@@ -206,6 +206,11 @@ public final class LdbcCommand implements Callable<Integer> {
         if (!swap.equals("file") && !swap.equals("nvm")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--swap must be file or nvm: " + swap);
         }
+        if (restart && swap.equals("nvm")) {
+            // The restarts open plain caches: the tier's copies would not survive a restart anyway (it starts empty).
+            throw new CommandLine.ParameterException(spec.commandLine(), "--restart measures the file cache's reheat and"
+                + " runs without the NVM tier: leave out --swap nvm");
+        }
         if (!io.equals("auto") && !io.equals("buffered") && !io.equals("direct")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
         }
