@@ -411,7 +411,7 @@ public final class LdbcCommand implements Callable<Integer> {
         Path json = outDir.resolve("summary.json");
         // Again: another run given the same --out that stopped meanwhile deleted it, as empty, when it ended.
         OutputFile.createFolder("--out", outDir);
-        OutputFile.write("--out", json, () -> LdbcReport.writeJson(json, header, results));
+        OutputFile.replace("--out", json, file -> LdbcReport.writeJson(file, header, results));
         List<Path> charts = OutputFile.open("--out", outDir, () -> LdbcChart.write(outDir, prepared.name(), results));
         stdout.println("wrote " + json + ", " + charts.get(0).getFileName() + ", " + charts.get(1).getFileName());
         if (recordTrace != null) {

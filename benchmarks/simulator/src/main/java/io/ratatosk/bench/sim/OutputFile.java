@@ -3,13 +3,16 @@ package io.ratatosk.bench.sim;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -29,6 +32,12 @@ public final class OutputFile {
     @FunctionalInterface
     public interface Write {
         void run() throws IOException;
+    }
+
+    /** Writes the file it is given; see {@link #replace}. */
+    @FunctionalInterface
+    public interface WriteTo {
+        void run(Path file) throws IOException;
     }
 
     /** Opens or writes a file and returns what it made (a writer kept open, the charts written); see {@link #open}. */
@@ -103,6 +112,35 @@ public final class OutputFile {
         open(option, file, () -> {
             write.run();
             return null;
+        });
+    }
+
+    /**
+     * As {@link #write}, whole or not at all: {@code writeTo} writes a file of its own beside {@code file}, which then
+     * takes {@code file}'s place in one rename. A run stopped while it writes a report, or another run writing the
+     * same report at the same time, leaves the old file or a whole new one, never a cut or mixed one. The file of its
+     * own is named as {@code file} is at the end (a chart's format is read from the name) and is gone if the write
+     * fails. Anything there but a plain file (a link, {@code /dev/stdout}, a named pipe) is written through, as
+     * {@link #write} does: a rename would put a file in its place.
+     */
+    public static void replace(String option, Path file, WriteTo writeTo) throws IOException {
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            write(option, file, () -> writeTo.run(file));
+            return;
+        }
+        write(option, file, () -> {
+            Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
+                + "-" + file.getFileName());
+            try {
+                writeTo.run(own);
+                try {
+                    Files.move(own, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(own, file, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(own);
+            }
         });
     }
 

@@ -204,10 +204,10 @@ public final class SimCommand implements Callable<Integer> {
             out.println(summary.render());
         }
         if (json != null) {
-            OutputFile.write("--json", json, () -> JsonReport.write(json, results, summary));
+            OutputFile.replace("--json", json, file -> JsonReport.write(file, results, summary));
         }
         if (chart != null) {
-            OutputFile.write("--chart", chart, () -> HitRatioChart.write(chart, results));
+            OutputFile.replace("--chart", chart, file -> HitRatioChart.write(file, results));
         }
         if (timelineChart != null) {
             OutputFile.write("--timeline-chart", timelineChart, () -> TimelineChart.write(timelineChart, results));

@@ -308,6 +308,7 @@ class SimCommandTest {
         assertTrue(err.toString().contains("bench sim: cannot write --json /dev/full: No space left on device"),
             err.toString());
         assertTrue(out.toString().contains("lirs/loop.trace.gz"), "the table is out before the JSON: " + out);
+        assertFalse(Files.isRegularFile(full), "a device is written through, never renamed over");
     }
 
     @Test

@@ -1,0 +1,56 @@
+package io.ratatosk.bench.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutputFileTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aReplacedReportIsWholeOrTheOldOne() throws IOException {
+        Path report = dir.resolve("summary.json");
+        OutputFile.replace("--out", report, file -> Files.writeString(file, "{\"first\": 1}"));
+        assertEquals("{\"first\": 1}", Files.readString(report));
+
+        // A write that stops half way (a full disk, a run stopped): the report before it stays, and nothing else.
+        IOException e = assertThrows(IOException.class, () -> OutputFile.replace("--out", report, file -> {
+            Files.writeString(file, "{\"sec");
+            throw new IOException("No space left on device");
+        }));
+        assertTrue(e.getMessage().contains("cannot write --out " + report), e.getMessage());
+        assertEquals("{\"first\": 1}", Files.readString(report));
+        assertEquals(List.of(report), listing());
+
+        OutputFile.replace("--out", report, file -> {
+            assertTrue(file.getFileName().toString().endsWith("summary.json"), "the format is read from the name's end: " + file);
+            Files.writeString(file, "{\"second\": 2}");
+        });
+        assertEquals("{\"second\": 2}", Files.readString(report));
+        assertEquals(List.of(report), listing());
+    }
+
+    @Test
+    void aLinkIsWrittenThroughNotReplaced() throws IOException {
+        Path target = Files.writeString(dir.resolve("elsewhere.json"), "old");
+        Path link = Files.createSymbolicLink(dir.resolve("report.json"), target);
+        OutputFile.replace("--json", link, file -> Files.writeString(file, "new"));
+        assertTrue(Files.isSymbolicLink(link));
+        assertEquals("new", Files.readString(target));
+    }
+
+    private List<Path> listing() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.toList();
+        }
+    }
+}
