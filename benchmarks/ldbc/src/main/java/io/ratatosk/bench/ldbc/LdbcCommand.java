@@ -250,6 +250,8 @@ public final class LdbcCommand implements Callable<Integer> {
                 refuseClash("--record-trace", recordTrace, "--out", plannedOut.resolve(report));
                 refuseClash("--dump-results", dumpResults, "--out", plannedOut.resolve(report));
             }
+            refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
+            refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
             OutputFile.check("--record-trace", recordTrace, inputs);
             OutputFile.check("--dump-results", dumpResults, inputs);
             OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
@@ -298,6 +300,34 @@ public final class LdbcCommand implements Callable<Integer> {
             return LdbcDatasets.inputFiles(data);
         } catch (IOException e) {
             return List.of(); // unreadable: the loader says so, naming the file
+        }
+    }
+
+    /**
+     * Refuses an output inside the data cache: its files are the loaded stores the runs read (a dump over
+     * {@code nodes.store} damaged the store every later run reuses), and a --reload deletes whatever is there.
+     */
+    private static void refuseInside(String option, Path file, String folderOption, Path folder) {
+        if (file == null) {
+            return;
+        }
+        if (resolved(file).startsWith(resolved(folder))) {
+            throw new IllegalArgumentException(option + " " + file + " is inside " + folderOption + " " + folder
+                + ", the runner's own copies of the data: name a file elsewhere");
+        }
+    }
+
+    /** The absolute path, through links where its folders exist (a link into the data cache is inside it too). */
+    private static Path resolved(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        try {
+            return existing == null ? absolute : existing.toRealPath().resolve(existing.relativize(absolute));
+        } catch (IOException e) {
+            return absolute;
         }
     }
 
