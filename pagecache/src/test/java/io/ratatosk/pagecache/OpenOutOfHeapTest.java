@@ -2,10 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,19 +17,8 @@ class OpenOutOfHeapTest {
 
     @Test
     void framesWhoseBookkeepingDoesNotFitTheHeapFailTheOpenNamingTheFlags() throws Exception {
-        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx16m", "-XX:-CreateCoredumpOnCrash",
-            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
-            OpenTooManyFrames.class.getName()));
-        if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow");
-        }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (var in = child.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertEquals(0, child.waitFor(), output);
+        ChildJvm.Result child = ChildJvm.run(dir, "16m", OpenTooManyFrames.class);
+        assertEquals(0, child.status(), child.output());
     }
 
     /** In a JVM of 16 MiB heap: 4M frames of 512 bytes (a free list of 16 MiB alone), then 64 frames. */

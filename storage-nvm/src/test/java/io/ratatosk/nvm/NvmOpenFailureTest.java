@@ -2,12 +2,10 @@ package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.ratatosk.pagecache.ChildJvm;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,19 +22,8 @@ class NvmOpenFailureTest {
 
     @Test
     void aTierTooBigForTheHeapFailsNamingItsFlagAndKeepsNoDeviceMemory() throws Exception {
-        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx16m", "-XX:-CreateCoredumpOnCrash",
-            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
-            OpenTooBig.class.getName()));
-        if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow");
-        }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (var in = child.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertEquals(0, child.waitFor(), output);
+        ChildJvm.Result child = ChildJvm.run(dir, "16m", OpenTooBig.class);
+        assertEquals(0, child.status(), child.output());
     }
 
     /**

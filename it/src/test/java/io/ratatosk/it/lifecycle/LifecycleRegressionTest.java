@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.ChildJvm;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
@@ -19,7 +20,6 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -483,19 +483,9 @@ class LifecycleRegressionTest {
     @Test
     @Order(100)
     void readCursorOpenAcrossCacheCloseNeverTouchesFreedMemory() throws Exception {
-        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx256m", "-XX:-CreateCoredumpOnCrash",
-            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
-            StaleReadAfterClose.class.getName(), dir.resolve("f").toString()));
-        if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow");
-        }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (var in = child.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        int status = child.waitFor();
+        ChildJvm.Result child = ChildJvm.run(dir, "256m", StaleReadAfterClose.class, dir.resolve("f").toString());
+        String output = child.output();
+        int status = child.status();
         assertEquals(0, status, "the JVM reading through a read cursor after its cache closed "
             + (output.contains("SIGSEGV") ? "crashed (SIGSEGV: the page memory was freed under the cursor)" : "failed")
             + "; its output:\n" + tail(output, 3000));
