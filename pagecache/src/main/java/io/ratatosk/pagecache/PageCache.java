@@ -268,6 +268,7 @@ public final class PageCache implements AutoCloseable {
     /**
      * The JMX name of this cache's MBean: {@code io.ratatosk:type=PageCache,name=<pagecache.name>}, or with a
      * suffix ({@code -2}, ...) when another open cache had that name first; null with {@code pagecache.jmx.enabled=false}.
+     * After {@link #close()} still the name this cache had: its bean is gone, and a cache opened since may have the name.
      */
     public ObjectName mbeanName() {
         return mbean == null ? null : mbean.objectName();
