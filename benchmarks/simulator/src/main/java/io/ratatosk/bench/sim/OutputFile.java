@@ -124,24 +124,27 @@ public final class OutputFile {
      * {@link #write} does: a rename would put a file in its place.
      */
     public static void replace(String option, Path file, WriteTo writeTo) throws IOException {
+        write(option, file, () -> replace(file, writeTo));
+    }
+
+    /** {@link #replace(String, Path, WriteTo)} for a caller that says itself which option failed. */
+    public static void replace(Path file, WriteTo writeTo) throws IOException {
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            write(option, file, () -> writeTo.run(file));
+            writeTo.run(file);
             return;
         }
-        write(option, file, () -> {
-            Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
-                + "-" + file.getFileName());
+        Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
+            + "-" + file.getFileName());
+        try {
+            writeTo.run(own);
             try {
-                writeTo.run(own);
-                try {
-                    Files.move(own, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(own, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(own);
+                Files.move(own, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(own, file, StandardCopyOption.REPLACE_EXISTING);
             }
-        });
+        } finally {
+            Files.deleteIfExists(own);
+        }
     }
 
     /** As {@link #write}, for a write that returns what it made: a writer kept open for the run, the files written. */

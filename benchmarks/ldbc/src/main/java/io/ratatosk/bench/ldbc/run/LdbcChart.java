@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc.run;
 
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -69,9 +70,12 @@ public final class LdbcChart {
         return r.cacheSpec() + " (" + LdbcReport.mib(r.cacheBytes()) + ")";
     }
 
+    /** Whole or not at all, as summary.json: a run stopped while it writes leaves the chart before it. */
     private static void save(Path file, CategoryChart chart) throws IOException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        OutputFile.replace(file, own -> {
+            try (OutputStream out = Files.newOutputStream(own)) {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        });
     }
 }
