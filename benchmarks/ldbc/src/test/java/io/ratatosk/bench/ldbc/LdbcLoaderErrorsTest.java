@@ -189,6 +189,27 @@ class LdbcLoaderErrorsTest {
         assertFailsAt(persons, lines(persons), "duplicate Person id");
     }
 
+    /** A friend listed twice was found twice by every query: the repeat is refused with both lines and the pair. */
+    @Test
+    void aRepeatedRelationshipRowIsRefusedWithBothLines() throws IOException {
+        Path members = csv("dynamic/forum_hasMember_person_0_0.csv");
+        List<String> rows = Files.readAllLines(members, StandardCharsets.UTF_8);
+        String[] second = rows.get(2).split("\\|");
+        append(members, second[0] + "|" + second[1] + "|1300000000000"); // another join date: still the same membership
+        assertFailsAt(members, lines(members), "duplicate edge: Forum.id " + second[0] + "|Person.id " + second[1]
+            + " repeats line 3");
+    }
+
+    /** Knows has no direction: b|a after a|b is the same friendship, listed twice by IC1, IS3 and the rest. */
+    @Test
+    void aFriendshipRepeatedTheOtherWayRoundIsRefused() throws IOException {
+        Path knows = csv("dynamic/person_knows_person_0_0.csv");
+        String[] first = Files.readAllLines(knows, StandardCharsets.UTF_8).get(1).split("\\|");
+        append(knows, first[1] + "|" + first[0] + "|" + first[2]);
+        assertFailsAt(knows, lines(knows), "duplicate edge: Person.id " + first[1] + "|Person.id " + first[0]
+            + " repeats line 2 (" + first[0] + "|" + first[1] + "): knows has no direction");
+    }
+
     @Test
     void aHeaderThatIsNotLdbcsIsRefused() throws IOException {
         Path forums = csv("dynamic/forum_0_0.csv");

@@ -100,6 +100,11 @@ final class CsvRows implements AutoCloseable {
         return LdbcDataException.at(file, line, problem);
     }
 
+    /** The current row's line number (1 is the header). */
+    long line() {
+        return line;
+    }
+
     /** Characters read so far (plus line ends), for progress. */
     long bytesRead() {
         return bytes;

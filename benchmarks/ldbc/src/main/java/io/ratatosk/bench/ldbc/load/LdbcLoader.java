@@ -5,6 +5,7 @@ import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.PropertyBatch;
 import io.ratatosk.bench.ldbc.store.PropertyKey;
+import io.ratatosk.bench.ldbc.store.RelType;
 import io.ratatosk.bench.ldbc.store.StoreMeta;
 import io.ratatosk.bench.ldbc.store.StoreWriter;
 import io.ratatosk.pagecache.PageCache;
@@ -18,9 +19,11 @@ import java.util.Map;
 /**
  * Loads an LDBC SNB data set ({@link LdbcDataSource}, files of {@link LdbcSchema}) into a
  * {@link GraphStore}: every node file, then every edge file. Strict: a missing file, a header that
- * is not LDBC's, a row with the wrong number of columns, a bad number, a duplicate id or an edge
- * whose end is not in the data stops the load with an error naming the file and line, and the
- * half-written store is deleted (its completion marker is only ever written by a finished load).
+ * is not LDBC's, a row with the wrong number of columns, a bad number, a duplicate id, an edge
+ * whose end is not in the data or an edge that repeats another (the same pair twice in one
+ * relationship's files; for knows, which has no direction, in either order) stops the load with an
+ * error naming the file and line, and the half-written store is deleted (its completion marker is
+ * only ever written by a finished load).
  */
 public final class LdbcLoader {
     private final LdbcDataSource source;
@@ -67,10 +70,16 @@ public final class LdbcLoader {
                     loadNodes(writer, f, file, batch, task);
                 }
             }
+            int[] buckets = new int[Math.toIntExact(writer.nodeCount()) + 1];
             for (LdbcSchema.EdgeFile f : LdbcSchema.EDGE_FILES) {
+                // Every LDBC relationship holds a pair at most once: a repeat would be found twice by the queries.
+                DuplicateEdges edges = new DuplicateEdges(f.type() == RelType.KNOWS);
+                DuplicateEdges.Files where = new DuplicateEdges.Files();
                 for (String file : files(f.folder(), f.baseName())) {
-                    loadEdges(writer, f, file, batch, task);
+                    where.start(file, edges.rows());
+                    loadEdges(writer, f, file, batch, task, edges);
                 }
+                refuseRepeats(f, edges, where, Math.toIntExact(writer.nodeCount()), buckets);
             }
             return writer.finish(fingerprint);
         }
@@ -125,7 +134,7 @@ public final class LdbcLoader {
     }
 
     private void loadEdges(StoreWriter writer, LdbcSchema.EdgeFile f, String file, PropertyBatch batch,
-                           ProgressOutput.Task task) throws IOException {
+                           ProgressOutput.Task task, DuplicateEdges edges) throws IOException {
         String name = source.describeCsv(file);
         long reported = 0;
         try (CsvRows rows = new CsvRows(source.openCsv(file), name, f.header())) {
@@ -141,9 +150,39 @@ public final class LdbcLoader {
                 } catch (IllegalArgumentException e) {
                     throw rows.error(e.getMessage());
                 }
+                edges.add(start, end);
                 reported = report(task, rows, reported);
             }
             task.stepBy(rows.bytesRead() - reported);
+        }
+    }
+
+    /** Refuses the first row of {@code f}'s files that repeats an earlier row, naming both lines. */
+    private void refuseRepeats(LdbcSchema.EdgeFile f, DuplicateEdges edges, DuplicateEdges.Files where, int nodes,
+                               int[] buckets) throws IOException {
+        DuplicateEdges.Repeat repeat = edges.find(nodes, buckets);
+        if (repeat == null) {
+            return;
+        }
+        String laterFile = where.file(repeat.later());
+        String earlierFile = where.file(repeat.earlier());
+        long[] later = row(f, laterFile, where.rowInFile(repeat.later()));
+        long[] earlier = row(f, earlierFile, where.rowInFile(repeat.earlier()));
+        String pair = f.header().get(0) + " " + later[1] + "|" + f.header().get(1) + " " + later[2];
+        throw LdbcDataException.at(source.describeCsv(laterFile), later[0], "duplicate edge: " + pair + " repeats line "
+            + earlier[0] + (earlierFile.equals(laterFile) ? "" : " of " + source.describeCsv(earlierFile))
+            + (repeat.reversed() ? " (" + earlier[1] + "|" + earlier[2] + "): knows has no direction" : ""));
+    }
+
+    /** The error path: {line, first id, second id} of the {@code index}-th row of {@code file}, read again. */
+    private long[] row(LdbcSchema.EdgeFile f, String file, int index) throws IOException {
+        try (CsvRows rows = new CsvRows(source.openCsv(file), source.describeCsv(file), f.header())) {
+            for (int i = 0; i <= index; i++) {
+                if (!rows.next()) {
+                    throw new IOException(source.describeCsv(file) + " changed during the load: it has no row " + (index + 1));
+                }
+            }
+            return new long[] {rows.line(), rows.number(0), rows.number(1)};
         }
     }
 
