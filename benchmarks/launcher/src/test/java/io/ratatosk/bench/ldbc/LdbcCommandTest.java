@@ -188,6 +188,33 @@ class LdbcCommandTest {
     }
 
     /** A bad update stream stops the command before any run: file and line named, the loaded store as it was. */
+    /**
+     * An update that refers to an unknown id was found only when a run reached it, minutes in at scale 1 (here
+     * the stream is short, but the run had begun): every update's ids are checked against the store before the
+     * first run, with the same message.
+     */
+    @Test
+    void anUpdateReferringToNothingIsRefusedBeforeAnyRun() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path stream = data.resolve("update_streams/updateStream_0_0_forum.csv");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(stream, StandardCharsets.UTF_8));
+        String[] last = lines.get(lines.size() - 1).split("\\|", -1);
+        // The stream's last update: a membership of a forum that neither the data nor the stream holds.
+        lines.add(last[0] + "|" + last[1] + "|5|999999999999|1|" + last[0]);
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+        assertEquals(1, bench(args("--data", data.toString(), "--policies", "clock", "--out",
+            dir.resolve("o1").toString())), err.toString());
+        assertTrue(err.toString().contains(stream + ":" + lines.size() + ": IU5: forumId 999999999999 is no forum of the store"),
+            err.toString());
+        Path storeDir;
+        try (var found = Files.walk(dir.resolve("cache"))) {
+            storeDir = found.filter(p -> p.getFileName().toString().equals("store") && Files.isDirectory(p))
+                .findFirst().orElseThrow();
+        }
+        assertFalse(Files.exists(storeDir.resolveSibling("store-updated")), "no run started");
+    }
+
     @Test
     void aBadUpdateStreamNamesItsLineAndLeavesTheStoreAsItWas() throws IOException {
         Path data = dir.resolve("data");

@@ -14,6 +14,7 @@ import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.OutputFile;
@@ -382,6 +383,8 @@ public final class LdbcCommand implements Callable<Integer> {
                 progress.line("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
                     prepared.name());
             }
+            // Every update's ids against the store now, not when a run reaches a bad one minutes in.
+            UpdatePrecheck.check(prepared.storeDir(), updateStream);
         }
         warnOfUnknownPersons(prepared, parameters, updateStream);
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());

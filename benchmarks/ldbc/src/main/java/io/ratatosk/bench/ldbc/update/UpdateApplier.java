@@ -218,7 +218,7 @@ public final class UpdateApplier {
         return found[0];
     }
 
-    private static LdbcDataException error(Update u, String problem) {
+    static LdbcDataException error(Update u, String problem) {
         return LdbcDataException.at(u.file(), u.line(), u.type() + ": " + problem);
     }
 }

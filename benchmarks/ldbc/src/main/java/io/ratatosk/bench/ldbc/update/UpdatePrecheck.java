@@ -1,0 +1,168 @@
+package io.ratatosk.bench.ldbc.update;
+
+import io.ratatosk.bench.ldbc.load.LdbcDataException;
+import io.ratatosk.bench.ldbc.store.GraphStore;
+import io.ratatosk.bench.ldbc.store.Label;
+import io.ratatosk.bench.ldbc.store.StoreReader;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Checks a whole update stream's ids before the first run, so that a bad stream is refused in seconds and
+ * not when a run reaches the bad update minutes in: in execution order, every id an update refers to must
+ * be a node of the right label in the loaded store or one an earlier update adds, and every id it adds
+ * must be neither. The errors are {@link UpdateApplier}'s, naming the update stream's file and line, and
+ * the applier still checks each update as it applies it (this pass does not look at relationships: a
+ * like, membership or friendship that exists already is found there).
+ */
+public final class UpdatePrecheck {
+    /** The id index's largest id (56 bits, the id space above them). */
+    private static final long MAX_ID = (1L << 56) - 1;
+    private final StoreReader reader;
+    /** The nodes earlier updates add, by id-index key (posts and comments share an id space). */
+    private final Map<Long, Added> added = new HashMap<>();
+
+    private record Added(Label label, Update by) {
+    }
+
+    private UpdatePrecheck(StoreReader reader) {
+        this.reader = reader;
+    }
+
+    /** Checks {@code updates} (in execution order) against the loaded store in {@code storeDir}. */
+    public static void check(Path storeDir, List<Update> updates) throws IOException {
+        if (updates.isEmpty()) {
+            return;
+        }
+        // A small cache of its own: the id index is read once per id, and the runs start with their own caches.
+        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
+            "pagecache.warmup.enabled", "false");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); GraphStore store = GraphStore.open(storeDir, cache);
+             StoreReader reader = store.newReader()) {
+            UpdatePrecheck check = new UpdatePrecheck(reader);
+            for (Update u : updates) {
+                check.check(u);
+            }
+        }
+    }
+
+    /** The checks of {@link UpdateApplier}, in its order, so the first error is the one the run would give. */
+    private void check(Update u) throws IOException {
+        switch (u.type()) {
+            case IU1 -> {
+                absent(u, Label.PERSON, "personId");
+                existing(u, Label.PLACE, u.id("cityId"), "cityId");
+                existingAll(u, Label.TAG, u.list("tagIds"), "tagIds");
+                for (List<Long> s : u.<List<Long>>list("studyAt")) {
+                    existing(u, Label.ORGANISATION, s.get(0), "studyAt");
+                }
+                for (List<Long> w : u.<List<Long>>list("workAt")) {
+                    existing(u, Label.ORGANISATION, w.get(0), "workAt");
+                }
+                add(u, Label.PERSON, "personId");
+            }
+            case IU2 -> {
+                existing(u, Label.PERSON, u.id("personId"), "personId");
+                existing(u, Label.POST, u.id("postId"), "postId");
+            }
+            case IU3 -> {
+                existing(u, Label.PERSON, u.id("personId"), "personId");
+                existing(u, Label.COMMENT, u.id("commentId"), "commentId");
+            }
+            case IU4 -> {
+                absent(u, Label.FORUM, "forumId");
+                existing(u, Label.PERSON, u.id("moderatorPersonId"), "moderatorPersonId");
+                existingAll(u, Label.TAG, u.list("tagIds"), "tagIds");
+                add(u, Label.FORUM, "forumId");
+            }
+            case IU5 -> {
+                existing(u, Label.FORUM, u.id("forumId"), "forumId");
+                existing(u, Label.PERSON, u.id("personId"), "personId");
+            }
+            case IU6 -> {
+                absent(u, Label.POST, "postId");
+                existing(u, Label.PERSON, u.id("authorPersonId"), "authorPersonId");
+                existing(u, Label.FORUM, u.id("forumId"), "forumId");
+                existing(u, Label.PLACE, u.id("countryId"), "countryId");
+                existingAll(u, Label.TAG, u.list("tagIds"), "tagIds");
+                add(u, Label.POST, "postId");
+            }
+            case IU7 -> {
+                absent(u, Label.COMMENT, "commentId");
+                existing(u, Label.PERSON, u.id("authorPersonId"), "authorPersonId");
+                existing(u, Label.PLACE, u.id("countryId"), "countryId");
+                long toPost = u.id("replyToPostId");
+                long toComment = u.id("replyToCommentId");
+                if ((toPost == -1) == (toComment == -1)) {
+                    throw UpdateApplier.error(u, "exactly one of replyToPostId (" + toPost + ") and replyToCommentId ("
+                        + toComment + ") must be -1");
+                }
+                if (toPost != -1) {
+                    existing(u, Label.POST, toPost, "replyToPostId");
+                } else {
+                    existing(u, Label.COMMENT, toComment, "replyToCommentId");
+                }
+                existingAll(u, Label.TAG, u.list("tagIds"), "tagIds");
+                add(u, Label.COMMENT, "commentId");
+            }
+            case IU8 -> {
+                existing(u, Label.PERSON, u.id("person1Id"), "person1Id");
+                existing(u, Label.PERSON, u.id("person2Id"), "person2Id");
+                if (u.id("person1Id") == u.id("person2Id")) {
+                    throw UpdateApplier.error(u, "a person cannot befriend themselves: " + u.id("person1Id"));
+                }
+            }
+        }
+    }
+
+    private void existing(Update u, Label label, long id, String field) throws IOException {
+        Added a = added.get(key(label, id));
+        boolean found;
+        if (a != null) {
+            found = a.label() == label;
+        } else {
+            int node = reader.nodeById(label, id);
+            found = node != GraphStore.NONE && reader.label(node) == label;
+        }
+        if (!found) {
+            throw UpdateApplier.error(u, field + " " + id + " is no " + label.name().toLowerCase(Locale.ROOT)
+                + " of the store");
+        }
+    }
+
+    private void existingAll(Update u, Label label, List<Long> ids, String field) throws IOException {
+        for (long id : ids) {
+            existing(u, label, id, field);
+        }
+    }
+
+    private void absent(Update u, Label label, String field) throws IOException {
+        long id = u.id(field);
+        if (id < 0 || id > MAX_ID) {
+            // The store would refuse it mid-run without naming the update.
+            throw UpdateApplier.error(u, field + " " + id + " is outside [0, " + MAX_ID + "]");
+        }
+        Added a = added.get(key(label, id));
+        if (a != null) {
+            throw UpdateApplier.error(u, field + " " + id + " exists already (added by " + a.by().where() + ")");
+        }
+        if (reader.nodeById(label, id) != GraphStore.NONE) {
+            throw UpdateApplier.error(u, field + " " + id + " exists already");
+        }
+    }
+
+    private void add(Update u, Label label, String field) {
+        added.put(key(label, u.id(field)), new Added(label, u));
+    }
+
+    /** The id index's key: the label's id space above the id's 56 bits (an id out of them is no key of an added node). */
+    private static long key(Label label, long id) {
+        return id < 0 || id > MAX_ID ? -1 : ((long) label.idSpace() << 56) | id;
+    }
+}
