@@ -55,6 +55,12 @@ public final class ProgressOutput {
         }
     }
 
+    /** A line the user must see, quiet or not: {@code ldbc: warning: } first. */
+    public void warning(String format, Object... args) {
+        err.println("ldbc: warning: " + String.format(Locale.ROOT, format, args));
+        err.flush();
+    }
+
     /** A task of {@code max} steps, shown in units of {@code unitSize} steps called {@code unit}. */
     public Task task(String name, long max, String unit, long unitSize) {
         return new Task(taskPrefix + name, Math.max(1, max), unit, unitSize);

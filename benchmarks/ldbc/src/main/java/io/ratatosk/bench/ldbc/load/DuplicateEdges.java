@@ -7,15 +7,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds a row that repeats an earlier row's pair among the files of one relationship (a friend
- * listed twice would be found twice by every query). No set of all pairs: the rows' node pairs
+ * Finds the rows that repeat an earlier row's pair among the files of one relationship (a friend
+ * listed twice is found twice by every query). No set of all pairs: the rows' node pairs
  * (8 bytes a row) are bucketed by their first node as an adjacency list is built (a counting sort),
  * and each node's neighbours sorted, so a repeat shows as two equal neighbours side by side. Only
  * when one is found are the rows searched for the earliest repeat, to name its lines.
  */
 final class DuplicateEdges {
-    /** A repeat: rows counted from 0 over the group's files in load order, {@code earlier < later}. */
-    record Repeat(int earlier, int later, boolean reversed) {
+    /**
+     * The first repeat: rows counted from 0 over the group's files in load order, {@code earlier < later}; and how
+     * many rows repeat an earlier one in all.
+     */
+    record Repeat(int earlier, int later, boolean reversed, long count) {
     }
 
     private final boolean undirected;
@@ -43,7 +46,7 @@ final class DuplicateEdges {
     }
 
     /**
-     * The earliest row that repeats an earlier one, or null. {@code buckets} is scratch space of at
+     * The earliest row that repeats an earlier one and the number of such rows, or null. {@code buckets} is scratch space of at
      * least {@code nodes + 1} ints (kept by the caller across relationships).
      */
     Repeat find(int nodes, int[] buckets) {
@@ -62,6 +65,7 @@ final class DuplicateEdges {
             neighbours[--buckets[key(pairs[i])]] = other(pairs[i]);
         }
         // Now node n's neighbours lie in [buckets[n], buckets[n + 1]).
+        long count = 0;
         for (int n = 0; n < nodes; n++) {
             int lo = buckets[n];
             int hi = buckets[n + 1];
@@ -71,11 +75,11 @@ final class DuplicateEdges {
             Arrays.sort(neighbours, lo, hi);
             for (int j = lo + 1; j < hi; j++) {
                 if (neighbours[j] == neighbours[j - 1]) {
-                    return earliestRepeat();
+                    count++;
                 }
             }
         }
-        return null;
+        return count == 0 ? null : earliestRepeat(count);
     }
 
     private int key(long pair) {
@@ -91,13 +95,13 @@ final class DuplicateEdges {
     }
 
     /** The error path only: the rows in order against the pairs seen, so the message names the first repeat. */
-    private Repeat earliestRepeat() {
+    private Repeat earliestRepeat(long count) {
         Map<Long, Integer> seen = new HashMap<>();
         for (int i = 0; i < size; i++) {
             long canonical = ((long) key(pairs[i]) << 32) | other(pairs[i]);
             Integer earlier = seen.putIfAbsent(canonical, i);
             if (earlier != null) {
-                return new Repeat(earlier, i, pairs[earlier] != pairs[i]);
+                return new Repeat(earlier, i, pairs[earlier] != pairs[i], count);
             }
         }
         throw new IllegalStateException("a repeat was seen in the buckets but not in the rows");

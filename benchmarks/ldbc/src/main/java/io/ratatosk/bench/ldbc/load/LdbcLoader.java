@@ -72,14 +72,14 @@ public final class LdbcLoader {
             }
             int[] buckets = new int[Math.toIntExact(writer.nodeCount()) + 1];
             for (LdbcSchema.EdgeFile f : LdbcSchema.EDGE_FILES) {
-                // Every LDBC relationship holds a pair at most once: a repeat would be found twice by the queries.
+                // An LDBC relationship should hold a pair at most once: a repeat is found twice by the queries.
                 DuplicateEdges edges = new DuplicateEdges(f.type() == RelType.KNOWS);
                 DuplicateEdges.Files where = new DuplicateEdges.Files();
                 for (String file : files(f.folder(), f.baseName())) {
                     where.start(file, edges.rows());
                     loadEdges(writer, f, file, batch, task, edges);
                 }
-                refuseRepeats(f, edges, where, Math.toIntExact(writer.nodeCount()), buckets);
+                warnOfRepeats(f, edges, where, Math.toIntExact(writer.nodeCount()), buckets);
             }
             return writer.finish(fingerprint);
         }
@@ -157,8 +157,13 @@ public final class LdbcLoader {
         }
     }
 
-    /** Refuses the first row of {@code f}'s files that repeats an earlier row, naming both lines. */
-    private void refuseRepeats(LdbcSchema.EdgeFile f, DuplicateEdges edges, DuplicateEdges.Files where, int nodes,
+    /**
+     * Says, on stderr whether quiet or not, how many rows of {@code f}'s files repeat an earlier row's pair, naming the
+     * first and the line it repeats. They are loaded as the data set has them, not refused: a published data set that
+     * holds some (older generators wrote a few friendships both ways) must still run, and its answers then are those
+     * of the data as given; the warning says why they may differ from another system's that drops repeats.
+     */
+    private void warnOfRepeats(LdbcSchema.EdgeFile f, DuplicateEdges edges, DuplicateEdges.Files where, int nodes,
                                int[] buckets) throws IOException {
         DuplicateEdges.Repeat repeat = edges.find(nodes, buckets);
         if (repeat == null) {
@@ -169,9 +174,11 @@ public final class LdbcLoader {
         long[] later = row(f, laterFile, where.rowInFile(repeat.later()));
         long[] earlier = row(f, earlierFile, where.rowInFile(repeat.earlier()));
         String pair = f.header().get(0) + " " + later[1] + "|" + f.header().get(1) + " " + later[2];
-        throw LdbcDataException.at(source.describeCsv(laterFile), later[0], "duplicate edge: " + pair + " repeats line "
-            + earlier[0] + (earlierFile.equals(laterFile) ? "" : " of " + source.describeCsv(earlierFile))
-            + (repeat.reversed() ? " (" + earlier[1] + "|" + earlier[2] + "): knows has no direction" : ""));
+        progress.warning("%s:%d: duplicate edge: %s repeats line %d%s%s; %,d row%s of %s repeat an earlier one, all"
+                + " loaded as given: queries find each repeat again", source.describeCsv(laterFile), later[0], pair,
+            earlier[0], earlierFile.equals(laterFile) ? "" : " of " + source.describeCsv(earlierFile),
+            repeat.reversed() ? " (" + earlier[1] + "|" + earlier[2] + "): knows has no direction" : "",
+            repeat.count(), repeat.count() == 1 ? "" : "s", f.baseName());
     }
 
     /** The error path: {line, first id, second id} of the {@code index}-th row of {@code file}, read again. */
