@@ -340,13 +340,7 @@ public final class LdbcCommand implements Callable<Integer> {
         if (file == null || other == null) {
             return;
         }
-        boolean same = file.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize());
-        try {
-            same |= Files.exists(file) && Files.exists(other) && Files.isSameFile(file, other);
-        } catch (IOException e) {
-            // one of them unreadable: OutputFile.check says so
-        }
-        if (same) {
+        if (OutputFile.sameFile(file, other)) {
             throw new IllegalArgumentException(option + " " + file + " is also " + (otherOption.equals("--out")
                 ? "where the report's " + other.getFileName() + " goes (--out)" : "given to " + otherOption)
                 + ": both would write it; name another file");

@@ -96,9 +96,16 @@ public final class OutputFile {
         check(option, file);
     }
 
-    private static boolean sameFile(Path a, Path b) {
+    /**
+     * Whether {@code a} and {@code b} name one file: the same path once made absolute and normalized (whether or not the
+     * file is there yet), or, both being there, one file by any path (links, hard links).
+     */
+    public static boolean sameFile(Path a, Path b) {
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
         try {
-            return Files.isSameFile(a, b);
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
         } catch (IOException e) {
             return false; // one of them is gone or unreadable: the read or the write will say so
         }
