@@ -99,6 +99,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private final AtomicLong invalidations = new AtomicLong();
     private final AtomicLong deviceWriteErrors = new AtomicLong();
     private final AtomicLong writeBackErrors = new AtomicLong();
+    /** Slots flagged DIRTY, all files together: the sum of the owners' counts, kept so stats() need not scan. */
+    private final AtomicLong dirtySlots = new AtomicLong();
 
     /**
      * @param config the device and tier settings (the NVM flags)
@@ -248,7 +250,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         }
         if (keepDirty) {
             if ((setFlags(slot, REFERENCED | DIRTY) & DIRTY) == 0) {
-                owner.addDirty();
+                markedDirty(owner);
             }
             dirtyEvictionsAbsorbed.incrementAndGet();
         } else {
@@ -282,7 +284,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         index.put(key, slot);
         slotKeys.set(slot, key);
         if (keepDirty) {
-            owner.addDirty();
+            markedDirty(owner);
             dirtyEvictionsAbsorbed.incrementAndGet();
         }
         swapOuts.incrementAndGet();
@@ -329,6 +331,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             } catch (IOException e) {
                 writeBackErrors.incrementAndGet();
                 return false;
+            } catch (RuntimeException | Error e) {
+                writeBackErrors.incrementAndGet(); // counted like an IOException, but not ours to swallow
+                throw e;
             }
         }
         index.remove(key, slot);
@@ -338,13 +343,23 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         return true;
     }
 
+    private void markedDirty(NvmPageSwapper owner) {
+        owner.addDirty();
+        dirtySlots.incrementAndGet();
+    }
+
+    private void markedClean(NvmPageSwapper owner) {
+        owner.removeDirty();
+        dirtySlots.decrementAndGet();
+    }
+
     /** Under {@code key}'s latch: writes the dirty copy in {@code slot} to its file and marks it clean. */
     private void writeBack(int slot, long key, NvmPageSwapper owner) throws IOException {
         long buffer = scratch + (long) stripe(key) * slotSize;
         device.read(slot, buffer, owner.filePageSize());
         owner.fileSwapper().write(PageKey.pageId(key), buffer);
         clearFlags(slot, DIRTY);
-        owner.removeDirty();
+        markedClean(owner);
         writeBacks.incrementAndGet();
     }
 
@@ -352,7 +367,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private void invalidate(int slot, long key, NvmPageSwapper owner) {
         index.remove(key, slot);
         if ((slotFlags.getAndSet(slot, 0) & DIRTY) != 0) {
-            owner.removeDirty();
+            markedClean(owner);
         }
         slotKeys.set(slot, FREE);
         invalidations.incrementAndGet();
@@ -593,18 +608,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         return config.writeAware() ? new WriteAwareness(slots) : null;
     }
 
+    /** Counters and the two occupancy figures, read without scanning the slots (the metrics ask often). */
     public NvmTierStats stats() {
-        int resident = 0;
-        long dirty = 0;
-        for (int slot = 0; slot < slots; slot++) {
-            long key = slotKeys.get(slot);
-            if (key != FREE && key != RESERVED) {
-                resident++;
-                if ((slotFlags.get(slot) & DIRTY) != 0) {
-                    dirty++;
-                }
-            }
-        }
+        int resident = index.size();
+        long dirty = dirtySlots.get();
         return new NvmTierStats(swapIns.get(), fileReads.get(), swapOuts.get(), cleanEvictionsAbsorbed.get(),
             dirtyEvictionsAbsorbed.get(), writeBacks.get(), writeThroughs.get(), flushWrites.get(), nvmEvictions.get(),
             bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), resident, dirty,
@@ -648,6 +655,13 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         }
         if (resident != index.size()) {
             throw new IllegalStateException(resident + " slots hold pages but the index has " + index.size());
+        }
+        long dirtyTotal = 0;
+        for (long count : dirtyPerFile) {
+            dirtyTotal += count;
+        }
+        if (dirtyTotal != dirtySlots.get()) {
+            throw new IllegalStateException(dirtyTotal + " slots are dirty but the tier counts " + dirtySlots.get());
         }
         for (int fileId = 0; fileId < dirtyPerFile.length; fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);

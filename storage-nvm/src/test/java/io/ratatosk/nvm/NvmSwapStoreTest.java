@@ -416,6 +416,53 @@ class NvmSwapStoreTest {
         }
     }
 
+    @Test
+    void aVictimWhoseFileWriteThrowsAnUncheckedErrorIsCountedStaysDirtyAndTheErrorReachesTheEvictor()
+        throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            a.evict(0, page(1), true);
+            files.hook = (file, pageId) -> {
+                if (file.equals(FILE_A)) {
+                    throw new IllegalStateException("driver bug in A's file system");
+                }
+            };
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> b.evict(0, page(2), true));
+            assertEquals("driver bug in A's file system", thrown.getMessage());
+            assertEquals(1, store.stats().writeBackErrors(), "an unchecked failure counts like an IOException");
+            assertTrue(store.isDirtyInNvm(0, 0), "A's page was not written anywhere, so it stays dirty in NVM");
+            assertEquals(1, store.stats().dirtyPages());
+            store.checkInvariants();
+            files.hook = (file, pageId) -> {
+            };
+            a.force();
+            assertFileHolds(FILE_A, 0, 1);
+            assertEquals(0, store.stats().dirtyPages());
+            store.checkInvariants();
+        }
+    }
+
+    @Test
+    void statsCountResidentAndDirtyPagesAsTheSlotsHoldThem() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            a.evict(0, page(1), true);
+            a.evict(1, page(2), false);
+            b.evict(0, page(3), true);
+            assertEquals(3, store.stats().residentPages());
+            assertEquals(2, store.stats().dirtyPages());
+            a.force();
+            assertEquals(3, store.stats().residentPages());
+            assertEquals(1, store.stats().dirtyPages());
+            b.close();
+            assertEquals(2, store.stats().residentPages());
+            assertEquals(0, store.stats().dirtyPages());
+            store.checkInvariants();
+        }
+    }
+
     // ---- file operations ------------------------------------------------------------------------
 
     @Test
