@@ -89,15 +89,14 @@ final class CoalescingFlush {
             return;
         }
         int size = run.size();
-        FlushEvent event = new FlushEvent();
-        event.begin();
+        FlushEvent event = FlushEvent.create();
         if (size == 1) {
             swapper.write(run.start(), run.addresses()[0]);
         } else {
             swapper.write(run.start(), run.addresses(), size);
         }
         engine.countFlushedRun(size, file.pageSize());
-        if (event.shouldCommit()) {
+        if (event != null && event.shouldCommit()) {
             event.file = file.path().toString();
             event.page = run.start();
             event.pages = size;

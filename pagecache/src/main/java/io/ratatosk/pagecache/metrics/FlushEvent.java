@@ -4,6 +4,7 @@ import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -27,4 +28,17 @@ public final class FlushEvent extends Event {
 
     @Label("Pages")
     public int pages;
+
+    /**
+     * A begun event, or null while the JVM has no flight recorder: as {@link FaultEvent#create()}, so that a
+     * flush without a recording allocates nothing per run.
+     */
+    public static FlushEvent create() {
+        if (!FlightRecorder.isInitialized()) {
+            return null;
+        }
+        FlushEvent event = new FlushEvent();
+        event.begin();
+        return event;
+    }
 }
