@@ -14,9 +14,7 @@ import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.channels.FileChannel;
@@ -50,20 +48,13 @@ class LdbcCommandTest {
         return cl.execute(args);
     }
 
-    /** The exit status of a run that is not quiet, and the progress lines it wrote to System.err. */
+    /** The exit status of a run that is not quiet, and the progress lines it wrote (to the command's error writer). */
     private record Progress(int rc, String lines) {
     }
 
     private Progress withProgress(String... args) {
-        ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        PrintStream stderr = System.err;
-        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8)); // progress lines go there
-        try {
-            int rc = bench(args);
-            return new Progress(rc, progress.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(stderr);
-        }
+        int rc = bench(args);
+        return new Progress(rc, err.toString());
     }
 
     private String[] args(String... extra) {
@@ -607,6 +598,26 @@ class LdbcCommandTest {
         assertTrue(warning.contains("IC1, IC2, IC3, IC4, IC5, IC6, IC7, IC8, IC9, IC10, IC11, IC12, IC13, IC14 find nothing"
             + " on any row"), warning);
         assertTrue(warning.contains("the parameters probably belong to another data set"), warning);
+    }
+
+    /**
+     * The loader's warnings went to System.err while the command's own went to its error writer: a caller that gave
+     * the command a writer (an embedding tool, this test) saw one and lost the other. Both now go to the writer, and
+     * a warning is printed with --quiet.
+     */
+    @Test
+    void theLoadersWarningsReachTheCommandsErrorWriterEvenWhenQuiet() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path knows = data.resolve("vanilla/dynamic/person_knows_person_0_0.csv");
+        String[] first = Files.readAllLines(knows, StandardCharsets.UTF_8).get(1).split("\\|");
+        Files.writeString(knows, first[1] + "|" + first[0] + "|" + first[2] + "\n", StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(0, bench(args("--data", data.toString(), "--policies", "clock", "--threads", "1", "--updates", "none",
+            "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("ldbc: warning: " + knows + ":"), err.toString());
+        assertTrue(err.toString().contains(": duplicate edge: Person.id " + first[1] + "|Person.id " + first[0]),
+            err.toString());
     }
 
     /** A --data that cannot be prepared is a usage error (exit 2) before the data cache is touched. */

@@ -351,7 +351,7 @@ public final class LdbcCommand implements Callable<Integer> {
     private int run(PrintWriter stdout, List<CacheSpec> caches, List<PolicySpec> specs, Budget warm, Budget measured,
                     Map<String, String> cacheFlags, Map<String, String> nvmFlags, int pageSize, Path cacheDir, Path outDir)
         throws IOException {
-        ProgressOutput progress = ProgressOutput.stderr(quiet);
+        ProgressOutput progress = ProgressOutput.to(spec.commandLine().getErr(), quiet);
         if (pageSize > StoreFile.PAGE_SIZE) {
             // Allowed (a frame holds one page of a file whose pages are smaller), but rarely what was meant.
             progress.line("note: pagecache.page_size=%,d holds one %,d-byte store page per frame, so %.1f%% of the page"
@@ -380,7 +380,7 @@ public final class LdbcCommand implements Callable<Integer> {
             // Every update's ids against the store now, not when a run reaches a bad one minutes in.
             UpdatePrecheck.check(prepared.storeDir(), updateStream);
         }
-        warnOfUnknownPersons(prepared, parameters, updateStream);
+        warnOfUnknownPersons(prepared, parameters, updateStream, progress);
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
@@ -480,7 +480,7 @@ public final class LdbcCommand implements Callable<Integer> {
      * complex read would find nothing, and the run would report the speed of "no such person" as a result.
      */
     private void warnOfUnknownPersons(LdbcDatasets.Prepared prepared, SubstitutionParameters parameters,
-                                      List<Update> updateStream) throws IOException {
+                                      List<Update> updateStream, ProgressOutput progress) throws IOException {
         Set<Long> added = new HashSet<>();
         for (Update u : updateStream) {
             if (u.type() == UpdateType.IU1) {
@@ -491,12 +491,11 @@ public final class LdbcCommand implements Callable<Integer> {
         if (!unknown.worthSaying()) {
             return; // the sample's IC13 asks for a pair of unknown persons on purpose: its answer is -1
         }
-        spec.commandLine().getErr().printf(Locale.ROOT, "ldbc: warning: %,d of the %,d person ids in %s are no person of %s%s%s%n",
+        progress.warning("%,d of the %,d person ids in %s are no person of %s%s%s",
             unknown.unknown(), unknown.ids(), prepared.source().describeParameters(""), prepared.name(),
             unknown.allUnknown().isEmpty() ? "" : "; " + unknown.allUnknown().stream().map(Enum::name)
                 .collect(Collectors.joining(", ")) + " find nothing on any row, and measure only the lookup of an unknown person",
             2L * unknown.unknown() > unknown.ids() ? "; the parameters probably belong to another data set" : "");
-        spec.commandLine().getErr().flush();
     }
 
     private Budget measured() {

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.ldbc;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
@@ -16,18 +17,22 @@ import me.tongfei.progressbar.ProgressBarStyle;
 public final class ProgressOutput {
     private static final long LINE_INTERVAL_MS = 10_000;
 
-    private final PrintStream err;
+    /** Lines and warnings: the command's error writer, so that everything the command says goes one way. */
+    private final PrintWriter err;
+    /** The progress bars, drawn on a terminal only: the library draws on a stream. */
+    private final PrintStream bars;
     private final boolean quiet;
     private final boolean terminal;
     /** Put before each task's name. */
     private final String taskPrefix;
 
     public ProgressOutput(PrintStream err, boolean quiet, boolean terminal) {
-        this(err, quiet, terminal, "");
+        this(new PrintWriter(err, true), err, quiet, terminal, "");
     }
 
-    private ProgressOutput(PrintStream err, boolean quiet, boolean terminal, String taskPrefix) {
+    private ProgressOutput(PrintWriter err, PrintStream bars, boolean quiet, boolean terminal, String taskPrefix) {
         this.err = err;
+        this.bars = bars;
         this.quiet = quiet;
         this.terminal = terminal;
         this.taskPrefix = taskPrefix;
@@ -35,12 +40,17 @@ public final class ProgressOutput {
 
     /** The same output, each task's name after {@code prefix}: a warm-up's run apart from the measured run of the same name. */
     public ProgressOutput tasksNamed(String prefix) {
-        return new ProgressOutput(err, quiet, terminal, prefix + taskPrefix);
+        return new ProgressOutput(err, bars, quiet, terminal, prefix + taskPrefix);
     }
 
     /** stderr, with a bar when stderr is a terminal. */
     public static ProgressOutput stderr(boolean quiet) {
         return new ProgressOutput(System.err, quiet, System.console() != null);
+    }
+
+    /** Lines and warnings to {@code err} (a command's error writer), a bar on stderr when stderr is a terminal. */
+    public static ProgressOutput to(PrintWriter err, boolean quiet) {
+        return new ProgressOutput(err, System.err, quiet, System.console() != null, "");
     }
 
     public static ProgressOutput none() {
@@ -85,7 +95,7 @@ public final class ProgressOutput {
             if (!quiet && terminal) {
                 bar = new ProgressBarBuilder().setTaskName(name).setInitialMax(max).setStyle(ProgressBarStyle.ASCII)
                     .setUnit(unit, unitSize).setUpdateIntervalMillis(250).showSpeed()
-                    .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+                    .setConsumer(new ConsoleProgressBarConsumer(bars)).build();
             } else {
                 bar = null;
                 line("%s: started (%s %s)", name, format(max), unit);
