@@ -5,6 +5,9 @@ import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.NvmTierStats;
 import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCacheInternals;
+import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
+import io.ratatosk.pagecache.writeaware.WriteAwareInternals;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +47,7 @@ final class Scenario {
     final AtomicLong nvmSwapOuts = new AtomicLong();
     final AtomicLong nvmWriteBacks = new AtomicLong();
     final AtomicLong nvmPrefetched = new AtomicLong();
+    final AtomicLong dirtySkips = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     private volatile CacheGeneration current;
     private int nextGeneration;
@@ -92,6 +97,7 @@ final class Scenario {
         PageCache cache = config.faulty() || config.slowReads()
             ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
         injector.nvm(cache.tier() instanceof NvmSwapStore nvm && config.faulty() ? nvm.device() : null);
+        pinWriteAwareBudget(cache, number);
         policiesUsed.add(cacheConfig.policy());
         return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), files.size());
     }
@@ -121,6 +127,7 @@ final class Scenario {
             nvmSwapOuts.addAndGet(nvm.swapOuts());
             nvmWriteBacks.addAndGet(nvm.writeBacks());
             nvmPrefetched.addAndGet(nvm.prefetched());
+            dirtySkips.addAndGet(nvm.dirtySkips());
             checkTierEmptied(g);
         } finally {
             g.closesFinished.incrementAndGet();
@@ -223,6 +230,19 @@ final class Scenario {
         }
     }
 
+    /**
+     * Write-aware eviction picks its budget once an epoch of 25,000 references has passed, which a model cache
+     * never lives to see, so left alone it would never pass over a dirty frame here: each generation with it
+     * pins one budget instead (from a draw of its own, so the seeds of earlier runs draw the rest as before).
+     */
+    private void pinWriteAwareBudget(PageCache cache, int generation) {
+        if (PageCacheInternals.policy(cache) instanceof WriteAwareEviction aware) {
+            int[] budgets = WriteAwareInternals.budgets();
+            SplittableRandom r = new SplittableRandom(RunSettings.mix(config.seed(), 3000 + generation));
+            WriteAwareInternals.forceBudget(aware, budgets[r.nextInt(budgets.length)]);
+        }
+    }
+
     /** Records a failure with the scenario's context (seed, replay flags) and returns it to throw. */
     AssertionError fail(String message, Throwable cause) {
         CacheGeneration g = current;
@@ -236,7 +256,7 @@ final class Scenario {
             + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
             + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
             + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() : "") + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
-            + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() : "");
+            + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 
     String dumpLogs() {
