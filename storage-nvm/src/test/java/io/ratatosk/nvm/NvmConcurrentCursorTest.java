@@ -220,6 +220,7 @@ class NvmConcurrentCursorTest {
                     mine.last[i] = Math.min(mine.last[i], count - 1);
                 } else {
                     f.flush();
+                    assertOwnPagesInTheFile(f, i, base, model, where + " (the file itself, right after this thread's flush)");
                 }
             } else if (kind < 88) {
                 f.touch(p, 1 + r.nextInt(6));
@@ -233,7 +234,36 @@ class NvmConcurrentCursorTest {
                 }
             } else {
                 f.flush();
+                if (!top) {
+                    assertOwnPagesInTheFile(f, i, base, model, where + " (the file itself, right after this thread's flush)");
+                }
             }
+        }
+    }
+
+    /**
+     * What a crash right after a flush would leave of this thread's pages, all written before it began: the file's
+     * own bytes, read past the cache and the tier, while other threads go on evicting into NVM and flushing.
+     */
+    private static void assertOwnPagesInTheFile(PagedFile f, int file, long base, long[] model, String where)
+        throws IOException {
+        int pageSize = f.pageSize();
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(RANGE * pageSize).order(java.nio.ByteOrder.nativeOrder());
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(f.path())) {
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, base * pageSize + buffer.position()) < 0) {
+                    break;
+                }
+            }
+        }
+        long[] words = new long[pageSize / Long.BYTES];
+        for (int k = 0; k < RANGE; k++) {
+            for (int w = 0; w < words.length; w++) {
+                int at = k * pageSize + w * Long.BYTES;
+                words[w] = at + Long.BYTES <= buffer.position() ? buffer.getLong(at) : 0;
+            }
+            assertEquals(model[k], NvmCursorModelTest.decode(words, where + " page " + (base + k)),
+                where + " file " + file + " page " + (base + k));
         }
     }
 }
