@@ -53,7 +53,8 @@ import org.agrona.UnsafeAccess;
  * <h2>Errors</h2>
  * An NVM write error while evicting a dirty page under write-back throws {@link IOException}; the
  * slot is dropped (it may be torn) and the caller keeps the page dirty in its frame, which holds the
- * newest version. A failed file write of a victim leaves the victim dirty in NVM; the eviction that
+ * newest version; if the dropped copy was dirty, that newest version is written to the file first, so that
+ * a flush under way, which counted on the copy, still finds the page in the file. A failed file write of a victim leaves the victim dirty in NVM; the eviction that
  * needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
  */
 public final class NvmSwapStore implements SwapTier, PrefetchSource {
@@ -242,7 +243,18 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             device.write(slot, address, owner.filePageSize());
         } catch (IOException e) {
             deviceWriteErrors.incrementAndGet();
+            boolean tornDirty = (slotFlags.get(slot) & DIRTY) != 0;
             invalidate(slot, key, owner); // torn; the frame holds the newest version
+            if (tornDirty) {
+                // The torn copy held a version the file never got, and a flush under way may count on it (its force
+                // writes back the dirty copies; a page modified before the flush began must be in the file when it
+                // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
+                try {
+                    owner.fileSwapper().write(PageKey.pageId(key), address);
+                } catch (IOException f) {
+                    e.addSuppressed(f);
+                }
+            }
             if (keepDirty) {
                 throw e;
             }

@@ -377,6 +377,7 @@ class NvmSwapStoreTest {
             store.device().failNextWrites(1);
             assertThrows(IOException.class, () -> swapper.evict(2, other, true));
             assertFalse(store.contains(0, 2), "the torn slot is dropped, never read or written back");
+            assertFileHolds(FILE_A, 2, 21); // the dropped copy was dirty: the frame's newer version is in the file at once
             swapper.write(2, other);                      // the frame, still dirty, is flushed later
             // a clean page: the error costs only the copy
             store.device().failNextWrites(1);
