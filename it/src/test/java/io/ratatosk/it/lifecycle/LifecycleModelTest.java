@@ -3,7 +3,10 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.logging.Filter;
 import java.util.logging.Level;
@@ -37,6 +40,8 @@ class LifecycleModelTest {
     private static final Logger PAGECACHE_LOG = Logger.getLogger("io.ratatosk.pagecache");
     private static final Logger WARMUP_LOG = Logger.getLogger("io.ratatosk.pagecache.warmup");
     private static final String CLOSED_WITH_CURSORS = "page cache closed with ";
+    private static final String CACHE_THREAD_PREFIX = "ratatosk-";
+    private static final Duration THREAD_EXIT_GRACE = Duration.ofSeconds(10);
 
     @TempDir
     Path dir;
@@ -116,6 +121,7 @@ class LifecycleModelTest {
             }
             failures.context(sc::dumpLogs);
             print("starting " + config);
+            Set<Thread> threadsBefore = cacheThreads();
             try {
                 new ScenarioRunner(sc).run();
             } catch (InterruptedException e) {
@@ -127,7 +133,48 @@ class LifecycleModelTest {
             if (failures.any()) {
                 return;
             }
+            checkNoThreadLeft(sc, threadsBefore);
+            if (failures.any()) {
+                return;
+            }
             print("done in " + Duration.ofNanos(System.nanoTime() - start).toMillis() + " ms: " + sc.summary());
+        }
+    }
+
+    /** The page caches' own threads alive now (evictor, read-ahead, warm-up, tier prefetcher). */
+    private static Set<Thread> cacheThreads() {
+        Set<Thread> threads = new HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(CACHE_THREAD_PREFIX) && t.isAlive()) {
+                threads.add(t);
+            }
+        }
+        return threads;
+    }
+
+    /**
+     * Every cache of the scenario is closed at its end, so none of the threads its caches started may still run: a
+     * cache whose close left a thread behind leaks it for the life of the host (a long soak once ran out of native
+     * threads). A thread gets a few seconds to finish its exit.
+     */
+    private static void checkNoThreadLeft(Scenario sc, Set<Thread> before) {
+        long deadline = System.nanoTime() + THREAD_EXIT_GRACE.toNanos();
+        Set<Thread> left = cacheThreads();
+        left.removeAll(before);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(10_000_000);
+            left.removeIf(t -> !t.isAlive());
+        }
+        if (!left.isEmpty()) {
+            StringBuilder sb = new StringBuilder();
+            for (Thread t : left) {
+                sb.append("\n  ").append(t.getName()).append(" (").append(t.getState()).append(")");
+                for (StackTraceElement e : t.getStackTrace()) {
+                    sb.append("\n    at ").append(e);
+                }
+            }
+            sc.fail(left.size() + " page cache thread(s) still alive " + THREAD_EXIT_GRACE.toSeconds()
+                + " s after the scenario closed every cache:" + sb, null);
         }
     }
 
