@@ -50,6 +50,8 @@ public final class PageCache implements AutoCloseable {
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
     private final TierPrefetcher prefetcher;
+    /** The tier's prefetch hooks the prefetcher listens to, asked for once at open; else null. */
+    private final PrefetchSource prefetchSource;
     /** Writes resident-page profiles and reheats files from them ({@code pagecache.warmup.enabled}), else null. */
     private final CacheWarmer warmer;
     /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
@@ -83,8 +85,11 @@ public final class PageCache implements AutoCloseable {
         TierPrefetcher tierPrefetcher = null;
         PageCacheMBeanRegistration registration = null;
         CacheWarmer cacheWarmer = null;
-        PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
+        PrefetchSource source = null;
+        boolean listening = false;
         try {
+            // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
+            source = tier == null ? null : tier.prefetchSource();
             if (OperationsFlags.jmxEnabled(config)) {
                 String name = OperationsFlags.name(config);
                 registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
@@ -93,9 +98,10 @@ public final class PageCache implements AutoCloseable {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
                 backgroundEvictor.start();
             }
-            if (prefetchSource != null) {
-                tierPrefetcher = new TierPrefetcher(engine, prefetchSource);
-                prefetchSource.swapInListener(tierPrefetcher);
+            if (source != null) {
+                tierPrefetcher = new TierPrefetcher(engine, source);
+                listening = true; // the tier may hold the listener even if this call throws
+                source.swapInListener(tierPrefetcher);
                 tierPrefetcher.start();
             }
             if (OperationsFlags.warmupEnabled(config)) {
@@ -105,17 +111,22 @@ public final class PageCache implements AutoCloseable {
                 cacheWarmer.start();
             }
         } catch (Throwable t) {
-            if (prefetchSource != null) {
-                prefetchSource.swapInListener(null);
-            }
-            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
-            if (registration != null) {
-                registration.close();
-            }
-            engine.close();
-            release(tier);
+            PrefetchSource detach = listening ? source : null;
+            PageCacheMBeanRegistration unregister = registration;
+            DaemonWorker[] workers = {backgroundEvictor, tierPrefetcher, cacheWarmer};
+            // Each step runs whatever the one before threw: the threads are stopped before the memory they use goes.
+            runAll(t, () -> {
+                if (detach != null) {
+                    detach.swapInListener(null);
+                }
+            }, () -> stop(workers), () -> {
+                if (unregister != null) {
+                    unregister.close();
+                }
+            }, engine::close, () -> release(tier));
             throw t;
         }
+        this.prefetchSource = source;
         this.mbean = registration;
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
@@ -355,21 +366,57 @@ public final class PageCache implements AutoCloseable {
                 return;
             }
             files.closeAll();
-            try {
-                if (tier != null && tier.prefetchSource() != null) {
-                    tier.prefetchSource().swapInListener(null);
+            // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
+            // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
+            closed = true;
+            Throwable failure = runAll(null, () -> {
+                if (prefetchSource != null) {
+                    prefetchSource.swapInListener(null);
                 }
-                stop(evictor, prefetcher, warmer);
-                swappers.close();
-            } finally {
-                closed = true;
-                release(tier);
-                engine.close();
+            }, () -> stop(evictor, prefetcher, warmer), swappers::close, () -> release(tier), engine::close, () -> {
                 if (mbean != null) {
                     mbean.close();
                 }
+            });
+            if (failure instanceof IOException e) {
+                throw e;
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw new IOException(failure);
             }
         }
+    }
+
+    /** A step of a close that may throw anything. */
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs every step, whatever the ones before threw; returns {@code first} (when not null) with the steps' failures
+     * suppressed in it, else the first step's failure with the later ones suppressed, else null.
+     */
+    private static Throwable runAll(Throwable first, Step... steps) {
+        Throwable failure = first;
+        for (Step step : steps) {
+            try {
+                step.run();
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                } else if (failure != t) {
+                    failure.addSuppressed(t);
+                }
+            }
+        }
+        return failure;
     }
 
     private static void claim(SwapTier tier) {

@@ -1,0 +1,188 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.tier.PrefetchSource;
+import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.TierCounters;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Third-party swap tiers and swappers that misbehave: whatever they throw or return, the page cache must not crash,
+ * hang, leak its threads or memory, or lose what was flushed, and it says which plug-in did what.
+ */
+class SwapPluginMisuseTest {
+    private static final int PAGE = 4096;
+
+    @TempDir
+    Path dir;
+
+    static PageCacheConfig config(String... flags) {
+        Map<String, String> values = new java.util.HashMap<>(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
+            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+        for (int i = 0; i < flags.length; i += 2) {
+            values.put(flags[i], flags[i + 1]);
+        }
+        return PageCacheConfig.parse(values);
+    }
+
+    static void write(PagedFile file, long pageId, long value) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(c.next());
+            c.putLong(0, value);
+        }
+    }
+
+    static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next(), "page " + pageId + " exists");
+            long v;
+            do {
+                v = c.getLong(0);
+            } while (c.shouldRetry());
+            return v;
+        }
+    }
+
+    /** The page cache's threads alive now that were not in {@code before}. */
+    static List<String> newCacheThreads(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && !before.contains(t) && t.getName().startsWith("ratatosk-"))
+            .map(Thread::getName).sorted().toList();
+    }
+
+    static Set<Thread> threadsNow() {
+        return new HashSet<>(Thread.getAllStackTraces().keySet());
+    }
+
+    /**
+     * A tier of plain files that offers prefetching; its close throws while {@link #failHooks} is set, its listener hook
+     * while {@link #failListener} is, its prefetchSource() on the first call with {@link #failFirstPrefetchSource} and
+     * on later ones with {@link #failHooks}.
+     */
+    static class PrefetchingTier implements SwapTier, PrefetchSource {
+        final FileSwapperFactory files = new FileSwapperFactory();
+        final AtomicInteger prefetchSourceCalls = new AtomicInteger();
+        volatile boolean failHooks;
+        volatile boolean failFirstPrefetchSource;
+        volatile boolean failListener;
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            return files.create(file, fileId, filePageSize, create);
+        }
+
+        @Override
+        public TierCounters counters() {
+            return TierCounters.NONE;
+        }
+
+        @Override
+        public PrefetchSource prefetchSource() {
+            if (prefetchSourceCalls.getAndIncrement() == 0 ? failFirstPrefetchSource : failHooks) {
+                throw new IllegalStateException("injected: prefetchSource() failed");
+            }
+            return this;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (failHooks) {
+                throw new IOException("injected: the tier's close failed");
+            }
+        }
+
+        @Override
+        public int depth() {
+            return 2;
+        }
+
+        @Override
+        public void swapInListener(SwapInListener listener) {
+            if (failListener) {
+                throw new IllegalStateException("injected: swapInListener failed");
+            }
+        }
+
+        @Override
+        public int readsInFlight() {
+            return 0;
+        }
+
+        @Override
+        public boolean contains(int fileId, long pageId) {
+            return false;
+        }
+
+        @Override
+        public int slots() {
+            return 1;
+        }
+
+        @Override
+        public long keyInSlot(int slot) {
+            return 0;
+        }
+    }
+
+    /**
+     * A tier whose hooks throw when the cache closes: the close once stopped at a throwing prefetchSource() or
+     * swapInListener(null), after unmapping every file but before stopping the evictor and the prefetcher, then freed
+     * the page memory under those running threads. Now the hooks are asked for once, at open, and every close step runs.
+     */
+    @Test
+    void aTierWhosePrefetchHooksThrowOnCloseStillGetsEveryThreadStoppedAndTheMemoryFreed() throws Exception {
+        for (boolean listenerFails : new boolean[] {false, true}) {
+            Set<Thread> before = threadsNow();
+            PrefetchingTier tier = new PrefetchingTier();
+            PageCache cache = PageCache.open(config(), tier);
+            PagedFile file = cache.map(dir.resolve("hooks-" + listenerFails), PAGE);
+            write(file, 0, 7);
+            tier.failHooks = !listenerFails;
+            tier.failListener = listenerFails;
+            Exception e = assertThrows(Exception.class, cache::close);
+            assertTrue(e.getMessage().contains("injected"), e.getMessage());
+            assertEquals(List.of(), newCacheThreads(before), "the cache's threads must be stopped");
+            assertTrue(cache.isMemoryReleased(), "the page memory must be freed, its threads stopped first");
+            assertEquals(1, tier.prefetchSourceCalls.get(), "the hooks are asked for once, at open");
+            cache.close(); // closed: nothing more to do
+            try (PageCache again = PageCache.open(config()); PagedFile reopened = again.map(dir.resolve("hooks-" + listenerFails), PAGE)) {
+                assertEquals(7, read(reopened, 0));
+            }
+        }
+    }
+
+    /** A tier whose prefetchSource() throws while the cache opens: the open once kept the page memory and the tier. */
+    @Test
+    void aTierWhosePrefetchSourceThrowsAtOpenIsReleasedWithEverythingTheOpenTook() throws Exception {
+        Set<Thread> before = threadsNow();
+        PrefetchingTier tier = new PrefetchingTier();
+        tier.failFirstPrefetchSource = true;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PageCache.open(config(), tier));
+        assertTrue(e.getMessage().contains("injected"), e.getMessage());
+        assertEquals(List.of(), newCacheThreads(before));
+        try (PageCache cache = PageCache.open(config(), tier); PagedFile file = cache.map(dir.resolve("after"), PAGE)) {
+            write(file, 1, 11);
+            assertEquals(11, read(file, 1));
+        }
+        tier.prefetchSourceCalls.set(0);
+        tier.failFirstPrefetchSource = false;
+        tier.failListener = true;
+        assertThrows(IllegalStateException.class, () -> PageCache.open(config(), tier));
+        assertEquals(List.of(), newCacheThreads(before), "a listener that throws at open must not leave a thread running");
+        tier.failListener = false;
+        PageCache.open(config(), tier).close();
+    }
+}
