@@ -75,6 +75,12 @@ final class FileMapping implements FrameOwner {
         this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
+        int swapperPageSize = swapper.filePageSize();
+        if (swapperPageSize != filePageSize) {
+            // It would read and write its own page size at a frame's address: past the frame's end when larger.
+            throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
+                + swapper + " has page size " + swapperPageSize + " (the swapper factory ignored the page size asked for)");
+        }
         long pages = swapper.pageCount();
         if (pages < 0 || pages > maxPageId + 1) {
             // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own

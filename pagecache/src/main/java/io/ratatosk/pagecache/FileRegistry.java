@@ -70,6 +70,15 @@ final class FileRegistry implements MappingOwner {
             }
             int fileId = allocateFileId();
             PageSwapper swapper = swappers.create(real, fileId, filePageSize, create);
+            if (swapper == null) {
+                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned null");
+            }
+            FileMapping sharing = mappingWith(swapper);
+            if (sharing != null) {
+                // Not closed: it is the other file's. Through it this file's pages would go into the other file.
+                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
+                    + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
+            }
             FileMapping mapping;
             try {
                 mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize, swapper);
@@ -88,6 +97,16 @@ final class FileRegistry implements MappingOwner {
             listener.mapped(mapping);
             return file;
         }
+    }
+
+    /** Under lock: the registered mapping (live, or dead with its close to retry) whose swapper is {@code swapper}, else null. */
+    private FileMapping mappingWith(PageSwapper swapper) {
+        for (PagedFile file : filesByIdentity.values()) {
+            if (file.mapping().swapper() == swapper) {
+                return file.mapping();
+            }
+        }
+        return null;
     }
 
     /** The file's real path, creating it first if asked; refuses what is not a regular file. */

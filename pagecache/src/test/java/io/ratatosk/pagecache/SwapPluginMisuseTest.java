@@ -185,4 +185,83 @@ class SwapPluginMisuseTest {
         tier.failListener = false;
         PageCache.open(config(), tier).close();
     }
+
+    // ---- swapper factories ------------------------------------------------------------------------
+
+    /**
+     * A factory that hands the swapper of one file out again for another: the second file's pages were written through
+     * the first file's swapper, into the first file, and closing either closed the other's. Refused, naming both.
+     */
+    @Test
+    void aFactoryThatReturnsAnotherFilesSwapperIsRefusedAndTheFirstFileKeepsItsData() throws Exception {
+        FileSwapperFactory files = new FileSwapperFactory();
+        PageSwapper[] first = new PageSwapper[1];
+        io.ratatosk.core.PageSwapperFactory sharing = (file, fileId, filePageSize, create) -> {
+            if (first[0] == null) {
+                first[0] = files.create(file, fileId, filePageSize, create);
+            }
+            return first[0];
+        };
+        Path a = dir.resolve("a");
+        Path b = dir.resolve("b");
+        try (PageCache cache = PageCache.open(config(), sharing)) {
+            PagedFile fa = cache.map(a, PAGE);
+            write(fa, 0, 1);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.map(b, PAGE));
+            assertTrue(e.getMessage().contains(a.getFileName().toString()) && e.getMessage().contains(b.getFileName().toString()),
+                e.getMessage());
+            write(fa, 1, 2); // its swapper was not closed by the refusal
+            fa.close();
+        }
+        try (PageCache cache = PageCache.open(config()); PagedFile fa = cache.map(a, PAGE); PagedFile fb = cache.map(b, PAGE)) {
+            assertEquals(1, read(fa, 0));
+            assertEquals(2, read(fa, 1));
+            assertEquals(-1, fb.getLastPageId(), "nothing was written to b");
+        }
+    }
+
+    /** A factory that returns null: the map once failed with a bare NullPointerException from inside the cache. */
+    @Test
+    void aFactoryThatReturnsNullIsNamedAndTheCacheStillMapsOtherFiles() throws Exception {
+        FileSwapperFactory files = new FileSwapperFactory();
+        io.ratatosk.core.PageSwapperFactory nulls = (file, fileId, filePageSize, create) ->
+            file.getFileName().toString().equals("null") ? null : files.create(file, fileId, filePageSize, create);
+        try (PageCache cache = PageCache.open(config(), nulls)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.map(dir.resolve("null"), PAGE));
+            assertTrue(e.getMessage().contains("returned null") && e.getMessage().contains("null"), e.getMessage());
+            try (PagedFile other = cache.map(dir.resolve("other"), PAGE)) {
+                write(other, 0, 5);
+                assertEquals(5, read(other, 0));
+            }
+        }
+    }
+
+    /**
+     * A swapper whose page size is not the one the file is mapped with: it reads and writes its own page size at a
+     * frame's address, past the frame's end when larger (the next frame's page, or memory past the page memory).
+     * Refused at map, naming both sizes, and closed.
+     */
+    @Test
+    void aSwapperOfAnotherPageSizeIsRefusedAtMapAndClosed() throws Exception {
+        FileSwapperFactory files = new FileSwapperFactory();
+        List<PageSwapper> made = new java.util.ArrayList<>();
+        AtomicInteger closed = new AtomicInteger();
+        io.ratatosk.core.PageSwapperFactory doubling = (file, fileId, filePageSize, create) -> {
+            PageSwapper swapper = new io.ratatosk.core.ForwardingPageSwapper(files.create(file, fileId, filePageSize * 2, create)) {
+                @Override
+                public void close() throws IOException {
+                    closed.incrementAndGet();
+                    super.close();
+                }
+            };
+            made.add(swapper);
+            return swapper;
+        };
+        try (PageCache cache = PageCache.open(config("pagecache.page_size", "8k"), doubling)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.map(dir.resolve("sized"), PAGE));
+            assertTrue(e.getMessage().contains("8192") && e.getMessage().contains("4096") && e.getMessage().contains("sized"),
+                e.getMessage());
+            assertEquals(1, closed.get(), "the refused swapper is closed");
+        }
+    }
 }
