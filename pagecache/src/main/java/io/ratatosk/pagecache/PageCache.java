@@ -12,6 +12,7 @@ import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -163,7 +164,12 @@ public final class PageCache implements AutoCloseable {
         if (PageCacheFlags.FILE_SWAP.equals(config.swap()) || swappers instanceof SwapTier) {
             return new PageCache(config, swappers);
         }
-        SwapTier tier = PageCacheFlags.tier(config.swap()).open(config, swappers);
+        SwapTierProvider provider = PageCacheFlags.tier(config.swap());
+        SwapTier tier = provider.open(config, swappers);
+        if (tier == null) {
+            throw new IllegalStateException("pagecache.swap=" + config.swap() + ": the tier provider "
+                + provider.getClass().getName() + " returned null from open");
+        }
         try {
             return new PageCache(config, tier);
         } catch (Throwable t) {

@@ -133,4 +133,12 @@ public final class BrokenTierProviders {
             return null;
         }
     }
+
+    /** Loads fine; its open returns null. */
+    public static final class NullOpen extends Base {
+        @Override
+        public SwapTier open(PageCacheConfig config, PageSwapperFactory files) {
+            return null;
+        }
+    }
 }

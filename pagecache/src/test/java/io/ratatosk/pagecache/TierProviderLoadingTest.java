@@ -115,4 +115,22 @@ class TierProviderLoadingTest {
             assertEquals(List.of(), flags.getField("REFUSED_TIERS").get(null));
         }
     }
+
+    /** A tier whose open returned null: the cache once opened with no swapper factory at all, and every map failed with a NullPointerException. */
+    @Test
+    void aTierWhoseOpenReturnsNullIsRefusedNamingItsProvider() throws Throwable {
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.NullOpen.class.getName()))) {
+            Class<?> config = Class.forName(PageCacheConfig.class.getName(), true, loader);
+            Object nullOpen = call(config, "parse", null, new Class<?>[] {Map.class}, Map.of("pagecache.memory", "64k",
+                "pagecache.page_size", "4k", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false",
+                "pagecache.swap", "nullopen"));
+            Class<?> pageCache = Class.forName(PageCache.class.getName(), true, loader);
+            try {
+                ((AutoCloseable) call(pageCache, "open", null, new Class<?>[] {config}, nullOpen)).close();
+                fail("a tier provider whose open returns null must be refused");
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().contains("NullOpen") && e.getMessage().contains("returned null"), e.getMessage());
+            }
+        }
+    }
 }
