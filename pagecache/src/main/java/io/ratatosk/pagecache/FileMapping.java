@@ -351,9 +351,13 @@ final class FileMapping implements FrameOwner {
                 if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
                     swapper.write(pageId, address);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                // A RuntimeException is the swapper's too (a plug-in's bug, an UncheckedIOException): the caller gets an
+                // IOException naming file and page either way, never a bare IllegalStateException that reads like the
+                // cache's own "unmapped". Errors pass as they are.
                 throw new IOException((forWrite && pageId > lastPageId() ? "growing " : "reading ") + path
-                    + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: " + e.getMessage(), e);
+                    + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: "
+                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
             }
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);

@@ -264,4 +264,44 @@ class SwapPluginMisuseTest {
             assertEquals(1, closed.get(), "the refused swapper is closed");
         }
     }
+
+    // ---- swappers that throw ----------------------------------------------------------------------
+
+    /**
+     * A swapper read that throws a RuntimeException: the fault's failure reaches the caller as an IOException naming
+     * the file and the page, with the swapper's exception as its cause, as docs/architecture.md says and as an
+     * IOException from the swapper does (it once came out bare, with nothing saying which file or page); nothing is
+     * left locked or bound, and the page reads once the swapper works again.
+     */
+    @Test
+    void aRuntimeExceptionFromASwapperReadReachesTheCallerAsAnIOExceptionNamingFileAndPage() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        try (PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                 @Override
+                 public int read(long pageId, long address) throws IOException {
+                     RuntimeException e = failure.get();
+                     if (e != null) {
+                         throw e;
+                     }
+                     return super.read(pageId, address);
+                 }
+             }));
+             PagedFile file = cache.map(dir.resolve("runtime.db"), PAGE)) {
+            for (RuntimeException injected : List.of(new IllegalStateException("injected: a bug in the swapper"),
+                     new java.io.UncheckedIOException(new IOException("injected: an unchecked IO failure")))) {
+                failure.set(injected);
+                IOException e = assertThrows(IOException.class, () -> write(file, 3, 1));
+                assertTrue(e.getMessage().contains("runtime.db") && e.getMessage().contains("page 3"), e.getMessage());
+                assertTrue(e.getCause() == injected, "the swapper's exception is the cause");
+                assertEquals(io.ratatosk.pagecache.internal.TranslationTable.ABSENT, file.table().get(3));
+                for (int f = 0; f < cache.frameCount(); f++) {
+                    assertTrue(cache.frames().isUnlocked(f), "frame " + f);
+                    assertEquals(io.ratatosk.core.PageKey.UNBOUND, cache.frames().binding(f), "frame " + f);
+                }
+            }
+            failure.set(null);
+            write(file, 3, 33);
+            assertEquals(33, read(file, 3));
+        }
+    }
 }
