@@ -246,6 +246,9 @@ final class FileMapping implements FrameOwner {
                 throw e;
             }
             throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + message, e);
+        } catch (RuntimeException e) {
+            // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
+            throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + e, e);
         }
     }
 

@@ -304,4 +304,61 @@ class SwapPluginMisuseTest {
             assertEquals(33, read(file, 3));
         }
     }
+
+    /**
+     * A swapper whose writes and force throw RuntimeExceptions while a file is flushed and closed: each flush and close
+     * fails with an IOException naming the file (a bare IllegalStateException once came out, reading like the cache's
+     * own "unmapped"), the dirty pages stay, and once the swapper works the close writes them: nothing is lost.
+     */
+    @Test
+    void aRuntimeExceptionFromASwapperWriteOrForceFailsTheFlushAsAnIOExceptionAndLosesNothing() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> failing = new java.util.concurrent.atomic.AtomicReference<>("");
+        Path path = dir.resolve("flush-runtime.db");
+        try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"),
+                 SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                     @Override
+                     public void write(long pageId, long address) throws IOException {
+                         if (failing.get().equals("write")) {
+                             throw new IllegalStateException("injected: write");
+                         }
+                         super.write(pageId, address);
+                     }
+
+                     @Override
+                     public void write(long startPageId, long[] addresses, int count) throws IOException {
+                         if (failing.get().equals("write")) {
+                             throw new java.io.UncheckedIOException(new IOException("injected: vectored write"));
+                         }
+                         super.write(startPageId, addresses, count);
+                     }
+
+                     @Override
+                     public void force() throws IOException {
+                         if (failing.get().equals("force")) {
+                             throw new IllegalStateException("injected: force");
+                         }
+                         super.force();
+                     }
+                 }))) {
+            PagedFile file = cache.map(path, PAGE);
+            for (String what : List.of("write", "force")) {
+                write(file, 0, 10);
+                write(file, 1, 11);
+                write(file, 3, 13);
+                failing.set(what);
+                IOException flush = assertThrows(IOException.class, file::flush);
+                assertTrue(flush.getMessage().contains("flush-runtime.db") && flush.getMessage().contains("injected"), flush.getMessage());
+                IOException close = assertThrows(IOException.class, file::close);
+                assertTrue(close.getMessage().contains("flush-runtime.db"), close.getMessage());
+                assertEquals(10, read(file, 0), "still mapped, its pages in the cache");
+                failing.set("");
+            }
+            file.close();
+        }
+        try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+            assertEquals(10, read(file, 0));
+            assertEquals(11, read(file, 1));
+            assertEquals(13, read(file, 3));
+        }
+    }
 }
