@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.FaultWaiters;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
+import io.ratatosk.pagecache.internal.SwapperCalls;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.metrics.FaultEvent;
 import java.io.IOException;
@@ -179,6 +180,7 @@ final class FileMapping implements FrameOwner {
     }
 
     private boolean awaitUnmapOutcome() {
+        SwapperCalls.refuseInside(engine, "a call on " + path + " while it is being unmapped");
         int attempt = 0;
         while (closed) {
             if (unmapped) {
@@ -209,6 +211,7 @@ final class FileMapping implements FrameOwner {
 
     /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
     void flush() throws IOException {
+        SwapperCalls.refuseInside(engine, "PagedFile.flush");
         if (!enterGate()) {
             throw unmappedException();
         }
@@ -217,6 +220,7 @@ final class FileMapping implements FrameOwner {
 
     /** As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. */
     void flushUnlessUnmapped() throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
         if (enterGate()) {
             flushInsideGate();
         }
@@ -295,6 +299,7 @@ final class FileMapping implements FrameOwner {
      * @throws IllegalStateException once the file is unmapped
      */
     int faultIn(long pageId, long key, boolean forWrite) throws IOException {
+        SwapperCalls.refuseInside(engine, "a cursor's fault of page " + pageId + " of " + path);
         if (!enterGate()) {
             throw unmappedException();
         }
@@ -506,6 +511,7 @@ final class FileMapping implements FrameOwner {
         if (pageCount < 0) {
             throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for " + path);
         }
+        SwapperCalls.refuseInside(engine, "PagedFile.truncate");
         int attempt = 0;
         while (true) {
             if (!awaitMapped()) {

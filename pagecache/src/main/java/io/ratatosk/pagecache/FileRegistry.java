@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -48,6 +49,7 @@ final class FileRegistry implements MappingOwner {
      * @throws IllegalStateException once closed
      */
     PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.map");
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache is closed");
@@ -81,7 +83,8 @@ final class FileRegistry implements MappingOwner {
             }
             FileMapping mapping;
             try {
-                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize, swapper);
+                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
+                    SwapperCalls.guard(swapper, engine, real));
             } catch (Throwable t) {
                 try {
                     swapper.close();
@@ -102,7 +105,7 @@ final class FileRegistry implements MappingOwner {
     /** Under lock: the registered mapping (live, or dead with its close to retry) whose swapper is {@code swapper}, else null. */
     private FileMapping mappingWith(PageSwapper swapper) {
         for (PagedFile file : filesByIdentity.values()) {
-            if (file.mapping().swapper() == swapper) {
+            if (SwapperCalls.unguarded(file.mapping().swapper()) == swapper) {
                 return file.mapping();
             }
         }
@@ -152,6 +155,7 @@ final class FileRegistry implements MappingOwner {
     /** One mapping of {@code mapping} was closed; the last one flushes it, drops its pages and closes it. */
     @Override
     public void release(FileMapping mapping) throws IOException {
+        SwapperCalls.refuseInside(engine, "PagedFile.close");
         synchronized (lock) {
             if (engine.owner(mapping.fileId()) != mapping) {
                 return; // already unmapped
@@ -224,6 +228,7 @@ final class FileRegistry implements MappingOwner {
      * registry still open.
      */
     void closeAll() throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.close");
         synchronized (lock) {
             if (closed) {
                 return;

@@ -361,4 +361,69 @@ class SwapPluginMisuseTest {
             assertEquals(13, read(file, 3));
         }
     }
+
+    // ---- swappers that call back into the page cache ------------------------------------------------
+
+    /** What a swapper's read of page 5 does to its own cache before reading. */
+    interface CallBack {
+        void run(PageCache cache, PagedFile file) throws Exception;
+    }
+
+    /**
+     * A swapper whose read calls back into its own page cache: closing or truncating its file, closing the cache,
+     * mapping, faulting another page in. Each of those waits for the operations in flight on the file, which include the
+     * read that called it: the thread waited for itself forever (and held the file's gate, so no other thread could
+     * close the file or the cache either). Now the call is refused with an IllegalStateException saying why, the read
+     * fails with it, and the cache works and closes as before.
+     */
+    @Test
+    void aSwapperThatCallsBackIntoItsPageCacheFromAReadIsRefusedInsteadOfHanging() throws Exception {
+        Map<String, CallBack> callBacks = new java.util.LinkedHashMap<>();
+        callBacks.put("PagedFile.close", (cache, file) -> file.close());
+        callBacks.put("PagedFile.truncate", (cache, file) -> file.truncate(0));
+        callBacks.put("PagedFile.flush", (cache, file) -> file.flush());
+        callBacks.put("PageCache.close", (cache, file) -> cache.close());
+        callBacks.put("PageCache.flushAndForce", (cache, file) -> cache.flushAndForce());
+        callBacks.put("PageCache.map", (cache, file) -> cache.map(dir.resolve("other.db"), PAGE).close());
+        callBacks.put("a write of a page not in the cache", (cache, file) -> write(file, 7, 1));
+        for (Map.Entry<String, CallBack> callBack : callBacks.entrySet()) {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+                Path path = dir.resolve("reentrant.db");
+                java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
+                PageCache[] self = new PageCache[1];
+                PagedFile[] mapped = new PagedFile[1];
+                try (PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                    @Override
+                    public int read(long pageId, long address) throws IOException {
+                        if (pageId == 5 && mapped[0] != null) {
+                            try {
+                                callBack.getValue().run(self[0], mapped[0]);
+                            } catch (Throwable t) {
+                                refused.set(t);
+                                throw new IOException("injected: the call back failed", t);
+                            }
+                        }
+                        return super.read(pageId, address);
+                    }
+                }))) {
+                    self[0] = cache;
+                    PagedFile file = cache.map(path, PAGE);
+                    write(file, 0, 100);
+                    mapped[0] = file;
+                    IOException e = assertThrows(IOException.class, () -> write(file, 5, 1), callBack.getKey());
+                    assertTrue(refused.get() instanceof IllegalStateException, callBack.getKey() + ": " + refused.get());
+                    assertTrue(refused.get().getMessage().contains("inside a call of its swapper"), refused.get().getMessage());
+                    mapped[0] = null;
+                    write(file, 5, 55);
+                    assertEquals(55, read(file, 5));
+                    assertEquals(100, read(file, 0));
+                    file.close();
+                }
+                try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+                    assertEquals(55, read(file, 5), callBack.getKey());
+                    file.truncate(0);
+                }
+            }, callBack.getKey());
+        }
+    }
 }

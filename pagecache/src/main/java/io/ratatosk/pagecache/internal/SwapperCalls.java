@@ -1,0 +1,166 @@
+package io.ratatosk.pagecache.internal;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Which page cache's swapper call the current thread is inside, so that a swapper (a plug-in, or a tier) that calls
+ * back into its own page cache is refused instead of waiting for itself: an unmap, truncate or cache close waits for the
+ * file's operations in flight, a flush for a page an eviction holds, a map for the mapping lock a closing thread holds
+ * while it waits for those operations, and the swapper call is one of them.
+ */
+public final class SwapperCalls {
+    /** The innermost swapper call of this thread, or null. */
+    private static final ThreadLocal<Call> CURRENT = new ThreadLocal<>();
+
+    private SwapperCalls() {
+    }
+
+    private record Call(Object cache, String operation, Path file, Call outer) {
+    }
+
+    /**
+     * Throws if this thread is inside a call of a swapper of {@code cache} (made by that cache): {@code what} is the
+     * call back, for the message.
+     */
+    public static void refuseInside(Object cache, String what) {
+        Call call = CURRENT.get();
+        if (call == null) {
+            return;
+        }
+        for (Call c = call; c != null; c = c.outer()) {
+            if (c.cache() == cache) {
+                throw new IllegalStateException(what + " was called from inside a call of its swapper (" + c.operation()
+                    + " of " + c.file() + "): a swapper or swap tier must not call back into the page cache that called"
+                    + " it; the call would wait for the swapper call in progress, that is for itself");
+            }
+        }
+    }
+
+    /** The swapper of a mapped file as the page cache calls it: every call marked as inside a call of {@code cache}'s swapper. */
+    public static PageSwapper guard(PageSwapper swapper, Object cache, Path file) {
+        return new Guarded(swapper, cache, file);
+    }
+
+    /** The swapper a {@link #guard} wraps. */
+    public static PageSwapper unguarded(PageSwapper swapper) {
+        return swapper instanceof Guarded guarded ? guarded.delegate() : swapper;
+    }
+
+    private static final class Guarded extends ForwardingPageSwapper {
+        private final Object cache;
+        private final Path file;
+
+        Guarded(PageSwapper delegate, Object cache, Path file) {
+            super(delegate);
+            this.cache = cache;
+            this.file = file;
+        }
+
+        private Call enter(String operation) {
+            Call outer = CURRENT.get();
+            CURRENT.set(new Call(cache, operation, file, outer));
+            return outer;
+        }
+
+        private static void exit(Call outer) {
+            if (outer == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(outer);
+            }
+        }
+
+        @Override
+        public int read(long pageId, long address) throws IOException {
+            Call outer = enter("read");
+            try {
+                return super.read(pageId, address);
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public void write(long pageId, long address) throws IOException {
+            Call outer = enter("write");
+            try {
+                super.write(pageId, address);
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public void write(long startPageId, long[] addresses, int count) throws IOException {
+            Call outer = enter("write");
+            try {
+                super.write(startPageId, addresses, count);
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public void evict(long pageId, long address, boolean dirty) throws IOException {
+            Call outer = enter("evict");
+            try {
+                super.evict(pageId, address, dirty);
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public boolean evictionIsPlainWrite() {
+            return delegate().evictionIsPlainWrite();
+        }
+
+        @Override
+        public void force() throws IOException {
+            Call outer = enter("force");
+            try {
+                super.force();
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public long pageCount() throws IOException {
+            Call outer = enter("pageCount");
+            try {
+                return super.pageCount();
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public void truncate(long pageCount) throws IOException {
+            Call outer = enter("truncate");
+            try {
+                super.truncate(pageCount);
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            Call outer = enter("close");
+            try {
+                super.close();
+            } finally {
+                exit(outer);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return delegate().toString();
+        }
+    }
+}
