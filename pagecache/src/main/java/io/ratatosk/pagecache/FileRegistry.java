@@ -176,6 +176,12 @@ final class FileRegistry implements MappingOwner {
      * may retry.
      */
     private void unmap(FileMapping mapping, int references) throws IOException {
+        unmapPages(mapping, references);
+        closeSwapper(mapping);
+    }
+
+    /** {@link #unmap} but for closing the swapper. */
+    private void unmapPages(FileMapping mapping, int references) throws IOException {
         listener.unmapping(mapping);
         try {
             mapping.unmap();
@@ -183,7 +189,6 @@ final class FileRegistry implements MappingOwner {
             mapping.restoreReferences(references);
             throw t;
         }
-        closeSwapper(mapping);
     }
 
     /**
@@ -225,36 +230,52 @@ final class FileRegistry implements MappingOwner {
     /**
      * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
      * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
-     * registry still open.
+     * registry still open. Once every file is unmapped (flushed and forced, its pages dropped), a swapper whose close
+     * fails does not keep the registry open: nothing of its file is left to lose, and a swapper that never closes
+     * would keep the cache, its threads and its memory forever. Those failures are returned (the first, the rest
+     * suppressed), null when there were none.
      */
-    void closeAll() throws IOException {
+    Throwable closeAll() throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.close");
         synchronized (lock) {
             if (closed) {
-                return;
+                return null;
             }
-            Throwable failure = null;
+            Throwable unmapFailure = null;
+            Throwable closeFailure = null;
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
-                try {
-                    if (mapping.isClosed()) {
-                        closeSwapper(mapping);
-                    } else {
-                        unmap(mapping, mapping.releaseAllReferences());
-                    }
-                } catch (Throwable t) {
-                    if (failure == null) {
-                        failure = t;
-                    } else {
-                        failure.addSuppressed(t);
+                if (!mapping.isClosed()) {
+                    try {
+                        unmapPages(mapping, mapping.releaseAllReferences());
+                    } catch (Throwable t) {
+                        unmapFailure = add(unmapFailure, t);
+                        continue;
                     }
                 }
+                try {
+                    closeSwapper(mapping);
+                } catch (Throwable t) {
+                    closeFailure = add(closeFailure, t);
+                }
             }
-            if (failure != null) {
-                rethrow(failure);
+            if (unmapFailure != null) {
+                if (closeFailure != null) {
+                    unmapFailure.addSuppressed(closeFailure);
+                }
+                rethrow(unmapFailure);
             }
             closed = true;
+            return closeFailure;
         }
+    }
+
+    private static Throwable add(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private static void rethrow(Throwable t) throws IOException {

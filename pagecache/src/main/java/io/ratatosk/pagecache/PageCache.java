@@ -363,7 +363,9 @@ public final class PageCache implements AutoCloseable {
      * threads, and frees the memory (at once, or when the last cursor still open is closed). If a file
      * cannot be flushed or a write cursor still holds one of its pages, the cache stays open with that
      * file mapped and its dirty pages in it, and the error is thrown: call close again once the cause is
-     * fixed. Closing a closed cache does nothing.
+     * fixed. Once every file is flushed and unmapped the cache closes whatever else fails (a swapper's or the tier's
+     * close, a tier's hook), with its threads stopped and its memory freed, and then throws the first failure. Closing
+     * a closed cache does nothing.
      */
     @Override
     public void close() throws IOException {
@@ -371,11 +373,12 @@ public final class PageCache implements AutoCloseable {
             if (closed) {
                 return;
             }
-            files.closeAll();
+            // Every file is flushed and unmapped from here on; a swapper that failed to close is reported, not retried.
+            Throwable swapperFailure = files.closeAll();
             // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
             // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
             closed = true;
-            Throwable failure = runAll(null, () -> {
+            Throwable failure = runAll(swapperFailure, () -> {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }

@@ -426,4 +426,48 @@ class SwapPluginMisuseTest {
             }, callBack.getKey());
         }
     }
+
+    /**
+     * Swappers whose close always fails, with an IOException, a RuntimeException or an Error: the cache's close once
+     * threw before it stopped its threads or freed its memory, and every later close failed the same way, so a cache
+     * with such a swapper could never be closed. Its files were flushed and dropped first, so nothing is lost by
+     * closing: the cache closes, says which file's close failed, and the data is on disk.
+     */
+    @Test
+    void aCacheWhoseSwappersNeverCloseStillClosesStopsItsThreadsAndFreesItsMemory() throws Exception {
+        for (Throwable failure : List.of(new IOException("injected: close"), new IllegalStateException("injected: close"),
+                 new InternalError("injected: close"))) {
+            Set<Thread> before = threadsNow();
+            Path path = dir.resolve("never-closes-" + failure.getClass().getSimpleName());
+            PageCache cache = PageCache.open(config("pagecache.warmup.enabled", "true"),
+                SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                    @Override
+                    public void close() throws IOException {
+                        super.close(); // the file is closed; only the swapper's own bookkeeping fails
+                        if (failure instanceof IOException e) {
+                            throw e;
+                        }
+                        if (failure instanceof RuntimeException e) {
+                            throw e;
+                        }
+                        throw (Error) failure;
+                    }
+                }));
+            PagedFile file = cache.map(path, PAGE);
+            write(file, 0, 1);
+            write(file, 1, 2);
+            Throwable e = assertThrows(Throwable.class, cache::close);
+            // An IOException naming the file (the RuntimeException its cause); an Error as it is.
+            assertTrue(e == failure || String.valueOf(e.getMessage()).contains(path.getFileName().toString())
+                && (e.getCause() == failure || e == failure), String.valueOf(e));
+            assertTrue(cache.isMemoryReleased(), "closed, its memory freed: " + e);
+            assertEquals(List.of(), newCacheThreads(before), "the cache's threads must be stopped");
+            assertThrows(IllegalStateException.class, () -> cache.map(path, PAGE), "the cache is closed");
+            cache.close(); // closed: nothing more to do
+            try (PageCache again = PageCache.open(config()); PagedFile reopened = again.map(path, PAGE)) {
+                assertEquals(1, read(reopened, 0));
+                assertEquals(2, read(reopened, 1));
+            }
+        }
+    }
 }
