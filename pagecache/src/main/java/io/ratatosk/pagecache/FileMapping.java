@@ -203,6 +203,11 @@ final class FileMapping implements FrameOwner {
         return true;
     }
 
+    /** Throws if this thread is inside a call of a swapper of this file's cache ({@link SwapperCalls}). */
+    void refuseInsideSwapperCall(String what) {
+        SwapperCalls.refuseInside(engine, what);
+    }
+
     IllegalStateException unmappedException() {
         return new IllegalStateException(path + " is not mapped: it was closed (unmapped), or the page cache was closed");
     }

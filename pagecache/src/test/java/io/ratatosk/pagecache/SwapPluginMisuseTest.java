@@ -470,4 +470,53 @@ class SwapPluginMisuseTest {
             }
         }
     }
+
+    /**
+     * A swapper whose evict reads the page it evicts through the page cache: the eviction holds that page's frame
+     * exclusively, and the read waited for the frame's lock, that is for itself.
+     */
+    @Test
+    void aSwapperThatReadsThePageItEvictsThroughItsCacheIsRefusedInsteadOfHanging() throws Exception {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+            java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
+            PagedFile[] mapped = new PagedFile[1];
+            Path path = dir.resolve("evict-reentrant.db");
+            try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"),
+                     SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                         @Override
+                         public void evict(long pageId, long address, boolean dirty) throws IOException {
+                             if (mapped[0] != null && refused.get() == null) {
+                                 try {
+                                     SwapPluginMisuseTest.read(mapped[0], pageId);
+                                 } catch (Throwable t) {
+                                     refused.set(t);
+                                     throw new IOException("injected: the call back failed", t);
+                                 }
+                             }
+                             super.evict(pageId, address, dirty);
+                         }
+                     }))) {
+                PagedFile file = cache.map(path, PAGE);
+                for (int p = 0; p < cache.frameCount(); p++) {
+                    write(file, p, 1000 + p);
+                }
+                mapped[0] = file;
+                for (int p = cache.frameCount(); p < 2 * cache.frameCount(); p++) {
+                    try {
+                        write(file, p, 1000 + p);
+                    } catch (IOException e) {
+                        p--; // the refused eviction's error, reported to this fault: the page is written on the next try
+                    }
+                }
+                assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+                mapped[0] = null;
+                file.close();
+            }
+            try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+                for (int p = 0; p < 32; p++) {
+                    assertEquals(1000 + p, read(file, p));
+                }
+            }
+        });
+    }
 }
