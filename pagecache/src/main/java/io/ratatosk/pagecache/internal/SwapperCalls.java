@@ -12,13 +12,36 @@ import java.nio.file.Path;
  * while it waits for those operations, and the swapper call is one of them.
  */
 public final class SwapperCalls {
-    /** The innermost swapper call of this thread, or null. */
-    private static final ThreadLocal<Call> CURRENT = new ThreadLocal<>();
+    /** This thread's swapper calls in progress, innermost last: no allocation per call once the thread made one. */
+    private static final ThreadLocal<Calls> CURRENT = ThreadLocal.withInitial(Calls::new);
 
     private SwapperCalls() {
     }
 
-    private record Call(Object cache, String operation, Path file, Call outer) {
+    /** A stack of swapper calls: which cache made each, what it was, and on which file. */
+    private static final class Calls {
+        Object[] caches = new Object[4];
+        String[] operations = new String[4];
+        Path[] files = new Path[4];
+        int depth;
+
+        void push(Object cache, String operation, Path file) {
+            if (depth == caches.length) {
+                caches = java.util.Arrays.copyOf(caches, depth * 2);
+                operations = java.util.Arrays.copyOf(operations, depth * 2);
+                files = java.util.Arrays.copyOf(files, depth * 2);
+            }
+            caches[depth] = cache;
+            operations[depth] = operation;
+            files[depth] = file;
+            depth++;
+        }
+
+        void pop() {
+            depth--;
+            caches[depth] = null; // a closed cache is not kept reachable from a pooled thread
+            files[depth] = null;
+        }
     }
 
     /**
@@ -26,15 +49,12 @@ public final class SwapperCalls {
      * call back, for the message.
      */
     public static void refuseInside(Object cache, String what) {
-        Call call = CURRENT.get();
-        if (call == null) {
-            return;
-        }
-        for (Call c = call; c != null; c = c.outer()) {
-            if (c.cache() == cache) {
-                throw new IllegalStateException(what + " was called from inside a call of its swapper (" + c.operation()
-                    + " of " + c.file() + "): a swapper or swap tier must not call back into the page cache that called"
-                    + " it; the call would wait for the swapper call in progress, that is for itself");
+        Calls calls = CURRENT.get();
+        for (int i = calls.depth - 1; i >= 0; i--) {
+            if (calls.caches[i] == cache) {
+                throw new IllegalStateException(what + " was called from inside a call of its swapper ("
+                    + calls.operations[i] + " of " + calls.files[i] + "): a swapper or swap tier must not call back into"
+                    + " the page cache that called it; the call would wait for the swapper call in progress, that is for itself");
             }
         }
     }
@@ -59,23 +79,19 @@ public final class SwapperCalls {
             this.file = file;
         }
 
-        private Call enter(String operation) {
-            Call outer = CURRENT.get();
-            CURRENT.set(new Call(cache, operation, file, outer));
-            return outer;
+        private Calls enter(String operation) {
+            Calls calls = CURRENT.get();
+            calls.push(cache, operation, file);
+            return calls;
         }
 
-        private static void exit(Call outer) {
-            if (outer == null) {
-                CURRENT.remove();
-            } else {
-                CURRENT.set(outer);
-            }
+        private static void exit(Calls calls) {
+            calls.pop();
         }
 
         @Override
         public int read(long pageId, long address) throws IOException {
-            Call outer = enter("read");
+            Calls outer = enter("read");
             try {
                 return super.read(pageId, address);
             } finally {
@@ -85,7 +101,7 @@ public final class SwapperCalls {
 
         @Override
         public void write(long pageId, long address) throws IOException {
-            Call outer = enter("write");
+            Calls outer = enter("write");
             try {
                 super.write(pageId, address);
             } finally {
@@ -95,7 +111,7 @@ public final class SwapperCalls {
 
         @Override
         public void write(long startPageId, long[] addresses, int count) throws IOException {
-            Call outer = enter("write");
+            Calls outer = enter("write");
             try {
                 super.write(startPageId, addresses, count);
             } finally {
@@ -105,7 +121,7 @@ public final class SwapperCalls {
 
         @Override
         public void evict(long pageId, long address, boolean dirty) throws IOException {
-            Call outer = enter("evict");
+            Calls outer = enter("evict");
             try {
                 super.evict(pageId, address, dirty);
             } finally {
@@ -120,7 +136,7 @@ public final class SwapperCalls {
 
         @Override
         public void force() throws IOException {
-            Call outer = enter("force");
+            Calls outer = enter("force");
             try {
                 super.force();
             } finally {
@@ -130,7 +146,7 @@ public final class SwapperCalls {
 
         @Override
         public long pageCount() throws IOException {
-            Call outer = enter("pageCount");
+            Calls outer = enter("pageCount");
             try {
                 return super.pageCount();
             } finally {
@@ -140,7 +156,7 @@ public final class SwapperCalls {
 
         @Override
         public void truncate(long pageCount) throws IOException {
-            Call outer = enter("truncate");
+            Calls outer = enter("truncate");
             try {
                 super.truncate(pageCount);
             } finally {
@@ -150,7 +166,7 @@ public final class SwapperCalls {
 
         @Override
         public void close() throws IOException {
-            Call outer = enter("close");
+            Calls outer = enter("close");
             try {
                 super.close();
             } finally {
