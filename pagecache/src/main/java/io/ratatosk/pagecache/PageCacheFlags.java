@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagCatalog;
+import io.ratatosk.core.config.FlagProblem;
 import io.ratatosk.core.config.FlagRule;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.policies.PolicyRegistry;
@@ -93,8 +94,32 @@ public final class PageCacheFlags {
 
     private static List<FlagRule> rules() {
         List<FlagRule> rules = new ArrayList<>(PolicyRegistry.RULES);
-        TIERS.forEach(tier -> rules.addAll(LOADED.rules(tier)));
+        TIERS.forEach(tier -> LOADED.rules(tier).forEach(rule -> rules.add(guarded(tier, rule))));
         return List.copyOf(rules);
+    }
+
+    /**
+     * A tier's rule as every parse runs it: what it throws refuses the configurations that choose the tier, naming its
+     * provider, and no other (a tier's rules run on every parse, and one that threw failed them all, pagecache.swap=file
+     * too, and PageCacheConfig's own initializer with them).
+     */
+    private static FlagRule guarded(SwapTierProvider tier, FlagRule rule) {
+        String name = LOADED.name(tier);
+        return (context, problems) -> {
+            List<FlagProblem> found = new ArrayList<>();
+            try {
+                rule.check(context, found);
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (RuntimeException | Error e) {
+                if (name.equals(context.values().given(SWAP))) {
+                    problems.add(new FlagProblem(SWAP.name(), name, "the rules of the tier provider "
+                        + tier.getClass().getName() + " cannot check this configuration: one threw " + e));
+                }
+                return;
+            }
+            problems.addAll(found);
+        };
     }
 
     /** The tier {@code pagecache.swap=name} selects. */

@@ -141,4 +141,14 @@ public final class BrokenTierProviders {
             return null;
         }
     }
+
+    /** Loads fine; its one rule throws on every check. */
+    public static final class ThrowingRule extends Base {
+        @Override
+        public List<io.ratatosk.core.config.FlagRule> rules() {
+            return List.of((context, problems) -> {
+                throw new IllegalStateException("injected: the rule failed");
+            });
+        }
+    }
 }

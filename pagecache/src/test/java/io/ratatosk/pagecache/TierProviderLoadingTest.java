@@ -133,4 +133,26 @@ class TierProviderLoadingTest {
             }
         }
     }
+
+    /**
+     * A tier whose flag rule throws: every tier's rules run on every parse, so every configuration failed with the
+     * rule's exception, pagecache.swap=file too, and no page cache could open. Now a configuration that does not
+     * choose the tier parses, and one that does is refused naming the provider.
+     */
+    @Test
+    void aTierRuleThatThrowsFailsOnlyTheConfigurationsThatChooseTheTier() throws Throwable {
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.ThrowingRule.class.getName()))) {
+            Class<?> config = Class.forName(PageCacheConfig.class.getName(), true, loader);
+            Class<?>[] mapArg = {Map.class};
+            Object plain = call(config, "parse", null, mapArg, Map.of("pagecache.memory", "64k"));
+            assertEquals("file", call(config, "swap", plain, new Class<?>[0]));
+            try {
+                call(config, "parse", null, mapArg, Map.of("pagecache.swap", "throwingrule"));
+                fail("a configuration that chooses the tier whose rule throws must be refused");
+            } catch (IllegalArgumentException e) {
+                assertTrue(e.getMessage().contains("ThrowingRule") && e.getMessage().contains("injected: the rule failed"),
+                    e.getMessage());
+            }
+        }
+    }
 }
