@@ -100,6 +100,12 @@ public final class PageCache implements AutoCloseable {
                 backgroundEvictor.start();
             }
             if (source != null) {
+                int depth = source.depth();
+                if (depth < 0 || depth > TierPrefetcher.QUEUE_SIZE) {
+                    // Each swap-in offers depth hints on the faulting thread; the queue keeps QUEUE_SIZE of them.
+                    throw new IllegalStateException("the swap tier " + tier + " asks for a prefetch depth of " + depth
+                        + ": it must be in [0, " + TierPrefetcher.QUEUE_SIZE + "]");
+                }
                 tierPrefetcher = new TierPrefetcher(engine, source);
                 listening = true; // the tier may hold the listener even if this call throws
                 source.swapInListener(tierPrefetcher);

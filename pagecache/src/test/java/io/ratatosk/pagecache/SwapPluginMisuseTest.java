@@ -78,6 +78,7 @@ class SwapPluginMisuseTest {
         volatile boolean failHooks;
         volatile boolean failFirstPrefetchSource;
         volatile boolean failListener;
+        volatile int depth = 2;
 
         @Override
         public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
@@ -106,7 +107,7 @@ class SwapPluginMisuseTest {
 
         @Override
         public int depth() {
-            return 2;
+            return depth;
         }
 
         @Override
@@ -518,5 +519,24 @@ class SwapPluginMisuseTest {
                 }
             }
         });
+    }
+
+    /**
+     * A tier whose prefetch depth is out of range: every swap-in offered that many hints on the faulting thread (a depth
+     * of 2^30 took each fault through half a billion tier lookups), though the queue keeps 256. Refused at open, with
+     * what the open took released.
+     */
+    @Test
+    void aTierWithAPrefetchDepthOutOfRangeIsRefusedAtOpen() throws Exception {
+        Set<Thread> before = threadsNow();
+        for (int depth : new int[] {-1, TierPrefetcher.QUEUE_SIZE + 1, 1 << 30}) {
+            PrefetchingTier tier = new PrefetchingTier();
+            tier.depth = depth;
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> PageCache.open(config(), tier).close());
+            assertTrue(e.getMessage().contains("depth") && e.getMessage().contains(String.valueOf(depth)), e.getMessage());
+            tier.depth = TierPrefetcher.QUEUE_SIZE;
+            PageCache.open(config(), tier).close(); // released by the refused open
+        }
+        assertEquals(List.of(), newCacheThreads(before));
     }
 }
