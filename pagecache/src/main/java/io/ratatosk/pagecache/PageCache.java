@@ -13,6 +13,7 @@ import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
+import io.ratatosk.pagecache.tier.TierCounters;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -277,8 +278,13 @@ public final class PageCache implements AutoCloseable {
         if (tier == null) {
             return NvmCacheStats.NONE;
         }
+        TierCounters counters = tier.counters();
+        if (counters == null) {
+            throw new IllegalStateException("the swap tier " + tier + " returned null from counters(); TierCounters.NONE"
+                + " says it counts nothing");
+        }
         WriteAwareEviction writeAware = engine.policy() instanceof WriteAwareEviction w ? w : null;
-        return NvmCacheStats.of(tier.counters(), writeAware == null ? 0 : writeAware.dirtySkips(),
+        return NvmCacheStats.of(counters, writeAware == null ? 0 : writeAware.dirtySkips(),
             writeAware == null ? 0 : writeAware.budget(), prefetcher == null ? 0 : prefetcher.prefetched(),
             prefetcher == null ? 0 : prefetcher.dropped());
     }

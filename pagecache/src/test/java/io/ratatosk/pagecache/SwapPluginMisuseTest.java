@@ -85,9 +85,11 @@ class SwapPluginMisuseTest {
             return files.create(file, fileId, filePageSize, create);
         }
 
+        volatile TierCounters counters = TierCounters.NONE;
+
         @Override
         public TierCounters counters() {
-            return TierCounters.NONE;
+            return counters;
         }
 
         @Override
@@ -538,5 +540,18 @@ class SwapPluginMisuseTest {
             PageCache.open(config(), tier).close(); // released by the refused open
         }
         assertEquals(List.of(), newCacheThreads(before));
+    }
+
+    /** A tier whose counters() returns null: stats() once failed with a bare NullPointerException from inside the cache. */
+    @Test
+    void aTierWhoseCountersAreNullIsNamedByStats() throws Exception {
+        PrefetchingTier tier = new PrefetchingTier();
+        try (PageCache cache = PageCache.open(config(), tier)) {
+            tier.counters = null;
+            IllegalStateException e = assertThrows(IllegalStateException.class, cache::stats);
+            assertTrue(e.getMessage().contains("counters()") && e.getMessage().contains(tier.toString()), e.getMessage());
+            tier.counters = TierCounters.NONE;
+            assertEquals(0, cache.stats().nvm().reads());
+        }
     }
 }
