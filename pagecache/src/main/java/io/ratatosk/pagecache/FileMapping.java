@@ -547,9 +547,11 @@ final class FileMapping implements FrameOwner {
                 if (last >= pageCount && pageCount > 0) {
                     keepLastPage(pageCount - 1);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
-                    + pageCount + " on are gone from the cache all the same: " + e.getMessage(), e);
+                    + pageCount + " on are gone from the cache all the same: "
+                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
             }
         } finally {
             gate.reopen();

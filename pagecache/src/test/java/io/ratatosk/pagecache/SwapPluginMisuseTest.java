@@ -554,4 +554,38 @@ class SwapPluginMisuseTest {
             assertEquals(0, cache.stats().nvm().reads());
         }
     }
+
+    /**
+     * A swapper whose truncate throws a RuntimeException: PagedFile.truncate's contract says an IllegalStateException
+     * means nothing changed (a write cursor held a page), yet the swapper's own IllegalStateException came out bare
+     * after the pages past the cut were dropped. Now it is the documented IOException ("the pages are gone from the
+     * cache all the same"), naming the file, and the file works on.
+     */
+    @Test
+    void aRuntimeExceptionFromASwapperTruncateIsTheDocumentedIOException() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Path path = dir.resolve("truncate-runtime.db");
+        try (PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                 @Override
+                 public void truncate(long pageCount) throws IOException {
+                     if (fail.get()) {
+                         throw new IllegalStateException("injected: truncate");
+                     }
+                     super.truncate(pageCount);
+                 }
+             }));
+             PagedFile file = cache.map(path, PAGE)) {
+            for (int p = 0; p < 4; p++) {
+                write(file, p, 10 + p);
+            }
+            IOException e = assertThrows(IOException.class, () -> file.truncate(2));
+            assertTrue(e.getMessage().contains("truncate-runtime.db") && e.getCause() instanceof IllegalStateException, e.getMessage());
+            fail.set(false);
+            file.truncate(2);
+            write(file, 1, 21);
+            assertEquals(10, read(file, 0));
+            assertEquals(21, read(file, 1));
+            assertEquals(1, file.getLastPageId());
+        }
+    }
 }
