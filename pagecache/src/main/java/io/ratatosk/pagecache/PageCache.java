@@ -179,6 +179,10 @@ public final class PageCache implements AutoCloseable {
         }
         try {
             return new PageCache(config, tier);
+        } catch (TierInUseException t) {
+            // The provider handed out a tier that serves another open cache: it is that cache's to close, not ours.
+            throw new TierInUseException("pagecache.swap=" + config.swap() + ": the tier provider "
+                + provider.getClass().getName() + " returned from open " + t.getMessage());
         } catch (Throwable t) {
             try {
                 tier.close();
@@ -446,9 +450,16 @@ public final class PageCache implements AutoCloseable {
         }
         synchronized (TIERS_IN_USE) {
             if (!TIERS_IN_USE.add(tier)) {
-                throw new IllegalArgumentException("the swap tier " + tier + " already serves an open page cache: each"
+                throw new TierInUseException("the swap tier " + tier + " already serves an open page cache: each"
                     + " cache needs a tier of its own (closing a cache closes its tier, and every file in it)");
             }
+        }
+    }
+
+    /** A tier refused because it serves another open cache: whoever refuses it must not close it. */
+    private static final class TierInUseException extends IllegalArgumentException {
+        TierInUseException(String message) {
+            super(message);
         }
     }
 

@@ -151,4 +151,94 @@ public final class BrokenTierProviders {
             });
         }
     }
+
+    /** Loads fine; its open returns one tier for every cache, as a provider that keeps a singleton would. */
+    public static final class Singleton extends Base {
+        static ClosingTier tier;
+
+        @Override
+        public synchronized SwapTier open(PageCacheConfig config, PageSwapperFactory files) {
+            if (tier == null) {
+                tier = new ClosingTier(files);
+            }
+            return tier;
+        }
+    }
+
+    /** Plain files behind a tier that, like the NVM tier, closes the swappers it made when it closes. */
+    static final class ClosingTier implements SwapTier {
+        private final PageSwapperFactory files;
+        private final List<io.ratatosk.core.PageSwapper> made = new java.util.ArrayList<>();
+
+        ClosingTier(PageSwapperFactory files) {
+            this.files = files;
+        }
+
+        @Override
+        public synchronized io.ratatosk.core.PageSwapper create(java.nio.file.Path file, int fileId, int filePageSize,
+                                                               boolean create) throws java.io.IOException {
+            io.ratatosk.core.PageSwapper swapper = new io.ratatosk.core.ForwardingPageSwapper(files.create(file, fileId,
+                filePageSize, create));
+            made.add(swapper);
+            return swapper;
+        }
+
+        @Override
+        public io.ratatosk.pagecache.tier.TierCounters counters() {
+            return io.ratatosk.pagecache.tier.TierCounters.NONE;
+        }
+
+        @Override
+        public synchronized void close() throws java.io.IOException {
+            for (io.ratatosk.core.PageSwapper swapper : made) {
+                swapper.close();
+            }
+            made.clear();
+        }
+    }
+
+    /**
+     * Run in the test's own class loader: opens a cache with {@code pagecache.swap=singleton}, writes, has a second open
+     * refused, then writes more, closes and reads it all back. Returns what went wrong, or null.
+     */
+    public static String singletonScenario(java.nio.file.Path dir) throws Exception {
+        java.util.Map<String, String> flags = java.util.Map.of("pagecache.memory", "16k", "pagecache.page_size", "4k",
+            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false", "pagecache.swap", "singleton");
+        java.nio.file.Path path = dir.resolve("singleton.db");
+        PageCache first = PageCache.open(PageCacheConfig.parse(flags));
+        PagedFile file = first.map(path, 4096);
+        put(file, 0, 100);
+        try {
+            PageCache.open(PageCacheConfig.parse(flags)).close();
+            return "the second open of the same tier was not refused";
+        } catch (IllegalArgumentException expected) {
+            if (!expected.getMessage().contains("already serves")) {
+                return "refused with " + expected;
+            }
+        }
+        for (int p = 1; p < 10; p++) {
+            put(file, p, 100 + p); // more pages than frames: evictions write through the tier's swappers
+        }
+        first.close();
+        java.util.Map<String, String> plain = new java.util.HashMap<>(flags);
+        plain.put("pagecache.swap", "file");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(plain)); PagedFile again = cache.map(path, 4096);
+             PageCursor c = again.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            for (int p = 0; p < 10; p++) {
+                if (!c.next(p) || c.getLong(0) != 100 + p) {
+                    return "page " + p + " lost";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static void put(PagedFile file, long pageId, long value) throws java.io.IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            if (!c.next()) {
+                throw new AssertionError("page " + pageId);
+            }
+            c.putLong(0, value);
+        }
+    }
 }

@@ -155,4 +155,18 @@ class TierProviderLoadingTest {
             }
         }
     }
+
+    /**
+     * A provider whose open hands out one tier for every cache: the second cache's open, refused because the tier
+     * serves the first, closed the tier on its way out, and with it every file of the first cache under it: the first
+     * could then neither write its dirty pages nor close. Now the refused open leaves the tier alone.
+     */
+    @Test
+    void aProviderThatHandsOutOneTierTwiceIsRefusedWithoutClosingItUnderTheFirstCache() throws Throwable {
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.Singleton.class.getName()))) {
+            Class<?> providers = Class.forName(BrokenTierProviders.class.getName(), true, loader);
+            Object problem = call(providers, "singletonScenario", null, new Class<?>[] {Path.class}, dir);
+            assertEquals(null, problem);
+        }
+    }
 }
