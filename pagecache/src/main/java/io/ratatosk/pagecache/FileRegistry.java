@@ -71,7 +71,15 @@ final class FileRegistry implements MappingOwner {
                 return existing;
             }
             int fileId = allocateFileId();
-            PageSwapper swapper = swappers.create(real, fileId, filePageSize, create);
+            PageSwapper swapper;
+            // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
+            // page memory under this map, which then handed out a file of the closed cache.
+            SwapperCalls.begin(engine, "the swapper factory's create", real);
+            try {
+                swapper = swappers.create(real, fileId, filePageSize, create);
+            } finally {
+                SwapperCalls.end();
+            }
             if (swapper == null) {
                 throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned null");
             }

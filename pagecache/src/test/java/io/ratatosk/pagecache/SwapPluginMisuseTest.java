@@ -588,4 +588,48 @@ class SwapPluginMisuseTest {
             assertEquals(1, file.getLastPageId());
         }
     }
+
+    /**
+     * A factory whose create calls back into the cache, which is mapping under its mapping lock: a close from there
+     * unmapped everything and freed the page memory, and the map then went on to hand out a file of the closed cache
+     * (whose next fault would write into freed memory); a map from there recursed. Refused; the cache works on.
+     */
+    @Test
+    void aFactoryThatCallsBackIntoItsCacheFromCreateIsRefused() throws Exception {
+        Map<String, CallBack> callBacks = new java.util.LinkedHashMap<>();
+        callBacks.put("PageCache.close", (cache, file) -> cache.close());
+        callBacks.put("PageCache.map", (cache, file) -> cache.map(dir.resolve("nested.db"), PAGE).close());
+        callBacks.put("PagedFile.close", (cache, file) -> file.close());
+        for (Map.Entry<String, CallBack> callBack : callBacks.entrySet()) {
+            FileSwapperFactory files = new FileSwapperFactory();
+            PageCache[] self = new PageCache[1];
+            PagedFile[] other = new PagedFile[1];
+            java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
+            io.ratatosk.core.PageSwapperFactory calling = (file, fileId, filePageSize, create) -> {
+                if (file.getFileName().toString().equals("evil.db")) {
+                    try {
+                        callBack.getValue().run(self[0], other[0]);
+                    } catch (Throwable t) {
+                        refused.set(t);
+                        throw new IOException("injected: the call back failed", t);
+                    }
+                }
+                return files.create(file, fileId, filePageSize, create);
+            };
+            Path path = dir.resolve("kept.db");
+            try (PageCache cache = PageCache.open(config(), calling)) {
+                self[0] = cache;
+                other[0] = cache.map(path, PAGE);
+                write(other[0], 0, 7);
+                assertThrows(IOException.class, () -> cache.map(dir.resolve("evil.db"), PAGE), callBack.getKey());
+                assertTrue(refused.get() instanceof IllegalStateException, callBack.getKey() + ": " + refused.get());
+                assertTrue(refused.get().getMessage().contains("inside a call"), refused.get().getMessage());
+                assertEquals(7, read(other[0], 0));
+                other[0].close();
+            }
+            try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+                assertEquals(7, read(file, 0));
+            }
+        }
+    }
 }

@@ -59,6 +59,19 @@ public final class SwapperCalls {
         }
     }
 
+    /**
+     * Marks a call of {@code cache}'s plug-in code that is not a swapper's (a factory's create) until {@link #end}:
+     * call backs into {@code cache} are refused meanwhile, as from inside a swapper call.
+     */
+    public static void begin(Object cache, String operation, Path file) {
+        CURRENT.get().push(cache, operation, file);
+    }
+
+    /** Ends the innermost {@link #begin}. */
+    public static void end() {
+        CURRENT.get().pop();
+    }
+
     /** The swapper of a mapped file as the page cache calls it: every call marked as inside a call of {@code cache}'s swapper. */
     public static PageSwapper guard(PageSwapper swapper, Object cache, Path file) {
         return new Guarded(swapper, cache, file);
