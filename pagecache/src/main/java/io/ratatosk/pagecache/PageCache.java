@@ -241,14 +241,30 @@ public final class PageCache implements AutoCloseable {
 
     /**
      * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
-     * flushed by its close.
+     * flushed by its close. A file that cannot be flushed does not keep the others from being flushed: each is, and
+     * then the first failure is thrown, the others suppressed in it.
      *
      * @throws IllegalStateException once the cache is closed
      */
     public void flushAndForce() throws IOException {
         checkOpen();
+        Throwable failure = null;
         for (PagedFile file : files.mapped()) {
-            file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
+            try {
+                file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
+            } catch (IOException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof IOException e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
         }
     }
 

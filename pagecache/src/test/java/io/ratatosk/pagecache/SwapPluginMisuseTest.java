@@ -632,4 +632,55 @@ class SwapPluginMisuseTest {
             }
         }
     }
+
+    /**
+     * flushAndForce with swappers whose force throws: the first file's failure ended the call, and the files after it
+     * were not even written, so one broken swapper kept every other file's pages from being made durable by a
+     * checkpoint. Now every file is flushed, and the first failure is thrown with the others suppressed.
+     */
+    @Test
+    void flushAndForceFlushesEveryFileThoughSomeSwappersFail() throws Exception {
+        Map<Path, AtomicInteger> writes = new java.util.concurrent.ConcurrentHashMap<>();
+        FileSwapperFactory files = new FileSwapperFactory();
+        io.ratatosk.core.PageSwapperFactory failingForce = (file, fileId, filePageSize, create) ->
+            new io.ratatosk.core.ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
+                @Override
+                public void write(long pageId, long address) throws IOException {
+                    writes.computeIfAbsent(file, f -> new AtomicInteger()).incrementAndGet();
+                    super.write(pageId, address);
+                }
+
+                @Override
+                public void write(long startPageId, long[] addresses, int count) throws IOException {
+                    writes.computeIfAbsent(file, f -> new AtomicInteger()).incrementAndGet();
+                    super.write(startPageId, addresses, count);
+                }
+
+                @Override
+                public void force() throws IOException {
+                    if (!file.getFileName().toString().startsWith("ok")) {
+                        throw new IOException("injected: force of " + file.getFileName());
+                    }
+                    super.force();
+                }
+            };
+        try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"), failingForce)) {
+            List<PagedFile> mapped = new java.util.ArrayList<>();
+            for (String name : List.of("bad1", "bad2", "ok3")) {
+                PagedFile file = cache.map(dir.resolve(name), PAGE);
+                write(file, 0, 1);
+                mapped.add(file);
+            }
+            IOException e = assertThrows(IOException.class, cache::flushAndForce);
+            assertEquals(1, e.getSuppressed().length, "both failures are reported: " + e);
+            for (PagedFile file : mapped) {
+                assertTrue(writes.containsKey(file.path()), file.path() + " was written by flushAndForce: " + writes);
+            }
+            for (PagedFile file : mapped) {
+                file.close(); // the writes are done, and force still fails for the bad ones
+            }
+        } catch (IOException closeFailed) {
+            assertTrue(closeFailed.getMessage().contains("injected"), closeFailed.getMessage());
+        }
+    }
 }
