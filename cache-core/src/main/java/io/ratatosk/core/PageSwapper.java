@@ -7,6 +7,12 @@ import java.io.IOException;
  * Addresses are off-heap page buffers of at least {@code filePageSize} bytes. A read past the end of
  * the storage fills the rest of the buffer with zeros. Implementations are thread-safe: different
  * pages are read and written concurrently.
+ *
+ * <p>What a swapper throws from a page read (an {@code IOException} or any {@code RuntimeException}) reaches the
+ * cursor that faulted the page as an {@code IOException} naming the file and the page, with the swapper's exception
+ * as its cause; an {@code Error} passes as it is. Either way the page is left absent and its frame free, and a later
+ * read tries again. A failed eviction write leaves the page dirty in the cache and is reported to the next fault,
+ * map or flush. {@link #filePageSize()} must be the page size the factory was asked for.
  */
 public interface PageSwapper extends AutoCloseable {
     /** The page size of the file behind this swapper. */

@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.FaultWaiters;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
+import io.ratatosk.pagecache.internal.SwapperCalls;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.metrics.FaultEvent;
 import java.io.IOException;
@@ -75,6 +76,12 @@ final class FileMapping implements FrameOwner {
         this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
+        int swapperPageSize = swapper.filePageSize();
+        if (swapperPageSize != filePageSize) {
+            // It would read and write its own page size at a frame's address: past the frame's end when larger.
+            throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
+                + swapper + " has page size " + swapperPageSize + " (the swapper factory ignored the page size asked for)");
+        }
         long pages = swapper.pageCount();
         if (pages < 0 || pages > maxPageId + 1) {
             // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own
@@ -173,6 +180,7 @@ final class FileMapping implements FrameOwner {
     }
 
     private boolean awaitUnmapOutcome() {
+        SwapperCalls.refuseInside(engine, "a call on " + path + " while it is being unmapped");
         int attempt = 0;
         while (closed) {
             if (unmapped) {
@@ -195,6 +203,11 @@ final class FileMapping implements FrameOwner {
         return true;
     }
 
+    /** Throws if this thread is inside a call of a swapper of this file's cache ({@link SwapperCalls}). */
+    void refuseInsideSwapperCall(String what) {
+        SwapperCalls.refuseInside(engine, what);
+    }
+
     IllegalStateException unmappedException() {
         return new IllegalStateException(path + " is not mapped: it was closed (unmapped), or the page cache was closed");
     }
@@ -203,6 +216,7 @@ final class FileMapping implements FrameOwner {
 
     /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
     void flush() throws IOException {
+        SwapperCalls.refuseInside(engine, "PagedFile.flush");
         if (!enterGate()) {
             throw unmappedException();
         }
@@ -211,6 +225,7 @@ final class FileMapping implements FrameOwner {
 
     /** As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. */
     void flushUnlessUnmapped() throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
         if (enterGate()) {
             flushInsideGate();
         }
@@ -240,6 +255,9 @@ final class FileMapping implements FrameOwner {
                 throw e;
             }
             throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + message, e);
+        } catch (RuntimeException e) {
+            // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
+            throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + e, e);
         }
     }
 
@@ -286,6 +304,7 @@ final class FileMapping implements FrameOwner {
      * @throws IllegalStateException once the file is unmapped
      */
     int faultIn(long pageId, long key, boolean forWrite) throws IOException {
+        SwapperCalls.refuseInside(engine, "a cursor's fault of page " + pageId + " of " + path);
         if (!enterGate()) {
             throw unmappedException();
         }
@@ -345,9 +364,13 @@ final class FileMapping implements FrameOwner {
                 if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
                     swapper.write(pageId, address);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                // A RuntimeException is the swapper's too (a plug-in's bug, an UncheckedIOException): the caller gets an
+                // IOException naming file and page either way, never a bare IllegalStateException that reads like the
+                // cache's own "unmapped". Errors pass as they are.
                 throw new IOException((forWrite && pageId > lastPageId() ? "growing " : "reading ") + path
-                    + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: " + e.getMessage(), e);
+                    + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: "
+                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
             }
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);
@@ -493,6 +516,7 @@ final class FileMapping implements FrameOwner {
         if (pageCount < 0) {
             throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for " + path);
         }
+        SwapperCalls.refuseInside(engine, "PagedFile.truncate");
         int attempt = 0;
         while (true) {
             if (!awaitMapped()) {
@@ -523,9 +547,11 @@ final class FileMapping implements FrameOwner {
                 if (last >= pageCount && pageCount > 0) {
                     keepLastPage(pageCount - 1);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
-                    + pageCount + " on are gone from the cache all the same: " + e.getMessage(), e);
+                    + pageCount + " on are gone from the cache all the same: "
+                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
             }
         } finally {
             gate.reopen();

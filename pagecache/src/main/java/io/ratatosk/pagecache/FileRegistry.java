@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -48,6 +49,7 @@ final class FileRegistry implements MappingOwner {
      * @throws IllegalStateException once closed
      */
     PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.map");
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache is closed");
@@ -69,10 +71,28 @@ final class FileRegistry implements MappingOwner {
                 return existing;
             }
             int fileId = allocateFileId();
-            PageSwapper swapper = swappers.create(real, fileId, filePageSize, create);
+            PageSwapper swapper;
+            // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
+            // page memory under this map, which then handed out a file of the closed cache.
+            SwapperCalls.begin(engine, "the swapper factory's create", real);
+            try {
+                swapper = swappers.create(real, fileId, filePageSize, create);
+            } finally {
+                SwapperCalls.end();
+            }
+            if (swapper == null) {
+                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned null");
+            }
+            FileMapping sharing = mappingWith(swapper);
+            if (sharing != null) {
+                // Not closed: it is the other file's. Through it this file's pages would go into the other file.
+                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
+                    + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
+            }
             FileMapping mapping;
             try {
-                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize, swapper);
+                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
+                    SwapperCalls.guard(swapper, engine, real));
             } catch (Throwable t) {
                 try {
                     swapper.close();
@@ -88,6 +108,16 @@ final class FileRegistry implements MappingOwner {
             listener.mapped(mapping);
             return file;
         }
+    }
+
+    /** Under lock: the registered mapping (live, or dead with its close to retry) whose swapper is {@code swapper}, else null. */
+    private FileMapping mappingWith(PageSwapper swapper) {
+        for (PagedFile file : filesByIdentity.values()) {
+            if (SwapperCalls.unguarded(file.mapping().swapper()) == swapper) {
+                return file.mapping();
+            }
+        }
+        return null;
     }
 
     /** The file's real path, creating it first if asked; refuses what is not a regular file. */
@@ -133,6 +163,7 @@ final class FileRegistry implements MappingOwner {
     /** One mapping of {@code mapping} was closed; the last one flushes it, drops its pages and closes it. */
     @Override
     public void release(FileMapping mapping) throws IOException {
+        SwapperCalls.refuseInside(engine, "PagedFile.close");
         synchronized (lock) {
             if (engine.owner(mapping.fileId()) != mapping) {
                 return; // already unmapped
@@ -153,6 +184,12 @@ final class FileRegistry implements MappingOwner {
      * may retry.
      */
     private void unmap(FileMapping mapping, int references) throws IOException {
+        unmapPages(mapping, references);
+        closeSwapper(mapping);
+    }
+
+    /** {@link #unmap} but for closing the swapper. */
+    private void unmapPages(FileMapping mapping, int references) throws IOException {
         listener.unmapping(mapping);
         try {
             mapping.unmap();
@@ -160,7 +197,6 @@ final class FileRegistry implements MappingOwner {
             mapping.restoreReferences(references);
             throw t;
         }
-        closeSwapper(mapping);
     }
 
     /**
@@ -202,35 +238,52 @@ final class FileRegistry implements MappingOwner {
     /**
      * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
      * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
-     * registry still open.
+     * registry still open. Once every file is unmapped (flushed and forced, its pages dropped), a swapper whose close
+     * fails does not keep the registry open: nothing of its file is left to lose, and a swapper that never closes
+     * would keep the cache, its threads and its memory forever. Those failures are returned (the first, the rest
+     * suppressed), null when there were none.
      */
-    void closeAll() throws IOException {
+    Throwable closeAll() throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.close");
         synchronized (lock) {
             if (closed) {
-                return;
+                return null;
             }
-            Throwable failure = null;
+            Throwable unmapFailure = null;
+            Throwable closeFailure = null;
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
-                try {
-                    if (mapping.isClosed()) {
-                        closeSwapper(mapping);
-                    } else {
-                        unmap(mapping, mapping.releaseAllReferences());
-                    }
-                } catch (Throwable t) {
-                    if (failure == null) {
-                        failure = t;
-                    } else {
-                        failure.addSuppressed(t);
+                if (!mapping.isClosed()) {
+                    try {
+                        unmapPages(mapping, mapping.releaseAllReferences());
+                    } catch (Throwable t) {
+                        unmapFailure = add(unmapFailure, t);
+                        continue;
                     }
                 }
+                try {
+                    closeSwapper(mapping);
+                } catch (Throwable t) {
+                    closeFailure = add(closeFailure, t);
+                }
             }
-            if (failure != null) {
-                rethrow(failure);
+            if (unmapFailure != null) {
+                if (closeFailure != null) {
+                    unmapFailure.addSuppressed(closeFailure);
+                }
+                rethrow(unmapFailure);
             }
             closed = true;
+            return closeFailure;
         }
+    }
+
+    private static Throwable add(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private static void rethrow(Throwable t) throws IOException {

@@ -12,6 +12,8 @@ import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
+import io.ratatosk.pagecache.tier.SwapTierProvider;
+import io.ratatosk.pagecache.tier.TierCounters;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -50,6 +52,8 @@ public final class PageCache implements AutoCloseable {
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
     private final TierPrefetcher prefetcher;
+    /** The tier's prefetch hooks the prefetcher listens to, asked for once at open; else null. */
+    private final PrefetchSource prefetchSource;
     /** Writes resident-page profiles and reheats files from them ({@code pagecache.warmup.enabled}), else null. */
     private final CacheWarmer warmer;
     /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
@@ -83,8 +87,11 @@ public final class PageCache implements AutoCloseable {
         TierPrefetcher tierPrefetcher = null;
         PageCacheMBeanRegistration registration = null;
         CacheWarmer cacheWarmer = null;
-        PrefetchSource prefetchSource = tier == null ? null : tier.prefetchSource();
+        PrefetchSource source = null;
+        boolean listening = false;
         try {
+            // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
+            source = tier == null ? null : tier.prefetchSource();
             if (OperationsFlags.jmxEnabled(config)) {
                 String name = OperationsFlags.name(config);
                 registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
@@ -93,9 +100,16 @@ public final class PageCache implements AutoCloseable {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
                 backgroundEvictor.start();
             }
-            if (prefetchSource != null) {
-                tierPrefetcher = new TierPrefetcher(engine, prefetchSource);
-                prefetchSource.swapInListener(tierPrefetcher);
+            if (source != null) {
+                int depth = source.depth();
+                if (depth < 0 || depth > TierPrefetcher.QUEUE_SIZE) {
+                    // Each swap-in offers depth hints on the faulting thread; the queue keeps QUEUE_SIZE of them.
+                    throw new IllegalStateException("the swap tier " + tier + " asks for a prefetch depth of " + depth
+                        + ": it must be in [0, " + TierPrefetcher.QUEUE_SIZE + "]");
+                }
+                tierPrefetcher = new TierPrefetcher(engine, source);
+                listening = true; // the tier may hold the listener even if this call throws
+                source.swapInListener(tierPrefetcher);
                 tierPrefetcher.start();
             }
             if (OperationsFlags.warmupEnabled(config)) {
@@ -105,17 +119,22 @@ public final class PageCache implements AutoCloseable {
                 cacheWarmer.start();
             }
         } catch (Throwable t) {
-            if (prefetchSource != null) {
-                prefetchSource.swapInListener(null);
-            }
-            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
-            if (registration != null) {
-                registration.close();
-            }
-            engine.close();
-            release(tier);
+            PrefetchSource detach = listening ? source : null;
+            PageCacheMBeanRegistration unregister = registration;
+            DaemonWorker[] workers = {backgroundEvictor, tierPrefetcher, cacheWarmer};
+            // Each step runs whatever the one before threw: the threads are stopped before the memory they use goes.
+            runAll(t, () -> {
+                if (detach != null) {
+                    detach.swapInListener(null);
+                }
+            }, () -> stop(workers), () -> {
+                if (unregister != null) {
+                    unregister.close();
+                }
+            }, engine::close, () -> release(tier));
             throw t;
         }
+        this.prefetchSource = source;
         this.mbean = registration;
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
@@ -152,9 +171,18 @@ public final class PageCache implements AutoCloseable {
         if (PageCacheFlags.FILE_SWAP.equals(config.swap()) || swappers instanceof SwapTier) {
             return new PageCache(config, swappers);
         }
-        SwapTier tier = PageCacheFlags.tier(config.swap()).open(config, swappers);
+        SwapTierProvider provider = PageCacheFlags.tier(config.swap());
+        SwapTier tier = provider.open(config, swappers);
+        if (tier == null) {
+            throw new IllegalStateException("pagecache.swap=" + config.swap() + ": the tier provider "
+                + provider.getClass().getName() + " returned null from open");
+        }
         try {
             return new PageCache(config, tier);
+        } catch (TierInUseException t) {
+            // The provider handed out a tier that serves another open cache: it is that cache's to close, not ours.
+            throw new TierInUseException("pagecache.swap=" + config.swap() + ": the tier provider "
+                + provider.getClass().getName() + " returned from open " + t.getMessage());
         } catch (Throwable t) {
             try {
                 tier.close();
@@ -213,14 +241,30 @@ public final class PageCache implements AutoCloseable {
 
     /**
      * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
-     * flushed by its close.
+     * flushed by its close. A file that cannot be flushed does not keep the others from being flushed: each is, and
+     * then the first failure is thrown, the others suppressed in it.
      *
      * @throws IllegalStateException once the cache is closed
      */
     public void flushAndForce() throws IOException {
         checkOpen();
+        Throwable failure = null;
         for (PagedFile file : files.mapped()) {
-            file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
+            try {
+                file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
+            } catch (IOException | RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof IOException e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
         }
     }
 
@@ -254,8 +298,13 @@ public final class PageCache implements AutoCloseable {
         if (tier == null) {
             return NvmCacheStats.NONE;
         }
+        TierCounters counters = tier.counters();
+        if (counters == null) {
+            throw new IllegalStateException("the swap tier " + tier + " returned null from counters(); TierCounters.NONE"
+                + " says it counts nothing");
+        }
         WriteAwareEviction writeAware = engine.policy() instanceof WriteAwareEviction w ? w : null;
-        return NvmCacheStats.of(tier.counters(), writeAware == null ? 0 : writeAware.dirtySkips(),
+        return NvmCacheStats.of(counters, writeAware == null ? 0 : writeAware.dirtySkips(),
             writeAware == null ? 0 : writeAware.budget(), prefetcher == null ? 0 : prefetcher.prefetched(),
             prefetcher == null ? 0 : prefetcher.dropped());
     }
@@ -346,7 +395,9 @@ public final class PageCache implements AutoCloseable {
      * threads, and frees the memory (at once, or when the last cursor still open is closed). If a file
      * cannot be flushed or a write cursor still holds one of its pages, the cache stays open with that
      * file mapped and its dirty pages in it, and the error is thrown: call close again once the cause is
-     * fixed. Closing a closed cache does nothing.
+     * fixed. Once every file is flushed and unmapped the cache closes whatever else fails (a swapper's or the tier's
+     * close, a tier's hook), with its threads stopped and its memory freed, and then throws the first failure. Closing
+     * a closed cache does nothing.
      */
     @Override
     public void close() throws IOException {
@@ -354,22 +405,59 @@ public final class PageCache implements AutoCloseable {
             if (closed) {
                 return;
             }
-            files.closeAll();
-            try {
-                if (tier != null && tier.prefetchSource() != null) {
-                    tier.prefetchSource().swapInListener(null);
+            // Every file is flushed and unmapped from here on; a swapper that failed to close is reported, not retried.
+            Throwable swapperFailure = files.closeAll();
+            // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
+            // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
+            closed = true;
+            Throwable failure = runAll(swapperFailure, () -> {
+                if (prefetchSource != null) {
+                    prefetchSource.swapInListener(null);
                 }
-                stop(evictor, prefetcher, warmer);
-                swappers.close();
-            } finally {
-                closed = true;
-                release(tier);
-                engine.close();
+            }, () -> stop(evictor, prefetcher, warmer), swappers::close, () -> release(tier), engine::close, () -> {
                 if (mbean != null) {
                     mbean.close();
                 }
+            });
+            if (failure instanceof IOException e) {
+                throw e;
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw new IOException(failure);
             }
         }
+    }
+
+    /** A step of a close that may throw anything. */
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs every step, whatever the ones before threw; returns {@code first} (when not null) with the steps' failures
+     * suppressed in it, else the first step's failure with the later ones suppressed, else null.
+     */
+    private static Throwable runAll(Throwable first, Step... steps) {
+        Throwable failure = first;
+        for (Step step : steps) {
+            try {
+                step.run();
+            } catch (Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                } else if (failure != t) {
+                    failure.addSuppressed(t);
+                }
+            }
+        }
+        return failure;
     }
 
     private static void claim(SwapTier tier) {
@@ -378,9 +466,16 @@ public final class PageCache implements AutoCloseable {
         }
         synchronized (TIERS_IN_USE) {
             if (!TIERS_IN_USE.add(tier)) {
-                throw new IllegalArgumentException("the swap tier " + tier + " already serves an open page cache: each"
+                throw new TierInUseException("the swap tier " + tier + " already serves an open page cache: each"
                     + " cache needs a tier of its own (closing a cache closes its tier, and every file in it)");
             }
+        }
+    }
+
+    /** A tier refused because it serves another open cache: whoever refuses it must not close it. */
+    private static final class TierInUseException extends IllegalArgumentException {
+        TierInUseException(String message) {
+            super(message);
         }
     }
 

@@ -2,13 +2,12 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagCatalog;
+import io.ratatosk.core.config.FlagProblem;
 import io.ratatosk.core.config.FlagRule;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -24,11 +23,6 @@ public final class PageCacheFlags {
 
     /** The {@code pagecache.swap} value that puts no tier between frames and files. */
     public static final String FILE_SWAP = "file";
-
-    /** The swap tiers on the class path, by {@code pagecache.swap} name, in the order their flags are listed. */
-    public static final List<SwapTierProvider> TIERS = ServiceLoader.load(SwapTierProvider.class,
-            PageCacheFlags.class.getClassLoader()).stream().map(ServiceLoader.Provider::get)
-            .sorted(Comparator.comparing(SwapTierProvider::name)).toList();
 
     public static final Flag MEMORY = Flag.size("pagecache.memory", "512m", 1, TIB,
             "Memory for page frames; the frame count is memory / page_size, rounded down.")
@@ -48,10 +42,26 @@ public final class PageCacheFlags {
             .accepting("an integer >= 1, less than the frame count")
             .derivedDefault("5% of frames, at least 30 and at most 100000; frames / 2 below 60 frames");
 
-    public static final Flag SWAP = swapFlag();
-
     public static final Flag HUGE_PAGES = Flag.choice("pagecache.huge_pages", "auto", List.of("auto", "off"),
             "Transparent huge pages for the page memory: auto asks Linux for them with madvise on JDK 22+ when the JVM grants native access (--enable-native-access=ALL-UNNAMED), and keeps the ordinary allocation otherwise; stats().hugePages() says which.");
+
+    /** The tiers on the class path, those left out and why: loaded after the flags their flags must not clash with. */
+    private static final TierProviders LOADED = TierProviders.load(PageCacheFlags.class.getClassLoader(),
+            Stream.of(Stream.of(MEMORY, PAGE_SIZE, POLICY, EVICTOR_ENABLED, EVICTOR_KEEP_FREE, HUGE_PAGES),
+                    PolicyRegistry.flags().all().stream(), OperationsFlags.ALL.stream())
+                    .flatMap(flags -> flags).map(Flag::name).collect(Collectors.toCollection(() -> new java.util.HashSet<>(List.of("pagecache.swap")))));
+
+    /**
+     * The swap tiers on the class path, by {@code pagecache.swap} name, in the order their flags are listed. A provider
+     * that cannot be loaded or whose name, description, flags or rules are unusable is left out of it (see
+     * {@link #REFUSED_TIERS}): one broken jar must not make the page cache unusable with {@code pagecache.swap=file}.
+     */
+    public static final List<SwapTierProvider> TIERS = LOADED.tiers();
+
+    /** The tier providers on the class path that were left out, each with the provider's class and why; usually empty. */
+    public static final List<String> REFUSED_TIERS = LOADED.refused();
+
+    public static final Flag SWAP = swapFlag();
 
     /** Every flag: the page cache's, the policies', the tiers'. */
     public static final FlagCatalog ALL = new FlagCatalog(List.of(MEMORY, PAGE_SIZE, POLICY), PolicyRegistry.flags().all(),
@@ -65,29 +75,222 @@ public final class PageCacheFlags {
 
     private static Flag swapFlag() {
         Flag swap = Flag.choice("pagecache.swap", FILE_SWAP,
-                Stream.concat(Stream.of(FILE_SWAP), TIERS.stream().map(SwapTierProvider::name)).toList(),
+                Stream.concat(Stream.of(FILE_SWAP), TIERS.stream().map(LOADED::name)).toList(),
                 "Where evicted pages go: " + Stream.concat(Stream.of("file writes them back to their files"),
-                        TIERS.stream().map(tier -> tier.name() + " " + tier.description())).collect(Collectors.joining(", ")) + ".");
+                        LOADED.loaded.stream().map(tier -> tier.name() + " " + tier.description())).collect(Collectors.joining(", ")) + ".");
+        if (!REFUSED_TIERS.isEmpty()) {
+            // Whoever asks for a tier that was left out learns why from the parser's own message.
+            return swap.accepting(swap.accepted() + " (tier providers left out: " + String.join("; ", REFUSED_TIERS) + ")");
+        }
         // Without a tier on the class path, say where the one a user most likely meant comes from.
         return TIERS.isEmpty() ? swap.accepting("one of file (nvm comes with io.ratatosk:storage-nvm on the class path)") : swap;
     }
 
     private static List<Flag> tierFlags() {
         List<Flag> flags = new ArrayList<>();
-        TIERS.forEach(tier -> flags.addAll(tier.flags()));
+        TIERS.forEach(tier -> flags.addAll(LOADED.flags(tier)));
         return flags;
     }
 
     private static List<FlagRule> rules() {
         List<FlagRule> rules = new ArrayList<>(PolicyRegistry.RULES);
-        TIERS.forEach(tier -> rules.addAll(tier.rules()));
+        TIERS.forEach(tier -> LOADED.rules(tier).forEach(rule -> rules.add(guarded(tier, rule))));
         return List.copyOf(rules);
+    }
+
+    /**
+     * A tier's rule as every parse runs it: what it throws refuses the configurations that choose the tier, naming its
+     * provider, and no other (a tier's rules run on every parse, and one that threw failed them all, pagecache.swap=file
+     * too, and PageCacheConfig's own initializer with them).
+     */
+    private static FlagRule guarded(SwapTierProvider tier, FlagRule rule) {
+        String name = LOADED.name(tier);
+        return (context, problems) -> {
+            List<FlagProblem> found = new ArrayList<>();
+            try {
+                rule.check(context, found);
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (RuntimeException | Error e) {
+                if (name.equals(context.values().given(SWAP))) {
+                    problems.add(new FlagProblem(SWAP.name(), name, "the rules of the tier provider "
+                        + tier.getClass().getName() + " cannot check this configuration: one threw " + e));
+                }
+                return;
+            }
+            problems.addAll(found);
+        };
     }
 
     /** The tier {@code pagecache.swap=name} selects. */
     static SwapTierProvider tier(String name) {
-        return TIERS.stream().filter(tier -> tier.name().equals(name)).findFirst().orElseThrow(
-                () -> new IllegalArgumentException("pagecache.swap=" + name + ": no such tier on the class path"));
+        return LOADED.byName(name).orElseThrow(() -> new IllegalArgumentException("pagecache.swap=" + name
+                + ": no such tier on the class path" + (REFUSED_TIERS.isEmpty() ? ""
+                : " (tier providers left out: " + String.join("; ", REFUSED_TIERS) + ")")));
+    }
+
+    /** The name {@code tier} was loaded under ({@link SwapTierProvider#name()}, asked once). */
+    static String nameOf(SwapTierProvider tier) {
+        return LOADED.name(tier);
+    }
+
+    /**
+     * The {@link SwapTierProvider}s a class loader finds, each asked once for its name, description, flags and rules,
+     * and checked: a provider is code from another jar, and what it throws or returns here must not fail the page
+     * cache's flags (a failed static initializer leaves this class unusable for the life of the JVM). A provider that
+     * cannot be instantiated, throws, returns null, a name that is not lower case ({@code [a-z0-9_-]}), {@code file},
+     * or another tier's name, or a flag whose name another flag has, is left out, with the reason in {@link #refused},
+     * and a warning is logged.
+     */
+    static final class TierProviders {
+        private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_-]*");
+        private static final int MAX_LOAD_ERRORS = 64;
+
+        private record Loaded(SwapTierProvider provider, String name, String description, List<Flag> flags, List<FlagRule> rules) {
+        }
+
+        private final List<Loaded> loaded;
+        private final List<String> refused;
+
+        private TierProviders(List<Loaded> loaded, List<String> refused) {
+            this.loaded = List.copyOf(loaded);
+            this.refused = List.copyOf(refused);
+        }
+
+        /** @param takenFlagNames the names of every flag that is not a tier's */
+        static TierProviders load(ClassLoader classLoader, java.util.Set<String> takenFlagNames) {
+            List<Loaded> loaded = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
+            java.util.Set<String> flagNames = new java.util.HashSet<>(takenFlagNames);
+            java.util.Map<String, String> tierNames = new java.util.HashMap<>();
+            java.util.Iterator<java.util.ServiceLoader.Provider<SwapTierProvider>> providers;
+            try {
+                providers = java.util.ServiceLoader.load(SwapTierProvider.class, classLoader).stream().iterator();
+            } catch (Throwable t) {
+                refused.add("the provider list could not be read: " + t);
+                return done(loaded, refused);
+            }
+            int errors = 0;
+            while (errors < MAX_LOAD_ERRORS) {
+                java.util.ServiceLoader.Provider<SwapTierProvider> provider;
+                try {
+                    if (!providers.hasNext()) {
+                        break;
+                    }
+                    provider = providers.next();
+                } catch (Throwable t) { // a missing or broken class named in META-INF/services
+                    errors++;
+                    refused.add(describe(t));
+                    continue;
+                }
+                String className = provider.type().getName();
+                try {
+                    Loaded tier = check(provider.get(), tierNames, flagNames);
+                    for (Flag flag : tier.flags()) {
+                        flagNames.add(flag.name());
+                    }
+                    tierNames.put(tier.name(), className);
+                    loaded.add(tier);
+                } catch (Throwable t) {
+                    refused.add(className + ": " + (t instanceof RefusedTier ? t.getMessage() : "threw " + describe(t)));
+                }
+            }
+            loaded.sort(java.util.Comparator.comparing(Loaded::name));
+            return done(loaded, refused);
+        }
+
+        /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */
+        private static String describe(Throwable t) {
+            StringBuilder text = new StringBuilder(String.valueOf(t));
+            java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Throwable cause = t.getCause(); cause != null && seen.add(cause); cause = cause.getCause()) {
+                text.append(", caused by ").append(cause);
+            }
+            return text.toString();
+        }
+
+        private static TierProviders done(List<Loaded> loaded, List<String> refused) {
+            for (String reason : refused) {
+                System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING,
+                    "swap tier provider left out (pagecache.swap cannot select it): " + reason);
+            }
+            return new TierProviders(loaded, refused);
+        }
+
+        private static Loaded check(SwapTierProvider tier, java.util.Map<String, String> tierNames,
+                                    java.util.Set<String> flagNames) {
+            String name = tier.name();
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new RefusedTier("its name() is " + (name == null ? "null" : "'" + name + "'")
+                    + ": a pagecache.swap value is lower case, [a-z0-9_-], not blank");
+            }
+            if (FILE_SWAP.equals(name)) {
+                throw new RefusedTier("its name() is 'file', which is pagecache.swap's own choice for no tier");
+            }
+            if (tierNames.containsKey(name)) {
+                throw new RefusedTier("its name() '" + name + "' is the name of the tier of " + tierNames.get(name));
+            }
+            String description = tier.description();
+            if (description == null) {
+                throw new RefusedTier("its description() is null");
+            }
+            List<Flag> flags = tier.flags();
+            List<FlagRule> rules = tier.rules();
+            if (flags == null || rules == null) {
+                throw new RefusedTier("its " + (flags == null ? "flags()" : "rules()") + " is null");
+            }
+            flags = new ArrayList<>(flags);
+            rules = new ArrayList<>(rules);
+            java.util.Set<String> own = new java.util.HashSet<>();
+            for (Flag flag : flags) {
+                if (flag == null) {
+                    throw new RefusedTier("its flags() holds null");
+                }
+                if (flagNames.contains(flag.name()) || !own.add(flag.name())) {
+                    throw new RefusedTier("its flag " + flag.name() + " has the name of another flag");
+                }
+            }
+            if (rules.contains(null)) {
+                throw new RefusedTier("its rules() holds null");
+            }
+            return new Loaded(tier, name, description, List.copyOf(flags), List.copyOf(rules));
+        }
+
+        List<SwapTierProvider> tiers() {
+            return loaded.stream().map(Loaded::provider).toList();
+        }
+
+        List<String> refused() {
+            return refused;
+        }
+
+        java.util.Optional<SwapTierProvider> byName(String name) {
+            return loaded.stream().filter(tier -> tier.name().equals(name)).map(Loaded::provider).findFirst();
+        }
+
+        String name(SwapTierProvider tier) {
+            return find(tier).name();
+        }
+
+        List<Flag> flags(SwapTierProvider tier) {
+            return find(tier).flags();
+        }
+
+        List<FlagRule> rules(SwapTierProvider tier) {
+            return find(tier).rules();
+        }
+
+        private Loaded find(SwapTierProvider tier) {
+            return loaded.stream().filter(t -> t.provider() == tier).findFirst().orElseThrow(
+                () -> new IllegalArgumentException(tier + " is not a loaded tier"));
+        }
+
+        /** Why a provider was left out, in words. */
+        private static final class RefusedTier extends RuntimeException {
+            RefusedTier(String message) {
+                super(message, null, false, false);
+            }
+        }
     }
 
     /** Prints the flag table, to paste into {@code docs/configuration.md}. */

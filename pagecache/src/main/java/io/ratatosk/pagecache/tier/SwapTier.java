@@ -8,6 +8,11 @@ import java.io.IOException;
  * (it is the {@link PageSwapperFactory} of the files), reports its counters, and uses its hooks when it
  * offers them: prefetching after a swap-in, and write-aware eviction. Closing it makes every file it
  * holds pages of durable.
+ *
+ * <p>A swapper of the tier must not call back into the page cache from inside a call the cache made (map, close or
+ * truncate a file, close or flush the cache, open a cursor): the call would wait for the one in progress, and is
+ * refused with an {@code IllegalStateException}. A prefetch depth must be in [0, 256]; {@link #counters()} must not
+ * return null.
  */
 public interface SwapTier extends PageSwapperFactory {
     /** The tier's counters now, for {@code PageCacheStats}. */

@@ -12,6 +12,14 @@ import java.util.List;
  * and chosen with {@code pagecache.swap=<name>}. The page cache knows a tier only through this and
  * {@link SwapTier}: {@code storage-nvm}'s emulated NVM is one, and adding its jar to the class path is
  * what makes {@code pagecache.swap=nvm} and the {@code pagecache.nvm.*} flags exist.
+ *
+ * <p>A provider is another jar's code, and the page cache does not trust it with its own startup: one that cannot be
+ * instantiated, throws from {@link #name()}, {@link #description()}, {@link #flags()} or {@link #rules()}, returns null,
+ * a name that is not lower case, {@code file} or another tier's, or a flag whose name another flag has, is left out,
+ * with a logged warning; {@code PageCacheFlags.REFUSED_TIERS} and {@code pagecache.swap}'s error say why, and the page
+ * cache works as without it. A rule that throws refuses only the configurations that choose its tier. {@link #open}
+ * must build a new tier on every call: null is refused, and so is a tier that serves another open cache (it is left
+ * to that cache).
  */
 public interface SwapTierProvider {
     /** The {@code pagecache.swap} value that selects this tier: lower case, not {@code file}. */
