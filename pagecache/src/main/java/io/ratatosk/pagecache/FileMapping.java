@@ -180,7 +180,9 @@ final class FileMapping implements FrameOwner {
     }
 
     private boolean awaitUnmapOutcome() {
-        SwapperCalls.refuseInside(engine, "a call on " + path + " while it is being unmapped");
+        if (SwapperCalls.inside(engine)) {
+            SwapperCalls.refuseInside(engine, "a call on " + path + " while it is being unmapped");
+        }
         int attempt = 0;
         while (closed) {
             if (unmapped) {
@@ -304,7 +306,9 @@ final class FileMapping implements FrameOwner {
      * @throws IllegalStateException once the file is unmapped
      */
     int faultIn(long pageId, long key, boolean forWrite) throws IOException {
-        SwapperCalls.refuseInside(engine, "a cursor's fault of page " + pageId + " of " + path);
+        if (SwapperCalls.inside(engine)) { // the message only then: no string per fault
+            SwapperCalls.refuseInside(engine, "a cursor's fault of page " + pageId + " of " + path);
+        }
         if (!enterGate()) {
             throw unmappedException();
         }

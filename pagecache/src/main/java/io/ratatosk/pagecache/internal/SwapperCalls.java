@@ -37,6 +37,16 @@ public final class SwapperCalls {
             depth++;
         }
 
+        /** The innermost call made by {@code cache}, or -1. */
+        int innermost(Object cache) {
+            for (int i = depth - 1; i >= 0; i--) {
+                if (caches[i] == cache) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
         void pop() {
             depth--;
             caches[depth] = null; // a closed cache is not kept reachable from a pooled thread
@@ -50,13 +60,20 @@ public final class SwapperCalls {
      */
     public static void refuseInside(Object cache, String what) {
         Calls calls = CURRENT.get();
-        for (int i = calls.depth - 1; i >= 0; i--) {
-            if (calls.caches[i] == cache) {
-                throw new IllegalStateException(what + " was called from inside a call of its swapper ("
-                    + calls.operations[i] + " of " + calls.files[i] + "): a swapper or swap tier must not call back into"
-                    + " the page cache that called it; the call would wait for the swapper call in progress, that is for itself");
-            }
+        int i = calls.innermost(cache);
+        if (i >= 0) {
+            throw new IllegalStateException(what + " was called from inside a call of its swapper ("
+                + calls.operations[i] + " of " + calls.files[i] + "): a swapper or swap tier must not call back into"
+                + " the page cache that called it; the call would wait for the swapper call in progress, that is for itself");
         }
+    }
+
+    /**
+     * Whether this thread is inside a call of a swapper of {@code cache}: for a caller whose message for
+     * {@link #refuseInside} would cost a string per call (a fault's), to build it only when it is needed.
+     */
+    public static boolean inside(Object cache) {
+        return CURRENT.get().innermost(cache) >= 0;
     }
 
     /**
