@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +9,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,6 +34,8 @@ public final class JmhReportCommand implements Callable<Integer> {
     static final String END = "<!-- jmh-report:end -->";
     /** The start of the ratio table's header row, as {@link RatioTable#markdown()} writes it. */
     private static final String TABLE_HEADER = "| benchmark | params | threads |";
+    /** Said instead of the chart where no row has a ratio to draw. */
+    static final String NO_CHART = "No chart: no row has a reference to compare with";
 
     @Spec
     private CommandSpec spec;
@@ -55,6 +60,9 @@ public final class JmhReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (!printOnly) {
+            checkOutputs();
+        }
         List<JmhResult> parsed = JmhResult.read(results);
         if (parsed.isEmpty()) {
             throw new IOException(results + " holds no results");
@@ -83,13 +91,35 @@ public final class JmhReportCommand implements Callable<Integer> {
             }
         }
         if (!printOnly) {
-            RatioChart.write(chart, table);
+            boolean charted = RatioChart.hasBars(table);
+            if (charted) {
+                OutputFile.replace("--chart", chart, file -> RatioChart.write(file, table));
+            }
             writeSection(doc, section);
             out.println();
-            out.println("Wrote " + doc + " and " + chart);
+            out.println("Wrote " + doc + (charted ? " and " + chart : " (" + NO_CHART + ")"));
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Before anything is read or written: the document and the chart are files that can be written, neither is the
+     * results file (by any path) nor the other; a clash wrote the chart or the document over the results.
+     */
+    private void checkOutputs() {
+        try {
+            if (!chart.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+                throw new IllegalArgumentException("--chart must name a .png file: " + chart);
+            }
+            if (OutputFile.sameFile(doc, chart)) {
+                throw new IllegalArgumentException("--doc " + doc + " is also --chart " + chart + ": name two files");
+            }
+            OutputFile.check("--doc", doc, List.of(results));
+            OutputFile.check("--chart", chart, List.of(results));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The chart's path as the document links it: relative to the document's folder. */
@@ -109,7 +139,8 @@ public final class JmhReportCommand implements Callable<Integer> {
                 + table.limitMarkdown() + "\n")
             + "Targets, from the same run:\n\n"
             + table.targetsMarkdown() + "\n"
-            + "![Throughput ratios, ours / reference](" + chartLink + ")\n"
+            + (RatioChart.hasBars(table) ? "![Throughput ratios, ours / reference](" + chartLink + ")\n"
+                : NO_CHART + ".\n")
             + END + "\n";
     }
 
@@ -173,6 +204,7 @@ public final class JmhReportCommand implements Callable<Integer> {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(doc, updated, StandardCharsets.UTF_8);
+        // whole or not at all: a run stopped while it writes leaves the old document, not a cut one
+        OutputFile.replace("--doc", doc, file -> Files.writeString(file, updated, StandardCharsets.UTF_8));
     }
 }

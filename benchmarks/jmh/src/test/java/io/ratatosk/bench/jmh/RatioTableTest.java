@@ -403,4 +403,61 @@ class RatioTableTest {
         IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
         assertEquals(file + " lists HitPathBenchmark.read side=ratatosk t=1 twice (entries 1 and 3): keep one", e.getMessage());
     }
+
+    /**
+     * A run with no row to compare (one policy alone, the file tier alone) made the chart library throw a stack trace
+     * after it had cut the old chart to 0 bytes. Now no chart is drawn, the old one is kept and the section says why.
+     */
+    @Test
+    void aRunWithNoRatioDrawsNoChartAndKeepsTheOldOne() throws IOException {
+        Path file = results("alone.json",
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"muninn\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0));
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = Files.writeString(dir.resolve("ratios.png"), "the last run's chart");
+        StringWriter err = new StringWriter();
+        assertEquals(0, report(file, doc, chart, err), err.toString());
+        assertEquals("the last run's chart", Files.readString(chart));
+        String text = Files.readString(doc);
+        assertTrue(text.contains("| PolicyHitPathBenchmark.read | policy=muninn | 1 |"), text);
+        assertFalse(text.contains("![Throughput ratios"), text);
+        assertTrue(text.contains("No chart: no row has a reference to compare with."), text);
+    }
+
+    /** --doc or --chart naming the results file (or each other) wrote over the results: refused before any write. */
+    @Test
+    void aDocumentOrChartThatIsTheResultsFileIsRefused() throws IOException {
+        Path file = sample();
+        String before = Files.readString(file);
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(2, report(file, file, chart, err));
+        assertTrue(err.toString().contains("--doc " + file + " is an input of this run"), err.toString());
+        assertEquals(before, Files.readString(file));
+        assertFalse(Files.exists(chart), "nothing written");
+
+        Path png = Files.copy(file, dir.resolve("jmh.png"));
+        err = new StringWriter();
+        assertEquals(2, report(png, doc, dir.resolve(".").resolve("jmh.png"), err));
+        assertTrue(err.toString().contains("--chart " + dir.resolve(".").resolve("jmh.png") + " is an input of this run"),
+            err.toString());
+        assertEquals(before, Files.readString(png));
+        assertFalse(Files.exists(doc), "nothing written");
+
+        err = new StringWriter();
+        assertEquals(2, report(file, chart, chart, err));
+        assertTrue(err.toString().contains("--doc " + chart + " is also --chart"), err.toString());
+        assertFalse(Files.exists(chart), "nothing written");
+    }
+
+    /** --doc naming a folder failed with "Is a directory" and no path, after the chart had been written. */
+    @Test
+    void aDocumentThatIsAFolderIsRefusedNamingItBeforeTheChartIsWritten() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("docs"));
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(2, report(sample(), folder, chart, err));
+        assertTrue(err.toString().contains("--doc " + folder + " is a folder"), err.toString());
+        assertFalse(Files.exists(chart), "nothing written");
+    }
 }
