@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
@@ -103,13 +106,22 @@ public final class JmhCommand implements Callable<Integer> {
         if (threads.isEmpty()) { // "--threads ,," ran nothing and then blamed the benchmark pattern
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads names no thread count");
         }
-        for (int t : threads) {
-            if (t < 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be positive: " + threads);
-            }
+        if (!ThreadCounts.inRange(threads)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("--threads", threads));
+        }
+        if (cmd.getThreads().hasValue() && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("-t", cmd.getThreads().get()));
+        }
+        checkPatterns(cmd);
+        checkParameters(cmd);
+        Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
+        String resultsOption = cmd.getResult().hasValue() ? "-rff" : "--out";
+        try { // before the first run, not when its results are written: a folder there lost the run
+            OutputFile.check(resultsOption, results);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         ChainedOptionsBuilder options = options(cmd, quick);
-        Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
 
         int roundCount = rounds != null ? rounds : quick ? 1 : 3;
@@ -136,11 +148,13 @@ public final class JmhCommand implements Callable<Integer> {
                 for (RunResult r : run) {
                     merged.merge(key(r.getParams()), r, JmhCommand::mergeForks);
                 }
-                write(results, merged); // after every run, so an interrupted suite keeps what it measured
+                if (!merged.isEmpty()) { // "[ ]" over the last run's results would lose them
+                    write(resultsOption, results, merged); // after every run, so an interrupted suite keeps what it measured
+                }
             }
         }
-        if (merged.isEmpty()) {
-            err.println("jmh: no benchmark matched " + cmd.getIncludes());
+        if (merged.isEmpty()) { // JMH reports a benchmark that threw and goes on: here every one did
+            err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
             return 1;
         }
         spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + results
@@ -268,11 +282,61 @@ public final class JmhCommand implements Callable<Integer> {
         return new RunResult(a.getParams(), forks);
     }
 
-    private static void write(Path file, Map<String, RunResult> merged) throws IOException {
+    /** Whole or not at all: a run stopped while the results are written leaves the last whole file. */
+    private static void write(String option, Path file, Map<String, RunResult> merged) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, file.toString()).writeOut(new ArrayList<>(merged.values()));
+        OutputFile.replace(option, file, own -> {
+            try {
+                ResultFormatFactory.getInstance(ResultFormatType.JSON, own.toString()).writeOut(new ArrayList<>(merged.values()));
+            } catch (IllegalStateException e) { // JMH wraps the IOException of its write
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Each benchmark pattern (-e too) a regular expression: Java's own message spans three lines and names no option. */
+    private void checkPatterns(CommandLineOptions cmd) {
+        List<String> patterns = new ArrayList<>(cmd.getIncludes());
+        patterns.addAll(cmd.getExcludes());
+        for (String pattern : patterns) {
+            try {
+                Pattern.compile(pattern);
+            } catch (PatternSyntaxException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "benchmark pattern '" + pattern
+                    + "' is not a regular expression: " + e.getDescription() + " at index " + e.getIndex());
+            }
+        }
+    }
+
+    /**
+     * The values of -p policy and -p tier, which this suite knows: an unknown one failed every benchmark it reached,
+     * each with a stack trace, while the others ran.
+     */
+    private void checkParameters(CommandLineOptions cmd) {
+        if (cmd.getParameter("policy").hasValue()) {
+            Collection<String> given = cmd.getParameter("policy").get();
+            for (String policy : defaultFirst(given)) {
+                if (!PolicyRegistry.NAMES.contains(policy)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)
+                        + ": unknown policy '" + policy + "'; the policies: " + String.join(", ", PolicyRegistry.NAMES)
+                        + " (and default)");
+                }
+            }
+        }
+        if (cmd.getParameter("tier").hasValue()) {
+            Collection<String> given = cmd.getParameter("tier").get();
+            for (String tier : given) {
+                if (!NvmSwapBenchmark.tiers().contains(tier)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p tier=" + String.join(",", given)
+                        + ": unknown tier '" + tier + "'; the tiers: " + String.join(", ", NvmSwapBenchmark.tiers()));
+                }
+            }
+        }
     }
 }

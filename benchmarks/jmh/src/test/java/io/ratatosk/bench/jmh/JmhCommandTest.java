@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -101,6 +102,66 @@ class JmhCommandTest {
         StringWriter err = new StringWriter();
         assertEquals(2, jmh(err, "--bogus", "--out", dir.resolve("r.json").toString()));
         assertTrue(err.toString().contains("JMH: --bogus is not a recognized option"), err.toString());
+    }
+
+    /** A folder as --out failed only when the first run's results were written, losing that run, with a stack trace. */
+    @Test
+    void anOutThatIsAFolderIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", dir.toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--out " + dir + " is a folder"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-rff", dir.toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-rff " + dir + " is a folder"), err.toString());
+    }
+
+    /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
+    @Test
+    void anUnknownPolicyOrTierIsAUsageErrorNamingIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "policy=muninn,bogus", "--out", dir.resolve("r.json").toString(), "PolicyHitPath"));
+        assertTrue(err.toString().contains("-p policy=muninn,bogus: unknown policy 'bogus'"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "tier=file,nvm-bogus", "--out", dir.resolve("r.json").toString(), "NvmSwap"));
+        assertTrue(err.toString().contains("-p tier=file,nvm-bogus: unknown tier 'nvm-bogus'; the tiers: "
+            + String.join(", ", NvmSwapBenchmark.tiers())), err.toString());
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    /** A pattern that is no regular expression printed Java's three-line message, without saying it was the pattern. */
+    @Test
+    void aPatternThatIsNoRegularExpressionIsAUsageErrorNamingIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", dir.resolve("r.json").toString(), "HitPath["));
+        assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression: Unclosed character class"),
+            err.toString());
+    }
+
+    /** --threads 99999999 had JMH start that many threads; the limit is named. */
+    @Test
+    void aThreadCountAboveTheLimitIsAUsageError(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1,99999999", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads must be from 1 to " + ThreadCounts.MAX + ": [1, 99999999]"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-t", "99999999", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-t must be from 1 to " + ThreadCounts.MAX + ": 99999999"), err.toString());
+    }
+
+    /**
+     * A run whose every benchmark failed wrote "[ ]" over the results file of the run before (bench-out/jmh.json by
+     * default) and said no benchmark matched.
+     */
+    @Test
+    void aRunWhoseEveryBenchmarkFailedKeepsTheEarlierResults(@TempDir Path dir) throws Exception {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        Path out = Files.writeString(dir.resolve("r.json"), "the earlier run's results");
+        StringWriter err = new StringWriter();
+        assertEquals(1, jmh(err, "\\.HitPathBenchmark\\.read", "-p", "side=bogus", "-p", "pages=256", "-f", "0", "-wi", "0",
+            "-i", "1", "-r", "10ms", "--threads", "1", "--out", out.toString()));
+        assertTrue(err.toString().contains("every benchmark failed (see above): " + out + " is left as it was"), err.toString());
+        assertEquals("the earlier run's results", Files.readString(out));
     }
 
     private static int jmh(StringWriter err, String... args) {
