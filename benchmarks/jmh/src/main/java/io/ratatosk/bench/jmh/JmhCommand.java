@@ -114,8 +114,22 @@ public final class JmhCommand implements Callable<Integer> {
         }
         checkPatterns(cmd);
         checkParameters(cmd);
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (given.hasMatchedOption("--out") && cmd.getResult().hasValue()) { // -rff won, --out was never written
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " and -rff "
+                + cmd.getResult().get() + " both name the results file: give one");
+        }
+        if (given.hasMatchedOption("--threads") && cmd.getThreads().hasValue()) { // -t won
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads " + given.matchedOption("--threads")
+                .stringValues().stream().reduce((x, y) -> x + "," + y).orElse("") + " and -t " + cmd.getThreads().get()
+                + " both set the thread counts: give one");
+        }
         Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
         String resultsOption = cmd.getResult().hasValue() ? "-rff" : "--out";
+        if (cmd.getOutput().hasValue() && OutputFile.sameFile(Path.of(cmd.getOutput().get()), results)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-o " + cmd.getOutput().get() + " is the results"
+                + " file: JMH's log and the results need two files");
+        }
         try { // before the first run, not when its results are written: a folder there lost the run
             OutputFile.check(resultsOption, results);
         } catch (IllegalArgumentException e) {

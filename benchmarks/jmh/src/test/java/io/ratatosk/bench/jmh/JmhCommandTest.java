@@ -164,6 +164,28 @@ class JmhCommandTest {
         assertEquals("the earlier run's results", Files.readString(out));
     }
 
+    /**
+     * Two options for one thing ran one of them without a word: -rff over --out (the file the user looked for was never
+     * written), -t over --threads; JMH's log (-o) into the results file was overwritten by the results, or cut them.
+     */
+    @Test
+    void optionsThatContradictEachOtherAreAUsageError(@TempDir Path dir) {
+        String a = dir.resolve("a.json").toString();
+        String b = dir.resolve("b.json").toString();
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", a, "-rff", b, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--out " + a + " and -rff " + b + " both name the results file: give one"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1,2", "-t", "4", "--out", a, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads 1,2 and -t 4 both set the thread counts: give one"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-o", a, "--out", a, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-o " + a + " is the results file: JMH's log and the results need two files"),
+            err.toString());
+        assertFalse(Files.exists(dir.resolve("a.json")));
+    }
+
     private static int jmh(StringWriter err, String... args) {
         CommandLine cl = new CommandLine(new JmhCommand());
         cl.setErr(new PrintWriter(err, true));
