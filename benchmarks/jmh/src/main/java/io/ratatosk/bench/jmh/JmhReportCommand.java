@@ -91,11 +91,12 @@ public final class JmhReportCommand implements Callable<Integer> {
             }
         }
         if (!printOnly) {
+            String updated = withSection(doc, section); // a document it cannot go into leaves the old chart too
             boolean charted = RatioChart.hasBars(table);
             if (charted) {
                 OutputFile.replace("--chart", chart, file -> RatioChart.write(file, table));
             }
-            writeSection(doc, section);
+            write(doc, updated);
             out.println();
             out.println("Wrote " + doc + (charted ? " and " + chart : " (" + NO_CHART + ")"));
         }
@@ -183,8 +184,11 @@ public final class JmhReportCommand implements Callable<Integer> {
         return benchmark + " " + params + " t=" + threads;
     }
 
-    /** Replaces the generated section of {@code doc}, or appends one if it has none (creating the file). */
-    static void writeSection(Path doc, String section) throws IOException {
+    /**
+     * {@code doc}'s text with {@code section} in place of its generated one, or appended if it has none (or no file:
+     * a new document).
+     */
+    private static String withSection(Path doc, String section) throws IOException {
         String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "# Benchmarks\n";
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
@@ -195,11 +199,18 @@ public final class JmhReportCommand implements Callable<Integer> {
                 after++;
             }
             updated = text.substring(0, begin) + section + text.substring(after);
+        } else if (begin >= 0 && end >= 0) {
+            throw new IOException(doc + " has " + END + " before " + BEGIN + "; fix it by hand");
         } else if (begin >= 0 || end >= 0) {
             throw new IOException(doc + " has only one of the markers " + BEGIN + " and " + END + "; fix it by hand");
         } else {
             updated = text + (text.endsWith("\n") ? "\n" : "\n\n") + "## Results\n\n" + section;
         }
+        return updated;
+    }
+
+    /** Writes {@code updated} as {@code doc}, creating its folder. */
+    private static void write(Path doc, String updated) throws IOException {
         Path parent = doc.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

@@ -460,4 +460,21 @@ class RatioTableTest {
         assertTrue(err.toString().contains("--doc " + folder + " is a folder"), err.toString());
         assertFalse(Files.exists(chart), "nothing written");
     }
+
+    /**
+     * A document whose markers are out of order was said to have "only one of the markers", and was refused only after
+     * the new chart had replaced the old one: the chart then showed a run the document did not.
+     */
+    @Test
+    void aDocumentWithMarkersOutOfOrderIsRefusedBeforeTheChartIsWritten() throws IOException {
+        String text = "# Benchmarks\n" + JmhReportCommand.END + "\nnotes\n" + JmhReportCommand.BEGIN + "\n";
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), text);
+        Path chart = Files.writeString(dir.resolve("ratios.png"), "the last run's chart");
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(sample(), doc, chart, err));
+        assertTrue(err.toString().contains(doc + " has " + JmhReportCommand.END + " before " + JmhReportCommand.BEGIN
+            + "; fix it by hand"), err.toString());
+        assertEquals(text, Files.readString(doc));
+        assertEquals("the last run's chart", Files.readString(chart));
+    }
 }
