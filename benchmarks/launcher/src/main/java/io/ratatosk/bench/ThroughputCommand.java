@@ -48,6 +48,8 @@ public final class ThroughputCommand implements Callable<Integer> {
     private static final int FILE_FACTOR = 8;
     /** The most frames whose file's page numbers still fit an int. */
     static final int MAX_FRAMES = Integer.MAX_VALUE / FILE_FACTOR;
+    /** The Zipf generator's table: a double per page of the file. */
+    private static final long ZIPF_BYTES_PER_FRAME = (long) FILE_FACTOR * Double.BYTES;
     /** The longest timed run: a day. */
     private static final double MAX_SECONDS = 86_400;
     /** Page numbers drawn per thread, read round and round: a power of two. */
@@ -145,14 +147,18 @@ public final class ThroughputCommand implements Callable<Integer> {
             wrong.add("--threads names no thread count"); // ",," would measure nothing and succeed
         } else if (!ThreadCounts.inRange(threads)) {
             wrong.add(ThreadCounts.outOfRange("--threads", threads));
-        } else {
-            // each thread's page numbers are allocated up front: too many died of an OutOfMemoryError, a stack trace
+        }
+        if (!threads.isEmpty() && ThreadCounts.inRange(threads) && frames >= 2 && frames <= MAX_FRAMES) {
+            // the Zipf table and each thread's page numbers are allocated up front: too large a heap's worth died of an
+            // OutOfMemoryError, a stack trace
             int most = Collections.max(threads);
+            long needed = most * ORDER_BYTES + (long) frames * ZIPF_BYTES_PER_FRAME;
             long heap = Runtime.getRuntime().maxMemory();
-            if (most * ORDER_BYTES > heap / 2) {
-                wrong.add("--threads " + most + " needs " + most + " x " + (ORDER_BYTES >> 20) + " MiB of page numbers, more"
-                    + " than half the heap's " + (heap >> 20) + " MiB: fewer threads, or a larger heap (JAVA_OPTS=-Xmx"
-                    + ((most * ORDER_BYTES * 2 >> 30) + 1) + "g)");
+            if (needed > heap / 2) {
+                wrong.add("--threads " + most + " and --frames " + frames + " need about " + (needed >> 20) + " MiB of heap ("
+                    + (ORDER_BYTES >> 20) + " MiB of page numbers per thread, " + ZIPF_BYTES_PER_FRAME + " bytes of Zipf"
+                    + " table per frame), more than half the heap's " + (heap >> 20) + " MiB: fewer threads or frames, or"
+                    + " a larger heap (JAVA_OPTS=-Xmx" + ((needed * 2 >> 30) + 1) + "g)");
             }
         }
         if (frames < 2 || frames > MAX_FRAMES) {

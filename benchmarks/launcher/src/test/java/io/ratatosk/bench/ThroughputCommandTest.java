@@ -103,9 +103,20 @@ class ThroughputCommandTest {
         assumeTrue(threads <= 4096, "a heap of more than 32 GiB takes 4096 threads' page numbers");
         err = new StringWriter();
         assertEquals(2, throughput(err, "--threads", "1," + threads, "--frames", "64"));
-        assertTrue(err.toString().contains("--threads " + threads + " needs " + threads + " x 4 MiB of page numbers, more"
-            + " than half the heap's "), err.toString());
+        assertTrue(err.toString().contains("--threads " + threads + " and --frames 64 need about "), err.toString());
+        assertTrue(err.toString().contains(" MiB of heap (4 MiB of page numbers per thread, 64 bytes of Zipf table per"
+            + " frame), more than half the heap's "), err.toString());
         assertTrue(err.toString().contains("JAVA_OPTS=-Xmx"), err.toString());
+    }
+
+    /** --frames 268435455 (allowed: its pages fit an int) died of an OutOfMemoryError in the Zipf table, a stack trace. */
+    @Test
+    void framesWhoseZipfTableExceedsTheHeapAreAUsageError() {
+        long frames = Runtime.getRuntime().maxMemory() / 2 / 64 + 1;
+        assumeTrue(frames <= ThroughputCommand.MAX_FRAMES, "a heap of more than 32 GiB holds the largest Zipf table");
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--frames", String.valueOf(frames), "--threads", "1"));
+        assertTrue(err.toString().contains("--threads 1 and --frames " + frames + " need about "), err.toString());
     }
 
     /** Standard output of a throughput run; its usage errors go to {@code err}. */
