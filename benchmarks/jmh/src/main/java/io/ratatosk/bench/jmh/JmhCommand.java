@@ -333,6 +333,16 @@ public final class JmhCommand implements Callable<Integer> {
      * each with a stack trace, while the others ran.
      */
     private void checkParameters(CommandLineOptions cmd) {
+        // JMH drops "-p policy=," without a word, and every value of the parameter ran instead of none
+        List<String> args = new ArrayList<>(jmhArgs);
+        for (int i = 0; i < args.size(); i++) {
+            String p = args.get(i).equals("-p") && i + 1 < args.size() ? args.get(i + 1)
+                : args.get(i).startsWith("-p") && args.get(i).length() > 2 ? args.get(i).substring(2) : null;
+            int eq = p == null ? -1 : p.indexOf('=');
+            if (eq > 0 && p.substring(eq + 1).replace(",", "").isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "-p " + p + ": names no " + p.substring(0, eq));
+            }
+        }
         if (cmd.getParameter("policy").hasValue()) {
             Collection<String> given = cmd.getParameter("policy").get();
             for (String policy : defaultFirst(given)) {

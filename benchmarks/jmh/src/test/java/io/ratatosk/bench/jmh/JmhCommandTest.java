@@ -125,6 +125,12 @@ class JmhCommandTest {
         assertEquals(2, jmh(err, "-p", "tier=file,nvm-bogus", "--out", dir.resolve("r.json").toString(), "NvmSwap"));
         assertTrue(err.toString().contains("-p tier=file,nvm-bogus: unknown tier 'nvm-bogus'; the tiers: "
             + String.join(", ", NvmSwapBenchmark.tiers())), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "policy=,", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p policy=,: names no policy"), err.toString()); // ran every policy
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-ptier=", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p tier=: names no tier"), err.toString());
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
 
