@@ -109,6 +109,12 @@ public final class JmhReportCommand implements Callable<Integer> {
      * results file (by any path) nor the other; a clash wrote the chart or the document over the results.
      */
     private void checkOutputs() {
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--doc") && !Files.exists(doc)) {
+            // outside the repository's root a new docs/benchmarks.md was made where the user stood, the real one stale
+            throw new CommandLine.ParameterException(spec.commandLine(), "no " + doc + " in "
+                + Path.of("").toAbsolutePath() + ": run from the repository's root, or name the document with --doc"
+                + " (--print-only prints the table alone)");
+        }
         try {
             if (!chart.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
                 throw new IllegalArgumentException("--chart must name a .png file: " + chart);

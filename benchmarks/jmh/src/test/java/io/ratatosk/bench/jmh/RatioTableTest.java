@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -476,5 +477,29 @@ class RatioTableTest {
             + "; fix it by hand"), err.toString());
         assertEquals(text, Files.readString(doc));
         assertEquals("the last run's chart", Files.readString(chart));
+    }
+
+    /**
+     * Run outside the repository's root, the default docs/benchmarks.md was made anew where the user stood (a stray
+     * docs folder with a document of one section and a chart) while the real document was left stale, with status 0.
+     * The module's folder, where Maven runs this test, has no docs folder: the default document is not there.
+     */
+    @Test
+    void theDefaultDocumentMissingWhereTheUserStandsIsAUsageError() throws IOException {
+        Path here = Path.of("docs");
+        assumeFalse(Files.exists(here), "this test needs a working folder without docs/");
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhReportCommand());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err, true));
+        try {
+            assertEquals(2, cl.execute(sample().toString()));
+            assertTrue(err.toString().contains("no docs/benchmarks.md in " + Path.of("").toAbsolutePath()
+                + ": run from the repository's root, or name the document with --doc (--print-only prints the table"
+                + " alone)"), err.toString());
+            assertFalse(Files.exists(here), "no docs folder made");
+        } finally {
+            io.ratatosk.bench.sim.OutputFile.deleteTree(here); // not there before: made by this run, if at all
+        }
     }
 }
