@@ -3,6 +3,7 @@ package io.ratatosk.bench.jmh;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,7 +157,7 @@ public final class JmhReportCommand implements Callable<Integer> {
         if (!Files.exists(doc)) {
             return List.of();
         }
-        String text = Files.readString(doc, StandardCharsets.UTF_8);
+        String text = readDoc(doc);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         if (begin < 0 || end < begin) {
@@ -195,7 +196,7 @@ public final class JmhReportCommand implements Callable<Integer> {
      * a new document).
      */
     private static String withSection(Path doc, String section) throws IOException {
-        String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "# Benchmarks\n";
+        String text = Files.exists(doc) ? readDoc(doc) : "# Benchmarks\n";
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         String updated;
@@ -213,6 +214,15 @@ public final class JmhReportCommand implements Callable<Integer> {
             updated = text + (text.endsWith("\n") ? "\n" : "\n\n") + "## Results\n\n" + section;
         }
         return updated;
+    }
+
+    /** {@code doc}'s text; one that is no UTF-8 text (the chart, swapped with it) failed as "Input length = 1". */
+    private static String readDoc(Path doc) throws IOException {
+        try {
+            return Files.readString(doc, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new IOException("--doc " + doc + " is not UTF-8 text: name the Markdown document", e);
+        }
     }
 
     /** Writes {@code updated} as {@code doc}, creating its folder. */

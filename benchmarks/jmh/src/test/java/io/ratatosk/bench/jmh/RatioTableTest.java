@@ -502,4 +502,22 @@ class RatioTableTest {
             io.ratatosk.bench.sim.OutputFile.deleteTree(here); // not there before: made by this run, if at all
         }
     }
+
+    /** A --doc that is no text (the chart, swapped with it) failed with "Input length = 1", naming nothing. */
+    @Test
+    void aDocumentThatIsNotTextIsRefusedNamingIt() throws IOException {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff, (byte) 0xfe, 0};
+        Path doc = Files.write(dir.resolve("ratios-old.png"), png);
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhReportCommand());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err, true));
+        IOException e = assertThrows(IOException.class, () -> JmhReportCommand.droppedRows(doc, RatioTable.of(JmhResult.read(sample()))));
+        assertEquals("--doc " + doc + " is not UTF-8 text: name the Markdown document", e.getMessage());
+        assertEquals(1, report(sample(), doc, chart, err));
+        assertTrue(err.toString().contains("--doc " + doc + " is not UTF-8 text"), err.toString());
+        assertTrue(java.util.Arrays.equals(png, Files.readAllBytes(doc)));
+        assertFalse(Files.exists(chart), "nothing written");
+    }
 }
