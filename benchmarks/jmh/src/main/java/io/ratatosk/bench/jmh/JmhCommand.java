@@ -95,6 +95,7 @@ public final class JmhCommand implements Callable<Integer> {
     public Integer call() throws IOException, RunnerException {
         PrintWriter err = spec.commandLine().getErr();
         CommandLineOptions cmd = parseJmhArgs(jmhArgs);
+        checkPatterns(cmd); // -l too
         if (cmd.shouldHelp() || cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
             || cmd.shouldListResultFormats()) {
             return listOrHelp(cmd);
@@ -112,7 +113,6 @@ public final class JmhCommand implements Callable<Integer> {
         if (cmd.getThreads().hasValue() && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {
             throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("-t", cmd.getThreads().get()));
         }
-        checkPatterns(cmd);
         checkParameters(cmd);
         CommandLine.ParseResult given = spec.commandLine().getParseResult();
         if (given.hasMatchedOption("--out") && cmd.getResult().hasValue()) { // -rff won, --out was never written

@@ -141,6 +141,9 @@ class JmhCommandTest {
         assertEquals(2, jmh(err, "--out", dir.resolve("r.json").toString(), "HitPath["));
         assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression: Unclosed character class"),
             err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-l", "HitPath["), "listing too");
+        assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression"), err.toString());
     }
 
     /** --threads 99999999 had JMH start that many threads; the limit is named. */
