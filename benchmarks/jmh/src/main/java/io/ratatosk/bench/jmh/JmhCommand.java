@@ -130,19 +130,34 @@ public final class JmhCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-o " + cmd.getOutput().get() + " is the results"
                 + " file: JMH's log and the results need two files");
         }
+        int roundCount = rounds != null ? rounds : quick ? 1 : 3;
+        if (roundCount < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
+        }
+        Path made = null; // the top-most folder of the results that the check below makes: gone again if nothing is written
+        for (Path p = results.toAbsolutePath().getParent(); p != null && !Files.exists(p); p = p.getParent()) {
+            made = p;
+        }
         try { // before the first run, not when its results are written: a folder there lost the run
             OutputFile.check(resultsOption, results);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        Map<String, RunResult> merged = new LinkedHashMap<>();
+        try {
+            return run(cmd, roundCount, results, resultsOption, merged);
+        } finally {
+            if (merged.isEmpty()) { // a pattern that matched nothing leaves no empty bench-out/ behind
+                OutputFile.deleteIfNoFile(made);
+            }
+        }
+    }
+
+    private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged)
+        throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
         ChainedOptionsBuilder options = options(cmd, quick);
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
-
-        int roundCount = rounds != null ? rounds : quick ? 1 : 3;
-        if (roundCount < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
-        }
-        Map<String, RunResult> merged = new LinkedHashMap<>();
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {

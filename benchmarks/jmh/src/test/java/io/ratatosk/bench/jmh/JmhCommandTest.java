@@ -75,16 +75,20 @@ class JmhCommandTest {
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "muninn", "clock"), List.copyOf(o.getParameter("policy").get()));
     }
 
-    /** JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. */
+    /**
+     * JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. The
+     * folders made for the results before the run are gone again.
+     */
     @Test
     void aPatternMatchingNoBenchmarkIsAUsageErrorNamingIt(@TempDir Path dir) {
         StringWriter err = new StringWriter();
         CommandLine cl = new CommandLine(new JmhCommand());
         cl.setErr(new PrintWriter(err, true));
         cl.setOut(new PrintWriter(new StringWriter(), true));
-        assertEquals(2, cl.execute("--quick", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertEquals(2, cl.execute("--quick", "--out", dir.resolve("new/sub/r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz; ./bench jmh -l lists them"),
             err.toString());
+        assertFalse(Files.exists(dir.resolve("new")), "no empty folder left");
     }
 
     /** "--threads ,," ran nothing, then said "no benchmark matched []", blaming a pattern no one gave. */
