@@ -61,12 +61,12 @@ public final class JmhReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!printOnly) {
-            checkOutputs();
-        }
-        List<JmhResult> parsed = JmhResult.read(results);
+        List<JmhResult> parsed = JmhResult.read(results); // first: results it cannot read leave no folder made for --doc
         if (parsed.isEmpty()) {
             throw new IOException(results + " holds no results");
+        }
+        if (!printOnly) {
+            checkOutputs();
         }
         RatioTable table = RatioTable.of(parsed);
         String section = section(parsed, table, results.getFileName().toString(), chartLink());

@@ -520,4 +520,13 @@ class RatioTableTest {
         assertTrue(java.util.Arrays.equals(png, Files.readAllBytes(doc)));
         assertFalse(Files.exists(chart), "nothing written");
     }
+
+    /** A results file that cannot be read left the folders made for --doc and --chart behind, empty. */
+    @Test
+    void unreadableResultsMakeNoFolderForTheDocument() {
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
+        assertTrue(err.toString().contains("missing.json"), err.toString());
+        assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
+    }
 }
