@@ -140,6 +140,7 @@ public final class JmhCommand implements Callable<Integer> {
         }
         try { // before the first run, not when its results are written: a folder there lost the run
             OutputFile.check(resultsOption, results);
+            OutputFile.check("-o", cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null); // JMH's log
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

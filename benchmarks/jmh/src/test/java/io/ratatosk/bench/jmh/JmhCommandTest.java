@@ -117,6 +117,9 @@ class JmhCommandTest {
         err = new StringWriter();
         assertEquals(2, jmh(err, "-rff", dir.toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-rff " + dir + " is a folder"), err.toString());
+        err = new StringWriter(); // JMH's log: a stack trace
+        assertEquals(2, jmh(err, "-o", dir.toString(), "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-o " + dir + " is a folder"), err.toString());
     }
 
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
