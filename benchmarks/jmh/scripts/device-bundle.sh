@@ -44,9 +44,9 @@ if [ ${#revs[@]} -eq 1 ] && ! git rev-parse --verify --quiet "${revs[0]}^{commit
 fi
 set -- "${revs[@]}"
 out=$root/.bench/device
-mkdir -p "$out"
 
 mvn -B -q -o package -DskipTests -pl benchmarks/launcher -am
+mkdir -p "$out"
 cp benchmarks/launcher/target/ratatosk-bench.jar "$out/ratatosk-bench.jar"
 zip -q -d "$out/ratatosk-bench.jar" 'aix/*' 'win/*' 'freebsd/*' 'darwin/*' 'linux/riscv64/*' 'linux/ppc64/*' \
     'linux/ppc64le/*' 'linux/loongarch64/*' 'linux/mips64/*' 'linux/s390x/*' 'linux/i386/*' 'linux/aarch64/*' \
