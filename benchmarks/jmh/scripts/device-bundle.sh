@@ -16,17 +16,37 @@
 #   $J -cp $B$D/ratatosk-bench.jar io.ratatosk.bench.Bench jmh ... --out $W/before.json > $W/before.log 2>&1
 #   tar czf $OUT/results.tgz -C $W .
 set -euo pipefail
+usage="Usage: benchmarks/jmh/scripts/device-bundle.sh [--no-peer] [BEFORE_REV]"
+refuse() {
+    echo "device-bundle.sh: $1" >&2
+    echo "$usage" >&2
+    exit 2
+}
+# Every argument checked before the build (minutes): an unknown option was taken for BEFORE_REV, a revision that does
+# not exist was found after the build and the jlink runtime, and --no-peer after the revision was ignored.
 peer=yes
-if [ "${1:-}" = --no-peer ]; then
-    peer=no
-    shift
+revs=()
+for arg in "$@"; do
+    case "$arg" in
+        --no-peer) peer=no ;;
+        -h | --help) echo "$usage"; exit 0 ;;
+        -*) refuse "unknown option $arg" ;;
+        *) revs+=("$arg") ;;
+    esac
+done
+if [ ${#revs[@]} -gt 1 ]; then
+    refuse "one BEFORE_REV at most: ${revs[*]}"
 fi
 root=$(git rev-parse --show-toplevel)
-out=$root/.bench/device
-mkdir -p "$out"
 cd "$root"
+if [ ${#revs[@]} -eq 1 ] && ! git rev-parse --verify --quiet "${revs[0]}^{commit}" > /dev/null; then
+    refuse "no such revision: ${revs[0]}"
+fi
+set -- "${revs[@]}"
+out=$root/.bench/device
 
 mvn -B -q -o package -DskipTests -pl benchmarks/launcher -am
+mkdir -p "$out"
 cp benchmarks/launcher/target/ratatosk-bench.jar "$out/ratatosk-bench.jar"
 zip -q -d "$out/ratatosk-bench.jar" 'aix/*' 'win/*' 'freebsd/*' 'darwin/*' 'linux/riscv64/*' 'linux/ppc64/*' \
     'linux/ppc64le/*' 'linux/loongarch64/*' 'linux/mips64/*' 'linux/s390x/*' 'linux/i386/*' 'linux/aarch64/*' \
@@ -50,6 +70,8 @@ fi
 rm -rf "$out/before" "$out/policies-before.jar"
 if [ $# -ge 1 ]; then
     tree=$(mktemp -d)
+    # a failed build of the earlier commit left its worktree registered and its folder in the temp directory
+    trap 'git worktree remove --force "$tree" 2> /dev/null || true; rm -rf "$tree"' EXIT
     git worktree add -f "$tree" "$1" > /dev/null
     (cd "$tree" && mvn -B -q -o package -DskipTests -pl pagecache -am)
     mkdir -p "$out/before"

@@ -19,14 +19,32 @@ import sys
 import tempfile
 
 
+def fail(message):
+    """One line naming what is wrong, status 1: not a traceback."""
+    sys.exit('disasm.py: ' + message)
+
+
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or len(sys.argv) > 3:
         sys.exit(__doc__)
-    lines = open(sys.argv[1]).read().split('\n')
+    try:
+        with open(sys.argv[1], errors='replace') as log:
+            lines = log.read().split('\n')
+    except OSError as e:
+        fail('cannot read ' + sys.argv[1] + ': ' + (e.strerror or str(e)))
     starts = [i for i, line in enumerate(lines) if line.startswith('Compiled method (c2)')]
     if not starts:
-        sys.exit(sys.argv[1] + ': no "Compiled method (c2)" in it; was -XX:CompileCommand=print given?')
-    start = starts[int(sys.argv[2]) if len(sys.argv) > 2 else -1]
+        fail(sys.argv[1] + ': no "Compiled method (c2)" in it; was -XX:CompileCommand=print given?')
+    index = -1
+    if len(sys.argv) > 2:
+        try:
+            index = int(sys.argv[2])
+        except ValueError:
+            fail('the index must be a whole number (0 the first compile, -1 the last), not ' + sys.argv[2])
+    if not -len(starts) <= index < len(starts):
+        fail('%s has %d C2 compile(s): the index must be from %d to %d, not %s'
+             % (sys.argv[1], len(starts), -len(starts), len(starts) - 1, sys.argv[2]))
+    start = starts[index]
     print(lines[start])
     code, base, notes, pending, in_code = bytearray(), None, {}, [], False
     for line in lines[start:]:
@@ -51,11 +69,19 @@ def main():
             code += bytes.fromhex(''.join(w for w in rest.replace('|', ' ').split() if re.fullmatch(r'[0-9a-f]+', w)))
         elif line.strip().startswith(';'):
             pending.append(line.strip())
+    if not code:
+        fail('%s: compile %d has no code (was the log cut short?)' % (sys.argv[1], index))
     with tempfile.NamedTemporaryFile(suffix='.bin') as f:
         f.write(code)
         f.flush()
-        out = subprocess.run(['objdump', '-D', '-b', 'binary', '-mi386:x86-64', '-M', 'intel',
-                              '--adjust-vma=%#x' % base, f.name], capture_output=True, text=True, check=True).stdout
+        try:
+            run = subprocess.run(['objdump', '-D', '-b', 'binary', '-mi386:x86-64', '-M', 'intel',
+                                  '--adjust-vma=%#x' % base, f.name], capture_output=True, text=True)
+        except FileNotFoundError:
+            fail('objdump not found: install binutils')
+        if run.returncode != 0:
+            fail('objdump failed (status %d): %s' % (run.returncode, run.stderr.strip()))
+        out = run.stdout
     for line in out.split('\n'):
         m = re.match(r'\s*([0-9a-f]+):', line)
         if m:

@@ -1,6 +1,7 @@
 package io.ratatosk.bench;
 
 import io.ratatosk.bench.jmh.CompilerWarmUp;
+import io.ratatosk.bench.jmh.ThreadCounts;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ScratchFiles;
@@ -15,6 +16,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +48,14 @@ public final class ThroughputCommand implements Callable<Integer> {
     private static final int FILE_FACTOR = 8;
     /** The most frames whose file's page numbers still fit an int. */
     static final int MAX_FRAMES = Integer.MAX_VALUE / FILE_FACTOR;
+    /** The Zipf generator's table: a double per page of the file. */
+    private static final long ZIPF_BYTES_PER_FRAME = (long) FILE_FACTOR * Double.BYTES;
+    /** The longest timed run: a day. */
+    private static final double MAX_SECONDS = 86_400;
+    /** Page numbers drawn per thread, read round and round: a power of two. */
+    private static final int ORDER_LENGTH = 1 << 20;
+    /** The bytes of one thread's page numbers. */
+    static final long ORDER_BYTES = (long) ORDER_LENGTH * Integer.BYTES;
     /** The flags this command sets itself: the cache's size and page size come from --frames, the policy from --policies. */
     private static final List<String> FIXED = List.of("pagecache.memory", "pagecache.page_size", "pagecache.policy");
 
@@ -116,7 +126,7 @@ public final class ThroughputCommand implements Callable<Integer> {
     /** Per thread, a million page numbers drawn Zipf(0.9) by rank, ranks scattered over the file. */
     private static int[][] zipfOrders(int pages, int threads) {
         Zipf zipf = new Zipf(pages, 0.9);
-        int[][] orders = new int[threads][1 << 20];
+        int[][] orders = new int[threads][ORDER_LENGTH];
         for (int t = 0; t < threads; t++) {
             SplittableRandom random = new SplittableRandom(t);
             for (int i = 0; i < orders[t].length; i++) {
@@ -135,15 +145,28 @@ public final class ThroughputCommand implements Callable<Integer> {
         List<String> wrong = new ArrayList<>();
         if (threads.isEmpty()) {
             wrong.add("--threads names no thread count"); // ",," would measure nothing and succeed
-        } else if (threads.stream().anyMatch(t -> t == null || t < 1)) {
-            wrong.add("--threads must all be at least 1: " + threads);
+        } else if (!ThreadCounts.inRange(threads)) {
+            wrong.add(ThreadCounts.outOfRange("--threads", threads));
+        }
+        if (!threads.isEmpty() && ThreadCounts.inRange(threads) && frames >= 2 && frames <= MAX_FRAMES) {
+            // the Zipf table and each thread's page numbers are allocated up front: too large a heap's worth died of an
+            // OutOfMemoryError, a stack trace
+            int most = Collections.max(threads);
+            long needed = most * ORDER_BYTES + (long) frames * ZIPF_BYTES_PER_FRAME;
+            long heap = Runtime.getRuntime().maxMemory();
+            if (needed > heap / 2) {
+                wrong.add("--threads " + most + " and --frames " + frames + " need about " + (needed >> 20) + " MiB of heap ("
+                    + (ORDER_BYTES >> 20) + " MiB of page numbers per thread, " + ZIPF_BYTES_PER_FRAME + " bytes of Zipf"
+                    + " table per frame), more than half the heap's " + (heap >> 20) + " MiB: fewer threads or frames, or"
+                    + " a larger heap (JAVA_OPTS=-Xmx" + ((needed * 2 >> 30) + 1) + "g)");
+            }
         }
         if (frames < 2 || frames > MAX_FRAMES) {
             wrong.add("--frames must be from 2 to " + MAX_FRAMES + " (the file's " + FILE_FACTOR + " x as many pages are"
                 + " numbered by an int): " + frames);
         }
-        if (!(seconds > 0) || Double.isInfinite(seconds)) {
-            wrong.add("--seconds must be above 0: " + seconds);
+        if (!(seconds > 0 && seconds <= MAX_SECONDS)) { // 1e300 slept for Long.MAX_VALUE ms: the run never ended
+            wrong.add("--seconds must be above 0 and at most " + (long) MAX_SECONDS + " (a day): " + seconds);
         }
         if (runs < 1) {
             wrong.add("--runs must be at least 1: " + runs);

@@ -2,6 +2,7 @@ package io.ratatosk.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.StringWriter;
@@ -24,8 +25,8 @@ class ThroughputCommandTest {
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {
         StringWriter err = new StringWriter();
         assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0", "--warmup", "soon"));
-        for (String expected : new String[] {"--threads must all be at least 1: [1, 0]", "--frames must be from 2 to 268435455",
-            "--seconds must be above 0: 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: soon"}) {
+        for (String expected : new String[] {"--threads must be from 1 to 4096: [1, 0]", "--frames must be from 2 to 268435455",
+            "--seconds must be above 0 and at most 86400 (a day): 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: soon"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
         err = new StringWriter();
@@ -86,6 +87,36 @@ class ThroughputCommandTest {
         assertTrue(err.toString().contains("--frames must be from 2 to 268435455 (the file's 8 x as many pages are numbered"
             + " by an int): 268435456"), err.toString());
         assertEquals(ThroughputCommand.MAX_FRAMES * 8L, Integer.MAX_VALUE - 7, "the largest file still numbers its pages");
+    }
+
+    /**
+     * --seconds 1e300 slept for Long.MAX_VALUE ms (the run never ended); --threads 99999999 died of an OutOfMemoryError
+     * with a stack trace, allocating 4 MiB of page numbers per thread. Both are usage errors naming the limit.
+     */
+    @Test
+    void aRunTooLongOrTooManyThreadsIsAUsageErrorNamingTheLimit() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--seconds", "1e300", "--threads", "99999999", "--frames", "64"));
+        assertTrue(err.toString().contains("--seconds must be above 0 and at most 86400 (a day): 1.0E300"), err.toString());
+        assertTrue(err.toString().contains("--threads must be from 1 to 4096: [99999999]"), err.toString());
+        long threads = Runtime.getRuntime().maxMemory() / 2 / ThroughputCommand.ORDER_BYTES + 1;
+        assumeTrue(threads <= 4096, "a heap of more than 32 GiB takes 4096 threads' page numbers");
+        err = new StringWriter();
+        assertEquals(2, throughput(err, "--threads", "1," + threads, "--frames", "64"));
+        assertTrue(err.toString().contains("--threads " + threads + " and --frames 64 need about "), err.toString());
+        assertTrue(err.toString().contains(" MiB of heap (4 MiB of page numbers per thread, 64 bytes of Zipf table per"
+            + " frame), more than half the heap's "), err.toString());
+        assertTrue(err.toString().contains("JAVA_OPTS=-Xmx"), err.toString());
+    }
+
+    /** --frames 268435455 (allowed: its pages fit an int) died of an OutOfMemoryError in the Zipf table, a stack trace. */
+    @Test
+    void framesWhoseZipfTableExceedsTheHeapAreAUsageError() {
+        long frames = Runtime.getRuntime().maxMemory() / 2 / 64 + 1;
+        assumeTrue(frames <= ThroughputCommand.MAX_FRAMES, "a heap of more than 32 GiB holds the largest Zipf table");
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--frames", String.valueOf(frames), "--threads", "1"));
+        assertTrue(err.toString().contains("--threads 1 and --frames " + frames + " need about "), err.toString());
     }
 
     /** Standard output of a throughput run; its usage errors go to {@code err}. */

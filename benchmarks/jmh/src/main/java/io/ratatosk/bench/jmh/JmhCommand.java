@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
@@ -92,6 +95,7 @@ public final class JmhCommand implements Callable<Integer> {
     public Integer call() throws IOException, RunnerException {
         PrintWriter err = spec.commandLine().getErr();
         CommandLineOptions cmd = parseJmhArgs(jmhArgs);
+        checkPatterns(cmd); // -l too
         if (cmd.shouldHelp() || cmd.shouldList() || cmd.shouldListWithParams() || cmd.shouldListProfilers()
             || cmd.shouldListResultFormats()) {
             return listOrHelp(cmd);
@@ -103,20 +107,58 @@ public final class JmhCommand implements Callable<Integer> {
         if (threads.isEmpty()) { // "--threads ,," ran nothing and then blamed the benchmark pattern
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads names no thread count");
         }
-        for (int t : threads) {
-            if (t < 1) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be positive: " + threads);
-            }
+        if (!ThreadCounts.inRange(threads)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("--threads", threads));
         }
-        ChainedOptionsBuilder options = options(cmd, quick);
+        if (cmd.getThreads().hasValue() && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("-t", cmd.getThreads().get()));
+        }
+        checkParameters(cmd);
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (given.hasMatchedOption("--out") && cmd.getResult().hasValue()) { // -rff won, --out was never written
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " and -rff "
+                + cmd.getResult().get() + " both name the results file: give one");
+        }
+        if (given.hasMatchedOption("--threads") && cmd.getThreads().hasValue()) { // -t won
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads " + given.matchedOption("--threads")
+                .stringValues().stream().reduce((x, y) -> x + "," + y).orElse("") + " and -t " + cmd.getThreads().get()
+                + " both set the thread counts: give one");
+        }
         Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
-        List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
-
+        String resultsOption = cmd.getResult().hasValue() ? "-rff" : "--out";
+        if (cmd.getOutput().hasValue() && OutputFile.sameFile(Path.of(cmd.getOutput().get()), results)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-o " + cmd.getOutput().get() + " is the results"
+                + " file: JMH's log and the results need two files");
+        }
         int roundCount = rounds != null ? rounds : quick ? 1 : 3;
         if (roundCount < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
         }
+        Path made = null; // the top-most folder of the results that the check below makes: gone again if nothing is written
+        for (Path p = results.toAbsolutePath().getParent(); p != null && !Files.exists(p); p = p.getParent()) {
+            made = p;
+        }
+        try { // before the first run, not when its results are written: a folder there lost the run
+            OutputFile.check(resultsOption, results);
+            OutputFile.check("-o", cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null); // JMH's log
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         Map<String, RunResult> merged = new LinkedHashMap<>();
+        try {
+            return run(cmd, roundCount, results, resultsOption, merged);
+        } finally {
+            if (merged.isEmpty()) { // a pattern that matched nothing leaves no empty bench-out/ behind
+                OutputFile.deleteIfNoFile(made);
+            }
+        }
+    }
+
+    private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged)
+        throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        ChainedOptionsBuilder options = options(cmd, quick);
+        List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
@@ -136,11 +178,13 @@ public final class JmhCommand implements Callable<Integer> {
                 for (RunResult r : run) {
                     merged.merge(key(r.getParams()), r, JmhCommand::mergeForks);
                 }
-                write(results, merged); // after every run, so an interrupted suite keeps what it measured
+                if (!merged.isEmpty()) { // "[ ]" over the last run's results would lose them
+                    write(resultsOption, results, merged); // after every run, so an interrupted suite keeps what it measured
+                }
             }
         }
-        if (merged.isEmpty()) {
-            err.println("jmh: no benchmark matched " + cmd.getIncludes());
+        if (merged.isEmpty()) { // JMH reports a benchmark that threw and goes on: here every one did
+            err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
             return 1;
         }
         spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + results
@@ -268,11 +312,71 @@ public final class JmhCommand implements Callable<Integer> {
         return new RunResult(a.getParams(), forks);
     }
 
-    private static void write(Path file, Map<String, RunResult> merged) throws IOException {
+    /** Whole or not at all: a run stopped while the results are written leaves the last whole file. */
+    private static void write(String option, Path file, Map<String, RunResult> merged) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, file.toString()).writeOut(new ArrayList<>(merged.values()));
+        OutputFile.replace(option, file, own -> {
+            try {
+                ResultFormatFactory.getInstance(ResultFormatType.JSON, own.toString()).writeOut(new ArrayList<>(merged.values()));
+            } catch (IllegalStateException e) { // JMH wraps the IOException of its write
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Each benchmark pattern (-e too) a regular expression: Java's own message spans three lines and names no option. */
+    private void checkPatterns(CommandLineOptions cmd) {
+        List<String> patterns = new ArrayList<>(cmd.getIncludes());
+        patterns.addAll(cmd.getExcludes());
+        for (String pattern : patterns) {
+            try {
+                Pattern.compile(pattern);
+            } catch (PatternSyntaxException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "benchmark pattern '" + pattern
+                    + "' is not a regular expression: " + e.getDescription() + " at index " + e.getIndex());
+            }
+        }
+    }
+
+    /**
+     * The values of -p policy and -p tier, which this suite knows: an unknown one failed every benchmark it reached,
+     * each with a stack trace, while the others ran.
+     */
+    private void checkParameters(CommandLineOptions cmd) {
+        // JMH drops "-p policy=," without a word, and every value of the parameter ran instead of none
+        List<String> args = new ArrayList<>(jmhArgs);
+        for (int i = 0; i < args.size(); i++) {
+            String p = args.get(i).equals("-p") && i + 1 < args.size() ? args.get(i + 1)
+                : args.get(i).startsWith("-p") && args.get(i).length() > 2 ? args.get(i).substring(2) : null;
+            int eq = p == null ? -1 : p.indexOf('=');
+            if (eq > 0 && p.substring(eq + 1).replace(",", "").isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "-p " + p + ": names no " + p.substring(0, eq));
+            }
+        }
+        if (cmd.getParameter("policy").hasValue()) {
+            Collection<String> given = cmd.getParameter("policy").get();
+            for (String policy : defaultFirst(given)) {
+                if (!PolicyRegistry.NAMES.contains(policy)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)
+                        + ": unknown policy '" + policy + "'; the policies: " + String.join(", ", PolicyRegistry.NAMES)
+                        + " (and default)");
+                }
+            }
+        }
+        if (cmd.getParameter("tier").hasValue()) {
+            Collection<String> given = cmd.getParameter("tier").get();
+            for (String tier : given) {
+                if (!NvmSwapBenchmark.tiers().contains(tier)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p tier=" + String.join(",", given)
+                        + ": unknown tier '" + tier + "'; the tiers: " + String.join(", ", NvmSwapBenchmark.tiers()));
+                }
+            }
+        }
     }
 }

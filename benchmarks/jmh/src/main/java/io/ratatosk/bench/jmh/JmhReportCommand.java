@@ -1,15 +1,19 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,6 +35,8 @@ public final class JmhReportCommand implements Callable<Integer> {
     static final String END = "<!-- jmh-report:end -->";
     /** The start of the ratio table's header row, as {@link RatioTable#markdown()} writes it. */
     private static final String TABLE_HEADER = "| benchmark | params | threads |";
+    /** Said instead of the chart where no row has a ratio to draw. */
+    static final String NO_CHART = "No chart: no row has a reference to compare with";
 
     @Spec
     private CommandSpec spec;
@@ -55,9 +61,12 @@ public final class JmhReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<JmhResult> parsed = JmhResult.read(results);
+        List<JmhResult> parsed = JmhResult.read(results); // first: results it cannot read leave no folder made for --doc
         if (parsed.isEmpty()) {
             throw new IOException(results + " holds no results");
+        }
+        if (!printOnly) {
+            checkOutputs();
         }
         RatioTable table = RatioTable.of(parsed);
         String section = section(parsed, table, results.getFileName().toString(), chartLink());
@@ -83,13 +92,42 @@ public final class JmhReportCommand implements Callable<Integer> {
             }
         }
         if (!printOnly) {
-            RatioChart.write(chart, table);
-            writeSection(doc, section);
+            String updated = withSection(doc, section); // a document it cannot go into leaves the old chart too
+            boolean charted = RatioChart.hasBars(table);
+            if (charted) {
+                OutputFile.replace("--chart", chart, file -> RatioChart.write(file, table));
+            }
+            write(doc, updated);
             out.println();
-            out.println("Wrote " + doc + " and " + chart);
+            out.println("Wrote " + doc + (charted ? " and " + chart : " (" + NO_CHART + ")"));
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Before anything is read or written: the document and the chart are files that can be written, neither is the
+     * results file (by any path) nor the other; a clash wrote the chart or the document over the results.
+     */
+    private void checkOutputs() {
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--doc") && !Files.exists(doc)) {
+            // outside the repository's root a new docs/benchmarks.md was made where the user stood, the real one stale
+            throw new CommandLine.ParameterException(spec.commandLine(), "no " + doc + " in "
+                + Path.of("").toAbsolutePath() + ": run from the repository's root, or name the document with --doc"
+                + " (--print-only prints the table alone)");
+        }
+        try {
+            if (!chart.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+                throw new IllegalArgumentException("--chart must name a .png file: " + chart);
+            }
+            if (OutputFile.sameFile(doc, chart)) {
+                throw new IllegalArgumentException("--doc " + doc + " is also --chart " + chart + ": name two files");
+            }
+            OutputFile.check("--doc", doc, List.of(results));
+            OutputFile.check("--chart", chart, List.of(results));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The chart's path as the document links it: relative to the document's folder. */
@@ -109,7 +147,8 @@ public final class JmhReportCommand implements Callable<Integer> {
                 + table.limitMarkdown() + "\n")
             + "Targets, from the same run:\n\n"
             + table.targetsMarkdown() + "\n"
-            + "![Throughput ratios, ours / reference](" + chartLink + ")\n"
+            + (RatioChart.hasBars(table) ? "![Throughput ratios, ours / reference](" + chartLink + ")\n"
+                : NO_CHART + ".\n")
             + END + "\n";
     }
 
@@ -118,7 +157,7 @@ public final class JmhReportCommand implements Callable<Integer> {
         if (!Files.exists(doc)) {
             return List.of();
         }
-        String text = Files.readString(doc, StandardCharsets.UTF_8);
+        String text = readDoc(doc);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         if (begin < 0 || end < begin) {
@@ -152,9 +191,12 @@ public final class JmhReportCommand implements Callable<Integer> {
         return benchmark + " " + params + " t=" + threads;
     }
 
-    /** Replaces the generated section of {@code doc}, or appends one if it has none (creating the file). */
-    static void writeSection(Path doc, String section) throws IOException {
-        String text = Files.exists(doc) ? Files.readString(doc, StandardCharsets.UTF_8) : "# Benchmarks\n";
+    /**
+     * {@code doc}'s text with {@code section} in place of its generated one, or appended if it has none (or no file:
+     * a new document).
+     */
+    private static String withSection(Path doc, String section) throws IOException {
+        String text = Files.exists(doc) ? readDoc(doc) : "# Benchmarks\n";
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
         String updated;
@@ -164,15 +206,32 @@ public final class JmhReportCommand implements Callable<Integer> {
                 after++;
             }
             updated = text.substring(0, begin) + section + text.substring(after);
+        } else if (begin >= 0 && end >= 0) {
+            throw new IOException(doc + " has " + END + " before " + BEGIN + "; fix it by hand");
         } else if (begin >= 0 || end >= 0) {
             throw new IOException(doc + " has only one of the markers " + BEGIN + " and " + END + "; fix it by hand");
         } else {
             updated = text + (text.endsWith("\n") ? "\n" : "\n\n") + "## Results\n\n" + section;
         }
+        return updated;
+    }
+
+    /** {@code doc}'s text; one that is no UTF-8 text (the chart, swapped with it) failed as "Input length = 1". */
+    private static String readDoc(Path doc) throws IOException {
+        try {
+            return Files.readString(doc, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new IOException("--doc " + doc + " is not UTF-8 text: name the Markdown document", e);
+        }
+    }
+
+    /** Writes {@code updated} as {@code doc}, creating its folder. */
+    private static void write(Path doc, String updated) throws IOException {
         Path parent = doc.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        Files.writeString(doc, updated, StandardCharsets.UTF_8);
+        // whole or not at all: a run stopped while it writes leaves the old document, not a cut one
+        OutputFile.replace("--doc", doc, file -> Files.writeString(file, updated, StandardCharsets.UTF_8));
     }
 }

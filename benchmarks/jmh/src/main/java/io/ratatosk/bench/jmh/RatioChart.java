@@ -40,7 +40,15 @@ final class RatioChart {
         }
     }
 
+    /** Whether {@code table} has a row with a reference, a bar to draw: with none the chart library throws. */
+    static boolean hasBars(RatioTable table) {
+        return table.rows().stream().anyMatch(RatioTable.Row::hasPeer);
+    }
+
     static CategoryChart build(RatioTable table) {
+        if (!hasBars(table)) {
+            throw new IllegalArgumentException("no row has a reference: nothing to chart");
+        }
         List<String> groups = new ArrayList<>();
         List<Integer> threads = new ArrayList<>();
         for (RatioTable.Row r : table.rows()) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -74,16 +75,20 @@ class JmhCommandTest {
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "muninn", "clock"), List.copyOf(o.getParameter("policy").get()));
     }
 
-    /** JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. */
+    /**
+     * JMH's own exception for this carries no message; the user gets the pattern back and where to find the names. The
+     * folders made for the results before the run are gone again.
+     */
     @Test
     void aPatternMatchingNoBenchmarkIsAUsageErrorNamingIt(@TempDir Path dir) {
         StringWriter err = new StringWriter();
         CommandLine cl = new CommandLine(new JmhCommand());
         cl.setErr(new PrintWriter(err, true));
         cl.setOut(new PrintWriter(new StringWriter(), true));
-        assertEquals(2, cl.execute("--quick", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertEquals(2, cl.execute("--quick", "--out", dir.resolve("new/sub/r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz; ./bench jmh -l lists them"),
             err.toString());
+        assertFalse(Files.exists(dir.resolve("new")), "no empty folder left");
     }
 
     /** "--threads ,," ran nothing, then said "no benchmark matched []", blaming a pattern no one gave. */
@@ -101,6 +106,100 @@ class JmhCommandTest {
         StringWriter err = new StringWriter();
         assertEquals(2, jmh(err, "--bogus", "--out", dir.resolve("r.json").toString()));
         assertTrue(err.toString().contains("JMH: --bogus is not a recognized option"), err.toString());
+    }
+
+    /** A folder as --out failed only when the first run's results were written, losing that run, with a stack trace. */
+    @Test
+    void anOutThatIsAFolderIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", dir.toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--out " + dir + " is a folder"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-rff", dir.toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-rff " + dir + " is a folder"), err.toString());
+        err = new StringWriter(); // JMH's log: a stack trace
+        assertEquals(2, jmh(err, "-o", dir.toString(), "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-o " + dir + " is a folder"), err.toString());
+    }
+
+    /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
+    @Test
+    void anUnknownPolicyOrTierIsAUsageErrorNamingIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "policy=muninn,bogus", "--out", dir.resolve("r.json").toString(), "PolicyHitPath"));
+        assertTrue(err.toString().contains("-p policy=muninn,bogus: unknown policy 'bogus'"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "tier=file,nvm-bogus", "--out", dir.resolve("r.json").toString(), "NvmSwap"));
+        assertTrue(err.toString().contains("-p tier=file,nvm-bogus: unknown tier 'nvm-bogus'; the tiers: "
+            + String.join(", ", NvmSwapBenchmark.tiers())), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "policy=,", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p policy=,: names no policy"), err.toString()); // ran every policy
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-ptier=", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p tier=: names no tier"), err.toString());
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    /** A pattern that is no regular expression printed Java's three-line message, without saying it was the pattern. */
+    @Test
+    void aPatternThatIsNoRegularExpressionIsAUsageErrorNamingIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", dir.resolve("r.json").toString(), "HitPath["));
+        assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression: Unclosed character class"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-l", "HitPath["), "listing too");
+        assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression"), err.toString());
+    }
+
+    /** --threads 99999999 had JMH start that many threads; the limit is named. */
+    @Test
+    void aThreadCountAboveTheLimitIsAUsageError(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1,99999999", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads must be from 1 to " + ThreadCounts.MAX + ": [1, 99999999]"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-t", "99999999", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-t must be from 1 to " + ThreadCounts.MAX + ": 99999999"), err.toString());
+    }
+
+    /**
+     * A run whose every benchmark failed wrote "[ ]" over the results file of the run before (bench-out/jmh.json by
+     * default) and said no benchmark matched.
+     */
+    @Test
+    void aRunWhoseEveryBenchmarkFailedKeepsTheEarlierResults(@TempDir Path dir) throws Exception {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        Path out = Files.writeString(dir.resolve("r.json"), "the earlier run's results");
+        StringWriter err = new StringWriter();
+        assertEquals(1, jmh(err, "\\.HitPathBenchmark\\.read", "-p", "side=bogus", "-p", "pages=256", "-f", "0", "-wi", "0",
+            "-i", "1", "-r", "10ms", "--threads", "1", "--out", out.toString()));
+        assertTrue(err.toString().contains("every benchmark failed (see above): " + out + " is left as it was"), err.toString());
+        assertEquals("the earlier run's results", Files.readString(out));
+    }
+
+    /**
+     * Two options for one thing ran one of them without a word: -rff over --out (the file the user looked for was never
+     * written), -t over --threads; JMH's log (-o) into the results file was overwritten by the results, or cut them.
+     */
+    @Test
+    void optionsThatContradictEachOtherAreAUsageError(@TempDir Path dir) {
+        String a = dir.resolve("a.json").toString();
+        String b = dir.resolve("b.json").toString();
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", a, "-rff", b, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--out " + a + " and -rff " + b + " both name the results file: give one"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1,2", "-t", "4", "--out", a, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads 1,2 and -t 4 both set the thread counts: give one"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-o", a, "--out", a, "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-o " + a + " is the results file: JMH's log and the results need two files"),
+            err.toString());
+        assertFalse(Files.exists(dir.resolve("a.json")));
     }
 
     private static int jmh(StringWriter err, String... args) {

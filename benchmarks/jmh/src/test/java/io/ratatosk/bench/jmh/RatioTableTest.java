@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -402,5 +403,130 @@ class RatioTableTest {
         Path file = results("twice.json", one, other, one);
         IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
         assertEquals(file + " lists HitPathBenchmark.read side=ratatosk t=1 twice (entries 1 and 3): keep one", e.getMessage());
+    }
+
+    /**
+     * A run with no row to compare (one policy alone, the file tier alone) made the chart library throw a stack trace
+     * after it had cut the old chart to 0 bytes. Now no chart is drawn, the old one is kept and the section says why.
+     */
+    @Test
+    void aRunWithNoRatioDrawsNoChartAndKeepsTheOldOne() throws IOException {
+        Path file = results("alone.json",
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"muninn\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0));
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = Files.writeString(dir.resolve("ratios.png"), "the last run's chart");
+        StringWriter err = new StringWriter();
+        assertEquals(0, report(file, doc, chart, err), err.toString());
+        assertEquals("the last run's chart", Files.readString(chart));
+        String text = Files.readString(doc);
+        assertTrue(text.contains("| PolicyHitPathBenchmark.read | policy=muninn | 1 |"), text);
+        assertFalse(text.contains("![Throughput ratios"), text);
+        assertTrue(text.contains("No chart: no row has a reference to compare with."), text);
+    }
+
+    /** --doc or --chart naming the results file (or each other) wrote over the results: refused before any write. */
+    @Test
+    void aDocumentOrChartThatIsTheResultsFileIsRefused() throws IOException {
+        Path file = sample();
+        String before = Files.readString(file);
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(2, report(file, file, chart, err));
+        assertTrue(err.toString().contains("--doc " + file + " is an input of this run"), err.toString());
+        assertEquals(before, Files.readString(file));
+        assertFalse(Files.exists(chart), "nothing written");
+
+        Path png = Files.copy(file, dir.resolve("jmh.png"));
+        err = new StringWriter();
+        assertEquals(2, report(png, doc, dir.resolve(".").resolve("jmh.png"), err));
+        assertTrue(err.toString().contains("--chart " + dir.resolve(".").resolve("jmh.png") + " is an input of this run"),
+            err.toString());
+        assertEquals(before, Files.readString(png));
+        assertFalse(Files.exists(doc), "nothing written");
+
+        err = new StringWriter();
+        assertEquals(2, report(file, chart, chart, err));
+        assertTrue(err.toString().contains("--doc " + chart + " is also --chart"), err.toString());
+        assertFalse(Files.exists(chart), "nothing written");
+    }
+
+    /** --doc naming a folder failed with "Is a directory" and no path, after the chart had been written. */
+    @Test
+    void aDocumentThatIsAFolderIsRefusedNamingItBeforeTheChartIsWritten() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("docs"));
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(2, report(sample(), folder, chart, err));
+        assertTrue(err.toString().contains("--doc " + folder + " is a folder"), err.toString());
+        assertFalse(Files.exists(chart), "nothing written");
+    }
+
+    /**
+     * A document whose markers are out of order was said to have "only one of the markers", and was refused only after
+     * the new chart had replaced the old one: the chart then showed a run the document did not.
+     */
+    @Test
+    void aDocumentWithMarkersOutOfOrderIsRefusedBeforeTheChartIsWritten() throws IOException {
+        String text = "# Benchmarks\n" + JmhReportCommand.END + "\nnotes\n" + JmhReportCommand.BEGIN + "\n";
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), text);
+        Path chart = Files.writeString(dir.resolve("ratios.png"), "the last run's chart");
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(sample(), doc, chart, err));
+        assertTrue(err.toString().contains(doc + " has " + JmhReportCommand.END + " before " + JmhReportCommand.BEGIN
+            + "; fix it by hand"), err.toString());
+        assertEquals(text, Files.readString(doc));
+        assertEquals("the last run's chart", Files.readString(chart));
+    }
+
+    /**
+     * Run outside the repository's root, the default docs/benchmarks.md was made anew where the user stood (a stray
+     * docs folder with a document of one section and a chart) while the real document was left stale, with status 0.
+     * The module's folder, where Maven runs this test, has no docs folder: the default document is not there.
+     */
+    @Test
+    void theDefaultDocumentMissingWhereTheUserStandsIsAUsageError() throws IOException {
+        Path here = Path.of("docs");
+        assumeFalse(Files.exists(here), "this test needs a working folder without docs/");
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhReportCommand());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err, true));
+        try {
+            assertEquals(2, cl.execute(sample().toString()));
+            assertTrue(err.toString().contains("no docs/benchmarks.md in " + Path.of("").toAbsolutePath()
+                + ": run from the repository's root, or name the document with --doc (--print-only prints the table"
+                + " alone)"), err.toString());
+            assertFalse(Files.exists(here), "no docs folder made");
+        } finally {
+            io.ratatosk.bench.sim.OutputFile.deleteTree(here); // not there before: made by this run, if at all
+        }
+    }
+
+    /** A --doc that is no text (the chart, swapped with it) failed with "Input length = 1", naming nothing. */
+    @Test
+    void aDocumentThatIsNotTextIsRefusedNamingIt() throws IOException {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', (byte) 0xff, (byte) 0xfe, 0};
+        Path doc = Files.write(dir.resolve("ratios-old.png"), png);
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(new JmhReportCommand());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(err, true));
+        IOException e = assertThrows(IOException.class, () -> JmhReportCommand.droppedRows(doc, RatioTable.of(JmhResult.read(sample()))));
+        assertEquals("--doc " + doc + " is not UTF-8 text: name the Markdown document", e.getMessage());
+        assertEquals(1, report(sample(), doc, chart, err));
+        assertTrue(err.toString().contains("--doc " + doc + " is not UTF-8 text"), err.toString());
+        assertTrue(java.util.Arrays.equals(png, Files.readAllBytes(doc)));
+        assertFalse(Files.exists(chart), "nothing written");
+    }
+
+    /** A results file that cannot be read left the folders made for --doc and --chart behind, empty. */
+    @Test
+    void unreadableResultsMakeNoFolderForTheDocument() {
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
+        assertTrue(err.toString().contains("missing.json"), err.toString());
+        assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
     }
 }

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.demo;
 
+import io.ratatosk.bench.jmh.ThreadCounts;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.PolicyCatalog;
@@ -117,8 +118,8 @@ public final class DemoCommand implements Callable<Integer> {
     /** Each count in its range, the flag and its value named: all of them at once. */
     private void checkCounts() {
         List<String> wrong = new ArrayList<>();
-        if (threads < 1) {
-            wrong.add("--threads must be at least 1: " + threads);
+        if (!ThreadCounts.inRange(List.of(threads))) { // 99999999 died of "unable to create native thread"
+            wrong.add(ThreadCounts.outOfRange("--threads", threads));
         }
         if (fileFactor < 1) {
             wrong.add("--file-factor must be at least 1: " + fileFactor);

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.nvm;
 
+import io.ratatosk.bench.jmh.ThreadCounts;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
@@ -41,6 +42,8 @@ import picocli.CommandLine.Spec;
         "Docs: docs/nvm.md"})
 public final class NvmCommand implements Callable<Integer> {
     private static final String FILE_NAME = "nvm-bench.db";
+    /** The slowest file device modeled: a second per page operation, a hundred times a slow disk's seek. */
+    private static final long MAX_FILE_LATENCY_MICROS = 1_000_000;
 
     @Spec
     private CommandSpec spec;
@@ -154,14 +157,17 @@ public final class NvmCommand implements Callable<Integer> {
     /** Each number in its range, named, before a file is written: none of these can give a meaningful run. */
     private void checkFlags() {
         List<String> wrong = new ArrayList<>();
-        require(wrong, threads >= 1, "--threads must be at least 1: " + threads);
+        require(wrong, ThreadCounts.inRange(List.of(threads)), ThreadCounts.outOfRange("--threads", threads));
         require(wrong, pages >= 10, "--pages must be at least 10: " + pages);
-        require(wrong, dram > 0 && Double.isFinite(dram), "--dram must be a share above 0 (0.10 for 10%): " + dram);
-        require(wrong, nvm > 0 && Double.isFinite(nvm), "--nvm must be a share above 0 (0.40 for 40%): " + nvm);
+        // above 1 the cache (or the tier) is larger than the file: nothing of the tier left to measure
+        require(wrong, dram > 0 && dram <= 1, "--dram must be a share above 0 and at most 1 (0.10 for 10%): " + dram);
+        require(wrong, nvm > 0 && nvm <= 1, "--nvm must be a share above 0 and at most 1 (0.40 for 40%): " + nvm);
         require(wrong, ops >= 1, "--ops must be at least 1: " + ops);
         require(wrong, warmup >= 0, "--warmup must be 0 or more: " + warmup);
         require(wrong, mixOps >= 1, "--mix-ops must be at least 1: " + mixOps);
-        require(wrong, fileLatencyMicros >= 0, "--file-latency-us must be 0 or more: " + fileLatencyMicros);
+        // in nanoseconds, times every file read, it overflowed: the modeled time came out negative, with status 0
+        require(wrong, fileLatencyMicros >= 0 && fileLatencyMicros <= MAX_FILE_LATENCY_MICROS, "--file-latency-us must be"
+            + " from 0 to " + MAX_FILE_LATENCY_MICROS + " (a second): " + fileLatencyMicros);
         if (!wrong.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", wrong));
         }

@@ -55,7 +55,8 @@ class DemoCommandTest {
     @Test
     void eachCountOutOfRangeNamesItsFlagAndValue() {
         String[][] cases = {
-            {"--threads", "0", "--threads must be at least 1: 0"},
+            {"--threads", "0", "--threads must be from 1 to 4096: 0"},
+            {"--threads", "99999999", "--threads must be from 1 to 4096: 99999999"},
             {"--file-factor", "-1", "--file-factor must be at least 1: -1"},
             {"--seconds", "-1", "--seconds must be above 0 and at most 86400 (a day): -1.0"},
             {"--skew", "0", "--skew must be a finite number of at least 1 (1 = uniform): 0.0"},

@@ -57,15 +57,32 @@ class NvmCommandTest {
         assertEquals(2, bench("nvm", "--ops", "0", "--warmup", "-1", "--mix-ops", "0", "--file-latency-us", "-1",
             "--threads", "0", "--dram", "0", "--dir", dir.toString()));
         String message = err.toString();
-        for (String expected : new String[] {"--threads must be at least 1: 0", "--dram must be a share above 0",
+        for (String expected : new String[] {"--threads must be from 1 to 4096: 0", "--dram must be a share above 0",
             "--ops must be at least 1: 0", "--warmup must be 0 or more: -1", "--mix-ops must be at least 1: 0",
-            "--file-latency-us must be 0 or more: -1"}) {
+            "--file-latency-us must be from 0 to 1000000 (a second): -1"}) {
             assertTrue(message.contains(expected), message);
         }
         assertEquals("", out.toString(), "nothing ran");
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "no file was written");
         }
+    }
+
+    /**
+     * --file-latency-us 9223372036854775807 overflowed the modeled time, printed as -0.0 ms with status 0; --threads
+     * 99999999 started a pool of that many threads; --dram 5 ran a cache five times the file, no NVM tier to measure.
+     */
+    @Test
+    void numbersTooLargeAreUsageErrorsNamingTheLimit() throws Exception {
+        assertEquals(2, bench("nvm", "--file-latency-us", String.valueOf(Long.MAX_VALUE), "--threads", "99999999",
+            "--dram", "5", "--nvm", "1.5", "--dir", dir.toString()));
+        String message = err.toString();
+        for (String expected : new String[] {"--file-latency-us must be from 0 to 1000000 (a second): " + Long.MAX_VALUE,
+            "--threads must be from 1 to 4096: 99999999", "--dram must be a share above 0 and at most 1 (0.10 for 10%): 5.0",
+            "--nvm must be a share above 0 and at most 1 (0.40 for 40%): 1.5"}) {
+            assertTrue(message.contains(expected), message);
+        }
+        assertEquals("", out.toString(), "nothing ran");
     }
 
     /** A policy, profile, device count or IO mode the page cache would refuse is refused before the first run. */

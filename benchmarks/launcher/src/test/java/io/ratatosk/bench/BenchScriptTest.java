@@ -1,0 +1,79 @@
+package io.ratatosk.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code ./bench} shell wrapper itself, run as a user runs it. */
+class BenchScriptTest {
+    /** The repository root: this module is benchmarks/launcher. */
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent().getParent();
+
+    /**
+     * JAVA_HOME naming no JDK made ./bench exit 127 without a word (the "java: command not found" went into the pipe
+     * that reads the version), or, with a stale jar, print Maven's complaint about JAVA_HOME as a build failure.
+     */
+    @Test
+    void aJavaHomeWithoutJavaIsNamed(@TempDir Path dir) throws Exception {
+        Path script = ROOT.resolve("bench");
+        assertTrue(Files.isRegularFile(script), script + " is the launcher");
+        Path home = dir.resolve("no jdk here");
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "--help").redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", home.toString());
+        Process run = pb.start();
+        run.getOutputStream().close();
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
+        assertEquals(1, run.exitValue(), output);
+        assertEquals("bench: no java at " + home.resolve("bin").resolve("java") + " (JAVA_HOME=" + home
+            + "): set JAVA_HOME to a JDK 17 or later, or unset it to use the java on the PATH\n", output);
+    }
+
+    /**
+     * Two ./bench started together after a change each ran Maven in the same target folders, the one's build cutting
+     * the other's jar. Here, in a copy of the script with a stand-in mvn that counts its builds and a stand-in java:
+     * one build, and both runs go on with its jar.
+     */
+    @Test
+    void twoRunsStartedTogetherBuildOnce(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo with spaces"));
+        Files.copy(ROOT.resolve("bench"), root.resolve("bench"));
+        Files.writeString(root.resolve("pom.xml"), "<project/>");
+        Files.createDirectories(root.resolve("benchmarks/launcher/src/main"));
+        Files.writeString(root.resolve("benchmarks/launcher/src/main/Source.java"), "");
+        Path builds = dir.resolve("builds");
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        executable(bin.resolve("mvn"), "#!/bin/sh\necho build >> '" + builds + "'\nsleep 2\n"
+            + "mkdir -p benchmarks/launcher/target\n: > benchmarks/launcher/target/ratatosk-bench.jar\n");
+        Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+        executable(jdk.resolve("java"), "#!/bin/sh\n[ \"$1\" = -version ] && echo 'openjdk version \"17.0.1\"' >&2 && exit 0\n"
+            + "echo ran\n");
+        List<Process> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help").redirectErrorStream(true);
+            pb.environment().put("JAVA_HOME", jdk.getParent().toString());
+            pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+            runs.add(pb.start());
+        }
+        for (Process run : runs) {
+            run.getOutputStream().close();
+            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
+            assertEquals(0, run.exitValue(), output);
+            assertTrue(output.endsWith("ran\n"), output);
+        }
+        assertEquals(List.of("build"), Files.readAllLines(builds), "one build for the two runs");
+    }
+
+    private static void executable(Path file, String text) throws java.io.IOException {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
