@@ -205,9 +205,17 @@ final class FileMapping implements FrameOwner {
         return true;
     }
 
-    /** Throws if this thread is inside a call of a swapper of this file's cache ({@link SwapperCalls}). */
-    void refuseInsideSwapperCall(String what) {
-        SwapperCalls.refuseInside(engine, what);
+    /**
+     * A cursor about to wait for page {@code pageId} (being evicted or faulted in) calls this first: if this thread is
+     * inside a call of a swapper of this cache, the eviction or fault it would wait for may be that very call (a
+     * swapper that reads the page it evicts through its cache), so it is refused. Here, and not in {@code io()}, so that
+     * a cursor that never waits pays nothing: {@code io()} must stay small enough to inline, or a cursor opened per
+     * read is no longer scalar-replaced.
+     */
+    void refuseWaitInsideSwapperCall(long pageId) {
+        if (SwapperCalls.inside(engine)) {
+            SwapperCalls.refuseInside(engine, "a cursor's wait for page " + pageId + " of " + path);
+        }
     }
 
     IllegalStateException unmappedException() {
@@ -405,6 +413,7 @@ final class FileMapping implements FrameOwner {
      * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly.
      */
     void awaitFault(long pageId) throws IOException {
+        refuseWaitInsideSwapperCall(pageId); // the fault may be this thread's own, in the swapper's read
         FaultFailure before = recentFailures.get(failureSlot(pageId));
         faultWaiters.await(table, pageId);
         FaultFailure after = recentFailures.get(failureSlot(pageId));

@@ -325,6 +325,9 @@ public final class PageCursor implements AutoCloseable {
                 int f = entry - 1;
                 long s = frames.optimisticStamp(f);
                 if (!FrameTable.isReadable(s) || frames.binding(f) != key) {
+                    if (attempt == 0) {
+                        file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
+                    }
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
@@ -366,6 +369,9 @@ public final class PageCursor implements AutoCloseable {
             if (entry > 0) {
                 int f = entry - 1;
                 if (!frames.tryWriteLock(f)) {
+                    if (attempt == 0) {
+                        file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
+                    }
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }

@@ -39,8 +39,7 @@ public final class PagedFile implements AutoCloseable {
      * @param flags exactly one of {@link #PF_SHARED_READ_LOCK} and {@link #PF_SHARED_WRITE_LOCK},
      *              optionally with {@link #PF_NO_GROW} and {@link #PF_READ_AHEAD}
      * @throws IllegalArgumentException for a page id the file cannot address, or bad flags
-     * @throws IllegalStateException    once the file is unmapped, or when called from inside a call of a swapper of this
-     *                                  cache (a swapper must not call back into its cache: the page it evicts is locked)
+     * @throws IllegalStateException    once the file is unmapped
      */
     public PageCursor io(long pageId, int flags) throws IOException {
         mapping.checkPageId(pageId);
@@ -52,7 +51,6 @@ public final class PagedFile implements AutoCloseable {
         }
         // Counted before the closed check: the cache sets closed before it counts open cursors, so
         // either it sees this cursor or this call sees the file closed (see OpenCursorCount).
-        mapping.refuseInsideSwapperCall("PagedFile.io");
         EvictionEngine engine = mapping.engine();
         int stripe = engine.cursorOpened();
         if (!mapping.awaitMapped()) {

@@ -524,6 +524,59 @@ class SwapPluginMisuseTest {
     }
 
     /**
+     * As above, with a cursor the store opened before the eviction began and moves, from inside the swapper's evict,
+     * to the page being evicted: the check is where a cursor would wait, not where it is opened, so it is caught too
+     * (and a cursor opened per read pays nothing for the check while it never waits).
+     */
+    @Test
+    void aCursorOpenedBeforeTheSwapperCallAndMovedInsideItToThePageBeingEvictedIsRefused() throws Exception {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+            java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
+            PageCursor[] held = new PageCursor[1];
+            Path path = dir.resolve("evict-held-cursor.db");
+            try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"),
+                     SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                         @Override
+                         public void evict(long pageId, long address, boolean dirty) throws IOException {
+                             if (held[0] != null && refused.get() == null) {
+                                 try {
+                                     held[0].next(pageId);
+                                 } catch (Throwable t) {
+                                     refused.set(t);
+                                     throw new IOException("injected: the call back failed", t);
+                                 }
+                             }
+                             super.evict(pageId, address, dirty);
+                         }
+                     }))) {
+                PagedFile file = cache.map(path, PAGE);
+                for (int p = 0; p < cache.frameCount(); p++) {
+                    write(file, p, 2000 + p);
+                }
+                held[0] = file.io(0, PagedFile.PF_SHARED_READ_LOCK); // opened outside any swapper call
+                for (int p = cache.frameCount(); p < 2 * cache.frameCount(); p++) {
+                    try {
+                        write(file, p, 2000 + p);
+                    } catch (IOException e) {
+                        p--; // the refused eviction's error, reported to this fault: the page is written on the next try
+                    }
+                }
+                assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+                assertTrue(refused.get().getMessage().contains("from inside a call of its swapper (evict of "),
+                    refused.get().getMessage());
+                held[0].close();
+                held[0] = null;
+                file.close();
+            }
+            try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
+                for (int p = 0; p < 32; p++) {
+                    assertEquals(2000 + p, read(file, p));
+                }
+            }
+        });
+    }
+
+    /**
      * A tier whose prefetch depth is out of range: every swap-in offered that many hints on the faulting thread (a depth
      * of 2^30 took each fault through half a billion tier lookups), though the queue keeps 256. Refused at open, with
      * what the open took released.
