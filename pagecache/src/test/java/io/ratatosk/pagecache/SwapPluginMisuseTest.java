@@ -480,47 +480,7 @@ class SwapPluginMisuseTest {
      */
     @Test
     void aSwapperThatReadsThePageItEvictsThroughItsCacheIsRefusedInsteadOfHanging() throws Exception {
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
-            java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
-            PagedFile[] mapped = new PagedFile[1];
-            Path path = dir.resolve("evict-reentrant.db");
-            try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"),
-                     SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
-                         @Override
-                         public void evict(long pageId, long address, boolean dirty) throws IOException {
-                             if (mapped[0] != null && refused.get() == null) {
-                                 try {
-                                     SwapPluginMisuseTest.read(mapped[0], pageId);
-                                 } catch (Throwable t) {
-                                     refused.set(t);
-                                     throw new IOException("injected: the call back failed", t);
-                                 }
-                             }
-                             super.evict(pageId, address, dirty);
-                         }
-                     }))) {
-                PagedFile file = cache.map(path, PAGE);
-                for (int p = 0; p < cache.frameCount(); p++) {
-                    write(file, p, 1000 + p);
-                }
-                mapped[0] = file;
-                for (int p = cache.frameCount(); p < 2 * cache.frameCount(); p++) {
-                    try {
-                        write(file, p, 1000 + p);
-                    } catch (IOException e) {
-                        p--; // the refused eviction's error, reported to this fault: the page is written on the next try
-                    }
-                }
-                assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
-                mapped[0] = null;
-                file.close();
-            }
-            try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
-                for (int p = 0; p < 32; p++) {
-                    assertEquals(1000 + p, read(file, p));
-                }
-            }
-        });
+        evictCallingBack("evict-reentrant.db", 1000, (file, pageId) -> read(file, pageId), file -> null);
     }
 
     /**
@@ -530,17 +490,40 @@ class SwapPluginMisuseTest {
      */
     @Test
     void aCursorOpenedBeforeTheSwapperCallAndMovedInsideItToThePageBeingEvictedIsRefused() throws Exception {
+        PageCursor[] held = new PageCursor[1];
+        evictCallingBack("evict-held-cursor.db", 2000, (file, pageId) -> held[0].next(pageId), file -> {
+            held[0] = file.io(0, PagedFile.PF_SHARED_READ_LOCK); // opened outside any swapper call
+            return held[0];
+        });
+    }
+
+    /** What a swapper's evict does with the cache from inside the call. */
+    private interface EvictCallBack {
+        void call(PagedFile file, long pageId) throws IOException;
+    }
+
+    /** What the store opens once the file is full, before the evictions; closed after them. */
+    private interface Before {
+        AutoCloseable open(PagedFile file) throws IOException;
+    }
+
+    /**
+     * Fills a cache, then writes as many pages again, so that every write evicts; the first evict calls {@code back}
+     * into the cache, which must be refused with an {@code IllegalStateException} naming the swapper call (not hang),
+     * and every page written must be in the file after a reopen.
+     */
+    private void evictCallingBack(String name, int base, EvictCallBack back, Before before) throws Exception {
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
             java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
-            PageCursor[] held = new PageCursor[1];
-            Path path = dir.resolve("evict-held-cursor.db");
+            PagedFile[] mapped = new PagedFile[1];
+            Path path = dir.resolve(name);
             try (PageCache cache = PageCache.open(config("pagecache.evictor.enabled", "false"),
                      SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
                          @Override
                          public void evict(long pageId, long address, boolean dirty) throws IOException {
-                             if (held[0] != null && refused.get() == null) {
+                             if (mapped[0] != null && refused.get() == null) {
                                  try {
-                                     held[0].next(pageId);
+                                     back.call(mapped[0], pageId);
                                  } catch (Throwable t) {
                                      refused.set(t);
                                      throw new IOException("injected: the call back failed", t);
@@ -551,12 +534,13 @@ class SwapPluginMisuseTest {
                      }))) {
                 PagedFile file = cache.map(path, PAGE);
                 for (int p = 0; p < cache.frameCount(); p++) {
-                    write(file, p, 2000 + p);
+                    write(file, p, base + p);
                 }
-                held[0] = file.io(0, PagedFile.PF_SHARED_READ_LOCK); // opened outside any swapper call
+                AutoCloseable opened = before.open(file);
+                mapped[0] = file;
                 for (int p = cache.frameCount(); p < 2 * cache.frameCount(); p++) {
                     try {
-                        write(file, p, 2000 + p);
+                        write(file, p, base + p);
                     } catch (IOException e) {
                         p--; // the refused eviction's error, reported to this fault: the page is written on the next try
                     }
@@ -564,13 +548,15 @@ class SwapPluginMisuseTest {
                 assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
                 assertTrue(refused.get().getMessage().contains("from inside a call of its swapper (evict of "),
                     refused.get().getMessage());
-                held[0].close();
-                held[0] = null;
+                mapped[0] = null;
+                if (opened != null) {
+                    opened.close();
+                }
                 file.close();
             }
             try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
                 for (int p = 0; p < 32; p++) {
-                    assertEquals(2000 + p, read(file, p));
+                    assertEquals(base + p, read(file, p));
                 }
             }
         });
