@@ -371,6 +371,15 @@ public final class PageCache implements AutoCloseable {
     }
 
     /**
+     * Whether the cache is closed. A {@link #close} that throws leaves the cache open when a file could not be flushed
+     * or a write cursor held a page (close again later), but closed when every file was flushed and unmapped and only
+     * the release after that failed (a swapper's or the tier's close): this tells the two apart.
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
      * Cursors open right now on this cache's files: opened by {@link PagedFile#io} (or as linked cursors) and not yet
      * closed. A store's tests can check that it closes what it opens; a cache closed while this is above zero keeps its
      * page memory until the last of them closes, and logs a warning saying so.
@@ -396,8 +405,8 @@ public final class PageCache implements AutoCloseable {
      * cannot be flushed or a write cursor still holds one of its pages, the cache stays open with that
      * file mapped and its dirty pages in it, and the error is thrown: call close again once the cause is
      * fixed. Once every file is flushed and unmapped the cache closes whatever else fails (a swapper's or the tier's
-     * close, a tier's hook), with its threads stopped and its memory freed, and then throws the first failure. Closing
-     * a closed cache does nothing.
+     * close, a tier's hook), with its threads stopped and its memory freed, and then throws the first failure
+     * ({@link #isClosed()} tells the two outcomes apart). Closing a closed cache does nothing.
      */
     @Override
     public void close() throws IOException {

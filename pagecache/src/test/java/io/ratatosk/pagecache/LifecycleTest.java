@@ -174,10 +174,12 @@ class LifecycleTest {
         writer.putLong(8, 77);
         IllegalStateException refused = assertThrows(IllegalStateException.class, cache::close);
         assertTrue(refused.getMessage().contains("write cursor"), refused.getMessage());
+        assertFalse(cache.isClosed(), "a refused close leaves the cache open");
         writer.putLong(16, 78); // still mapped: the write lands
         writer.close();
         assertSame(file, cache.map(path, PAGE), "the file is still mapped after the refused close");
         cache.close();
+        assertTrue(cache.isClosed());
         try (PageCache again = open(); PagedFile f = again.map(path, PAGE); PageCursor c = f.io(2, PagedFile.PF_SHARED_READ_LOCK)) {
             assertTrue(c.next());
             assertEquals(77, c.getLong(8));

@@ -463,6 +463,7 @@ class SwapPluginMisuseTest {
             // An IOException naming the file (the RuntimeException its cause); an Error as it is.
             assertTrue(e == failure || String.valueOf(e.getMessage()).contains(path.getFileName().toString())
                 && (e.getCause() == failure || e == failure), String.valueOf(e));
+            assertTrue(cache.isClosed(), "the close threw after closing, and the cache says it is closed: " + e);
             assertTrue(cache.isMemoryReleased(), "closed, its memory freed: " + e);
             assertEquals(List.of(), newCacheThreads(before), "the cache's threads must be stopped");
             assertThrows(IllegalStateException.class, () -> cache.map(path, PAGE), "the cache is closed");
