@@ -21,6 +21,22 @@ import picocli.CommandLine;
 
 /** What {@code ./bench jmh} hands to JMH. */
 class JmhCommandTest {
+    /**
+     * The closing hint is a command line to copy: a results path with a space (or a quote, or a shell's specials) was
+     * printed bare, and the copied command read another file. A shell now reads back exactly the path.
+     */
+    @Test
+    void theHintsResultsPathIsOneShellWordWhateverItHolds() throws Exception {
+        for (String path : List.of("bench-out/jmh.json", "/tmp/my results/jmh.json", "it's $HOME/*.json", "a\"b;c|d")) {
+            String quoted = JmhCommand.shellQuoted(path);
+            Process p = new ProcessBuilder("bash", "-c", "printf %s " + quoted).redirectErrorStream(true).start();
+            String echoed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), echoed);
+            assertEquals(path, echoed, "bash read back " + quoted);
+        }
+        assertEquals("bench-out/jmh.json", JmhCommand.shellQuoted("bench-out/jmh.json"), "a plain path stays as it is");
+    }
+
     private static Options options(boolean quick, String... args) throws Exception {
         return JmhCommand.options(new CommandLineOptions(args), quick).build();
     }
