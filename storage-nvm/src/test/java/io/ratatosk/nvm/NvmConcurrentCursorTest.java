@@ -182,20 +182,9 @@ class NvmConcurrentCursorTest {
                     continue;
                 }
                 long[] next = new long[words.length];
-                try (PageCursor c = f.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
-                    assertTrue(c.next(), where);
-                    PageCursor l = c.openLinkedCursor(p + 1);
-                    assertTrue(l.next(), where);
-                    do {
-                        for (int w = 0; w < words.length; w++) {
-                            words[w] = c.getLong(w * Long.BYTES);
-                            next[w] = l.getLong(w * Long.BYTES);
-                        }
-                    } while (c.shouldRetry());
-                    assertFalse(c.checkAndClearBoundsFlag(), where);
-                    assertEquals(model[k], NvmCursorModelTest.decode(words, where), where);
-                    assertEquals(model[k + 1], NvmCursorModelTest.decode(next, where + " (linked)"), where);
-                }
+                NvmCursorModelTest.readWithLinked(f, p, words, next, where);
+                assertEquals(model[k], NvmCursorModelTest.decode(words, where), where);
+                assertEquals(model[k + 1], NvmCursorModelTest.decode(next, where + " (linked)"), where);
             } else if (kind < 76) {
                 int to = r.nextInt(RANGE);
                 if (to == k || (top && (p > mine.last[i] || base + to > mine.last[i]))) {

@@ -49,6 +49,25 @@ class NvmCursorModelTest {
         }
     }
 
+    /**
+     * Reads page {@code p} into {@code words} and page {@code p + 1}, through a linked cursor, into {@code next}, in
+     * one optimistic read validated by the outer cursor; no access may have been out of bounds.
+     */
+    static void readWithLinked(PagedFile file, long p, long[] words, long[] next, String where) throws IOException {
+        try (PageCursor c = file.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next(), where);
+            PageCursor l = c.openLinkedCursor(p + 1);
+            assertTrue(l.next(), where);
+            do {
+                for (int i = 0; i < words.length; i++) {
+                    words[i] = c.getLong(i * Long.BYTES);
+                    next[i] = l.getLong(i * Long.BYTES);
+                }
+            } while (c.shouldRetry());
+            assertFalse(c.checkAndClearBoundsFlag(), where);
+        }
+    }
+
     /** The content read, checked to be one whole pattern; 0 for an all-zero page. */
     static long readPattern(PageCursor c, long[] words) throws IOException {
         do {
@@ -186,20 +205,9 @@ class NvmCursorModelTest {
                         continue;
                     }
                     long[] next = new long[words.length];
-                    try (PageCursor c = f.file.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
-                        assertTrue(c.next(), where);
-                        PageCursor l = c.openLinkedCursor(p + 1);
-                        assertTrue(l.next(), where);
-                        do {
-                            for (int i = 0; i < words.length; i++) {
-                                words[i] = c.getLong(i * Long.BYTES);
-                                next[i] = l.getLong(i * Long.BYTES);
-                            }
-                        } while (c.shouldRetry());
-                        assertFalse(c.checkAndClearBoundsFlag(), where);
-                        assertEquals(f.pages[(int) p], decode(words, where), where);
-                        assertEquals(f.pages[(int) p + 1], decode(next, where + " (linked)"), where);
-                    }
+                    readWithLinked(f.file, p, words, next, where);
+                    assertEquals(f.pages[(int) p], decode(words, where), where);
+                    assertEquals(f.pages[(int) p + 1], decode(next, where + " (linked)"), where);
                 } else if (kind < 74) {
                     long to = r.nextInt(MAX_PAGE + 1);
                     log.append(" copy").append(p).append('>').append(to);
