@@ -218,6 +218,11 @@ final class FileMapping implements FrameOwner {
         }
     }
 
+    /** What a swapper's failure says, for a message: an IOException's message, anything else with its class. */
+    private static String swapperFailure(Exception e) {
+        return e instanceof IOException ? e.getMessage() : e.toString();
+    }
+
     IllegalStateException unmappedException() {
         return new IllegalStateException(path + " is not mapped: it was closed (unmapped), or the page cache was closed");
     }
@@ -382,7 +387,7 @@ final class FileMapping implements FrameOwner {
                 // cache's own "unmapped". Errors pass as they are.
                 throw new IOException((forWrite && pageId > lastPageId() ? "growing " : "reading ") + path
                     + " to page " + pageId + " (byte offset " + pageId * filePageSize + ") failed: "
-                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
+                    + swapperFailure(e), e);
             }
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);
@@ -564,7 +569,7 @@ final class FileMapping implements FrameOwner {
                 // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
                     + pageCount + " on are gone from the cache all the same: "
-                    + (e instanceof IOException ? e.getMessage() : e.toString()), e);
+                    + swapperFailure(e), e);
             }
         } finally {
             gate.reopen();

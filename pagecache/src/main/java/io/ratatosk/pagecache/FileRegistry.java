@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -257,45 +258,24 @@ final class FileRegistry implements MappingOwner {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
                     } catch (Throwable t) {
-                        unmapFailure = add(unmapFailure, t);
+                        unmapFailure = Failures.add(unmapFailure, t);
                         continue;
                     }
                 }
                 try {
                     closeSwapper(mapping);
                 } catch (Throwable t) {
-                    closeFailure = add(closeFailure, t);
+                    closeFailure = Failures.add(closeFailure, t);
                 }
             }
             if (unmapFailure != null) {
                 if (closeFailure != null) {
                     unmapFailure.addSuppressed(closeFailure);
                 }
-                rethrow(unmapFailure);
+                Failures.rethrow(unmapFailure);
             }
             closed = true;
             return closeFailure;
         }
-    }
-
-    private static Throwable add(Throwable first, Throwable next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
-    }
-
-    private static void rethrow(Throwable t) throws IOException {
-        if (t instanceof IOException io) {
-            throw io;
-        }
-        if (t instanceof RuntimeException re) {
-            throw re;
-        }
-        if (t instanceof Error error) {
-            throw error;
-        }
-        throw new IOException(t);
     }
 }

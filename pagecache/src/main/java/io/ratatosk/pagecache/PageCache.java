@@ -6,6 +6,7 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.DaemonWorker;
+import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
@@ -253,19 +254,10 @@ public final class PageCache implements AutoCloseable {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
             } catch (IOException | RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failure = Failures.add(failure, e);
             }
         }
-        if (failure instanceof IOException e) {
-            throw e;
-        }
-        if (failure != null) {
-            throw (RuntimeException) failure;
-        }
+        Failures.rethrow(failure);
     }
 
     /**
@@ -428,18 +420,7 @@ public final class PageCache implements AutoCloseable {
                     mbean.close();
                 }
             });
-            if (failure instanceof IOException e) {
-                throw e;
-            }
-            if (failure instanceof RuntimeException e) {
-                throw e;
-            }
-            if (failure instanceof Error e) {
-                throw e;
-            }
-            if (failure != null) {
-                throw new IOException(failure);
-            }
+            Failures.rethrow(failure);
         }
     }
 
@@ -459,11 +440,7 @@ public final class PageCache implements AutoCloseable {
             try {
                 step.run();
             } catch (Throwable t) {
-                if (failure == null) {
-                    failure = t;
-                } else if (failure != t) {
-                    failure.addSuppressed(t);
-                }
+                failure = Failures.add(failure, t);
             }
         }
         return failure;

@@ -7,7 +7,18 @@ import io.ratatosk.core.config.FlagRule;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -49,7 +60,7 @@ public final class PageCacheFlags {
     private static final TierProviders LOADED = TierProviders.load(PageCacheFlags.class.getClassLoader(),
             Stream.of(Stream.of(MEMORY, PAGE_SIZE, POLICY, EVICTOR_ENABLED, EVICTOR_KEEP_FREE, HUGE_PAGES),
                     PolicyRegistry.flags().all().stream(), OperationsFlags.ALL.stream())
-                    .flatMap(flags -> flags).map(Flag::name).collect(Collectors.toCollection(() -> new java.util.HashSet<>(List.of("pagecache.swap")))));
+                    .flatMap(flags -> flags).map(Flag::name).collect(Collectors.toCollection(() -> new HashSet<>(List.of("pagecache.swap")))));
 
     /**
      * The swap tiers on the class path, by {@code pagecache.swap} name, in the order their flags are listed. A provider
@@ -75,12 +86,12 @@ public final class PageCacheFlags {
 
     private static Flag swapFlag() {
         Flag swap = Flag.choice("pagecache.swap", FILE_SWAP,
-                Stream.concat(Stream.of(FILE_SWAP), TIERS.stream().map(LOADED::name)).toList(),
+                Stream.concat(Stream.of(FILE_SWAP), LOADED.loaded.stream().map(TierProviders.Loaded::name)).toList(),
                 "Where evicted pages go: " + Stream.concat(Stream.of("file writes them back to their files"),
                         LOADED.loaded.stream().map(tier -> tier.name() + " " + tier.description())).collect(Collectors.joining(", ")) + ".");
         if (!REFUSED_TIERS.isEmpty()) {
             // Whoever asks for a tier that was left out learns why from the parser's own message.
-            return swap.accepting(swap.accepted() + " (tier providers left out: " + String.join("; ", REFUSED_TIERS) + ")");
+            return swap.accepting(swap.accepted() + leftOut());
         }
         // Without a tier on the class path, say where the one a user most likely meant comes from.
         return TIERS.isEmpty() ? swap.accepting("one of file (nvm comes with io.ratatosk:storage-nvm on the class path)") : swap;
@@ -88,13 +99,13 @@ public final class PageCacheFlags {
 
     private static List<Flag> tierFlags() {
         List<Flag> flags = new ArrayList<>();
-        TIERS.forEach(tier -> flags.addAll(LOADED.flags(tier)));
+        LOADED.loaded.forEach(tier -> flags.addAll(tier.flags()));
         return flags;
     }
 
     private static List<FlagRule> rules() {
         List<FlagRule> rules = new ArrayList<>(PolicyRegistry.RULES);
-        TIERS.forEach(tier -> LOADED.rules(tier).forEach(rule -> rules.add(guarded(tier, rule))));
+        LOADED.loaded.forEach(tier -> tier.rules().forEach(rule -> rules.add(guarded(tier, rule))));
         return List.copyOf(rules);
     }
 
@@ -103,8 +114,8 @@ public final class PageCacheFlags {
      * provider, and no other (a tier's rules run on every parse, and one that threw failed them all, pagecache.swap=file
      * too, and PageCacheConfig's own initializer with them).
      */
-    private static FlagRule guarded(SwapTierProvider tier, FlagRule rule) {
-        String name = LOADED.name(tier);
+    private static FlagRule guarded(TierProviders.Loaded tier, FlagRule rule) {
+        String name = tier.name();
         return (context, problems) -> {
             List<FlagProblem> found = new ArrayList<>();
             try {
@@ -114,7 +125,7 @@ public final class PageCacheFlags {
             } catch (RuntimeException | Error e) {
                 if (name.equals(context.values().given(SWAP))) {
                     problems.add(new FlagProblem(SWAP.name(), name, "the rules of the tier provider "
-                        + tier.getClass().getName() + " cannot check this configuration: one threw " + e));
+                        + tier.provider().getClass().getName() + " cannot check this configuration: one threw " + e));
                 }
                 return;
             }
@@ -125,13 +136,12 @@ public final class PageCacheFlags {
     /** The tier {@code pagecache.swap=name} selects. */
     static SwapTierProvider tier(String name) {
         return LOADED.byName(name).orElseThrow(() -> new IllegalArgumentException("pagecache.swap=" + name
-                + ": no such tier on the class path" + (REFUSED_TIERS.isEmpty() ? ""
-                : " (tier providers left out: " + String.join("; ", REFUSED_TIERS) + ")")));
+                + ": no such tier on the class path" + (REFUSED_TIERS.isEmpty() ? "" : leftOut())));
     }
 
-    /** The name {@code tier} was loaded under ({@link SwapTierProvider#name()}, asked once). */
-    static String nameOf(SwapTierProvider tier) {
-        return LOADED.name(tier);
+    /** The providers left out and why, for an error that may be about one of them. */
+    private static String leftOut() {
+        return " (tier providers left out: " + String.join("; ", REFUSED_TIERS) + ")";
     }
 
     /**
@@ -143,10 +153,10 @@ public final class PageCacheFlags {
      * and a warning is logged.
      */
     static final class TierProviders {
-        private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_-]*");
+        private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
         private static final int MAX_LOAD_ERRORS = 64;
 
-        private record Loaded(SwapTierProvider provider, String name, String description, List<Flag> flags, List<FlagRule> rules) {
+        record Loaded(SwapTierProvider provider, String name, String description, List<Flag> flags, List<FlagRule> rules) {
         }
 
         private final List<Loaded> loaded;
@@ -158,21 +168,21 @@ public final class PageCacheFlags {
         }
 
         /** @param takenFlagNames the names of every flag that is not a tier's */
-        static TierProviders load(ClassLoader classLoader, java.util.Set<String> takenFlagNames) {
+        static TierProviders load(ClassLoader classLoader, Set<String> takenFlagNames) {
             List<Loaded> loaded = new ArrayList<>();
             List<String> refused = new ArrayList<>();
-            java.util.Set<String> flagNames = new java.util.HashSet<>(takenFlagNames);
-            java.util.Map<String, String> tierNames = new java.util.HashMap<>();
-            java.util.Iterator<java.util.ServiceLoader.Provider<SwapTierProvider>> providers;
+            Set<String> flagNames = new HashSet<>(takenFlagNames);
+            Map<String, String> tierNames = new HashMap<>();
+            Iterator<ServiceLoader.Provider<SwapTierProvider>> providers;
             try {
-                providers = java.util.ServiceLoader.load(SwapTierProvider.class, classLoader).stream().iterator();
+                providers = ServiceLoader.load(SwapTierProvider.class, classLoader).stream().iterator();
             } catch (Throwable t) {
                 refused.add("the provider list could not be read: " + t);
                 return done(loaded, refused);
             }
             int errors = 0;
             while (errors < MAX_LOAD_ERRORS) {
-                java.util.ServiceLoader.Provider<SwapTierProvider> provider;
+                ServiceLoader.Provider<SwapTierProvider> provider;
                 try {
                     if (!providers.hasNext()) {
                         break;
@@ -195,14 +205,14 @@ public final class PageCacheFlags {
                     refused.add(className + ": " + (t instanceof RefusedTier ? t.getMessage() : "threw " + describe(t)));
                 }
             }
-            loaded.sort(java.util.Comparator.comparing(Loaded::name));
+            loaded.sort(Comparator.comparing(Loaded::name));
             return done(loaded, refused);
         }
 
         /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */
         private static String describe(Throwable t) {
             StringBuilder text = new StringBuilder(String.valueOf(t));
-            java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Throwable cause = t.getCause(); cause != null && seen.add(cause); cause = cause.getCause()) {
                 text.append(", caused by ").append(cause);
             }
@@ -217,8 +227,8 @@ public final class PageCacheFlags {
             return new TierProviders(loaded, refused);
         }
 
-        private static Loaded check(SwapTierProvider tier, java.util.Map<String, String> tierNames,
-                                    java.util.Set<String> flagNames) {
+        private static Loaded check(SwapTierProvider tier, Map<String, String> tierNames,
+                                    Set<String> flagNames) {
             String name = tier.name();
             if (name == null || !NAME.matcher(name).matches()) {
                 throw new RefusedTier("its name() is " + (name == null ? "null" : "'" + name + "'")
@@ -241,7 +251,7 @@ public final class PageCacheFlags {
             }
             flags = new ArrayList<>(flags);
             rules = new ArrayList<>(rules);
-            java.util.Set<String> own = new java.util.HashSet<>();
+            Set<String> own = new HashSet<>();
             for (Flag flag : flags) {
                 if (flag == null) {
                     throw new RefusedTier("its flags() holds null");
@@ -264,25 +274,8 @@ public final class PageCacheFlags {
             return refused;
         }
 
-        java.util.Optional<SwapTierProvider> byName(String name) {
+        Optional<SwapTierProvider> byName(String name) {
             return loaded.stream().filter(tier -> tier.name().equals(name)).map(Loaded::provider).findFirst();
-        }
-
-        String name(SwapTierProvider tier) {
-            return find(tier).name();
-        }
-
-        List<Flag> flags(SwapTierProvider tier) {
-            return find(tier).flags();
-        }
-
-        List<FlagRule> rules(SwapTierProvider tier) {
-            return find(tier).rules();
-        }
-
-        private Loaded find(SwapTierProvider tier) {
-            return loaded.stream().filter(t -> t.provider() == tier).findFirst().orElseThrow(
-                () -> new IllegalArgumentException(tier + " is not a loaded tier"));
         }
 
         /** Why a provider was left out, in words. */

@@ -54,8 +54,8 @@ import org.agrona.UnsafeAccess;
  * An NVM write error while evicting a dirty page under write-back throws {@link IOException}; the
  * slot is dropped (it may be torn) and the caller keeps the page dirty in its frame, which holds the
  * newest version; if the dropped copy was dirty, that newest version is written to the file first, so that
- * a flush under way, which counted on the copy, still finds the page in the file. A failed file write of a victim leaves the victim dirty in NVM; the eviction that
- * needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
+ * a flush under way, which counted on the copy, still finds the page in the file. A failed file write of a
+ * victim leaves the victim dirty in NVM; the eviction that needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
  */
 public final class NvmSwapStore implements SwapTier, PrefetchSource {
     static final long FREE = 0L;

@@ -375,28 +375,14 @@ public final class FileSwapper implements PageSwapper {
         try {
             channel.close();
         } catch (IOException | RuntimeException e) {
-            failure = addTo(failure, e);
+            failure = Failures.add(failure, e);
         }
         try {
             reopener.close();
         } catch (IOException | RuntimeException e) {
-            failure = addTo(failure, e);
+            failure = Failures.add(failure, e);
         }
-        if (failure instanceof IOException) {
-            throw (IOException) failure;
-        } else if (failure instanceof RuntimeException) {
-            throw (RuntimeException) failure;
-        } else if (failure != null) {
-            throw (Error) failure;
-        }
-    }
-
-    private static Throwable addTo(Throwable first, Throwable next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
+        Failures.rethrow(failure);
     }
 
     private static void closeQuietly(FileChannel channel, IOException cause) {

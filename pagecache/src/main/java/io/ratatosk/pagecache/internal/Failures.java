@@ -1,0 +1,40 @@
+package io.ratatosk.pagecache.internal;
+
+import java.io.IOException;
+
+/**
+ * Gathering the failures of steps that must all run (a close, a flush of every file) and throwing the first, the
+ * others suppressed in it.
+ */
+public final class Failures {
+    private Failures() {
+    }
+
+    /** {@code next} as the failure so far when there was none, else suppressed in {@code first}; returns the first. */
+    public static Throwable add(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (first != next) {
+            first.addSuppressed(next);
+        }
+        return first;
+    }
+
+    /** Throws {@code failure} as it is (an {@code IOException}, unchecked or an Error), another wrapped; nothing if null. */
+    public static void rethrow(Throwable failure) throws IOException {
+        if (failure == null) {
+            return;
+        }
+        if (failure instanceof IOException e) {
+            throw e;
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        throw new IOException(failure);
+    }
+}
