@@ -16,7 +16,6 @@ import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
-import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
@@ -36,7 +35,6 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -371,6 +369,7 @@ public final class LdbcCommand implements Callable<Integer> {
         cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
         List<Update> updateStream = List.of();
+        Set<Long> addedPersons = Set.of();
         if (updates.equals("interleaved")) {
             updateStream = UpdateStreams.load(prepared.source());
             if (updateStream.isEmpty()) {
@@ -378,9 +377,9 @@ public final class LdbcCommand implements Callable<Integer> {
                     prepared.name());
             }
             // Every update's ids against the store now, not when a run reaches a bad one minutes in.
-            UpdatePrecheck.check(prepared.storeDir(), updateStream);
+            addedPersons = UpdatePrecheck.check(prepared.storeDir(), updateStream);
         }
-        warnOfUnknownPersons(prepared, parameters, updateStream, progress);
+        warnOfUnknownPersons(prepared, parameters, addedPersons, progress);
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
@@ -480,14 +479,8 @@ public final class LdbcCommand implements Callable<Integer> {
      * complex read would find nothing, and the run would report the speed of "no such person" as a result.
      */
     private void warnOfUnknownPersons(LdbcDatasets.Prepared prepared, SubstitutionParameters parameters,
-                                      List<Update> updateStream, ProgressOutput progress) throws IOException {
-        Set<Long> added = new HashSet<>();
-        for (Update u : updateStream) {
-            if (u.type() == UpdateType.IU1) {
-                added.add(u.id("personId"));
-            }
-        }
-        SubstitutionParameters.UnknownPersons unknown = parameters.unknownPersons(prepared.storeDir(), added);
+                                      Set<Long> addedPersons, ProgressOutput progress) throws IOException {
+        SubstitutionParameters.UnknownPersons unknown = parameters.unknownPersons(prepared.storeDir(), addedPersons);
         if (!unknown.worthSaying()) {
             return; // the sample's IC13 asks for a pair of unknown persons on purpose: its answer is -1
         }

@@ -9,9 +9,11 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks a whole update stream's ids before the first run, so that a bad stream is refused in seconds and
@@ -35,10 +37,13 @@ public final class UpdatePrecheck {
         this.reader = reader;
     }
 
-    /** Checks {@code updates} (in execution order) against the loaded store in {@code storeDir}. */
-    public static void check(Path storeDir, List<Update> updates) throws IOException {
+    /**
+     * Checks {@code updates} (in execution order) against the loaded store in {@code storeDir}; returns the ids of the
+     * persons they add, which the substitution parameters may name too.
+     */
+    public static Set<Long> check(Path storeDir, List<Update> updates) throws IOException {
         if (updates.isEmpty()) {
-            return;
+            return Set.of();
         }
         // A small cache of its own: the id index is read once per id, and the runs start with their own caches.
         Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
@@ -49,7 +54,19 @@ public final class UpdatePrecheck {
             for (Update u : updates) {
                 check.check(u);
             }
+            return check.added(Label.PERSON);
         }
+    }
+
+    /** The ids of the nodes of {@code label} the updates checked so far add. */
+    private Set<Long> added(Label label) {
+        Set<Long> ids = new HashSet<>();
+        added.forEach((key, a) -> {
+            if (a.label() == label) {
+                ids.add(key & MAX_ID);
+            }
+        });
+        return ids;
     }
 
     /** The checks of {@link UpdateApplier}, in its order, so the first error is the one the run would give. */
