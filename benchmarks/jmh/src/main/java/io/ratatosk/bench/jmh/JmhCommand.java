@@ -134,10 +134,8 @@ public final class JmhCommand implements Callable<Integer> {
         if (roundCount < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
         }
-        Path made = null; // the top-most folder of the results that the check below makes: gone again if nothing is written
-        for (Path p = results.toAbsolutePath().getParent(); p != null && !Files.exists(p); p = p.getParent()) {
-            made = p;
-        }
+        // The top-most folder of the results that the check below makes: gone again if nothing is written.
+        Path made = OutputFile.topMissingFolder(results.toAbsolutePath().getParent());
         try { // before the first run, not when its results are written: a folder there lost the run
             OutputFile.check(resultsOption, results);
             OutputFile.check("-o", cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null); // JMH's log

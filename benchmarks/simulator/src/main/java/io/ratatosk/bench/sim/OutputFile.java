@@ -171,14 +171,20 @@ public final class OutputFile {
      */
     public static Path createFolder(String option, Path dir) {
         refuseFile(option, dir);
-        Path top = null;
-        for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
-            top = p;
-        }
+        Path top = topMissingFolder(dir);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new IllegalArgumentException(option + ": cannot create the folder " + dir + ": " + why(dir, e), e);
+        }
+        return top;
+    }
+
+    /** The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is. */
+    public static Path topMissingFolder(Path dir) {
+        Path top = null;
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
+            top = p;
         }
         return top;
     }
