@@ -54,14 +54,16 @@ class LifecycleTest {
         return PageCache.open(PageCacheConfig.parse(values));
     }
 
-    private static void write(PagedFile file, long pageId, long value) throws IOException {
+    /** Writes {@code value} as the first long of the page (also for the other lifecycle tests of this package). */
+    static void write(PagedFile file, long pageId, long value) throws IOException {
         try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(c.next());
             c.putLong(0, value);
         }
     }
 
-    private static long read(PagedFile file, long pageId) throws IOException {
+    /** The first long of the page, read optimistically. */
+    static long read(PagedFile file, long pageId) throws IOException {
         try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
             assertTrue(c.next(), "page " + pageId + " exists");
             long v;

@@ -1,5 +1,7 @@
 package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.LifecycleTest.read;
+import static io.ratatosk.pagecache.LifecycleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,24 +38,6 @@ class SwapPluginMisuseTest {
             values.put(flags[i], flags[i + 1]);
         }
         return PageCacheConfig.parse(values);
-    }
-
-    static void write(PagedFile file, long pageId, long value) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(c.next());
-            c.putLong(0, value);
-        }
-    }
-
-    static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(c.next(), "page " + pageId + " exists");
-            long v;
-            do {
-                v = c.getLong(0);
-            } while (c.shouldRetry());
-            return v;
-        }
     }
 
     /** The page cache's threads alive now that were not in {@code before}. */
