@@ -2,6 +2,7 @@ package io.ratatosk.bench;
 
 import io.ratatosk.bench.jmh.CompilerWarmUp;
 import io.ratatosk.bench.jmh.ThreadCounts;
+import io.ratatosk.bench.sim.FlagSettings;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ScratchFiles;
@@ -65,8 +66,11 @@ public final class ThroughputCommand implements Callable<Integer> {
     String policies;
 
     @Option(names = "--set", paramLabel = "FLAG=VALUE",
-        description = "Any other page cache flag for every run, repeatable, e.g. --set pagecache.evictor.enabled=false.")
-    Map<String, String> set = new LinkedHashMap<>();
+        description = "Any other page cache flag for every run, repeatable, e.g. --set pagecache.evictor.enabled=false;"
+            + " a flag given twice with different values is refused.")
+    List<String> settings = new ArrayList<>();
+    /** {@link #settings} by full flag name, as checkFlags() read them. */
+    private Map<String, String> set = Map.of();
 
     @Option(names = "--threads", split = ",", defaultValue = "1,2", description = "thread counts")
     List<Integer> threads;
@@ -177,11 +181,14 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
         // a frame count or a --set refused would fail every policy: not repeated for each
         boolean checkable = frames >= 2 && frames <= MAX_FRAMES;
+        int wrongBefore = wrong.size();
+        set = FlagSettings.parse("--set", settings, wrong);
+        checkable &= wrong.size() == wrongBefore;
         for (String flag : set.keySet()) {
-            if (flag.isBlank() || FIXED.contains(pagecacheFlag(flag))) {
+            if (FIXED.contains(flag)) {
                 checkable = false;
-                wrong.add("--set " + flag + "=" + set.get(flag) + ": " + (flag.isBlank() ? "no flag named before the '='"
-                    : pagecacheFlag(flag) + " is fixed by this command (" + String.join(", ", FIXED) + ")"));
+                wrong.add("--set " + flag + "=" + set.get(flag) + ": " + flag + " is fixed by this command ("
+                    + String.join(", ", FIXED) + ")");
             }
         }
         if (checkable && !set.isEmpty()) {
@@ -225,16 +232,11 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
     }
 
-    private static String pagecacheFlag(String flag) {
-        String name = flag.strip();
-        return name.startsWith("pagecache.") ? name : "pagecache." + name;
-    }
-
     /** The cache for one policy, with its flags and {@code --set}'s. */
     private PageCacheConfig config(PolicySpec policy) {
         Map<String, String> flags = new LinkedHashMap<>();
         flags.put("pagecache.warmup.enabled", "false"); // each policy starts cold, not from the last one's profile
-        set.forEach((flag, value) -> flags.put(pagecacheFlag(flag), value));
+        flags.putAll(set);
         flags.put("pagecache.policy", policy.name());
         flags.putAll(policy.flags());
         flags.put("pagecache.memory", String.valueOf((long) frames * PAGE_SIZE));

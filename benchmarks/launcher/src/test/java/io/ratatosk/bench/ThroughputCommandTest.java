@@ -69,6 +69,16 @@ class ThroughputCommandTest {
         assertTrue(err.toString().contains("--set: pagecache.evictor.enabled=maybe"), err.toString());
     }
 
+    /** A flag set twice, in two spellings, ran with the last value without a word. */
+    @Test
+    void aFlagSetTwiceToDifferentValuesIsRefused() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--set", "evictor.enabled=false", "--set", "pagecache.evictor.enabled=true",
+            "--threads", "1", "--frames", "64"));
+        assertTrue(err.toString().contains("--set evictor.enabled=false and --set pagecache.evictor.enabled=true both set"
+            + " pagecache.evictor.enabled: give it once"), err.toString());
+    }
+
     /** An empty thread list measured nothing and reported success. */
     @Test
     void anEmptyThreadListIsAUsageError() {

@@ -475,6 +475,9 @@ class LdbcCommandTest {
             List.of("--set", "policy=clock", "pagecache.policy is set by --policies, not --set"),
             List.of("--set", "pagecache.nvm.profile=pcm", "--set pagecache.nvm.profile takes effect with --swap nvm only"),
             List.of("--set", "=1", "--set =1: no flag named before the '='"),
+            List.of("--set", "evictor.enabled=false", "--set", "pagecache.evictor.enabled=true", "--set evictor.enabled=false"
+                + " and --set pagecache.evictor.enabled=true both set pagecache.evictor.enabled: give it once"),
+            List.of("--set", "evictor.enabled", "--set evictor.enabled: FLAG=VALUE expected, there is no '='"),
             List.of("--swap", "nvm", "--set", "pagecache.nvm.profile=foo", "pagecache.nvm.profile=foo: must be one of"),
             List.of("--io", "sometimes", "--io must be auto, buffered or direct: sometimes"));
         for (List<String> c : cases) {

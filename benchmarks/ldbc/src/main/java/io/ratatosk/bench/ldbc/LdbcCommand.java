@@ -16,6 +16,7 @@ import io.ratatosk.bench.ldbc.store.StoreFile;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
+import io.ratatosk.bench.sim.FlagSettings;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
@@ -134,8 +135,9 @@ public final class LdbcCommand implements Callable<Integer> {
     private boolean restart;
 
     @Option(names = "--set", paramLabel = "FLAG=VALUE",
-        description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false.")
-    private Map<String, String> set = new LinkedHashMap<>();
+        description = "Any other page cache or NVM flag, repeatable, e.g. --set pagecache.evictor.enabled=false; a flag"
+            + " given twice with different values is refused.")
+    private List<String> settings = new ArrayList<>();
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
         description = "Threads running queries, each its own deterministic stream; at most " + MAX_THREADS + "."
@@ -215,12 +217,8 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         Map<String, String> cacheFlags = new LinkedHashMap<>();
         Map<String, String> nvmFlags = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : set.entrySet()) {
-            if (e.getKey().isBlank()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--set " + e.getKey() + "=" + e.getValue()
-                    + ": no flag named before the '='");
-            }
-            String flag = e.getKey().startsWith("pagecache.") ? e.getKey() : "pagecache." + e.getKey();
+        for (Map.Entry<String, String> e : usage(() -> FlagSettings.parse("--set", settings)).entrySet()) {
+            String flag = e.getKey();
             String option = OPTION_FOR_FLAG.get(flag);
             if (option != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by " + option + ", not --set");
