@@ -140,6 +140,7 @@ public final class OutputFile {
             writeTo.run(file);
             return;
         }
+        removeLeftovers(file);
         Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
             + "-" + file.getFileName());
         try {
@@ -152,6 +153,44 @@ public final class OutputFile {
         } finally {
             Files.deleteIfExists(own);
         }
+    }
+
+    /**
+     * Deletes the files of their own that runs killed while they wrote {@code file} left beside it (a killed JVM runs
+     * no finally block): {@code .PID-THREAD-name}, of processes no longer alive. A live process's, this one's too, is
+     * left alone; so is anything not named so, and a folder. Failing to delete one is no reason to fail the report.
+     */
+    private static void removeLeftovers(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        String suffix = "-" + file.getFileName();
+        try (Stream<Path> siblings = Files.list(dir)) {
+            siblings.filter(p -> leftoverPid(p.getFileName().toString(), suffix) > 0)
+                .filter(p -> ProcessHandle.of(leftoverPid(p.getFileName().toString(), suffix)).isEmpty())
+                .filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                .forEach(p -> {
+                    try {
+                        Files.deleteIfExists(p);
+                    } catch (IOException e) {
+                        // left for the next run; the report does not depend on it
+                    }
+                });
+        } catch (IOException | UncheckedIOException e) {
+            // as above
+        }
+    }
+
+    /** The process id in a name {@code .PID-THREAD<suffix>}, or -1 if the name is not one. */
+    static long leftoverPid(String name, String suffix) {
+        if (!name.startsWith(".") || !name.endsWith(suffix)) {
+            return -1;
+        }
+        String ids = name.substring(1, name.length() - suffix.length());
+        int dash = ids.indexOf('-');
+        if (dash <= 0 || dash == ids.length() - 1 || !ids.substring(0, dash).matches("[0-9]{1,18}")
+            || !ids.substring(dash + 1).matches("[0-9]{1,19}")) {
+            return -1;
+        }
+        return Long.parseLong(ids.substring(0, dash));
     }
 
     /** As {@link #write}, for a write that returns what it made: a writer kept open for the run, the files written. */

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,32 @@ class OutputFileTest {
         });
         assertEquals("{\"second\": 2}", Files.readString(report));
         assertEquals(List.of(report), listing());
+    }
+
+    /** A run killed while it wrote the report (no finally block runs) left its file of its own there for ever. */
+    @Test
+    void aKilledRunsLeftoverIsRemovedByTheNextReplaceAndALiveOnesIsNot() throws IOException, InterruptedException {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path report = dir.resolve("summary.json");
+        Path killed = Files.writeString(dir.resolve("." + gone.pid() + "-1-summary.json"), "{\"cut");
+        Path live = Files.writeString(dir.resolve("." + ProcessHandle.current().pid() + "-999999-summary.json"), "{");
+        Path other = Files.writeString(dir.resolve(".x-1-summary.json"), "mine");
+        Path otherReport = Files.writeString(dir.resolve("." + gone.pid() + "-1-chart.svg"), "<");
+        OutputFile.replace("--out", report, file -> Files.writeString(file, "{}"));
+        assertFalse(Files.exists(killed), "the killed run's file is gone");
+        assertTrue(Files.exists(live) && Files.exists(other) && Files.exists(otherReport), listing().toString());
+    }
+
+    @Test
+    void onlyNamesOfTheOwnFilesPattern() {
+        assertEquals(12, OutputFile.leftoverPid(".12-3-a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid("12-3-a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid(".12-a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid(".12--a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid(".-3-a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid(".1x-3-a.json", "-a.json"));
+        assertEquals(-1, OutputFile.leftoverPid(".99999999999999999999-3-a.json", "-a.json"));
     }
 
     @Test
