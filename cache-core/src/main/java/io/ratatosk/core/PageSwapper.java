@@ -13,6 +13,11 @@ import java.io.IOException;
  * as its cause; an {@code Error} passes as it is. Either way the page is left absent and its frame free, and a later
  * read tries again. A failed eviction write leaves the page dirty in the cache and is reported to the next fault,
  * map or flush. {@link #filePageSize()} must be the page size the factory was asked for.
+ *
+ * <p>The page cache puts no time limit on a swapper's call: one that never returns keeps its page's frame locked,
+ * and every cursor, flush, unmap or close that needs that page waits as long. A swapper over storage that can stall
+ * (a network volume, a device that stops answering) should bound its own calls and throw, which the cache reports
+ * as above.
  */
 public interface PageSwapper extends AutoCloseable {
     /** The page size of the file behind this swapper. */
