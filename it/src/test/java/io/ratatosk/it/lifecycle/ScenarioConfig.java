@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
  * large) and the evictor. In some scenarios most caches put the emulated NVM tier in front of the files
  * ({@code pagecache.swap=nvm}): often fewer slots than frames, so that pages go into NVM and are written
  * back from it all the time, else more, so that faults come back from it; fast device figures, so a
- * scenario takes about as long as without it.
+ * scenario takes about as long as without it. The operations flags vary too (flush IOPS limit, profile interval,
+ * warm-up, JMX, keep_free).
  */
 record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageSizes, List<Integer> filePages,
                       int opsPerThread, boolean faulty, int faultsPerTenThousand, boolean slowReads, boolean nvm) {
@@ -77,7 +78,33 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         if (nvm) {
             nvmFlags(new SplittableRandom(RunSettings.mix(seed, 2000 + generation)), flags);
         }
+        operationsFlags(new SplittableRandom(RunSettings.mix(seed, 4000 + generation)), frames, flags);
         return PageCacheConfig.parse(flags);
+    }
+
+    /**
+     * The operations side, from a draw of its own so that the seeds of earlier runs draw the rest as before: a flush
+     * IOPS limit in one cache of three (low enough that a flush is still running when an unmap or close comes, which
+     * must then stop limiting it); profiles written every second in half (the default 60 s never comes within a
+     * scenario, so they were written only at unmap); warm-up, or JMX, off in one of four; a keep_free of its own in
+     * one of three.
+     */
+    private static void operationsFlags(SplittableRandom r, int frames, Map<String, String> flags) {
+        if (r.nextInt(3) == 0) {
+            flags.put("pagecache.flush.iops_limit", Integer.toString(500 + r.nextInt(9500)));
+        }
+        if (r.nextBoolean()) {
+            flags.put("pagecache.warmup.profile_interval", "1s");
+        }
+        if (r.nextInt(4) == 0) {
+            flags.put("pagecache.warmup.enabled", "false");
+        }
+        if (r.nextInt(4) == 0) {
+            flags.put("pagecache.jmx.enabled", "false");
+        }
+        if (r.nextInt(3) == 0) {
+            flags.put("pagecache.evictor.keep_free", Integer.toString(1 + r.nextInt(frames / 2)));
+        }
     }
 
     /**
@@ -114,7 +141,11 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         return c.policy() + ", " + c.frames() + " frames, evictor " + (c.evictorEnabled() ? "on" : "off")
             + ("nvm".equals(c.swap()) ? ", nvm " + c.getSize("pagecache.nvm.capacity") / c.pageSize() + " slots "
             + c.getString("pagecache.nvm.write_policy") + (c.getBoolean("pagecache.nvm.write_aware") ? " write-aware" : "")
-            + (c.getInt("pagecache.nvm.prefetch") > 0 ? " prefetch " + c.getInt("pagecache.nvm.prefetch") : "") : "");
+            + (c.getInt("pagecache.nvm.prefetch") > 0 ? " prefetch " + c.getInt("pagecache.nvm.prefetch") : "") : "")
+            + (c.evictorEnabled() ? ", keep_free " + c.keepFree() : "")
+            + (c.getInt("pagecache.flush.iops_limit") > 0 ? ", flush iops " + c.getInt("pagecache.flush.iops_limit") : "")
+            + (c.getBoolean("pagecache.warmup.enabled") ? ", warm-up every " + c.getString("pagecache.warmup.profile_interval")
+                : ", warm-up off") + (c.getBoolean("pagecache.jmx.enabled") ? "" : ", jmx off");
     }
 
     @Override
