@@ -46,6 +46,12 @@ enum TraceCompression {
     }
 
     static TraceCompression of(byte[] head) {
+        if (head.length >= 4 && (head[0] & 0xf0) == 0x50 && (head[1] & 0xff) == 0x2a && (head[2] & 0xff) == 0x4d
+            && (head[3] & 0xff) == 0x18) {
+            // A zstd skippable frame (magic 0x184D2A50 to 0x184D2A5F, little-endian), which pzstd writes first: read as
+            // uncompressed before, its compressed bytes became keys without a word
+            return ZSTD;
+        }
         for (TraceCompression c : values()) {
             if (c != NONE && startsWith(head, c.magic) && (c != BZIP2 || head.length > 3 && head[3] >= '1' && head[3] <= '9')) {
                 return c;

@@ -138,6 +138,18 @@ class TraceReaderTest {
         assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(lirsPlain)));
     }
 
+    /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
+    @Test
+    void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
+        byte[] frame = zstd(ints(7, 8, 7));
+        for (int magic = 0x50; magic <= 0x5f; magic += 0xf) {
+            byte[] skippable = {(byte) magic, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3};
+            byte[] file = java.util.Arrays.copyOf(skippable, skippable.length + frame.length);
+            System.arraycopy(frame, 0, file, skippable.length, frame.length);
+            assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/p" + magic + ".trace.zst", file))));
+        }
+    }
+
     @Test
     void aFileShorterThanAnyMagicIsReadPlain() throws IOException {
         assertArrayEquals(new int[] {0}, ids(TraceReader.read(write(dir, "lirs/one.trace", text("4\n")))));
