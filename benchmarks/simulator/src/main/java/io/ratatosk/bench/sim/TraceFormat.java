@@ -75,8 +75,9 @@ public enum TraceFormat {
      * compressed is read from the file itself ({@link TraceCompression}). Then: {@code *.pagetrace} is a page
      * trace and {@code *.lis} ARC; a {@code *.trace} is what its folder says ({@code lirs}, {@code cache2k},
      * {@code cloudphysics}, {@code scarab}, {@code corda}; a name starting {@code scarab} is scarab), else, as the
-     * public traces are published, LIRS text if gzipped and cache2k if xz-compressed; any other gzipped file is
-     * corda. Anything else is empty: {@code --format} names it.
+     * public traces are published, LIRS text if gzipped and cache2k if xz-compressed; any other gzipped file whose
+     * name has no extension of its own ({@code trace_vaultservice.gz}, not {@code backup.tar.gz}) is corda. Anything
+     * else is empty: {@code --format} names it.
      */
     public static Optional<TraceFormat> detect(Path path) {
         String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -109,7 +110,10 @@ public enum TraceFormat {
             }
             return suffix.equals(".xz") ? Optional.of(CACHE2K) : Optional.empty();
         }
-        return suffix.equals(".gz") ? Optional.of(CORDA) : Optional.empty();
+        // Corda's traces are published as trace_vaultservice.gz: a gzipped name with an extension of its own
+        // (backup.tar.gz, results.csv.gz) is some other file, which was read as corda keys without a word
+        boolean otherExtension = name.matches(".*\\.[a-z][a-z0-9]*");
+        return suffix.equals(".gz") && !otherExtension ? Optional.of(CORDA) : Optional.empty();
     }
 
     /** The format named by the nearest folder above {@code path} that is named as a binary or LIRS format is. */

@@ -69,6 +69,8 @@ class TraceFormatTest {
     @Test
     void filesThatAreNotTracesAreNotDetected() {
         assertDetected(Optional.empty(), "traces/lirs/README.orig", "traces/cache2k/LICENSE.txt", "traces/arc/README.orig.md");
+        // read as corda keys before, also in --trace-dir: a tar file of 1,280 "requests", a CSV of one
+        assertDetected(Optional.empty(), "tg/backup.tar.gz", "tg/results.csv.gz", "corda/notes.txt.gz");
     }
 
     @Test
