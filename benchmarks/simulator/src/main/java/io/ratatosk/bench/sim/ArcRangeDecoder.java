@@ -11,8 +11,8 @@ import java.util.Locale;
 /**
  * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
  * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
- * with fewer than two fields, a start or count that is no integer, a negative count or one above {@link #MAX_COUNT}
- * is an error. Blank lines are skipped. Fields past the second are not looked at: the published traces have four, but
+ * with fewer than two fields, a start or count that is no integer, a negative count or one above {@link #MAX_COUNT},
+ * and a range past {@code Long.MAX_VALUE} is an error; a count of 0 stands for no request, as in Caffeine's reader. Blank lines are skipped. Fields past the second are not looked at: the published traces have four, but
  * readers of this format (Caffeine's simulator among them, where the anchors come from) take any line with a start and
  * a count, and a held-out trace converted by one of them may have two or three.
  */
@@ -61,7 +61,12 @@ final class ArcRangeDecoder extends KeyDecoder {
                 throw malformed(String.format(Locale.ROOT, "count %d is above %,d, the most one line may stand for"
                     + " (ARC traces' counts are 8 to 512 blocks)", count, MAX_COUNT));
             }
-            for (long k = start, end = start + count; k < end; k++) {
+            if (count > 0 && start > Long.MAX_VALUE - (count - 1)) {
+                // start + count overflowed, so the loop below ran no times: the line's requests were dropped silently
+                throw malformed(String.format(Locale.ROOT, "start %d and count %d pass the largest key %d", start, count,
+                    Long.MAX_VALUE));
+            }
+            for (long k = start, end = start + count; k != end; k++) {
                 sink.accept(k);
             }
         }

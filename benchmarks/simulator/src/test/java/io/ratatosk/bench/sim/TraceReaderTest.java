@@ -249,6 +249,15 @@ class TraceReaderTest {
         assertEquals(1 << 20, TraceReader.read(limit).requests(), "the limit itself is a count");
     }
 
+    /** start + count past Long.MAX_VALUE wrapped, and the line's requests were dropped: 2 requests read instead of 6. */
+    @Test
+    void arcRangePastTheLargestKeyFailsAndOneEndingAtItReadsWhole() throws IOException {
+        Path f = write(dir, "arc/wrap.lis", text("9223372036854775806 4 0 0\n1 2 0 0\n"));
+        assertFails(() -> TraceReader.read(f), f.toString(), "line 1", "start 9223372036854775806 and count 4");
+        Path last = write(dir, "arc/last.lis", text("9223372036854775806 2 0 0\n9223372036854775807 1 0 0\n"));
+        assertArrayEquals(new int[] {0, 1, 1}, ids(TraceReader.read(last)));
+    }
+
     @Test
     void arcLineWithoutACountFailsNamingTheLine() throws IOException {
         Path f = write(dir, "arc/short.lis.zst", zstd(text("1 1 0 0\n2\n")));
