@@ -16,20 +16,28 @@ import io.ratatosk.bench.sim.TraceResult;
 import io.ratatosk.bench.sim.TraceSimulation;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -172,7 +180,7 @@ public final class SimCommand implements Callable<Integer> {
                     firstSkip = firstSkip == null ? e : firstSkip;
                     skipped.add(file.toString());
                     PrintWriter err = spec.commandLine().getErr();
-                    String why = String.valueOf(e.getMessage());
+                    String why = e instanceof IOException io ? readFailure(io) : String.valueOf(e.getMessage());
                     if (why.startsWith(file + ": ")) { // a format error names its file first
                         why = why.substring(file.toString().length() + 2);
                     }
@@ -294,18 +302,74 @@ public final class SimCommand implements Callable<Integer> {
                     ? "--trace-dir " + traceDir + " is not a folder; a trace file is named without --trace-dir"
                     : "no such folder: " + traceDir);
             }
-            try (Stream<Path> walk = Files.walk(traceDir)) {
-                files.addAll(walk.filter(Files::isRegularFile).filter(p -> TraceFormat.detect(p).isPresent())
-                    .sorted().collect(Collectors.toList()));
-            }
-            if (files.isEmpty()) {
+            List<Path> found = tracesUnder(traceDir);
+            if (found.isEmpty()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "no recognised trace under " + traceDir);
             }
+            files.addAll(found);
         }
         if (files.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "name a TRACE file or --trace-dir");
         }
-        return files;
+        return once(files);
+    }
+
+    /**
+     * The traces under {@code dir}, sorted, following links: a --trace-dir that is a link to a folder found nothing
+     * ("no recognised trace"), and a linked folder inside it was passed over without a word. A link loop and a folder
+     * that cannot be read are passed over with a note (an unreadable folder failed the run with a stack trace).
+     */
+    private List<Path> tracesUnder(Path dir) throws IOException {
+        List<Path> found = new ArrayList<>();
+        PrintWriter err = spec.commandLine().getErr();
+        Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (attrs.isRegularFile() && TraceFormat.detect(file).isPresent()) {
+                    found.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                err.println(spec.qualifiedName() + ": note: passing over " + file + ": " + (e instanceof FileSystemLoopException
+                    ? "a link back to a folder above it" : readFailure(e)));
+                err.flush();
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        found.sort(null);
+        return found;
+    }
+
+    /**
+     * {@code files} with each file once, by what it is: the same trace named twice, as a/../a, or both by name and
+     * under --trace-dir was replayed and counted in the summary as often.
+     */
+    private List<Path> once(List<Path> files) throws IOException {
+        Map<Path, Path> byReal = new LinkedHashMap<>();
+        PrintWriter err = spec.commandLine().getErr();
+        for (Path file : files) {
+            Path first = byReal.putIfAbsent(file.toRealPath(), file);
+            if (first != null) {
+                err.println(spec.qualifiedName() + ": note: " + file + (first.equals(file) ? " is named twice"
+                    : " is " + first) + "; replayed once");
+                err.flush();
+            }
+        }
+        return List.copyOf(byReal.values());
+    }
+
+    /** Why a trace or folder could not be read, in words: an {@link AccessDeniedException}'s message is the bare path. */
+    private static String readFailure(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return String.valueOf(e.getMessage());
     }
 
     private void printList(PrintWriter out) {

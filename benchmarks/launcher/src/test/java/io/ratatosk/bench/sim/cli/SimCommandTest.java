@@ -96,6 +96,30 @@ class SimCommandTest {
         assertEquals(4, summary.get("winners").size(), "two traces, two sizes each");
     }
 
+    /**
+     * A --trace-dir that is a link to a folder found "no recognised trace", a linked folder inside one was passed over
+     * without a word, and a trace named twice (or also under --trace-dir) was replayed and summarised as often.
+     */
+    @Test
+    void traceDirFollowsLinksPassesOverLoopsAndReplaysEachTraceOnce() throws IOException {
+        Path linked = Files.createDirectories(dir.resolve("elsewhere/lirs"));
+        lirs(linked.getParent(), "far.trace.gz", 1, 2, 1);
+        Path top = Files.createDirectories(dir.resolve("top"));
+        Files.createSymbolicLink(top.resolve("in"), dir.resolve("lirs"));
+        Files.createSymbolicLink(top.resolve("far"), dir.resolve("elsewhere"));
+        Files.createSymbolicLink(top.resolve("back"), top);
+        Path viaLink = Files.createSymbolicLink(dir.resolve("top-link"), top);
+        Path json = dir.resolve("all.json");
+        int rc = bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--json", json.toString(),
+            "--trace-dir", viaLink.toString(), loop.toString());
+        assertEquals(0, rc, err.toString());
+        JsonNode traces = new ObjectMapper().readTree(json.toFile()).get("traces");
+        assertEquals(3, traces.size(), "loop, skewed and far, each once: " + traces);
+        assertTrue(err.toString().contains("note: passing over " + viaLink.resolve("back")), err.toString());
+        assertTrue(err.toString().contains(viaLink.resolve("in/loop.trace.gz") + " is " + loop + "; replayed once"),
+            err.toString());
+    }
+
     @Test
     void chartIsWrittenAsPngOrSvgByExtension() throws IOException {
         Path png = dir.resolve("c.png");
