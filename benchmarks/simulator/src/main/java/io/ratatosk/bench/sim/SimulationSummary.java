@@ -48,7 +48,8 @@ public record SimulationSummary(String baseline, List<PolicyScore> scores, List<
                         bestPolicies.add(p);
                     }
                 }
-                if (!bestPolicies.isEmpty()) {
+                // Where no policy hit (nor OPT, then), every one tied at 0 and took a win: wins exceeded pairs
+                if (best > 0) {
                     winners.add(new Winner(t.trace(), size, t.sizeTexts().get(i), List.copyOf(bestPolicies),
                         (double) best / t.requests()));
                 }

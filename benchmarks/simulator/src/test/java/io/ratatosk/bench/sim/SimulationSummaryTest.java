@@ -31,6 +31,10 @@ class SimulationSummaryTest {
         SimulationSummary s = SimulationSummary.of(List.of(result("x", 0, 0, 0), result("y", 400, 200, 800)));
         assertEquals(1, s.scores().get(0).pairs());
         assertEquals(0.5, s.scores().get(0).geometricMean(), 1e-12);
+        // every policy tied at 0 hits there and took a win: 1 pair, 2 wins
+        assertEquals(1, s.scores().get(0).wins());
+        assertEquals(0, s.scores().get(1).wins());
+        assertEquals(List.of("y"), s.winners().stream().map(SimulationSummary.Winner::trace).toList());
     }
 
     @Test
