@@ -4,6 +4,8 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.Spelling;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -134,12 +136,12 @@ public final class PolicyCatalog {
     }
 
     /**
-     * A comma-separated list of specs; null or blank means every policy with default flags (and every reference
+     * A comma-separated list of specs; null means every policy with default flags (and every reference
      * column but {@code w-tinylfu-exact}, which runs only when named). A
      * {@code default} entry comes first, under the default policy's real name; a repeat is dropped.
      */
     public List<PolicySpec> parseList(String commaSeparated) {
-        if (commaSeparated == null || commaSeparated.isBlank()) {
+        if (commaSeparated == null) {
             List<PolicySpec> every = new ArrayList<>();
             for (String name : names()) {
                 if (!ONLY_WHEN_NAMED.contains(name)) {
@@ -150,7 +152,9 @@ public final class PolicyCatalog {
         }
         List<PolicySpec> specs = parseEach(commaSeparated, this::parse);
         if (specs.isEmpty()) {
-            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'");
+            // a blank list ran every policy, so a script's unset variable started the longest run there is
+            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'; leave the list out to run"
+                + " every policy");
         }
         return specs;
     }
@@ -166,17 +170,28 @@ public final class PolicyCatalog {
 
     private static List<PolicySpec> parseEach(String commaSeparated, Function<String, PolicySpec> parser) {
         List<PolicySpec> specs = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
+        Set<List<Object>> seen = new HashSet<>();
         for (String part : defaultFirst(commaSeparated)) {
             if (part.isBlank()) {
                 continue;
             }
             PolicySpec spec = parser.apply(part);
-            if (seen.add(spec.text())) {
+            if (seen.add(meaning(spec))) {
                 specs.add(spec);
             }
         }
         return specs;
+    }
+
+    /**
+     * What a spec runs, however it is written: its policy and flags by full name and normalised value. Repeats were
+     * dropped only when written alike, so global-clock:max_usage=4 and global-clock:max_usage=04 (or
+     * clock.max_usage=4, or with spaces) ran as two columns of one policy, each taking the other's wins.
+     */
+    private static List<Object> meaning(PolicySpec spec) {
+        Map<String, String> flags = new HashMap<>();
+        spec.flags().forEach((flag, value) -> flags.put(flag, PolicyFlags.normalized(flag, value)));
+        return List.of(spec.name(), flags);
     }
 
     /** The parts of a comma-separated policy list, the first one naming {@code default} moved to the front. */

@@ -37,6 +37,11 @@ final class PolicyFlags {
         PolicyRegistry.flags().byName(flag).ifPresent(f -> f.parse(value));
     }
 
+    /** {@code value} as the flag writes it back ({@code 04} is {@code 4}); as given for a flag it does not know. */
+    static String normalized(String flag, String value) {
+        return PolicyRegistry.flags().byName(flag).map(f -> f.format(f.parse(value))).orElse(value);
+    }
+
     /** The full flag name {@code key} stands for in {@code policy}'s overrides. */
     String resolve(String policy, String key) {
         List<String> flags = flagsOf(policy);

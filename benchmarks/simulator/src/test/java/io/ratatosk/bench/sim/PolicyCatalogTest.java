@@ -49,6 +49,23 @@ class PolicyCatalogTest {
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "lru", "clock-pro"), texts);
     }
 
+    /** Written differently, one policy ran as two columns, each taking the other's wins. */
+    @Test
+    void aRepeatWrittenDifferentlyIsDropped() {
+        List<String> texts = catalog.parseList("global-clock:max_usage=4,global-clock:max_usage=04,"
+            + "global-clock:clock.max_usage=4, global-clock: max_usage = 4 ,global-clock:max_usage=5").stream()
+            .map(PolicySpec::text).toList();
+        assertEquals(List.of("global-clock:max_usage=4", "global-clock:max_usage=5"), texts);
+    }
+
+    /** A blank list (a script's unset variable) ran every policy, where "," was refused. */
+    @Test
+    void aBlankListIsRefused() {
+        for (String blank : new String[] {"", " ", ","}) {
+            refused(() -> catalog.parseList(blank), "no policy named in '" + blank + "'; leave the list out");
+        }
+    }
+
     @Test
     void defaultListIsEveryPolicyAndTheReferenceColumnsButTheExactTinyLfu() {
         List<String> expected = new ArrayList<>(catalog.names());
