@@ -5,6 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Loads a whole trace file into a {@link Trace}, decompressed as its first bytes say ({@link TraceCompression}).
@@ -25,9 +32,14 @@ public final class TraceReader {
     }
 
     public static Trace read(Path file, TraceFormat format) throws IOException {
+        return read(file, format, displayName(file));
+    }
+
+    /** Reads {@code file} as {@code format}, named {@code name} in every output (see {@link #displayNames}). */
+    public static Trace read(Path file, TraceFormat format, String name) throws IOException {
         long sizeOnDisk = Files.size(file);
         TraceCompression compression = TraceCompression.of(file);
-        Trace.Builder builder = new Trace.Builder(displayName(file), format.id(),
+        Trace.Builder builder = new Trace.Builder(name, format.id(),
             estimateRequests(format, compression, sizeOnDisk));
         KeyDecoder decoder = format.decoderFor(file);
         try (CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
@@ -58,6 +70,44 @@ public final class TraceReader {
         Path name = file.getFileName();
         Path parent = file.toAbsolutePath().getParent();
         return parent == null || parent.getFileName() == null ? name.toString() : parent.getFileName() + "/" + name;
+    }
+
+    /**
+     * The names of several traces for one report: each its {@link #displayName}, unless two would share it
+     * ({@code a/lirs/x.trace} and {@code b/lirs/x.trace}); those get as many folders more as tell them apart. Two
+     * traces under one name were one in the JSON, the summary and the charts.
+     */
+    public static Map<Path, String> displayNames(List<Path> files) {
+        Map<Path, String> names = new HashMap<>();
+        int most = files.stream().mapToInt(f -> f.toAbsolutePath().normalize().getNameCount()).max().orElse(0);
+        for (int folders = 1; names.size() < files.size(); folders++) {
+            Map<String, List<Path>> byName = new LinkedHashMap<>();
+            for (Path file : files) {
+                if (!names.containsKey(file)) {
+                    byName.computeIfAbsent(lastParts(file, folders), n -> new ArrayList<>()).add(file);
+                }
+            }
+            Set<String> taken = new HashSet<>(names.values());
+            byName.forEach((name, named) -> {
+                if (named.size() == 1 && !taken.contains(name)) {
+                    names.put(named.get(0), name);
+                }
+            });
+            if (folders >= most) { // whole paths now: what is left is one file named twice, called by its full path
+                files.forEach(f -> names.putIfAbsent(f, f.toAbsolutePath().normalize().toString()));
+            }
+        }
+        Map<Path, String> inOrder = new LinkedHashMap<>();
+        files.forEach(f -> inOrder.put(f, names.get(f)));
+        return inOrder;
+    }
+
+    /** The file's name after its last {@code folders} folders, {@code /}-separated. */
+    private static String lastParts(Path file, int folders) {
+        Path absolute = file.toAbsolutePath().normalize();
+        int count = absolute.getNameCount();
+        int from = Math.max(0, count - 1 - folders);
+        return count == 0 ? absolute.toString() : absolute.subpath(from, count).toString().replace('\\', '/');
     }
 
     private static int estimateRequests(TraceFormat format, TraceCompression compression, long bytesOnDisk) {

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.core.PageKey;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -148,6 +149,16 @@ class TraceReaderTest {
             System.arraycopy(frame, 0, file, skippable.length, frame.length);
             assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/p" + magic + ".trace.zst", file))));
         }
+    }
+
+    @Test
+    void displayNamesTakeMoreFoldersOnlyWhereTwoWouldShareOne() {
+        Path root = Path.of("/t");
+        List<Path> files = List.of(root.resolve("a/lirs/x.trace"), root.resolve("b/lirs/x.trace"),
+            root.resolve("lirs/y.trace"), root.resolve("q/a/lirs/z.trace"), root.resolve("r/a/lirs/z.trace"),
+            Path.of("/lirs/x.trace"));
+        assertEquals(List.of("a/lirs/x.trace", "b/lirs/x.trace", "lirs/y.trace", "q/a/lirs/z.trace", "r/a/lirs/z.trace",
+            "lirs/x.trace"), List.copyOf(TraceReader.displayNames(files).values()));
     }
 
     @Test

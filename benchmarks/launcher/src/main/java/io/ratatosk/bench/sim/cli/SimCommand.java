@@ -146,6 +146,7 @@ public final class SimCommand implements Callable<Integer> {
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
         checkOutputs(files);
+        Map<Path, String> names = TraceReader.displayNames(files);
         boolean summarise = traceDir != null || files.size() > 1;
 
         SimulationProgress progress = quiet ? SimulationProgress.none()
@@ -167,7 +168,8 @@ public final class SimCommand implements Callable<Integer> {
                     // In a run of several, a trace that cannot be read or run is skipped, not the end of the run:
                     // checking all before the first replay would read every trace twice (their pages and distinct
                     // keys are known only once read), or hold them all in memory.
-                    trace = forced != null ? TraceReader.read(file, forced) : TraceReader.read(file);
+                    trace = TraceReader.read(file, forced != null ? forced : TraceFormat.detect(file).orElseThrow(),
+                        names.get(file));
                     progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
                     usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
                         simulation.check(trace, specs, cacheSizes);

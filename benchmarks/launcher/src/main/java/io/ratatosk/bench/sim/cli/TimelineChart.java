@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -28,10 +30,16 @@ final class TimelineChart {
         String name = file.getFileName().toString();
         int charts = traces.stream().mapToInt(t -> t.sizes().size()).sum();
         List<Path> written = new ArrayList<>();
+        // By the trace's file name without its extensions where that tells the traces apart; else by the whole name
+        // (lirs/x.trace.gz and cache2k/x.trace.xz): the second trace's charts were written over the first's.
+        Map<String, Long> shortNames = traces.stream()
+            .collect(Collectors.groupingBy(t -> ChartFile.shortName(t.trace()), Collectors.counting()));
         for (TraceResult t : traces) {
+            String traceName = shortNames.get(ChartFile.shortName(t.trace())) == 1 ? ChartFile.shortName(t.trace())
+                : t.trace().replaceAll("[^A-Za-z0-9._-]+", "-");
             for (int size : t.sizes()) {
                 Path target = charts == 1 ? file : file.resolveSibling(name.substring(0, name.length() - 4) + "-"
-                    + ChartFile.shortName(t.trace()) + "-" + size + name.substring(name.length() - 4));
+                    + traceName + "-" + size + name.substring(name.length() - 4));
                 ChartFile.save(build(t, size), target, svg);
                 written.add(target);
             }

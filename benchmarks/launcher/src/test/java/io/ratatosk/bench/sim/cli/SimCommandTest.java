@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,6 +178,39 @@ class SimCommandTest {
         assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--timeline", "500",
             "--timeline-chart", one.toString(), loop.toString()), err.toString());
         assertTrue(Files.readString(one).contains("<svg"), "one trace at one size: the file as named");
+    }
+
+    /**
+     * a/lirs/x and b/lirs/x were one trace in the JSON, the summary and the charts, and the second one's timeline
+     * charts were written over the first's.
+     */
+    @Test
+    void tracesOfOneNameAreToldApartInTheReportAndTheirCharts() throws IOException {
+        int[] keys = new int[1000];
+        Arrays.setAll(keys, i -> i % 7);
+        Path a = lirs(dir.resolve("a"), "x.trace.gz", keys);
+        Path b = lirs(dir.resolve("b"), "x.trace.gz", loopKeys());
+        Path json = dir.resolve("two.json");
+        Path png = dir.resolve("tl.png");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "10", "--policies", "lru", "--timeline", "500", "--json",
+            json.toString(), "--timeline-chart", png.toString(), a.toString(), b.toString()), err.toString());
+        JsonNode traces = new ObjectMapper().readTree(json.toFile()).get("traces");
+        assertEquals("a/lirs/x.trace.gz", traces.get(0).get("trace").asText());
+        assertEquals("b/lirs/x.trace.gz", traces.get(1).get("trace").asText());
+        assertTrue(Files.isRegularFile(dir.resolve("tl-a-lirs-x.trace.gz-10.png")), String.join(",", listing()));
+        assertTrue(Files.isRegularFile(dir.resolve("tl-b-lirs-x.trace.gz-10.png")), String.join(",", listing()));
+    }
+
+    private List<String> listing() throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    private static int[] loopKeys() {
+        int[] keys = new int[3000];
+        Arrays.setAll(keys, i -> i % 60);
+        return keys;
     }
 
     @Test
