@@ -33,7 +33,8 @@ final class LirsTextDecoder extends KeyDecoder {
             try {
                 sink.accept(Long.parseLong(s));
             } catch (NumberFormatException e) {
-                throw malformed("expected one integer key per line, found \"" + abbreviate(s) + "\"");
+                throw malformed("expected one integer key per line, found \"" + abbreviate(s) + "\""
+                    + (line == 1 && s.startsWith("\uFFFD\uFFFD\uFFFD") ? " (a UTF-8 byte order mark?)" : ""));
             }
         }
     }
@@ -43,7 +44,22 @@ final class LirsTextDecoder extends KeyDecoder {
         return "line " + line;
     }
 
+    /**
+     * At most 40 characters of {@code s} for a message, control characters and bytes that are no ASCII written as
+     * escapes: printed raw, a NUL or ^Z showed as {@code found ""}, and a byte order mark as three unknown signs.
+     */
     static String abbreviate(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+        String cut = s.length() <= 40 ? s : s.substring(0, 40);
+        StringBuilder shown = new StringBuilder();
+        cut.chars().forEach(c -> {
+            if (c == '\uFFFD') {
+                shown.append("\\x??"); // a byte above 127, which the ASCII decoder replaced
+            } else if (c < 0x20 || c == 0x7f) {
+                shown.append(String.format(java.util.Locale.ROOT, "\\x%02x", c));
+            } else {
+                shown.append((char) c);
+            }
+        });
+        return cut.length() < s.length() ? shown + "..." : shown.toString();
     }
 }

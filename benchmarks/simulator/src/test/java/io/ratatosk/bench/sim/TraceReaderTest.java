@@ -161,6 +161,18 @@ class TraceReaderTest {
             "lirs/x.trace"), List.copyOf(TraceReader.displayNames(files).values()));
     }
 
+    /** Printed raw, a NUL or ^Z showed as found "", and a byte order mark as three unknown signs. */
+    @Test
+    void controlCharactersAndNonAsciiBytesAreShownAsEscapes() throws IOException {
+        Path nul = write(dir, "lirs/nul.trace", text("1\n\u0000\n"));
+        assertFails(() -> TraceReader.read(nul), "line 2", "found \"\\x00\"");
+        Path ctrlZ = write(dir, "lirs/z.trace", text("1\n2\u001a\n"));
+        assertFails(() -> TraceReader.read(ctrlZ), "line 2", "found \"2\\x1a\"");
+        byte[] bom = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '1', '\n'};
+        Path withBom = write(dir, "lirs/bom.trace", bom);
+        assertFails(() -> TraceReader.read(withBom), "line 1", "found \"\\x??\\x??\\x??1\" (a UTF-8 byte order mark?)");
+    }
+
     @Test
     void aFileShorterThanAnyMagicIsReadPlain() throws IOException {
         assertArrayEquals(new int[] {0}, ids(TraceReader.read(write(dir, "lirs/one.trace", text("4\n")))));
