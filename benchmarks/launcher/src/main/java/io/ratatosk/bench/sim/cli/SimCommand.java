@@ -168,30 +168,33 @@ public final class SimCommand implements Callable<Integer> {
                     // In a run of several, a trace that cannot be read or run is skipped, not the end of the run:
                     // checking all before the first replay would read every trace twice (their pages and distinct
                     // keys are known only once read), or hold them all in memory.
-                    trace = TraceReader.read(file, forced != null ? forced : TraceFormat.detect(file).orElseThrow(),
-                        names.get(file));
+                    trace = read(file, forced != null ? forced : TraceFormat.detect(file).orElseThrow(), names.get(file));
                     progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
                     usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
                         simulation.check(trace, specs, cacheSizes);
                         return null;
                     });
-                } catch (IOException | CommandLine.ParameterException e) {
+                } catch (IOException | CommandLine.ParameterException | IllegalStateException e) {
                     if (!summarise) {
                         throw e;
                     }
                     firstSkip = firstSkip == null ? e : firstSkip;
-                    skipped.add(file.toString());
-                    PrintWriter err = spec.commandLine().getErr();
-                    String why = e instanceof IOException io ? readFailure(io) : String.valueOf(e.getMessage());
-                    if (why.startsWith(file + ": ")) { // a format error names its file first
-                        why = why.substring(file.toString().length() + 2);
-                    }
-                    err.println(spec.qualifiedName() + ": skipping " + file + ": " + why);
-                    err.flush();
+                    skip(file, e, skipped);
                     continue;
                 }
                 int traceBucket = timelineBucket(trace, bucket, files.size() > 1);
-                TraceResult result = simulation.run(trace, specs, cacheSizes, progress, traceBucket);
+                TraceResult result;
+                try {
+                    result = simulation.run(trace, specs, cacheSizes, progress, traceBucket);
+                } catch (IllegalStateException e) {
+                    // a replay that failed or ran out of heap: in a run of several the others' results are kept
+                    if (!summarise) {
+                        throw e;
+                    }
+                    firstSkip = firstSkip == null ? e : firstSkip;
+                    skip(file, e, skipped);
+                    continue;
+                }
                 results.add(result);
                 out.println(ResultTable.render(result));
                 if (traceBucket > 0) {
@@ -207,7 +210,7 @@ public final class SimCommand implements Callable<Integer> {
             if (firstSkip instanceof IOException io) {
                 throw io;
             }
-            throw (CommandLine.ParameterException) firstSkip;
+            throw (RuntimeException) firstSkip;
         }
         SimulationSummary summary = summarise ? SimulationSummary.of(results) : null;
         if (summary != null) {
@@ -361,6 +364,28 @@ public final class SimCommand implements Callable<Integer> {
             }
         }
         return List.copyOf(byReal.values());
+    }
+
+    /** Reads a trace; running out of heap on the way is said in one line naming the trace and the heap. */
+    private static Trace read(Path file, TraceFormat format, String name) throws IOException {
+        try {
+            return TraceReader.read(file, format, name);
+        } catch (OutOfMemoryError e) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "reading %s ran out of memory (a heap of %,d MiB):"
+                + " give the JVM more (JAVA_OPTS=-Xmx...)", file, Runtime.getRuntime().maxMemory() >> 20), e);
+        }
+    }
+
+    /** Says on stderr that {@code file} is skipped, and why. */
+    private void skip(Path file, Exception e, List<String> skipped) {
+        skipped.add(file.toString());
+        PrintWriter err = spec.commandLine().getErr();
+        String why = e instanceof IOException io ? readFailure(io) : String.valueOf(e.getMessage());
+        if (why.startsWith(file + ": ")) { // a format error names its file first
+            why = why.substring(file.toString().length() + 2);
+        }
+        err.println(spec.qualifiedName() + ": skipping " + file + ": " + why);
+        err.flush();
     }
 
     /** Why a trace or folder could not be read, in words: an {@link AccessDeniedException}'s message is the bare path. */
