@@ -12,8 +12,12 @@ public record CacheSize(String text, int absolute, int divisor) {
 
     public static CacheSize parse(String text) {
         String s = text.strip();
+        // ASCII digits only: Integer.parseInt also takes a sign and other scripts' digits (/+2, full-width 12), which
+        // then named a column as typed
         try {
-            if (s.startsWith("/")) {
+            if (!s.matches("/?[0-9]+")) {
+                // refused below
+            } else if (s.startsWith("/")) {
                 int divisor = Integer.parseInt(s.substring(1));
                 if (divisor > 0) {
                     return new CacheSize(s, 0, divisor);

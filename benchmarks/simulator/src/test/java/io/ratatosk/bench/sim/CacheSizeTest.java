@@ -26,7 +26,7 @@ class CacheSizeTest {
 
     @Test
     void nonPositiveOrNonNumericSizesAreRefused() {
-        for (String bad : new String[] {"0", "-5", "/0", "abc", "/x", ""}) {
+        for (String bad : new String[] {"0", "-5", "/0", "abc", "/x", "", "+5", "/+2", "\uff11\uff12", "/\u0662"}) {
             assertThrows(IllegalArgumentException.class, () -> CacheSize.parseList(bad), bad);
         }
     }
