@@ -53,7 +53,10 @@ public final class TraceReader {
                 throw e;
             } catch (IOException e) {
                 // The decoders read ahead, so a line number here would be early: name the bytes instead.
-                String where = (plain == null ? "at the start" : "at decompressed byte " + plain.count() + " or within 8 KiB after it")
+                // Decompressors read ahead and fail only at the damage (xz: at a block's end), so the bytes delivered
+                // are a lower bound, not a spot within 8 KiB as this said; bzip2 decodes its first block on opening.
+                String where = (plain == null ? "before the first decompressed byte"
+                    : "after decompressed byte " + plain.count() + " (or later: decompressors read ahead)")
                     + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
                 throw new TraceFormatException(file, where, "truncated or corrupt " + compression.displayName()
                     + " data: " + e, e);

@@ -201,7 +201,7 @@ class TraceReaderTest {
         Path f = write(dir, "lirs/cut.trace.gz", truncate(whole, whole.length / 2));
         TraceFormatException e = assertFails(() -> TraceReader.read(f), f.toString(), "gzip");
         int onDisk = whole.length - whole.length / 2;
-        assertTrue(e.getMessage().matches("(?s).*at decompressed byte [1-9][0-9]* .*\\(compressed byte [0-9]+ of " + onDisk + "\\).*"),
+        assertTrue(e.getMessage().matches("(?s).*after decompressed byte [1-9][0-9]* .*\\(compressed byte [0-9]+ of " + onDisk + "\\).*"),
             e.getMessage());
     }
 
@@ -238,7 +238,7 @@ class TraceReaderTest {
         }
         byte[] whole = zstd(text(s.toString()));
         Path f = write(dir, "arc/cut.lis.zst", truncate(whole, whole.length / 2));
-        assertFails(() -> TraceReader.read(f), f.toString(), "zstd", "at decompressed byte");
+        assertFails(() -> TraceReader.read(f), f.toString(), "zstd", "after decompressed byte");
     }
 
     @Test
