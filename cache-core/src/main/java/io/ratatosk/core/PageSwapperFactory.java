@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Creates the swapper behind one mapped file. The page cache owns one factory. {@link #create} must return a swapper
+ * Creates the swapper behind one mapped file. The page cache owns one factory, and closes it when it closes: a
+ * factory serving an open cache is refused to another. {@link #create} must return a swapper
  * of its own for each file, of the page size asked for, and must not call back into the page cache (it runs under the
  * cache's mapping lock); the page cache refuses null, another mapped file's swapper, another page size and call backs
  * with an {@code IllegalStateException} naming the file.

@@ -49,6 +49,8 @@ public final class PageCache implements AutoCloseable {
     private final PageSwapperFactory swappers;
     /** The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), else null. */
     private final SwapTier tier;
+    /** The caller's factory behind a tier a provider opened over it (claimed as this cache's too), else null. */
+    private final PageSwapperFactory behindTier;
     /** Keeps free frames ready when {@code pagecache.evictor.enabled}, else null. */
     private final BackgroundEvictor evictor;
     /** Prefetches from the tier when it offers prefetching, else null. */
@@ -63,25 +65,29 @@ public final class PageCache implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * The tiers serving an open cache. A cache closes its tier, and the tier closes every file it holds: a tier
-     * handed to a second cache was closed under the first by the second's close, which then could neither write
-     * its dirty pages nor close.
+     * The swapper factories (tiers among them) serving an open cache. A cache closes its factory, and a tier closes
+     * every file it holds: a tier handed to a second cache was closed under the first by the second's close, which
+     * then could neither write its dirty pages nor close; a plain factory shared by two was closed under the other.
      */
-    private static final Set<SwapTier> TIERS_IN_USE = Collections.newSetFromMap(new IdentityHashMap<>());
+    private static final Set<PageSwapperFactory> FACTORIES_IN_USE = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    /** Builds the cache; on any failure releases what it took (memory, threads) before throwing. */
-    private PageCache(PageCacheConfig config, PageSwapperFactory swappers) {
+    /**
+     * Builds the cache; on any failure releases what it took (memory, threads) before throwing. {@code behindTier} is
+     * already claimed by the caller, which releases it if this throws.
+     */
+    private PageCache(PageCacheConfig config, PageSwapperFactory swappers, PageSwapperFactory behindTier) {
         this.config = config;
         this.swappers = swappers;
         this.tier = swappers instanceof SwapTier swapTier ? swapTier : null;
-        claim(tier);
+        claim(swappers);
         try {
             this.engine = new EvictionEngine(config, frames -> withWriteAwareness(
                 PolicyRegistry.create(config.policy(), frames, config), frames, tier));
         } catch (Throwable t) {
-            release(tier);
+            release(swappers);
             throw t;
         }
+        this.behindTier = behindTier;
         this.files = new FileRegistry(engine, swappers);
         engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
@@ -132,7 +138,7 @@ public final class PageCache implements AutoCloseable {
                 if (unregister != null) {
                     unregister.close();
                 }
-            }, engine::close, () -> release(tier));
+            }, engine::close, () -> release(swappers));
             throw t;
         }
         this.prefetchSource = source;
@@ -155,7 +161,8 @@ public final class PageCache implements AutoCloseable {
      * say). With {@code pagecache.swap} naming a tier (the NVM tier of {@code storage-nvm}:
      * {@code pagecache.swap=nvm}, configured by the {@code pagecache.nvm.*} flags), that tier is put in
      * front of them, unless {@code swappers} already is a {@link SwapTier}, which then serves this cache alone (it is
-     * closed with it; a tier already serving an open cache is refused). If opening fails, nothing it
+     * closed with it; a tier already serving an open cache is refused). {@code swappers} serves this cache alone too,
+     * and is closed with it: one already serving an open cache is refused. If opening fails, nothing it
      * took is kept: no memory, no thread, no open file. {@code pagecache.io} is the business of
      * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
      * opens files for direct IO.
@@ -170,19 +177,28 @@ public final class PageCache implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(swappers, "swappers");
         if (PageCacheFlags.FILE_SWAP.equals(config.swap()) || swappers instanceof SwapTier) {
-            return new PageCache(config, swappers);
+            return new PageCache(config, swappers, null);
         }
         SwapTierProvider provider = PageCacheFlags.tier(config.swap());
-        SwapTier tier = provider.open(config, swappers);
+        claim(swappers); // the tier closes it when the cache closes it
+        SwapTier tier;
+        try {
+            tier = provider.open(config, swappers);
+        } catch (Throwable t) {
+            release(swappers);
+            throw t;
+        }
         if (tier == null) {
+            release(swappers);
             throw new IllegalStateException("pagecache.swap=" + config.swap() + ": the tier provider "
                 + provider.getClass().getName() + " returned null from open");
         }
         try {
-            return new PageCache(config, tier);
-        } catch (TierInUseException t) {
+            return new PageCache(config, tier, swappers);
+        } catch (FactoryInUseException t) {
+            release(swappers);
             // The provider handed out a tier that serves another open cache: it is that cache's to close, not ours.
-            throw new TierInUseException("pagecache.swap=" + config.swap() + ": the tier provider "
+            throw new FactoryInUseException("pagecache.swap=" + config.swap() + ": the tier provider "
                 + provider.getClass().getName() + " returned from open " + t.getMessage());
         } catch (Throwable t) {
             try {
@@ -190,6 +206,7 @@ public final class PageCache implements AutoCloseable {
             } catch (Throwable suppressed) {
                 t.addSuppressed(suppressed);
             }
+            release(swappers);
             throw t;
         }
     }
@@ -415,7 +432,10 @@ public final class PageCache implements AutoCloseable {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
-            }, () -> stop(evictor, prefetcher, warmer), swappers::close, () -> release(tier), engine::close, () -> {
+            }, () -> stop(evictor, prefetcher, warmer), swappers::close, () -> {
+                release(swappers);
+                release(behindTier);
+            }, engine::close, () -> {
                 if (mbean != null) {
                     mbean.close();
                 }
@@ -446,29 +466,29 @@ public final class PageCache implements AutoCloseable {
         return failure;
     }
 
-    private static void claim(SwapTier tier) {
-        if (tier == null) {
-            return;
-        }
-        synchronized (TIERS_IN_USE) {
-            if (!TIERS_IN_USE.add(tier)) {
-                throw new TierInUseException("the swap tier " + tier + " already serves an open page cache: each"
-                    + " cache needs a tier of its own (closing a cache closes its tier, and every file in it)");
+    private static void claim(PageSwapperFactory factory) {
+        synchronized (FACTORIES_IN_USE) {
+            if (!FACTORIES_IN_USE.add(factory)) {
+                throw new FactoryInUseException(factory instanceof SwapTier
+                    ? "the swap tier " + factory + " already serves an open page cache: each cache needs a tier of its"
+                        + " own (closing a cache closes its tier, and every file in it)"
+                    : "the swapper factory " + factory + " already serves an open page cache: each cache needs a factory"
+                        + " of its own (closing a cache closes its factory)");
             }
         }
     }
 
-    /** A tier refused because it serves another open cache: whoever refuses it must not close it. */
-    private static final class TierInUseException extends IllegalArgumentException {
-        TierInUseException(String message) {
+    /** A factory or tier refused because it serves another open cache: whoever refuses it must not close it. */
+    private static final class FactoryInUseException extends IllegalArgumentException {
+        FactoryInUseException(String message) {
             super(message);
         }
     }
 
-    private static void release(SwapTier tier) {
-        if (tier != null) {
-            synchronized (TIERS_IN_USE) {
-                TIERS_IN_USE.remove(tier);
+    private static void release(PageSwapperFactory factory) {
+        if (factory != null) {
+            synchronized (FACTORIES_IN_USE) {
+                FACTORIES_IN_USE.remove(factory);
             }
         }
     }

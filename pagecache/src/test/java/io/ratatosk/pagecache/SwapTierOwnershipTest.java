@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.TierCounters;
@@ -83,6 +84,48 @@ class SwapTierOwnershipTest {
         }
         try (PageCache next = PageCache.open(config(), tier)) {
             assertEquals(0, next.stats().hits(), "a tier whose cache closed may serve another");
+        }
+    }
+
+    /** A plain factory whose close releases what its swappers share, as a store's own factory may. */
+    private static final class ClosingFactory implements PageSwapperFactory {
+        private final FileSwapperFactory files = new FileSwapperFactory();
+        private volatile boolean closed;
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            if (closed) {
+                throw new IOException("factory closed");
+            }
+            return files.create(file, fileId, filePageSize, create);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    /**
+     * Each cache closes its factory: one factory given to two open caches was closed under the second by the first's
+     * close, and the second's maps failed from then on.
+     */
+    @Test
+    void aPlainFactoryServingAnOpenCacheIsRefusedToAnotherAndFreeAgainOnceItCloses() throws IOException {
+        ClosingFactory factory = new ClosingFactory();
+        try (PageCache first = PageCache.open(config(), factory)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PageCache.open(config(), factory).close());
+            assertTrue(e.getMessage().contains("the swapper factory " + factory + " already serves an open page cache"),
+                e.getMessage());
+            first.map(dir.resolve("b"), 4096).close();
+        }
+        ClosingFactory next = new ClosingFactory();
+        try (PageCache cache = PageCache.open(config(), next)) {
+            cache.map(dir.resolve("b"), 4096).close();
+        }
+        try (PageCache again = PageCache.open(config(), factory)) {
+            assertEquals(0, again.stats().hits(), "a factory whose cache closed may serve another");
         }
     }
 }
