@@ -1,11 +1,14 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -178,32 +181,46 @@ class WarmupTest {
     }
 
     /**
-     * A store may name a file of its own {@code <other file>.cacheprof} (or {@code .cacheprof.tmp}): the profile of
-     * the other file is then not written, with a warning, and the store's file keeps every page.
+     * A store may name a file of its own {@code <other file>.cacheprof} (or {@code .cacheprof.tmp}), mapped beside the
+     * other file, whose first bytes are zeros (a fresh or sparse store file's) or which has nothing on disk yet (its pages
+     * not flushed): the store's file keeps every page. Where the profile goes it is not written, with a warning; the
+     * temporary file of a profile has a name of its own, so a store's file of the old fixed name is never touched (it
+     * was: cut to the profile and renamed away, when it began with zeros or was empty).
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {".cacheprof", ".cacheprof.tmp"})
-    void aStoresOwnFileWhereTheProfileWouldGoIsNeverReplaced(String suffix) throws IOException {
+    @ValueSource(strings = {".cacheprof", ".cacheprof.tmp", ".cacheprof.tmp unflushed"})
+    void aStoresOwnFileWhereTheProfileWouldGoIsNeverReplaced(String variant) throws Exception {
+        String suffix = variant.split(" ")[0];
+        boolean flushed = !variant.endsWith("unflushed");
         Path own = dir.resolve(file.getFileName() + suffix);
         try (PageCache cache = open("8m")) {
             PagedFile store = cache.map(file, PAGE, false);
+            awaitIdle(cache);
+            Files.deleteIfExists(own); // the store's profile, read: from here on the store's own file of that name
             PagedFile ownFile = cache.map(own, PAGE);
             for (long p = 0; p < 4; p++) {
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
                     assertTrue(c.next());
-                    c.putLong(0, 5000 + p);
+                    c.putLong(8, 5000 + p); // the first 8 bytes stay zero, as a store's header may
                 }
             }
-            ownFile.flush();
+            if (flushed) {
+                ownFile.flush();
+            }
             awaitIdle(cache);
             store.close(); // writes the store's profile: not over the file mapped beside it
-            assertEquals(1, warnings.size(), warnings.toString());
-            assertTrue(warnings.get(0).contains(own.toString()) && warnings.get(0).contains("not a resident-page profile"),
-                warnings.get(0));
-            for (long p = 4; p < 8; p++) { // written after the profile was refused: still reach the file
+            if (suffix.equals(ResidentProfile.SUFFIX)) {
+                assertEquals(1, warnings.size(), warnings.toString());
+                assertTrue(warnings.get(0).contains(own.toString()) && warnings.get(0).contains("not a resident-page profile"),
+                    warnings.get(0));
+            } else {
+                assertEquals(List.of(), warnings);
+                assertEquals(PROFILED, ResidentProfile.readFor(file).size(), "the store's profile was written all the same");
+            }
+            for (long p = 4; p < 8; p++) { // written after the profile: still reach the file
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
                     assertTrue(c.next());
-                    c.putLong(0, 5000 + p);
+                    c.putLong(8, 5000 + p);
                 }
             }
             ownFile.close();
@@ -213,13 +230,64 @@ class WarmupTest {
             for (long p = 0; p < 8; p++) {
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
                     assertTrue(c.next());
+                    long head;
                     long value;
                     do {
-                        value = c.getLong(0);
+                        head = c.getLong(0);
+                        value = c.getLong(8);
                     } while (c.shouldRetry());
+                    assertEquals(0, head, "page " + p);
                     assertEquals(5000 + p, value, "page " + p);
                 }
             }
+        }
+    }
+
+    /**
+     * Two caches that map one file (in one JVM or two) both write its profile: each through a temporary file of its
+     * own, so the profile a restart finds is always one of theirs, whole. With one temporary name for all, one writer
+     * cut and rewrote the file the other was about to rename: an empty or torn profile went into place, and the other's
+     * rename found no file.
+     */
+    @Test
+    void twoCachesWritingOneFilesProfileNeverLeaveATornOne() throws Exception {
+        try (PageCache first = open("8m"); PageCache second = open("8m");
+             PagedFile one = first.map(file, PAGE, false); PagedFile two = second.map(file, PAGE, false)) {
+            awaitIdle(first);
+            awaitIdle(second);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<String> bad = new CopyOnWriteArrayList<>();
+            Thread reader = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        ResidentProfile.readFor(file);
+                    } catch (ProfileException e) {
+                        bad.add(e.getMessage());
+                    }
+                }
+            });
+            Thread[] writers = {new Thread(() -> writeProfiles(first, 300)), new Thread(() -> writeProfiles(second, 300))};
+            reader.start();
+            for (Thread writer : writers) {
+                writer.start();
+            }
+            for (Thread writer : writers) {
+                writer.join();
+            }
+            stop.set(true);
+            reader.join();
+            assertEquals(0, bad.size(), "profiles read while two caches wrote them, e.g. " + bad.stream().limit(3).toList());
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED, ResidentProfile.readFor(file).size());
+        }
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(dir, "*" + ".tmp")) {
+            assertFalse(left.iterator().hasNext(), "no temporary profile is left behind");
+        }
+    }
+
+    private static void writeProfiles(PageCache cache, int times) {
+        for (int i = 0; i < times; i++) {
+            cache.warmer().writeProfiles();
         }
     }
 
