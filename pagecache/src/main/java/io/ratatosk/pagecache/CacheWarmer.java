@@ -92,6 +92,11 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e.getMessage());
         } catch (RuntimeException e) {
             warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e);
+        } catch (OutOfMemoryError e) {
+            // One large allocation, its bytes or its page ids, that the heap could not give: the profile is a hint, and the
+            // map it is read at must not fail for it (the file would stay mapped with a reference its caller never got).
+            warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": too large to read into the heap ("
+                + e + ")");
         }
     }
 

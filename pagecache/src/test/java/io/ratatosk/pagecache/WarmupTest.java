@@ -2,14 +2,18 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -18,7 +22,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -241,6 +251,63 @@ class WarmupTest {
                 }
             }
         }
+    }
+
+    /**
+     * Something at the profile's path that is no regular file: a named pipe (opened to read, it waits for a writer for
+     * ever: the map hung, holding the mapping lock, and so did the unmap that wrote the profile), or a sparse file
+     * larger than a byte array (its read threw an OutOfMemoryError out of the map, which left the file mapped with a
+     * reference nobody held). Each is ignored with one warning, and left as it is.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"named pipe", "huge sparse file", "folder"})
+    void aProfilePathThatHoldsNoProfileFileIsIgnoredWithoutHangingOrFailingTheMap(String what) throws Exception {
+        Path profile = ResidentProfile.pathFor(file);
+        Files.delete(profile);
+        switch (what) {
+            case "named pipe" -> {
+                int status;
+                try {
+                    status = new ProcessBuilder("mkfifo", profile.toString()).start().waitFor();
+                } catch (IOException e) {
+                    status = -1;
+                }
+                Assumptions.assumeTrue(status == 0, "no mkfifo here to make a named pipe");
+            }
+            case "huge sparse file" -> {
+                try (RandomAccessFile sparse = new RandomAccessFile(profile.toFile(), "rw")) {
+                    sparse.write("RTSKPROF".getBytes(StandardCharsets.US_ASCII));
+                    sparse.setLength(3L << 30);
+                }
+            }
+            default -> Files.createDirectory(profile);
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "map-and-close");
+            thread.setDaemon(true); // a hung map must not keep the test JVM alive
+            return thread;
+        });
+        try {
+            Future<Long> run = executor.submit(() -> {
+                try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+                    awaitIdle(cache);
+                    assertEquals(0, cache.stats().io().pagesReheated());
+                    return readProfiledPages(cache, paged);
+                }
+            });
+            assertEquals(PROFILED, run.get(30, TimeUnit.SECONDS), "every page faulted: nothing was reheated");
+        } catch (TimeoutException e) {
+            if (what.equals("named pipe")) {
+                Files.newOutputStream(profile).close(); // lets the hung open go on
+            }
+            fail("the map or the close of " + file + " hangs on the " + what + " at " + profile);
+        } finally {
+            executor.shutdownNow();
+        }
+        assertTrue(warnings.size() >= 1 && warnings.get(0).contains("ignoring the resident-page profile"), warnings.toString());
+        assertTrue(warnings.stream().allMatch(w -> w.contains(file.toString())), warnings.toString());
+        assertTrue(Files.exists(profile, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(profile) || what.startsWith("huge"),
+            "left as it is");
     }
 
     /**

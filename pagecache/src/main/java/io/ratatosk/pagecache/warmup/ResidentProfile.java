@@ -2,7 +2,6 @@ package io.ratatosk.pagecache.warmup;
 
 import io.ratatosk.pagecache.internal.UninterruptibleFileChannels;
 import java.io.ByteArrayOutputStream;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -16,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
@@ -37,6 +37,11 @@ public final class ResidentProfile {
     static final String TEMP_SUFFIX = ".tmp";
     /** Tries at a temporary file name no file has yet; each name is 32 random bits, so more than one is rare. */
     private static final int TEMP_NAME_TRIES = 16;
+    /**
+     * The most bytes a profile read takes: more than any byte array holds. A larger file (a sparse one, say) is no
+     * profile this code wrote, and reading it would fail with an {@link OutOfMemoryError} out of the map.
+     */
+    static final long MAX_PROFILE_BYTES = Integer.MAX_VALUE - 8;
     private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
     private static final int VERSION = 1;
     /** Magic, version, page size, page count, key length. */
@@ -276,11 +281,25 @@ public final class ResidentProfile {
     }
 
     /**
-     * Throws unless {@code path} is absent or a profile (it begins with the magic). A profile replaces only a profile: a
-     * store may have a file of its own under that name, mapped or not, and a rename over it would lose its data (it once
-     * did).
+     * Throws unless {@code path} is absent or a profile (a regular file that begins with the magic). A profile replaces
+     * only a profile: a store may have a file of its own under that name, mapped or not, and a rename over it would
+     * lose its data (it once did). Something that is no regular file (a folder, a named pipe, a device) is not even
+     * opened: opening a named pipe to read it waits for a writer, for ever, and the unmap with it.
      */
     private static void refuseUnlessProfile(Path path) throws IOException {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            throw e; // a link to nothing: there, but not known to be a profile
+        }
+        if (!attributes.isRegularFile()) {
+            throw new IOException(path + " exists and is not a regular file, so it is no resident-page profile and is left"
+                + " as it is; move it away to let the profile be written there");
+        }
         byte[] head = new byte[MAGIC.length];
         int length = 0;
         // A RandomAccessFile, as its reads are not interruptible as a channel's are.
@@ -288,11 +307,6 @@ public final class ResidentProfile {
             for (int n; length < head.length && (n = in.read(head, length, head.length - length)) > 0; ) {
                 length += n;
             }
-        } catch (FileNotFoundException e) {
-            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                return;
-            }
-            throw e; // there, but unreadable: not known to be a profile
         }
         if (length != head.length || !Arrays.equals(head, MAGIC)) {
             throw new IOException(path + " exists and is not a resident-page profile (it does not begin with \""
@@ -307,14 +321,28 @@ public final class ResidentProfile {
      * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
      */
     public static ResidentProfile readFor(Path file) throws ProfileException {
+        Path path = pathFor(file);
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(pathFor(file));
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                // A named pipe would keep the map waiting for a writer, for ever; a device (a link to /dev/zero) never ends.
+                throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
+            }
+            if (attributes.size() > MAX_PROFILE_BYTES) {
+                throw new ProfileException("too large: " + attributes.size() + " bytes, more than a profile can have ("
+                    + MAX_PROFILE_BYTES + ")");
+            }
+            bytes = Files.readAllBytes(path);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
         return decode(bytes);
+    }
+
+    private static String kind(BasicFileAttributes attributes) {
+        return attributes.isDirectory() ? "a folder" : attributes.isOther() ? "a named pipe, device or socket" : "not a file";
     }
 }
