@@ -167,7 +167,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
 
     private void writeProfile(FileMapping mapping) {
         synchronized (lock) {
-            if (reheating.contains(mapping)) {
+            if (reheating.contains(mapping) || !stillNamed(mapping)) {
                 return;
             }
             try {
@@ -178,6 +178,20 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                         + " restart will not reheat it; pagecache.warmup.enabled=false stops trying): " + e);
                 }
             }
+        }
+    }
+
+    /**
+     * Whether the mapped file is still where it was mapped: a store may delete a file it has mapped (scratch space) or
+     * rename it (write {@code x.tmp}, then rename it to {@code x.db}). Its profile then goes nowhere: written under the old
+     * name it was litter beside no file, or beside another file of that name later, which warned of a stale profile on
+     * every map (each cycle of a write-then-rename).
+     */
+    private static boolean stillNamed(FileMapping mapping) {
+        try {
+            return FileRegistry.identityOf(mapping.path()).equals(mapping.identity());
+        } catch (IOException e) {
+            return false; // gone
         }
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -356,6 +357,37 @@ class WarmupTest {
         for (int i = 0; i < times; i++) {
             cache.warmer().writeProfiles();
         }
+    }
+
+    /**
+     * A store deletes a file it mapped (scratch space), or renames it (writes {@code x.tmp}, renames it to
+     * {@code x.db}): no profile is written under the name the file no longer has. One was: litter beside no file, and
+     * with write-then-rename a profile of {@code x.tmp} that the next {@code x.tmp}, another file, found stale, with a
+     * warning, every cycle.
+     */
+    @Test
+    void aFileDeletedOrRenamedWhileMappedLeavesNoProfileUnderItsOldName() throws Exception {
+        Path scratch = dir.resolve("scratch.db");
+        Path written = dir.resolve("x.tmp");
+        Path renamed = dir.resolve("x.db");
+        for (int cycle = 0; cycle < 2; cycle++) {
+            try (PageCache cache = open("8m")) {
+                for (Path path : List.of(scratch, written)) {
+                    try (PagedFile paged = cache.map(path, PAGE); PageCursor c = paged.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        assertTrue(c.next());
+                        c.putLong(0, 1);
+                        PagedFile again = cache.map(path, PAGE); // held open past the delete and the rename
+                        assertEquals(paged, again);
+                    }
+                }
+                Files.delete(scratch);
+                Files.move(written, renamed, StandardCopyOption.REPLACE_EXISTING);
+                cache.warmer().writeProfiles(); // the periodic write
+            } // and the unmap's
+            assertFalse(Files.exists(ResidentProfile.pathFor(scratch)), "a profile of a deleted file");
+            assertFalse(Files.exists(ResidentProfile.pathFor(written)), "a profile under the name the file had");
+        }
+        assertEquals(List.of(), warnings);
     }
 
     @Test
