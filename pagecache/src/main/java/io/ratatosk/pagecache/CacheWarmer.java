@@ -92,6 +92,11 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e.getMessage());
         } catch (RuntimeException e) {
             warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": " + e);
+        } catch (OutOfMemoryError e) {
+            // One large allocation, its bytes or its page ids, that the heap could not give: the profile is a hint, and the
+            // map it is read at must not fail for it (the file would stay mapped with a reference its caller never got).
+            warnings.accept("ignoring the resident-page profile of " + mapping.path() + ": too large to read into the heap ("
+                + e + ")");
         }
     }
 
@@ -162,7 +167,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
 
     private void writeProfile(FileMapping mapping) {
         synchronized (lock) {
-            if (reheating.contains(mapping)) {
+            if (reheating.contains(mapping) || !stillNamed(mapping)) {
                 return;
             }
             try {
@@ -173,6 +178,20 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                         + " restart will not reheat it; pagecache.warmup.enabled=false stops trying): " + e);
                 }
             }
+        }
+    }
+
+    /**
+     * Whether the mapped file is still where it was mapped: a store may delete a file it has mapped (scratch space) or
+     * rename it (write {@code x.tmp}, then rename it to {@code x.db}). Its profile then goes nowhere: written under the old
+     * name it was litter beside no file, or beside another file of that name later, which warned of a stale profile on
+     * every map (each cycle of a write-then-rename).
+     */
+    private static boolean stillNamed(FileMapping mapping) {
+        try {
+            return FileRegistry.identityOf(mapping.path()).equals(mapping.identity());
+        } catch (IOException e) {
+            return false; // gone
         }
     }
 

@@ -32,6 +32,12 @@ final class CoalescingFlush {
     /** Whether an unmap, close or truncate waits for this flush: then it no longer keeps to the limit. */
     private final BooleanSupplier waitedFor;
     private final WriteRun run = new WriteRun();
+    /**
+     * Whether a slot of the limiter was taken that no write call has used yet: a run's first page took it and then went
+     * alone, or was evicted or written meanwhile. The next write call uses it rather than taking another (each took
+     * one, so such a page cost two slots and a limited flush ran below its limit).
+     */
+    private boolean slotTaken;
 
     CoalescingFlush(FileMapping file, IopsLimiter limiter) {
         this.file = file;
@@ -60,7 +66,7 @@ final class CoalescingFlush {
                     writeRun();
                 }
                 if (run.isEmpty()) {
-                    limiter.acquire(waitedFor); // before the run's first lock: a limited flush waits holding nothing
+                    takeSlot(); // before the run's first lock: a limited flush waits holding nothing
                 }
                 long stamp = frames.tryFlushLock(frame);
                 if (stamp == FrameTable.FLUSH_LOCK_FAILED) {
@@ -95,6 +101,7 @@ final class CoalescingFlush {
         } else {
             swapper.write(run.start(), run.addresses(), size);
         }
+        slotTaken = false;
         engine.countFlushedRun(size, file.pageSize());
         if (event != null && event.shouldCommit()) {
             event.file = file.path().toString();
@@ -112,12 +119,20 @@ final class CoalescingFlush {
         run.clear();
     }
 
+    /** Takes a slot of the limiter for the next write call, unless one is taken already and unused. */
+    private void takeSlot() {
+        if (!slotTaken) {
+            limiter.acquire(waitedFor);
+            slotTaken = true;
+        }
+    }
+
     /**
      * A page another thread holds (an eviction, which writes it anyway, or another flusher): waits for it,
      * then writes it alone if it is still this page and still dirty.
      */
     private void flushAlone(long pageId, int frame, long key) throws IOException {
-        limiter.acquire(waitedFor); // before the lock, as for a run
+        takeSlot(); // before the lock, as for a run
         int attempt = 0;
         while (frames.binding(frame) == key && frames.isModified(frame)) {
             long stamp = frames.tryFlushLock(frame);
@@ -128,6 +143,7 @@ final class CoalescingFlush {
             boolean written = false;
             try {
                 if (frames.binding(frame) == key && frames.isModified(frame)) {
+                    slotTaken = false;
                     swapper.write(pageId, engine.pageAddress(frame));
                     written = true;
                     engine.countFlushedRun(1, file.pageSize());

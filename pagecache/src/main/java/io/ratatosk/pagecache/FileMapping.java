@@ -258,22 +258,36 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Writes the dirty pages ({@link #flushPages}) and forces the file; a failure that does not name the file (the
-     * OS's own words: "Operation not permitted", "No space left on device") comes out naming it.
+     * OS's own words: "Operation not permitted", "No space left on device") comes out naming it. A failed write leaves
+     * its pages dirty in the cache, for a later flush; a failed force does not: the pages it was to make durable were
+     * written, and so marked clean, before it, and a later flush does not write them again. Its message says so, rather
+     * than that the dirty pages stay in the cache (it did): after a failed fsync the operating system may have dropped
+     * them, and the next force succeed.
      */
     private void writeAndForce(boolean limited) throws IOException {
         try {
             flushPages(limited);
-            swapper.force();
-        } catch (IOException e) {
-            String message = String.valueOf(e.getMessage());
-            if (message.contains(path.toString())) {
-                throw e;
-            }
-            throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + message, e);
-        } catch (RuntimeException e) {
-            // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
-            throw new IOException("flushing " + path + " failed; its dirty pages stay in the cache: " + e, e);
+        } catch (IOException | RuntimeException e) {
+            throw failure("flushing " + path + " failed; its dirty pages stay in the cache: ", e);
         }
+        try {
+            swapper.force();
+        } catch (IOException | RuntimeException e) {
+            // Always said, even where the swapper's message names the file: what the caller may no longer count on.
+            throw new IOException("forcing " + path + " to storage failed after its dirty pages were written: they are no"
+                + " longer dirty in the frames, and storage may not hold them (a later flush does not write them again): "
+                + (e instanceof IOException ? e.getMessage() : e), e);
+        }
+    }
+
+    /** {@code e} as an IOException whose message names the file: its own if it does, else {@code what} and its words. */
+    private IOException failure(String what, Exception e) {
+        if (e instanceof IOException io) {
+            String message = String.valueOf(io.getMessage());
+            return message.contains(path.toString()) ? io : new IOException(what + message, io);
+        }
+        // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
+        return new IOException(what + e, e);
     }
 
     /**

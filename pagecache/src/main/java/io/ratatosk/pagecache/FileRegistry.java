@@ -144,7 +144,7 @@ final class FileRegistry implements MappingOwner {
     }
 
     /** What makes two paths the same file: its file key (device and inode on Unix), else its real path. */
-    private static Object identityOf(Path real) throws IOException {
+    static Object identityOf(Path real) throws IOException {
         Object key = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
         return key != null ? key : real;
     }

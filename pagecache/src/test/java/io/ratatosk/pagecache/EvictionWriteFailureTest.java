@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -162,6 +163,40 @@ class EvictionWriteFailureTest {
             ByteBuffer b = ByteBuffer.allocate(8);
             ch.read(b, 0);
             assertEquals(77, b.order(java.nio.ByteOrder.nativeOrder()).getLong(0));
+        }
+    }
+
+    /**
+     * A force that fails comes after the flush wrote the pages and marked them clean: they are not dirty in the cache any
+     * more, and the next flush does not write them again. The message said "its dirty pages stay in the cache", which a
+     * store could take for a promise that a retried flush makes them durable; it now says what is so.
+     */
+    @Test
+    void aFailedForceSaysItsPagesAreNoLongerDirtyInsteadOfThatTheyStay() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.evictor.enabled", "false",
+            "pagecache.warmup.enabled", "false"));
+        Path path = dir.resolve("force.db");
+        try (PageCache cache = PageCache.open(config, swappers); PagedFile file = cache.map(path, 8192)) {
+            for (int p = 0; p < 4; p++) {
+                try (PageCursor w = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(w.next());
+                    w.putLong(0, 77 + p);
+                }
+            }
+            swappers.failForces = true;
+            IOException e = assertThrows(IOException.class, file::flush);
+            String message = e.getMessage();
+            assertTrue(message.contains("forcing " + path) && message.contains("injected force failure"), message);
+            assertTrue(message.contains("no longer dirty") && !message.contains("stay in the cache"), message);
+            for (int p = 0; p < 4; p++) {
+                int frame = PageCacheInternals.tableEntry(file, p) - 1;
+                assertFalse(PageCacheInternals.frames(cache).isModified(frame), "page " + p + " was written, so clean");
+            }
+            swappers.failForces = false;
+            long flushed = cache.stats().flushedPages();
+            file.flush();
+            assertEquals(flushed, cache.stats().flushedPages(), "as the message says, the next flush writes none of them");
         }
     }
 }

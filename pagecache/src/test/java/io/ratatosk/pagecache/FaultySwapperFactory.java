@@ -8,10 +8,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Real file swappers whose writes fail while {@link #failWrites} is on: a disk that has gone bad for a while. */
+/**
+ * Real file swappers whose writes fail while {@link #failWrites} is on, and whose forces fail while {@link #failForces}
+ * is: a disk that has gone bad for a while.
+ */
 final class FaultySwapperFactory implements PageSwapperFactory {
     private final FileSwapperFactory files = new FileSwapperFactory();
     volatile boolean failWrites;
+    volatile boolean failForces;
     final AtomicInteger failedWrites = new AtomicInteger();
     final AtomicInteger failedWritesOnEvictorThread = new AtomicInteger();
 
@@ -28,6 +32,14 @@ final class FaultySwapperFactory implements PageSwapperFactory {
                     throw new IOException("injected write failure: page " + pageId);
                 }
                 super.write(pageId, address);
+            }
+
+            @Override
+            public void force() throws IOException {
+                if (failForces) {
+                    throw new IOException("injected force failure");
+                }
+                super.force();
             }
 
             @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -73,6 +74,61 @@ class FlushIopsLimitTest {
             }
             long elapsed = clock.now - start;
             assertTrue(elapsed >= (dirtyPages - 1) * (1_000_000_000L / limit), "the flush took " + elapsed + " ns of the clock");
+        }
+    }
+
+    /**
+     * A run's first page whose flush lock is held elsewhere (an eviction, another flusher) is waited for and written
+     * alone: with the slot the run took for it, not a second one. Each took a slot, so such a page cost two and a limited
+     * flush under contention ran below its limit: here 3 write calls took 4 slots, 60 ms of the clock at 50 a second.
+     */
+    @Test
+    void aPageWaitedForAloneUsesTheSlotItsRunTookForIt() throws Exception {
+        ManualClock clock = new ManualClock();
+        List<RecordingSwapper.WriteCall> calls = RecordingSwapper.newLog();
+        int limit = 50;
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "8m", "pagecache.page_size", "4k",
+            "pagecache.evictor.enabled", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+        ExecutorService flusher = Executors.newSingleThreadExecutor(r -> new Thread(r, "flusher"));
+        try (PageCache cache = PageCache.open(config, RecordingSwapper.factory(calls, clock::nanoTime));
+             PagedFile file = cache.map(dir.resolve("held.db"), PAGE)) {
+            cache.useFlushLimiter(new IopsLimiter(limit, clock));
+            for (long p : new long[] {0, 2, 4}) { // three runs of one page
+                try (PageCursor c = file.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(c.next());
+                    c.putLong(0, p);
+                }
+            }
+            int frame = PageCacheInternals.tableEntry(file, 2) - 1;
+            long stamp = PageCacheInternals.frames(cache).tryFlushLock(frame); // as an eviction or another flusher would
+            calls.clear();
+            long start = clock.now;
+            Future<?> flush = flusher.submit(() -> {
+                file.flush();
+                return null;
+            });
+            Thread thread = flusherThread();
+            while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals("flushAlone"))) {
+                assertTrue(!flush.isDone(), "the flush ended without waiting for page 2");
+                Thread.onSpinWait();
+            }
+            PageCacheInternals.frames(cache).unlockFlush(frame, stamp, false); // still dirty: the flush writes it
+            flush.get(30, TimeUnit.SECONDS);
+            assertEquals(3, calls.size(), calls.toString());
+            assertEquals(2 * (1_000_000_000L / limit), clock.now - start, "3 write calls, 3 slots: two intervals");
+        } finally {
+            flusher.shutdownNow();
+        }
+    }
+
+    private static Thread flusherThread() {
+        while (true) {
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().equals("flusher")) {
+                    return t;
+                }
+            }
+            Thread.onSpinWait();
         }
     }
 

@@ -1,13 +1,21 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -15,7 +23,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -178,32 +192,46 @@ class WarmupTest {
     }
 
     /**
-     * A store may name a file of its own {@code <other file>.cacheprof} (or {@code .cacheprof.tmp}): the profile of
-     * the other file is then not written, with a warning, and the store's file keeps every page.
+     * A store may name a file of its own {@code <other file>.cacheprof} (or {@code .cacheprof.tmp}), mapped beside the
+     * other file, whose first bytes are zeros (a fresh or sparse store file's) or which has nothing on disk yet (its pages
+     * not flushed): the store's file keeps every page. Where the profile goes it is not written, with a warning; the
+     * temporary file of a profile has a name of its own, so a store's file of the old fixed name is never touched (it
+     * was: cut to the profile and renamed away, when it began with zeros or was empty).
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {".cacheprof", ".cacheprof.tmp"})
-    void aStoresOwnFileWhereTheProfileWouldGoIsNeverReplaced(String suffix) throws IOException {
+    @ValueSource(strings = {".cacheprof", ".cacheprof.tmp", ".cacheprof.tmp unflushed"})
+    void aStoresOwnFileWhereTheProfileWouldGoIsNeverReplaced(String variant) throws Exception {
+        String suffix = variant.split(" ")[0];
+        boolean flushed = !variant.endsWith("unflushed");
         Path own = dir.resolve(file.getFileName() + suffix);
         try (PageCache cache = open("8m")) {
             PagedFile store = cache.map(file, PAGE, false);
+            awaitIdle(cache);
+            Files.deleteIfExists(own); // the store's profile, read: from here on the store's own file of that name
             PagedFile ownFile = cache.map(own, PAGE);
             for (long p = 0; p < 4; p++) {
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
                     assertTrue(c.next());
-                    c.putLong(0, 5000 + p);
+                    c.putLong(8, 5000 + p); // the first 8 bytes stay zero, as a store's header may
                 }
             }
-            ownFile.flush();
+            if (flushed) {
+                ownFile.flush();
+            }
             awaitIdle(cache);
             store.close(); // writes the store's profile: not over the file mapped beside it
-            assertEquals(1, warnings.size(), warnings.toString());
-            assertTrue(warnings.get(0).contains(own.toString()) && warnings.get(0).contains("not a resident-page profile"),
-                warnings.get(0));
-            for (long p = 4; p < 8; p++) { // written after the profile was refused: still reach the file
+            if (suffix.equals(ResidentProfile.SUFFIX)) {
+                assertEquals(1, warnings.size(), warnings.toString());
+                assertTrue(warnings.get(0).contains(own.toString()) && warnings.get(0).contains("not a resident-page profile"),
+                    warnings.get(0));
+            } else {
+                assertEquals(List.of(), warnings);
+                assertEquals(PROFILED, ResidentProfile.readFor(file).size(), "the store's profile was written all the same");
+            }
+            for (long p = 4; p < 8; p++) { // written after the profile: still reach the file
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
                     assertTrue(c.next());
-                    c.putLong(0, 5000 + p);
+                    c.putLong(8, 5000 + p);
                 }
             }
             ownFile.close();
@@ -213,14 +241,153 @@ class WarmupTest {
             for (long p = 0; p < 8; p++) {
                 try (PageCursor c = ownFile.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
                     assertTrue(c.next());
+                    long head;
                     long value;
                     do {
-                        value = c.getLong(0);
+                        head = c.getLong(0);
+                        value = c.getLong(8);
                     } while (c.shouldRetry());
+                    assertEquals(0, head, "page " + p);
                     assertEquals(5000 + p, value, "page " + p);
                 }
             }
         }
+    }
+
+    /**
+     * Something at the profile's path that is no regular file: a named pipe (opened to read, it waits for a writer for
+     * ever: the map hung, holding the mapping lock, and so did the unmap that wrote the profile), or a sparse file
+     * larger than a byte array (its read threw an OutOfMemoryError out of the map, which left the file mapped with a
+     * reference nobody held). Each is ignored with one warning, and left as it is.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"named pipe", "huge sparse file", "folder"})
+    void aProfilePathThatHoldsNoProfileFileIsIgnoredWithoutHangingOrFailingTheMap(String what) throws Exception {
+        Path profile = ResidentProfile.pathFor(file);
+        Files.delete(profile);
+        switch (what) {
+            case "named pipe" -> {
+                int status;
+                try {
+                    status = new ProcessBuilder("mkfifo", profile.toString()).start().waitFor();
+                } catch (IOException e) {
+                    status = -1;
+                }
+                Assumptions.assumeTrue(status == 0, "no mkfifo here to make a named pipe");
+            }
+            case "huge sparse file" -> {
+                try (RandomAccessFile sparse = new RandomAccessFile(profile.toFile(), "rw")) {
+                    sparse.write("RTSKPROF".getBytes(StandardCharsets.US_ASCII));
+                    sparse.setLength(3L << 30);
+                }
+            }
+            default -> Files.createDirectory(profile);
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "map-and-close");
+            thread.setDaemon(true); // a hung map must not keep the test JVM alive
+            return thread;
+        });
+        try {
+            Future<Long> run = executor.submit(() -> {
+                try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+                    awaitIdle(cache);
+                    assertEquals(0, cache.stats().io().pagesReheated());
+                    return readProfiledPages(cache, paged);
+                }
+            });
+            assertEquals(PROFILED, run.get(30, TimeUnit.SECONDS), "every page faulted: nothing was reheated");
+        } catch (TimeoutException e) {
+            if (what.equals("named pipe")) {
+                Files.newOutputStream(profile).close(); // lets the hung open go on
+            }
+            fail("the map or the close of " + file + " hangs on the " + what + " at " + profile);
+        } finally {
+            executor.shutdownNow();
+        }
+        assertTrue(warnings.size() >= 1 && warnings.get(0).contains("ignoring the resident-page profile"), warnings.toString());
+        assertTrue(warnings.stream().allMatch(w -> w.contains(file.toString())), warnings.toString());
+        assertTrue(Files.exists(profile, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(profile) || what.startsWith("huge"),
+            "left as it is");
+    }
+
+    /**
+     * Two caches that map one file (in one JVM or two) both write its profile: each through a temporary file of its
+     * own, so the profile a restart finds is always one of theirs, whole. With one temporary name for all, one writer
+     * cut and rewrote the file the other was about to rename: an empty or torn profile went into place, and the other's
+     * rename found no file.
+     */
+    @Test
+    void twoCachesWritingOneFilesProfileNeverLeaveATornOne() throws Exception {
+        try (PageCache first = open("8m"); PageCache second = open("8m");
+             PagedFile one = first.map(file, PAGE, false); PagedFile two = second.map(file, PAGE, false)) {
+            awaitIdle(first);
+            awaitIdle(second);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<String> bad = new CopyOnWriteArrayList<>();
+            Thread reader = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        ResidentProfile.readFor(file);
+                    } catch (ProfileException e) {
+                        bad.add(e.getMessage());
+                    }
+                }
+            });
+            Thread[] writers = {new Thread(() -> writeProfiles(first, 300)), new Thread(() -> writeProfiles(second, 300))};
+            reader.start();
+            for (Thread writer : writers) {
+                writer.start();
+            }
+            for (Thread writer : writers) {
+                writer.join();
+            }
+            stop.set(true);
+            reader.join();
+            assertEquals(0, bad.size(), "profiles read while two caches wrote them, e.g. " + bad.stream().limit(3).toList());
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED, ResidentProfile.readFor(file).size());
+        }
+        try (DirectoryStream<Path> left = Files.newDirectoryStream(dir, "*" + ".tmp")) {
+            assertFalse(left.iterator().hasNext(), "no temporary profile is left behind");
+        }
+    }
+
+    private static void writeProfiles(PageCache cache, int times) {
+        for (int i = 0; i < times; i++) {
+            cache.warmer().writeProfiles();
+        }
+    }
+
+    /**
+     * A store deletes a file it mapped (scratch space), or renames it (writes {@code x.tmp}, renames it to
+     * {@code x.db}): no profile is written under the name the file no longer has. One was: litter beside no file, and
+     * with write-then-rename a profile of {@code x.tmp} that the next {@code x.tmp}, another file, found stale, with a
+     * warning, every cycle.
+     */
+    @Test
+    void aFileDeletedOrRenamedWhileMappedLeavesNoProfileUnderItsOldName() throws Exception {
+        Path scratch = dir.resolve("scratch.db");
+        Path written = dir.resolve("x.tmp");
+        Path renamed = dir.resolve("x.db");
+        for (int cycle = 0; cycle < 2; cycle++) {
+            try (PageCache cache = open("8m")) {
+                for (Path path : List.of(scratch, written)) {
+                    try (PagedFile paged = cache.map(path, PAGE); PageCursor c = paged.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        assertTrue(c.next());
+                        c.putLong(0, 1);
+                        PagedFile again = cache.map(path, PAGE); // held open past the delete and the rename
+                        assertEquals(paged, again);
+                    }
+                }
+                Files.delete(scratch);
+                Files.move(written, renamed, StandardCopyOption.REPLACE_EXISTING);
+                cache.warmer().writeProfiles(); // the periodic write
+            } // and the unmap's
+            assertFalse(Files.exists(ResidentProfile.pathFor(scratch)), "a profile of a deleted file");
+            assertFalse(Files.exists(ResidentProfile.pathFor(written)), "a profile under the name the file had");
+        }
+        assertEquals(List.of(), warnings);
     }
 
     @Test

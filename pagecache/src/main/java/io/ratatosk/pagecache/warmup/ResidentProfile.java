@@ -2,19 +2,22 @@ package io.ratatosk.pagecache.warmup;
 
 import io.ratatosk.pagecache.internal.UninterruptibleFileChannels;
 import java.io.ByteArrayOutputStream;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 
 /**
@@ -23,13 +26,22 @@ import java.util.zip.CRC32;
  * page size, its page count and file key when the profile was taken), the page ids in increasing order as
  * variable-length deltas (one or two bytes each for a dense set), and a CRC-32 of everything before it.
  *
- * <p>Written atomically: to {@code <file>.cacheprof.tmp}, forced, then renamed over the old profile, so a
- * crash at any point leaves either the old profile or the new one, never a torn one.
+ * <p>Written atomically: to a temporary file of its own ({@code <file>.cacheprof.<random>.tmp}, created new, so
+ * that no file already there is ever written: a store's own file, or another writer's temporary file), forced,
+ * then renamed over the old profile, so a crash at any point leaves either the old profile or the new one, never
+ * a torn one, and two writers of one profile (two caches mapping the file) each rename a whole one.
  */
 public final class ResidentProfile {
     /** The suffix of a profile's file name, after the data file's. */
     public static final String SUFFIX = ".cacheprof";
     static final String TEMP_SUFFIX = ".tmp";
+    /** Tries at a temporary file name no file has yet; each name is 32 random bits, so more than one is rare. */
+    private static final int TEMP_NAME_TRIES = 16;
+    /**
+     * The most bytes a profile read takes: more than any byte array holds. A larger file (a sparse one, say) is no
+     * profile this code wrote, and reading it would fail with an {@link OutOfMemoryError} out of the map.
+     */
+    static final long MAX_PROFILE_BYTES = Integer.MAX_VALUE - 8;
     private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
     private static final int VERSION = 1;
     /** Magic, version, page size, page count, key length. */
@@ -63,8 +75,14 @@ public final class ResidentProfile {
         return file.resolveSibling(file.getFileName() + SUFFIX);
     }
 
+    /**
+     * A temporary file name for a new profile of {@code file}, beside it: random, so that each write has its own; 8 hex
+     * digits, so that the name is at most 13 characters longer than the profile's (a file system's name limit, 255 on
+     * most, must hold both).
+     */
     static Path tempPathFor(Path file) {
-        return file.resolveSibling(file.getFileName() + SUFFIX + TEMP_SUFFIX);
+        return file.resolveSibling(file.getFileName() + SUFFIX + "." + Integer.toHexString(ThreadLocalRandom.current().nextInt())
+            + TEMP_SUFFIX);
     }
 
     public int filePageSize() {
@@ -221,28 +239,67 @@ public final class ResidentProfile {
 
     void writeFor(Path file, Rename rename) throws IOException {
         Path target = pathFor(file);
-        Path temp = tempPathFor(file);
-        refuseUnlessProfile(target, false);
-        refuseUnlessProfile(temp, true);
+        refuseUnlessProfile(target);
         byte[] bytes = encode();
-        // Uninterruptible: a store that closes from an interrupted thread still gets its profile written.
-        try (FileChannel channel = UninterruptibleFileChannels.open(temp, true)) {
-            channel.truncate(0);
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+        Path temp = null;
+        boolean renamed = false;
+        try {
+            // Uninterruptible: a store that closes from an interrupted thread still gets its profile written. Created
+            // new: a file already there is never written (it once was, when every write reused one temporary name: a
+            // store's own file of that name that began with zeros, as a sparse or fresh one does, was cut to the
+            // profile and renamed away, and two caches profiling one file tore each other's profile).
+            FileChannel channel = null;
+            for (int attempt = 1; channel == null; attempt++) {
+                Path candidate = tempPathFor(file);
+                try {
+                    channel = UninterruptibleFileChannels.open(candidate, true, StandardOpenOption.CREATE_NEW);
+                    temp = candidate;
+                } catch (FileAlreadyExistsException e) {
+                    if (attempt == TEMP_NAME_TRIES) {
+                        throw e;
+                    }
+                }
             }
-            channel.force(true);
+            try (FileChannel out = channel) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
+                }
+                out.force(true);
+            }
+            rename.move(temp, target);
+            renamed = true;
+        } finally {
+            if (temp != null && !renamed) {
+                try {
+                    Files.deleteIfExists(temp); // ours alone: created new above
+                } catch (IOException ignored) {
+                    // a leftover of a few bytes; the profile's failure is what the caller hears of
+                }
+            }
         }
-        rename.move(temp, target);
     }
 
     /**
-     * Throws unless {@code path} is absent or a profile (it begins with the magic; a temporary file may also be
-     * what a crash left of one: a cut-off start, or blocks the file system had not written yet, read as zeros). A profile replaces only a profile: a store may have a file of its
-     * own under that name, mapped or not, and a rename over it would lose its data (it once did).
+     * Throws unless {@code path} is absent or a profile (a regular file that begins with the magic). A profile replaces
+     * only a profile: a store may have a file of its own under that name, mapped or not, and a rename over it would
+     * lose its data (it once did). Something that is no regular file (a folder, a named pipe, a device) is not even
+     * opened: opening a named pipe to read it waits for a writer, for ever, and the unmap with it.
      */
-    private static void refuseUnlessProfile(Path path, boolean cutOffAllowed) throws IOException {
+    private static void refuseUnlessProfile(Path path) throws IOException {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                return;
+            }
+            throw e; // a link to nothing: there, but not known to be a profile
+        }
+        if (!attributes.isRegularFile()) {
+            throw new IOException(path + " exists and is not a regular file, so it is no resident-page profile and is left"
+                + " as it is; move it away to let the profile be written there");
+        }
         byte[] head = new byte[MAGIC.length];
         int length = 0;
         // A RandomAccessFile, as its reads are not interruptible as a channel's are.
@@ -250,15 +307,8 @@ public final class ResidentProfile {
             for (int n; length < head.length && (n = in.read(head, length, head.length - length)) > 0; ) {
                 length += n;
             }
-        } catch (FileNotFoundException e) {
-            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                return;
-            }
-            throw e; // there, but unreadable: not known to be a profile
         }
-        boolean profile = length == head.length && Arrays.equals(head, MAGIC)
-            || cutOffAllowed && (Arrays.equals(head, 0, length, MAGIC, 0, length) || Arrays.equals(head, new byte[head.length]));
-        if (!profile) {
+        if (length != head.length || !Arrays.equals(head, MAGIC)) {
             throw new IOException(path + " exists and is not a resident-page profile (it does not begin with \""
                 + new String(MAGIC, StandardCharsets.US_ASCII) + "\"), so it is left as it is; move it away to let the"
                 + " profile be written there");
@@ -271,14 +321,28 @@ public final class ResidentProfile {
      * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
      */
     public static ResidentProfile readFor(Path file) throws ProfileException {
+        Path path = pathFor(file);
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(pathFor(file));
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                // A named pipe would keep the map waiting for a writer, for ever; a device (a link to /dev/zero) never ends.
+                throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
+            }
+            if (attributes.size() > MAX_PROFILE_BYTES) {
+                throw new ProfileException("too large: " + attributes.size() + " bytes, more than a profile can have ("
+                    + MAX_PROFILE_BYTES + ")");
+            }
+            bytes = Files.readAllBytes(path);
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
         return decode(bytes);
+    }
+
+    private static String kind(BasicFileAttributes attributes) {
+        return attributes.isDirectory() ? "a folder" : attributes.isOther() ? "a named pipe, device or socket" : "not a file";
     }
 }

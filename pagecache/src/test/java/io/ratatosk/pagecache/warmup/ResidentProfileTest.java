@@ -2,6 +2,8 @@ package io.ratatosk.pagecache.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,20 +64,35 @@ class ResidentProfileTest {
     }
 
     @Test
-    void aCrashBetweenWriteAndRenameLeavesTheOldProfile() throws Exception {
+    void aFailedRenameLeavesTheOldProfileAndNoTemporaryFile() throws Exception {
         Path file = dir.resolve("data.db");
         ResidentProfile old = new ResidentProfile(4096, 10, "k", new long[] {1, 2, 3});
         old.writeFor(file);
         ResidentProfile next = new ResidentProfile(4096, 10, "k", new long[] {7, 8});
+        List<Path> renamedFrom = new ArrayList<>();
         assertThrows(IOException.class, () -> next.writeFor(file, (from, to) -> {
+            renamedFrom.add(from);
+            assertArrayEquals(next.encode(), Files.readAllBytes(from), "the new profile was written to the temporary file");
             throw new IOException("crash before rename");
         }));
-        assertTrue(Files.exists(ResidentProfile.tempPathFor(file)), "the new profile was written to the temporary file");
         assertArrayEquals(new long[] {1, 2, 3}, ResidentProfile.readFor(file).pages(), "the old profile is intact");
+        assertFalse(Files.exists(renamedFrom.get(0)), "the temporary file is gone");
 
-        next.writeFor(file); // the next write goes through, over the leftover temporary file
+        next.writeFor(file);
         assertArrayEquals(new long[] {7, 8}, ResidentProfile.readFor(file).pages());
-        assertTrue(!Files.exists(ResidentProfile.tempPathFor(file)));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(ResidentProfile.pathFor(file)), files.toList(), "only the profile is left");
+        }
+    }
+
+    @Test
+    void eachWriteHasATemporaryFileOfItsOwn() {
+        Path file = dir.resolve("data.db");
+        Path one = ResidentProfile.tempPathFor(file);
+        Path two = ResidentProfile.tempPathFor(file);
+        assertNotEquals(one, two);
+        assertTrue(one.getFileName().toString().startsWith("data.db" + ResidentProfile.SUFFIX + "."), one.toString());
+        assertTrue(one.getFileName().toString().endsWith(ResidentProfile.TEMP_SUFFIX), one.toString());
     }
 
     @Test
