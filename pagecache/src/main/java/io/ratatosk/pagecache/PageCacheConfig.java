@@ -10,6 +10,7 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.core.config.FrameShare;
 import io.ratatosk.core.config.RuleContext;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Collections;
@@ -80,7 +81,8 @@ public final class PageCacheConfig implements FlagValues {
 
     /**
      * Flags by full name ({@code pagecache.memory}). Values are Strings, or Numbers and Booleans,
-     * which are read through {@code toString()}.
+     * which are read through {@code toString()}; a decimal number (Double, Float, BigDecimal) is read
+     * written out in full, without an exponent ({@code 1e-4} as {@code 0.0001}).
      *
      * @throws InvalidConfigurationException listing every unknown flag, bad value and broken rule
      */
@@ -421,7 +423,7 @@ public final class PageCacheConfig implements FlagValues {
                 problems.add(new InvalidConfigurationException.Problem("null", String.valueOf(value), "a flag without a name (null key)"));
                 return;
             }
-            String text = value == null ? null : value.toString();
+            String text = text(value);
             Optional<Flag> flag = PageCacheFlags.ALL.byName(name);
             if (flag.isEmpty()) {
                 problems.add(new InvalidConfigurationException.Problem(name, text,
@@ -435,6 +437,20 @@ public final class PageCacheConfig implements FlagValues {
                 addAll(e.problems());
                 refused.add(flag.get());
             }
+        }
+
+        /**
+         * A value as the flags read it: its {@code toString()}, except that a decimal number is written out in full
+         * ({@code 1.0E-4} as {@code 0.00010}, {@code 1E+9} as {@code 1000000000}), as no flag reads an exponent.
+         */
+        private static String text(Object value) {
+            if (value instanceof BigDecimal decimal) {
+                return decimal.toPlainString();
+            }
+            if ((value instanceof Double || value instanceof Float) && Double.isFinite(((Number) value).doubleValue())) {
+                return new BigDecimal(value.toString()).toPlainString();
+            }
+            return value == null ? null : value.toString();
         }
 
         @Override

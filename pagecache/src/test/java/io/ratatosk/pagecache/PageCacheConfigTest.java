@@ -55,6 +55,25 @@ class PageCacheConfigTest {
     }
 
     @Test
+    void readsDecimalNumbersAsTheirPlainValueNotTheirScientificToString() {
+        // Double.toString writes 1.0E-4 and 1.0E10, BigDecimal.toString 1E+9: values in range that no flag's text
+        // accepts, so a store that passed doubles had a valid value refused in words it never wrote.
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+                "pagecache.tinylfu.protected", 0.0001,
+                "pagecache.clockpro.cold_min", 1e-5f,
+                "pagecache.memory", 1e10,
+                "pagecache.page_size", 4096.0));
+        assertEquals(0.0001, config.getDouble("pagecache.tinylfu.protected"), 0.0);
+        assertEquals(24, config.getFrameCount("pagecache.clockpro.cold_min"), "0.00001 of 2441406 frames");
+        assertEquals(10_000_000_000L, config.memoryBytes());
+        assertEquals(4096, config.pageSize());
+        assertEquals(1_000_000_000L, PageCacheConfig.parse(Map.of("pagecache.memory", new java.math.BigDecimal("1E+9"))).memoryBytes());
+        InvalidConfigurationException nan = assertThrows(InvalidConfigurationException.class,
+                () -> PageCacheConfig.parse(Map.of("pagecache.tinylfu.protected", Double.NaN)));
+        assertEquals("pagecache.tinylfu.protected=NaN: must be a number in [0.0, 1.0] (not a decimal number)", nan.getMessage());
+    }
+
+    @Test
     void parsesPropertiesIncludingTheirDefaults() {
         Properties defaults = new Properties();
         defaults.setProperty("pagecache.memory", "64m");
