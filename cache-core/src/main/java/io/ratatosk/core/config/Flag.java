@@ -27,6 +27,11 @@ public final class Flag {
     /** The word an {@link #integerOrUnlimited} flag accepts for "no limit"; it parses as 0. */
     private static final String UNLIMITED = "unlimited";
     private static final String UNITS = "kmgt";
+    /**
+     * Why a whole number past an int is refused: an integer flag without a bound of its own ("an integer >= 1") does not
+     * say it, nor does a frame count, whose bound (the frame count) the rules check only once the value is an int.
+     */
+    private static final String PAST_INT = "at most " + Integer.MAX_VALUE;
     private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
     /** Durations: a whole or decimal number, optional unit ns/us/ms/s (none means ns); case-insensitive. */
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
@@ -329,7 +334,7 @@ public final class Flag {
         }
         BigInteger v = new BigInteger(value);
         if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
-            throw invalid(text, null);
+            throw invalid(text, max == Integer.MAX_VALUE && v.compareTo(BigInteger.valueOf(max)) > 0 ? PAST_INT : null);
         }
         int i = v.intValueExact();
         if (powerOfTwo && Integer.bitCount(i) != 1) {
@@ -395,7 +400,7 @@ public final class Flag {
         }
         BigInteger v = new BigInteger(value);
         if (v.signum() <= 0 || v.compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
-            throw invalid(text, null);
+            throw invalid(text, v.signum() > 0 ? PAST_INT : null);
         }
         return FrameShare.ofCount(v.intValue());
     }

@@ -86,6 +86,26 @@ class FlagTest {
     }
 
     @Test
+    void aCountPastAnIntSaysTheLargestAccepted() {
+        // "an integer >= 1" alone does not say why 3000000000 is refused: the flag's phrase has no upper bound in it.
+        Flag endurance = Flag.integer("pagecache.test.endurance", "100000", 1, Integer.MAX_VALUE, "test");
+        assertEquals("pagecache.test.endurance=3000000000: must be an integer >= 1 (at most 2147483647)",
+            assertThrows(FlagValueException.class, () -> endurance.parse("3000000000")).getMessage());
+        Flag limit = Flag.integerOrUnlimited("pagecache.test.limit", "unlimited", Integer.MAX_VALUE, "test");
+        assertEquals("pagecache.test.limit=2147483648: must be an integer >= 0, or unlimited (0 also means unlimited)"
+            + " (at most 2147483647)", assertThrows(FlagValueException.class, () -> limit.parse("2147483648")).getMessage());
+        assertEquals("pagecache.test.pull_threshold=99999999999: must be a fraction of the frames in (0, 1] like 0.1,"
+            + " or a frame count >= 1 (at most 2147483647)",
+            assertThrows(FlagValueException.class, () -> SHARE.parse("99999999999")).getMessage());
+        assertEquals("pagecache.test.endurance=0: must be an integer >= 1",
+            assertThrows(FlagValueException.class, () -> endurance.parse("0")).getMessage(), "below the bound it states");
+        assertEquals(Integer.MAX_VALUE, endurance.parse("2147483647"));
+        Flag bounded = Flag.integer("pagecache.test.usage", "4", 1, 7, "test");
+        assertEquals("pagecache.test.usage=99999999999: must be an integer in [1, 7]",
+            assertThrows(FlagValueException.class, () -> bounded.parse("99999999999")).getMessage(), "its phrase has the bound");
+    }
+
+    @Test
     void aPowerOfTwoIntegerRefusesOtherNumbers() {
         Flag bits = Flag.powerOfTwoInteger("pagecache.test.bits", null, 64, 1 << 30, "test");
         assertEquals(1024, bits.parse("1024"));
