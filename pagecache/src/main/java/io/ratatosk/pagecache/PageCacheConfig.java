@@ -92,20 +92,21 @@ public final class PageCacheConfig implements FlagValues {
         return input.build();
     }
 
-    /** Flags by full name from {@code properties} (including its defaults). */
+    /**
+     * Flags by full name from {@code properties} (including its defaults). An entry of {@code properties} itself
+     * overrides its defaults also when its value is no String (a Number, a Boolean), which {@code getProperty} skips.
+     */
     public static PageCacheConfig parse(Properties properties) {
         Map<String, Object> values = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) {
             values.put(name, properties.getProperty(name));
         }
-        Input input = new Input();
         properties.forEach((key, value) -> {
             if (!(key instanceof String) || !(value instanceof String)) {
-                input.add(String.valueOf(key), value);
+                values.put(String.valueOf(key), value);
             }
         });
-        values.forEach(input::add);
-        return input.build();
+        return parse(values);
     }
 
     /**

@@ -90,6 +90,21 @@ class PageCacheConfigTest {
     }
 
     @Test
+    void aNonStringPropertyOverridesItsDefaultAsAStringOneDoes() {
+        Properties defaults = new Properties();
+        defaults.setProperty("pagecache.memory", "64m");
+        defaults.setProperty("pagecache.clock.max_usage", "3");
+        Properties properties = new Properties(defaults);
+        properties.put("pagecache.memory", 128L << 20);
+        properties.put("pagecache.clock.max_usage", 6);
+
+        PageCacheConfig config = PageCacheConfig.parse(properties);
+
+        assertEquals(128L << 20, config.memoryBytes(), "the property given, not its default");
+        assertEquals(6, config.getInt("pagecache.clock.max_usage"));
+    }
+
+    @Test
     void parsesPropertiesHoldingNonStringValues() {
         Properties properties = new Properties();
         properties.put("pagecache.clock.max_usage", 6);
