@@ -136,16 +136,44 @@ public final class PageCacheConfig implements FlagValues {
         return input.build();
     }
 
-    /** Every system property whose name starts with {@code pagecache.}; other properties are ignored. */
+    /**
+     * Every system property whose name starts with {@code pagecache.}; other properties are ignored, except those whose
+     * first dotted word is one edit, or case, away from {@code pagecache} ({@code pagecahe.memory}, {@code PageCache.policy},
+     * {@code page_cache.name}): a typo of the prefix, refused like a typo of a flag rather than left unread.
+     */
     public static PageCacheConfig fromSystemProperties() {
         Properties system = System.getProperties();
         Map<String, Object> values = new TreeMap<>();
+        Map<String, String> misspelt = new TreeMap<>();
         for (String name : system.stringPropertyNames()) {
             if (name.startsWith(PREFIX)) {
                 values.put(name, system.getProperty(name));
+            } else if (name.indexOf('.') > 0 && withinOneEdit(name.substring(0, name.indexOf('.')).toLowerCase(Locale.ROOT),
+                    PREFIX.substring(0, PREFIX.length() - 1))) {
+                misspelt.put(name, system.getProperty(name));
             }
         }
-        return parse(values);
+        Input input = new Input();
+        misspelt.forEach((name, value) -> input.problems.add(new InvalidConfigurationException.Problem(name, value, name
+                + "=" + value + ": not read, as only system properties starting with '" + PREFIX + "' are"
+                + hint(PREFIX + name.substring(name.indexOf('.') + 1)))));
+        values.forEach(input::add);
+        return input.build();
+    }
+
+    /** Whether {@code a} becomes {@code b} by at most one insertion, deletion or substitution. */
+    private static boolean withinOneEdit(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 1) {
+            return false;
+        }
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        // After the first difference the rest must match with one character of one of them (or of both) skipped.
+        return a.substring(Math.min(i + 1, a.length())).equals(b.substring(Math.min(i + 1, b.length())))
+                || a.substring(i).equals(b.substring(Math.min(i + 1, b.length())))
+                || a.substring(Math.min(i + 1, a.length())).equals(b.substring(i));
     }
 
     /** A copy with flag {@code name} set to {@code value}, validated like a fresh parse (rules across flags included). */

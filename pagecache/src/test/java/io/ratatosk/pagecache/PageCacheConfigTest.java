@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -177,6 +178,27 @@ class PageCacheConfigTest {
             System.setProperty("pagecache.memroy", "32m");
             InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, PageCacheConfig::fromSystemProperties);
             assertEquals("pagecache.memroy=32m: unknown flag; did you mean 'pagecache.memory'?", e.getMessage());
+        } finally {
+            System.setProperties(saved);
+        }
+    }
+
+    @Test
+    void refusesASystemPropertyWhosePrefixIsMisspelt() {
+        // -Dpagecahe.memory=2g was skipped as another library's property: the cache opened at the default 512m, silently.
+        Properties saved = (Properties) System.getProperties().clone();
+        try {
+            System.setProperty("pagecahe.memory", "2g");
+            System.setProperty("PageCache.policy", "clock");
+            System.setProperty("page_cache.evictor.enabled", "false");
+            System.setProperty("imagecache.memory", "not ours: two edits from pagecache");
+            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, PageCacheConfig::fromSystemProperties);
+            assertEquals(List.of(
+                    "PageCache.policy=clock: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.policy'?",
+                    "page_cache.evictor.enabled=false: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.evictor.enabled'?",
+                    "pagecahe.memory=2g: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.memory'?"),
+                    List.of(e.getMessage().split("\n")));
+            assertEquals("PageCache.policy", e.flag());
         } finally {
             System.setProperties(saved);
         }
