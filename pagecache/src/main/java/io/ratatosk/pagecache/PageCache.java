@@ -95,7 +95,7 @@ public final class PageCache implements AutoCloseable {
             source = tier == null ? null : tier.prefetchSource();
             if (OperationsFlags.jmxEnabled(config)) {
                 String name = OperationsFlags.name(config);
-                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
+                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::statsWithoutTier));
             }
             if (config.evictorEnabled()) {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
@@ -265,6 +265,19 @@ public final class PageCache implements AutoCloseable {
      * 1024 pins, so pins of cursors still open may not be counted yet.
      */
     public PageCacheStats stats() {
+        return stats(nvmStats());
+    }
+
+    /**
+     * {@link #stats()} with {@link NvmCacheStats#NONE} for the swap tier's counters: what the MBean reads, as none of its
+     * attributes is a tier's, and a tier may pay for its counters (the NVM tier sums the wear of every slot), which a
+     * console polling each attribute would otherwise pay once per attribute.
+     */
+    private PageCacheStats statsWithoutTier() {
+        return stats(NvmCacheStats.NONE);
+    }
+
+    private PageCacheStats stats(NvmCacheStats nvm) {
         CounterSet<CacheCounter> counters = engine.counters();
         return new PageCacheStats(
             counters.get(CacheCounter.HITS),
@@ -280,7 +293,7 @@ public final class PageCache implements AutoCloseable {
             engine.freeFrames(),
             engine.policy().name(),
             Objects.requireNonNullElse(engine.policy().state(), ""),
-            nvmStats(),
+            nvm,
             new IoStats(counters.get(CacheCounter.PAGES_WRITTEN), counters.get(CacheCounter.WRITE_CALLS),
                 counters.get(CacheCounter.PAGES_REHEATED)),
             engine.hugePages());
