@@ -396,7 +396,11 @@ public final class Flag {
             }
             BigDecimal v = new BigDecimal(reducedSigned(value));
             if (v.signum() <= 0 || v.compareTo(BigDecimal.ONE) > 0) {
-                throw invalid(text, null);
+                // 100.0 (a Double in a map reads so) meant as a count: say why it is none, and how to write one.
+                boolean wholeCount = v.signum() > 0 && v.stripTrailingZeros().scale() <= 0
+                    && v.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+                throw invalid(text, wholeCount ? "a number with a decimal point is a fraction; write a frame count without"
+                    + " one, like " + v.toBigIntegerExact() : null);
             }
             // A fraction below the smallest double still means the least share: one frame, as
             // does any fraction under half a frame. Clamped, so that it does not round to 0.

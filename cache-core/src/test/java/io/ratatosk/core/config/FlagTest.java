@@ -120,6 +120,17 @@ class FlagTest {
     }
 
     @Test
+    void aWholeFrameCountWrittenWithADecimalPointSaysHowToWriteIt() {
+        // 100.0 (a Double in a map reads so) is neither a fraction in (0, 1] nor, having a point, a count: say which it is.
+        assertEquals("pagecache.test.pull_threshold=100.0: must be a fraction of the frames in (0, 1] like 0.1, or a frame"
+                + " count >= 1 (a number with a decimal point is a fraction; write a frame count without one, like 100)",
+            assertThrows(FlagValueException.class, () -> SHARE.parse("100.0")).getMessage());
+        assertEquals("pagecache.test.pull_threshold=1.5: must be a fraction of the frames in (0, 1] like 0.1, or a frame"
+                + " count >= 1", assertThrows(FlagValueException.class, () -> SHARE.parse("1.5")).getMessage());
+        assertEquals(FrameShare.ofCount(100), SHARE.parse("100"));
+    }
+
+    @Test
     void aCountPastAnIntSaysTheLargestAccepted() {
         // "an integer >= 1" alone does not say why 3000000000 is refused: the flag's phrase has no upper bound in it.
         Flag endurance = Flag.integer("pagecache.test.endurance", "100000", 1, Integer.MAX_VALUE, "test");
