@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
+import io.ratatosk.pagecache.metrics.JmxSupport;
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
@@ -94,6 +95,10 @@ public final class PageCache implements AutoCloseable {
             // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
             source = tier == null ? null : tier.prefetchSource();
             if (OperationsFlags.jmxEnabled(config)) {
+                if (!JmxSupport.AVAILABLE) {
+                    throw new IllegalStateException("pagecache.jmx.enabled=true, but this JVM has no java.management module"
+                        + " to register the cache's MBean with: set pagecache.jmx.enabled=false, or give the JVM the module");
+                }
                 String name = OperationsFlags.name(config);
                 registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::statsWithoutTier));
             }
