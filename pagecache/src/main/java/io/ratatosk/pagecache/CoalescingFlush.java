@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.internal.WriteRun;
 import io.ratatosk.pagecache.metrics.FlushEvent;
+import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.util.function.BooleanSupplier;
 
@@ -95,7 +96,7 @@ final class CoalescingFlush {
             return;
         }
         int size = run.size();
-        FlushEvent event = FlushEvent.create();
+        FlushEvent event = JfrEvents.flush();
         if (size == 1) {
             swapper.write(run.start(), run.addresses()[0]);
         } else {

@@ -14,6 +14,7 @@ import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OpenCursorCount;
 import io.ratatosk.pagecache.internal.PageMemory;
 import io.ratatosk.pagecache.metrics.EvictionEvent;
+import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -379,7 +380,7 @@ final class EvictionEngine {
             if (key == PageKey.UNBOUND) {
                 return EvictionOutcome.BUSY; // evicted by someone else meanwhile
             }
-            EvictionEvent event = EvictionEvent.create();
+            EvictionEvent event = JfrEvents.eviction();
             boolean dirty = frames.isModified(victim);
             if (!writeOut(victim, key, background)) {
                 return EvictionOutcome.WRITE_FAILED;

@@ -11,6 +11,7 @@ import io.ratatosk.pagecache.internal.OperationGate;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.metrics.FaultEvent;
+import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -354,7 +355,7 @@ final class FileMapping implements FrameOwner {
                 failed(pageId, t);
                 throw t;
             }
-            FaultEvent event = FaultEvent.create();
+            FaultEvent event = JfrEvents.fault();
             int filled = fill(pageId, key, frame, forWrite);
             if (event != null && event.shouldCommit()) {
                 event.file = path.toString();

@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache;
 
+import io.ratatosk.core.config.FlagProblem;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
@@ -19,12 +20,13 @@ public class InvalidConfigurationException extends IllegalArgumentException {
      * @param flag    the flag concerned, as the user spelt it (an unknown name stays unknown); for a
      *                command-line argument that names no flag, the argument itself
      * @param value   the value as given, or {@code null} when there is none
-     * @param message one line that names the flag and the value and says what is accepted
+     * @param message one line that names the flag and the value and says what is accepted; a control character or line
+     *                separator in it (from a name or value as given) is escaped ({@link FlagProblem#oneLine})
      */
     public record Problem(String flag, String value, String message) implements Serializable {
         public Problem {
             Objects.requireNonNull(flag, "flag");
-            Objects.requireNonNull(message, "message");
+            message = FlagProblem.oneLine(Objects.requireNonNull(message, "message"));
         }
     }
 

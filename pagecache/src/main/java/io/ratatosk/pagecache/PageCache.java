@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
+import io.ratatosk.pagecache.metrics.JmxSupport;
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
 import io.ratatosk.pagecache.tier.PrefetchSource;
@@ -100,8 +101,12 @@ public final class PageCache implements AutoCloseable {
             // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
             source = tier == null ? null : tier.prefetchSource();
             if (OperationsFlags.jmxEnabled(config)) {
+                if (!JmxSupport.AVAILABLE) {
+                    throw new IllegalStateException("pagecache.jmx.enabled=true, but this JVM has no java.management module"
+                        + " to register the cache's MBean with: set pagecache.jmx.enabled=false, or give the JVM the module");
+                }
                 String name = OperationsFlags.name(config);
-                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::stats));
+                registration = PageCacheMBeanRegistration.register(name, new PageCacheMetrics(name, this::statsWithoutTier));
             }
             if (config.evictorEnabled()) {
                 backgroundEvictor = new BackgroundEvictor(engine, config.keepFree());
@@ -282,6 +287,19 @@ public final class PageCache implements AutoCloseable {
      * 1024 pins, so pins of cursors still open may not be counted yet.
      */
     public PageCacheStats stats() {
+        return stats(nvmStats());
+    }
+
+    /**
+     * {@link #stats()} with {@link NvmCacheStats#NONE} for the swap tier's counters: what the MBean reads, as none of its
+     * attributes is a tier's, and a tier may pay for its counters (the NVM tier sums the wear of every slot), which a
+     * console polling each attribute would otherwise pay once per attribute.
+     */
+    private PageCacheStats statsWithoutTier() {
+        return stats(NvmCacheStats.NONE);
+    }
+
+    private PageCacheStats stats(NvmCacheStats nvm) {
         CounterSet<CacheCounter> counters = engine.counters();
         return new PageCacheStats(
             counters.get(CacheCounter.HITS),
@@ -297,7 +315,7 @@ public final class PageCache implements AutoCloseable {
             engine.freeFrames(),
             engine.policy().name(),
             Objects.requireNonNullElse(engine.policy().state(), ""),
-            nvmStats(),
+            nvm,
             new IoStats(counters.get(CacheCounter.PAGES_WRITTEN), counters.get(CacheCounter.WRITE_CALLS),
                 counters.get(CacheCounter.PAGES_REHEATED)),
             engine.hugePages());

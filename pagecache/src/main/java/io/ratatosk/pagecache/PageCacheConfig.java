@@ -10,6 +10,7 @@ import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.core.config.FrameShare;
 import io.ratatosk.core.config.RuleContext;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Collections;
@@ -80,7 +81,8 @@ public final class PageCacheConfig implements FlagValues {
 
     /**
      * Flags by full name ({@code pagecache.memory}). Values are Strings, or Numbers and Booleans,
-     * which are read through {@code toString()}.
+     * which are read through {@code toString()}; a decimal number (Double, Float, BigDecimal) is read
+     * written out in full, without an exponent ({@code 1e-4} as {@code 0.0001}).
      *
      * @throws InvalidConfigurationException listing every unknown flag, bad value and broken rule
      */
@@ -90,20 +92,21 @@ public final class PageCacheConfig implements FlagValues {
         return input.build();
     }
 
-    /** Flags by full name from {@code properties} (including its defaults). */
+    /**
+     * Flags by full name from {@code properties} (including its defaults). An entry of {@code properties} itself
+     * overrides its defaults also when its value is no String (a Number, a Boolean), which {@code getProperty} skips.
+     */
     public static PageCacheConfig parse(Properties properties) {
         Map<String, Object> values = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) {
             values.put(name, properties.getProperty(name));
         }
-        Input input = new Input();
         properties.forEach((key, value) -> {
             if (!(key instanceof String) || !(value instanceof String)) {
-                input.add(String.valueOf(key), value);
+                values.put(String.valueOf(key), value);
             }
         });
-        values.forEach(input::add);
-        return input.build();
+        return parse(values);
     }
 
     /**
@@ -133,16 +136,44 @@ public final class PageCacheConfig implements FlagValues {
         return input.build();
     }
 
-    /** Every system property whose name starts with {@code pagecache.}; other properties are ignored. */
+    /**
+     * Every system property whose name starts with {@code pagecache.}; other properties are ignored, except those whose
+     * first dotted word is one edit, or case, away from {@code pagecache} ({@code pagecahe.memory}, {@code PageCache.policy},
+     * {@code page_cache.name}): a typo of the prefix, refused like a typo of a flag rather than left unread.
+     */
     public static PageCacheConfig fromSystemProperties() {
         Properties system = System.getProperties();
         Map<String, Object> values = new TreeMap<>();
+        Map<String, String> misspelt = new TreeMap<>();
         for (String name : system.stringPropertyNames()) {
             if (name.startsWith(PREFIX)) {
                 values.put(name, system.getProperty(name));
+            } else if (name.indexOf('.') > 0 && withinOneEdit(name.substring(0, name.indexOf('.')).toLowerCase(Locale.ROOT),
+                    PREFIX.substring(0, PREFIX.length() - 1))) {
+                misspelt.put(name, system.getProperty(name));
             }
         }
-        return parse(values);
+        Input input = new Input();
+        misspelt.forEach((name, value) -> input.problems.add(new InvalidConfigurationException.Problem(name, value, name
+                + "=" + value + ": not read, as only system properties starting with '" + PREFIX + "' are"
+                + hint(PREFIX + name.substring(name.indexOf('.') + 1)))));
+        values.forEach(input::add);
+        return input.build();
+    }
+
+    /** Whether {@code a} becomes {@code b} by at most one insertion, deletion or substitution. */
+    private static boolean withinOneEdit(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 1) {
+            return false;
+        }
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        // After the first difference the rest must match with one character of one of them (or of both) skipped.
+        return a.substring(Math.min(i + 1, a.length())).equals(b.substring(Math.min(i + 1, b.length())))
+                || a.substring(i).equals(b.substring(Math.min(i + 1, b.length())))
+                || a.substring(Math.min(i + 1, a.length())).equals(b.substring(i));
     }
 
     /** A copy with flag {@code name} set to {@code value}, validated like a fresh parse (rules across flags included). */
@@ -421,7 +452,7 @@ public final class PageCacheConfig implements FlagValues {
                 problems.add(new InvalidConfigurationException.Problem("null", String.valueOf(value), "a flag without a name (null key)"));
                 return;
             }
-            String text = value == null ? null : value.toString();
+            String text = text(value);
             Optional<Flag> flag = PageCacheFlags.ALL.byName(name);
             if (flag.isEmpty()) {
                 problems.add(new InvalidConfigurationException.Problem(name, text,
@@ -435,6 +466,20 @@ public final class PageCacheConfig implements FlagValues {
                 addAll(e.problems());
                 refused.add(flag.get());
             }
+        }
+
+        /**
+         * A value as the flags read it: its {@code toString()}, except that a decimal number is written out in full
+         * ({@code 1.0E-4} as {@code 0.00010}, {@code 1E+9} as {@code 1000000000}), as no flag reads an exponent.
+         */
+        private static String text(Object value) {
+            if (value instanceof BigDecimal decimal) {
+                return decimal.toPlainString();
+            }
+            if ((value instanceof Double || value instanceof Float) && Double.isFinite(((Number) value).doubleValue())) {
+                return new BigDecimal(value.toString()).toPlainString();
+            }
+            return value == null ? null : value.toString();
         }
 
         @Override

@@ -21,10 +21,17 @@ public final class ChildJvm {
 
     /** Runs {@code main} with at most {@code maxHeap} of heap ({@code -Xmx}'s form: 16m) and waits for it. */
     public static Result run(Path dir, String maxHeap, Class<?> main, String... args) throws IOException, InterruptedException {
+        return run(dir, maxHeap, List.of(), main, args);
+    }
+
+    /** As {@link #run(Path, String, Class, String...)}, with {@code options} for the JVM ({@code --limit-modules ...}). */
+    public static Result run(Path dir, String maxHeap, List<String> options, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx" + maxHeap, "-XX:-CreateCoredumpOnCrash",
-            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"),
-            main.getName()));
+            "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log")));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         if (Runtime.version().feature() >= 23) {
             command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's

@@ -25,6 +25,25 @@ class FlagValueValidationTest {
     }
 
     @Test
+    void aValueWithALineBreakStaysOnItsProblemsLine() {
+        // The message is one line per problem; a refused value's own line break made one problem read as two, the
+        // second naming no flag ("b: must be 1 to 64 letters, ...").
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("pagecache.name", "a\nb");
+        values.put("pagecache.memory", "1\r\nx");
+        values.put("pagecache.memroy\u2028", "2g");
+        InvalidConfigurationException e = refused(values);
+        assertEquals(java.util.List.of(
+                "pagecache.name=a\\nb: must be 1 to 64 letters, digits, '.', '_' or '-'",
+                "pagecache.memory=1\\r\\nx: must be a size in [2 pages of pagecache.page_size, 1t] (not a size: use a byte count"
+                    + " or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB)",
+                "pagecache.memroy\\u2028=2g: unknown flag; did you mean 'pagecache.memory'?"),
+            java.util.List.of(e.getMessage().split("\n")));
+        assertEquals("a\nb", e.value(), "the value as given");
+        assertEquals("pagecache.name", e.flag());
+    }
+
+    @Test
     void aMaxUsageAboveSevenNamesFlagValueAndRange() {
         InvalidConfigurationException e = refused("pagecache.clock.max_usage", "9");
         assertEquals("pagecache.clock.max_usage=9: must be an integer in [1, 7]", e.getMessage());

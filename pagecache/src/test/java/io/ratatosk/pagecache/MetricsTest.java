@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
+import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -14,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import jdk.jfr.Recording;
@@ -85,6 +88,35 @@ class MetricsTest {
             assertTrue(stats.faults() >= 200 && stats.hits() > 0 && stats.evictions() > 0, stats.toString());
         }
         assertFalse(SERVER.isRegistered(new ObjectName("io.ratatosk:type=PageCache,name=metrics-test")), "unregistered at close");
+    }
+
+    /**
+     * No attribute of the MBean is a swap tier's counter, yet every attribute read asked the tier for all of them: the
+     * NVM tier sums the wear of every slot for its counters, so with a large tier each read of Hits scanned millions of
+     * slots, and a console polling the 19 attributes did so 19 times a poll.
+     */
+    @Test
+    void readingTheMBeanLeavesTheSwapTiersCountersAlone() throws Exception {
+        AtomicInteger tierCounterReads = new AtomicInteger();
+        SwapPluginMisuseTest.PrefetchingTier tier = new SwapPluginMisuseTest.PrefetchingTier() {
+            @Override
+            public TierCounters counters() {
+                tierCounterReads.incrementAndGet();
+                return super.counters();
+            }
+        };
+        tier.counters = new TierCounters(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+        try (PageCache cache = PageCache.open(config("tiered"), tier); PagedFile file = cache.map(dir.resolve("t.db"), PAGE)) {
+            writePages(file, 100);
+            ObjectName name = cache.mbeanName();
+            for (MBeanAttributeInfo attribute : SERVER.getMBeanInfo(name).getAttributes()) {
+                SERVER.getAttribute(name, attribute.getName());
+            }
+            assertEquals(cache.frameCount(), SERVER.getAttribute(name, "Frames"));
+            assertEquals(0, tierCounterReads.get(), "the MBean's attributes asked the tier for its counters");
+            assertEquals(5, cache.stats().nvm().swapIns(), "stats() still has them");
+            assertEquals(1, tierCounterReads.get());
+        }
     }
 
     @Test

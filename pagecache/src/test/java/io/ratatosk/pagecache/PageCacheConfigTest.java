@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -55,6 +56,25 @@ class PageCacheConfigTest {
     }
 
     @Test
+    void readsDecimalNumbersAsTheirPlainValueNotTheirScientificToString() {
+        // Double.toString writes 1.0E-4 and 1.0E10, BigDecimal.toString 1E+9: values in range that no flag's text
+        // accepts, so a store that passed doubles had a valid value refused in words it never wrote.
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+                "pagecache.tinylfu.protected", 0.0001,
+                "pagecache.clockpro.cold_min", 1e-5f,
+                "pagecache.memory", 1e10,
+                "pagecache.page_size", 4096.0));
+        assertEquals(0.0001, config.getDouble("pagecache.tinylfu.protected"), 0.0);
+        assertEquals(24, config.getFrameCount("pagecache.clockpro.cold_min"), "0.00001 of 2441406 frames");
+        assertEquals(10_000_000_000L, config.memoryBytes());
+        assertEquals(4096, config.pageSize());
+        assertEquals(1_000_000_000L, PageCacheConfig.parse(Map.of("pagecache.memory", new java.math.BigDecimal("1E+9"))).memoryBytes());
+        InvalidConfigurationException nan = assertThrows(InvalidConfigurationException.class,
+                () -> PageCacheConfig.parse(Map.of("pagecache.tinylfu.protected", Double.NaN)));
+        assertEquals("pagecache.tinylfu.protected=NaN: must be a number in [0.0, 1.0] (not a decimal number)", nan.getMessage());
+    }
+
+    @Test
     void parsesPropertiesIncludingTheirDefaults() {
         Properties defaults = new Properties();
         defaults.setProperty("pagecache.memory", "64m");
@@ -68,6 +88,21 @@ class PageCacheConfigTest {
         assertEquals(128L << 20, config.memoryBytes(), "a property overrides its default");
         assertEquals(false, config.evictorEnabled(), "a default property counts");
         assertEquals("clock", config.policy());
+    }
+
+    @Test
+    void aNonStringPropertyOverridesItsDefaultAsAStringOneDoes() {
+        Properties defaults = new Properties();
+        defaults.setProperty("pagecache.memory", "64m");
+        defaults.setProperty("pagecache.clock.max_usage", "3");
+        Properties properties = new Properties(defaults);
+        properties.put("pagecache.memory", 128L << 20);
+        properties.put("pagecache.clock.max_usage", 6);
+
+        PageCacheConfig config = PageCacheConfig.parse(properties);
+
+        assertEquals(128L << 20, config.memoryBytes(), "the property given, not its default");
+        assertEquals(6, config.getInt("pagecache.clock.max_usage"));
     }
 
     @Test
@@ -143,6 +178,27 @@ class PageCacheConfigTest {
             System.setProperty("pagecache.memroy", "32m");
             InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, PageCacheConfig::fromSystemProperties);
             assertEquals("pagecache.memroy=32m: unknown flag; did you mean 'pagecache.memory'?", e.getMessage());
+        } finally {
+            System.setProperties(saved);
+        }
+    }
+
+    @Test
+    void refusesASystemPropertyWhosePrefixIsMisspelt() {
+        // -Dpagecahe.memory=2g was skipped as another library's property: the cache opened at the default 512m, silently.
+        Properties saved = (Properties) System.getProperties().clone();
+        try {
+            System.setProperty("pagecahe.memory", "2g");
+            System.setProperty("PageCache.policy", "clock");
+            System.setProperty("page_cache.evictor.enabled", "false");
+            System.setProperty("imagecache.memory", "not ours: two edits from pagecache");
+            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, PageCacheConfig::fromSystemProperties);
+            assertEquals(List.of(
+                    "PageCache.policy=clock: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.policy'?",
+                    "page_cache.evictor.enabled=false: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.evictor.enabled'?",
+                    "pagecahe.memory=2g: not read, as only system properties starting with 'pagecache.' are; did you mean 'pagecache.memory'?"),
+                    List.of(e.getMessage().split("\n")));
+            assertEquals("PageCache.policy", e.flag());
         } finally {
             System.setProperties(saved);
         }

@@ -27,6 +27,18 @@ public final class Flag {
     /** The word an {@link #integerOrUnlimited} flag accepts for "no limit"; it parses as 0. */
     private static final String UNLIMITED = "unlimited";
     private static final String UNITS = "kmgt";
+    /** More whole digits than any flag's bound has: see {@link #reduced}. */
+    private static final int MAX_WHOLE_DIGITS = 40;
+    /**
+     * More fraction digits than tell any two doubles or any two bounds apart (a double's exact decimal has at most 1074
+     * after the point, and decides its rounding within 767 significant digits): see {@link #reduced}.
+     */
+    private static final int MAX_FRACTION_DIGITS = 1100;
+    /**
+     * Why a whole number past an int is refused: an integer flag without a bound of its own ("an integer >= 1") does not
+     * say it, nor does a frame count, whose bound (the frame count) the rules check only once the value is an int.
+     */
+    private static final String PAST_INT = "at most " + Integer.MAX_VALUE;
     private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
     /** Durations: a whole or decimal number, optional unit ns/us/ms/s (none means ns); case-insensitive. */
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
@@ -273,7 +285,7 @@ public final class Flag {
         if (negative) {
             throw invalid(text, "negative");
         }
-        BigDecimal bytes = new BigDecimal(m.group(1));
+        BigDecimal bytes = new BigDecimal(reduced(m.group(1)));
         if (m.group(2) != null) {
             int power = UNITS.indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1;
             bytes = bytes.multiply(BigDecimal.valueOf(1L << (10 * power)));
@@ -301,7 +313,7 @@ public final class Flag {
         if (negative) {
             throw invalid(text, "negative");
         }
-        BigDecimal nanos = new BigDecimal(m.group(1));
+        BigDecimal nanos = new BigDecimal(reduced(m.group(1)));
         if (m.group(2) != null) {
             String unit = m.group(2).toLowerCase(Locale.ROOT);
             for (int i = 0; i < DURATION_UNITS.length; i++) {
@@ -327,9 +339,9 @@ public final class Flag {
         if (!INTEGER.matcher(value).matches()) {
             throw invalid(text, "not an integer");
         }
-        BigInteger v = new BigInteger(value);
+        BigInteger v = new BigInteger(reducedSigned(value));
         if (v.compareTo(BigInteger.valueOf(min)) < 0 || v.compareTo(BigInteger.valueOf(max)) > 0) {
-            throw invalid(text, null);
+            throw invalid(text, max == Integer.MAX_VALUE && v.compareTo(BigInteger.valueOf(max)) > 0 ? PAST_INT : null);
         }
         int i = v.intValueExact();
         if (powerOfTwo && Integer.bitCount(i) != 1) {
@@ -349,7 +361,7 @@ public final class Flag {
         if (!DECIMAL.matcher(value).matches()) {
             throw invalid(text, "not a decimal number");
         }
-        BigDecimal v = new BigDecimal(value);
+        BigDecimal v = new BigDecimal(reducedSigned(value));
         if (v.compareTo(BigDecimal.valueOf(minDouble)) < 0 || v.compareTo(BigDecimal.valueOf(maxDouble)) > 0) {
             throw invalid(text, null);
         }
@@ -382,9 +394,13 @@ public final class Flag {
             if (!DECIMAL.matcher(value).matches()) {
                 throw invalid(text, "not a number");
             }
-            BigDecimal v = new BigDecimal(value);
+            BigDecimal v = new BigDecimal(reducedSigned(value));
             if (v.signum() <= 0 || v.compareTo(BigDecimal.ONE) > 0) {
-                throw invalid(text, null);
+                // 100.0 (a Double in a map reads so) meant as a count: say why it is none, and how to write one.
+                boolean wholeCount = v.signum() > 0 && v.stripTrailingZeros().scale() <= 0
+                    && v.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+                throw invalid(text, wholeCount ? "a number with a decimal point is a fraction; write a frame count without"
+                    + " one, like " + v.toBigIntegerExact() : null);
             }
             // A fraction below the smallest double still means the least share: one frame, as
             // does any fraction under half a frame. Clamped, so that it does not round to 0.
@@ -393,11 +409,47 @@ public final class Flag {
         if (!INTEGER.matcher(value).matches()) {
             throw invalid(text, "not a number");
         }
-        BigInteger v = new BigInteger(value);
+        BigInteger v = new BigInteger(reducedSigned(value));
         if (v.signum() <= 0 || v.compareTo(BigInteger.valueOf(Integer.MAX_VALUE)) > 0) {
-            throw invalid(text, null);
+            throw invalid(text, v.signum() > 0 ? PAST_INT : null);
         }
         return FrameShare.ofCount(v.intValue());
+    }
+
+    /** {@link #reduced} of a number that may carry a sign ({@link #INTEGER}, {@link #DECIMAL}). */
+    private static String reducedSigned(String number) {
+        boolean signed = number.startsWith("+") || number.startsWith("-");
+        return signed ? number.charAt(0) + reduced(number.substring(1)) : reduced(number);
+    }
+
+    /**
+     * Unsigned decimal digits ({@code 12}, {@code 0.5}, {@code .5}, {@code 5.}) cut to a length that BigDecimal and
+     * BigInteger handle at once but that judges the value as the whole text would: their parsing, and
+     * {@code stripTrailingZeros}, are quadratic in the digits, and a value of a few hundred thousand digits took
+     * minutes to refuse. Leading zeros of the whole part and trailing zeros of the fraction go, as they change nothing.
+     * A whole part of more than {@link #MAX_WHOLE_DIGITS} digits is past every flag's bound, and reads as the first
+     * number of that many plus one digits, which is too. A fraction of more than {@link #MAX_FRACTION_DIGITS} digits
+     * keeps that many and then a 1 for the rest, which are not all zeros: above every bound it was not above before
+     * the cut, never a whole number of bytes or nanoseconds (those need at most 40 digits), and the same double.
+     */
+    private static String reduced(String digits) {
+        int point = digits.indexOf('.');
+        String whole = point < 0 ? digits : digits.substring(0, point);
+        String fraction = point < 0 ? "" : digits.substring(point + 1);
+        int firstSignificant = 0;
+        while (firstSignificant < whole.length() - 1 && whole.charAt(firstSignificant) == '0') {
+            firstSignificant++;
+        }
+        whole = whole.isEmpty() ? "0" : whole.substring(firstSignificant);
+        if (whole.length() > MAX_WHOLE_DIGITS) {
+            whole = "1" + "0".repeat(MAX_WHOLE_DIGITS);
+        }
+        int end = fraction.length();
+        while (end > 0 && fraction.charAt(end - 1) == '0') {
+            end--;
+        }
+        fraction = end > MAX_FRACTION_DIGITS ? fraction.substring(0, MAX_FRACTION_DIGITS) + "1" : fraction.substring(0, end);
+        return fraction.isEmpty() ? whole : whole + "." + fraction;
     }
 
     private FlagValueException invalid(String text, String reason) {

@@ -1,11 +1,13 @@
 package io.ratatosk.core.config;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -83,6 +85,69 @@ class FlagTest {
         assertEquals("1.0", SHARE.format(SHARE.parse("1.0")));
         assertEquals("0.25", SHARE.format(SHARE.parse("0.250")));
         assertEquals("1", SHARE.format(SHARE.parse("1")));
+    }
+
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aValueOfMillionsOfDigitsIsJudgedAtOnce() {
+        // BigDecimal's stripTrailingZeros and BigInteger's parse are quadratic in the digits: a size of 300000 digits
+        // took a minute and a half to refuse, 2000000 digits longer than anyone waits, all for a value past every bound.
+        String zeros = "0".repeat(2_000_000);
+        Flag size = Flag.size("pagecache.test.size", "1m", 1, 1L << 40, "test");
+        Flag latency = Flag.duration("pagecache.test.latency", null, 0, 10_000_000_000L, "test");
+        Flag count = Flag.integer("pagecache.test.count", "1", 1, Integer.MAX_VALUE, "test");
+        for (Flag flag : List.of(size, latency, count, GHOSTS, SHARE)) {
+            assertThrows(FlagValueException.class, () -> flag.parse("1" + zeros), flag.name());
+            assertThrows(FlagValueException.class, () -> flag.parse("-1" + zeros), flag.name());
+        }
+        // Zeros that do not change the value still read as it; digits that do still count, however far out.
+        assertEquals(1536L, size.parse("0001.5" + zeros + "k"));
+        assertEquals(1500L, latency.parse("1.5" + zeros + "us"));
+        assertEquals("not a whole number of bytes", reason(() -> size.parse("1.5" + zeros + "1k")));
+        assertEquals(7, count.parse(zeros + "7"));
+        assertEquals(4.0, GHOSTS.parse("4.0" + zeros));
+        assertEquals(0.5, GHOSTS.parse(zeros + ".5"));
+        assertThrows(FlagValueException.class, () -> GHOSTS.parse("4.0" + zeros + "1"), "just above 4.0 is above 4.0");
+        assertThrows(FlagValueException.class, () -> GHOSTS.parse("0.4" + "9".repeat(2_000_000)), "just below 0.5");
+        assertEquals(1, ((FrameShare) SHARE.parse("0." + zeros + "1")).of(1_000_000), "the least share");
+        assertThrows(FlagValueException.class, () -> SHARE.parse("1.0" + zeros + "1"), "just above 1.0");
+        assertEquals("at most 2147483647", reason(() -> count.parse("1" + zeros)));
+    }
+
+    private static String reason(org.junit.jupiter.api.function.Executable parse) {
+        String message = assertThrows(FlagValueException.class, parse).getMessage();
+        return message.substring(message.lastIndexOf(" (") + 2, message.length() - 1);
+    }
+
+    @Test
+    void aWholeFrameCountWrittenWithADecimalPointSaysHowToWriteIt() {
+        // 100.0 (a Double in a map reads so) is neither a fraction in (0, 1] nor, having a point, a count: say which it is.
+        assertEquals("pagecache.test.pull_threshold=100.0: must be a fraction of the frames in (0, 1] like 0.1, or a frame"
+                + " count >= 1 (a number with a decimal point is a fraction; write a frame count without one, like 100)",
+            assertThrows(FlagValueException.class, () -> SHARE.parse("100.0")).getMessage());
+        assertEquals("pagecache.test.pull_threshold=1.5: must be a fraction of the frames in (0, 1] like 0.1, or a frame"
+                + " count >= 1", assertThrows(FlagValueException.class, () -> SHARE.parse("1.5")).getMessage());
+        assertEquals(FrameShare.ofCount(100), SHARE.parse("100"));
+    }
+
+    @Test
+    void aCountPastAnIntSaysTheLargestAccepted() {
+        // "an integer >= 1" alone does not say why 3000000000 is refused: the flag's phrase has no upper bound in it.
+        Flag endurance = Flag.integer("pagecache.test.endurance", "100000", 1, Integer.MAX_VALUE, "test");
+        assertEquals("pagecache.test.endurance=3000000000: must be an integer >= 1 (at most 2147483647)",
+            assertThrows(FlagValueException.class, () -> endurance.parse("3000000000")).getMessage());
+        Flag limit = Flag.integerOrUnlimited("pagecache.test.limit", "unlimited", Integer.MAX_VALUE, "test");
+        assertEquals("pagecache.test.limit=2147483648: must be an integer >= 0, or unlimited (0 also means unlimited)"
+            + " (at most 2147483647)", assertThrows(FlagValueException.class, () -> limit.parse("2147483648")).getMessage());
+        assertEquals("pagecache.test.pull_threshold=99999999999: must be a fraction of the frames in (0, 1] like 0.1,"
+            + " or a frame count >= 1 (at most 2147483647)",
+            assertThrows(FlagValueException.class, () -> SHARE.parse("99999999999")).getMessage());
+        assertEquals("pagecache.test.endurance=0: must be an integer >= 1",
+            assertThrows(FlagValueException.class, () -> endurance.parse("0")).getMessage(), "below the bound it states");
+        assertEquals(Integer.MAX_VALUE, endurance.parse("2147483647"));
+        Flag bounded = Flag.integer("pagecache.test.usage", "4", 1, 7, "test");
+        assertEquals("pagecache.test.usage=99999999999: must be an integer in [1, 7]",
+            assertThrows(FlagValueException.class, () -> bounded.parse("99999999999")).getMessage(), "its phrase has the bound");
     }
 
     @Test

@@ -3,7 +3,8 @@ package io.ratatosk.pagecache.metrics;
 /**
  * The page cache's counters over JMX, registered as {@code io.ratatosk:type=PageCache,name=<pagecache.name>}
  * while the cache is open ({@code pagecache.jmx.enabled}). Each attribute is the counter of the same name
- * in {@code PageCache.stats()}, read when asked.
+ * in {@code PageCache.stats()}, read when asked; the swap tier's counters ({@code stats().nvm()}) are not among them,
+ * and reading an attribute does not ask the tier for them.
  */
 public interface PageCacheMXBean {
     /** The cache's {@code pagecache.name}. */
