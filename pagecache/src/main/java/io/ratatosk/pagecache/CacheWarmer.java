@@ -44,6 +44,12 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     private final Set<FileMapping> reheating = Collections.newSetFromMap(new WeakHashMap<>());
     /** Guarded by lock: files a profile could not be written for, warned about once. */
     private final Set<FileMapping> writeWarned = Collections.newSetFromMap(new WeakHashMap<>());
+    /**
+     * Files whose unmap has written their last profile: a periodic write that found one still mapped and wrote after
+     * the unmap had dropped its pages replaced that profile with an empty one. The next unmap of one whose unmap was
+     * refused writes it again.
+     */
+    private final Set<FileMapping> unmapping = Collections.newSetFromMap(new WeakHashMap<>());
     private volatile Consumer<String> warnings = CacheWarmer::log;
     private long nextProfileNanos;
 
@@ -117,7 +123,10 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     /** Writes the file's profile as it goes, unless its reheat is unfinished. */
     @Override
     public void unmapping(FileMapping mapping) {
-        writeProfile(mapping);
+        synchronized (lock) {
+            writeProfile(mapping);
+            unmapping.add(mapping);
+        }
     }
 
     // ---- the worker -------------------------------------------------------------------------------
@@ -152,8 +161,10 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     void writeProfiles() {
         for (PagedFile file : mappedFiles.get()) {
             FileMapping mapping = file.mapping();
-            if (!mapping.isClosed()) {
-                writeProfile(mapping);
+            synchronized (lock) {
+                if (!mapping.isClosed() && !unmapping.contains(mapping)) {
+                    writeProfile(mapping);
+                }
             }
         }
     }
@@ -172,7 +183,9 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             }
             try {
                 residentProfile(mapping).writeFor(mapping.path());
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                // an OutOfMemoryError too (the resident page ids of a large cache): a profile is a hint, and the unmap
+                // or close this write runs in must not fail for it
                 if (writeWarned.add(mapping)) {
                     warnings.accept("cannot write the resident-page profile of " + mapping.path() + " (warm-up after a"
                         + " restart will not reheat it; pagecache.warmup.enabled=false stops trying): " + e);

@@ -191,8 +191,10 @@ final class FileRegistry implements MappingOwner {
 
     /** {@link #unmap} but for closing the swapper. */
     private void unmapPages(FileMapping mapping, int references) throws IOException {
-        listener.unmapping(mapping);
         try {
+            // inside: whatever the listener throws (an OutOfMemoryError building a large cache's profile) must give the
+            // references back, or a retried PagedFile.close found none to release and did nothing, silently
+            listener.unmapping(mapping);
             mapping.unmap();
         } catch (Throwable t) {
             mapping.restoreReferences(references);

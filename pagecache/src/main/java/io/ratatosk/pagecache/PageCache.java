@@ -375,6 +375,11 @@ public final class PageCache implements AutoCloseable {
         engine.flushLimiter(limiter);
     }
 
+    /** For tests in this package: the mapped files' registry. */
+    FileRegistry fileRegistry() {
+        return files;
+    }
+
     /** For tests in this package: the warm-up worker, or null when {@code pagecache.warmup.enabled=false}. */
     CacheWarmer warmer() {
         return warmer;
