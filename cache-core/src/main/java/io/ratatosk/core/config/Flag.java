@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 public final class Flag {
     /** Sizes: a whole or decimal number, optional unit k/m/g/t, optional i, optional b; case-insensitive. */
-    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(?:([kmgt])i?)?b?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)[ \\t]*(?:([kmgt])i?)?b?", Pattern.CASE_INSENSITIVE);
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -41,7 +41,7 @@ public final class Flag {
     private static final String PAST_INT = "at most " + Integer.MAX_VALUE;
     private static final String SIZE_FORMS = "a byte count or a number with unit k, m, g or t, like 8192, 8k, 512MB or 1GiB";
     /** Durations: a whole or decimal number, optional unit ns/us/ms/s (none means ns); case-insensitive. */
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)[ \\t]*(ns|us|ms|s)?", Pattern.CASE_INSENSITIVE);
     private static final String[] DURATION_UNITS = {"s", "ms", "us", "ns"};
     private static final long[] DURATION_NANOS = {1_000_000_000L, 1_000_000L, 1_000L, 1L};
     private static final String DURATION_FORMS = "nanoseconds, or a number with unit ns, us, ms or s, like 150, 50us or 1.5ms";

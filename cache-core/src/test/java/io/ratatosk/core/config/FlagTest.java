@@ -36,6 +36,20 @@ class FlagTest {
         assertTrue(e.getMessage().startsWith("pagecache.test.latency=" + text + ": must be a duration in [0ns, 2s]"), e.getMessage());
     }
 
+    /** A line break between number and unit ("1\r\ng", two lines of a file read as one value) was taken as a space. */
+    @Test
+    void aNumberAndItsUnitMayStandApartOnOneLineOnly() {
+        Flag memory = Flag.size("pagecache.test.memory", null, 1, 1L << 40, "test");
+        assertEquals(1L << 30, memory.parse("1 g"));
+        assertEquals(1L << 30, memory.parse("1\tGiB"));
+        Flag latency = Flag.duration("pagecache.test.latency", null, 0, 2_000_000_000L, "test");
+        assertEquals(5000L, latency.parse("5 us"));
+        for (String bad : List.of("1\r\ng", "1\ng", "1\u000bg", "1\fg")) {
+            assertThrows(FlagValueException.class, () -> memory.parse(bad), bad);
+        }
+        assertThrows(FlagValueException.class, () -> latency.parse("5\nus"));
+    }
+
     @Test
     void aDecimalFlagParsesPlainDecimalsWithinItsRange() {
         assertEquals(0.5, GHOSTS.parse("0.5"));
