@@ -150,6 +150,10 @@ public final class PolicyRegistry {
         Map<Flag, String> texts = new LinkedHashMap<>();
         List<FlagProblem> problems = new ArrayList<>();
         values.forEach((name, text) -> {
+            if (name == null) { // as the page cache's configuration says it, not an NPE from the catalog's lookup
+                problems.add(new FlagProblem("null", text, "a flag without a name (null key)"));
+                return;
+            }
             Optional<Flag> flag = FLAGS.byName(name);
             if (flag.isEmpty()) {
                 problems.add(new FlagProblem(name, text, name + "=" + text + ": not a policy flag"
@@ -159,7 +163,7 @@ public final class PolicyRegistry {
             }
             try {
                 parsed.put(flag.get(), flag.get().parse(text));
-                texts.put(flag.get(), text.strip());
+                texts.put(flag.get(), text == null ? null : text.strip());
             } catch (FlagValueException e) {
                 problems.addAll(e.problems());
             }

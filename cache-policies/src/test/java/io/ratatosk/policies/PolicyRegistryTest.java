@@ -133,6 +133,19 @@ class PolicyRegistryTest {
         assertEquals(7, values.getInt(ClockFlags.MAX_USAGE, 7), "unset: the reader's default");
     }
 
+    /** A null name or value was a bare NullPointerException from the catalog's lookup or the value's strip. */
+    @Test
+    void aNullNameOrValueIsAProblemNamedAsTheConfigurationNamesIt() {
+        Map<String, String> nullKey = new java.util.HashMap<>();
+        nullKey.put(null, "4");
+        FlagValueException e = assertThrows(FlagValueException.class, () -> PolicyRegistry.parse(nullKey));
+        assertTrue(e.getMessage().contains("a flag without a name (null key)"), e.getMessage());
+        Map<String, String> nullValue = new java.util.HashMap<>();
+        nullValue.put("pagecache.clock.max_usage", null);
+        e = assertThrows(FlagValueException.class, () -> PolicyRegistry.parse(nullValue));
+        assertTrue(e.getMessage().startsWith("pagecache.clock.max_usage="), e.getMessage());
+    }
+
     @Test
     void everyPolicyReadsOnlyFlagsOfTheRegistryAndTheRegistryListsEachFlagOnce() {
         for (PolicyEntry entry : PolicyRegistry.ENTRIES) {

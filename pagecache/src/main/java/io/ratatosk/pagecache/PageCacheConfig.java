@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -393,6 +394,7 @@ public final class PageCacheConfig implements FlagValues {
     }
 
     private static Flag flag(String name) {
+        Objects.requireNonNull(name, "flag name"); // else an NPE from deep in the catalog's lookup
         Optional<Flag> flag = PageCacheFlags.ALL.byName(name);
         if (flag.isEmpty()) {
             throw new IllegalArgumentException("unknown flag '" + name + "'" + hint(name));

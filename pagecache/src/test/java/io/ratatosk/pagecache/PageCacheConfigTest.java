@@ -30,6 +30,8 @@ class PageCacheConfigTest {
         assertEquals(1, config.getInt("pagecache.clock.evict_threshold"));
         assertTrue(config.explicitValues().isEmpty());
         assertFalse(config.isSet("pagecache.memory"));
+        NullPointerException e = assertThrows(NullPointerException.class, () -> config.isSet((String) null));
+        assertEquals("flag name", e.getMessage(), "named, not an NPE from deep in the catalog");
     }
 
     @Test
