@@ -38,10 +38,13 @@ public interface PageCacheMXBean {
 
     long getBytesWritten();
 
-    /** Pages written to the files, by flush, close and eviction. */
+    /**
+     * Pages the cache wrote out of its frames, by flush, close and eviction: to the files, or with a swap tier
+     * ({@code pagecache.swap=nvm}) to the tier, which writes them on to the files itself (its own counters say when).
+     */
     long getPagesWritten();
 
-    /** Write calls to the files: a run of adjacent pages written together counts once. */
+    /** Write calls out of the frames (to the files, or the swap tier): a run of adjacent pages written together counts once. */
     long getWriteCalls();
 
     /** Pages a warm-up faulted back in after a restart. */
