@@ -44,7 +44,10 @@ public interface PageCacheMXBean {
      */
     long getPagesWritten();
 
-    /** Write calls out of the frames (to the files, or the swap tier): a run of adjacent pages written together counts once. */
+    /**
+     * Write calls out of the frames (to the files, or the swap tier): a run of adjacent pages written together counts
+     * once.
+     */
     long getWriteCalls();
 
     /** Pages a warm-up faulted back in after a restart. */
