@@ -9,18 +9,9 @@ package io.ratatosk.pagecache.metrics;
  */
 public final class JfrEvents {
     /** Whether the JVM has {@code jdk.jfr}, so that the events' classes load. */
-    public static final boolean AVAILABLE = available();
+    public static final boolean AVAILABLE = OptionalModule.present("jdk.jfr.Event");
 
     private JfrEvents() {
-    }
-
-    private static boolean available() {
-        try {
-            Class.forName("jdk.jfr.Event", false, JfrEvents.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     /** {@link FaultEvent#create()}, or null without {@code jdk.jfr}. */

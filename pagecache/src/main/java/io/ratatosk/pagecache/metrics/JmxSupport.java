@@ -7,17 +7,8 @@ package io.ratatosk.pagecache.metrics;
  */
 public final class JmxSupport {
     /** Whether {@code java.management} is there. */
-    public static final boolean AVAILABLE = available();
+    public static final boolean AVAILABLE = OptionalModule.present("javax.management.MBeanServer");
 
     private JmxSupport() {
-    }
-
-    private static boolean available() {
-        try {
-            Class.forName("javax.management.MBeanServer", false, JmxSupport.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 }
