@@ -189,6 +189,14 @@ public final class PageCache implements AutoCloseable {
         SwapTier tier;
         try {
             tier = provider.open(config, swappers);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            release(swappers);
+            throw e; // the provider's own refusal (a flag, the memory), worded for the user
+        } catch (RuntimeException e) {
+            release(swappers);
+            // a plug-in's bug: a bare NullPointerException from open named neither the tier nor its provider
+            throw new IllegalStateException("pagecache.swap=" + config.swap() + ": the tier provider "
+                + provider.getClass().getName() + " failed to open the tier: " + e, e);
         } catch (Throwable t) {
             release(swappers);
             throw t;

@@ -142,6 +142,14 @@ public final class BrokenTierProviders {
         }
     }
 
+    /** Loads fine; its open fails with a bug of its own. */
+    public static final class BuggyOpen extends Base {
+        @Override
+        public SwapTier open(PageCacheConfig config, PageSwapperFactory files) {
+            throw new NullPointerException("injected: a field the provider forgot to set");
+        }
+    }
+
     /** Loads fine; its one rule throws on every check. */
     public static final class ThrowingRule extends Base {
         @Override

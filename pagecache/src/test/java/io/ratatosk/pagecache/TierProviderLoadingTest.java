@@ -134,6 +134,27 @@ class TierProviderLoadingTest {
         }
     }
 
+    /** A provider's open failing with a bug of its own came out as a bare NullPointerException, naming neither. */
+    @Test
+    void aTierWhoseOpenFailsWithABugIsNamedWithItsProvider() throws Throwable {
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.BuggyOpen.class.getName()))) {
+            Class<?> config = Class.forName(PageCacheConfig.class.getName(), true, loader);
+            Object buggy = call(config, "parse", null, new Class<?>[] {Map.class}, Map.of("pagecache.memory", "64k",
+                "pagecache.page_size", "4k", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false",
+                "pagecache.swap", "buggyopen"));
+            Class<?> pageCache = Class.forName(PageCache.class.getName(), true, loader);
+            try {
+                ((AutoCloseable) call(pageCache, "open", null, new Class<?>[] {config}, buggy)).close();
+                fail("a tier provider whose open fails must fail the open");
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().startsWith("pagecache.swap=buggyopen: the tier provider "
+                    + BrokenTierProviders.BuggyOpen.class.getName() + " failed to open the tier: java.lang.NullPointerException"),
+                    e.getMessage());
+                assertTrue(e.getCause() instanceof NullPointerException);
+            }
+        }
+    }
+
     /**
      * A tier whose flag rule throws: every tier's rules run on every parse, so every configuration failed with the
      * rule's exception, pagecache.swap=file too, and no page cache could open. Now a configuration that does not
