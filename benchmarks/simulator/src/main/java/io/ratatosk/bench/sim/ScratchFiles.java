@@ -37,7 +37,14 @@ public final class ScratchFiles implements AutoCloseable {
         this.delete = delete;
         this.hook = folder == null ? null : new Thread(this::deleteQuietly, "delete-scratch-files");
         if (hook != null) {
-            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down already (stopped just as the folder was made): no hook of ours will run, and
+                // the folder was left behind; it goes now, and the run ends here.
+                deleteQuietly();
+                throw e;
+            }
         }
     }
 
