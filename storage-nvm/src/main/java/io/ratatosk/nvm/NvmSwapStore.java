@@ -164,6 +164,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (closed) {
             throw new IllegalStateException("NVM swap store is closed");
         }
+        if (fileId < 0 || fileId > PageKey.MAX_FILE_ID) {
+            // Before the file is opened: a refused id leaves nothing open.
+            throw new IllegalArgumentException("file id must be in [0, " + PageKey.MAX_FILE_ID + "] (the NVM tier keys"
+                + " its pages by file id): fileId=" + fileId + " for " + file);
+        }
         if (filePageSize <= 0 || filePageSize > slotSize) {
             throw new IllegalArgumentException("file page size must be in [1, " + slotSize
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
