@@ -471,6 +471,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** Drops the file's NVM copies of pages {@code >= pageCount} (unwritten), then truncates the file. */
     void truncate(NvmPageSwapper owner, long pageCount) throws IOException {
         owner.checkOpen(); // its file id may be another file's by now, whose copies the scan would drop
+        if (pageCount < 0) {
+            // before the scan, which would drop every copy of the file, dirty ones unwritten
+            throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for "
+                + owner.file());
+        }
         for (int slot = 0; slot < slots; slot++) {
             long key = slotKeys.get(slot);
             if (!ownedBy(key, owner) || PageKey.pageId(key) < pageCount) {

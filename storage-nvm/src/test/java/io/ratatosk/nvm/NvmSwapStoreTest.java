@@ -508,6 +508,21 @@ class NvmSwapStoreTest {
     }
 
     @Test
+    void aNegativeTruncateIsRefusedNamingItAndDropsNoDirtyCopy() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(8).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            swapper.evict(3, page(3), true); // only NVM has it
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> swapper.truncate(-1));
+            assertTrue(e.getMessage().contains("pageCount=-1") && e.getMessage().contains(FILE_A.toString()), e.getMessage());
+            assertTrue(store.isDirtyInNvm(0, 3), "the refused truncate dropped nothing");
+            assertEquals(4, swapper.pageCount());
+            store.checkInvariants();
+            swapper.close();
+            assertFileHolds(FILE_A, 3, 3);
+        }
+    }
+
+    @Test
     void closingAFileForgetsItsCopiesSoAReusedFileIdSeesNoStalePage() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
             PageSwapper a = store.create(FILE_A, 0, PAGE, true);
