@@ -105,6 +105,10 @@ public final class NvmDeviceConfig {
         if (nanos < 0 && nanos != NO_OVERRIDE) {
             throw refused(flag, "not be negative", nanos);
         }
+        if (nanos > NvmFlags.MAX_LATENCY_NANOS) {
+            // as the flag: a longer one overflows an injected wait's deadline (it never ends) and the modeled time
+            throw refused(flag, "be at most 10s (" + NvmFlags.MAX_LATENCY_NANOS + " ns)", nanos);
+        }
         return nanos;
     }
 

@@ -12,6 +12,9 @@ public final class NvmFlags {
     private static final long TIB = 1L << 40;
     private static final long SECOND_NANOS = 1_000_000_000L;
 
+    /** The longest modeled latency of one page operation, {@code read_latency} and {@code write_latency}: 10s. */
+    public static final long MAX_LATENCY_NANOS = 10 * SECOND_NANOS;
+
     /** The most pages the NVM tier may hold: slot indexes are ints, and start-gap needs one spare slot in its arrays. */
     public static final int MAX_SLOTS = FrameTable.MAX_FRAMES - 1;
 
@@ -35,11 +38,11 @@ public final class NvmFlags {
             "Independent NVM devices, each with its own request queue; slots are spread over them round robin.")
             .accepting("an integer >= 1, at most the NVM slots (capacity / page_size)");
 
-    public static final Flag READ_LATENCY = Flag.duration("pagecache.nvm.read_latency", null, 0, 10 * SECOND_NANOS,
+    public static final Flag READ_LATENCY = Flag.duration("pagecache.nvm.read_latency", null, 0, MAX_LATENCY_NANOS,
             "Modeled latency of one page read from NVM; unset, the profile's figure applies (nvme 50us, nvme-fast 10us, pcm and dram per 64-byte line).")
             .derivedDefault("from pagecache.nvm.profile");
 
-    public static final Flag WRITE_LATENCY = Flag.duration("pagecache.nvm.write_latency", null, 0, 10 * SECOND_NANOS,
+    public static final Flag WRITE_LATENCY = Flag.duration("pagecache.nvm.write_latency", null, 0, MAX_LATENCY_NANOS,
             "Modeled latency of one page write to NVM; unset, the profile's figure applies (nvme 50us, nvme-fast 10us, pcm and dram per 64-byte line).")
             .derivedDefault("from pagecache.nvm.profile");
 

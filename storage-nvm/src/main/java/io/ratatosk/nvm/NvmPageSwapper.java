@@ -1,6 +1,7 @@
 package io.ratatosk.nvm;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -22,6 +23,11 @@ public final class NvmPageSwapper implements PageSwapper {
     private volatile boolean closed;
     /** Set once the tier made the file durable and dropped its copies: all a close has left to do is close the file. */
     private volatile boolean forgotten;
+    /**
+     * Set by the tier as it starts dropping the file's copies, once the file is durable: from then on its file id may
+     * pass to another file, so every call through this swapper is refused ({@link #checkOpen}).
+     */
+    private volatile boolean released;
 
     NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {
         this.store = store;
@@ -106,6 +112,21 @@ public final class NvmPageSwapper implements PageSwapper {
         closed = true;
     }
 
+    /** Called by the tier, with the file durable, before it drops the file's copies. */
+    void release() {
+        released = true;
+    }
+
+    /**
+     * Throws once the tier has released this swapper: its file id may belong to another file by now, whose pages in
+     * NVM a call through this swapper would read, overwrite or drop. Closed as {@code FileSwapper} is closed.
+     */
+    void checkOpen() throws ClosedChannelException {
+        if (released) {
+            throw new SwapperClosedException(file, fileId);
+        }
+    }
+
     long dirtyPages() {
         return dirtyPages.get();
     }
@@ -121,5 +142,20 @@ public final class NvmPageSwapper implements PageSwapper {
     @Override
     public String toString() {
         return "NvmPageSwapper[" + file + ", file id " + fileId + "]";
+    }
+
+    private static final class SwapperClosedException extends ClosedChannelException {
+        private final Path file;
+        private final int fileId;
+
+        SwapperClosedException(Path file, int fileId) {
+            this.file = file;
+            this.fileId = fileId;
+        }
+
+        @Override
+        public String getMessage() {
+            return "the NVM tier's swapper of " + file + " (file id " + fileId + ") is closed: no IO after close()";
+        }
     }
 }

@@ -164,6 +164,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (closed) {
             throw new IllegalStateException("NVM swap store is closed");
         }
+        if (fileId < 0 || fileId > PageKey.MAX_FILE_ID) {
+            // Before the file is opened: a refused id leaves nothing open.
+            throw new IllegalArgumentException("file id must be in [0, " + PageKey.MAX_FILE_ID + "] (the NVM tier keys"
+                + " its pages by file id): fileId=" + fileId + " for " + file);
+        }
         if (filePageSize <= 0 || filePageSize > slotSize) {
             throw new IllegalArgumentException("file page size must be in [1, " + slotSize
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
@@ -186,6 +191,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         readsInFlight.incrementAndGet();
         latch.lock();
         try {
+            owner.checkOpen();
             slot = index.get(key);
             if (slot == PageSlotIndex.ABSENT) {
                 fileReads.incrementAndGet();
@@ -207,6 +213,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         ReentrantLock latch = latch(key);
         latch.lock();
         try {
+            owner.checkOpen();
             int slot = index.get(key);
             if (slot != PageSlotIndex.ABSENT && !dirty) {
                 // The frame was filled from this copy and not changed since: nothing to write.
@@ -391,6 +398,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         ReentrantLock latch = latch(key);
         latch.lock();
         try {
+            owner.checkOpen();
             owner.fileSwapper().write(pageId, address);
             flushWrites.incrementAndGet();
             int slot = index.get(key);
@@ -415,6 +423,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 latches[stripe].lock();
                 locked |= 1L << stripe;
             }
+            owner.checkOpen();
             owner.fileSwapper().write(startPageId, addresses, count);
             flushWrites.addAndGet(count);
             for (int i = 0; i < count; i++) {
@@ -433,6 +442,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /** Writes every dirty NVM page of the file to the file, then forces the file. */
     void force(NvmPageSwapper owner) throws IOException {
+        owner.checkOpen();
         writeBackFile(owner);
         owner.fileSwapper().force();
     }
@@ -460,6 +470,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /** Drops the file's NVM copies of pages {@code >= pageCount} (unwritten), then truncates the file. */
     void truncate(NvmPageSwapper owner, long pageCount) throws IOException {
+        owner.checkOpen(); // its file id may be another file's by now, whose copies the scan would drop
+        if (pageCount < 0) {
+            // before the scan, which would drop every copy of the file, dirty ones unwritten
+            throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for "
+                + owner.file());
+        }
         for (int slot = 0; slot < slots; slot++) {
             long key = slotKeys.get(slot);
             if (!ownedBy(key, owner) || PageKey.pageId(key) < pageCount) {
@@ -486,6 +502,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     void forget(NvmPageSwapper owner) throws IOException {
         writeBackFile(owner);
         owner.fileSwapper().force();
+        // From here the swapper refuses every call, and none is under way once each latch was free for a moment (a
+        // call checks under its page's latch): no eviction can put a copy back behind the scan below, and after it the
+        // file id, free for another file, is never reached through this swapper.
+        owner.release();
+        for (ReentrantLock latch : latches) {
+            latch.lock();
+            latch.unlock();
+        }
         for (int slot = 0; slot < slots; slot++) {
             long key = slotKeys.get(slot);
             if (!ownedBy(key, owner)) {
@@ -509,6 +533,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
     long pageCount(NvmPageSwapper owner) throws IOException {
+        owner.checkOpen();
         long count = owner.fileSwapper().pageCount();
         if (owner.dirtyPages() > 0) {
             for (int slot = 0; slot < slots; slot++) {

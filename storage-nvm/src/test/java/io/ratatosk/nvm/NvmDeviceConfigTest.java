@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,6 +175,32 @@ class NvmDeviceConfigTest {
         assertTrue(e.getMessage().startsWith("pagecache.page_size must be positive"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(PAGE).capacityBytes(4096).build());
         assertTrue(e.getMessage().startsWith("pagecache.nvm.capacity must be at least one page"), e.getMessage());
+    }
+
+    @Test
+    void theBuilderRefusesALatencyAboveTheFlagsTenSecondsAsTheFlagDoes() throws IOException {
+        long tenSeconds = 10_000_000_000L;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> NvmDeviceConfig.builder(PAGE).readLatencyNanos(tenSeconds + 1).build());
+        assertEquals("pagecache.nvm.read_latency must be at most 10s (10000000000 ns): pagecache.nvm.read_latency=10000000001",
+            e.getMessage());
+        // Long.MAX_VALUE: an injected wait's deadline overflowed, and two operations' modeled time went negative
+        e = assertThrows(IllegalArgumentException.class,
+            () -> NvmDeviceConfig.builder(PAGE).writeLatencyNanos(Long.MAX_VALUE).build());
+        assertTrue(e.getMessage().startsWith("pagecache.nvm.write_latency must be at most 10s"), e.getMessage());
+        NvmDeviceConfig most = NvmDeviceConfig.builder(PAGE).slots(2).readLatencyNanos(tenSeconds)
+            .writeLatencyNanos(tenSeconds).injectLatency(false).build();
+        assertEquals(tenSeconds, most.readLatencyNanos());
+        try (NvmDevice device = new NvmDevice(most)) {
+            long page = org.agrona.UnsafeAccess.UNSAFE.allocateMemory(PAGE);
+            try {
+                device.write(0, page, PAGE);
+                device.read(0, page, PAGE);
+            } finally {
+                org.agrona.UnsafeAccess.UNSAFE.freeMemory(page);
+            }
+            assertEquals(2 * tenSeconds, device.stats().modeledDeviceNanos());
+        }
     }
 
     @Test

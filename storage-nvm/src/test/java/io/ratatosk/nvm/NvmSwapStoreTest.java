@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -507,6 +508,21 @@ class NvmSwapStoreTest {
     }
 
     @Test
+    void aNegativeTruncateIsRefusedNamingItAndDropsNoDirtyCopy() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(8).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            swapper.evict(3, page(3), true); // only NVM has it
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> swapper.truncate(-1));
+            assertTrue(e.getMessage().contains("pageCount=-1") && e.getMessage().contains(FILE_A.toString()), e.getMessage());
+            assertTrue(store.isDirtyInNvm(0, 3), "the refused truncate dropped nothing");
+            assertEquals(4, swapper.pageCount());
+            store.checkInvariants();
+            swapper.close();
+            assertFileHolds(FILE_A, 3, 3);
+        }
+    }
+
+    @Test
     void closingAFileForgetsItsCopiesSoAReusedFileIdSeesNoStalePage() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
             PageSwapper a = store.create(FILE_A, 0, PAGE, true);
@@ -531,6 +547,19 @@ class NvmSwapStoreTest {
             assertTrue(e.getMessage().contains("pagecache.page_size"), e.getMessage());
         } catch (IOException e) {
             throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aFileIdOutsideTheKeysRangeIsRefusedNamingItBeforeTheFileIsOpened() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            for (int fileId : new int[] {-1, PageKey.MAX_FILE_ID + 1, Integer.MAX_VALUE}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.create(FILE_A, fileId, PAGE, true));
+                assertTrue(e.getMessage().contains("fileId=" + fileId), e.getMessage());
+            }
+            assertTrue(files.files.isEmpty(), "no file was opened (and left open) for a refused file id");
+            store.create(FILE_B, PageKey.MAX_FILE_ID, PAGE, true).close();
         }
     }
 
