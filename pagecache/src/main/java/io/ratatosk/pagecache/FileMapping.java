@@ -275,8 +275,11 @@ final class FileMapping implements FrameOwner {
             swapper.force();
         } catch (IOException | RuntimeException e) {
             // Always said, even where the swapper's message names the file: what the caller may no longer count on.
-            throw new IOException("forcing " + path + " to storage failed after its dirty pages were written: they are no"
-                + " longer dirty in the frames, and storage may not hold them (a later flush does not write them again): "
+            // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
+            // fails, and are written again: the message says what holds either way, for the frames' pages.
+            throw new IOException("forcing " + path + " to storage failed after its dirty pages were written out of the"
+                + " frames: they are no longer dirty in the frames, and storage may not hold them (a later flush does not"
+                + " write them from the frames again; a swap tier's own dirty copies stay and are): "
                 + (e instanceof IOException ? e.getMessage() : e), e);
         }
     }
