@@ -459,6 +459,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             ReentrantLock latch = latch(key);
             latch.lock();
             try {
+                // per slot, under its latch: a close of the file (forget) that completed while this scan ran passes
+                // the file id on, and the next file's dirty copies under it must not go into this file
+                owner.checkOpen();
                 if (slotKeys.get(slot) == key && (slotFlags.get(slot) & DIRTY) != 0) {
                     writeBack(slot, key, owner);
                 }
@@ -484,6 +487,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             ReentrantLock latch = latch(key);
             latch.lock();
             try {
+                owner.checkOpen(); // as in writeBackFile: the next file's copies under this id are not this file's
                 if (slotKeys.get(slot) == key) {
                     invalidate(slot, key, owner);
                 }
