@@ -19,6 +19,18 @@ class NvmDeviceTest {
         return NvmDeviceConfig.builder(PAGE).slots(slots).injectLatency(false);
     }
 
+    /** At the flags' 10 s latency the modelled device time wrapped negative after about 9.2e8 operations. */
+    @Test
+    void modeledDeviceTimeSaturatesInsteadOfWrapping() throws IOException {
+        long tenSeconds = 10_000_000_000L;
+        try (NvmDevice device = new NvmDevice(config(4).readLatencyNanos(tenSeconds).writeLatencyNanos(tenSeconds).build())) {
+            assertEquals(3 * tenSeconds, device.modeledNanos(1, 2));
+            long wraps = Long.MAX_VALUE / tenSeconds + 1;
+            assertEquals(Long.MAX_VALUE, device.modeledNanos(wraps, 0));
+            assertEquals(Long.MAX_VALUE, device.modeledNanos(wraps - 1, wraps - 1));
+        }
+    }
+
     @Test
     void readReturnsWhatWasLastWrittenToEachSlotWhileStartGapMovesSlotsAround() throws IOException {
         try (NvmDevice device = new NvmDevice(config(8).gapInterval(1).build());
