@@ -678,4 +678,17 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dir.resolve("r")), "--restart writes nothing to --out, and leaves no empty folder there");
         System.out.println(report);
     }
+
+    /** --restart has no first run to dump or record: it ran, wrote neither file and exited 0 as if it had. */
+    @Test
+    void restartRefusesDumpResultsAndRecordTrace() {
+        Path dump = dir.resolve("results.jsonl");
+        Path trace = dir.resolve("run.pagetrace");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--dump-results", dump.toString())));
+        assertTrue(err.toString().contains("--restart writes no --dump-results"), err.toString());
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--record-trace", trace.toString())));
+        assertTrue(err.toString().contains("--restart writes no --record-trace"), err.toString());
+        assertFalse(Files.exists(dump) || Files.exists(trace));
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
+    }
 }

@@ -212,6 +212,13 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--restart measures the file cache's reheat and"
                 + " runs without the NVM tier: leave out --swap nvm");
         }
+        if (restart && (dumpResults != null || recordTrace != null)) {
+            // The restarts have no first run of the usual report to dump or record: the file was never written, and
+            // the command ended as if it had been.
+            throw new CommandLine.ParameterException(spec.commandLine(), "--restart writes no "
+                + (dumpResults != null ? "--dump-results" : "--record-trace") + " (its runs are the full run and the"
+                + " two restarts, not the usual report's first run): leave it out, or run without --restart");
+        }
         if (!io.equals("auto") && !io.equals("buffered") && !io.equals("direct")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
         }
