@@ -691,4 +691,17 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dump) || Files.exists(trace));
         assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
     }
+
+    /**
+     * --restart with time budgets: the restarts may take as many operations as the full run did; they took the budgets'
+     * operation counts, none for a time, and so got one window and reported "at most 0".
+     */
+    @Test
+    void restartWithTimeBudgetsLimitsTheRestartsByTheOperationsTheFullRunDid() {
+        assertEquals(0, bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample",
+            "--policies", "clock", "--restart", "--warmup", "1s", "--duration", "1s"), err.toString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("windows of 10, at most (\\d+)\\)").matcher(out.toString());
+        assertTrue(m.find(), out.toString());
+        assertTrue(Long.parseLong(m.group(1)) > 0, out.toString());
+    }
 }

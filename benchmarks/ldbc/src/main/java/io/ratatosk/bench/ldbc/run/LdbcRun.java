@@ -236,14 +236,17 @@ public final class LdbcRun {
     public RestartResult restart(PolicySpec policy, CacheSpec cache, long storeBytes, long windowOps) throws IOException {
         PageCacheConfig warmConfig = config(policy, cache, storeBytes).with(OperationsFlags.WARMUP_ENABLED.name(), "true");
         double steady;
+        long maxOps;
         try (PageCache pageCache = PageCache.open(warmConfig); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
             Worker[] workers = {new Worker(store.meta(), 0, null)}; // reads only: a restart measures the reheat
-            phase(store, workers, settings.warmup(), false, null, null);
+            long warmOps = phase(store, workers, settings.warmup(), false, null, null).operations();
             PageCacheStats before = pageCache.stats();
-            phase(store, workers, settings.measured(), false, null, null);
+            long measuredOps = phase(store, workers, settings.measured(), false, null, null).operations();
             steady = RunResult.between(before, pageCache.stats()).hitRatio();
+            // What the full run did, not the budgets' operation counts: a --duration or a --warmup time counts none, and
+            // the restarts got at most one window ("at most 0") to reach the target in.
+            maxOps = warmOps + measuredOps;
         }
-        long maxOps = settings.warmup().operations() + settings.measured().operations();
         Restarted warm = opsToReach(warmConfig, 0.9 * steady, windowOps, maxOps);
         Restarted cold = opsToReach(warmConfig.with(OperationsFlags.WARMUP_ENABLED.name(), "false"), 0.9 * steady, windowOps,
             maxOps);
