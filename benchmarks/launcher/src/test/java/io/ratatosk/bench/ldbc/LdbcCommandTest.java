@@ -704,4 +704,15 @@ class LdbcCommandTest {
         assertTrue(m.find(), out.toString());
         assertTrue(Long.parseLong(m.group(1)) > 0, out.toString());
     }
+
+    /** --restart runs one thread: --threads 4 ran one and said nothing; --threads 1 is what it does, and runs. */
+    @Test
+    void restartRefusesMoreThanOneThread() {
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--threads", "4")));
+        assertTrue(err.toString().contains("--restart runs one thread of queries"), err.toString());
+        assertTrue(err.toString().contains("--threads 4 is not one"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
+        assertEquals(0, bench(args("--data", "sample", "--policies", "clock", "--restart", "--threads", "1")), err.toString());
+        assertTrue(out.toString().contains("clock @ 10%: steady hit ratio"), out.toString());
+    }
 }

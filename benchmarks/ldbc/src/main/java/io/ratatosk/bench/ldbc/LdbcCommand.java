@@ -212,6 +212,13 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--restart measures the file cache's reheat and"
                 + " runs without the NVM tier: leave out --swap nvm");
         }
+        if (restart && threads != 1 && spec.commandLine().getParseResult().hasMatchedOption("--threads")) {
+            // The restarts run one thread, so that both see the same operations in the same order: --threads 8 ran one
+            // and reported nothing of the eight asked for.
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--restart runs one"
+                + " thread of queries (both restarts must see the same operations in the same order): --threads %,d is"
+                + " not one; leave it out", threads));
+        }
         if (restart && (dumpResults != null || recordTrace != null)) {
             // The restarts have no first run of the usual report to dump or record: the file was never written, and
             // the command ended as if it had been.
