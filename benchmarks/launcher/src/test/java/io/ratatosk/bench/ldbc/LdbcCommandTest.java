@@ -715,4 +715,20 @@ class LdbcCommandTest {
         assertEquals(0, bench(args("--data", "sample", "--policies", "clock", "--restart", "--threads", "1")), err.toString());
         assertTrue(out.toString().contains("clock @ 10%: steady hit ratio"), out.toString());
     }
+
+    /**
+     * A cache size given twice runs once, as a repeated policy does: it ran twice, two rows of the report and of
+     * summary.json, but one group of the charts, which showed the first run and dropped the second.
+     */
+    @Test
+    void aCacheSizeGivenTwiceRunsOnce() throws IOException {
+        Path outDir = dir.resolve("out");
+        assertEquals(0, bench(args("--data", "sample", "--policies", "clock", "--cache", "10%,1m,10.0%,1024k",
+            "--cache", "10%", "--out", outDir.toString())), err.toString());
+        JsonNode runs = JSON.readTree(outDir.resolve("summary.json").toFile()).get("runs");
+        List<String> sizes = new java.util.ArrayList<>();
+        runs.forEach(r -> sizes.add(r.get("cacheSpec").asText()));
+        assertEquals(List.of("10%", "1m"), sizes);
+        assertEquals(1, out.toString().split("clock @ 10%:", -1).length - 1, out.toString());
+    }
 }
