@@ -731,4 +731,39 @@ class LdbcCommandTest {
         assertEquals(List.of("10%", "1m"), sizes);
         assertEquals(1, out.toString().split("clock @ 10%:", -1).length - 1, out.toString());
     }
+
+    /**
+     * A first run that fails partway (an update the pre-pass lets through, a membership that exists already, stops it
+     * when the run reaches it) leaves --dump-results and --record-trace as they were: they were written in place, and
+     * the run left a cut dump and trace under the names asked for, over the files there before.
+     */
+    @Test
+    void aFirstRunThatFailsLeavesTheDumpAndTraceAsTheyWere() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path stream = data.resolve("update_streams/updateStream_0_0_forum.csv");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(stream, StandardCharsets.UTF_8));
+        int membership = 0;
+        while (!lines.get(membership).split("\\|", -1)[2].equals("5")) {
+            membership++;
+        }
+        lines.add(membership + 1, lines.get(membership)); // the same membership again, right after it
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+        Path dump = dir.resolve("out/results.jsonl");
+        Path trace = dir.resolve("out/run.pagetrace");
+        Files.createDirectories(dump.getParent());
+        Files.writeString(dump, "an earlier dump\n");
+        Files.writeString(trace, "an earlier trace");
+        // No warm-up, so no unreported JVM warm-up run either: the first run is the one that reaches the repeat.
+        assertEquals(1, bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--warmup", "0", "--ops",
+            "160", "--data", data.toString(), "--policies", "clock", "--threads", "1", "--out", dir.resolve("o").toString(),
+            "--dump-results", dump.toString(), "--record-trace", trace.toString()), err.toString());
+        assertTrue(err.toString().contains(stream + ":" + (membership + 2) + ": IU5"), err.toString());
+        assertEquals("an earlier dump\n", Files.readString(dump));
+        assertEquals("an earlier trace", Files.readString(trace));
+        try (var files = Files.list(dump.getParent())) {
+            assertEquals(Set.of("results.jsonl", "run.pagetrace"),
+                files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()), "nothing else left there");
+        }
+    }
 }

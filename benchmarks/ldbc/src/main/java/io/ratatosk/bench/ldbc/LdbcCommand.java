@@ -428,17 +428,8 @@ public final class LdbcCommand implements Callable<Integer> {
         List<RunResult> results = new ArrayList<>();
         for (CacheSpec c : caches) {
             for (PolicySpec p : specs) {
-                boolean first = results.isEmpty();
-                RunResult result;
-                try (ResultDump dump = first && dumpResults != null
-                        ? OutputFile.open("--dump-results", dumpResults, () -> new ResultDump(dumpResults)) : null;
-                     TraceRecorder recorder = first && recordTrace != null
-                        ? OutputFile.open("--record-trace", recordTrace, () -> new TraceRecorder(recordTrace)) : null) {
-                    result = runner.execute(p, c, storeBytes, dump, recorder);
-                    if (recorder != null) {
-                        progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
-                    }
-                }
+                RunResult result = results.isEmpty() ? firstRun(runner, p, c, storeBytes, progress)
+                    : runner.execute(p, c, storeBytes, null, null);
                 results.add(result);
                 stdout.print(LdbcReport.run(result));
                 stdout.flush();
@@ -460,6 +451,67 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * The first run, which fills --dump-results and --record-trace: each is written to a file of its own beside it and
+     * renamed into place when the run is done, as summary.json is. Written in place, a run that failed or was stopped
+     * (Ctrl-C) partway left a cut dump and trace under the names asked for (an uncompressed trace replays as a shorter
+     * one, without a word), over whatever file was there before.
+     */
+    private RunResult firstRun(LdbcRun runner, PolicySpec policy, CacheSpec cache, long storeBytes, ProgressOutput progress)
+        throws IOException {
+        RunResult[] result = {null};
+        whole("--dump-results", dumpResults, ownDump -> whole("--record-trace", recordTrace, ownTrace -> {
+            try (ResultDump dump = ownDump == null ? null
+                    : OutputFile.open("--dump-results", dumpResults, () -> new ResultDump(ownDump));
+                 TraceRecorder recorder = ownTrace == null ? null
+                    : OutputFile.open("--record-trace", recordTrace, () -> new TraceRecorder(ownTrace))) {
+                result[0] = runner.execute(policy, cache, storeBytes, dump, recorder);
+                if (recorder != null) {
+                    progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
+                }
+            }
+        }));
+        return result[0];
+    }
+
+    /**
+     * Runs {@code write} on a file of its own that takes {@code file}'s place when it returns ({@link OutputFile#replace}),
+     * deleted if it fails, or if the JVM is stopped meanwhile; on null if {@code file} is; on {@code file} itself where
+     * that is no plain file.
+     */
+    private static void whole(String option, Path file, OutputFile.WriteTo write) throws IOException {
+        if (file == null) {
+            write.run(null);
+            return;
+        }
+        Thread[] hook = {null};
+        try {
+            OutputFile.replace(file, own -> {
+                if (own.equals(file)) { // no plain file (/dev/stdout, a pipe): written through, never deleted
+                    write.run(own);
+                    return;
+                }
+                hook[0] = new Thread(() -> {
+                    try {
+                        Files.deleteIfExists(own);
+                    } catch (IOException e) {
+                        System.err.println("could not delete " + own + ": " + e.getMessage());
+                    }
+                }, "delete-partial-" + option.substring(2));
+                Runtime.getRuntime().addShutdownHook(hook[0]);
+                write.run(own);
+            });
+        } finally {
+            if (hook[0] != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook[0]);
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down: the hook runs, or has run, anyway
+                }
+            }
+        }
     }
 
     /**
