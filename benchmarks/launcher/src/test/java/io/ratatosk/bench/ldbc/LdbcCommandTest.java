@@ -766,4 +766,26 @@ class LdbcCommandTest {
                 files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()), "nothing else left there");
         }
     }
+
+    /**
+     * A cache size in bytes that no page cache opens with is refused with the flags, before the data is generated and
+     * loaded: it was refused only after that (minutes at scale 10), when the runs' sizes were checked against the store.
+     */
+    @Test
+    void aCacheSizeInBytesNoCacheOpensWithIsRefusedBeforeTheDataIsPrepared() {
+        Path cache = dir.resolve("cache");
+        assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "10%,2000g",
+            "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("clock @ 2000g: pagecache.memory="), err.toString());
+        assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "1m",
+            "--set", "evictor.keep_free=200", "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("clock @ 1m: "), err.toString());
+        if (Files.exists(cache)) {
+            try (var made = Files.list(cache)) {
+                assertTrue(made.noneMatch(p -> p.getFileName().toString().startsWith("scale-")), "nothing generated");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
 }

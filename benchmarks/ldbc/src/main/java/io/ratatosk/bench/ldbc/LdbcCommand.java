@@ -245,6 +245,11 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         // Every run's flags but the cache's size, before minutes of generating and loading.
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
+        // And the sizes that do not depend on the store's (64m, not 10%), at that size.
+        usage(() -> {
+            LdbcRun.checkSizes(cacheFlags, specs, caches, pageSize);
+            return null;
+        });
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
         Path defaultOuts = root.resolve("bench-out").resolve("ldbc");

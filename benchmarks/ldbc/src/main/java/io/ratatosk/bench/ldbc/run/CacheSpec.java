@@ -68,6 +68,11 @@ public record CacheSpec(String text, double percent, long bytes) {
         return list;
     }
 
+    /** Whether this is a size in bytes ({@code 64m}), not a share of the store ({@code 10%}). */
+    public boolean isAbsolute() {
+        return percent == 0;
+    }
+
     /** Whether {@code other} asks for the same size, however written. */
     private boolean sameSize(CacheSpec other) {
         return Double.compare(percent, other.percent) == 0 && bytes == other.bytes;

@@ -206,6 +206,29 @@ public final class LdbcRun {
     }
 
     /**
+     * Refuses, before the data is generated and loaded, the runs whose cache no page cache opens at a size given in
+     * bytes ({@code 64m}; a share of the store waits for {@link #checkRuns}): {@code --cache 2000g} was refused only
+     * after minutes of generating and loading, and a {@code keep_free} of more frames than {@code 1m} has as well.
+     *
+     * @throws IllegalArgumentException naming the policy, the size and what does not hold
+     */
+    public static void checkSizes(Map<String, String> cacheFlags, List<PolicySpec> policies, List<CacheSpec> caches,
+                                  int pageSize) {
+        for (CacheSpec cache : caches) {
+            if (!cache.isAbsolute()) {
+                continue;
+            }
+            for (PolicySpec policy : policies) {
+                try {
+                    PageCacheConfig.parse(flags(cacheFlags, policy, cache.bytesFor(0, pageSize)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(policy.text() + " @ " + cache.text() + ": " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
+    /**
      * What {@code --restart} reports for one policy and cache size: the steady hit ratio of a full run, how many
      * operations a restarted cache needs, with and without the warm-up, until a window of {@code windowOps}
      * operations reaches 90% of it ({@code -1}: not within {@code maxOps}), and the hit ratio of each restart's
