@@ -788,4 +788,30 @@ class LdbcCommandTest {
             }
         }
     }
+
+    /**
+     * A store in the data cache whose files were deleted or cut since it was loaded is loaded again, saying why: it was
+     * reused as complete, and every later run failed ("not mapped", "damaged") until --reload.
+     */
+    @Test
+    void aDamagedStoreInTheDataCacheIsLoadedAgain() throws IOException {
+        String[] run = {"ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "30", "--ops", "30", "--data",
+            "sample", "--policies", "clock", "--threads", "1", "--out", dir.resolve("o").toString()};
+        assertEquals(0, bench(run), err.toString());
+        Path store = dir.resolve("cache/sample/store");
+        try (FileChannel nodes = FileChannel.open(store.resolve("nodes.store"), StandardOpenOption.WRITE)) {
+            nodes.truncate(8192);
+        }
+        Progress cut = withProgress(run);
+        assertEquals(0, cut.rc(), cut.lines());
+        assertTrue(cut.lines().contains("is damaged (nodes.store has 8192 bytes but store.meta needs"), cut.lines());
+        assertTrue(cut.lines().contains("loading it again"), cut.lines());
+        Files.delete(store.resolve("strings.store"));
+        Progress missing = withProgress(run);
+        assertEquals(0, missing.rc(), missing.lines());
+        assertTrue(missing.lines().contains("is damaged (strings.store is missing); loading it again"), missing.lines());
+        Progress reused = withProgress(run);
+        assertEquals(0, reused.rc(), reused.lines());
+        assertTrue(reused.lines().contains("using the store loaded earlier"), reused.lines());
+    }
 }
