@@ -468,7 +468,7 @@ class LdbcCommandTest {
         List<List<String>> cases = List.of(
             List.of("--set", "pagecache.page_size=3000", "pagecache.page_size=3000: must be a power-of-two size"),
             List.of("--set", "page_size=4k", "pagecache.page_size=4k: the store's pages are 8192 bytes"),
-            List.of("--set", "clock.max_usage=99", "pagecache.clock.max_usage=99: must be an integer in [1, 7]"),
+            List.of("--set", "clock.max_usage=99", "--set pagecache.clock.max_usage is a flag of the policies muninn, global-clock"),
             List.of("--set", "pagecache.evictor.keep_free=0", "pagecache.evictor.keep_free=0: must be an integer >= 1"),
             List.of("--set", "pagecache.io=direct", "pagecache.io is set by --io, not --set"),
             List.of("--set", "pagecache.memory=1g", "pagecache.memory is set by --cache, not --set"),
@@ -677,5 +677,182 @@ class LdbcCommandTest {
         assertTrue(report.contains("with warm-up") && report.contains("cold"), report);
         assertFalse(Files.exists(dir.resolve("r")), "--restart writes nothing to --out, and leaves no empty folder there");
         System.out.println(report);
+    }
+
+    /** --restart has no first run to dump or record: it ran, wrote neither file and exited 0 as if it had. */
+    @Test
+    void restartRefusesDumpResultsAndRecordTrace() {
+        Path dump = dir.resolve("results.jsonl");
+        Path trace = dir.resolve("run.pagetrace");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--dump-results", dump.toString())));
+        assertTrue(err.toString().contains("--restart writes no --dump-results"), err.toString());
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--record-trace", trace.toString())));
+        assertTrue(err.toString().contains("--restart writes no --record-trace"), err.toString());
+        assertFalse(Files.exists(dump) || Files.exists(trace));
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
+    }
+
+    /**
+     * --restart with time budgets: the restarts may take as many operations as the full run did; they took the budgets'
+     * operation counts, none for a time, and so got one window and reported "at most 0".
+     */
+    @Test
+    void restartWithTimeBudgetsLimitsTheRestartsByTheOperationsTheFullRunDid() {
+        assertEquals(0, bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample",
+            "--policies", "clock", "--restart", "--warmup", "1s", "--duration", "1s"), err.toString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("windows of 10, at most (\\d+)\\)").matcher(out.toString());
+        assertTrue(m.find(), out.toString());
+        assertTrue(Long.parseLong(m.group(1)) > 0, out.toString());
+    }
+
+    /** --restart runs one thread: --threads 4 ran one and said nothing; --threads 1 is what it does, and runs. */
+    @Test
+    void restartRefusesMoreThanOneThread() {
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--restart", "--threads", "4")));
+        assertTrue(err.toString().contains("--restart runs one thread of queries"), err.toString());
+        assertTrue(err.toString().contains("--threads 4 is not one"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
+        assertEquals(0, bench(args("--data", "sample", "--policies", "clock", "--restart", "--threads", "1")), err.toString());
+        assertTrue(out.toString().contains("clock @ 10%: steady hit ratio"), out.toString());
+    }
+
+    /**
+     * A cache size given twice runs once, as a repeated policy does: it ran twice, two rows of the report and of
+     * summary.json, but one group of the charts, which showed the first run and dropped the second.
+     */
+    @Test
+    void aCacheSizeGivenTwiceRunsOnce() throws IOException {
+        Path outDir = dir.resolve("out");
+        assertEquals(0, bench(args("--data", "sample", "--policies", "clock", "--cache", "10%,1m,10.0%,1024k",
+            "--cache", "10%", "--out", outDir.toString())), err.toString());
+        JsonNode runs = JSON.readTree(outDir.resolve("summary.json").toFile()).get("runs");
+        List<String> sizes = new java.util.ArrayList<>();
+        runs.forEach(r -> sizes.add(r.get("cacheSpec").asText()));
+        assertEquals(List.of("10%", "1m"), sizes);
+        assertEquals(1, out.toString().split("clock @ 10%:", -1).length - 1, out.toString());
+    }
+
+    /**
+     * A first run that fails partway (an update the pre-pass lets through, a membership that exists already, stops it
+     * when the run reaches it) leaves --dump-results and --record-trace as they were: they were written in place, and
+     * the run left a cut dump and trace under the names asked for, over the files there before.
+     */
+    @Test
+    void aFirstRunThatFailsLeavesTheDumpAndTraceAsTheyWere() throws IOException {
+        Path data = dir.resolve("data");
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(data);
+        Path stream = data.resolve("update_streams/updateStream_0_0_forum.csv");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(stream, StandardCharsets.UTF_8));
+        int membership = 0;
+        while (!lines.get(membership).split("\\|", -1)[2].equals("5")) {
+            membership++;
+        }
+        lines.add(membership + 1, lines.get(membership)); // the same membership again, right after it
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+        Path dump = dir.resolve("out/results.jsonl");
+        Path trace = dir.resolve("out/run.pagetrace");
+        Files.createDirectories(dump.getParent());
+        Files.writeString(dump, "an earlier dump\n");
+        Files.writeString(trace, "an earlier trace");
+        // No warm-up, so no unreported JVM warm-up run either: the first run is the one that reaches the repeat.
+        assertEquals(1, bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--warmup", "0", "--ops",
+            "160", "--data", data.toString(), "--policies", "clock", "--threads", "1", "--out", dir.resolve("o").toString(),
+            "--dump-results", dump.toString(), "--record-trace", trace.toString()), err.toString());
+        assertTrue(err.toString().contains(stream + ":" + (membership + 2) + ": IU5"), err.toString());
+        assertEquals("an earlier dump\n", Files.readString(dump));
+        assertEquals("an earlier trace", Files.readString(trace));
+        try (var files = Files.list(dump.getParent())) {
+            assertEquals(Set.of("results.jsonl", "run.pagetrace"),
+                files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()), "nothing else left there");
+        }
+    }
+
+    /**
+     * A cache size in bytes that no page cache opens with is refused with the flags, before the data is generated and
+     * loaded: it was refused only after that (minutes at scale 10), when the runs' sizes were checked against the store.
+     */
+    @Test
+    void aCacheSizeInBytesNoCacheOpensWithIsRefusedBeforeTheDataIsPrepared() {
+        Path cache = dir.resolve("cache");
+        assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "10%,2000g",
+            "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("clock @ 2000g: pagecache.memory="), err.toString());
+        assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "1m",
+            "--set", "evictor.keep_free=200", "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("clock @ 1m: "), err.toString());
+        if (Files.exists(cache)) {
+            try (var made = Files.list(cache)) {
+                assertTrue(made.noneMatch(p -> p.getFileName().toString().startsWith("scale-")), "nothing generated");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * A store in the data cache whose files were deleted or cut since it was loaded is loaded again, saying why: it was
+     * reused as complete, and every later run failed ("not mapped", "damaged") until --reload.
+     */
+    @Test
+    void aDamagedStoreInTheDataCacheIsLoadedAgain() throws IOException {
+        String[] run = {"ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "30", "--ops", "30", "--data",
+            "sample", "--policies", "clock", "--threads", "1", "--out", dir.resolve("o").toString()};
+        assertEquals(0, bench(run), err.toString());
+        Path store = dir.resolve("cache/sample/store");
+        try (FileChannel nodes = FileChannel.open(store.resolve("nodes.store"), StandardOpenOption.WRITE)) {
+            nodes.truncate(8192);
+        }
+        Progress cut = withProgress(run);
+        assertEquals(0, cut.rc(), cut.lines());
+        assertTrue(cut.lines().contains("is damaged (nodes.store has 8192 bytes but store.meta needs"), cut.lines());
+        assertTrue(cut.lines().contains("loading it again"), cut.lines());
+        Files.delete(store.resolve("strings.store"));
+        Progress missing = withProgress(run);
+        assertEquals(0, missing.rc(), missing.lines());
+        assertTrue(missing.lines().contains("is damaged (strings.store is missing); loading it again"), missing.lines());
+        Progress reused = withProgress(run);
+        assertEquals(0, reused.rc(), reused.lines());
+        assertTrue(reused.lines().contains("using the store loaded earlier"), reused.lines());
+    }
+
+    /**
+     * A policy's own flag given with --set is refused, naming the policies that read it and how to give it: it changed
+     * them (muninn at max usage 1 faulted a quarter more), while the report, summary.json and the printed ./bench sim
+     * command named them "muninn", as if at their defaults.
+     */
+    @Test
+    void aPolicyFlagGivenWithSetIsRefused() {
+        assertEquals(2, bench(args("--data", "sample", "--policies", "muninn", "--set", "clock.max_usage=1", "--out",
+            dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("--set pagecache.clock.max_usage is a flag of the policies muninn, global-clock"),
+            err.toString());
+        assertTrue(err.toString().contains("--policies muninn:clock.max_usage=1"), err.toString());
+        assertFalse(Files.exists(dir.resolve("o")), "refused before anything is written");
+        assertFalse(Files.exists(dir.resolve("cache").resolve("sample")), "refused before the data is prepared");
+        // Given as the message says, it runs, under the name it ran as.
+        assertEquals(0, bench(args("--data", "sample", "--policies", "muninn:clock.max_usage=1", "--out",
+            dir.resolve("o").toString())), err.toString());
+        assertTrue(out.toString().contains("muninn:clock.max_usage=1 @ 10%"), out.toString());
+    }
+
+    /**
+     * --restart's full run starts cold, whatever an earlier --restart left beside the store: it reheated that run's
+     * profile when it opened, so a second invocation reported the steady hit ratio of a warmed cache (0.98 after one
+     * operation where the first, cold, gave 0.94).
+     */
+    @Test
+    void restartsFullRunStartsColdAfterAnEarlierRestart() {
+        String[] restart = {"ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--data", "sample",
+            "--policies", "clock", "--restart", "--threads", "1", "--warmup", "0", "--ops", "1", "--set",
+            "evictor.enabled=false"};
+        assertEquals(0, bench(restart), err.toString());
+        String first = out.toString();
+        assertEquals(0, bench(restart), err.toString());
+        String second = out.toString().substring(first.length());
+        java.util.regex.Pattern steady = java.util.regex.Pattern.compile("steady hit ratio ([0-9.]+)");
+        java.util.regex.Matcher a = steady.matcher(first);
+        java.util.regex.Matcher b = steady.matcher(second);
+        assertTrue(a.find() && b.find(), first + second);
+        assertEquals(a.group(1), b.group(1), first + second);
     }
 }

@@ -26,6 +26,7 @@ import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -212,6 +213,20 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--restart measures the file cache's reheat and"
                 + " runs without the NVM tier: leave out --swap nvm");
         }
+        if (restart && threads != 1 && spec.commandLine().getParseResult().hasMatchedOption("--threads")) {
+            // The restarts run one thread, so that both see the same operations in the same order: --threads 8 ran one
+            // and reported nothing of the eight asked for.
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT, "--restart runs one"
+                + " thread of queries (both restarts must see the same operations in the same order): --threads %,d is"
+                + " not one; leave it out", threads));
+        }
+        if (restart && (dumpResults != null || recordTrace != null)) {
+            // The restarts have no first run of the usual report to dump or record: the file was never written, and
+            // the command ended as if it had been.
+            throw new CommandLine.ParameterException(spec.commandLine(), "--restart writes no "
+                + (dumpResults != null ? "--dump-results" : "--record-trace") + " (its runs are the full run and the"
+                + " two restarts, not the usual report's first run): leave it out, or run without --restart");
+        }
         if (!io.equals("auto") && !io.equals("buffered") && !io.equals("direct")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--io must be auto, buffered or direct: " + io);
         }
@@ -223,6 +238,17 @@ public final class LdbcCommand implements Callable<Integer> {
             if (option != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by " + option + ", not --set");
             }
+            if (PolicyRegistry.flags().byName(flag).isPresent()) {
+                // It changed the policies that read it, but the report, summary.json, the charts and the ./bench sim
+                // command printed for the trace named them as if at their defaults.
+                List<String> readers = PolicyRegistry.ENTRIES.stream()
+                    .filter(entry -> entry.flags().stream().anyMatch(f -> f.flag().name().equals(flag)))
+                    .map(PolicyEntry::name).toList();
+                String key = flag.substring("pagecache.".length());
+                throw new CommandLine.ParameterException(spec.commandLine(), "--set " + flag + " is a flag of the"
+                    + " policies " + String.join(", ", readers) + ": give it with each policy, as in --policies "
+                    + (readers.isEmpty() ? "POLICY" : readers.get(0)) + ":" + key + "=" + e.getValue() + ", so that the report names the policy as it ran");
+            }
             if (flag.startsWith("pagecache.nvm.") && !swap.equals("nvm")) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--set " + flag + " takes effect with"
                     + " --swap nvm only; this run has --swap " + swap);
@@ -231,6 +257,11 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         // Every run's flags but the cache's size, before minutes of generating and loading.
         int pageSize = usage(() -> LdbcRun.checkFlags(cacheFlags, nvmFlags, specs, swap.equals("nvm")));
+        // And the sizes that do not depend on the store's (64m, not 10%), at that size.
+        usage(() -> {
+            LdbcRun.checkSizes(cacheFlags, specs, caches, pageSize);
+            return null;
+        });
         Path root = repositoryRoot();
         Path cacheDir = dataCache != null ? dataCache : root.resolve(".bench").resolve("ldbc-data");
         Path defaultOuts = root.resolve("bench-out").resolve("ldbc");
@@ -414,17 +445,8 @@ public final class LdbcCommand implements Callable<Integer> {
         List<RunResult> results = new ArrayList<>();
         for (CacheSpec c : caches) {
             for (PolicySpec p : specs) {
-                boolean first = results.isEmpty();
-                RunResult result;
-                try (ResultDump dump = first && dumpResults != null
-                        ? OutputFile.open("--dump-results", dumpResults, () -> new ResultDump(dumpResults)) : null;
-                     TraceRecorder recorder = first && recordTrace != null
-                        ? OutputFile.open("--record-trace", recordTrace, () -> new TraceRecorder(recordTrace)) : null) {
-                    result = runner.execute(p, c, storeBytes, dump, recorder);
-                    if (recorder != null) {
-                        progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
-                    }
-                }
+                RunResult result = results.isEmpty() ? firstRun(runner, p, c, storeBytes, progress)
+                    : runner.execute(p, c, storeBytes, null, null);
                 results.add(result);
                 stdout.print(LdbcReport.run(result));
                 stdout.flush();
@@ -446,6 +468,67 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * The first run, which fills --dump-results and --record-trace: each is written to a file of its own beside it and
+     * renamed into place when the run is done, as summary.json is. Written in place, a run that failed or was stopped
+     * (Ctrl-C) partway left a cut dump and trace under the names asked for (an uncompressed trace replays as a shorter
+     * one, without a word), over whatever file was there before.
+     */
+    private RunResult firstRun(LdbcRun runner, PolicySpec policy, CacheSpec cache, long storeBytes, ProgressOutput progress)
+        throws IOException {
+        RunResult[] result = {null};
+        whole("--dump-results", dumpResults, ownDump -> whole("--record-trace", recordTrace, ownTrace -> {
+            try (ResultDump dump = ownDump == null ? null
+                    : OutputFile.open("--dump-results", dumpResults, () -> new ResultDump(ownDump));
+                 TraceRecorder recorder = ownTrace == null ? null
+                    : OutputFile.open("--record-trace", recordTrace, () -> new TraceRecorder(ownTrace))) {
+                result[0] = runner.execute(policy, cache, storeBytes, dump, recorder);
+                if (recorder != null) {
+                    progress.line("recorded %,d page accesses into %s", recorder.pins(), recordTrace);
+                }
+            }
+        }));
+        return result[0];
+    }
+
+    /**
+     * Runs {@code write} on a file of its own that takes {@code file}'s place when it returns ({@link OutputFile#replace}),
+     * deleted if it fails, or if the JVM is stopped meanwhile; on null if {@code file} is; on {@code file} itself where
+     * that is no plain file.
+     */
+    private static void whole(String option, Path file, OutputFile.WriteTo write) throws IOException {
+        if (file == null) {
+            write.run(null);
+            return;
+        }
+        Thread[] hook = {null};
+        try {
+            OutputFile.replace(file, own -> {
+                if (own.equals(file)) { // no plain file (/dev/stdout, a pipe): written through, never deleted
+                    write.run(own);
+                    return;
+                }
+                hook[0] = new Thread(() -> {
+                    try {
+                        Files.deleteIfExists(own);
+                    } catch (IOException e) {
+                        System.err.println("could not delete " + own + ": " + e.getMessage());
+                    }
+                }, "delete-partial-" + option.substring(2));
+                Runtime.getRuntime().addShutdownHook(hook[0]);
+                write.run(own);
+            });
+        } finally {
+            if (hook[0] != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook[0]);
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down: the hook runs, or has run, anyway
+                }
+            }
+        }
     }
 
     /**

@@ -45,13 +45,20 @@ public record CacheSpec(String text, double percent, long bytes) {
             + " or a size (64m, 1g, 8192k)");
     }
 
-    /** Comma-separated sizes. */
+    /**
+     * Comma-separated sizes, each once: a size repeated, however written ({@code 10%} and {@code 10.0%}, {@code 1m}
+     * and {@code 1024k}), is dropped, as a repeated policy is. Run twice, its runs were two rows of the report but
+     * one group of the charts, which showed the first and dropped the second.
+     */
     public static List<CacheSpec> parseList(List<String> texts) {
         List<CacheSpec> list = new ArrayList<>();
         for (String text : texts) {
             for (String part : text.split(",")) {
                 if (!part.isBlank()) {
-                    list.add(parse(part));
+                    CacheSpec spec = parse(part);
+                    if (list.stream().noneMatch(spec::sameSize)) {
+                        list.add(spec);
+                    }
                 }
             }
         }
@@ -59,6 +66,16 @@ public record CacheSpec(String text, double percent, long bytes) {
             throw new IllegalArgumentException("no cache size given");
         }
         return list;
+    }
+
+    /** Whether this is a size in bytes ({@code 64m}), not a share of the store ({@code 10%}). */
+    public boolean isAbsolute() {
+        return percent == 0;
+    }
+
+    /** Whether {@code other} asks for the same size, however written. */
+    private boolean sameSize(CacheSpec other) {
+        return Double.compare(percent, other.percent) == 0 && bytes == other.bytes;
     }
 
     /** Bytes for a store of {@code storeBytes}, whole pages of {@code pageSize}, at least two. */

@@ -171,8 +171,14 @@ public final class LdbcDatasets {
         }
         if (!reload && meta.isPresent() && meta.get().formatVersion() == GraphStore.FORMAT_VERSION
             && fingerprint.equals(meta.get().source())) {
-            progress.line("using the store loaded earlier in %s", storeDir);
-            return new Prepared(name, source, storeDir, meta.get());
+            // Its files too: one deleted or cut since (a copy of the data cache stopped partway) failed every later run
+            // with "damaged" or "not mapped", however often it was run again, where a load mends it.
+            Optional<String> damage = GraphStore.damage(storeDir, meta.get());
+            if (damage.isEmpty()) {
+                progress.line("using the store loaded earlier in %s", storeDir);
+                return new Prepared(name, source, storeDir, meta.get());
+            }
+            progress.line("the store loaded earlier in %s is damaged (%s); loading it again", storeDir, damage.get());
         }
         long start = System.nanoTime();
         StoreMeta loaded = new LdbcLoader(source, progress).load(storeDir, LOAD_MEMORY);

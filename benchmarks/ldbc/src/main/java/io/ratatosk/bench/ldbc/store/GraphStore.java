@@ -86,6 +86,24 @@ public final class GraphStore implements AutoCloseable {
         return new GraphStore(dir, meta, files, recorder);
     }
 
+    /**
+     * What is wrong with the files of the store in {@code dir} that {@code meta} describes, without opening them: a file
+     * missing, or shorter than the records {@code meta} counts need; empty if none is.
+     */
+    public static Optional<String> damage(Path dir, StoreMeta meta) throws IOException {
+        for (StoreFile f : StoreFile.values()) {
+            Path p = dir.resolve(f.fileName());
+            if (!Files.isRegularFile(p)) {
+                return Optional.of(f.fileName() + " is missing");
+            }
+            long needed = needed(f, meta);
+            if (Files.size(p) < needed) {
+                return Optional.of(f.fileName() + " has " + Files.size(p) + " bytes but store.meta needs " + needed);
+            }
+        }
+        return Optional.empty();
+    }
+
     private static long needed(StoreFile f, StoreMeta meta) {
         long records = switch (f) {
             case NODES -> meta.nodes();
