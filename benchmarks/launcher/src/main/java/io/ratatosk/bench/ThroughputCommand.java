@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -189,6 +190,11 @@ public final class ThroughputCommand implements Callable<Integer> {
                 checkable = false;
                 wrong.add("--set " + flag + "=" + set.get(flag) + ": " + flag + " is fixed by this command ("
                     + String.join(", ", FIXED) + ")");
+            }
+            Optional<String> policyFlag = FlagSettings.policyFlagRefusal(flag, set.get(flag));
+            if (policyFlag.isPresent()) {
+                checkable = false;
+                wrong.add(policyFlag.get());
             }
         }
         if (checkable && !set.isEmpty()) {

@@ -69,6 +69,15 @@ class ThroughputCommandTest {
         assertTrue(err.toString().contains("--set: pagecache.evictor.enabled=maybe"), err.toString());
     }
 
+    /** A policy's own flag through --set changed muninn while every line of the report named it plain muninn. */
+    @Test
+    void aPolicyFlagGivenWithSetIsRefusedNamingThePolicyForm() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--set", "clock.max_usage=1", "--threads", "1", "--frames", "64"));
+        assertTrue(err.toString().contains("--set pagecache.clock.max_usage is a flag of the policies muninn"), err.toString());
+        assertTrue(err.toString().contains("--policies muninn:clock.max_usage=1"), err.toString());
+    }
+
     /** A flag set twice, in two spellings, ran with the last value without a word. */
     @Test
     void aFlagSetTwiceToDifferentValuesIsRefused() {

@@ -26,7 +26,6 @@ import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
-import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,6 +41,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -238,16 +238,9 @@ public final class LdbcCommand implements Callable<Integer> {
             if (option != null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), flag + " is set by " + option + ", not --set");
             }
-            if (PolicyRegistry.flags().byName(flag).isPresent()) {
-                // It changed the policies that read it, but the report, summary.json, the charts and the ./bench sim
-                // command printed for the trace named them as if at their defaults.
-                List<String> readers = PolicyRegistry.ENTRIES.stream()
-                    .filter(entry -> entry.flags().stream().anyMatch(f -> f.flag().name().equals(flag)))
-                    .map(PolicyEntry::name).toList();
-                String key = flag.substring("pagecache.".length());
-                throw new CommandLine.ParameterException(spec.commandLine(), "--set " + flag + " is a flag of the"
-                    + " policies " + String.join(", ", readers) + ": give it with each policy, as in --policies "
-                    + (readers.isEmpty() ? "POLICY" : readers.get(0)) + ":" + key + "=" + e.getValue() + ", so that the report names the policy as it ran");
+            Optional<String> policyFlag = FlagSettings.policyFlagRefusal(flag, e.getValue());
+            if (policyFlag.isPresent()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), policyFlag.get());
             }
             if (flag.startsWith("pagecache.nvm.") && !swap.equals("nvm")) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--set " + flag + " takes effect with"
