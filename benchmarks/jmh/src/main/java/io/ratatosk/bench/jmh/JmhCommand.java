@@ -185,20 +185,9 @@ public final class JmhCommand implements Callable<Integer> {
             err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
             return 1;
         }
-        spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + shellQuoted(results.toString())
+        spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + OutputFile.shellQuoted(results.toString())
             + " (it also rewrites docs/benchmarks.md's results; --print-only to print the table alone)");
         return 0;
-    }
-
-    /**
-     * {@code path} as a shell word, for a command line the user copies: as it is when it has nothing a shell would
-     * split or expand, else in single quotes (a quote inside written {@code '\''}).
-     */
-    static String shellQuoted(String path) {
-        if (!path.isEmpty() && path.matches("[A-Za-z0-9_./:@%+=,-]+")) {
-            return path;
-        }
-        return "'" + path.replace("'", "'\\''") + "'";
     }
 
     /** JMH's options from the passed-through arguments, with this suite's defaults where they say nothing. */

@@ -28,13 +28,13 @@ class JmhCommandTest {
     @Test
     void theHintsResultsPathIsOneShellWordWhateverItHolds() throws Exception {
         for (String path : List.of("bench-out/jmh.json", "/tmp/my results/jmh.json", "it's $HOME/*.json", "a\"b;c|d")) {
-            String quoted = JmhCommand.shellQuoted(path);
+            String quoted = io.ratatosk.bench.sim.OutputFile.shellQuoted(path);
             Process p = new ProcessBuilder("bash", "-c", "printf %s " + quoted).redirectErrorStream(true).start();
             String echoed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertEquals(0, p.waitFor(), echoed);
             assertEquals(path, echoed, "bash read back " + quoted);
         }
-        assertEquals("bench-out/jmh.json", JmhCommand.shellQuoted("bench-out/jmh.json"), "a plain path stays as it is");
+        assertEquals("bench-out/jmh.json", io.ratatosk.bench.sim.OutputFile.shellQuoted("bench-out/jmh.json"), "a plain path stays as it is");
     }
 
     private static Options options(boolean quick, String... args) throws Exception {

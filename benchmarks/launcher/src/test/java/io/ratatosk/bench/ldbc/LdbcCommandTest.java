@@ -68,7 +68,7 @@ class LdbcCommandTest {
     void aSmallRunOnTheSampleReportsEveryPolicyAndCacheSize() throws IOException {
         Path outDir = dir.resolve("out");
         Path dump = dir.resolve("results.jsonl");
-        Path trace = dir.resolve("run.pagetrace.gz");
+        Path trace = dir.resolve("run trace.pagetrace.gz"); // a space: the printed sim command must quote it
         int rc = bench(args("--data", "sample", "--cache", "10%,1m", "--policies", "muninn,global-clock:max_usage=7",
             "--out", outDir.toString(), "--dump-results", dump.toString(), "--record-trace", trace.toString()));
         assertEquals(0, rc, err.toString());
@@ -78,6 +78,7 @@ class LdbcCommandTest {
         assertTrue(report.contains("global-clock:max_usage=7 @ 1m"), report);
         assertTrue(report.contains("p99 us"), report);
         assertTrue(report.contains("./bench sim --sizes"), report);
+        assertTrue(report.contains(",opt '" + trace + "'"), "the trace's path as one shell word: " + report);
 
         JsonNode summary = JSON.readTree(outDir.resolve("summary.json").toFile());
         JsonNode runs = summary.get("runs");

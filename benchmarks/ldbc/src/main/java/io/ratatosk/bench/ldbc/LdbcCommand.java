@@ -457,7 +457,7 @@ public final class LdbcCommand implements Callable<Integer> {
             // A name the simulator does not know as a page trace replays only with the format named.
             String format = TraceFormat.detect(recordTrace).orElse(null) == TraceFormat.PAGETRACE ? "" : "--format pagetrace ";
             stdout.println("replay the trace against OPT: ./bench sim --sizes " + framesList(results) + " --policies "
-                + policyList(specs) + ",opt " + format + recordTrace);
+                + policyList(specs) + ",opt " + format + OutputFile.shellQuoted(recordTrace.toString()));
         }
         stdout.flush();
         return 0;

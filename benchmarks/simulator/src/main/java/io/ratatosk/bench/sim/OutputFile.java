@@ -219,6 +219,17 @@ public final class OutputFile {
         return top;
     }
 
+    /**
+     * {@code path} as a shell word, for a command line the user copies: as it is when it has nothing a shell would
+     * split or expand, else in single quotes (a quote inside written {@code '\''}).
+     */
+    public static String shellQuoted(String path) {
+        if (!path.isEmpty() && path.matches("[A-Za-z0-9_./:@%+=,-]+")) {
+            return path;
+        }
+        return "'" + path.replace("'", "'\\''") + "'";
+    }
+
     /** The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is. */
     public static Path topMissingFolder(Path dir) {
         Path top = null;
