@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.config.Spelling;
+import io.ratatosk.policies.PolicyEntry;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -184,14 +185,26 @@ public final class PolicyCatalog {
     }
 
     /**
-     * What a spec runs, however it is written: its policy and flags by full name and normalised value. Repeats were
-     * dropped only when written alike, so global-clock:max_usage=4 and global-clock:max_usage=04 (or
-     * clock.max_usage=4, or with spaces) ran as two columns of one policy, each taking the other's wins.
+     * What a spec runs, however it is written: its policy and every flag it reads by full name and normalised value,
+     * the policy's default where none is given. Repeats were dropped only when written alike, so
+     * global-clock:max_usage=4 and global-clock:max_usage=04 (or clock.max_usage=4, or with spaces), and muninn and
+     * muninn:max_usage=4 (its default), ran as two columns of one policy, each taking the other's wins.
      */
     private static List<Object> meaning(PolicySpec spec) {
         Map<String, String> flags = new HashMap<>();
+        PolicyRegistry.ENTRIES.stream().filter(entry -> entry.name().equals(spec.name())).findFirst().ifPresent(entry ->
+            entry.flags().forEach(read -> flags.put(read.flag().name(), defaultValue(read))));
         spec.flags().forEach((flag, value) -> flags.put(flag, PolicyFlags.normalized(flag, value)));
         return List.of(spec.name(), flags);
+    }
+
+    /** A policy's default for a flag, normalised; as the docs show it where that is no value (a policy's own choice). */
+    private static String defaultValue(PolicyEntry.ReadFlag read) {
+        try {
+            return PolicyFlags.normalized(read.flag().name(), read.defaultValue());
+        } catch (IllegalArgumentException e) {
+            return read.defaultValue();
+        }
     }
 
     /** The parts of a comma-separated policy list, the first one naming {@code default} moved to the front. */

@@ -56,6 +56,10 @@ class PolicyCatalogTest {
             + "global-clock:clock.max_usage=4, global-clock: max_usage = 4 ,global-clock:max_usage=5").stream()
             .map(PolicySpec::text).toList();
         assertEquals(List.of("global-clock:max_usage=4", "global-clock:max_usage=5"), texts);
+        // a flag at the policy's own default is the policy as it is: muninn counts to 4, global-clock to 7
+        assertEquals(List.of("muninn", "global-clock", "global-clock:max_usage=4"), catalog.parseList(
+            "muninn,muninn:max_usage=4,global-clock,global-clock:max_usage=7,global-clock:max_usage=4").stream()
+            .map(PolicySpec::text).toList());
     }
 
     /** A blank list (a script's unset variable) ran every policy, where "," was refused. */
