@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -56,20 +55,8 @@ class NvmConcurrentCursorTest {
     @MethodSource("seeds")
     void concurrentCursorsThroughTheTierNeverLoseTearOrMisplaceAPage(long seed) throws Exception {
         SplittableRandom r = new SplittableRandom(seed);
-        Map<String, String> flags = new HashMap<>();
         int frames = 8 + r.nextInt(17);
-        flags.put("pagecache.memory", String.valueOf(frames * PAGE));
-        flags.put("pagecache.page_size", String.valueOf(PAGE));
-        flags.put("pagecache.swap", "nvm");
-        flags.put("pagecache.nvm.capacity", String.valueOf((2 + r.nextInt(r.nextBoolean() ? 16 : 200)) * PAGE));
-        flags.put("pagecache.nvm.devices", String.valueOf(1 + r.nextInt(2)));
-        flags.put("pagecache.nvm.write_policy", r.nextInt(3) == 0 ? "write-through" : "write-back");
-        flags.put("pagecache.nvm.remapping", r.nextBoolean() ? "start-gap" : "none");
-        flags.put("pagecache.nvm.write_aware", Boolean.toString(r.nextInt(3) == 0));
-        flags.put("pagecache.nvm.prefetch", Integer.toString(r.nextBoolean() ? 0 : 1 + r.nextInt(8)));
-        flags.put("pagecache.nvm.inject_latency", "false");
-        flags.put("pagecache.evictor.enabled", Boolean.toString(r.nextBoolean()));
-        flags.put("pagecache.warmup.enabled", "false");
+        Map<String, String> flags = NvmCursorModelTest.randomTierFlags(r, frames, true);
         String described = "seed " + seed + " " + flags;
         Path[] paths = new Path[FILES];
         int[] pageSizes = new int[FILES];

@@ -52,25 +52,13 @@ class NvmCursorMisuseTest {
         return PageCacheConfig.parse(flags);
     }
 
-    private static void write(PagedFile file, long pageId, long version) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(c.next());
-            NvmCursorModelTest.writePattern(c, pageId, version);
-        }
-    }
 
-    private static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(c.next(), "page " + pageId);
-            return NvmCursorModelTest.readPattern(c, new long[file.pageSize() / Long.BYTES]);
-        }
-    }
 
     /** Writes every page twice, so that NVM holds copies (dirty ones under write-back) of most of them. */
     private static void fill(PagedFile file, long version) throws IOException {
         for (long v = version - 1; v <= version; v++) {
             for (long p = 0; p < PAGES; p++) {
-                write(file, p, v);
+                NvmCursorModelTest.writePage(file, p, v);
             }
         }
     }
@@ -91,7 +79,7 @@ class NvmCursorMisuseTest {
         try (PageCache cache = PageCache.open(plain); PagedFile file = cache.map(path, PAGE, false)) {
             for (long p = 0; p < pages; p++) {
                 long v = p == changedPage ? changedVersion : version;
-                assertEquals(NvmCursorModelTest.content(p, v), read(file, p), path + " page " + p);
+                assertEquals(NvmCursorModelTest.content(p, v), NvmCursorModelTest.readPage(file, p), path + " page " + p);
             }
         }
     }
@@ -120,8 +108,8 @@ class NvmCursorMisuseTest {
         assertThrows(IllegalStateException.class, cache::close);
         NvmCursorModelTest.writePattern(held, 7, 4); // the file stays mapped: the cursor still works
         held.close();
-        assertEquals(NvmCursorModelTest.content(7, 4), read(fb, 7));
-        assertEquals(NvmCursorModelTest.content(30, 2), read(fb, 30));
+        assertEquals(NvmCursorModelTest.content(7, 4), NvmCursorModelTest.readPage(fb, 7));
+        assertEquals(NvmCursorModelTest.content(30, 2), NvmCursorModelTest.readPage(fb, 30));
         cache.close();
         assertTierEmpty(tier);
         verifyWithoutTier(a, PAGES, 2, -1, 0);
@@ -172,7 +160,7 @@ class NvmCursorMisuseTest {
             reader.close();
             try (PagedFile again = cache.map(a, PAGE)) {
                 for (long p = 0; p < PAGES; p++) {
-                    assertEquals(NvmCursorModelTest.content(p, 2), read(again, p), "page " + p);
+                    assertEquals(NvmCursorModelTest.content(p, 2), NvmCursorModelTest.readPage(again, p), "page " + p);
                 }
             }
             tier.checkInvariants();
@@ -198,7 +186,7 @@ class NvmCursorMisuseTest {
             NvmCursorModelTest.writePattern(held, PAGES - 1, 3);
         }
         for (long p = 0; p < PAGES; p++) {
-            assertEquals(NvmCursorModelTest.content(p, p == PAGES - 1 ? 3 : 2), read(file, p), "page " + p);
+            assertEquals(NvmCursorModelTest.content(p, p == PAGES - 1 ? 3 : 2), NvmCursorModelTest.readPage(file, p), "page " + p);
         }
         cache.close();
         assertTierEmpty(tier);
@@ -240,7 +228,7 @@ class NvmCursorMisuseTest {
             "pagecache.page_size", String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
         try (PageCache again = PageCache.open(plain); PagedFile f = again.map(a, PAGE, false)) {
             for (long p = 0; p < PAGES; p++) {
-                assertEquals(NvmCursorModelTest.content(p, p % 3 == 0 ? 3 : 2), read(f, p), "page " + p);
+                assertEquals(NvmCursorModelTest.content(p, p % 3 == 0 ? 3 : 2), NvmCursorModelTest.readPage(f, p), "page " + p);
             }
         }
     }
@@ -275,7 +263,7 @@ class NvmCursorMisuseTest {
         }
         assertEquals(0, cache.openCursors());
         for (long p = 0; p < PAGES; p++) {
-            assertEquals(NvmCursorModelTest.content(p, p < FRAMES ? 3 : 2), read(file, p), "page " + p);
+            assertEquals(NvmCursorModelTest.content(p, p < FRAMES ? 3 : 2), NvmCursorModelTest.readPage(file, p), "page " + p);
         }
         cache.close();
         assertTierEmpty(tier);

@@ -49,6 +49,45 @@ class NvmCursorModelTest {
         }
     }
 
+    /** Writes the pattern of (pageId, version) into page {@code pageId} through a cursor of its own. */
+    static void writePage(PagedFile file, long pageId, long version) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(c.next());
+            writePattern(c, pageId, version);
+        }
+    }
+
+    /** The content of page {@code pageId} ({@link #readPattern}), read through a cursor of its own. */
+    static long readPage(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next(), "page " + pageId);
+            return readPattern(c, new long[file.pageSize() / Long.BYTES]);
+        }
+    }
+
+    /**
+     * The tier's flags as both cursor model tests draw them from {@code r}, in the order their seeds have always drawn
+     * them; {@code devices} draws a device count after the capacity, as the concurrent test does.
+     */
+    static Map<String, String> randomTierFlags(SplittableRandom r, int frames, boolean devices) {
+        Map<String, String> flags = new HashMap<>();
+        flags.put("pagecache.memory", String.valueOf(frames * PAGE));
+        flags.put("pagecache.page_size", String.valueOf(PAGE));
+        flags.put("pagecache.swap", "nvm");
+        flags.put("pagecache.nvm.capacity", String.valueOf((2 + r.nextInt(r.nextBoolean() ? 16 : 200)) * PAGE));
+        if (devices) {
+            flags.put("pagecache.nvm.devices", String.valueOf(1 + r.nextInt(2)));
+        }
+        flags.put("pagecache.nvm.write_policy", r.nextInt(3) == 0 ? "write-through" : "write-back");
+        flags.put("pagecache.nvm.remapping", r.nextBoolean() ? "start-gap" : "none");
+        flags.put("pagecache.nvm.write_aware", Boolean.toString(r.nextInt(3) == 0));
+        flags.put("pagecache.nvm.prefetch", Integer.toString(r.nextBoolean() ? 0 : 1 + r.nextInt(8)));
+        flags.put("pagecache.nvm.inject_latency", "false");
+        flags.put("pagecache.evictor.enabled", Boolean.toString(r.nextBoolean()));
+        flags.put("pagecache.warmup.enabled", "false");
+        return flags;
+    }
+
     /**
      * Reads page {@code p} into {@code words} and page {@code p + 1}, through a linked cursor, into {@code next}, in
      * one optimistic read validated by the outer cursor; no access may have been out of bounds.
@@ -141,19 +180,8 @@ class NvmCursorModelTest {
     @org.junit.jupiter.params.provider.MethodSource("seeds")
     void everyCursorOperationThroughTheTierMatchesTheModelAndSurvivesClose(long seed) throws IOException {
         SplittableRandom r = new SplittableRandom(seed);
-        Map<String, String> flags = new HashMap<>();
         int frames = 8 + r.nextInt(9);
-        flags.put("pagecache.memory", String.valueOf(frames * PAGE));
-        flags.put("pagecache.page_size", String.valueOf(PAGE));
-        flags.put("pagecache.swap", "nvm");
-        flags.put("pagecache.nvm.capacity", String.valueOf((2 + r.nextInt(r.nextBoolean() ? 16 : 200)) * PAGE));
-        flags.put("pagecache.nvm.write_policy", r.nextInt(3) == 0 ? "write-through" : "write-back");
-        flags.put("pagecache.nvm.remapping", r.nextBoolean() ? "start-gap" : "none");
-        flags.put("pagecache.nvm.write_aware", Boolean.toString(r.nextInt(3) == 0));
-        flags.put("pagecache.nvm.prefetch", Integer.toString(r.nextBoolean() ? 0 : 1 + r.nextInt(8)));
-        flags.put("pagecache.nvm.inject_latency", "false");
-        flags.put("pagecache.evictor.enabled", Boolean.toString(r.nextBoolean()));
-        flags.put("pagecache.warmup.enabled", "false");
+        Map<String, String> flags = randomTierFlags(r, frames, false);
         String described = "seed " + seed + " " + flags;
 
         FileModel[] files = new FileModel[FILES];

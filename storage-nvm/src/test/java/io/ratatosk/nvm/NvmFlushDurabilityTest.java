@@ -48,19 +48,7 @@ class NvmFlushDurabilityTest {
         return (int) (PageKey.hash(PageKey.of(fileId, pageId)) >>> 58);
     }
 
-    private static void write(PagedFile file, long pageId, long version) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(c.next());
-            NvmCursorModelTest.writePattern(c, pageId, version);
-        }
-    }
 
-    private static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(c.next());
-            return NvmCursorModelTest.readPattern(c, new long[PAGE / Long.BYTES]);
-        }
-    }
 
     /** The page as the file itself holds it: what a crash now would leave. */
     private static long inFile(Path path, long pageId) throws IOException {
@@ -154,10 +142,10 @@ class NvmFlushDurabilityTest {
             long r = others.get(2);
             blockOn[0] = q;
 
-            write(file, p, 1);
+            NvmCursorModelTest.writePage(file, p, 1);
             for (long x = 100; !tier.isDirtyInNvm(fileId, p); x++) {
                 assertTrue(x < 200, "page " + p + " never went dirty into NVM: " + tier.stats() + " " + cache.stats());
-                write(file, x, 1); // until P was evicted, dirty, into NVM
+                NvmCursorModelTest.writePage(file, x, 1); // until P was evicted, dirty, into NVM
             }
             try (PageCursor pin1 = file.io(w1, PagedFile.PF_SHARED_WRITE_LOCK);
                  PageCursor pin2 = file.io(w2, PagedFile.PF_SHARED_WRITE_LOCK)) {
@@ -167,10 +155,10 @@ class NvmFlushDurabilityTest {
                 for (int attempt = 0; PageCacheInternals.tableEntry(file, p) <= 0 || PageCacheInternals.tableEntry(file, q) <= 0; attempt++) {
                     assertTrue(attempt < 100, "P and Q never shared the two unpinned frames");
                     if (PageCacheInternals.tableEntry(file, p) <= 0) {
-                        assertEquals(NvmCursorModelTest.content(p, 1), read(file, p));
+                        assertEquals(NvmCursorModelTest.content(p, 1), NvmCursorModelTest.readPage(file, p));
                     }
                     if (PageCacheInternals.tableEntry(file, q) <= 0) {
-                        write(file, q, 1);
+                        NvmCursorModelTest.writePage(file, q, 1);
                     }
                 }
                 assertTrue(PageCacheInternals.tableEntry(file, p) > 0, "P is in a frame");
@@ -183,9 +171,9 @@ class NvmFlushDurabilityTest {
                 });
                 assertTrue(flushWriting.await(30, TimeUnit.SECONDS), "the flush writes Q");
                 // The flush has passed P (clean in its frame) and counts on P's dirty NVM copy.
-                write(file, p, 2);
+                NvmCursorModelTest.writePage(file, p, 2);
                 tier.device().failNextWrites(1);
-                assertThrows(IOException.class, () -> read(file, r), "evicting P over its NVM copy failed");
+                assertThrows(IOException.class, () -> NvmCursorModelTest.readPage(file, r), "evicting P over its NVM copy failed");
                 release.countDown();
                 flush.get(30, TimeUnit.SECONDS);
 
@@ -194,7 +182,7 @@ class NvmFlushDurabilityTest {
                     "page " + p + " was modified before the flush began, so the file holds it once the flush returned;"
                         + " it holds " + (after == 0 ? "nothing" : "version " + (after & 0xFFFF_FFFFL)));
             }
-            assertEquals(NvmCursorModelTest.content(p, 2), read(file, p));
+            assertEquals(NvmCursorModelTest.content(p, 2), NvmCursorModelTest.readPage(file, p));
             file.close();
             tier.checkInvariants();
         } finally {
