@@ -22,6 +22,7 @@ import io.ratatosk.pagecache.OperationsFlags;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
+import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
@@ -409,16 +410,7 @@ public final class LdbcRun {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        Throwable e = failure.get();
-        if (e instanceof IOException io) {
-            throw io;
-        }
-        if (e instanceof RuntimeException re) {
-            throw re;
-        }
-        if (e instanceof Error err) {
-            throw err;
-        }
+        Failures.rethrow(failure.get()); // a worker's IOException, unchecked exception or Error, as it was thrown
         long ops = 0;
         for (long d : done) {
             ops += d;
