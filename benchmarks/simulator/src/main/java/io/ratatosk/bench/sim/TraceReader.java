@@ -70,9 +70,7 @@ public final class TraceReader {
 
     /** A trace's name for tables: its folder and file name, e.g. {@code lirs/cs.trace.gz}. */
     static String displayName(Path file) {
-        Path name = file.getFileName();
-        Path parent = file.toAbsolutePath().getParent();
-        return parent == null || parent.getFileName() == null ? name.toString() : parent.getFileName() + "/" + name;
+        return lastParts(file, 1);
     }
 
     /**
