@@ -1,10 +1,10 @@
 #!/bin/bash
 # Packs what a JMH run on a lent machine without a JDK or network needs into .bench/device (git-ignored, so it
 # travels only when named): a jlink runtime of this machine's JDK, the launcher's jar without other platforms'
-# native libraries, the LDBC sample and PDFBox (about 56 MB in all, beside the working tree under the 64 MiB a run
-# may carry), and optionally the cache-core, cache-policies and pagecache jars of an earlier commit in
+# native libraries, the LDBC sample, PDFBox, the simulator's decompressors and the charts (about 54 MB in all, beside
+# the working tree under the 64 MiB a run may carry), and optionally the cache-core, cache-policies and pagecache jars of an earlier commit in
 # .bench/device/before/, to put first on the class path for a before/after comparison in one call
-# (docs/benchmarks.md, "16 cores, third visit" and "fourth visit").
+# (docs/benchmarks.md, "16 cores, third visit", "fourth visit" and "fifth visit").
 #
 # Usage: benchmarks/jmh/scripts/device-bundle.sh [--no-peer] [BEFORE_REV]
 #   --no-peer  leaves out Neo4j's classes and Eclipse Collections (12 MB less): the runs that compare against
@@ -56,6 +56,11 @@ zip -q -d "$out/ratatosk-bench.jar" 'aix/*' 'win/*' 'freebsd/*' 'darwin/*' 'linu
     'com/sun/jna/linux-ppc*' 'com/sun/jna/linux-mips64el/*' 'com/sun/jna/linux-loongarch64/*' \
     'com/sun/jna/linux-s390x/*' 'com/sun/jna/linux-riscv64/*' 'org/jline/nativ/Windows/*' 'org/jline/nativ/Mac/*' \
     'org/jline/nativ/FreeBSD/*' > /dev/null || true # zip exits 12 when a pattern matches nothing
+# The simulator's decompressors and the chart libraries: `jmh` and `demo` never load them (`sim`, `ldbc` and
+# `jmh-report` run here). Without them the bundle and the working tree fit the 64 MiB a run may carry (2026-11-30:
+# 0.5 MB over with them).
+zip -q -d "$out/ratatosk-bench.jar" 'org/apache/commons/compress/*' 'org/tukaani/*' 'linux/amd64/libzstd*' \
+    'com/github/luben/*' 'org/knowm/*' 'de/rototor/*' 'de/erichseifert/*' > /dev/null || true
 
 if [ $peer = no ]; then
     zip -q -d "$out/ratatosk-bench.jar" 'org/neo4j/*' 'org/eclipse/collections/*' > /dev/null || true

@@ -11,7 +11,7 @@ import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.FreeList;
 import io.ratatosk.pagecache.internal.IopsLimiter;
-import io.ratatosk.pagecache.internal.OpenCursorCount;
+import io.ratatosk.pagecache.internal.CursorCounts;
 import io.ratatosk.pagecache.internal.PageMemory;
 import io.ratatosk.pagecache.metrics.EvictionEvent;
 import io.ratatosk.pagecache.metrics.JfrEvents;
@@ -31,7 +31,7 @@ import java.util.function.Function;
  *
  * <p>Pages belong to files; the engine reaches the file of a bound frame through the {@link FrameOwner}
  * registered under its file id while it is mapped. It also owns the memory's lifetime: the memory is
- * freed once the engine is {@link #close closed} and no cursor is open ({@link OpenCursorCount}).
+ * freed once the engine is {@link #close closed} and no cursor is open ({@link CursorCounts}).
  */
 final class EvictionEngine {
     /** Returned by {@link #evict} with a background sweep when it gives up for now. */
@@ -71,7 +71,7 @@ final class EvictionEngine {
     private final AtomicReferenceArray<FrameOwner> owners = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
     private final AtomicReference<IOException> pendingError = new AtomicReference<>();
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
-    private final OpenCursorCount openCursors = new OpenCursorCount();
+    private final CursorCounts cursorCounts = new CursorCounts();
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
     /** Whether a background evictor runs the policy's housekeeping; if not, a cooperative eviction does. */
     private volatile boolean backgroundHousekeeping;
@@ -547,9 +547,19 @@ final class EvictionEngine {
         return counters;
     }
 
-    void countPins(int hits, int faults) {
-        counters.add(CacheCounter.HITS, hits);
-        counters.add(CacheCounter.FAULTS, faults);
+    /** Adds a cursor's hits and faults to its stripe (the one {@link #cursorOpened} gave it); see {@link CursorCounts}. */
+    void countPins(int stripe, int hits, int faults) {
+        cursorCounts.pinned(stripe, hits, faults);
+    }
+
+    /** Pins that found their page in the cache, as cursors have counted them so far. */
+    long hits() {
+        return cursorCounts.hits();
+    }
+
+    /** Pins that faulted their page in, as cursors have counted them so far. */
+    long faults() {
+        return cursorCounts.faults();
     }
 
     void countRead(int bytes) {
@@ -596,14 +606,14 @@ final class EvictionEngine {
 
     // ---- cursors and the memory's lifetime ------------------------------------------------------
 
-    /** Counts a cursor about to open; see {@link OpenCursorCount}. */
+    /** Counts a cursor about to open; see {@link CursorCounts}. */
     int cursorOpened() {
-        return openCursors.opened();
+        return cursorCounts.opened();
     }
 
     /** Counts a cursor closed; the last one closed after the engine frees the memory. */
     void cursorClosed(int stripe) {
-        openCursors.closed(stripe);
+        cursorCounts.closed(stripe);
         if (closed) {
             releaseMemoryIfUnused();
         }
@@ -617,7 +627,7 @@ final class EvictionEngine {
         closed = true;
         stopReadAhead();
         releaseMemoryIfUnused();
-        long open = openCursors.count();
+        long open = cursorCounts.open();
         if (open > 0 && !memoryReleased.get()) {
             // Not an error (the memory is freed when the last of them closes), but a cursor never closed is a leak of
             // the whole page memory: say so where an operator looks.
@@ -629,7 +639,7 @@ final class EvictionEngine {
 
     /** Cursors open right now, on any file of this cache. */
     long openCursors() {
-        return openCursors.count();
+        return cursorCounts.open();
     }
 
     // ---- read-ahead -----------------------------------------------------------------------------
@@ -663,7 +673,7 @@ final class EvictionEngine {
     }
 
     private void releaseMemoryIfUnused() {
-        if (closed && openCursors.count() == 0 && memoryReleased.compareAndSet(false, true)) {
+        if (closed && cursorCounts.open() == 0 && memoryReleased.compareAndSet(false, true)) {
             memory.free();
             frames.close();
         }

@@ -310,8 +310,8 @@ public final class PageCache implements AutoCloseable {
     private PageCacheStats stats(NvmCacheStats nvm) {
         CounterSet<CacheCounter> counters = engine.counters();
         return new PageCacheStats(
-            counters.get(CacheCounter.HITS),
-            counters.get(CacheCounter.FAULTS),
+            engine.hits(),
+            engine.faults(),
             counters.get(CacheCounter.BACKGROUND_EVICTIONS),
             counters.get(CacheCounter.COOPERATIVE_EVICTIONS),
             counters.get(CacheCounter.EVICTION_WRITES),

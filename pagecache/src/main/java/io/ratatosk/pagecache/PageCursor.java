@@ -71,7 +71,7 @@ public final class PageCursor implements AutoCloseable {
     private final int pageShift;
     private final boolean writeLocked;
     private final boolean noGrow;
-    /** Where the cache counted this cursor open (OpenCursorCount); given back on close. */
+    /** Where the cache counted this cursor open and where it counts its hits and faults (CursorCounts); given back on close. */
     private final int openStripe;
 
     private boolean open = true;
@@ -997,7 +997,7 @@ public final class PageCursor implements AutoCloseable {
     }
 
     private void publishCounters() {
-        file.engine().countPins(hits, faults);
+        file.engine().countPins(openStripe, hits, faults);
         hits = 0;
         faults = 0;
     }

@@ -50,7 +50,7 @@ public final class PagedFile implements AutoCloseable {
                 + " optionally | PF_NO_GROW | PF_READ_AHEAD: flags=" + flags);
         }
         // Counted before the closed check: the cache sets closed before it counts open cursors, so
-        // either it sees this cursor or this call sees the file closed (see OpenCursorCount).
+        // either it sees this cursor or this call sees the file closed (see CursorCounts).
         EvictionEngine engine = mapping.engine();
         int stripe = engine.cursorOpened();
         if (!mapping.awaitMapped()) {

@@ -1,9 +1,7 @@
 package io.ratatosk.pagecache.internal;
 
-/** What the page cache counts; {@code PageCacheStats} is a snapshot of these. */
+/** What the page cache counts, besides the hits and faults cursors count ({@code CursorCounts}); {@code PageCacheStats} is a snapshot of both. */
 public enum CacheCounter {
-    HITS,
-    FAULTS,
     BACKGROUND_EVICTIONS,
     COOPERATIVE_EVICTIONS,
     /** Dirty pages written out because they were evicted. */

@@ -20,20 +20,28 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * an entry left FAULTING by a path that forgot to call {@link #faultEnded} costs time, never a hang.
  */
 public final class FaultWaiters {
-    private static final int STRIPES = 64;
-    /** Counters of different stripes a cache line apart, so waiters of one stripe do not slow another's. */
-    private static final int PADDING = 16;
+    static final int STRIPES = 64;
+    /**
+     * Counters of different stripes 128 bytes apart (a cache line, and the line the adjacent-line prefetcher pairs
+     * with it), so waiters of one stripe do not slow another's.
+     */
+    private static final int PADDING = 32;
     /** A page fault served from the OS's cache takes a few microseconds: spin that long before sleeping. */
     private static final int SPINS = 32;
     private static final long MAX_WAIT_MILLIS = 1;
 
     private final Object[] monitors = new Object[STRIPES];
-    private final AtomicIntegerArray waiting = new AtomicIntegerArray(STRIPES * PADDING);
+    /** The first {@link #PADDING} ints stay unused: they share a cache line with the array's length, which every access reads. */
+    private final AtomicIntegerArray waiting = new AtomicIntegerArray((STRIPES + 1) * PADDING);
 
     public FaultWaiters() {
         for (int i = 0; i < STRIPES; i++) {
             monitors[i] = new Object();
         }
+    }
+
+    static int cell(int stripe) {
+        return (stripe + 1) * PADDING;
     }
 
     private static int stripe(long pageId) {
@@ -51,7 +59,7 @@ public final class FaultWaiters {
         int s = stripe(pageId);
         Object monitor = monitors[s];
         boolean interrupted = false;
-        waiting.incrementAndGet(s * PADDING);
+        waiting.incrementAndGet(cell(s));
         try {
             synchronized (monitor) {
                 while (table.get(pageId) == TranslationTable.FAULTING) {
@@ -63,7 +71,7 @@ public final class FaultWaiters {
                 }
             }
         } finally {
-            waiting.decrementAndGet(s * PADDING);
+            waiting.decrementAndGet(cell(s));
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -76,7 +84,7 @@ public final class FaultWaiters {
         // The entry's store is a release store; the waiter's count must not be read before it is visible,
         // or a waiter that counted itself and then saw FAULTING would sleep out its whole bound.
         VarHandle.fullFence();
-        if (waiting.get(s * PADDING) > 0) {
+        if (waiting.get(cell(s)) > 0) {
             Object monitor = monitors[s];
             synchronized (monitor) {
                 monitor.notifyAll();

@@ -100,4 +100,13 @@ class FaultWaitersTest {
         waiter.join(10_000);
         assertEquals(9, outcome.get(), "returned after the fault, with the interrupt flag still set");
     }
+
+    /** As CursorCountsTest's layout test: no stripe's counter beside the array's length, stripes 128 bytes apart. */
+    @Test
+    void noStripeSharesTheArrayHeadersLineOrAnotherStripesLines() {
+        int intsPer128Bytes = 32;
+        for (int stripe = 0; stripe < FaultWaiters.STRIPES; stripe++) {
+            assertEquals(stripe + 1, FaultWaiters.cell(stripe) / intsPer128Bytes, "stripe " + stripe);
+        }
+    }
 }
