@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
@@ -30,7 +29,7 @@ import org.agrona.UnsafeAccess;
  *
  * <h2>Locking protocol</h2>
  * <ol>
- *   <li>Every operation on page {@code K} holds K's <i>page latch</i> (64 striped reentrant locks):
+ *   <li>Every operation on page {@code K} holds K's <i>page latch</i> (64 striped reentrant locks, {@link PageLatch}):
  *   evict, fault, flush write, and any write-back of K from NVM. So for one page, index changes,
  *   slot content changes and file writes never overlap: never two write-backs of one page in
  *   flight, and a later version can never be overwritten in the file by an older one.</li>
@@ -77,7 +76,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private final AtomicIntegerArray slotFlags;
     private final PageSlotIndex index;
     private final AtomicLong hand = new AtomicLong();
-    private final ReentrantLock[] latches = new ReentrantLock[LATCH_STRIPES];
+    private final PageLatch[] latches = new PageLatch[LATCH_STRIPES];
     /** One page buffer per latch stripe, for write-backs made under that stripe's latch. */
     private final long scratch;
     private final AtomicReferenceArray<NvmPageSwapper> swappers =
@@ -126,7 +125,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 + " fewer, larger slots", e);
         }
         for (int i = 0; i < LATCH_STRIPES; i++) {
-            latches[i] = new ReentrantLock();
+            latches[i] = new PageLatch();
         }
         try {
             this.device = new NvmDevice(config);
@@ -187,7 +186,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     int read(NvmPageSwapper owner, long pageId, long address) throws IOException {
         long key = PageKey.of(owner.fileId(), pageId);
         int slot;
-        ReentrantLock latch = latch(key);
+        PageLatch latch = latch(key);
         readsInFlight.incrementAndGet();
         latch.lock();
         try {
@@ -210,7 +209,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     void evict(NvmPageSwapper owner, long pageId, long address, boolean dirty) throws IOException {
         long key = PageKey.of(owner.fileId(), pageId);
-        ReentrantLock latch = latch(key);
+        PageLatch latch = latch(key);
         latch.lock();
         try {
             owner.checkOpen();
@@ -326,7 +325,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
                 continue;
             }
-            ReentrantLock latch = latch(key);
+            PageLatch latch = latch(key);
             if (!latch.tryLock()) {
                 continue;
             }
@@ -395,7 +394,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** Flush path: the frame's version goes to the file, which makes any NVM copy stale. */
     void write(NvmPageSwapper owner, long pageId, long address) throws IOException {
         long key = PageKey.of(owner.fileId(), pageId);
-        ReentrantLock latch = latch(key);
+        PageLatch latch = latch(key);
         latch.lock();
         try {
             owner.checkOpen();
@@ -456,7 +455,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (!ownedBy(key, owner) || (slotFlags.get(slot) & DIRTY) == 0) {
                 continue;
             }
-            ReentrantLock latch = latch(key);
+            PageLatch latch = latch(key);
             latch.lock();
             try {
                 // per slot, under its latch: a close of the file (forget) that completed while this scan ran passes
@@ -484,7 +483,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (!ownedBy(key, owner) || PageKey.pageId(key) < pageCount) {
                 continue;
             }
-            ReentrantLock latch = latch(key);
+            PageLatch latch = latch(key);
             latch.lock();
             try {
                 owner.checkOpen(); // as in writeBackFile: the next file's copies under this id are not this file's
@@ -510,7 +509,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         // call checks under its page's latch): no eviction can put a copy back behind the scan below, and after it the
         // file id, free for another file, is never reached through this swapper.
         owner.release();
-        for (ReentrantLock latch : latches) {
+        for (PageLatch latch : latches) {
             latch.lock();
             latch.unlock();
         }
@@ -519,7 +518,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (!ownedBy(key, owner)) {
                 continue;
             }
-            ReentrantLock latch = latch(key);
+            PageLatch latch = latch(key);
             latch.lock();
             try {
                 if (slotKeys.get(slot) == key) {
@@ -560,7 +559,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         return (int) (PageKey.hash(key) >>> 58);
     }
 
-    private ReentrantLock latch(long key) {
+    private PageLatch latch(long key) {
         return latches[stripe(key)];
     }
 
