@@ -35,7 +35,7 @@ final class FileMapping implements FrameOwner {
      * large refuses on that call, before anything is dirtied, instead of on a later flush.
      */
     static final long FAR_PAGE_DISTANCE = 4096;
-    /** {@link #faultIn} of a read: the page lies past the file's last page (it was truncated away). */
+    /** {@link #faultIn} of a fault that may not grow the file: the page lies past its last page (it was truncated away). */
     static final int PAST_END = -2;
     private static final int FAILURE_SLOTS = 16;
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
@@ -332,11 +332,14 @@ final class FileMapping implements FrameOwner {
      * Whatever goes wrong, the page's entry goes back to absent and the frame back to the free list,
      * and threads waiting for this fault get its failure ({@link #awaitFault}).
      *
-     * @param forWrite a write cursor's fault: a page far past the end is written (zeros) at once; a read
-     *                 of a page past the end returns {@link #PAST_END} instead
+     * @param forWrite a write cursor's fault: a page far past the end is written (zeros) at once
+     * @param mayGrow  a fault that may bring in a page past the file's last page: a write cursor's without
+     *                 {@link PagedFile#PF_NO_GROW}. Any other fault of such a page (a read, a touch, a
+     *                 {@code PF_NO_GROW} write) returns {@link #PAST_END}: a truncate cut it off after the
+     *                 caller looked at the end
      * @throws IllegalStateException once the file is unmapped
      */
-    int faultIn(long pageId, long key, boolean forWrite) throws IOException {
+    int faultIn(long pageId, long key, boolean forWrite, boolean mayGrow) throws IOException {
         if (SwapperCalls.inside(engine)) { // the message only then: no string per fault
             SwapperCalls.refuseInside(engine, "a cursor's fault of page " + pageId + " of " + path);
         }
@@ -345,7 +348,7 @@ final class FileMapping implements FrameOwner {
         }
         try {
             engine.throwPendingError();
-            if (!forWrite && pageId > lastPageId()) {
+            if (!mayGrow && pageId > lastPageId()) {
                 return PAST_END; // a truncate cut the page off after the caller looked at the end
             }
             if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
@@ -465,6 +468,9 @@ final class FileMapping implements FrameOwner {
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative: count=" + count + " for " + path);
         }
+        if (!awaitMapped()) {
+            throw unmappedException(); // also for a count of 0, or pages all resident: no fault would say so
+        }
         FrameTable frames = engine.frames();
         long end = Math.min(pageId + count, maxPageId + 1);
         int brought = 0;
@@ -472,7 +478,7 @@ final class FileMapping implements FrameOwner {
             if (table.get(p) != TranslationTable.ABSENT) {
                 continue; // resident, or another thread is faulting it in
             }
-            int frame = faultIn(p, PageKey.of(fileId, p), false);
+            int frame = faultIn(p, PageKey.of(fileId, p), false, false);
             if (frame == PAST_END) {
                 break;
             }

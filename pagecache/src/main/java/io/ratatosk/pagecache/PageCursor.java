@@ -262,8 +262,13 @@ public final class PageCursor implements AutoCloseable {
             readAheadFrom(pageId);
         }
         if (writeLocked) {
-            pinForWrite(pageId);
-            file.growTo(pageId);
+            if (!pinForWrite(pageId)) {
+                currentPageId = pageId - 1; // PF_NO_GROW: truncated away since the look at the file's end
+                return false;
+            }
+            if (!noGrow) {
+                file.growTo(pageId);
+            }
         } else if (!pinForRead(pageId, true)) {
             currentPageId = pageId - 1; // truncated away since the look at the file's end; next() tries it again
             return false;
@@ -343,7 +348,7 @@ public final class PageCursor implements AutoCloseable {
                 file.awaitFault(pageId);
                 continue;
             }
-            int f = file.faultIn(pageId, key, false);
+            int f = file.faultIn(pageId, key, false, false);
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
@@ -359,7 +364,11 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
-    private void pinForWrite(long pageId) throws IOException {
+    /**
+     * @return false, pinning nothing, if this is a {@link PagedFile#PF_NO_GROW} cursor and the page lies past the
+     *         file's end (a truncate cut it off after {@code next} looked at the end): such a cursor never grows the file
+     */
+    private boolean pinForWrite(long pageId) throws IOException {
         long key = PageKey.of(file.fileId(), pageId);
         TranslationTable table = file.table();
         FrameTable frames = frames();
@@ -382,20 +391,23 @@ public final class PageCursor implements AutoCloseable {
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
                 policy.onHit(f);
                 countHit();
-                return;
+                return true;
             }
             if (entry == TranslationTable.FAULTING) {
                 faultsWaitedFor++;
                 file.awaitFault(pageId);
                 continue;
             }
-            int f = file.faultIn(pageId, key, true);
+            int f = file.faultIn(pageId, key, true, !noGrow);
             if (f >= 0) {
                 faultsWaitedFor++;
                 countFault();
                 frames.exclusiveToWriteLock(f);
                 pinned(f, 0);
-                return;
+                return true;
+            }
+            if (f == FileMapping.PAST_END) {
+                return false;
             }
         }
     }

@@ -84,6 +84,8 @@ class TouchAndReadAheadTest {
         assertThrows(IllegalArgumentException.class, () -> file.touch(-1, 1));
         file.close();
         assertThrows(IllegalStateException.class, () -> file.touch(0, 1));
+        assertThrows(IllegalStateException.class, () -> file.touch(0, 0), "no page to fault in: refused all the same");
+        assertThrows(IllegalStateException.class, () -> file.touch(FILE_PAGES + 5, 1), "past the end: refused all the same");
         assertEquals(0, file.numberOfCachedPages(), "an unmapped file has no page in the cache");
     }
 

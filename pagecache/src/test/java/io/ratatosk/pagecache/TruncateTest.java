@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -305,6 +308,91 @@ class TruncateTest {
             pool.shutdownNow();
         }
         assertThrows(IllegalStateException.class, () -> file.truncate(0));
+    }
+
+    /**
+     * A PF_NO_GROW write cursor whose next(id) looked at the file's end before a truncate cut the page off, and
+     * faulted it in after, got the page past the new end and grew the file back to it: a write cursor's fault
+     * never asked whether the page was still in the file. Here a read held up inside the file's gate keeps the
+     * truncate waiting with the gate closed while the cursor looks at the end, then waits for the gate.
+     */
+    @Test
+    void aNoGrowWriteCursorThatLookedAtTheEndBeforeATruncateNeitherPinsACutPageNorGrowsTheFile() throws Exception {
+        Path path = dir.resolve("nogrow.db");
+        CountDownLatch readHeld = new CountDownLatch(1);
+        CountDownLatch releaseRead = new CountDownLatch(1);
+        AtomicBoolean holdNextRead = new AtomicBoolean();
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
+                "pagecache.evictor.enabled", "false", "pagecache.warmup.enabled", "false")),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                @Override
+                public int read(long pageId, long address) throws IOException {
+                    if (holdNextRead.compareAndSet(true, false)) {
+                        readHeld.countDown();
+                        try {
+                            releaseRead.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return super.read(pageId, address);
+                }
+            }));
+        PagedFile file = cache.map(path, PAGE);
+        writePages(file, 0, 100, 0);
+        file.close(); // every page out of the cache: the cursor below faults page 50
+        PagedFile mapped = cache.map(path, PAGE, false);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            holdNextRead.set(true);
+            Future<Boolean> read = pool.submit(() -> {
+                try (PageCursor r = mapped.io(3, PagedFile.PF_SHARED_READ_LOCK)) {
+                    return r.next();
+                }
+            });
+            assertTrue(readHeld.await(30, TimeUnit.SECONDS));
+            Future<?> truncate = pool.submit(() -> {
+                mapped.truncate(10);
+                return null;
+            });
+            while (!mapped.mapping().isGateClosed()) {
+                Thread.onSpinWait(); // closed and waiting for the read to leave: the end is not lowered yet
+            }
+            boolean[] moved = new boolean[1];
+            Throwable[] failed = new Throwable[1];
+            Thread writer = new Thread(() -> {
+                try (PageCursor w = mapped.io(50, PagedFile.PF_SHARED_WRITE_LOCK | PagedFile.PF_NO_GROW)) {
+                    moved[0] = w.next();
+                    if (moved[0]) {
+                        w.putLong(0, -1);
+                    }
+                } catch (Throwable t) {
+                    failed[0] = t;
+                }
+            });
+            writer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (Arrays.stream(writer.getStackTrace()).noneMatch(f -> f.getMethodName().equals("enterGate"))) {
+                assertTrue(writer.isAlive() && System.nanoTime() < deadline, "the cursor never waited at the closed gate");
+                Thread.onSpinWait(); // past its look at the end (page 50 of 100 is there), waiting to fault it in
+            }
+            releaseRead.countDown();
+            assertTrue(read.get(30, TimeUnit.SECONDS));
+            truncate.get(30, TimeUnit.SECONDS);
+            writer.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(writer.isAlive());
+            if (failed[0] != null) {
+                throw new AssertionError("the cursor failed", failed[0]);
+            }
+            assertFalse(moved[0], "next(50) of a PF_NO_GROW cursor after the file was cut to 10 pages");
+            assertEquals(9, mapped.getLastPageId(), "a PF_NO_GROW cursor grew the file");
+            assertEquals(-1, mapped.table().nextPresent(10), "no page past the end is in the cache");
+            mapped.flush();
+            assertEquals(10L * PAGE, Files.size(path));
+        } finally {
+            releaseRead.countDown();
+            pool.shutdownNow();
+        }
     }
 
     private static long readLong(PageCursor r) throws IOException {
