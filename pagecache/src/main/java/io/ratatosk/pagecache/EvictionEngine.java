@@ -81,6 +81,8 @@ final class EvictionEngine {
     private volatile boolean closed;
     /** Guarded by this; see {@link #readAhead()}. */
     private ReadAheadWorker readAhead;
+    /** The read-ahead thread could not be started once: not tried again (see {@link #readAhead}). */
+    private boolean readAheadUnavailable;
     /** Spaces the write calls of flushes ({@code pagecache.flush.iops_limit}); evictions and unmaps do not wait on it. */
     private volatile IopsLimiter flushLimiter = IopsLimiter.UNLIMITED;
 
@@ -650,9 +652,19 @@ final class EvictionEngine {
      * never read ahead, and need no thread for it.
      */
     synchronized ReadAheadWorker readAhead() {
-        if (readAhead == null && !closed) {
+        if (readAhead == null && !closed && !readAheadUnavailable) {
             ReadAheadWorker worker = new ReadAheadWorker();
-            worker.start();
+            try {
+                worker.start();
+            } catch (OutOfMemoryError e) {
+                // "unable to create native thread": read-ahead is a hint, so cursors go on without it. Thrown out of
+                // PagedFile.io, which calls this after counting the cursor open, it left the count one high for good,
+                // and the page memory was never freed after close.
+                readAheadUnavailable = true;
+                System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, "read-ahead is off: its"
+                    + " thread could not be started (" + e.getMessage() + "); PF_READ_AHEAD cursors read without it");
+                return null;
+            }
             readAhead = worker;
         }
         return readAhead;
