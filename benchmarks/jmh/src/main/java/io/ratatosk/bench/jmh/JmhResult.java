@@ -1,5 +1,7 @@
 package io.ratatosk.bench.jmh;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -64,8 +66,15 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
 
     static List<JmhResult> read(Path file) throws IOException {
         JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(file.toFile());
+        try (JsonParser parser = new ObjectMapper().createParser(file.toFile())) {
+            root = parser.getCodec().readTree(parser);
+            // readTree stops after the first value: a second run's results joined after it were dropped unseen
+            if (root != null && parser.nextToken() != null) {
+                JsonLocation at = parser.currentTokenLocation();
+                throw new IOException(file + " goes on after its " + (root.isArray() ? "array of results" : "first value")
+                    + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): one JMH run's results per file,"
+                    + " not several joined");
+            }
         } catch (JsonProcessingException e) { // Jackson's message hides the file and spans lines
             throw new IOException(file + " is not JMH JSON output: " + JsonErrors.oneLine(e), e);
         }

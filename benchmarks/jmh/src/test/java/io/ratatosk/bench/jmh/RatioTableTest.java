@@ -325,6 +325,23 @@ class RatioTableTest {
         assertTrue(e.getMessage().startsWith(text + " is not JMH JSON output: Unrecognized token 'root'"), e.getMessage());
     }
 
+    /** Two runs' files joined (cat a.json b.json): the second's rows were dropped without a word, status 0. */
+    @Test
+    void resultsJoinedAfterTheFirstArrayAreRefused() throws IOException {
+        String read = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0);
+        String write = entry("HitPathBenchmark.write", 1, "\"side\":\"ratatosk\"", d(6, 6), 0.6, d(1000, 1000), 0.0, 0.0);
+        Path joined = Files.writeString(dir.resolve("joined.json"), "[" + read + "]\n[" + write + "]\n");
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(joined));
+        assertEquals(joined + " goes on after its array of results (line 2, column 1): one JMH run's results per file,"
+            + " not several joined", e.getMessage());
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(joined, dir.resolve("benchmarks.md"), dir.resolve("ratios.png"), err));
+        assertFalse(Files.exists(dir.resolve("benchmarks.md")), "nothing written");
+
+        Path spaced = Files.writeString(dir.resolve("spaced.json"), "[" + read + "]\n\n");
+        assertEquals(1, JmhResult.read(spaced).size(), "white space after the array is no second value");
+    }
+
     @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
         Path file = results("kv.json",
