@@ -95,10 +95,12 @@ final class RatioTable {
     }
 
     static RatioTable of(List<JmhResult> results) {
-        // (benchmark, params other than side/policy/tier) in first-seen order; within it, threads ascending
+        // (benchmark, params other than side/policy/tier, which of them it has) in first-seen order; within it, threads
+        // ascending. Results with the choice and without it in one group were read by the first one's rule: a result
+        // without a policy threw, one without a side beside ours and the peer was dropped.
         Map<String, Map<Integer, List<JmhResult>>> groups = new LinkedHashMap<>();
         for (JmhResult r : results) {
-            String key = r.benchmark() + "|" + params(r, false);
+            String key = r.benchmark() + "|" + params(r, false) + "|" + choice(r);
             groups.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(r.threads(), t -> new ArrayList<>()).add(r);
         }
         List<Row> rows = new ArrayList<>();
@@ -110,10 +112,21 @@ final class RatioTable {
         return new RatioTable(rows);
     }
 
+    /** The parameter a result's row is compared by: side, else tier, else policy; empty where it has none of them. */
+    private static String choice(JmhResult r) {
+        for (String choice : List.of(SIDE, TIER, POLICY)) {
+            if (r.params().containsKey(choice)) {
+                return choice;
+            }
+        }
+        return "";
+    }
+
+    /** The rows of results that differ in {@link #choice} alone, all of which have the same choice parameter. */
     private static List<Row> rowsOf(List<JmhResult> group) {
         List<Row> rows = new ArrayList<>();
-        JmhResult first = group.get(0);
-        if (first.params().containsKey(SIDE)) {
+        String choice = choice(group.get(0));
+        if (choice.equals(SIDE)) {
             JmhResult ours = find(group, SIDE, CacheSide.RATATOSK);
             String reference = null;
             JmhResult peer = null;
@@ -129,7 +142,7 @@ final class RatioTable {
             } else if (peer != null) {
                 rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
             }
-        } else if (first.params().containsKey(TIER)) {
+        } else if (choice.equals(TIER)) {
             JmhResult file = find(group, TIER, NvmSwapBenchmark.FILE);
             for (JmhResult r : group) {
                 if (r != file) {
@@ -139,7 +152,7 @@ final class RatioTable {
             if (rows.isEmpty()) {
                 rows.add(row(file, null, null)); // only the reference was run
             }
-        } else if (first.params().containsKey(POLICY)) {
+        } else if (choice.equals(POLICY)) {
             JmhResult baseline = find(group, POLICY, PolicyHitPathBenchmark.BASELINE);
             List<JmhResult> sorted = new ArrayList<>(group);
             sorted.sort(Comparator.comparing((JmhResult r) -> !r.params().get(POLICY).equals(PolicyHitPathBenchmark.BASELINE))

@@ -342,6 +342,34 @@ class RatioTableTest {
         assertEquals(1, JmhResult.read(spaced).size(), "white space after the array is no second value");
     }
 
+    /**
+     * Results of one benchmark with the policy (or side) and without it, as in files of two versions of a benchmark put
+     * together: one without a policy after one with it threw a NullPointerException, one without a side after ours and
+     * the peer was dropped from the table. Each is now a row; those with the choice are compared as before.
+     */
+    @Test
+    void resultsWithAndWithoutTheChoiceParameterAreEachARow() throws IOException {
+        Path policies = results("policies.json",
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"clock\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "", d(7, 7), 0.7, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(policies)).rows();
+        assertEquals(List.of("policy=global-clock", "policy=clock", ""), rows.stream().map(RatioTable.Row::params).toList());
+        assertEquals(0.9, rows.get(1).ratio().mean(), 1e-9);
+        assertFalse(rows.get(2).hasPeer(), "no policy: nothing to compare it with");
+        assertEquals(7, rows.get(2).ours().mean(), 1e-9);
+
+        Path sides = results("sides.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"pages\":\"256\"", d(5, 5), 0.5, d(1000, 1000), 0.0, 0.0));
+        rows = RatioTable.of(JmhResult.read(sides)).rows();
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals(1.5, rows.get(0).wallRatio().mean(), 1e-9);
+        assertEquals(5, rows.get(1).ours().mean(), 1e-9);
+        assertFalse(rows.get(1).hasPeer());
+    }
+
     @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
         Path file = results("kv.json",
