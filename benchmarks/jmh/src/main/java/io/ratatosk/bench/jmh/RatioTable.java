@@ -68,11 +68,13 @@ final class RatioTable {
      * @param reference  what ours is compared with (muninn, caffeine, global-clock or file), or null if nothing was
      * @param hitRatio   1 - misses / operations (see {@link #hitRatio}), NaN where the benchmark counts no misses
      * @param bytesPerOp gc.alloc.rate.norm, NaN where the gc profiler did not run
+     * @param ourCache   whether the first figures are our cache's; false for another side run without ours (Muninn alone),
+     *                   whose params then name it and which no target counts as ours
      */
     record Row(String benchmark, String params, int threads, String reference,
                Estimate ours, Estimate peer, Estimate wallRatio,
                Estimate oursPerCpu, Estimate peerPerCpu, Estimate cpuRatio,
-               double oursHitRatio, double peerHitRatio, double oursBytesPerOp, double peerBytesPerOp) {
+               double oursHitRatio, double peerHitRatio, double oursBytesPerOp, double peerBytesPerOp, boolean ourCache) {
 
         boolean hasPeer() {
             return reference != null;
@@ -139,8 +141,11 @@ final class RatioTable {
             }
             if (ours != null) {
                 rows.add(row(ours, peer, reference));
-            } else if (peer != null) {
-                rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
+            }
+            for (JmhResult r : group) { // the peer run without ours, a second peer, a side of another benchmark: no ratio
+                if (r != ours && (r != peer || ours == null)) {
+                    rows.add(row(r, null, null));
+                }
             }
         } else if (choice.equals(TIER)) {
             JmhResult file = find(group, TIER, NvmSwapBenchmark.FILE);
@@ -172,14 +177,15 @@ final class RatioTable {
         Estimate o = primary(ours);
         Estimate oCpu = perCpuComparable(ours) ? perCpu(ours) : Estimate.UNKNOWN;
         if (peer == null) {
+            boolean ourCache = !ours.params().containsKey(SIDE) || CacheSide.RATATOSK.equals(ours.params().get(SIDE));
             return new Row(ours.benchmark(), params(ours, true), ours.threads(), null, o, Estimate.UNKNOWN, Estimate.UNKNOWN,
-                oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN);
+                oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN, ourCache);
         }
         Estimate p = primary(peer);
         Estimate pCpu = perCpuComparable(peer) ? perCpu(peer) : Estimate.UNKNOWN;
         Estimate cpuRatio = oCpu.known() && pCpu.known() ? oCpu.over(pCpu) : Estimate.UNKNOWN;
         return new Row(ours.benchmark(), params(ours, true), ours.threads(), reference, o, p, o.over(p),
-            oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer));
+            oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer), true);
     }
 
     private static Estimate primary(JmhResult r) {
@@ -236,11 +242,15 @@ final class RatioTable {
         return r.secondary(BYTES_PER_OP).map(Score::score).orElse(Double.NaN);
     }
 
-    /** The parameters as "k=v k=v", without side (and without policy and tier unless {@code withChoice}). */
+    /**
+     * The parameters as "k=v k=v", without policy, tier and side unless {@code withChoice}, and without side=ratatosk
+     * (ours): a row of another side says which it is.
+     */
     private static String params(JmhResult r, boolean withChoice) {
         StringJoiner j = new StringJoiner(" ");
         r.params().forEach((k, v) -> {
-            if (!k.equals(SIDE) && (withChoice || !k.equals(POLICY) && !k.equals(TIER))) {
+            boolean choice = k.equals(POLICY) || k.equals(TIER) || k.equals(SIDE);
+            if (!choice || withChoice && !(k.equals(SIDE) && v.equals(CacheSide.RATATOSK))) {
                 j.add(k + "=" + v);
             }
         });
@@ -324,7 +334,7 @@ final class RatioTable {
     List<LimitRow> limitRows() {
         List<LimitRow> out = new ArrayList<>();
         for (Row hit : rows) {
-            if (!hit.benchmark().equals(HIT_READ)) {
+            if (!hit.benchmark().equals(HIT_READ) || !hit.ourCache()) { // Muninn run alone is no share of ours
                 continue;
             }
             Row raw = rows.stream().filter(r -> r.benchmark().equals(RAW_READ) && r.params().equals(pagesOf(hit.params()))
@@ -392,7 +402,7 @@ final class RatioTable {
         targets.add(ratioTarget("cooperative eviction (evictor off) >= 1.0x Muninn", "CooperativeEvictionBenchmark.read", 1.0));
         List<Row> hitPaths = new ArrayList<>();
         for (Row r : rows) {
-            if (r.benchmark().startsWith("HitPathBenchmark.") || r.benchmark().startsWith("PolicyHitPathBenchmark.")) {
+            if (r.ourCache() && (r.benchmark().startsWith("HitPathBenchmark.") || r.benchmark().startsWith("PolicyHitPathBenchmark."))) {
                 hitPaths.add(r);
             }
         }
@@ -444,7 +454,8 @@ final class RatioTable {
 
     private Target limitTarget(String description, String params, double min) {
         List<LimitRow> matching = limitRows().stream().filter(r -> r.params().equals(params)).toList();
-        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && pagesOf(r.params()).equals(params)).toList();
+        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && r.ourCache()
+            && pagesOf(r.params()).equals(params)).toList();
         if (matching.isEmpty()) {
             return new Target(description, hitRows, false, "not measured (run RawMemoryBenchmark with HitPathBenchmark)");
         }

@@ -370,6 +370,38 @@ class RatioTableTest {
         assertFalse(rows.get(1).hasPeer());
     }
 
+    /**
+     * Muninn run alone (-p side=muninn) was a row like ours, without a word of whose it was: beside RawMemoryBenchmark
+     * its throughput met "ours / raw" and its allocation failed "0 B/op (ours)". Sides that are neither ours nor a
+     * reference (another project's side=left) were dropped: a table with no row, status 0.
+     */
+    @Test
+    void anotherSideRunWithoutOursIsARowNamingItAndNoneOfOurTargets() throws IOException {
+        Path file = results("muninn.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 40.0),
+            entry("RawMemoryBenchmark.read", 1, "\"pages\":\"256\"", d(10, 10), 0.0, d(1000, 1000), 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+        RatioTable.Row muninn = table.rows().get(0);
+        assertEquals("side=muninn pages=256", muninn.params());
+        assertFalse(muninn.hasPeer());
+        assertEquals(List.of(), table.limitRows(), "Muninn's share of the raw loop is not ours");
+        String targets = table.targetsMarkdown();
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 0 | - | not measured"), targets);
+        assertTrue(targets.contains("| 0 B/op on every hit path (ours) | 0 | - | not measured"), targets);
+
+        Path foreign = results("foreign.json",
+            entry("SplitBenchmark.run", 1, "\"side\":\"left\"", d(8, 8), 0.8, null, null, null),
+            entry("SplitBenchmark.run", 1, "\"side\":\"right\"", d(6, 6), 0.6, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"muninn\"", d(4, 4), 0.4, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"caffeine\"", d(2, 2), 0.2, null, null, null));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(foreign)).rows();
+        assertEquals(List.of("SplitBenchmark.run side=left", "SplitBenchmark.run side=right",
+            "KeyValueCacheBenchmark.get  vs muninn", "KeyValueCacheBenchmark.get side=caffeine"),
+            rows.stream().map(r -> r.benchmark() + " " + r.params() + (r.hasPeer() ? " vs " + r.reference() : "")).toList(),
+            "every result a row: ours against the first reference, the rest alone");
+    }
+
     @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
         Path file = results("kv.json",
