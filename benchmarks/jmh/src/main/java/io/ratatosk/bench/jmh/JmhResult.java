@@ -145,6 +145,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         if (!(primary.score() >= 0) || Double.isInfinite(primary.score())) {
             throw new IOException(file + ": " + describe() + " has the score " + rawScore + ", not a number of operations");
         }
+        if (primary.score() == 0) { // no JMH run measures none; as a reference it made an infinite ratio the chart threw on
+            throw new IOException(file + ": " + describe() + " has the score " + rawScore + ": no operation measured, no"
+                + " throughput to compare");
+        }
         Map<String, Score> converted = new LinkedHashMap<>();
         secondary.forEach((name, score) -> converted.put(name, score.perMicrosecond())); // counters too: hit ratio, per CPU
         Score ops = new Score(primary.score(), primary.error(), unit, primary.raw()).perMicrosecond();

@@ -472,6 +472,26 @@ class RatioTableTest {
         }
     }
 
+    /**
+     * A reference that measured no operation made the ratio "Infinity ± Infinity", met every target it was in, and the
+     * chart library threw "Series data ... cannot be equal to Double.POSITIVE_INFINITY!!!" after the table was printed.
+     */
+    @Test
+    void aScoreOfNoOperationIsRefusedNamingIt() throws IOException {
+        Path file = results("zero.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(0, 0), 0.0, d(1000, 1000), 0.0, 0.0));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + ": HitPathBenchmark.read side=muninn t=1 has the score 0.0: no operation measured, no throughput"
+            + " to compare", e.getMessage());
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(file, doc, chart, err));
+        assertTrue(err.toString().contains("no operation measured"), err.toString());
+        assertFalse(Files.exists(doc) || Files.exists(chart), "nothing written");
+    }
+
     /** The same measurement twice made two rows and counted twice in the targets. */
     @Test
     void aResultListedTwiceIsRefused() throws IOException {
