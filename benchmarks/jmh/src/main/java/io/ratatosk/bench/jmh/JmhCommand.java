@@ -359,6 +359,16 @@ public final class JmhCommand implements Callable<Integer> {
         }
         if (cmd.getParameter("policy").hasValue()) {
             Collection<String> given = cmd.getParameter("policy").get();
+            for (String part : given) { // "default:margin=0.5" was called an unknown policy 'best-of:margin=0.5'
+                String policy = PolicyCatalog.resolveDefault(part).strip();
+                int colon = policy.indexOf(':');
+                if (colon >= 0 && PolicyRegistry.NAMES.contains(policy.substring(0, colon).strip())) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)
+                        + ": '" + part.strip() + "' gives " + policy.substring(0, colon).strip() + " flags, which the benchmarks"
+                        + " do not take: they run each policy at its defaults; name policies alone (./bench throughput"
+                        + " --policies and ./bench demo --policies take flags)");
+                }
+            }
             for (String policy : defaultFirst(given)) {
                 if (!PolicyRegistry.NAMES.contains(policy)) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)

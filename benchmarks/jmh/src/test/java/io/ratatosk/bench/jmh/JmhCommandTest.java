@@ -157,6 +157,23 @@ class JmhCommandTest {
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
 
+    /**
+     * A policy with flags, as the other tools take it, was called an unknown policy under a name the user had not
+     * written ("-p policy=default:margin=0.5: unknown policy 'best-of:margin=0.5'"): the policy is known, its flags are not
+     * taken here.
+     */
+    @Test
+    void aPolicyWithFlagsIsRefusedSayingTheBenchmarksTakeNone(@TempDir Path dir) {
+        for (String spec : List.of("default:margin=0.5", " default:bestof.margin=0.5", "best-of:margin=0.5")) {
+            StringWriter err = new StringWriter();
+            assertEquals(2, jmh(err, "-p", "policy=muninn," + spec, "--out", dir.resolve("r.json").toString(), "PolicyHitPath"));
+            assertTrue(err.toString().contains("-p policy=muninn," + spec + ": '" + spec.strip() + "' gives "
+                + PolicyRegistry.DEFAULT_POLICY + " flags, which the benchmarks do not take"), err.toString());
+            assertFalse(err.toString().contains("unknown policy"), err.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
     /** A pattern that is no regular expression printed Java's three-line message, without saying it was the pattern. */
     @Test
     void aPatternThatIsNoRegularExpressionIsAUsageErrorNamingIt(@TempDir Path dir) {
