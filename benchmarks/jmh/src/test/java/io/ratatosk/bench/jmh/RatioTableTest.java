@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -625,5 +626,26 @@ class RatioTableTest {
         assertEquals(1, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
         assertTrue(err.toString().contains("missing.json"), err.toString());
         assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
+    }
+
+    /**
+     * A document refused (markers out of order, rows it would drop) or a chart that cannot be written left the folders
+     * made for the other output behind, empty.
+     */
+    @Test
+    void aRefusedRunLeavesNoFolderMadeForTheOutputs() throws IOException {
+        String text = "# Benchmarks\n" + JmhReportCommand.END + "\nnotes\n" + JmhReportCommand.BEGIN + "\n";
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), text);
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(sample(), doc, dir.resolve("charts/new/r.png"), err));
+        assertTrue(err.toString().contains("before"), err.toString());
+        assertFalse(Files.exists(dir.resolve("charts")), "no folder made for the chart");
+
+        Path unwritable = Path.of("/proc/r.png");
+        assumeTrue(Files.isDirectory(unwritable.getParent()), "a folder that takes no new files");
+        err = new StringWriter();
+        assertEquals(2, report(sample(), dir.resolve("docs/new/benchmarks.md"), unwritable, err));
+        assertTrue(err.toString().contains("--chart"), err.toString());
+        assertFalse(Files.exists(dir.resolve("docs")), "no folder made for the document");
     }
 }
