@@ -198,6 +198,18 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("-t must be from 1 to " + ThreadCounts.MAX + ": 99999999"), err.toString());
     }
 
+    /** JMH's "-t max", a thread per CPU, was refused as "-t must be from 1 to 4096: -1", a value no one had written. */
+    @Test
+    void jmhsThreadsMaxIsTakenAsJmhTakesIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "-t", "max", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz"), "it got as far as the run: " + err);
+        assertFalse(err.toString().contains("must be from"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1", "-t", "max", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads 1 and -t max both set the thread counts"), err.toString());
+    }
+
     /**
      * A run whose every benchmark failed wrote "[ ]" over the results file of the run before (bench-out/jmh.json by
      * default) and said no benchmark matched.
