@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One entry of JMH's JSON results: a benchmark at one set of parameters and one thread count, with its
@@ -86,7 +87,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         for (JsonNode n : root) {
             JmhResult r = parse(file, n);
             // Two rows of one measurement would both be counted in the targets: not guessed which one is meant.
-            Integer earlier = entries.putIfAbsent(r.describe(), results.size() + 1);
+            Integer earlier = entries.putIfAbsent(r.measurement(), results.size() + 1);
             if (earlier != null) {
                 throw new IOException(file + " lists " + r.describe() + " twice (entries " + earlier + " and "
                     + (results.size() + 1) + "): keep one");
@@ -122,6 +123,14 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
             n.path("threads").asInt(1), forks, score(primary), Collections.unmodifiableMap(secondary), run);
         return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
+    }
+
+    /**
+     * What makes two results one measurement: the benchmark, its parameters whatever their order, and the threads. In
+     * the order written, the same measurement with its parameters swapped was not seen twice: two rows of it.
+     */
+    String measurement() {
+        return benchmark + " " + new TreeMap<>(params) + " t=" + threads;
     }
 
     /** "HitPathBenchmark.read side=ratatosk t=1": the benchmark, its parameters and threads, for messages. */

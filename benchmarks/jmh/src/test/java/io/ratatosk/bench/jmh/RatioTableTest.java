@@ -503,6 +503,18 @@ class RatioTableTest {
         assertEquals(file + " lists HitPathBenchmark.read side=ratatosk t=1 twice (entries 1 and 3): keep one", e.getMessage());
     }
 
+    /** The same measurement with its parameters in another order was taken for two: two rows of it, one paired. */
+    @Test
+    void aResultListedTwiceWithItsParametersInAnotherOrderIsRefused() throws IOException {
+        Path file = results("swapped.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"pages\":\"256\",\"side\":\"ratatosk\"", d(6, 6), 0.6, d(1000, 1000), 0.0, 0.0));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + " lists HitPathBenchmark.read pages=256 side=ratatosk t=1 twice (entries 1 and 3): keep one",
+            e.getMessage());
+    }
+
     /**
      * A run with no row to compare (one policy alone, the file tier alone) made the chart library throw a stack trace
      * after it had cut the old chart to 0 bytes. Now no chart is drawn, the old one is kept and the section says why.
