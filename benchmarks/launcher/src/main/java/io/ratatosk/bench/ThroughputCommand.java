@@ -206,14 +206,16 @@ public final class ThroughputCommand implements Callable<Integer> {
             }
         }
         PolicyCatalog catalog = PolicyCatalog.standard();
-        Map<String, PolicySpec> specs = new LinkedHashMap<>();
+        // keyed by what a spec runs, not how it is written: muninn and muninn:max_usage=4 (its default), or margin=0.5
+        // and bestof.margin=0.50, ran as two rows of one policy
+        Map<List<Object>, PolicySpec> specs = new LinkedHashMap<>();
         for (String part : PolicyCatalog.defaultFirst(policies)) {
             if (part.isBlank()) {
                 continue;
             }
             try {
                 PolicySpec policy = catalog.parsePageCachePolicy(part);
-                specs.putIfAbsent(policy.text(), policy);
+                specs.putIfAbsent(PolicyCatalog.meaning(policy), policy);
                 if (checkable) {
                     config(policy);
                 }

@@ -53,6 +53,19 @@ class ThroughputCommandTest {
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY + ":margin=0.2", "muninn"), rows, text);
     }
 
+    /**
+     * A repeat is the same run however it is written, as in the other tools' lists: muninn and muninn:max_usage=4 (its
+     * default), and best-of:margin=0.5 and default:bestof.margin=0.50, ran as two rows of one policy each.
+     */
+    @Test
+    void aPolicyWrittenTwoWaysRunsOnce() {
+        StringWriter err = new StringWriter();
+        String text = throughputOut(err, "--policies", "muninn,muninn:max_usage=4,best-of:margin=0.5,default:bestof.margin=0.50",
+            "--threads", "1", "--frames", "64", "--seconds", "0.05", "--warmup", "0.1");
+        List<String> rows = text.lines().skip(1).map(line -> line.split(" +")[0]).toList();
+        assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY + ":bestof.margin=0.50", "muninn"), rows, text + err);
+    }
+
     /** Cache flags beside the policy's come through --set; the ones the command sets itself are refused, as are bad values. */
     @Test
     void setPassesOtherFlagsAndRefusesTheFixedOnesAndBadValues() {

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
@@ -110,7 +111,9 @@ public final class JmhCommand implements Callable<Integer> {
         if (!ThreadCounts.inRange(threads)) {
             throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("--threads", threads));
         }
-        if (cmd.getThreads().hasValue() && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {
+        // JMH's "-t max" (a thread per CPU) arrives as Threads.MAX, -1: it was refused as "-t must be from 1 to 4096: -1"
+        if (cmd.getThreads().hasValue() && cmd.getThreads().get() != Threads.MAX
+            && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {
             throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("-t", cmd.getThreads().get()));
         }
         checkParameters(cmd);
@@ -121,7 +124,8 @@ public final class JmhCommand implements Callable<Integer> {
         }
         if (given.hasMatchedOption("--threads") && cmd.getThreads().hasValue()) { // -t won
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads " + given.matchedOption("--threads")
-                .stringValues().stream().reduce((x, y) -> x + "," + y).orElse("") + " and -t " + cmd.getThreads().get()
+                .stringValues().stream().reduce((x, y) -> x + "," + y).orElse("") + " and -t "
+                + (cmd.getThreads().get() == Threads.MAX ? "max" : cmd.getThreads().get())
                 + " both set the thread counts: give one");
         }
         Path results = cmd.getResult().hasValue() ? Path.of(cmd.getResult().get()) : out;
@@ -160,8 +164,8 @@ public final class JmhCommand implements Callable<Integer> {
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
-                    spec.commandLine().getOut().println("# bench jmh: round " + round + " of " + roundCount + ", " + t
-                        + (t == 1 ? " thread" : " threads"));
+                    spec.commandLine().getOut().println("# bench jmh: round " + round + " of " + roundCount + ", "
+                        + (t == Threads.MAX ? "a thread per CPU" : t + (t == 1 ? " thread" : " threads")));
                 }
                 Collection<RunResult> run;
                 try {
@@ -359,6 +363,16 @@ public final class JmhCommand implements Callable<Integer> {
         }
         if (cmd.getParameter("policy").hasValue()) {
             Collection<String> given = cmd.getParameter("policy").get();
+            for (String part : given) { // "default:margin=0.5" was called an unknown policy 'best-of:margin=0.5'
+                String policy = PolicyCatalog.resolveDefault(part).strip();
+                int colon = policy.indexOf(':');
+                if (colon >= 0 && PolicyRegistry.NAMES.contains(policy.substring(0, colon).strip())) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)
+                        + ": '" + part.strip() + "' gives " + policy.substring(0, colon).strip() + " flags, which the benchmarks"
+                        + " do not take: they run each policy at its defaults; name policies alone (./bench throughput"
+                        + " --policies and ./bench demo --policies take flags)");
+                }
+            }
             for (String policy : defaultFirst(given)) {
                 if (!PolicyRegistry.NAMES.contains(policy)) {
                     throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)

@@ -65,9 +65,27 @@ public final class JmhReportCommand implements Callable<Integer> {
         if (parsed.isEmpty()) {
             throw new IOException(results + " holds no results");
         }
-        if (!printOnly) {
-            checkOutputs();
+        if (printOnly) {
+            return report(parsed);
         }
+        // The top-most folders the check below makes for --doc and --chart: gone again if the run writes nothing there
+        // (a document refused, a chart folder that cannot be written).
+        List<Path> made = new ArrayList<>();
+        for (Path file : List.of(doc, chart)) {
+            made.add(OutputFile.topMissingFolder(file.toAbsolutePath().getParent()));
+        }
+        try {
+            checkOutputs();
+            return report(parsed);
+        } finally {
+            for (Path folder : made) {
+                OutputFile.deleteIfNoFile(folder);
+            }
+        }
+    }
+
+    /** Prints the table of {@code parsed} and, unless --print-only, writes the document and the chart. */
+    private int report(List<JmhResult> parsed) throws IOException {
         RatioTable table = RatioTable.of(parsed);
         String section = section(parsed, table, results.getFileName().toString(), chartLink());
         PrintWriter out = spec.commandLine().getOut();

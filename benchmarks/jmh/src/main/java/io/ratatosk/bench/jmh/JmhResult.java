@@ -1,5 +1,7 @@
 package io.ratatosk.bench.jmh;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One entry of JMH's JSON results: a benchmark at one set of parameters and one thread count, with its
@@ -64,8 +67,15 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
 
     static List<JmhResult> read(Path file) throws IOException {
         JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(file.toFile());
+        try (JsonParser parser = new ObjectMapper().createParser(file.toFile())) {
+            root = parser.getCodec().readTree(parser);
+            // readTree stops after the first value: a second run's results joined after it were dropped unseen
+            if (root != null && parser.nextToken() != null) {
+                JsonLocation at = parser.currentTokenLocation();
+                throw new IOException(file + " goes on after its " + (root.isArray() ? "array of results" : "first value")
+                    + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): one JMH run's results per file,"
+                    + " not several joined");
+            }
         } catch (JsonProcessingException e) { // Jackson's message hides the file and spans lines
             throw new IOException(file + " is not JMH JSON output: " + JsonErrors.oneLine(e), e);
         }
@@ -77,7 +87,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         for (JsonNode n : root) {
             JmhResult r = parse(file, n);
             // Two rows of one measurement would both be counted in the targets: not guessed which one is meant.
-            Integer earlier = entries.putIfAbsent(r.describe(), results.size() + 1);
+            Integer earlier = entries.putIfAbsent(r.measurement(), results.size() + 1);
             if (earlier != null) {
                 throw new IOException(file + " lists " + r.describe() + " twice (entries " + earlier + " and "
                     + (results.size() + 1) + "): keep one");
@@ -115,6 +125,14 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
     }
 
+    /**
+     * What makes two results one measurement: the benchmark, its parameters whatever their order, and the threads. In
+     * the order written, the same measurement with its parameters swapped was not seen twice: two rows of it.
+     */
+    String measurement() {
+        return benchmark + " " + new TreeMap<>(params) + " t=" + threads;
+    }
+
     /** "HitPathBenchmark.read side=ratatosk t=1": the benchmark, its parameters and threads, for messages. */
     String describe() {
         StringBuilder sb = new StringBuilder(benchmark);
@@ -135,6 +153,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         }
         if (!(primary.score() >= 0) || Double.isInfinite(primary.score())) {
             throw new IOException(file + ": " + describe() + " has the score " + rawScore + ", not a number of operations");
+        }
+        if (primary.score() == 0) { // no JMH run measures none; as a reference it made an infinite ratio the chart threw on
+            throw new IOException(file + ": " + describe() + " has the score " + rawScore + ": no operation measured, no"
+                + " throughput to compare");
         }
         Map<String, Score> converted = new LinkedHashMap<>();
         secondary.forEach((name, score) -> converted.put(name, score.perMicrosecond())); // counters too: hit ratio, per CPU

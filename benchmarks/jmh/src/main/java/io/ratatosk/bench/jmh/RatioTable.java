@@ -68,11 +68,13 @@ final class RatioTable {
      * @param reference  what ours is compared with (muninn, caffeine, global-clock or file), or null if nothing was
      * @param hitRatio   1 - misses / operations (see {@link #hitRatio}), NaN where the benchmark counts no misses
      * @param bytesPerOp gc.alloc.rate.norm, NaN where the gc profiler did not run
+     * @param ourCache   whether the first figures are our cache's; false for another side run without ours (Muninn alone),
+     *                   whose params then name it and which no target counts as ours
      */
     record Row(String benchmark, String params, int threads, String reference,
                Estimate ours, Estimate peer, Estimate wallRatio,
                Estimate oursPerCpu, Estimate peerPerCpu, Estimate cpuRatio,
-               double oursHitRatio, double peerHitRatio, double oursBytesPerOp, double peerBytesPerOp) {
+               double oursHitRatio, double peerHitRatio, double oursBytesPerOp, double peerBytesPerOp, boolean ourCache) {
 
         boolean hasPeer() {
             return reference != null;
@@ -95,10 +97,12 @@ final class RatioTable {
     }
 
     static RatioTable of(List<JmhResult> results) {
-        // (benchmark, params other than side/policy/tier) in first-seen order; within it, threads ascending
+        // (benchmark, params other than side/policy/tier, which of them it has) in first-seen order; within it, threads
+        // ascending. Results with the choice and without it in one group were read by the first one's rule: a result
+        // without a policy threw, one without a side beside ours and the peer was dropped.
         Map<String, Map<Integer, List<JmhResult>>> groups = new LinkedHashMap<>();
         for (JmhResult r : results) {
-            String key = r.benchmark() + "|" + params(r, false);
+            String key = r.benchmark() + "|" + params(r, false) + "|" + choice(r);
             groups.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(r.threads(), t -> new ArrayList<>()).add(r);
         }
         List<Row> rows = new ArrayList<>();
@@ -110,10 +114,21 @@ final class RatioTable {
         return new RatioTable(rows);
     }
 
+    /** The parameter a result's row is compared by: side, else tier, else policy; empty where it has none of them. */
+    private static String choice(JmhResult r) {
+        for (String choice : List.of(SIDE, TIER, POLICY)) {
+            if (r.params().containsKey(choice)) {
+                return choice;
+            }
+        }
+        return "";
+    }
+
+    /** The rows of results that differ in {@link #choice} alone, all of which have the same choice parameter. */
     private static List<Row> rowsOf(List<JmhResult> group) {
         List<Row> rows = new ArrayList<>();
-        JmhResult first = group.get(0);
-        if (first.params().containsKey(SIDE)) {
+        String choice = choice(group.get(0));
+        if (choice.equals(SIDE)) {
             JmhResult ours = find(group, SIDE, CacheSide.RATATOSK);
             String reference = null;
             JmhResult peer = null;
@@ -126,10 +141,13 @@ final class RatioTable {
             }
             if (ours != null) {
                 rows.add(row(ours, peer, reference));
-            } else if (peer != null) {
-                rows.add(row(peer, null, null)); // only the peer was run: show it without a ratio
             }
-        } else if (first.params().containsKey(TIER)) {
+            for (JmhResult r : group) { // the peer run without ours, a second peer, a side of another benchmark: no ratio
+                if (r != ours && (r != peer || ours == null)) {
+                    rows.add(row(r, null, null));
+                }
+            }
+        } else if (choice.equals(TIER)) {
             JmhResult file = find(group, TIER, NvmSwapBenchmark.FILE);
             for (JmhResult r : group) {
                 if (r != file) {
@@ -139,7 +157,7 @@ final class RatioTable {
             if (rows.isEmpty()) {
                 rows.add(row(file, null, null)); // only the reference was run
             }
-        } else if (first.params().containsKey(POLICY)) {
+        } else if (choice.equals(POLICY)) {
             JmhResult baseline = find(group, POLICY, PolicyHitPathBenchmark.BASELINE);
             List<JmhResult> sorted = new ArrayList<>(group);
             sorted.sort(Comparator.comparing((JmhResult r) -> !r.params().get(POLICY).equals(PolicyHitPathBenchmark.BASELINE))
@@ -159,14 +177,15 @@ final class RatioTable {
         Estimate o = primary(ours);
         Estimate oCpu = perCpuComparable(ours) ? perCpu(ours) : Estimate.UNKNOWN;
         if (peer == null) {
+            boolean ourCache = !ours.params().containsKey(SIDE) || CacheSide.RATATOSK.equals(ours.params().get(SIDE));
             return new Row(ours.benchmark(), params(ours, true), ours.threads(), null, o, Estimate.UNKNOWN, Estimate.UNKNOWN,
-                oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN);
+                oCpu, Estimate.UNKNOWN, Estimate.UNKNOWN, hitRatio(ours), Double.NaN, bytesPerOp(ours), Double.NaN, ourCache);
         }
         Estimate p = primary(peer);
         Estimate pCpu = perCpuComparable(peer) ? perCpu(peer) : Estimate.UNKNOWN;
         Estimate cpuRatio = oCpu.known() && pCpu.known() ? oCpu.over(pCpu) : Estimate.UNKNOWN;
         return new Row(ours.benchmark(), params(ours, true), ours.threads(), reference, o, p, o.over(p),
-            oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer));
+            oCpu, pCpu, cpuRatio, hitRatio(ours), hitRatio(peer), bytesPerOp(ours), bytesPerOp(peer), true);
     }
 
     private static Estimate primary(JmhResult r) {
@@ -223,11 +242,15 @@ final class RatioTable {
         return r.secondary(BYTES_PER_OP).map(Score::score).orElse(Double.NaN);
     }
 
-    /** The parameters as "k=v k=v", without side (and without policy and tier unless {@code withChoice}). */
+    /**
+     * The parameters as "k=v k=v", without policy, tier and side unless {@code withChoice}, and without side=ratatosk
+     * (ours): a row of another side says which it is.
+     */
     private static String params(JmhResult r, boolean withChoice) {
         StringJoiner j = new StringJoiner(" ");
         r.params().forEach((k, v) -> {
-            if (!k.equals(SIDE) && (withChoice || !k.equals(POLICY) && !k.equals(TIER))) {
+            boolean choice = k.equals(POLICY) || k.equals(TIER) || k.equals(SIDE);
+            if (!choice || withChoice && !(k.equals(SIDE) && v.equals(CacheSide.RATATOSK))) {
                 j.add(k + "=" + v);
             }
         });
@@ -311,7 +334,7 @@ final class RatioTable {
     List<LimitRow> limitRows() {
         List<LimitRow> out = new ArrayList<>();
         for (Row hit : rows) {
-            if (!hit.benchmark().equals(HIT_READ)) {
+            if (!hit.benchmark().equals(HIT_READ) || !hit.ourCache()) { // Muninn run alone is no share of ours
                 continue;
             }
             Row raw = rows.stream().filter(r -> r.benchmark().equals(RAW_READ) && r.params().equals(pagesOf(hit.params()))
@@ -379,7 +402,7 @@ final class RatioTable {
         targets.add(ratioTarget("cooperative eviction (evictor off) >= 1.0x Muninn", "CooperativeEvictionBenchmark.read", 1.0));
         List<Row> hitPaths = new ArrayList<>();
         for (Row r : rows) {
-            if (r.benchmark().startsWith("HitPathBenchmark.") || r.benchmark().startsWith("PolicyHitPathBenchmark.")) {
+            if (r.ourCache() && (r.benchmark().startsWith("HitPathBenchmark.") || r.benchmark().startsWith("PolicyHitPathBenchmark."))) {
                 hitPaths.add(r);
             }
         }
@@ -431,7 +454,8 @@ final class RatioTable {
 
     private Target limitTarget(String description, String params, double min) {
         List<LimitRow> matching = limitRows().stream().filter(r -> r.params().equals(params)).toList();
-        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && pagesOf(r.params()).equals(params)).toList();
+        List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && r.ourCache()
+            && pagesOf(r.params()).equals(params)).toList();
         if (matching.isEmpty()) {
             return new Target(description, hitRows, false, "not measured (run RawMemoryBenchmark with HitPathBenchmark)");
         }

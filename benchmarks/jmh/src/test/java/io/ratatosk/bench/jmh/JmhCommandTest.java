@@ -157,6 +157,23 @@ class JmhCommandTest {
         assertFalse(Files.exists(dir.resolve("r.json")));
     }
 
+    /**
+     * A policy with flags, as the other tools take it, was called an unknown policy under a name the user had not
+     * written ("-p policy=default:margin=0.5: unknown policy 'best-of:margin=0.5'"): the policy is known, its flags are not
+     * taken here.
+     */
+    @Test
+    void aPolicyWithFlagsIsRefusedSayingTheBenchmarksTakeNone(@TempDir Path dir) {
+        for (String spec : List.of("default:margin=0.5", " default:bestof.margin=0.5", "best-of:margin=0.5")) {
+            StringWriter err = new StringWriter();
+            assertEquals(2, jmh(err, "-p", "policy=muninn," + spec, "--out", dir.resolve("r.json").toString(), "PolicyHitPath"));
+            assertTrue(err.toString().contains("-p policy=muninn," + spec + ": '" + spec.strip() + "' gives "
+                + PolicyRegistry.DEFAULT_POLICY + " flags, which the benchmarks do not take"), err.toString());
+            assertFalse(err.toString().contains("unknown policy"), err.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
     /** A pattern that is no regular expression printed Java's three-line message, without saying it was the pattern. */
     @Test
     void aPatternThatIsNoRegularExpressionIsAUsageErrorNamingIt(@TempDir Path dir) {
@@ -179,6 +196,18 @@ class JmhCommandTest {
         err = new StringWriter();
         assertEquals(2, jmh(err, "-t", "99999999", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-t must be from 1 to " + ThreadCounts.MAX + ": 99999999"), err.toString());
+    }
+
+    /** JMH's "-t max", a thread per CPU, was refused as "-t must be from 1 to 4096: -1", a value no one had written. */
+    @Test
+    void jmhsThreadsMaxIsTakenAsJmhTakesIt(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "-t", "max", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("no benchmark matches NoSuchBenchmarkXyz"), "it got as far as the run: " + err);
+        assertFalse(err.toString().contains("must be from"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1", "-t", "max", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads 1 and -t max both set the thread counts"), err.toString());
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -325,6 +326,83 @@ class RatioTableTest {
         assertTrue(e.getMessage().startsWith(text + " is not JMH JSON output: Unrecognized token 'root'"), e.getMessage());
     }
 
+    /** Two runs' files joined (cat a.json b.json): the second's rows were dropped without a word, status 0. */
+    @Test
+    void resultsJoinedAfterTheFirstArrayAreRefused() throws IOException {
+        String read = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0);
+        String write = entry("HitPathBenchmark.write", 1, "\"side\":\"ratatosk\"", d(6, 6), 0.6, d(1000, 1000), 0.0, 0.0);
+        Path joined = Files.writeString(dir.resolve("joined.json"), "[" + read + "]\n[" + write + "]\n");
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(joined));
+        assertEquals(joined + " goes on after its array of results (line 2, column 1): one JMH run's results per file,"
+            + " not several joined", e.getMessage());
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(joined, dir.resolve("benchmarks.md"), dir.resolve("ratios.png"), err));
+        assertFalse(Files.exists(dir.resolve("benchmarks.md")), "nothing written");
+
+        Path spaced = Files.writeString(dir.resolve("spaced.json"), "[" + read + "]\n\n");
+        assertEquals(1, JmhResult.read(spaced).size(), "white space after the array is no second value");
+    }
+
+    /**
+     * Results of one benchmark with the policy (or side) and without it, as in files of two versions of a benchmark put
+     * together: one without a policy after one with it threw a NullPointerException, one without a side after ours and
+     * the peer was dropped from the table. Each is now a row; those with the choice are compared as before.
+     */
+    @Test
+    void resultsWithAndWithoutTheChoiceParameterAreEachARow() throws IOException {
+        Path policies = results("policies.json",
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"clock\"", d(9, 9), 0.9, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "", d(7, 7), 0.7, d(1000, 1000), 0.0, 0.0),
+            entry("PolicyHitPathBenchmark.read", 1, "\"policy\":\"global-clock\"", d(10, 10), 1.0, d(1000, 1000), 0.0, 0.0));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(policies)).rows();
+        assertEquals(List.of("policy=global-clock", "policy=clock", ""), rows.stream().map(RatioTable.Row::params).toList());
+        assertEquals(0.9, rows.get(1).ratio().mean(), 1e-9);
+        assertFalse(rows.get(2).hasPeer(), "no policy: nothing to compare it with");
+        assertEquals(7, rows.get(2).ours().mean(), 1e-9);
+
+        Path sides = results("sides.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"pages\":\"256\"", d(5, 5), 0.5, d(1000, 1000), 0.0, 0.0));
+        rows = RatioTable.of(JmhResult.read(sides)).rows();
+        assertEquals(2, rows.size(), rows.toString());
+        assertEquals(1.5, rows.get(0).wallRatio().mean(), 1e-9);
+        assertEquals(5, rows.get(1).ours().mean(), 1e-9);
+        assertFalse(rows.get(1).hasPeer());
+    }
+
+    /**
+     * Muninn run alone (-p side=muninn) was a row like ours, without a word of whose it was: beside RawMemoryBenchmark
+     * its throughput met "ours / raw" and its allocation failed "0 B/op (ours)". Sides that are neither ours nor a
+     * reference (another project's side=left) were dropped: a table with no row, status 0.
+     */
+    @Test
+    void anotherSideRunWithoutOursIsARowNamingItAndNoneOfOurTargets() throws IOException {
+        Path file = results("muninn.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 40.0),
+            entry("RawMemoryBenchmark.read", 1, "\"pages\":\"256\"", d(10, 10), 0.0, d(1000, 1000), 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+        RatioTable.Row muninn = table.rows().get(0);
+        assertEquals("side=muninn pages=256", muninn.params());
+        assertFalse(muninn.hasPeer());
+        assertEquals(List.of(), table.limitRows(), "Muninn's share of the raw loop is not ours");
+        String targets = table.targetsMarkdown();
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 0 | - | not measured"), targets);
+        assertTrue(targets.contains("| 0 B/op on every hit path (ours) | 0 | - | not measured"), targets);
+
+        Path foreign = results("foreign.json",
+            entry("SplitBenchmark.run", 1, "\"side\":\"left\"", d(8, 8), 0.8, null, null, null),
+            entry("SplitBenchmark.run", 1, "\"side\":\"right\"", d(6, 6), 0.6, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"ratatosk\"", d(5, 5), 0.5, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"muninn\"", d(4, 4), 0.4, null, null, null),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"caffeine\"", d(2, 2), 0.2, null, null, null));
+        List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(foreign)).rows();
+        assertEquals(List.of("SplitBenchmark.run side=left", "SplitBenchmark.run side=right",
+            "KeyValueCacheBenchmark.get  vs muninn", "KeyValueCacheBenchmark.get side=caffeine"),
+            rows.stream().map(r -> r.benchmark() + " " + r.params() + (r.hasPeer() ? " vs " + r.reference() : "")).toList(),
+            "every result a row: ours against the first reference, the rest alone");
+    }
+
     @Test
     void theKeyValueHitRatioIsOneMinusComputesPerOperationOfGetOrCompute() throws IOException {
         Path file = results("kv.json",
@@ -395,6 +473,26 @@ class RatioTableTest {
         }
     }
 
+    /**
+     * A reference that measured no operation made the ratio "Infinity ± Infinity", met every target it was in, and the
+     * chart library threw "Series data ... cannot be equal to Double.POSITIVE_INFINITY!!!" after the table was printed.
+     */
+    @Test
+    void aScoreOfNoOperationIsRefusedNamingIt() throws IOException {
+        Path file = results("zero.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(0, 0), 0.0, d(1000, 1000), 0.0, 0.0));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + ": HitPathBenchmark.read side=muninn t=1 has the score 0.0: no operation measured, no throughput"
+            + " to compare", e.getMessage());
+        Path doc = dir.resolve("benchmarks.md");
+        Path chart = dir.resolve("ratios.png");
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(file, doc, chart, err));
+        assertTrue(err.toString().contains("no operation measured"), err.toString());
+        assertFalse(Files.exists(doc) || Files.exists(chart), "nothing written");
+    }
+
     /** The same measurement twice made two rows and counted twice in the targets. */
     @Test
     void aResultListedTwiceIsRefused() throws IOException {
@@ -403,6 +501,18 @@ class RatioTableTest {
         Path file = results("twice.json", one, other, one);
         IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
         assertEquals(file + " lists HitPathBenchmark.read side=ratatosk t=1 twice (entries 1 and 3): keep one", e.getMessage());
+    }
+
+    /** The same measurement with its parameters in another order was taken for two: two rows of it, one paired. */
+    @Test
+    void aResultListedTwiceWithItsParametersInAnotherOrderIsRefused() throws IOException {
+        Path file = results("swapped.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"pages\":\"256\",\"side\":\"ratatosk\"", d(6, 6), 0.6, d(1000, 1000), 0.0, 0.0));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + " lists HitPathBenchmark.read pages=256 side=ratatosk t=1 twice (entries 1 and 3): keep one",
+            e.getMessage());
     }
 
     /**
@@ -528,5 +638,26 @@ class RatioTableTest {
         assertEquals(1, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
         assertTrue(err.toString().contains("missing.json"), err.toString());
         assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
+    }
+
+    /**
+     * A document refused (markers out of order, rows it would drop) or a chart that cannot be written left the folders
+     * made for the other output behind, empty.
+     */
+    @Test
+    void aRefusedRunLeavesNoFolderMadeForTheOutputs() throws IOException {
+        String text = "# Benchmarks\n" + JmhReportCommand.END + "\nnotes\n" + JmhReportCommand.BEGIN + "\n";
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), text);
+        StringWriter err = new StringWriter();
+        assertEquals(1, report(sample(), doc, dir.resolve("charts/new/r.png"), err));
+        assertTrue(err.toString().contains("before"), err.toString());
+        assertFalse(Files.exists(dir.resolve("charts")), "no folder made for the chart");
+
+        Path unwritable = Path.of("/proc/r.png");
+        assumeTrue(Files.isDirectory(unwritable.getParent()), "a folder that takes no new files");
+        err = new StringWriter();
+        assertEquals(2, report(sample(), dir.resolve("docs/new/benchmarks.md"), unwritable, err));
+        assertTrue(err.toString().contains("--chart"), err.toString());
+        assertFalse(Files.exists(dir.resolve("docs")), "no folder made for the document");
     }
 }

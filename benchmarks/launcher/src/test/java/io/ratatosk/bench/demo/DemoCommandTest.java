@@ -1,13 +1,24 @@
 package io.ratatosk.bench.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.BenchRun;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.policies.PolicyRegistry;
+import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench demo}'s flags: refused before the demo file is written, never after the first policies ran. */
 class DemoCommandTest {
@@ -77,5 +88,35 @@ class DemoCommandTest {
             assertEquals(2, demo("--seconds", seconds, "--cache", "1m", "--file-factor", "2"), seconds);
             assertTrue(err.toString().contains("--seconds must be above 0 and at most 86400 (a day): "), err.toString());
         }
+    }
+
+    /**
+     * The check after reopen read each page's id alone and said "every page holds its last write": a write lost (a dirty
+     * page dropped, or written back stale) passed. Each write adds 1 to its page's version, so the versions add up to
+     * the writes made; the writers of a page take turns, as the cache's shared write locks leave to the caller.
+     */
+    @Test
+    void theCheckAfterReopenCountsEveryWriteMade(@TempDir Path dir) throws IOException {
+        // Four pages, two frames, four threads: writers meet on a page, and without the stripes lost increments
+        BenchRun.Output run = BenchRun.run(err, "demo", "--policies", "muninn,global-clock", "--cache", "16k",
+            "--file-factor", "2", "--threads", "4", "--seconds", "0.3");
+        assertEquals(0, run.status(), run.out() + err);
+        Matcher verified = Pattern.compile("verified: every page holds its last write after close and reopen \\((\\d+)"
+            + " writes\\)").matcher(run.out());
+        assertTrue(verified.find(), run.out());
+        assertTrue(Long.parseLong(verified.group(1)) > 0, run.out());
+
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k"));
+        Path file = dir.resolve("demo.db");
+        long pages = 20;
+        DemoCommand.write(config, file, pages);
+        try (PageCache cache = PageCache.open(config); PagedFile mapped = cache.map(file, 8192, false);
+             PageCursor w = mapped.io(3, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            w.next();
+            w.putLong(8, 2); // two writes of page 3
+        }
+        DemoCommand.verify(config, file, pages, 2);
+        IllegalStateException lost = assertThrows(IllegalStateException.class, () -> DemoCommand.verify(config, file, pages, 3));
+        assertEquals("the pages hold 2 writes after reopen, but 3 were made: writes were lost", lost.getMessage());
     }
 }

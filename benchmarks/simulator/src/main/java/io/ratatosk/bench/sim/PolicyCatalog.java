@@ -190,7 +190,7 @@ public final class PolicyCatalog {
      * global-clock:max_usage=4 and global-clock:max_usage=04 (or clock.max_usage=4, or with spaces), and muninn and
      * muninn:max_usage=4 (its default), ran as two columns of one policy, each taking the other's wins.
      */
-    private static List<Object> meaning(PolicySpec spec) {
+    public static List<Object> meaning(PolicySpec spec) {
         Map<String, String> flags = new HashMap<>();
         PolicyRegistry.ENTRIES.stream().filter(entry -> entry.name().equals(spec.name())).findFirst().ifPresent(entry ->
             entry.flags().forEach(read -> flags.put(read.flag().name(), defaultValue(read))));
