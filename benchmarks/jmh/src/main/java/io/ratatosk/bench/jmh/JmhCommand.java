@@ -62,6 +62,9 @@ import picocli.CommandLine.Unmatched;
         "  ./bench jmh --out bench-out/full.json && ./bench jmh-report bench-out/full.json",
         "JMH's own help: ./bench jmh -- -h. Docs: docs/benchmarks.md"})
 public final class JmhCommand implements Callable<Integer> {
+    /** Every value a benchmark's {@code side} parameter takes (each benchmark takes some of them). */
+    private static final List<String> SIDES = List.of(CacheSide.RATATOSK, CacheSide.MUNINN, CacheSide.RAW,
+        KeyValueCacheBenchmark.CAFFEINE);
     /**
      * The suite: every benchmark class in this package but {@link PrimitiveMapBenchmark}, which compares data
      * structures rather than caches, and {@link CursorPerReadBenchmark}, a usage the hit path's targets are not
@@ -378,6 +381,16 @@ public final class JmhCommand implements Callable<Integer> {
                     throw new CommandLine.ParameterException(spec.commandLine(), "-p policy=" + String.join(",", given)
                         + ": unknown policy '" + policy + "'; the policies: " + String.join(", ", PolicyRegistry.NAMES)
                         + " (and default)");
+                }
+            }
+        }
+        if (cmd.getParameter("side").hasValue()) {
+            // a side no benchmark has (-p side=Muninn) failed each benchmark's setup in its fork, a stack trace per row
+            Collection<String> given = cmd.getParameter("side").get();
+            for (String side : given) {
+                if (!SIDES.contains(side)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "-p side=" + String.join(",", given)
+                        + ": unknown side '" + side + "'; the sides: " + String.join(", ", SIDES));
                 }
             }
         }
