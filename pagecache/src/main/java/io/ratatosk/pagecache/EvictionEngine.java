@@ -259,11 +259,13 @@ final class EvictionEngine {
      * reported on the next call instead, so no frame is ever left half unbound.
      */
     void unbind(int frame, long key) {
+        // The binding goes first: once the table entry is gone, an unmap no longer waits for this frame, and
+        // it must then find no frame bound to the file (it returns, and the file's id may be mapped anew).
+        frames.setBinding(frame, PageKey.UNBOUND);
         FrameOwner owner = owners.get(PageKey.fileId(key));
         if (owner != null) {
             owner.pageLeft(PageKey.pageId(key), frame);
         }
-        frames.setBinding(frame, PageKey.UNBOUND);
         try {
             policy.onEvicted(frame, key);
         } catch (Throwable t) {

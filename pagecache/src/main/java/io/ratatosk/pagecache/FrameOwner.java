@@ -13,7 +13,7 @@ interface FrameOwner {
     /** The swapper that writes the file's pages out (or into the tier in front of the file). */
     PageSwapper swapper();
 
-    /** Page {@code pageId} left frame {@code frame}: its table entry no longer points there. */
+    /** Page {@code pageId} left frame {@code frame}, which is unbound already: its table entry no longer points there. */
     void pageLeft(long pageId, int frame);
 
     int pageSize();

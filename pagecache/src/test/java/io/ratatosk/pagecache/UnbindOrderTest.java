@@ -1,0 +1,126 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapper;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An evicted or dropped page's frame is unbound before its file hears that the page left. An unmap stops waiting
+ * for a page once its table entry is gone, returns, and frees the file's id for the next map: a frame still bound
+ * to the file then is a page that outlived its file. (The background evictor, preempted between the two steps
+ * in the old order, failed {@code LifecycleTest.unmappingWhileOtherThreadsFaultLeavesNoFrameBoundToTheFile} once.)
+ */
+class UnbindOrderTest {
+    private static final int FILE_ID = 3;
+
+    /** The pages here are clean: an eviction hands them to the swapper, which drops them; nothing else is called. */
+    private static final PageSwapper CLEAN_PAGES_ONLY = new PageSwapper() {
+        @Override
+        public int filePageSize() {
+            return 8192;
+        }
+
+        @Override
+        public int read(long pageId, long address) {
+            throw new AssertionError("nothing is read here");
+        }
+
+        @Override
+        public void write(long pageId, long address) {
+            throw new AssertionError("a clean page is not written");
+        }
+
+        @Override
+        public void evict(long pageId, long address, boolean dirty) {
+            assertEquals(false, dirty, "the page is clean");
+        }
+
+        @Override
+        public void force() {
+        }
+
+        @Override
+        public long pageCount() {
+            return 0;
+        }
+
+        @Override
+        public void truncate(long pageCount) {
+            throw new AssertionError("nothing is truncated here");
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @Test
+    void aFileToldThatAPageLeftFindsNoFrameStillBoundToIt() throws Exception {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "128k", "pagecache.page_size", "8k",
+            "pagecache.evictor.enabled", "false"));
+        EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("inert"));
+        try {
+            List<Long> bindingsSeen = new ArrayList<>();
+            engine.register(FILE_ID, new Owner(engine, bindingsSeen));
+
+            int evicted = bindAPage(engine, 1);
+            engine.frames().unlockExclusive(evicted);
+            assertEquals(EvictionOutcome.EVICTED, engine.tryEvict(evicted, true));
+            engine.free(evicted);
+
+            int dropped = bindAPage(engine, 2);
+            engine.drop(new Owner(engine, bindingsSeen), PageKey.of(FILE_ID, 2), dropped);
+
+            assertEquals(List.of(PageKey.UNBOUND, PageKey.UNBOUND), bindingsSeen,
+                "the binding each frame had when its file heard that the page left");
+        } finally {
+            engine.close();
+        }
+    }
+
+    /** A free frame bound to page {@code pageId} of the file, held exclusively. */
+    private static int bindAPage(EvictionEngine engine, long pageId) {
+        int frame = engine.tryGrabFreeFrame();
+        engine.bind(frame, PageKey.of(FILE_ID, pageId));
+        return frame;
+    }
+
+    /** A file that notes, when told a page left a frame, what that frame is bound to at that moment. */
+    private record Owner(EvictionEngine engine, List<Long> bindingsSeen) implements FrameOwner {
+        @Override
+        public void pageLeft(long pageId, int frame) {
+            bindingsSeen.add(engine.frames().binding(frame));
+        }
+
+        @Override
+        public PageSwapper swapper() {
+            return CLEAN_PAGES_ONLY;
+        }
+
+        @Override
+        public int pageSize() {
+            return 8192;
+        }
+
+        @Override
+        public Path path() {
+            return Path.of("unbind-order.db");
+        }
+
+        @Override
+        public boolean isResident(long pageId) {
+            return false;
+        }
+
+        @Override
+        public boolean prefetch(long pageId) {
+            return false;
+        }
+    }
+}
