@@ -114,6 +114,10 @@ public final class JmhCommand implements Callable<Integer> {
         if (!ThreadCounts.inRange(threads)) {
             throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("--threads", threads));
         }
+        if (new LinkedHashSet<>(threads).size() < threads.size()) { // "1,1" ran the same count twice, as long again
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads names a thread count twice: " + threads
+                + "; each count runs once (repeat runs with --rounds)");
+        }
         // JMH's "-t max" (a thread per CPU) arrives as Threads.MAX, -1: it was refused as "-t must be from 1 to 4096: -1"
         if (cmd.getThreads().hasValue() && cmd.getThreads().get() != Threads.MAX
             && !ThreadCounts.inRange(List.of(cmd.getThreads().get()))) {

@@ -191,6 +191,14 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("benchmark pattern 'HitPath[' is not a regular expression"), err.toString());
     }
 
+    /** --threads 1,1 ran every benchmark at one thread twice, taking twice as long, and reported the rows twice. */
+    @Test
+    void aThreadCountNamedTwiceIsRefused(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--threads", "1,2,1", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--threads names a thread count twice: [1, 2, 1]"), err.toString());
+    }
+
     /** --threads 99999999 had JMH start that many threads; the limit is named. */
     @Test
     void aThreadCountAboveTheLimitIsAUsageError(@TempDir Path dir) {
