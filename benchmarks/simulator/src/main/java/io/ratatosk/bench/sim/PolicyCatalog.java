@@ -100,7 +100,15 @@ public final class PolicyCatalog {
 
     /** {@link #parse}, an unknown name refused with {@code offered} as the policies to choose from. */
     private PolicySpec parse(String text, List<String> offered, String offeredAs) {
-        text = resolveDefault(text);
+        if (namesDefault(text)) {
+            try {
+                return parse(resolveDefault(text), offered, offeredAs);
+            } catch (IllegalArgumentException e) {
+                // the message names the policy behind the alias, which the user did not type: say which one that is
+                throw new IllegalArgumentException("'" + text.strip() + "' (" + PolicyRegistry.DEFAULT_ALIAS + " is "
+                    + PolicyRegistry.DEFAULT_POLICY + "): " + e.getMessage(), e);
+            }
+        }
         String name = text.strip();
         int colon = name.indexOf(':');
         if (colon >= 0) {

@@ -42,6 +42,15 @@ class PolicyCatalogTest {
             "best-of takes the flags its experts read");
     }
 
+    /** "default:bogus=1" was refused as "unknown flag 'bogus' for policy best-of": a name the user never typed. */
+    @Test
+    void aBadDefaultSpecIsRefusedInTheUsersOwnWords() {
+        refused(() -> catalog.parse("default:bogus=1"), "'default:bogus=1' (" + PolicyRegistry.DEFAULT_ALIAS + " is "
+            + PolicyRegistry.DEFAULT_POLICY + "): unknown flag 'bogus'");
+        refused(() -> catalog.parsePageCachePolicy(" default:margin"), "'default:margin' (", "is not key=value");
+        refused(() -> catalog.parse("best-of:bogus=1"), "unknown flag 'bogus' for policy best-of");
+    }
+
     @Test
     void defaultComesFirstInAListAndARepeatOfItIsDropped() {
         List<String> texts = catalog.parseList("lru,clock-pro, default ," + PolicyRegistry.DEFAULT_POLICY)
