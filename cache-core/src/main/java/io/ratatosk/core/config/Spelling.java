@@ -34,11 +34,14 @@ public final class Spelling {
      * {@code given} is empty: the smaller, the likelier {@code given} was meant as {@code target}.
      */
     public static double closeness(String given, String target) {
-        if (given.isEmpty()) {
+        int close = Math.max(1, target.length() / 3);
+        if (given.isEmpty() || Math.abs(given.length() - target.length()) > close) {
+            // the distance is at least the difference in length: a pasted file as a flag name is not compared letter by
+            // letter with every flag (that took seconds per candidate)
             return Double.MAX_VALUE;
         }
         int distance = editDistance(given, target);
-        return distance <= Math.max(1, target.length() / 3) ? (double) distance / target.length() : Double.MAX_VALUE;
+        return distance <= close ? (double) distance / target.length() : Double.MAX_VALUE;
     }
 
     /** Levenshtein distance: insertions, deletions and substitutions, each costing one. */

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -211,6 +212,16 @@ class FlagTest {
     void editDistanceCountsInsertionsDeletionsAndSubstitutions(String a, String b, int distance) {
         assertEquals(distance, Spelling.editDistance(a, b));
         assertEquals(distance, Spelling.editDistance(b, a));
+    }
+
+    /** Close means at most a third of the candidate's letters apart, so a name much longer or shorter never is. */
+    @Test
+    void aNameFarLongerThanEveryCandidateSuggestsNone() {
+        assertEquals(Optional.of("muninn"), Spelling.closest("munin", List.of("clock", "muninn")));
+        assertEquals(Optional.empty(), Spelling.closest("muninn".repeat(2_000_000), List.of("clock", "muninn")));
+        assertEquals(Optional.of("clock-pro"), Spelling.closest("clockpr", List.of("clock-pro")),
+            "two letters short of nine is still close");
+        assertEquals(Optional.empty(), Spelling.closest("clock-pro-plus-plus", List.of("clock-pro")));
     }
 
     @Test
