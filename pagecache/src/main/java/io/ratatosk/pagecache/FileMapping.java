@@ -613,10 +613,13 @@ final class FileMapping implements FrameOwner {
         long key = PageKey.of(fileId, pageId);
         int attempt = 0;
         while (true) {
-            if (swapper.pageCount() > pageId) {
-                return; // again after an eviction we waited for: it may have written the page
-            }
+            // The entry before the file's length: an eviction (not held back by the gate) writes the page before it
+            // empties the entry, so a length read after an absent entry includes that write. Read the other way round,
+            // an eviction in between left a short length and an absent entry, and the zero page went over its write.
             int entry = table.get(pageId);
+            if (swapper.pageCount() > pageId) {
+                return; // also after an eviction we waited for: it may have written the page
+            }
             if (entry == TranslationTable.ABSENT) {
                 writeZeroPage(pageId);
                 return;
