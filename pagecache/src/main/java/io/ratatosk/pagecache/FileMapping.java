@@ -640,10 +640,12 @@ final class FileMapping implements FrameOwner {
                     frames.unlockExclusive(frame);
                 }
             }
-            if (frames.writeLockCount(frame) > 0) {
+            if (frames.writeLockCount(frame) > 0 && frames.binding(frame) == key) {
                 return; // dirty: the next flush writes it
             }
-            attempt = Backoff.pause(attempt); // being evicted: it lets go shortly
+            // Being evicted: it lets go shortly. Or evicted already, the frame taken for another page (maybe a write
+            // cursor's, which says nothing about this page): the entry, read again, tells.
+            attempt = Backoff.pause(attempt);
         }
     }
 
