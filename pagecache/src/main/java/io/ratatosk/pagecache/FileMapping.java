@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongFunction;
 import org.agrona.UnsafeAccess;
 import org.agrona.collections.IntArrayList;
 import sun.misc.Unsafe;
@@ -613,10 +614,13 @@ final class FileMapping implements FrameOwner {
         long key = PageKey.of(fileId, pageId);
         int attempt = 0;
         while (true) {
-            if (swapper.pageCount() > pageId) {
-                return; // again after an eviction we waited for: it may have written the page
-            }
+            // The entry before the file's length: an eviction (not held back by the gate) writes the page before it
+            // empties the entry, so a length read after an absent entry includes that write. Read the other way round,
+            // an eviction in between left a short length and an absent entry, and the zero page went over its write.
             int entry = table.get(pageId);
+            if (swapper.pageCount() > pageId) {
+                return; // also after an eviction we waited for: it may have written the page
+            }
             if (entry == TranslationTable.ABSENT) {
                 writeZeroPage(pageId);
                 return;
@@ -636,10 +640,12 @@ final class FileMapping implements FrameOwner {
                     frames.unlockExclusive(frame);
                 }
             }
-            if (frames.writeLockCount(frame) > 0) {
+            if (frames.writeLockCount(frame) > 0 && frames.binding(frame) == key) {
                 return; // dirty: the next flush writes it
             }
-            attempt = Backoff.pause(attempt); // being evicted: it lets go shortly
+            // Being evicted: it lets go shortly. Or evicted already, the frame taken for another page (maybe a write
+            // cursor's, which says nothing about this page): the entry, read again, tells.
+            attempt = Backoff.pause(attempt);
         }
     }
 
@@ -663,33 +669,12 @@ final class FileMapping implements FrameOwner {
         FrameTable frames = engine.frames();
         IntArrayList held = new IntArrayList();
         try {
+            LongFunction<String> heldByWriter = pageId -> "cannot truncate " + path + " to " + pageCount + " pages: page "
+                + pageId + " is held by a write cursor; close the cursors on pages at or past " + pageCount + " first";
             for (long pageId = table.nextPresent(pageCount); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
-                long key = PageKey.of(fileId, pageId);
-                int attempt = 0;
-                while (true) {
-                    int entry = table.get(pageId);
-                    if (entry == TranslationTable.ABSENT) {
-                        break; // evicted meanwhile
-                    }
-                    if (entry == TranslationTable.FAULTING) {
-                        throw new IllegalStateException("page " + pageId + " of " + path + " is being faulted in while"
-                            + " the file is truncated: a fault bypassed the file's operation gate");
-                    }
-                    int frame = entry - 1;
-                    if (frames.tryExclusiveLock(frame)) {
-                        if (frames.binding(frame) == key) {
-                            held.addInt(frame);
-                            break;
-                        }
-                        frames.unlockExclusive(frame); // evicted and reused meanwhile: look again
-                        continue;
-                    }
-                    if (frames.writeLockCount(frame) > 0) {
-                        throw new IllegalStateException("cannot truncate " + path + " to " + pageCount + " pages: page "
-                            + pageId + " is held by a write cursor; close the cursors on pages at or past "
-                            + pageCount + " first");
-                    }
-                    attempt = Backoff.pause(attempt); // being evicted: it lets go shortly
+                int frame = lockResidentPage(pageId, "truncated", heldByWriter);
+                if (frame >= 0) {
+                    held.addInt(frame);
                 }
             }
         } catch (Throwable t) {
@@ -699,6 +684,42 @@ final class FileMapping implements FrameOwner {
             throw t;
         }
         return held;
+    }
+
+    /**
+     * For an unmap or a truncate, with the gate closed and drained (no fault brings the page in): the frame of page
+     * {@code pageId}, exclusively locked and still holding the page, or -1 once the page is not resident. Waits out an
+     * eviction or a flush of the page; refuses, with {@code heldByWriter}'s message for the page, while a write cursor
+     * holds it. A writer on the frame the entry named counts only while that frame still holds the page: a page evicted
+     * while we waited leaves its frame to anyone, such as a write cursor's fault of another file's page, which once
+     * refused an unmap or truncate that had nothing left to wait for.
+     */
+    private int lockResidentPage(long pageId, String operation, LongFunction<String> heldByWriter) {
+        FrameTable frames = engine.frames();
+        long key = PageKey.of(fileId, pageId);
+        int attempt = 0;
+        while (true) {
+            int entry = table.get(pageId);
+            if (entry == TranslationTable.ABSENT) {
+                return -1; // evicted meanwhile
+            }
+            if (entry == TranslationTable.FAULTING) {
+                throw new IllegalStateException("page " + pageId + " of " + path + " is being faulted in while the file is "
+                    + operation + ": a fault bypassed the file's operation gate");
+            }
+            int frame = entry - 1;
+            if (frames.tryExclusiveLock(frame)) {
+                if (frames.binding(frame) == key) {
+                    return frame;
+                }
+                frames.unlockExclusive(frame); // evicted and reused meanwhile: look again
+                continue;
+            }
+            if (frames.writeLockCount(frame) > 0 && frames.binding(frame) == key) {
+                throw new IllegalStateException(heldByWriter.apply(pageId));
+            }
+            attempt = Backoff.pause(attempt); // being evicted, flushed, or just read in by a cursor: it lets go shortly
+        }
     }
 
     // ---- references and unmapping ---------------------------------------------------------------
@@ -754,27 +775,13 @@ final class FileMapping implements FrameOwner {
     }
 
     private void dropPages() throws IOException {
-        FrameTable frames = engine.frames();
-        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId)) {
-            int entry = table.get(pageId);
-            if (entry == TranslationTable.FAULTING) {
-                // Only a fault in flight marks an entry FAULTING, and the gate is closed and drained.
-                throw new IllegalStateException("page " + pageId + " of " + path + " is being faulted in while the file is"
-                    + " unmapped: a fault bypassed the file's operation gate");
+        LongFunction<String> heldByWriter = pageId -> "cannot close " + path + ": page " + pageId
+            + " is still held by a write cursor; close every cursor first";
+        for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
+            int frame = lockResidentPage(pageId, "unmapped", heldByWriter);
+            if (frame >= 0) {
+                engine.drop(this, PageKey.of(fileId, pageId), frame);
             }
-            if (entry == TranslationTable.ABSENT) {
-                continue; // evicted meanwhile
-            }
-            int frame = entry - 1;
-            int attempt = 0;
-            while (!frames.tryExclusiveLock(frame)) {
-                if (frames.writeLockCount(frame) > 0) {
-                    throw new IllegalStateException("cannot close " + path + ": page " + pageId
-                        + " is still held by a write cursor; close every cursor first");
-                }
-                attempt = Backoff.pause(attempt); // being evicted, flushed or read in by a cursor
-            }
-            engine.drop(this, PageKey.of(fileId, pageId), frame);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,6 +119,72 @@ class TruncateTest {
             }
             assertFalse(r.next());
         }
+    }
+
+    /**
+     * The cut's last page is dirty in a frame, past the file's end on disk, and an eviction (the background evictor's,
+     * or a fault's of another file: evictions do not wait for the file's gate) writes it out just as the truncate looks
+     * at the file's length. The truncate read the length first (too short), then found the page's entry gone, and
+     * wrote a zero page over the page the eviction had just written: the page's data was lost. Here the eviction runs
+     * inside the truncate's first look at the length, after the length was taken.
+     */
+    @Test
+    void anEvictionWritingTheCutsLastPageAsTheTruncateLooksAtTheFileLosesNothing() throws Exception {
+        Path path = dir.resolve("evicted-last.db");
+        AtomicBoolean evictAtNextLength = new AtomicBoolean();
+        PagedFile[] mapped = new PagedFile[1];
+        Throwable[] evictionFailed = new Throwable[1];
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
+                "pagecache.evictor.enabled", "false", "pagecache.warmup.enabled", "false")),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                @Override
+                public long pageCount() throws IOException {
+                    long pages = super.pageCount();
+                    if (evictAtNextLength.compareAndSet(true, false)) {
+                        Thread evictor = new Thread(() -> {
+                            try {
+                                evictPage(mapped[0], 4);
+                            } catch (Throwable t) {
+                                evictionFailed[0] = t;
+                            }
+                        });
+                        evictor.start();
+                        try {
+                            evictor.join();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    return pages; // as it was before the eviction wrote the page
+                }
+            }));
+        PagedFile file = cache.map(path, PAGE);
+        mapped[0] = file;
+        writePages(file, 0, 2, 100);
+        file.flush(); // the file on disk: 2 pages
+        writePages(file, 4, 5, 100); // dirty in a frame, past the end on disk
+        writePages(file, 9, 10, 100); // the cache's end: 10 pages
+        evictAtNextLength.set(true);
+        file.truncate(5);
+        assertFalse(evictAtNextLength.get(), "the truncate looked at the file's length");
+        if (evictionFailed[0] != null) {
+            throw new AssertionError("the eviction failed", evictionFailed[0]);
+        }
+        assertEquals(TranslationTable.ABSENT, file.table().get(4), "page 4 was evicted");
+        try (PageCursor r = file.io(4, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            assertEquals(104, readLong(r), "page 4 as written before the cut, which kept it");
+        }
+        file.flush();
+        assertEquals(5L * PAGE, Files.size(path));
+    }
+
+    /** Evicts resident page {@code pageId} of {@code file} as the evictor does: locked, written out, unbound, freed. */
+    private static void evictPage(PagedFile file, long pageId) {
+        EvictionEngine engine = file.mapping().engine();
+        int frame = file.table().get(pageId) - 1;
+        assertEquals(EvictionOutcome.EVICTED, engine.tryEvict(frame, true));
+        engine.free(frame);
     }
 
     @Test

@@ -1,0 +1,232 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An unmap or a truncate that waits for a page being evicted holds only the frame the page's entry named. By the time
+ * it can look again the page may be gone and the frame reused: held by a write cursor on a page of another file, which
+ * says nothing about the page waited for. The evictions here are faults' (cooperative: the cache's frames are all
+ * taken), which then fill the frame with a page of another file, for a write cursor that keeps it.
+ */
+class ReusedFrameTest {
+    private static final int PAGE = 4096;
+
+    @TempDir
+    Path dir;
+    private PageCache cache;
+    private ExecutorService pool;
+    private final AtomicBoolean holdNextEviction = new AtomicBoolean();
+    private final CountDownLatch evicting = new CountDownLatch(1);
+    private final CountDownLatch finishEviction = new CountDownLatch(1);
+    /** Run by the next look at a file's length, after the length was taken. */
+    private final AtomicReference<Callable<?>> atNextLength = new AtomicReference<>();
+
+    @AfterEach
+    void close() throws Exception {
+        finishEviction.countDown();
+        if (pool != null) {
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        if (cache != null) {
+            cache.close();
+        }
+    }
+
+    /**
+     * A cache of {@code frames} frames, no evictor; an eviction, once asked to, waits inside the swapper's evict, and
+     * a look at a file's length runs {@link #atNextLength} once set.
+     */
+    private void open(int frames) {
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(frames * PAGE),
+                "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false",
+                "pagecache.warmup.enabled", "false")),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                @Override
+                public void evict(long pageId, long address, boolean dirty) throws IOException {
+                    if (holdNextEviction.compareAndSet(true, false)) {
+                        evicting.countDown();
+                        try {
+                            finishEviction.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    super.evict(pageId, address, dirty);
+                }
+
+                @Override
+                public long pageCount() throws IOException {
+                    long pages = super.pageCount();
+                    Callable<?> action = atNextLength.getAndSet(null);
+                    if (action != null) {
+                        try {
+                            action.call();
+                        } catch (Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    return pages; // as it was before the action
+                }
+            }));
+        pool = Executors.newFixedThreadPool(3);
+    }
+
+    /**
+     * The frames: one pinned by a write cursor on {@code pinned}, the other holding {@code page} 0 of {@code file}
+     * (resident, clean); then a write cursor's fault on page 0 of {@code other} evicts it and waits inside the
+     * eviction. Returns the fault's task, which keeps its cursor (and the frame) until {@code release} is counted down.
+     */
+    private Future<?> evictThenKeepTheFrame(PagedFile pinned, PagedFile file, PagedFile other, CountDownLatch pinnedBoth,
+                                            CountDownLatch release) throws Exception {
+        CountDownLatch pinnedFirst = new CountDownLatch(1);
+        pool.submit(() -> {
+            try (PageCursor w = pinned.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+                pinnedFirst.countDown();
+                release.await();
+            }
+            return null;
+        });
+        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        LifecycleTest.read(file, 0);
+        assertEquals(0, cache.freeFrames(), "both frames taken");
+        holdNextEviction.set(true);
+        Future<?> fault = pool.submit(() -> {
+            try (PageCursor w = other.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next()); // evicts page 0 of file, the one frame not pinned
+                pinnedBoth.countDown();
+                release.await();
+            }
+            return null;
+        });
+        assertTrue(evicting.await(30, TimeUnit.SECONDS));
+        return fault;
+    }
+
+    /** Waits until {@code thread} waits in {@code method}. */
+    private static void awaitWaitingIn(Thread thread, String method) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals(method))) {
+            assertTrue(thread.isAlive() && System.nanoTime() < deadline, "never waited in " + method);
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void anUnmapWaitingForAnEvictionIsNotRefusedForTheWriteCursorThatGetsTheFrameNext() throws Exception {
+        open(2);
+        PagedFile pinned = cache.map(dir.resolve("pinned.db"), PAGE);
+        PagedFile file = cache.map(dir.resolve("closed.db"), PAGE);
+        PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
+        LifecycleTest.write(file, 0, 7);
+        file.flush();
+        CountDownLatch pinnedBoth = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> fault = evictThenKeepTheFrame(pinned, file, other, pinnedBoth, release);
+        Thread[] closer = new Thread[1];
+        Future<?> close = pool.submit(() -> {
+            closer[0] = Thread.currentThread();
+            file.close();
+            return null;
+        });
+        while (closer[0] == null) {
+            Thread.onSpinWait();
+        }
+        awaitWaitingIn(closer[0], "dropPages"); // its page's entry names the frame being evicted
+        finishEviction.countDown();
+        assertTrue(pinnedBoth.await(30, TimeUnit.SECONDS), "the fault's cursor holds the frame");
+        close.get(30, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"
+        assertTrue(file.mapping().isClosed(), "unmapped");
+        release.countDown();
+        fault.get(30, TimeUnit.SECONDS);
+        assertEquals(7, LifecycleTest.read(cache.map(dir.resolve("closed.db"), PAGE), 0));
+    }
+
+    /**
+     * A cut below the end the cache grew the file to, past its end on disk: the page left last is a hole read in
+     * (clean zeros), to be written so that the file reaches it. The truncate read its entry, and as it looked at the
+     * file's length the page was evicted (clean: nothing written) by a write cursor's fault of another file, which kept
+     * the frame. The truncate took that writer for one on its page, dirty, which the next flush would write: it wrote
+     * nothing, and the file stayed shorter than getLastPageId() said (a flush, close or map found it so).
+     */
+    @Test
+    void aTruncateWhoseLastPageIsEvictedAsItLooksWritesItThoughAWriteCursorGetsTheFrame() throws Exception {
+        open(3);
+        Path path = dir.resolve("cut.db");
+        PagedFile file = cache.map(path, PAGE);
+        PagedFile pinned = cache.map(dir.resolve("pinned.db"), PAGE);
+        PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
+        PagedFile another = cache.map(dir.resolve("another.db"), PAGE);
+        LifecycleTest.write(file, 0, 1);
+        LifecycleTest.write(file, 1, 1);
+        file.flush(); // the file on disk: 2 pages
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch pinnedFirst = new CountDownLatch(1);
+        Future<?> pinning = pool.submit(() -> {
+            try (PageCursor w = pinned.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+                pinnedFirst.countDown();
+                release.await();
+            }
+            return null;
+        });
+        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        try (PageCursor w = file.io(9, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next()); // the cache's end: 10 pages, page 9 dirty and pinned while
+            w.putLong(0, 9);
+            assertEquals(0, LifecycleTest.read(file, 3)); // page 3, a hole, comes in clean into the last frame
+        }
+        assertEquals(0, cache.freeFrames(), "three frames: pinned.db's, page 9's and page 3's");
+        CountDownLatch pinnedBoth = new CountDownLatch(2);
+        Future<?>[] faults = new Future<?>[2];
+        atNextLength.set(() -> {
+            // page 9 was cut, its frame freed: a write cursor takes it, and another's fault evicts page 3, the one
+            // frame left that no cursor pins
+            for (int i = 0; i < 2; i++) {
+                PagedFile target = i == 0 ? another : other;
+                faults[i] = pool.submit(() -> {
+                    try (PageCursor w = target.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        assertTrue(w.next());
+                        pinnedBoth.countDown();
+                        release.await();
+                    }
+                    return null;
+                });
+                while (pinnedBoth.getCount() > 1 - i && !faults[i].isDone()) {
+                    Thread.onSpinWait();
+                }
+            }
+            return null;
+        });
+        file.truncate(4);
+        assertEquals(null, atNextLength.get(), "the truncate looked at the file's length");
+        assertEquals(0, pinnedBoth.getCount(), "both write cursors hold a frame");
+        assertEquals(3, file.getLastPageId());
+        assertEquals(4L * PAGE, Files.size(path), "the file reaches the last page the cache says it has");
+        release.countDown();
+        pinning.get(30, TimeUnit.SECONDS);
+        for (Future<?> fault : faults) {
+            fault.get(30, TimeUnit.SECONDS);
+        }
+    }
+}
