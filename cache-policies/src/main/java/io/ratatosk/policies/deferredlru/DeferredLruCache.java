@@ -191,20 +191,33 @@ public final class DeferredLruCache<K, V> {
             OBJECTS.setOpaque(values, entry, value);
             unlockEntry(entry);
             list.claim(entry);
-            Integer existing = index.putIfAbsent(key, entryNumbers[entry]);
+            Integer existing;
+            try {
+                existing = index.putIfAbsent(key, entryNumbers[entry]);
+            } catch (RuntimeException | Error e) {
+                // The key's hashCode or equals threw, or the map could not allocate its node. The entry is in neither
+                // the pool nor the list: kept, it would be lost for good (a cache of one entry then waited forever).
+                giveBack(entry);
+                throw e;
+            }
             if (existing == null) {
                 list.linkClaimed(entry);
                 return null;
             }
-            list.releaseClaim(entry);
-            clear(entry);
-            release(entry);
+            giveBack(entry);
             V current = get(key);
             if (current != null) {
                 return current;
             }
             // The other entry was evicted before we could read it: try again.
         }
+    }
+
+    /** Returns a claimed entry that was not linked, with its pair dropped, to the pool. */
+    private void giveBack(int entry) {
+        list.releaseClaim(entry);
+        clear(entry);
+        release(entry);
     }
 
     /** An empty entry: from the pool, else by purging the oldest entries into it (algorithm 14). */

@@ -1,6 +1,7 @@
 package io.ratatosk.policies.deferredlru;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +93,54 @@ class DeferredLruCacheTest {
         cache.put(2, 2);
         assertNull(cache.get(1));
         assertEquals(2, cache.get(2));
+        cache.checkInvariants();
+    }
+
+    /** A key whose hashCode throws from its {@code failAt}-th call on (a broken key; in effect as an index that cannot allocate). */
+    private static final class FailingKey {
+        private final int id;
+        private final int failAt;
+        private int hashCalls;
+
+        FailingKey(int id, int failAt) {
+            this.id = id;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public int hashCode() {
+            if (failAt > 0 && ++hashCalls >= failAt) {
+                throw new IllegalStateException("hashCode of key " + id + " failed");
+            }
+            return id;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof FailingKey key && key.id == id;
+        }
+    }
+
+    /**
+     * An insert whose index update throws (the key's hashCode or equals, or the map's node allocation) leaves the entry
+     * it took from the pool unused: it must go back. It stayed claimed, in neither the pool nor the LRU list, for good:
+     * size() read one high from then on, and in a cache of one entry every later insert waited forever for an entry.
+     */
+    @Test
+    void anInsertWhoseIndexUpdateThrowsGivesItsEntryBack() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(1, 1, 1);
+        FailingKey broken = new FailingKey(1, 2); // the lookup hashes it once; the index's insert, the second time, throws
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(broken, 1));
+        assertEquals("hashCode of key 1 failed", thrown.getMessage(), "the key's own exception, as it was");
+        assertEquals(0, cache.size(), "the failed insert holds no entry");
+        cache.checkInvariants();
+        FailingKey next = new FailingKey(2, 0);
+        Thread insert = new Thread(() -> cache.put(next, 2));
+        insert.setDaemon(true); // spins if the entry is lost: must not keep the JVM alive
+        insert.start();
+        insert.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(insert.isAlive(), "the next insert still waits for the cache's one entry");
+        assertEquals(2, cache.get(next));
         cache.checkInvariants();
     }
 
