@@ -271,9 +271,11 @@ public final class DeferredLruCache<K, V> {
      * one step ({@link #releasePurged}); returns how many.
      */
     private int purge() {
-        int purged = list.purge(purgeCount, this::evict);
-        releasePurged();
-        return purged;
+        try {
+            return list.purge(purgeCount, this::evict);
+        } finally {
+            releasePurged(); // also those evicted before an eviction threw
+        }
     }
 
     /**

@@ -96,7 +96,7 @@ class DeferredLruCacheTest {
         cache.checkInvariants();
     }
 
-    /** A key whose hashCode throws from its {@code failAt}-th call on (a broken key; in effect as an index that cannot allocate). */
+    /** A key whose hashCode throws at its {@code failAt}-th call only: a transient failure, as an index that could not allocate. */
     private static final class FailingKey {
         private final int id;
         private final int failAt;
@@ -109,7 +109,7 @@ class DeferredLruCacheTest {
 
         @Override
         public int hashCode() {
-            if (failAt > 0 && ++hashCalls >= failAt) {
+            if (++hashCalls == failAt) {
                 throw new IllegalStateException("hashCode of key " + id + " failed");
             }
             return id;
@@ -141,6 +141,25 @@ class DeferredLruCacheTest {
         insert.join(TimeUnit.SECONDS.toMillis(10));
         assertFalse(insert.isAlive(), "the next insert still waits for the cache's one entry");
         assertEquals(2, cache.get(next));
+        cache.checkInvariants();
+    }
+
+    /**
+     * The entries a purge evicted before one of its evictions threw are in the pool when the exception leaves. Since
+     * purges hand their entries over in one step at the end (407b0d1), they stayed out of both the pool and the list
+     * until the next purge: size() read them as held and checkInvariants failed.
+     */
+    @Test
+    void anEvictionThatThrowsMidPurgePoolsTheEntriesEvictedBeforeIt() {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(3, 1, 3);
+        FailingKey oldest = new FailingKey(1, 0);
+        FailingKey failing = new FailingKey(2, 3); // the purge's remove, after the oldest's, is its third hash
+        cache.put(oldest, 1);
+        cache.put(failing, 2);
+        cache.put(new FailingKey(3, 0), 3);
+        assertThrows(IllegalStateException.class, () -> cache.put(new FailingKey(4, 0), 4));
+        assertNull(cache.get(oldest), "evicted before the failure");
+        assertEquals(2, cache.size(), "two entries hold keys; the oldest's is back in the pool");
         cache.checkInvariants();
     }
 
