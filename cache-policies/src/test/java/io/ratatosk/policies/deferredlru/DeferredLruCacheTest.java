@@ -96,11 +96,14 @@ class DeferredLruCacheTest {
         cache.checkInvariants();
     }
 
-    /** A key whose hashCode throws at its {@code failAt}-th call only: a transient failure, as an index that could not allocate. */
+    /**
+     * A key whose {@code failAt}-th call of hashCode or equals, counted together, throws: a transient failure (as of an
+     * index that could not allocate); every other call works.
+     */
     private static final class FailingKey {
         private final int id;
         private final int failAt;
-        private int hashCalls;
+        private int calls;
 
         FailingKey(int id, int failAt) {
             this.id = id;
@@ -109,7 +112,7 @@ class DeferredLruCacheTest {
 
         @Override
         public int hashCode() {
-            if (++hashCalls == failAt) {
+            if (++calls == failAt) {
                 throw new IllegalStateException("hashCode of key " + id + " failed");
             }
             return id;
@@ -117,6 +120,9 @@ class DeferredLruCacheTest {
 
         @Override
         public boolean equals(Object other) {
+            if (++calls == failAt) {
+                throw new IllegalStateException("equals of key " + id + " failed");
+            }
             return other instanceof FailingKey key && key.id == id;
         }
     }
@@ -141,6 +147,54 @@ class DeferredLruCacheTest {
         insert.join(TimeUnit.SECONDS.toMillis(10));
         assertFalse(insert.isAlive(), "the next insert still waits for the cache's one entry");
         assertEquals(2, cache.get(next));
+        cache.checkInvariants();
+    }
+
+    /**
+     * An eviction whose index update throws (the evicted key's hashCode or equals) leaves the entry as it was: cached,
+     * unlocked, and the exception goes to the insert that needed the room. The entry stayed write-locked for good: a get
+     * or put of its key spun forever on the lock, and no purge could take it again (in a cache of one entry, every later
+     * insert spun forever too).
+     */
+    @Test
+    void anEvictionWhoseIndexUpdateThrowsLeavesTheEntryUsable() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(1, 1, 1);
+        FailingKey evicted = new FailingKey(1, 3); // hashed by put's lookup and the index's insert; the eviction's remove throws
+        cache.put(evicted, 1);
+        FailingKey newer = new FailingKey(2, 0);
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(newer, 2));
+        assertEquals("hashCode of key 1 failed", thrown.getMessage());
+        cache.checkInvariants();
+        Integer[] read = new Integer[1];
+        Thread reader = new Thread(() -> {
+            read[0] = cache.get(evicted);
+            cache.put(newer, 2); // evicts it, its hashCode working again
+        });
+        reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
+        reader.start();
+        reader.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(reader.isAlive(), "a get or put still spins on the entry whose eviction failed");
+        assertEquals(1, read[0], "the entry kept its pair");
+        assertEquals(2, cache.get(newer));
+        assertNull(cache.get(evicted));
+        cache.checkInvariants();
+    }
+
+    /** As an eviction's: a put whose key's equals throws while it holds the entry to replace its value. */
+    @Test
+    void aReplaceWhoseKeysEqualsThrowsLeavesTheEntryUsable() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(2);
+        FailingKey key = new FailingKey(1, 4); // two hashes to insert, one to look it up again, then replace's equals
+        cache.put(key, 1);
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(key, 2));
+        assertEquals("equals of key 1 failed", thrown.getMessage());
+        Integer[] read = new Integer[1];
+        Thread reader = new Thread(() -> read[0] = cache.get(key));
+        reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
+        reader.start();
+        reader.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(reader.isAlive(), "a get still spins on the entry whose replace failed");
+        assertEquals(1, read[0], "the value the failed put did not replace");
         cache.checkInvariants();
     }
 
