@@ -27,7 +27,9 @@ import java.util.function.Function;
  * <p>Defaults: pull threshold 0.9 and purge count 0.01 of the capacity, as for the page cache (the
  * thesis's best hit rate, section 5.2; docs/policies.md has the measurements). A
  * function given to {@link #computeIfAbsent} may run in more than one thread for the same key when
- * they miss together; one result is kept and returned to all of them.
+ * they miss together; one result is kept and returned to all of them. An exception from a key's {@code hashCode} or
+ * {@code equals} (or from the key index) reaches the call that met it, which may be an insert evicting that key, and
+ * leaves every entry usable: nothing stays locked, claimed or out of the pool.
  *
  * <p>Source: Kroilov (2020), chapter 4 (algorithms 9-14) and chapter 5.
  */
@@ -165,11 +167,15 @@ public final class DeferredLruCache<K, V> {
         if (!lockEntry(entry)) {
             return false;
         }
-        boolean same = key.equals(keys[entry]);
-        if (same) {
-            OBJECTS.setOpaque(values, entry, value);
+        boolean same;
+        try {
+            same = key.equals(keys[entry]); // the caller's equals, which may throw: the entry must not stay locked
+            if (same) {
+                OBJECTS.setOpaque(values, entry, value);
+            }
+        } finally {
+            unlockEntry(entry);
         }
-        unlockEntry(entry);
         if (same) {
             list.touch(entry);
         }
@@ -191,20 +197,33 @@ public final class DeferredLruCache<K, V> {
             OBJECTS.setOpaque(values, entry, value);
             unlockEntry(entry);
             list.claim(entry);
-            Integer existing = index.putIfAbsent(key, entryNumbers[entry]);
+            Integer existing;
+            try {
+                existing = index.putIfAbsent(key, entryNumbers[entry]);
+            } catch (RuntimeException | Error e) {
+                // The key's hashCode or equals threw, or the map could not allocate its node. The entry is in neither
+                // the pool nor the list: kept, it would be lost for good (a cache of one entry then waited forever).
+                giveBack(entry);
+                throw e;
+            }
             if (existing == null) {
                 list.linkClaimed(entry);
                 return null;
             }
-            list.releaseClaim(entry);
-            clear(entry);
-            release(entry);
+            giveBack(entry);
             V current = get(key);
             if (current != null) {
                 return current;
             }
             // The other entry was evicted before we could read it: try again.
         }
+    }
+
+    /** Returns a claimed entry that was not linked, with its pair dropped, to the pool. */
+    private void giveBack(int entry) {
+        list.releaseClaim(entry);
+        clear(entry);
+        release(entry);
     }
 
     /** An empty entry: from the pool, else by purging the oldest entries into it (algorithm 14). */
@@ -258,9 +277,11 @@ public final class DeferredLruCache<K, V> {
      * one step ({@link #releasePurged}); returns how many.
      */
     private int purge() {
-        int purged = list.purge(purgeCount, this::evict);
-        releasePurged();
-        return purged;
+        try {
+            return list.purge(purgeCount, this::evict);
+        } finally {
+            releasePurged(); // also those evicted before an eviction threw
+        }
     }
 
     /**
@@ -271,7 +292,14 @@ public final class DeferredLruCache<K, V> {
         if (!lockEntry(entry)) {
             return false; // a put is writing it: spare it this time
         }
-        index.remove(keys[entry], entryNumbers[entry]);
+        try {
+            index.remove(keys[entry], entryNumbers[entry]);
+        } catch (RuntimeException | Error e) {
+            // The key's hashCode or equals threw before the map changed: the entry stays as it was, cached. Left
+            // locked, every get or put of its key would spin on it for good, and no purge could take it again.
+            unlockEntry(entry);
+            throw e;
+        }
         list.unlink(entry);
         OBJECTS.setOpaque(keys, entry, null);
         OBJECTS.setOpaque(values, entry, null);

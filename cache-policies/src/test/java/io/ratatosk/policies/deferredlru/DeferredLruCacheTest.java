@@ -1,6 +1,7 @@
 package io.ratatosk.policies.deferredlru;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +93,127 @@ class DeferredLruCacheTest {
         cache.put(2, 2);
         assertNull(cache.get(1));
         assertEquals(2, cache.get(2));
+        cache.checkInvariants();
+    }
+
+    /**
+     * A key whose {@code failAt}-th call of hashCode or equals, counted together, throws: a transient failure (as of an
+     * index that could not allocate); every other call works.
+     */
+    private static final class FailingKey {
+        private final int id;
+        private final int failAt;
+        private int calls;
+
+        FailingKey(int id, int failAt) {
+            this.id = id;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public int hashCode() {
+            if (++calls == failAt) {
+                throw new IllegalStateException("hashCode of key " + id + " failed");
+            }
+            return id;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (++calls == failAt) {
+                throw new IllegalStateException("equals of key " + id + " failed");
+            }
+            return other instanceof FailingKey key && key.id == id;
+        }
+    }
+
+    /**
+     * An insert whose index update throws (the key's hashCode or equals, or the map's node allocation) leaves the entry
+     * it took from the pool unused: it must go back. It stayed claimed, in neither the pool nor the LRU list, for good:
+     * size() read one high from then on, and in a cache of one entry every later insert waited forever for an entry.
+     */
+    @Test
+    void anInsertWhoseIndexUpdateThrowsGivesItsEntryBack() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(1, 1, 1);
+        FailingKey broken = new FailingKey(1, 2); // the lookup hashes it once; the index's insert, the second time, throws
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(broken, 1));
+        assertEquals("hashCode of key 1 failed", thrown.getMessage(), "the key's own exception, as it was");
+        assertEquals(0, cache.size(), "the failed insert holds no entry");
+        cache.checkInvariants();
+        FailingKey next = new FailingKey(2, 0);
+        Thread insert = new Thread(() -> cache.put(next, 2));
+        insert.setDaemon(true); // spins if the entry is lost: must not keep the JVM alive
+        insert.start();
+        insert.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(insert.isAlive(), "the next insert still waits for the cache's one entry");
+        assertEquals(2, cache.get(next));
+        cache.checkInvariants();
+    }
+
+    /**
+     * An eviction whose index update throws (the evicted key's hashCode or equals) leaves the entry as it was: cached,
+     * unlocked, and the exception goes to the insert that needed the room. The entry stayed write-locked for good: a get
+     * or put of its key spun forever on the lock, and no purge could take it again (in a cache of one entry, every later
+     * insert spun forever too).
+     */
+    @Test
+    void anEvictionWhoseIndexUpdateThrowsLeavesTheEntryUsable() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(1, 1, 1);
+        FailingKey evicted = new FailingKey(1, 3); // hashed by put's lookup and the index's insert; the eviction's remove throws
+        cache.put(evicted, 1);
+        FailingKey newer = new FailingKey(2, 0);
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(newer, 2));
+        assertEquals("hashCode of key 1 failed", thrown.getMessage());
+        cache.checkInvariants();
+        Integer[] read = new Integer[1];
+        Thread reader = new Thread(() -> {
+            read[0] = cache.get(evicted);
+            cache.put(newer, 2); // evicts it, its hashCode working again
+        });
+        reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
+        reader.start();
+        reader.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(reader.isAlive(), "a get or put still spins on the entry whose eviction failed");
+        assertEquals(1, read[0], "the entry kept its pair");
+        assertEquals(2, cache.get(newer));
+        assertNull(cache.get(evicted));
+        cache.checkInvariants();
+    }
+
+    /** As an eviction's: a put whose key's equals throws while it holds the entry to replace its value. */
+    @Test
+    void aReplaceWhoseKeysEqualsThrowsLeavesTheEntryUsable() throws Exception {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(2);
+        FailingKey key = new FailingKey(1, 4); // two hashes to insert, one to look it up again, then replace's equals
+        cache.put(key, 1);
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> cache.put(key, 2));
+        assertEquals("equals of key 1 failed", thrown.getMessage());
+        Integer[] read = new Integer[1];
+        Thread reader = new Thread(() -> read[0] = cache.get(key));
+        reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
+        reader.start();
+        reader.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(reader.isAlive(), "a get still spins on the entry whose replace failed");
+        assertEquals(1, read[0], "the value the failed put did not replace");
+        cache.checkInvariants();
+    }
+
+    /**
+     * The entries a purge evicted before one of its evictions threw are in the pool when the exception leaves. Since
+     * purges hand their entries over in one step at the end (407b0d1), they stayed out of both the pool and the list
+     * until the next purge: size() read them as held and checkInvariants failed.
+     */
+    @Test
+    void anEvictionThatThrowsMidPurgePoolsTheEntriesEvictedBeforeIt() {
+        DeferredLruCache<FailingKey, Integer> cache = new DeferredLruCache<>(3, 1, 3);
+        FailingKey oldest = new FailingKey(1, 0);
+        FailingKey failing = new FailingKey(2, 3); // the purge's remove, after the oldest's, is its third hash
+        cache.put(oldest, 1);
+        cache.put(failing, 2);
+        cache.put(new FailingKey(3, 0), 3);
+        assertThrows(IllegalStateException.class, () -> cache.put(new FailingKey(4, 0), 4));
+        assertNull(cache.get(oldest), "evicted before the failure");
+        assertEquals(2, cache.size(), "two entries hold keys; the oldest's is back in the pool");
         cache.checkInvariants();
     }
 

@@ -1,0 +1,165 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Many threads on few latches, as the NVM tier's 64 stripes meet under load: nested holds (lock and tryLock), a holder
+ * that throws, waiters that are interrupted. Each latch guards a page of plain longs that every holder rewrites as a
+ * whole; a holder that finds a page torn, a count that does not balance, or a thread still waiting at the end fails.
+ */
+class PageLatchStressTest {
+    private static final int THREADS = 16;
+    private static final int LATCHES = 3;
+    private static final int WORDS = 8;
+
+    @Test
+    void nestedHoldsThrowsAndInterruptsKeepEveryPageWholeAndEveryLatchFree() throws Exception {
+        for (int repeat = 0; repeat < 3; repeat++) {
+            run(repeat);
+        }
+    }
+
+    private static void run(long seed) throws Exception {
+        PageLatch[] latches = new PageLatch[LATCHES];
+        long[][] pages = new long[LATCHES][WORDS];
+        long[] writes = new long[LATCHES]; // under its latch: how many holders rewrote the page
+        for (int i = 0; i < LATCHES; i++) {
+            latches[i] = new PageLatch();
+        }
+        int rounds = 3_000;
+        long[][] myWrites = new long[THREADS][LATCHES];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(THREADS);
+        boolean[] interruptedByOthers = new boolean[THREADS];
+        boolean[] interruptKept = new boolean[THREADS];
+        Thread[] workers = new Thread[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            int me = t;
+            workers[t] = new Thread(() -> {
+                SplittableRandom random = new SplittableRandom(seed * THREADS + me);
+                try {
+                    while (start.getCount() > 0) {
+                        Thread.onSpinWait(); // not await: another worker's interrupt may come first
+                    }
+                    for (int i = 0; i < rounds; i++) {
+                        int l = random.nextInt(LATCHES);
+                        boolean viaTry = random.nextInt(4) == 0;
+                        if (viaTry) {
+                            if (!latches[l].tryLock()) {
+                                continue;
+                            }
+                        } else {
+                            latches[l].lock();
+                        }
+                        try {
+                            int depth = random.nextInt(3);
+                            for (int d = 0; d < depth; d++) {
+                                if (d % 2 == 0) {
+                                    latches[l].lock();
+                                } else {
+                                    assertTrue(latches[l].tryLock(), "the holder takes its latch again");
+                                }
+                            }
+                            try {
+                                rewrite(pages[l], me, i);
+                                writes[l]++;
+                                myWrites[me][l]++;
+                                if (random.nextInt(64) == 0) {
+                                    throw new IllegalStateException("a holder fails");
+                                }
+                                if (random.nextInt(256) == 0) {
+                                    Thread.yield();
+                                }
+                            } finally {
+                                for (int d = 0; d < depth; d++) {
+                                    latches[l].unlock();
+                                }
+                            }
+                            checkWhole(pages[l]);
+                        } catch (IllegalStateException expected) {
+                            // the latch is still released by the finally below
+                        } finally {
+                            latches[l].unlock();
+                        }
+                        if (random.nextInt(32) == 0) {
+                            int target = random.nextInt(THREADS);
+                            synchronized (interruptedByOthers) {
+                                interruptedByOthers[target] = true;
+                            }
+                            workers[target].interrupt();
+                        }
+                    }
+                    finished.countDown();
+                    while (finished.getCount() > 0) {
+                        Thread.onSpinWait(); // no interrupt comes after this: every thread has stopped sending them
+                    }
+                    interruptKept[me] = Thread.interrupted();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "latch-stress-" + t);
+            workers[t].setDaemon(true); // a thread left waiting fails the test below, and must not keep the JVM alive
+            workers[t].start();
+        }
+        start.countDown();
+        for (Thread worker : workers) {
+            worker.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(worker.isAlive(), worker.getName() + " still waits: a lost wake-up or a latch never freed");
+        }
+        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
+        for (int t = 0; t < THREADS; t++) {
+            assertEquals(interruptedByOthers[t], interruptKept[t], "thread " + t + "'s interrupt (lock keeps it, as ReentrantLock.lock)");
+        }
+        for (int l = 0; l < LATCHES; l++) {
+            long total = 0;
+            for (int t = 0; t < THREADS; t++) {
+                total += myWrites[t][l];
+            }
+            assertEquals(total, writes[l], "latch " + l + ": holders' writes lost (two held it at once)");
+            checkWhole(pages[l]);
+            assertTrue(tryLockElsewhere(latches[l]), "latch " + l + " is free at the end");
+        }
+    }
+
+    private static void rewrite(long[] page, int thread, int round) {
+        checkWhole(page);
+        long value = ((long) thread << 32) | round;
+        for (int w = 0; w < WORDS; w++) {
+            page[w] = value;
+            if (w == WORDS / 2) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static void checkWhole(long[] page) {
+        for (int w = 1; w < WORDS; w++) {
+            if (page[w] != page[0]) {
+                throw new AssertionError("a page torn under its latch: word 0 " + page[0] + ", word " + w + " " + page[w]);
+            }
+        }
+    }
+
+    private static boolean tryLockElsewhere(PageLatch latch) throws InterruptedException {
+        boolean[] taken = {false};
+        Thread other = new Thread(() -> {
+            taken[0] = latch.tryLock();
+            if (taken[0]) {
+                latch.unlock();
+            }
+        });
+        other.start();
+        other.join();
+        return taken[0];
+    }
+}
