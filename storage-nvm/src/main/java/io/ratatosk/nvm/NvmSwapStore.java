@@ -537,7 +537,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
     long pageCount(NvmPageSwapper owner) throws IOException {
         owner.checkOpen();
-        long count = owner.fileSwapper().pageCount();
+        // The dirty copies before the file's length: a write-back (the clock making room for another file's eviction)
+        // writes the file before it marks the copy clean, so a copy found clean here is in the length read after. The
+        // other way round, a write-back in between was in neither, and a truncate keeping that page as its last wrote
+        // a zero page over it.
+        long count = 0;
         if (owner.dirtyPages() > 0) {
             for (int slot = 0; slot < slots; slot++) {
                 long key = slotKeys.get(slot);
@@ -546,7 +550,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 }
             }
         }
-        return count;
+        return Math.max(count, owner.fileSwapper().pageCount());
     }
 
     private static boolean ownedBy(long key, NvmPageSwapper owner) {
