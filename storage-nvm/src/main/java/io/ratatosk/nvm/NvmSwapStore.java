@@ -84,6 +84,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private volatile SwapInListener swapInListener = SwapInListener.NONE;
     /** Reads (faults) inside {@link #read} right now, from NVM or the file: a prefetcher yields to them. */
     private final AtomicInteger readsInFlight = new AtomicInteger();
+    /**
+     * Held by {@link #create} and {@link #close}: a file created while a close ran (behind its sweep of the files) was
+     * left open on a closed device, and two closes at once both freed the scratch buffers, a double free.
+     */
+    private final Object lifecycle = new Object();
     private volatile boolean closed;
 
     private final AtomicLong swapIns = new AtomicLong();
@@ -160,6 +165,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     @Override
     public NvmPageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+        synchronized (lifecycle) {
+            return createOpen(file, fileId, filePageSize, create);
+        }
+    }
+
+    private NvmPageSwapper createOpen(Path file, int fileId, int filePageSize, boolean create) throws IOException {
         if (closed) {
             throw new IllegalStateException("NVM swap store is closed");
         }
@@ -720,10 +731,17 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /**
      * Closes every file still open through the tier (making it durable), then the device and the
      * wrapped file swapper factory. If a file cannot be made durable, throws and leaves the device
-     * open, so its dirty pages are still there for another attempt.
+     * open, so its dirty pages are still there for another attempt. A close, or a {@link #create}, called meanwhile
+     * waits for it.
      */
     @Override
     public void close() throws IOException {
+        synchronized (lifecycle) {
+            closeFilesAndDevice();
+        }
+    }
+
+    private void closeFilesAndDevice() throws IOException {
         if (closed) {
             return;
         }
