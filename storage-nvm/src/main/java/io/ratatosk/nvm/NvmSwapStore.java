@@ -730,9 +730,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /**
      * Closes every file still open through the tier (making it durable), then the device and the
-     * wrapped file swapper factory. If a file cannot be made durable, throws and leaves the device
-     * open, so its dirty pages are still there for another attempt. A close, or a {@link #create}, called meanwhile
-     * waits for it.
+     * wrapped file swapper factory. If a file cannot be made durable while NVM holds dirty pages, throws and leaves
+     * the device open, so those pages are still there for another attempt; with none, closes the files that failed and
+     * the device all the same, then throws the failure. A close, or a {@link #create}, called meanwhile waits for it.
      */
     @Override
     public void close() throws IOException {
@@ -761,11 +761,64 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         if (failure != null) {
-            throw failure; // dirty pages are still in NVM; the device stays open
+            if (dirtySlots.get() > 0) {
+                throw failure; // dirty pages are still in NVM; the device stays open
+            }
+            // No file lacks anything NVM holds: what failed was making a file durable (its force) or closing it. A
+            // page cache closes its tier once and closes all the same, so keeping the device for another attempt kept
+            // its region (the whole capacity, off-heap) and those files open for the life of the JVM.
+            for (int fileId = 0; fileId < swappers.length(); fileId++) {
+                NvmPageSwapper owner = swappers.get(fileId);
+                if (owner != null) {
+                    try {
+                        abandon(owner);
+                    } catch (IOException | RuntimeException e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
         }
         closed = true;
         device.close();
         UnsafeAccess.UNSAFE.freeMemory(scratch);
-        files.close();
+        try {
+            files.close();
+        } catch (IOException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * At the tier's close, for a file that could not be made durable or closed but has no dirty page in NVM: refuses
+     * its swapper from now on, drops its (clean) copies and closes the file.
+     */
+    private void abandon(NvmPageSwapper owner) throws IOException {
+        owner.release();
+        for (PageLatch latch : latches) { // as in forget: no call through the swapper is under way after this
+            latch.lock();
+            latch.unlock();
+        }
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (ownedBy(key, owner)) {
+                PageLatch latch = latch(key);
+                latch.lock();
+                try {
+                    if (slotKeys.get(slot) == key) {
+                        invalidate(slot, key, owner);
+                    }
+                } finally {
+                    latch.unlock();
+                }
+            }
+        }
+        swappers.compareAndSet(owner.fileId(), owner, null);
+        owner.closeFile();
     }
 }
