@@ -751,11 +751,15 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (owner != null) {
                 try {
                     owner.close();
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
+                    // The file swapper's RuntimeException too (a plug-in's bug, an UncheckedIOException): it ended the
+                    // loop, leaving the files after it open and the device kept whatever NVM held.
+                    IOException named = e instanceof IOException io ? io
+                        : new IOException("closing " + owner.file() + " through the NVM tier failed: " + e, e);
                     if (failure == null) {
-                        failure = e;
+                        failure = named;
                     } else {
-                        failure.addSuppressed(e);
+                        failure.addSuppressed(named);
                     }
                 }
             }

@@ -23,6 +23,7 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -289,10 +290,11 @@ class NvmSwapPageCacheTest {
      * A file whose force keeps failing after its unmap wrote it out (the disk went away as it closed) leaves no dirty
      * page in NVM: the cache's close closes its tier all the same, device and file included, and reports the failure.
      * The tier kept its device (the whole capacity, off-heap) and the file open for the life of the JVM, waiting for
-     * another close that the closed cache never makes.
+     * another close that the closed cache never makes; a RuntimeException from the force did so whatever NVM held.
      */
-    @Test
-    void aFileThatCannotBeForcedAtCloseDoesNotKeepTheTiersDeviceOrTheFileOpen() throws IOException {
+    @ParameterizedTest(name = "unchecked={0}")
+    @ValueSource(booleans = {false, true})
+    void aFileThatCannotBeForcedAtCloseDoesNotKeepTheTiersDeviceOrTheFileOpen(boolean unchecked) throws IOException {
         Path path = dir.resolve("force-fails.db");
         AtomicInteger forcesLeft = new AtomicInteger(Integer.MAX_VALUE);
         AtomicInteger fileCloses = new AtomicInteger();
@@ -304,7 +306,11 @@ class NvmSwapPageCacheTest {
                     @Override
                     public void force() throws IOException {
                         if (forcesLeft.getAndDecrement() <= 0) {
-                            throw new IOException("injected force failure");
+                            IOException failure = new IOException("injected force failure");
+                            if (unchecked) {
+                                throw new UncheckedIOException(failure);
+                            }
+                            throw failure;
                         }
                         super.force();
                     }
