@@ -3,9 +3,11 @@ package io.ratatosk.nvm;
 import io.ratatosk.core.LatencyWait;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.agrona.UnsafeAccess;
@@ -29,7 +31,8 @@ import sun.misc.Unsafe;
  *
  * <p>Thread-safe: operations on different logical slots run concurrently; operations on the same
  * logical slot are serialized (a striped lock, which also excludes a start-gap move of that slot).
- * Not safe to {@link #close} while operations are running.
+ * {@link #close} waits for the operations in flight (a start-gap move included) before it frees the region, and
+ * refuses later ones with an {@link IllegalStateException}.
  */
 public final class NvmDevice implements AutoCloseable {
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
@@ -39,6 +42,8 @@ public final class NvmDevice implements AutoCloseable {
     /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
     private static final int SLOT_WAITER_SLOTS = 4;
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
+    /** How often a close looks whether the operations it waits for have ended. */
+    private static final long CLOSE_POLL_NANOS = 100_000;
 
     private final NvmDeviceConfig config;
     private final int slots;
@@ -69,6 +74,9 @@ public final class NvmDevice implements AutoCloseable {
     private final AtomicLong injectedNanos = new AtomicLong();
     private final AtomicLong queueWaitNanos = new AtomicLong();
     private final AtomicInteger writesToFail = new AtomicInteger();
+    /** Reads and writes between their check that the device is open and their last touch of the region. */
+    private final AtomicInteger operationsInFlight = new AtomicInteger();
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final long openedAt;
     private volatile long closedAt;
 
@@ -149,13 +157,18 @@ public final class NvmDevice implements AutoCloseable {
     public void read(int slot, long address, int length) {
         checkSlot(slot);
         checkLength(length);
-        QueueLock lock = slotLock(slot);
-        lock.lock();
+        enter();
         try {
-            int physical = physicalSlot(slot);
-            operate(physical, false, readLatencyNanos, slotAddress(physical), address, length);
+            QueueLock lock = slotLock(slot);
+            lock.lock();
+            try {
+                int physical = physicalSlot(slot);
+                operate(physical, false, readLatencyNanos, slotAddress(physical), address, length);
+            } finally {
+                lock.unlock();
+            }
         } finally {
-            lock.unlock();
+            exit();
         }
         reads.incrementAndGet();
         bytesRead.addAndGet(length);
@@ -168,25 +181,30 @@ public final class NvmDevice implements AutoCloseable {
     public void write(int slot, long address, int length) throws IOException {
         checkSlot(slot);
         checkLength(length);
-        QueueLock lock = slotLock(slot);
-        lock.lock();
+        enter();
         try {
-            int physical = physicalSlot(slot);
-            if (writesToFail.get() > 0 && writesToFail.getAndDecrement() > 0) {
-                UNSAFE.copyMemory(address, slotAddress(physical), length / 2);
-                failedWrites.incrementAndGet();
-                throw new IOException("injected NVM write error: logical slot " + slot + ", physical slot " + physical
-                    + ", device " + physical % devices);
+            QueueLock lock = slotLock(slot);
+            lock.lock();
+            try {
+                int physical = physicalSlot(slot);
+                if (writesToFail.get() > 0 && writesToFail.getAndDecrement() > 0) {
+                    UNSAFE.copyMemory(address, slotAddress(physical), length / 2);
+                    failedWrites.incrementAndGet();
+                    throw new IOException("injected NVM write error: logical slot " + slot + ", physical slot " + physical
+                        + ", device " + physical % devices);
+                }
+                operate(physical, true, writeLatencyNanos, address, slotAddress(physical), length);
+                wear.incrementAndGet(physical);
+            } finally {
+                lock.unlock();
             }
-            operate(physical, true, writeLatencyNanos, address, slotAddress(physical), length);
-            wear.incrementAndGet(physical);
+            writes.incrementAndGet();
+            bytesWritten.addAndGet(length);
+            if (startGap != null && hostWrites.incrementAndGet() % gapInterval == 0) {
+                moveGap(); // copies between physical slots: still inside the operation that close waits for
+            }
         } finally {
-            lock.unlock();
-        }
-        writes.incrementAndGet();
-        bytesWritten.addAndGet(length);
-        if (startGap != null && hostWrites.incrementAndGet() % gapInterval == 0) {
-            moveGap();
+            exit();
         }
     }
 
@@ -250,6 +268,23 @@ public final class NvmDevice implements AutoCloseable {
         }
     }
 
+    /**
+     * Counts an operation in before it touches the region, refused once {@link #close} began: counted first, then
+     * the flag read, while close sets the flag, then reads the count; so either close waits for it, or it sees the
+     * flag and never touches the region.
+     */
+    private void enter() {
+        operationsInFlight.incrementAndGet();
+        if (closing.get()) {
+            operationsInFlight.decrementAndGet();
+            throw new IllegalStateException("NVM device is closed");
+        }
+    }
+
+    private void exit() {
+        operationsInFlight.decrementAndGet();
+    }
+
     private long slotAddress(int physical) {
         return base + (long) physical * pageSize;
     }
@@ -310,13 +345,26 @@ public final class NvmDevice implements AutoCloseable {
             readJ, writeJ, standbyJ, elapsed, config.endurance(), lifetime);
     }
 
-    /** Frees the region. Callers stop using the device first. */
+    /**
+     * Refuses further reads and writes, waits for those in flight (each ends within its queueing and modeled latency),
+     * then frees the region; once only, also when called again or from several threads at once. Freeing it under an
+     * operation still copying (a swap-in, a start-gap move) was a use after free, which can crash the JVM.
+     */
     @Override
     public void close() {
-        if (closedAt == 0) {
-            closedAt = System.nanoTime();
-            UNSAFE.freeMemory(base);
-            LIVE_BYTES.addAndGet(-bytes);
+        if (!closing.compareAndSet(false, true)) {
+            return;
         }
+        closedAt = System.nanoTime();
+        boolean interrupted = false; // an interrupt does not end the wait (the memory is still in use): kept for later
+        while (operationsInFlight.get() > 0) {
+            LockSupport.parkNanos(CLOSE_POLL_NANOS);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        UNSAFE.freeMemory(base);
+        LIVE_BYTES.addAndGet(-bytes);
     }
 }

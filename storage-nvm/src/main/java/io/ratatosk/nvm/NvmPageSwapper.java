@@ -112,6 +112,16 @@ public final class NvmPageSwapper implements PageSwapper {
         closed = true;
     }
 
+    /**
+     * Called by the tier's close for a file it gives up on (released, no copy left in NVM): closes the file, with no
+     * force, and marks this swapper closed.
+     */
+    void closeFile() throws IOException {
+        forgotten = true;
+        closed = true; // before the file's close, which may throw: a later close has nothing to retry
+        fileSwapper.close();
+    }
+
     /** Called by the tier, with the file durable, before it drops the file's copies. */
     void release() {
         released = true;

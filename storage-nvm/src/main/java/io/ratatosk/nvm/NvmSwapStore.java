@@ -84,6 +84,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private volatile SwapInListener swapInListener = SwapInListener.NONE;
     /** Reads (faults) inside {@link #read} right now, from NVM or the file: a prefetcher yields to them. */
     private final AtomicInteger readsInFlight = new AtomicInteger();
+    /**
+     * Held by {@link #create} and {@link #close}: a file created while a close ran (behind its sweep of the files) was
+     * left open on a closed device, and two closes at once both freed the scratch buffers, a double free.
+     */
+    private final Object lifecycle = new Object();
     private volatile boolean closed;
 
     private final AtomicLong swapIns = new AtomicLong();
@@ -160,6 +165,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     @Override
     public NvmPageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+        synchronized (lifecycle) {
+            return createOpen(file, fileId, filePageSize, create);
+        }
+    }
+
+    private NvmPageSwapper createOpen(Path file, int fileId, int filePageSize, boolean create) throws IOException {
         if (closed) {
             throw new IllegalStateException("NVM swap store is closed");
         }
@@ -537,7 +548,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
     long pageCount(NvmPageSwapper owner) throws IOException {
         owner.checkOpen();
-        long count = owner.fileSwapper().pageCount();
+        // The dirty copies before the file's length: a write-back (the clock making room for another file's eviction)
+        // writes the file before it marks the copy clean, so a copy found clean here is in the length read after. The
+        // other way round, a write-back in between was in neither, and a truncate keeping that page as its last wrote
+        // a zero page over it.
+        long count = 0;
         if (owner.dirtyPages() > 0) {
             for (int slot = 0; slot < slots; slot++) {
                 long key = slotKeys.get(slot);
@@ -546,7 +561,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 }
             }
         }
-        return count;
+        return Math.max(count, owner.fileSwapper().pageCount());
     }
 
     private static boolean ownedBy(long key, NvmPageSwapper owner) {
@@ -715,11 +730,18 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
     /**
      * Closes every file still open through the tier (making it durable), then the device and the
-     * wrapped file swapper factory. If a file cannot be made durable, throws and leaves the device
-     * open, so its dirty pages are still there for another attempt.
+     * wrapped file swapper factory. If a file cannot be made durable while NVM holds dirty pages, throws and leaves
+     * the device open, so those pages are still there for another attempt; with none, closes the files that failed and
+     * the device all the same, then throws the failure. A close, or a {@link #create}, called meanwhile waits for it.
      */
     @Override
     public void close() throws IOException {
+        synchronized (lifecycle) {
+            closeFilesAndDevice();
+        }
+    }
+
+    private void closeFilesAndDevice() throws IOException {
         if (closed) {
             return;
         }
@@ -729,21 +751,78 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (owner != null) {
                 try {
                     owner.close();
-                } catch (IOException e) {
+                } catch (IOException | RuntimeException e) {
+                    // The file swapper's RuntimeException too (a plug-in's bug, an UncheckedIOException): it ended the
+                    // loop, leaving the files after it open and the device kept whatever NVM held.
+                    IOException named = e instanceof IOException io ? io
+                        : new IOException("closing " + owner.file() + " through the NVM tier failed: " + e, e);
                     if (failure == null) {
-                        failure = e;
+                        failure = named;
                     } else {
-                        failure.addSuppressed(e);
+                        failure.addSuppressed(named);
                     }
                 }
             }
         }
         if (failure != null) {
-            throw failure; // dirty pages are still in NVM; the device stays open
+            if (dirtySlots.get() > 0) {
+                throw failure; // dirty pages are still in NVM; the device stays open
+            }
+            // No file lacks anything NVM holds: what failed was making a file durable (its force) or closing it. A
+            // page cache closes its tier once and closes all the same, so keeping the device for another attempt kept
+            // its region (the whole capacity, off-heap) and those files open for the life of the JVM.
+            for (int fileId = 0; fileId < swappers.length(); fileId++) {
+                NvmPageSwapper owner = swappers.get(fileId);
+                if (owner != null) {
+                    try {
+                        abandon(owner);
+                    } catch (IOException | RuntimeException e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
         }
         closed = true;
         device.close();
         UnsafeAccess.UNSAFE.freeMemory(scratch);
-        files.close();
+        try {
+            files.close();
+        } catch (IOException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * At the tier's close, for a file that could not be made durable or closed but has no dirty page in NVM: refuses
+     * its swapper from now on, drops its (clean) copies and closes the file.
+     */
+    private void abandon(NvmPageSwapper owner) throws IOException {
+        owner.release();
+        for (PageLatch latch : latches) { // as in forget: no call through the swapper is under way after this
+            latch.lock();
+            latch.unlock();
+        }
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (ownedBy(key, owner)) {
+                PageLatch latch = latch(key);
+                latch.lock();
+                try {
+                    if (slotKeys.get(slot) == key) {
+                        invalidate(slot, key, owner);
+                    }
+                } finally {
+                    latch.unlock();
+                }
+            }
+        }
+        swappers.compareAndSet(owner.fileId(), owner, null);
+        owner.closeFile();
     }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -216,6 +218,62 @@ class NvmDeviceTest {
             assertEquals(8, s.wearMax());
             assertEquals(2.5, s.wearMean(), 1e-9);
             assertEquals(1_000 * (s.elapsedNanos() / 1e9) / 8, s.projectedLifetimeSeconds(), 1e-9);
+        }
+    }
+
+    /**
+     * A close while reads are in flight (one in its modeled latency, one queued behind it on the same device, about to
+     * copy) waits for them before it frees the region: it freed the region at once, and the queued read then copied
+     * from freed memory (with a region large enough to be unmapped, a crash of the JVM).
+     */
+    @Test
+    void closeWaitsForTheOperationsInFlightAndRefusesLaterOnes() throws Exception {
+        NvmDevice device = new NvmDevice(config(4).injectLatency(true).readLatencyNanos(500_000_000L).build());
+        try (OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long first = pages.allocate();
+            long queued = pages.allocate();
+            pages.fill(first, 1);
+            device.write(0, first, PAGE);
+            device.write(1, first, PAGE);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread inLatency = reader(device, 0, first, failed);
+            inLatency.start();
+            awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled latency, holding the device
+            Thread behind = reader(device, 1, queued, failed);
+            behind.start();
+            awaitState(behind, Thread.State.TIMED_WAITING); // parked in the device's queue
+
+            device.close();
+
+            assertFalse(inLatency.isAlive(), "the read in its latency ended before the region was freed");
+            assertFalse(behind.isAlive(), "the queued read ended before the region was freed");
+            if (failed.get() != null) {
+                throw new AssertionError("a read in flight at close failed", failed.get());
+            }
+            assertEquals(-1, pages.firstMismatch(queued, 1), "the queued read copied the slot, not freed memory");
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> device.read(0, first, PAGE));
+            assertEquals("NVM device is closed", refused.getMessage());
+            device.close(); // once only
+        } finally {
+            device.close();
+        }
+    }
+
+    private static Thread reader(NvmDevice device, int slot, long address, AtomicReference<Throwable> failed) {
+        return new Thread(() -> {
+            try {
+                device.read(slot, address, PAGE);
+            } catch (Throwable t) {
+                failed.compareAndSet(null, t);
+            }
+        });
+    }
+
+    private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (thread.getState() != state) {
+            assertTrue(System.nanoTime() < deadline, thread + " never reached " + state);
+            Thread.sleep(1);
         }
     }
 }

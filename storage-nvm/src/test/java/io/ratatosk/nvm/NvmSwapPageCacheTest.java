@@ -23,6 +23,7 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -283,6 +284,79 @@ class NvmSwapPageCacheTest {
             cache.close();
         }
         verifyWithoutNvm(path, new long[] {1, 2, 3, 4, 5, 6, 7, 8});
+    }
+
+    /**
+     * A file whose force keeps failing after its unmap wrote it out (the disk went away as it closed) leaves no dirty
+     * page in NVM: the cache's close closes its tier all the same, device and file included, and reports the failure.
+     * The tier kept its device (the whole capacity, off-heap) and the file open for the life of the JVM, waiting for
+     * another close that the closed cache never makes; a RuntimeException from the force did so whatever NVM held.
+     */
+    @ParameterizedTest(name = "unchecked={0}")
+    @ValueSource(booleans = {false, true})
+    void aFileThatCannotBeForcedAtCloseDoesNotKeepTheTiersDeviceOrTheFileOpen(boolean unchecked) throws IOException {
+        Path path = dir.resolve("force-fails.db");
+        AtomicInteger forcesLeft = new AtomicInteger(Integer.MAX_VALUE);
+        AtomicInteger fileCloses = new AtomicInteger();
+        FileSwapperFactory real = new FileSwapperFactory();
+        PageSwapperFactory failingForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(real.create(file, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        if (forcesLeft.getAndDecrement() <= 0) {
+                            IOException failure = new IOException("injected force failure");
+                            if (unchecked) {
+                                throw new UncheckedIOException(failure);
+                            }
+                            throw failure;
+                        }
+                        super.force();
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        fileCloses.incrementAndGet();
+                        super.close();
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                real.close();
+            }
+        };
+        PageCache cache = PageCache.open(PageCacheConfig.parse(nvmFlags(4, 16, "write-back")), failingForce);
+        NvmSwapStore tier = (NvmSwapStore) cache.tier();
+        PagedFile file = cache.map(path, PAGE);
+        for (int p = 0; p < 8; p++) {
+            write(file, p, p + 1); // more pages than frames: some go into NVM, dirty
+        }
+        forcesLeft.set(1); // the unmap's force, which writes NVM's dirty pages back; the tier's own at close fails
+        assertThrows(IOException.class, file::close);
+        assertEquals(0, tier.stats().dirtyPages(), "the unmap wrote NVM's dirty pages to the file");
+
+        IOException e = assertThrows(IOException.class, cache::close);
+        assertTrue(cache.isClosed());
+        assertTrue(e.getMessage().contains("injected force failure") || hasCause(e, "injected force failure"), e.toString());
+        try (OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long buffer = pages.allocate();
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> tier.device().read(0, buffer, PAGE));
+            assertEquals("NVM device is closed", refused.getMessage(), "the tier's device was freed");
+        }
+        assertEquals(1, fileCloses.get(), "the file was closed");
+        verifyWithoutNvm(path, new long[] {1, 2, 3, 4, 5, 6, 7, 8});
+    }
+
+    private static boolean hasCause(Throwable t, String message) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (String.valueOf(c.getMessage()).contains(message)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

@@ -14,10 +14,15 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -596,6 +601,108 @@ class NvmSwapStoreTest {
             swapper.read(8, frame);
             assertEquals(0, inFlight[0], "the swap-in is over when the listener hears of it");
             assertEquals(0, store.readsInFlight());
+        }
+    }
+
+    /**
+     * While a close makes a file durable (its force held up here), a second close and a create wait for it: the second
+     * close ran the whole close beside the first and returned while the first was still closing (both then freed the
+     * scratch buffers, a double free), and the create, behind the first close's sweep of the files, handed out a file
+     * left open on the closed device.
+     */
+    @Test
+    void aSecondCloseAndACreateWaitForACloseUnderWay() throws Exception {
+        CountDownLatch forceEntered = new CountDownLatch(1);
+        CountDownLatch letForceGo = new CountDownLatch(1);
+        AtomicInteger factoryCloses = new AtomicInteger();
+        PageSwapperFactory slowForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        if (forceEntered.getCount() > 0) {
+                            forceEntered.countDown();
+                            awaitQuietly(letForceGo);
+                        }
+                        super.force();
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                factoryCloses.incrementAndGet();
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), slowForce);
+        store.create(FILE_A, 1, PAGE, true).evict(0, page(1), true);
+        AtomicReference<Throwable> firstFailed = new AtomicReference<>();
+        Thread first = daemon(() -> {
+            try {
+                store.close();
+            } catch (Throwable t) {
+                firstFailed.set(t);
+            }
+        });
+        first.start();
+        assertTrue(forceEntered.await(10, TimeUnit.SECONDS), "the first close forces the file");
+        AtomicReference<Throwable> secondFailed = new AtomicReference<>();
+        Thread second = daemon(() -> {
+            try {
+                store.close();
+            } catch (Throwable t) {
+                secondFailed.set(t);
+            }
+        });
+        AtomicReference<Object> created = new AtomicReference<>();
+        Thread creator = daemon(() -> {
+            try {
+                created.set(store.create(FILE_B, 0, PAGE, true)); // file id 0: behind the first close's sweep
+            } catch (Throwable t) {
+                created.set(t);
+            }
+        });
+        second.start();
+        creator.start();
+        // The first close stays held (a daemon thread) if the others do not wait: releasing it would free twice.
+        awaitBlockedOrEnded(second);
+        assertTrue(second.isAlive(), "the second close returned while the first was still closing");
+        awaitBlockedOrEnded(creator);
+        assertTrue(creator.isAlive(), "a create during the close returned " + created.get());
+
+        letForceGo.countDown();
+        for (Thread t : List.of(first, second, creator)) {
+            t.join(10_000);
+            assertFalse(t.isAlive(), t + " ended");
+        }
+        assertEquals(null, firstFailed.get());
+        assertEquals(null, secondFailed.get());
+        assertTrue(created.get() instanceof IllegalStateException, "refused: " + created.get());
+        assertEquals("NVM swap store is closed", ((Throwable) created.get()).getMessage());
+        assertFileHolds(FILE_A, 0, 1);
+        assertEquals(1, factoryCloses.get(), "the file factory closed once");
+    }
+
+    private static Thread daemon(Runnable body) {
+        Thread thread = new Thread(body);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.BLOCKED && thread.getState() != Thread.State.TERMINATED) {
+            assertTrue(System.nanoTime() < deadline, thread + " neither waited nor ended: " + thread.getState());
+            Thread.sleep(1);
         }
     }
 }
