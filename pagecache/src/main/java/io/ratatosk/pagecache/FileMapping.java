@@ -267,11 +267,21 @@ final class FileMapping implements FrameOwner {
      * them, and the next force succeed.
      */
     private void writeAndForce(boolean limited) throws IOException {
+        writePages(limited);
+        force();
+    }
+
+    /** Writes the dirty pages ({@link #flushPages}); a failure comes out naming the file. */
+    private void writePages(boolean limited) throws IOException {
         try {
             flushPages(limited);
         } catch (IOException | RuntimeException e) {
             throw failure("flushing " + path + " failed; its dirty pages stay in the cache: ", e);
         }
+    }
+
+    /** Forces the file after its dirty pages were written out of the frames; see {@link #writeAndForce}. */
+    private void force() throws IOException {
         try {
             swapper.force();
         } catch (IOException | RuntimeException e) {
@@ -755,17 +765,21 @@ final class FileMapping implements FrameOwner {
     }
 
     /**
-     * Refuses new cursors and operations, waits for faults and flushes in flight, flushes, then drops
-     * every page of the file from the frames. Fails, leaving the file mapped and its dirty pages in the
-     * frames, if a page cannot be written or a write cursor still holds one. Does not close the swapper:
-     * the owner does that once this returned. Called under the owner's mapping lock.
+     * Refuses new cursors and operations, waits for faults and flushes in flight, writes the dirty pages,
+     * drops every page of the file from the frames, then forces the file. Fails, leaving the file mapped
+     * and its dirty pages in the frames, if a page cannot be written or a write cursor still holds one.
+     * Does not close the swapper: the owner does that once this returned. Called under the owner's mapping lock.
      */
     void unmap() throws IOException {
         closed = true;
         gate.close();
         try {
-            writeAndForce(false);
+            writePages(false);
             dropPages();
+            // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
+            // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
+            // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
+            force();
         } catch (Throwable t) {
             gate.reopen();
             closed = false;

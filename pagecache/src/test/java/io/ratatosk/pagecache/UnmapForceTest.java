@@ -1,0 +1,183 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.TranslationTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What is written to a file while it is unmapped is forced before the unmap returns. A page a write cursor dirtied
+ * again while the unmap's flush passed it is written after that flush: by the unmap's drop, or by an eviction that takes
+ * it first. The swapper's close need not force ({@link io.ratatosk.core.PageSwapper} does not say it does).
+ */
+class UnmapForceTest {
+    private static final int PAGE = 4096;
+    private static final int FRAMES = 16;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPageTheUnmapsDropWritesIsForcedBeforeCloseReturns() throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(false);
+    }
+
+    @Test
+    void aPageAnEvictionWritesDuringTheUnmapIsForcedBeforeCloseReturns() throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(true);
+    }
+
+    /**
+     * A writer holds page 0 while the unmap's flush writes it (so it stays dirty), writes it again and lets go while the
+     * flush is held in its write of page 2. With {@code evict}, the writer then faults pages of another file in until
+     * page 0 is evicted (written), while the unmap's first force is held.
+     */
+    private void closeWhileAWriterDirtiesPageZeroAgain(boolean evict) throws Exception {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        AtomicBoolean holdWriteOfPage2 = new AtomicBoolean();
+        AtomicBoolean holdForce = new AtomicBoolean();
+        CountDownLatch writeHeld = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        CountDownLatch forceHeld = new CountDownLatch(1);
+        CountDownLatch writerDone = new CountDownLatch(1);
+        Path path = dir.resolve("unmapped.db");
+        PageSwapperFactory swappers = SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+            private final boolean watched = real.toString().contains(path.getFileName().toString());
+
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                record("write " + pageId);
+                super.write(pageId, address);
+                if (watched && pageId == 2 && holdWriteOfPage2.compareAndSet(true, false)) {
+                    writeHeld.countDown();
+                    await(letGo);
+                }
+            }
+
+            @Override
+            public void write(long startPageId, long[] addresses, int count) throws IOException {
+                record("write " + startPageId + "+" + count);
+                super.write(startPageId, addresses, count);
+            }
+
+            @Override
+            public void evict(long pageId, long address, boolean dirty) throws IOException {
+                if (dirty) {
+                    record("write " + pageId + " (evict)");
+                }
+                super.evict(pageId, address, dirty);
+            }
+
+            @Override
+            public void force() throws IOException {
+                record("force");
+                super.force();
+                if (watched && holdForce.compareAndSet(true, false)) {
+                    forceHeld.countDown();
+                    await(writerDone);
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                record("close");
+                super.close();
+            }
+
+            private void record(String call) {
+                if (watched) {
+                    calls.add(call);
+                }
+            }
+        });
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(FRAMES * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE)));
+        try (PageCache cache = PageCache.open(config, swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
+            try (PageCursor w = other.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next(8 * FRAMES - 1)); // pages for the eviction to fault in
+            }
+            other.flush();
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next(2)); // page 1 stays clean: the flush writes page 0 and page 2 in two calls
+                PageContent.write(w, 2, 1);
+            }
+            CountDownLatch pinned = new CountDownLatch(1);
+            AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        assertTrue(w.next(0));
+                        PageContent.write(w, 0, 1);
+                        pinned.countDown();
+                        await(writeHeld); // the unmap's flush wrote page 0 while this cursor held it: it stays dirty
+                        PageContent.write(w, 0, 2);
+                    }
+                    letGo.countDown();
+                    if (evict) {
+                        await(forceHeld);
+                        // Faults of another file evict page 0 if it is still in a frame, writing it.
+                        for (long p = 0; p < 8 * FRAMES && file.table().get(0) != TranslationTable.ABSENT; p++) {
+                            other.touch(p, 1);
+                        }
+                        assertEquals(TranslationTable.ABSENT, file.table().get(0), "page 0 left the frames");
+                    }
+                } catch (Throwable t) {
+                    writerFailure.set(t);
+                } finally {
+                    pinned.countDown();
+                    letGo.countDown();
+                    writerDone.countDown();
+                }
+            });
+            writer.start();
+            await(pinned);
+            holdWriteOfPage2.set(true);
+            holdForce.set(evict);
+            file.close();
+            writer.join();
+            assertNull(writerFailure.get());
+            int lastWrite = -1;
+            for (int i = 0; i < calls.size(); i++) {
+                if (calls.get(i).startsWith("write")) {
+                    lastWrite = i;
+                }
+            }
+            assertTrue(lastWrite >= 0, calls.toString());
+            assertTrue(calls.subList(lastWrite, calls.size()).contains("force"),
+                "the last write was forced before the file was closed: " + calls);
+        }
+        try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, PAGE, false);
+             PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next(0));
+            assertEquals(2, PageContent.readValidated(r, 0, new long[PageContent.bodyWords(PAGE)]));
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(20, TimeUnit.SECONDS)) {
+                throw new AssertionError("timed out waiting for the other thread");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
