@@ -53,13 +53,30 @@ public final class PagedFile implements AutoCloseable {
         // either it sees this cursor or this call sees the file closed (see CursorCounts).
         EvictionEngine engine = mapping.engine();
         int stripe = engine.cursorOpened();
-        if (!mapping.awaitMapped()) {
-            engine.cursorClosed(stripe);
-            throw mapping.unmappedException();
+        if (mapping.isClosed()) {
+            refuseUnlessMapped(engine, stripe);
         }
         ReadAheadWorker readAhead = (flags & PF_READ_AHEAD) == 0 ? null : engine.readAhead();
         return new PageCursor(mapping, pageId, (flags & PF_SHARED_WRITE_LOCK) != 0, (flags & PF_NO_GROW) != 0, stripe,
             readAhead);
+    }
+
+    /**
+     * For {@link #io} on a file being unmapped: returns if the unmap fails (the file stays mapped), else throws; and
+     * uncounts the cursor whatever it throws, also the refusal of a call from inside a swapper call (once left counted
+     * open: the cache then never freed its page memory). Out of {@code io}, which must stay small enough to inline.
+     */
+    private void refuseUnlessMapped(EvictionEngine engine, int stripe) {
+        try {
+            if (mapping.awaitMapped()) {
+                return;
+            }
+        } catch (Throwable t) {
+            engine.cursorClosed(stripe);
+            throw t;
+        }
+        engine.cursorClosed(stripe);
+        throw mapping.unmappedException();
     }
 
     /** The file's page size, as given to {@link PageCache#map}. */

@@ -707,4 +707,39 @@ class SwapPluginMisuseTest {
             assertTrue(closeFailed.getMessage().contains("injected"), closeFailed.getMessage());
         }
     }
+
+    /**
+     * A swapper whose write, in the flush of its file's close, opens a cursor on that file: {@code io} is refused (the
+     * file is being unmapped, and waiting for the unmap's outcome would wait for this very write), and the refused
+     * cursor is not left counted open: it was, so the cache's close kept its page memory for the life of the JVM and
+     * warned of a cursor no one held.
+     */
+    @Test
+    void aCursorASwapperOpensDuringItsFilesUnmapIsRefusedAndNotLeftCountedOpen() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
+        PagedFile[] mapped = new PagedFile[1];
+        PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (mapped[0] != null && refused.get() == null) {
+                    try {
+                        mapped[0].io(0, PagedFile.PF_SHARED_READ_LOCK).close();
+                        refused.set(new AssertionError("io was not refused"));
+                    } catch (Throwable t) {
+                        refused.set(t);
+                    }
+                }
+                super.write(pageId, address);
+            }
+        }));
+        PagedFile file = cache.map(dir.resolve("cursor-in-unmap.db"), PAGE);
+        write(file, 0, 1);
+        mapped[0] = file;
+        file.close();
+        assertTrue(refused.get() instanceof IllegalStateException, String.valueOf(refused.get()));
+        assertTrue(refused.get().getMessage().contains("inside a call of its swapper"), refused.get().getMessage());
+        assertEquals(0, cache.openCursors(), "no cursor is open");
+        cache.close();
+        assertTrue(cache.isMemoryReleased(), "the page memory is freed at close");
+    }
 }
