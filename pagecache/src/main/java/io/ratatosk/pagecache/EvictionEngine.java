@@ -18,6 +18,7 @@ import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -70,6 +71,8 @@ final class EvictionEngine {
     private final CounterSet<CacheCounter> counters = new CounterSet<>(CacheCounter.class);
     private final AtomicReferenceArray<FrameOwner> owners = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
     private final AtomicReference<IOException> pendingError = new AtomicReference<>();
+    /** Failures recorded while the pending error already held {@link #MAX_KEPT_PENDING_ERRORS}: counted, not kept. */
+    private final AtomicLong unkeptErrors = new AtomicLong();
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
     private final CursorCounts cursorCounts = new CursorCounts();
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
@@ -520,11 +523,22 @@ final class EvictionEngine {
 
     // ---- errors ---------------------------------------------------------------------------------
 
+    /**
+     * The most failures the pending error keeps besides its own (as suppressed exceptions); later ones are only counted.
+     * A disk that keeps refusing while nothing takes the error fails the evictor's write-outs about a thousand times a
+     * second, each an exception with its cause: kept without bound they filled the heap of an idle cache.
+     */
+    static final int MAX_KEPT_PENDING_ERRORS = 16;
+
     private void recordPendingError(IOException error) {
         while (!pendingError.compareAndSet(null, error)) {
             IOException pending = pendingError.get();
             if (pending != null) {
-                pending.addSuppressed(error);
+                if (pending.getSuppressed().length < MAX_KEPT_PENDING_ERRORS) {
+                    pending.addSuppressed(error);
+                } else {
+                    unkeptErrors.incrementAndGet();
+                }
                 return;
             }
         }
@@ -541,6 +555,11 @@ final class EvictionEngine {
         }
         IOException e = pendingError.getAndSet(null);
         if (e != null) {
+            long unkept = unkeptErrors.getAndSet(0);
+            if (unkept > 0) {
+                e.addSuppressed(new IOException(unkept + " more failures like these since the first were counted"
+                    + " (PageCacheStats.evictionErrors() counts eviction failures), not kept"));
+            }
             throw e;
         }
     }

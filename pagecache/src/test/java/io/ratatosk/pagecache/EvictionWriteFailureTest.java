@@ -199,4 +199,48 @@ class EvictionWriteFailureTest {
             assertEquals(flushed, cache.stats().flushedPages(), "as the message says, the next flush writes none of them");
         }
     }
+
+    /**
+     * A disk that keeps refusing while no fault or flush comes to take the pending error: the background evictor tries
+     * again every millisecond or so and each failure was added to the pending error as a suppressed exception, without
+     * bound (thousands a second, each with its cause and stack trace: an idle cache with a dead disk ran out of heap).
+     * Now a bounded number are kept, and the error says how many more there were.
+     */
+    @Test
+    void theEvictorsFailuresOnADiskThatKeepsRefusingAreKeptBounded() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(FRAMES * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.policy", "global-clock",
+            "pagecache.evictor.keep_free", "16",
+            "pagecache.warmup.enabled", "false"));
+        try (PageCache cache = PageCache.open(config, swappers); PagedFile file = cache.map(dir.resolve("dead-disk.db"), PAGE)) {
+            swappers.failWrites = true;
+            // Dirty pages until a write's fault finds every frame dirty and its eviction fails: from then on every
+            // eviction the evictor tries fails.
+            assertThrows(IOException.class, () -> {
+                for (int p = 0; ; p++) {
+                    faultOne(file, p);
+                }
+            });
+            long enough = cache.stats().evictionErrors() + 4L * EvictionEngine.MAX_KEPT_PENDING_ERRORS;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (cache.stats().evictionErrors() < enough && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(cache.stats().evictionErrors() >= enough, cache.stats().toString());
+            IOException pending = assertThrows(IOException.class, file::flush);
+            assertTrue(pending.getMessage().contains("stays dirty"), pending.getMessage());
+            Throwable[] kept = pending.getSuppressed();
+            assertTrue(kept.length <= EvictionEngine.MAX_KEPT_PENDING_ERRORS + 1, kept.length + " failures kept");
+            assertTrue(kept[kept.length - 1].getMessage().contains("more failures"), kept[kept.length - 1].getMessage());
+            swappers.failWrites = false;
+            try {
+                file.flush();
+            } catch (IOException recordedSince) {
+                file.flush();
+            }
+        }
+    }
 }
