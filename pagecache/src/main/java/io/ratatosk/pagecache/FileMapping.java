@@ -794,7 +794,13 @@ final class FileMapping implements FrameOwner {
         for (long pageId = table.nextPresent(0); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
             int frame = lockResidentPage(pageId, "unmapped", heldByWriter);
             if (frame >= 0) {
-                engine.drop(this, PageKey.of(fileId, pageId), frame);
+                try {
+                    engine.drop(this, PageKey.of(fileId, pageId), frame);
+                } catch (IOException | RuntimeException e) {
+                    // The swapper's write, as in a flush: a RuntimeException too comes out as an IOException naming the file.
+                    throw failure("flushing " + path + " failed at page " + pageId + " as it was unmapped; its dirty pages"
+                        + " stay in the cache: ", e);
+                }
             }
         }
     }

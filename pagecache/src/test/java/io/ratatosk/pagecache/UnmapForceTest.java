@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
@@ -31,22 +32,43 @@ class UnmapForceTest {
     @TempDir
     Path dir;
 
+    /** Who writes page 0 after the unmap's flush passed it. */
+    private enum After {
+        /** the unmap's drop */
+        DROP,
+        /** an eviction, before the drop comes to it */
+        EVICTION,
+        /** the unmap's drop, whose write throws a RuntimeException (a plug-in's bug, an UncheckedIOException) */
+        FAILING_DROP
+    }
+
     @Test
     void aPageTheUnmapsDropWritesIsForcedBeforeCloseReturns() throws Exception {
-        closeWhileAWriterDirtiesPageZeroAgain(false);
+        closeWhileAWriterDirtiesPageZeroAgain(After.DROP);
     }
 
     @Test
     void aPageAnEvictionWritesDuringTheUnmapIsForcedBeforeCloseReturns() throws Exception {
-        closeWhileAWriterDirtiesPageZeroAgain(true);
+        closeWhileAWriterDirtiesPageZeroAgain(After.EVICTION);
+    }
+
+    /**
+     * The drop's write is the swapper's too: a RuntimeException from it fails the close as the documented IOException
+     * naming the file, the swapper's as its cause (it came out as it was), and the file stays mapped with the page dirty.
+     */
+    @Test
+    void aRuntimeExceptionFromTheDropsWriteIsAnIOExceptionNamingTheFile() throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(After.FAILING_DROP);
     }
 
     /**
      * A writer holds page 0 while the unmap's flush writes it (so it stays dirty), writes it again and lets go while the
-     * flush is held in its write of page 2. With {@code evict}, the writer then faults pages of another file in until
-     * page 0 is evicted (written), while the unmap's first force is held.
+     * flush is held in its write of page 2. For {@link After#EVICTION} the writer then faults pages of another file in
+     * until page 0 is evicted (written), while the unmap's first force is held.
      */
-    private void closeWhileAWriterDirtiesPageZeroAgain(boolean evict) throws Exception {
+    private void closeWhileAWriterDirtiesPageZeroAgain(After after) throws Exception {
+        boolean evict = after == After.EVICTION;
+        AtomicBoolean failNextWriteOfPage0 = new AtomicBoolean();
         List<String> calls = new CopyOnWriteArrayList<>();
         AtomicBoolean holdWriteOfPage2 = new AtomicBoolean();
         AtomicBoolean holdForce = new AtomicBoolean();
@@ -61,6 +83,9 @@ class UnmapForceTest {
             @Override
             public void write(long pageId, long address) throws IOException {
                 record("write " + pageId);
+                if (watched && pageId == 0 && failNextWriteOfPage0.compareAndSet(true, false)) {
+                    throw new java.io.UncheckedIOException(new IOException("injected: write of page 0"));
+                }
                 super.write(pageId, address);
                 if (watched && pageId == 2 && holdWriteOfPage2.compareAndSet(true, false)) {
                     writeHeld.countDown();
@@ -128,6 +153,7 @@ class UnmapForceTest {
                         pinned.countDown();
                         await(writeHeld); // the unmap's flush wrote page 0 while this cursor held it: it stays dirty
                         PageContent.write(w, 0, 2);
+                        failNextWriteOfPage0.set(after == After.FAILING_DROP);
                     }
                     letGo.countDown();
                     if (evict) {
@@ -150,6 +176,14 @@ class UnmapForceTest {
             await(pinned);
             holdWriteOfPage2.set(true);
             holdForce.set(evict);
+            if (after == After.FAILING_DROP) {
+                IOException e = assertThrows(IOException.class, file::close);
+                assertTrue(e.getMessage().contains(path.toString()) && e.getCause() instanceof java.io.UncheckedIOException,
+                    e.toString());
+                writer.join();
+                assertNull(writerFailure.get());
+                assertTrue(file.numberOfCachedPages() > 0, "still mapped, page 0 still in the cache");
+            }
             file.close();
             writer.join();
             assertNull(writerFailure.get());
