@@ -237,24 +237,26 @@ final class FileMapping implements FrameOwner {
         if (!enterGate()) {
             throw unmappedException();
         }
-        flushInsideGate();
-    }
-
-    /** As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. */
-    void flushUnlessUnmapped() throws IOException {
-        SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
-        if (enterGate()) {
-            flushInsideGate();
-        }
-    }
-
-    /** The flush proper, for a caller that entered the gate; leaves it. */
-    private void flushInsideGate() throws IOException {
         try {
             engine.throwPendingError();
             writeAndForce(true);
         } finally {
             gate.exit();
+        }
+    }
+
+    /**
+     * As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. The
+     * pending error is the caller's to throw, once for all the files (see {@link PageCache#flushAndForce}).
+     */
+    void flushUnlessUnmapped() throws IOException {
+        SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
+        if (enterGate()) {
+            try {
+                writeAndForce(true);
+            } finally {
+                gate.exit();
+            }
         }
     }
 

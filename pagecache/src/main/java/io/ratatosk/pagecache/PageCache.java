@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
+import io.ratatosk.pagecache.internal.SwapperCalls;
 import io.ratatosk.pagecache.metrics.JmxSupport;
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
@@ -273,13 +274,22 @@ public final class PageCache implements AutoCloseable {
     /**
      * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
      * flushed by its close. A file that cannot be flushed does not keep the others from being flushed: each is, and
-     * then the first failure is thrown, the others suppressed in it.
+     * then the first failure is thrown, the others suppressed in it. An eviction's failure pending when the call
+     * begins is one of them: taken once for the whole call, it keeps no file from being flushed.
      *
      * @throws IllegalStateException once the cache is closed
      */
     public void flushAndForce() throws IOException {
         checkOpen();
+        SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
         Throwable failure = null;
+        try {
+            // Here, not in each file's flush: there it was thrown by the flush of whichever file came first, before that
+            // file was flushed, which left its dirty pages unwritten while the error spoke of another file's eviction.
+            engine.throwPendingError();
+        } catch (IOException e) {
+            failure = e;
+        }
         for (PagedFile file : files.mapped()) {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap

@@ -243,4 +243,58 @@ class EvictionWriteFailureTest {
             }
         }
     }
+
+    /**
+     * A background sweep's failed write-out is pending when flushAndForce begins: it was thrown by the flush of whichever
+     * file came first, before that file was flushed, so one file's dirty pages were left unwritten and unforced while the
+     * error spoke of another file's eviction. Now it is taken once for the whole call, every file is flushed, and then it
+     * is thrown.
+     */
+    @Test
+    void flushAndForceFlushesEveryFileThoughAnEvictionErrorIsPending() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(FRAMES * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.evictor.enabled", "false",
+            "pagecache.warmup.enabled", "false"));
+        Path a = dir.resolve("a.db");
+        Path b = dir.resolve("b.db");
+        int bPages = 4;
+        try (FileChannel ch = FileChannel.open(b, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(1), (long) FRAMES * PAGE - 1); // pages on disk past the dirty ones, to read ahead
+        }
+        try (PageCache cache = PageCache.open(config, swappers); PagedFile fa = cache.map(a, PAGE); PagedFile fb = cache.map(b, PAGE)) {
+            // Every frame dirty: a's pages and b's first pages.
+            writePages(fa, FRAMES - bPages);
+            writePages(fb, bPages);
+            swappers.failWrites = true;
+            // A read-ahead past b's dirty pages needs frames: its background sweep fails to write one out, and leaves the
+            // error pending, thrown to no one.
+            try (PageCursor r = fb.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (cache.stats().evictionErrors() == 0 && System.nanoTime() < deadline) {
+                    for (int p = 0; p < bPages; p++) {
+                        assertTrue(r.next(p));
+                    }
+                    Thread.sleep(1);
+                }
+            }
+            assertTrue(cache.stats().evictionErrors() > 0, cache.stats().toString());
+            swappers.failWrites = false;
+            IOException pending = assertThrows(IOException.class, cache::flushAndForce);
+            assertTrue(pending.getMessage().contains("stays dirty"), pending.getMessage());
+            assertEquals(FRAMES - bPages, pagesOnDisk(a), "every dirty page of a was flushed: " + pending);
+            assertEquals(bPages, pagesOnDisk(b), "every dirty page of b was flushed: " + pending);
+        }
+    }
+
+    private static void writePages(PagedFile file, int pages) throws IOException {
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = 0; p < pages; p++) {
+                assertTrue(w.next(p));
+                PageContent.write(w, p, 1);
+            }
+        }
+    }
 }
