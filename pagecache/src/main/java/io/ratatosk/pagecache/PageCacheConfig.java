@@ -421,8 +421,12 @@ public final class PageCacheConfig implements FlagValues {
         };
     }
 
-    /** "; did you mean 'x'?" for a close name, else the list of valid names. */
+    /** "; did you mean 'x'?" for a close name, else the list of valid names; for a tier's flag without the tier, where it comes from. */
     private static String hint(String name) {
+        Optional<String> missingTier = PageCacheFlags.missingTier(name);
+        if (missingTier.isPresent()) {
+            return "; " + missingTier.get();
+        }
         return PageCacheFlags.ALL.closest(name)
                 .map(flag -> "; did you mean '" + flag.name() + "'?")
                 .orElseGet(() -> "; valid flags are " + PageCacheFlags.ALL.all().stream().map(Flag::name).collect(Collectors.joining(", ")));

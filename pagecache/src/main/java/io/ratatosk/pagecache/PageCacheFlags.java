@@ -35,6 +35,10 @@ public final class PageCacheFlags {
     /** The {@code pagecache.swap} value that puts no tier between frames and files. */
     public static final String FILE_SWAP = "file";
 
+    /** The tier a user most likely means when none is on the class path, and the artifact it comes with. */
+    private static final String NVM_TIER = "nvm";
+    private static final String NVM_JAR = "io.ratatosk:storage-nvm";
+
     public static final Flag MEMORY = Flag.size("pagecache.memory", "512m", 1, TIB,
             "Memory for page frames; the frame count is memory / page_size, rounded down.")
             .accepting("a size in [2 pages of pagecache.page_size, 1t]");
@@ -94,7 +98,20 @@ public final class PageCacheFlags {
             return swap.accepting(swap.accepted() + leftOut());
         }
         // Without a tier on the class path, say where the one a user most likely meant comes from.
-        return TIERS.isEmpty() ? swap.accepting("one of file (nvm comes with io.ratatosk:storage-nvm on the class path)") : swap;
+        return TIERS.isEmpty() ? swap.accepting("one of file (" + NVM_TIER + " comes with " + NVM_JAR + " on the class path)") : swap;
+    }
+
+    /**
+     * Why {@code name} is no flag, where it is one of the NVM tier's and that tier is not loaded: where the tier comes
+     * from. Else empty. (The nearest valid name is no help there: it suggested pagecache.history.capacity for
+     * pagecache.nvm.capacity.)
+     */
+    static Optional<String> missingTier(String name) {
+        if (!name.startsWith("pagecache." + NVM_TIER + ".") || LOADED.byName(NVM_TIER).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of("the pagecache." + NVM_TIER + ".* flags come with the NVM tier (pagecache.swap=" + NVM_TIER + "), "
+            + NVM_JAR + ", which is not on the class path" + (REFUSED_TIERS.isEmpty() ? "" : leftOut()));
     }
 
     private static List<Flag> tierFlags() {

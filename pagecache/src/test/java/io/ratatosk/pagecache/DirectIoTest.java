@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -15,9 +16,11 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,6 +165,52 @@ class DirectIoTest {
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
             assertTrue(e.getMessage().contains("pagecache.io=direct"), e.getMessage());
             assertTrue(cache.config().toString().contains("pagecache.io=direct"));
+        }
+    }
+
+    /**
+     * A file that cannot be opened for writing at all (read-only permissions; as root, the immutable attribute) is
+     * refused as pagecache.io=buffered refuses it. It was refused as a file system that does not do direct IO ("the
+     * file system (ext4) or platform refuses direct IO (O_DIRECT); use pagecache.io=buffered or another file
+     * system"), which sent the operator after the wrong flag: the file, not O_DIRECT, was the trouble.
+     */
+    @Test
+    void aFileThatCannotBeOpenedForWritingIsRefusedForThatAndNotForDirectIo() throws Exception {
+        Path file = dir.resolve("read-only.db");
+        Files.write(file, new byte[8192]);
+        boolean immutable = false;
+        try {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+            if (writable(file)) { // root ignores permissions, not the immutable attribute
+                Process chattr = new ProcessBuilder("chattr", "+i", file.toString()).redirectErrorStream(true).start();
+                immutable = chattr.waitFor(10, TimeUnit.SECONDS) && chattr.exitValue() == 0;
+            }
+            assumeTrue(!writable(file), "cannot make " + file + " unwritable here");
+            IOException buffered;
+            try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                    "pagecache.jmx.enabled", "false")))) {
+                buffered = assertThrows(IOException.class, () -> cache.map(file, 8192, false));
+            }
+            try (PageCache cache = open(Map.of())) {
+                IOException direct = assertThrows(IOException.class, () -> cache.map(file, 8192, false));
+                assertFalse(direct.getMessage().contains("refuses direct IO"), direct.getMessage());
+                assertEquals(buffered.getClass(), direct.getClass());
+                assertEquals(buffered.getMessage(), direct.getMessage());
+                assertEquals(0, cache.stats().faults());
+            }
+        } finally {
+            if (immutable) {
+                new ProcessBuilder("chattr", "-i", file.toString()).start().waitFor(10, TimeUnit.SECONDS);
+            }
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    private static boolean writable(Path file) {
+        try (FileChannel ignored = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -126,6 +126,22 @@ class FlagValueValidationTest {
         assertTrue(unknown.getMessage().startsWith("pagecache.nvm.capacity=1m: unknown flag"), unknown.getMessage());
     }
 
+    /**
+     * An NVM flag without storage-nvm on the class path is unknown, and the message says where it comes from: it once
+     * suggested the nearest name, an unrelated flag ("did you mean 'pagecache.history.capacity'?" for
+     * pagecache.nvm.capacity), or listed every flag there is without a word about the tier.
+     */
+    @Test
+    void anNvmFlagWithoutTheNvmTierSaysWhereTheTierComesFrom() {
+        String where = "the pagecache.nvm.* flags come with the NVM tier (pagecache.swap=nvm), io.ratatosk:storage-nvm, which is"
+            + " not on the class path";
+        assertEquals("pagecache.nvm.capacity=1m: unknown flag; " + where, refused("pagecache.nvm.capacity", "1m").getMessage());
+        assertEquals("pagecache.nvm.devices=2: unknown flag; " + where, refused("pagecache.nvm.devices", "2").getMessage());
+        IllegalArgumentException read = assertThrows(IllegalArgumentException.class,
+            () -> PageCacheConfig.defaults().getSize("pagecache.nvm.capacity"));
+        assertEquals("unknown flag 'pagecache.nvm.capacity'; " + where, read.getMessage());
+    }
+
     @Test
     void memoryBelowTwoPagesIsRefusedNamingBothFlags() {
         assertEquals("pagecache.memory=8k holds 1 page of pagecache.page_size=8192; at least 2 are needed",

@@ -280,12 +280,15 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             // period before it is promoted, the period counts as unused.
             changeState(frame, word & ~REFERENCED, false);
             moveToHead(frame, canPromote(frame) ? HOT : IN_TEST);
-            return;
+        } else {
+            if ((word & DEMOTED) != 0) {
+                adjustColdTarget(onDemotedReferenced(ghosts.size(), demotedCount));
+            }
+            moveToHead(frame, IN_TEST);
         }
-        if ((word & DEMOTED) != 0) {
-            adjustColdTarget(onDemotedReferenced(ghosts.size(), demotedCount));
-        }
-        moveToHead(frame, IN_TEST);
+        // The page may be the only one in its test period now (the hot hand may have ended the others' in canPromote):
+        // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes.
+        nextHandTest();
     }
 
     /**
@@ -337,7 +340,11 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         return demoted;
     }
 
+    /** Ends the test period under the test hand and moves it on; evicted() runs it until the ghosts fit, so it must find a node. */
     private void runHandTest() {
+        if (handTest == NIL) {
+            nextHandTest(); // a hand left unset would end nothing, and evicted() would loop for ever holding the lock
+        }
         if (handTest != NIL) {
             int node = handTest;
             terminateTestPeriod(node);

@@ -2,12 +2,18 @@ package io.ratatosk.policies.clockpro;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.Sweep;
 import io.ratatosk.policies.PolicyDriver;
+import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.core.config.FlagValues;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -106,6 +112,53 @@ class ClockProPlusPolicyTest {
             assertEquals(10, policy(driver).ghostCount());
             assertFalse(policy(driver).hasGhost(PageKey.of(0, 80)));
             assertTrue(policy(driver).hasGhost(PageKey.of(0, 90)));
+        }
+    }
+
+    /**
+     * A background evictor evicts several pages in a row, with no fault between them. With fewer ghosts than
+     * such a run (pagecache.clockpro.ghosts=0.5, the least accepted: one ghost for 3 frames), the second page
+     * evicted in its test period put the ghosts over capacity while the test hand rested on nothing: the cold
+     * hand had started the test periods of the referenced cold pages, which moves no test hand. The test hand
+     * then never moved, and the eviction looped for ever holding the policy's lock, so every fault hung too.
+     * The hands' invariants hold after every step.
+     */
+    @Test
+    void consecutiveEvictionsPastTheGhostCapacityEndWhenNoTestHandWasSet() {
+        for (String policy : List.of(ClockProPlusPolicy.NAME, ClockProPolicy.NAME)) {
+            try (FrameTable frames = new FrameTable(3)) {
+                EvictionPolicy clock = PolicyRegistry.create(policy, frames,
+                    PolicyRegistry.parse(Map.of("pagecache.clockpro.ghosts", "0.5")));
+                for (int frame = 0; frame < 3; frame++) { // the first hot, the others cold in their test period
+                    long key = PageKey.of(0, frame);
+                    frames.tryExclusiveLock(frame);
+                    frames.setBinding(frame, key);
+                    clock.onFault(frame, key);
+                    frames.unlockExclusive(frame);
+                }
+                for (int frame = 0; frame < 3; frame++) {
+                    clock.onHit(frame);
+                }
+                clock.checkInvariants();
+                Sweep evictor = Sweep.background();
+                List<Integer> evicted = new ArrayList<>();
+                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                    for (int i = 0; i < 2; i++) {
+                        evictor.begin();
+                        int victim = clock.nextVictim(evictor);
+                        assertTrue(victim >= 0, policy + ": no victim among unpinned frames");
+                        clock.checkInvariants();
+                        frames.tryExclusiveLock(victim);
+                        long key = frames.binding(victim);
+                        frames.setBinding(victim, PageKey.UNBOUND);
+                        clock.onEvicted(victim, key);
+                        evicted.add(victim);
+                        clock.checkInvariants();
+                    }
+                }, policy + ": the second eviction in a row did not return");
+                assertEquals(2, evicted.size());
+                clock.checkInvariants();
+            }
         }
     }
 }

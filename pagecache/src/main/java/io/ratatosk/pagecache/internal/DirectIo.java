@@ -2,6 +2,7 @@ package io.ratatosk.pagecache.internal;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
@@ -56,16 +57,33 @@ public final class DirectIo {
 
     /**
      * {@code directOpener}, whose refusals (an IOException, or UnsupportedOperationException where the
-     * platform has no O_DIRECT) become an IOException naming the file, its file system and the flag.
+     * platform has no O_DIRECT) become an IOException naming the file, its file system and the flag. A file
+     * that cannot be opened for reading and writing without O_DIRECT either (read-only, its permissions) fails
+     * as it does with {@code pagecache.io=buffered}: that is no refusal of direct IO, and blaming it sent the
+     * operator to the wrong flag.
      */
     public static FileChannelOpener refusalsExplained(FileChannelOpener directOpener) {
         return (path, create) -> {
             try {
                 return directOpener.open(path, create);
             } catch (IOException | UnsupportedOperationException e) {
+                IOException withoutDirect = plainOpenFailure(path, create);
+                if (withoutDirect != null) {
+                    withoutDirect.addSuppressed(e);
+                    throw withoutDirect;
+                }
                 throw refused(path, e);
             }
         };
+    }
+
+    /** Why {@code path} cannot be opened for reading and writing without O_DIRECT, or null if it can. */
+    private static IOException plainOpenFailure(Path path, boolean create) {
+        try (FileChannel ignored = FileChannel.open(path, FileChannelOpener.readWrite(create))) {
+            return null;
+        } catch (IOException e) {
+            return e;
+        }
     }
 
     private static IOException refused(Path path, Exception e) {
