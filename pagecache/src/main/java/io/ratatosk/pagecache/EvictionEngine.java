@@ -431,9 +431,10 @@ final class EvictionEngine {
                 owner.swapper().evict(pageId, pageAddress(frame), dirty);
             }
         } catch (Throwable t) {
-            counters.increment(CacheCounter.EVICTION_ERRORS);
             recordPendingError(new IOException("evicting " + (owner == null ? PageKey.toString(key) : owner.path() + " page " + pageId)
                 + " failed; the page stays dirty in the cache: " + t, t));
+            // Counted after it is pending: whoever sees the count (stats()) and then flushes gets the error thrown
+            counters.increment(CacheCounter.EVICTION_ERRORS);
             return false;
         }
         if (dirty) {
