@@ -516,9 +516,16 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     void forget(NvmPageSwapper owner) throws IOException {
         writeBackFile(owner);
         owner.fileSwapper().force();
-        // From here the swapper refuses every call, and none is under way once each latch was free for a moment (a
-        // call checks under its page's latch): no eviction can put a copy back behind the scan below, and after it the
-        // file id, free for another file, is never reached through this swapper.
+        dropCopies(owner);
+    }
+
+    /**
+     * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
+     * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
+     * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
+     * the file id, free for another file, is never reached through this swapper.
+     */
+    private void dropCopies(NvmPageSwapper owner) throws IOException {
         owner.release();
         for (PageLatch latch : latches) {
             latch.lock();
@@ -534,7 +541,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        writeBack(slot, key, owner); // evicted during close: still never dropped dirty
+                        writeBack(slot, key, owner);
                     }
                     invalidate(slot, key, owner);
                 }
@@ -803,26 +810,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * its swapper from now on, drops its (clean) copies and closes the file.
      */
     private void abandon(NvmPageSwapper owner) throws IOException {
-        owner.release();
-        for (PageLatch latch : latches) { // as in forget: no call through the swapper is under way after this
-            latch.lock();
-            latch.unlock();
-        }
-        for (int slot = 0; slot < slots; slot++) {
-            long key = slotKeys.get(slot);
-            if (ownedBy(key, owner)) {
-                PageLatch latch = latch(key);
-                latch.lock();
-                try {
-                    if (slotKeys.get(slot) == key) {
-                        invalidate(slot, key, owner);
-                    }
-                } finally {
-                    latch.unlock();
-                }
-            }
-        }
-        swappers.compareAndSet(owner.fileId(), owner, null);
+        dropCopies(owner); // none of them dirty (the caller checked): no write-back to the file that failed
         owner.closeFile();
     }
 }
