@@ -388,23 +388,21 @@ public final class JmhCommand implements Callable<Integer> {
                 }
             }
         }
-        if (cmd.getParameter("side").hasValue()) {
-            // a side no benchmark has (-p side=Muninn) failed each benchmark's setup in its fork, a stack trace per row
-            Collection<String> given = cmd.getParameter("side").get();
-            for (String side : given) {
-                if (!SIDES.contains(side)) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "-p side=" + String.join(",", given)
-                        + ": unknown side '" + side + "'; the sides: " + String.join(", ", SIDES));
-                }
-            }
+        // a side no benchmark has (-p side=Muninn) failed each benchmark's setup in its fork, a stack trace per row
+        refuseUnknown(cmd, "side", "sides", SIDES);
+        refuseUnknown(cmd, "tier", "tiers", NvmSwapBenchmark.tiers());
+    }
+
+    /** Refuses a value of {@code -p name=...} that is none of {@code known}, naming them ("the sides: ..."). */
+    private void refuseUnknown(CommandLineOptions cmd, String name, String plural, Collection<String> known) {
+        if (!cmd.getParameter(name).hasValue()) {
+            return;
         }
-        if (cmd.getParameter("tier").hasValue()) {
-            Collection<String> given = cmd.getParameter("tier").get();
-            for (String tier : given) {
-                if (!NvmSwapBenchmark.tiers().contains(tier)) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "-p tier=" + String.join(",", given)
-                        + ": unknown tier '" + tier + "'; the tiers: " + String.join(", ", NvmSwapBenchmark.tiers()));
-                }
+        Collection<String> given = cmd.getParameter(name).get();
+        for (String value : given) {
+            if (!known.contains(value)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "-p " + name + "=" + String.join(",", given)
+                    + ": unknown " + name + " '" + value + "'; the " + plural + ": " + String.join(", ", known));
             }
         }
     }
