@@ -141,19 +141,7 @@ class TruncateTest {
                 public long pageCount() throws IOException {
                     long pages = super.pageCount();
                     if (evictAtNextLength.compareAndSet(true, false)) {
-                        Thread evictor = new Thread(() -> {
-                            try {
-                                evictPage(mapped[0], 4);
-                            } catch (Throwable t) {
-                                evictionFailed[0] = t;
-                            }
-                        });
-                        evictor.start();
-                        try {
-                            evictor.join();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
+                        evictionFailed[0] = Evictions.evictPageOnAnotherThread(mapped[0], 4);
                     }
                     return pages; // as it was before the eviction wrote the page
                 }
@@ -177,14 +165,6 @@ class TruncateTest {
         }
         file.flush();
         assertEquals(5L * PAGE, Files.size(path));
-    }
-
-    /** Evicts resident page {@code pageId} of {@code file} as the evictor does: locked, written out, unbound, freed. */
-    private static void evictPage(PagedFile file, long pageId) {
-        EvictionEngine engine = file.mapping().engine();
-        int frame = file.table().get(pageId) - 1;
-        assertEquals(EvictionOutcome.EVICTED, engine.tryEvict(frame, true));
-        engine.free(frame);
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.nvm.NvmSwapStore;
-import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,19 +42,7 @@ class NvmTierRaceTest {
                 long pages = super.pageCount();
                 if (reclaimAtNextLength.compareAndSet(true, false)) {
                     // Another file's eviction needs the tier's one slot: its clock writes the copy there to its file.
-                    Thread evictor = new Thread(() -> {
-                        try {
-                            evictPage(other[0], 0);
-                        } catch (Throwable t) {
-                            evictionFailed[0] = t;
-                        }
-                    });
-                    evictor.start();
-                    try {
-                        evictor.join();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    evictionFailed[0] = Evictions.evictPageOnAnotherThread(other[0], 0);
                 }
                 return pages; // as it was before the write-back
             }
@@ -67,7 +54,7 @@ class NvmTierRaceTest {
             file.flush(); // the file on disk: 2 pages
             writePages(file, 2, 3, 100);
             writePages(file, 4, 5, 100); // the cache's end: 5 pages
-            evictPage(file, 2);
+            Evictions.evictPage(file, 2);
             assertTrue(tier.isDirtyInNvm(fileId, 2), "page 2 is dirty in the tier only, past the end on disk");
             other[0] = cache.map(dir.resolve("other.db"), PAGE);
             writePages(other[0], 0, 1, 7);
@@ -88,15 +75,6 @@ class NvmTierRaceTest {
             other[0].close();
         }
         assertEquals(3L * PAGE, Files.size(path));
-    }
-
-    /** Evicts resident page {@code pageId} of {@code file} as the evictor does: locked, written out, unbound, freed. */
-    private static void evictPage(PagedFile file, long pageId) {
-        EvictionEngine engine = file.mapping().engine();
-        int entry = file.table().get(pageId);
-        assertTrue(entry != TranslationTable.ABSENT && entry != TranslationTable.FAULTING, "page " + pageId + " is resident");
-        assertEquals(EvictionOutcome.EVICTED, engine.tryEvict(entry - 1, true));
-        engine.free(entry - 1);
     }
 
     private static void writePages(PagedFile file, int from, int to, long value) throws IOException {
