@@ -8,7 +8,6 @@ import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -121,7 +120,7 @@ final class FileRegistry implements MappingOwner {
         return null;
     }
 
-    /** The file's real path, creating it first if asked; refuses what is not a regular file. */
+    /** The file's real path, creating it first if asked; refuses what cannot be mapped ({@link MapTarget}). */
     private static Path realPath(Path path, boolean create) throws IOException {
         Path absolute = path.toAbsolutePath();
         if (create && !Files.exists(absolute)) {
@@ -130,17 +129,7 @@ final class FileRegistry implements MappingOwner {
             // Opened and closed, no call in between: a channel's IO calls fail on an interrupted thread, its open does not.
             FileChannel.open(absolute, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
         }
-        Path real;
-        try {
-            real = absolute.toRealPath();
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(absolute.toString(), null,
-                "not mapped: the file does not exist and create=false");
-        }
-        if (!Files.isRegularFile(real)) {
-            throw new IOException("cannot map " + path + ": " + real + " is not a regular file");
-        }
-        return real;
+        return MapTarget.realPath(path);
     }
 
     /** What makes two paths the same file: its file key (device and inode on Unix), else its real path. */

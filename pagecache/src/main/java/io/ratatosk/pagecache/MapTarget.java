@@ -1,0 +1,92 @@
+package io.ratatosk.pagecache;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
+
+/**
+ * The file a {@link PageCache#map} names: its real path, resolved once, and whether it can be mapped at
+ * all. Only a regular file that holds data is: a directory, named pipe (whose open waits for a writer,
+ * for ever), device or socket is refused, and so is a file of a kernel's pseudo file system such as
+ * {@code /proc} or {@code /sys}, whose fsync fails (so no close could ever succeed) or whose writes
+ * change the running system.
+ */
+final class MapTarget {
+    /**
+     * Linux file systems whose regular files are views of the kernel, not stored bytes: proc's fsync fails
+     * with EINVAL, sysfs, configfs and the like take a write as a command, hugetlbfs and mqueue refuse
+     * writes. A page cache over any of them could never flush or close its file.
+     */
+    private static final Set<String> PSEUDO_FILE_SYSTEMS = Set.of("proc", "sysfs", "debugfs", "tracefs", "securityfs",
+        "configfs", "cgroup", "cgroup2", "pstore", "bpf", "efivarfs", "fusectl", "binfmt_misc", "selinuxfs", "mqueue",
+        "hugetlbfs");
+
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
+    private static final int S_IFCHR = 0020000;
+    private static final int S_IFBLK = 0060000;
+    private static final int S_IFSOCK = 0140000;
+
+    private MapTarget() {
+    }
+
+    /** The real path of the file at {@code path}, which must exist; refuses what cannot be mapped, saying what it is. */
+    static Path realPath(Path path) throws IOException {
+        Path absolute = path.toAbsolutePath();
+        Path real;
+        try {
+            real = absolute.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(absolute.toString(), null,
+                "not mapped: the file does not exist and create=false");
+        }
+        BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new IOException("cannot map " + path + ": " + real + " is " + kind(real, attributes)
+                + ", not a regular file");
+        }
+        String fileSystem = fileSystemType(real);
+        if (fileSystem != null && PSEUDO_FILE_SYSTEMS.contains(fileSystem)) {
+            throw new IOException("cannot map " + path + ": " + real + " is a file of the " + fileSystem + " pseudo file"
+                + " system, a view of the kernel rather than stored data (it cannot be forced to storage, and a write to it"
+                + " is no write of data); map a file on a disk or tmpfs");
+        }
+        return real;
+    }
+
+    /** What a file that is no regular file is, in words. */
+    private static String kind(Path real, BasicFileAttributes attributes) {
+        if (attributes.isDirectory()) {
+            return "a directory";
+        }
+        try {
+            switch ((Integer) Files.getAttribute(real, "unix:mode") & S_IFMT) {
+                case S_IFIFO:
+                    return "a named pipe (FIFO)";
+                case S_IFCHR:
+                    return "a character device";
+                case S_IFBLK:
+                    return "a block device";
+                case S_IFSOCK:
+                    return "a socket";
+                default:
+                    break;
+            }
+        } catch (IOException | RuntimeException noUnixView) {
+            // not a Unix file system view: the basic attributes say enough
+        }
+        return "a named pipe, device or socket";
+    }
+
+    /** The type of the file system {@code real} is on, or null where the platform cannot say. */
+    private static String fileSystemType(Path real) {
+        try {
+            return Files.getFileStore(real).type();
+        } catch (IOException | RuntimeException unknown) {
+            return null; // a mount table the JDK cannot read must not stop a map that would work
+        }
+    }
+}

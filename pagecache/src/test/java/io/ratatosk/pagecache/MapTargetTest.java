@@ -1,0 +1,81 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@link PageCache#map} accepts: regular files that hold data; everything else is refused saying what it is. */
+class MapTargetTest {
+    @TempDir
+    Path dir;
+
+    private static PageCache open() {
+        return PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
+            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false")));
+    }
+
+    /**
+     * A /proc file is a regular file whose fsync fails (EINVAL): it was mapped, and then every close of it and of the
+     * cache threw ("forcing /proc/N/status to storage failed ... Invalid argument"), so the cache could never close.
+     */
+    @Test
+    void aProcFileIsRefusedNamingItsFileSystem() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        assumeTrue(Files.isRegularFile(status), "no /proc here");
+        PageCache cache = open();
+        try {
+            IOException e = assertThrows(IOException.class, () -> cache.map(status, 8192, false).close());
+            assertTrue(e.getMessage().contains(status.toString()), e.getMessage());
+            assertTrue(e.getMessage().contains("proc pseudo file system"), e.getMessage());
+            assertEquals(0, cache.stats().faults());
+        } finally {
+            cache.close();
+        }
+    }
+
+    /** A sysfs file takes a write as a command to the kernel: the cache's page write-back must never reach one. */
+    @Test
+    void aSysfsFileIsRefusedNamingItsFileSystem() throws IOException {
+        Path sysfs = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        assumeTrue(Files.isRegularFile(sysfs) && "sysfs".equals(Files.getFileStore(sysfs).type()), "no sysfs file to try");
+        try (PageCache cache = open()) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(sysfs, 8192, false).close());
+            assertTrue(e.getMessage().contains("sysfs pseudo file system"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aNamedPipeIsRefusedSayingWhatItIs() throws Exception {
+        Path fifo = dir.resolve("pipe.db");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "no mkfifo here");
+        try (PageCache cache = open()) {
+            for (boolean create : new boolean[] {false, true}) {
+                IOException e = assertThrows(IOException.class, () -> cache.map(fifo, 8192, create));
+                assertTrue(e.getMessage().contains(fifo + " is a named pipe (FIFO), not a regular file"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aDeviceAndADirectoryAreRefusedSayingWhatTheyAre() throws IOException {
+        try (PageCache cache = open()) {
+            IOException folder = assertThrows(IOException.class, () -> cache.map(dir, 8192, false));
+            assertTrue(folder.getMessage().contains(dir.toRealPath() + " is a directory"), folder.getMessage());
+            Path devNull = Path.of("/dev/null");
+            if (Files.exists(devNull)) {
+                IOException device = assertThrows(IOException.class, () -> cache.map(devNull, 8192, false));
+                assertTrue(device.getMessage().contains("/dev/null is a character device"), device.getMessage());
+            }
+        }
+    }
+}
