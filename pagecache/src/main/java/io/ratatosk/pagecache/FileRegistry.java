@@ -6,10 +6,8 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -55,59 +53,69 @@ final class FileRegistry implements MappingOwner {
                 throw new IllegalStateException("page cache is closed");
             }
             engine.throwPendingError();
-            Path real = realPath(path, create);
-            Object identity = identityOf(real);
-            PagedFile existing = filesByIdentity.get(identity);
-            if (existing != null && existing.mapping().isClosed()) {
-                closeSwapper(existing.mapping()); // its unmap could not close the file: try again before mapping anew
-                existing = null;
-            }
-            if (existing != null) {
-                if (existing.pageSize() != filePageSize) {
-                    throw new IllegalArgumentException(real + " is already mapped with page size " + existing.pageSize()
-                        + "; cannot map it again with page size " + filePageSize);
-                }
-                existing.mapping().retain();
-                return existing;
-            }
-            int fileId = allocateFileId();
-            PageSwapper swapper;
-            // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
-            // page memory under this map, which then handed out a file of the closed cache.
-            SwapperCalls.begin(engine, "the swapper factory's create", real);
+            MapTarget target = MapTarget.resolve(path, create);
             try {
-                swapper = swappers.create(real, fileId, filePageSize, create);
-            } finally {
-                SwapperCalls.end();
-            }
-            if (swapper == null) {
-                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned null");
-            }
-            FileMapping sharing = mappingWith(swapper);
-            if (sharing != null) {
-                // Not closed: it is the other file's. Through it this file's pages would go into the other file.
-                throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
-                    + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
-            }
-            FileMapping mapping;
-            try {
-                mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
-                    SwapperCalls.guard(swapper, engine, real));
+                return mapReal(target.real(), filePageSize, create);
             } catch (Throwable t) {
-                try {
-                    swapper.close();
-                } catch (Throwable suppressed) {
-                    t.addSuppressed(suppressed);
-                }
+                target.abandon(t); // a file this map created is not left behind
                 throw t;
             }
-            PagedFile file = new PagedFile(mapping);
-            usedFileIds.set(fileId);
-            engine.register(fileId, mapping);
-            filesByIdentity.put(identity, file);
-            listener.mapped(mapping);
-            return file;
         }
+    }
+
+    /** Under lock: {@link #map(Path, int, boolean)} of the file at its real path {@code real}. */
+    private PagedFile mapReal(Path real, int filePageSize, boolean create) throws IOException {
+        Object identity = identityOf(real);
+        PagedFile existing = filesByIdentity.get(identity);
+        if (existing != null && existing.mapping().isClosed()) {
+            closeSwapper(existing.mapping()); // its unmap could not close the file: try again before mapping anew
+            existing = null;
+        }
+        if (existing != null) {
+            if (existing.pageSize() != filePageSize) {
+                throw new IllegalArgumentException(real + " is already mapped with page size " + existing.pageSize()
+                    + "; cannot map it again with page size " + filePageSize);
+            }
+            existing.mapping().retain();
+            return existing;
+        }
+        int fileId = allocateFileId();
+        PageSwapper swapper;
+        // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
+        // page memory under this map, which then handed out a file of the closed cache.
+        SwapperCalls.begin(engine, "the swapper factory's create", real);
+        try {
+            swapper = swappers.create(real, fileId, filePageSize, create);
+        } finally {
+            SwapperCalls.end();
+        }
+        if (swapper == null) {
+            throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned null");
+        }
+        FileMapping sharing = mappingWith(swapper);
+        if (sharing != null) {
+            // Not closed: it is the other file's. Through it this file's pages would go into the other file.
+            throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
+                + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
+        }
+        FileMapping mapping;
+        try {
+            mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
+                SwapperCalls.guard(swapper, engine, real));
+        } catch (Throwable t) {
+            try {
+                swapper.close();
+            } catch (Throwable suppressed) {
+                t.addSuppressed(suppressed);
+            }
+            throw t;
+        }
+        PagedFile file = new PagedFile(mapping);
+        usedFileIds.set(fileId);
+        engine.register(fileId, mapping);
+        filesByIdentity.put(identity, file);
+        listener.mapped(mapping);
+        return file;
     }
 
     /** Under lock: the registered mapping (live, or dead with its close to retry) whose swapper is {@code swapper}, else null. */
@@ -118,18 +126,6 @@ final class FileRegistry implements MappingOwner {
             }
         }
         return null;
-    }
-
-    /** The file's real path, creating it first if asked; refuses what cannot be mapped ({@link MapTarget}). */
-    private static Path realPath(Path path, boolean create) throws IOException {
-        Path absolute = path.toAbsolutePath();
-        if (create && !Files.exists(absolute)) {
-            // Opening with CREATE follows a symbolic link to a missing file and creates its target, as
-            // mapping the target itself would; it never truncates a file that appeared meanwhile.
-            // Opened and closed, no call in between: a channel's IO calls fail on an interrupted thread, its open does not.
-            FileChannel.open(absolute, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
-        }
-        return MapTarget.realPath(path);
     }
 
     /** What makes two paths the same file: its file key (device and inode on Unix), else its real path. */

@@ -1,10 +1,15 @@
 package io.ratatosk.pagecache;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -13,6 +18,9 @@ import java.util.Set;
  * for ever), device or socket is refused, and so is a file of a kernel's pseudo file system such as
  * {@code /proc} or {@code /sys}, whose fsync fails (so no close could ever succeed) or whose writes
  * change the running system.
+ *
+ * <p>With {@code create}, a missing file is created first; if the map then fails, the file it created is
+ * deleted again ({@link #abandon}), so a refused map leaves nothing behind.
  */
 final class MapTarget {
     /**
@@ -30,11 +38,90 @@ final class MapTarget {
     private static final int S_IFBLK = 0060000;
     private static final int S_IFSOCK = 0140000;
 
-    private MapTarget() {
+    /** The links followed to the file a dangling link names; past as many, Linux itself gives up (ELOOP). */
+    private static final int MAX_LINKS = 40;
+
+    private final Path real;
+    /** The file this map created, or null if it existed. */
+    private final Path created;
+    /** The file key of {@link #created} just after it was created; null where the file system has none. */
+    private final Object createdKey;
+
+    private MapTarget(Path real, Path created, Object createdKey) {
+        this.real = real;
+        this.created = created;
+        this.createdKey = createdKey;
+    }
+
+    /**
+     * The file at {@code path}, created first if {@code create} and it does not exist (through a dangling link, its
+     * target, as mapping the target's own path would).
+     *
+     * @throws IOException if it is missing and not to be created, or cannot be mapped ({@link #realPath})
+     */
+    static MapTarget resolve(Path path, boolean create) throws IOException {
+        Path created = create ? createIfMissing(path.toAbsolutePath()) : null;
+        Object createdKey = null;
+        try {
+            if (created != null) {
+                createdKey = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            }
+            return new MapTarget(realPath(path), created, createdKey);
+        } catch (Throwable t) {
+            new MapTarget(null, created, createdKey).abandon(t);
+            throw t;
+        }
+    }
+
+    /** The file's real path. */
+    Path real() {
+        return real;
+    }
+
+    /**
+     * The map failed with {@code failure}: deletes the file if this map created it and it is still the empty file it
+     * created (not one written, or put in its place, since). What gets in the way is suppressed in {@code failure}.
+     */
+    void abandon(Throwable failure) {
+        if (created == null) {
+            return;
+        }
+        try {
+            BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
+                Files.delete(created);
+            }
+        } catch (NoSuchFileException gone) {
+            // deleted already: nothing left behind
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Creates the file {@code absolute} names if there is none: the file itself, or the target of a dangling link.
+     * Returns the path it created, or null if a file was there (or appeared meanwhile: CREATE_NEW never takes over, nor
+     * truncates, a file another process created). Opened and closed with no call in between: a channel's IO calls fail
+     * on an interrupted thread, its open does not.
+     */
+    private static Path createIfMissing(Path absolute) throws IOException {
+        Path file = absolute;
+        for (int links = 0; links <= MAX_LINKS; links++) {
+            try {
+                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+                return file;
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isSymbolicLink(file) || Files.exists(file)) {
+                    return null;
+                }
+                file = file.resolveSibling(Files.readSymbolicLink(file)); // dangling: create what it points to
+            }
+        }
+        return null; // a loop of links: toRealPath refuses it
     }
 
     /** The real path of the file at {@code path}, which must exist; refuses what cannot be mapped, saying what it is. */
-    static Path realPath(Path path) throws IOException {
+    private static Path realPath(Path path) throws IOException {
         Path absolute = path.toAbsolutePath();
         Path real;
         try {

@@ -150,6 +150,7 @@ class DirectIoTest {
             assertTrue(e.getMessage().contains("pagecache.io=direct"), e.getMessage());
             assertTrue(e.getMessage().contains("filePageSize=512"), e.getMessage());
         }
+        assertFalse(Files.exists(file), "the refused map left the empty file it created");
     }
 
     @Test

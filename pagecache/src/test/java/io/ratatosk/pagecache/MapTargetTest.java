@@ -1,10 +1,13 @@
 package io.ratatosk.pagecache;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +21,55 @@ class MapTargetTest {
     @TempDir
     Path dir;
 
+    private static final PageCacheConfig CONFIG = PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+        "pagecache.page_size", "8k", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+
+    /** A swapper factory that refuses every file, as a file system refusing O_DIRECT or a full disk would. */
+    private static final PageSwapperFactory REFUSING = (file, fileId, filePageSize, create) -> {
+        throw new IOException("injected: cannot open " + file);
+    };
+
     private static PageCache open() {
-        return PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", "8k",
-            "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false")));
+        return PageCache.open(CONFIG);
+    }
+
+    /** A map that fails after it created the file deletes it: it once left a new empty file behind for every refused map. */
+    @Test
+    void aFailedMapDeletesTheFileItCreated() throws IOException {
+        Path file = dir.resolve("new.db");
+        try (PageCache cache = PageCache.open(CONFIG, REFUSING)) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().startsWith("injected"), e.getMessage());
+            assertFalse(Files.exists(file), "the refused map left the empty file it created");
+        }
+    }
+
+    /** Only what the map created goes: a file that was there, empty or not, stays as it was. */
+    @Test
+    void aFailedMapLeavesAFileThatExistedAsItWas() throws IOException {
+        Path empty = Files.createFile(dir.resolve("empty.db"));
+        Path full = Files.write(dir.resolve("full.db"), new byte[] {1, 2, 3});
+        try (PageCache cache = PageCache.open(CONFIG, REFUSING)) {
+            assertThrows(IOException.class, () -> cache.map(empty, 8192));
+            assertThrows(IOException.class, () -> cache.map(full, 8192, false));
+        }
+        assertTrue(Files.exists(empty));
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(full));
+    }
+
+    /** Through a dangling link the map creates the link's target; a failed map deletes that target and keeps the link. */
+    @Test
+    void aFailedMapThroughADanglingLinkDeletesTheTargetItCreatedAndKeepsTheLink() throws IOException {
+        Path target = dir.resolve("target.db");
+        Path link = Files.createSymbolicLink(dir.resolve("link.db"), target.getFileName());
+        try (PageCache cache = PageCache.open(CONFIG, REFUSING)) {
+            assertThrows(IOException.class, () -> cache.map(link, 8192));
+        }
+        assertFalse(Files.exists(target), "the refused map left the target it created");
+        assertTrue(Files.isSymbolicLink(link));
+        try (PageCache cache = open(); PagedFile mapped = cache.map(link, 8192)) {
+            assertEquals(target.toRealPath(), mapped.path()); // and a map that works creates it as before
+        }
     }
 
     /**
