@@ -7,6 +7,7 @@ import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -98,16 +99,21 @@ final class FileRegistry implements MappingOwner {
             throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
                 + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
         }
+        if (!identity.equals(identityAfterOpen(real, swapper))) {
+            // The swapper opened whatever the path named by then, which the registry would have filed under the identity
+            // read before: a later map of the path would not have found it, and mapped the same file a second time.
+            IOException replaced = new IOException("cannot map " + real + ": the file at this path was deleted or replaced"
+                + " (renamed over) while it was being mapped, so which file was opened is unknown; nothing was mapped, map"
+                + " it again");
+            closeAfterFailedMap(swapper, replaced);
+            throw replaced;
+        }
         FileMapping mapping;
         try {
             mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
                 SwapperCalls.guard(swapper, engine, real));
         } catch (Throwable t) {
-            try {
-                swapper.close();
-            } catch (Throwable suppressed) {
-                t.addSuppressed(suppressed);
-            }
+            closeAfterFailedMap(swapper, t);
             throw t;
         }
         PagedFile file = new PagedFile(mapping);
@@ -116,6 +122,30 @@ final class FileRegistry implements MappingOwner {
         filesByIdentity.put(identity, file);
         listener.mapped(mapping);
         return file;
+    }
+
+    /**
+     * The identity of the file at {@code real} once {@code swapper} opened it, null if there is none any more; the swapper
+     * is closed if it cannot be read.
+     */
+    private static Object identityAfterOpen(Path real, PageSwapper swapper) throws IOException {
+        try {
+            return identityOf(real);
+        } catch (NoSuchFileException deleted) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            closeAfterFailedMap(swapper, e);
+            throw e;
+        }
+    }
+
+    /** Closes the swapper of a map that failed with {@code failure}, the close's own failure suppressed in it. */
+    private static void closeAfterFailedMap(PageSwapper swapper, Throwable failure) {
+        try {
+            swapper.close();
+        } catch (Throwable suppressed) {
+            failure.addSuppressed(suppressed);
+        }
     }
 
     /** Under lock: the registered mapping (live, or dead with its close to retry) whose swapper is {@code swapper}, else null. */

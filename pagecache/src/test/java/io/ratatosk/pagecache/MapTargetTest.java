@@ -3,12 +3,16 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -124,6 +128,36 @@ class MapTargetTest {
             if (Files.exists(devNull)) {
                 IOException device = assertThrows(IOException.class, () -> cache.map(devNull, 8192, false));
                 assertTrue(device.getMessage().contains("/dev/null is a character device"), device.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A file renamed over the path between the map's look at it and the swapper's open: the swapper opened the new file,
+     * which the registry filed under the old file's identity, so the next map of the path did not find it and mapped the
+     * same file a second time (two caches of the same bytes: one's writes lost under the other's). Now the map sees the
+     * path name another file after the open and refuses, mapping nothing; the next map maps the file once.
+     */
+    @Test
+    void aFileReplacedWhileItIsBeingMappedIsNotMappedTwice() throws IOException {
+        Path file = Files.write(dir.resolve("store.db"), new byte[8192]);
+        Path replacement = Files.write(dir.resolve("store.db.tmp"), new byte[8192]);
+        AtomicReference<Path> renameOverBeforeOpen = new AtomicReference<>(replacement);
+        PageSwapperFactory files = new FileSwapperFactory();
+        PageSwapperFactory racing = (path, fileId, filePageSize, create) -> {
+            Path from = renameOverBeforeOpen.getAndSet(null);
+            if (from != null) {
+                Files.move(from, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            return files.create(path, fileId, filePageSize, create);
+        };
+        try (PageCache cache = PageCache.open(CONFIG, racing)) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192).close());
+            assertTrue(e.getMessage().contains(file.toRealPath() + ": the file at this path was deleted or replaced"),
+                e.getMessage());
+            assertEquals(0, cache.fileRegistry().mapped().size());
+            try (PagedFile first = cache.map(file, 8192); PagedFile second = cache.map(file, 8192)) {
+                assertSame(first, second);
             }
         }
     }
