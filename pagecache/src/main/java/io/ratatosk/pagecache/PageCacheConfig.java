@@ -88,6 +88,7 @@ public final class PageCacheConfig implements FlagValues {
      * @throws InvalidConfigurationException listing every unknown flag, bad value and broken rule
      */
     public static PageCacheConfig parse(Map<String, ?> values) {
+        Objects.requireNonNull(values, "values"); // named, not an NPE about a local of the parser
         Input input = new Input();
         values.forEach(input::add);
         return input.build();
@@ -98,6 +99,7 @@ public final class PageCacheConfig implements FlagValues {
      * overrides its defaults also when its value is no String (a Number, a Boolean), which {@code getProperty} skips.
      */
     public static PageCacheConfig parse(Properties properties) {
+        Objects.requireNonNull(properties, "properties");
         Map<String, Object> values = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) {
             values.put(name, properties.getProperty(name));
@@ -115,6 +117,7 @@ public final class PageCacheConfig implements FlagValues {
      * flag given twice, is refused with a message that names the argument.
      */
     public static PageCacheConfig fromArgs(String... args) {
+        Objects.requireNonNull(args, "args"); // else "Cannot read the array length because "<local3>" is null"
         Input input = new Input();
         Map<String, String> seen = new LinkedHashMap<>();
         for (String arg : args) {
@@ -184,6 +187,7 @@ public final class PageCacheConfig implements FlagValues {
 
     /** A copy with every flag of {@code values} set, validated like a fresh parse. */
     public PageCacheConfig withAll(Map<String, ?> values) {
+        Objects.requireNonNull(values, "values");
         Map<String, Object> merged = new LinkedHashMap<>(explicitValuesInFlagOrder());
         merged.putAll(values);
         return parse(merged);

@@ -34,6 +34,15 @@ class PageCacheConfigTest {
         assertEquals("flag name", e.getMessage(), "named, not an NPE from deep in the catalog");
     }
 
+    /** A null source is refused naming the parameter; fromArgs(null) said "Cannot read the array length because "<local3>" is null". */
+    @Test
+    void aNullSourceIsRefusedNamingIt() {
+        assertEquals("values", assertThrows(NullPointerException.class, () -> PageCacheConfig.parse((Map<String, ?>) null)).getMessage());
+        assertEquals("properties", assertThrows(NullPointerException.class, () -> PageCacheConfig.parse((Properties) null)).getMessage());
+        assertEquals("args", assertThrows(NullPointerException.class, () -> PageCacheConfig.fromArgs((String[]) null)).getMessage());
+        assertEquals("values", assertThrows(NullPointerException.class, () -> PageCacheConfig.defaults().withAll(null)).getMessage());
+    }
+
     @Test
     void anEmptyMapGivesTheDefaults() {
         assertEquals(PageCacheConfig.defaults(), PageCacheConfig.parse(Map.of()));
