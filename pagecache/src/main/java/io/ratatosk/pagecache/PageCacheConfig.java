@@ -100,6 +100,14 @@ public final class PageCacheConfig implements FlagValues {
      */
     public static PageCacheConfig parse(Properties properties) {
         Objects.requireNonNull(properties, "properties");
+        return parse(entries(properties));
+    }
+
+    /**
+     * Every entry of {@code properties}, its defaults' included, by name: a String value through {@code getProperty}, any
+     * other value (a Number, a Boolean) as it is, which {@code stringPropertyNames} would skip.
+     */
+    private static Map<String, Object> entries(Properties properties) {
         Map<String, Object> values = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) {
             values.put(name, properties.getProperty(name));
@@ -109,7 +117,7 @@ public final class PageCacheConfig implements FlagValues {
                 values.put(String.valueOf(key), value);
             }
         });
-        return parse(values);
+        return values;
     }
 
     /**
@@ -146,17 +154,18 @@ public final class PageCacheConfig implements FlagValues {
      * {@code page_cache.name}): a typo of the prefix, refused like a typo of a flag rather than left unread.
      */
     public static PageCacheConfig fromSystemProperties() {
-        Properties system = System.getProperties();
         Map<String, Object> values = new TreeMap<>();
         Map<String, String> misspelt = new TreeMap<>();
-        for (String name : system.stringPropertyNames()) {
+        // Every entry, as parse(Properties) reads them: a value put as an Integer (System.getProperties().put) is no
+        // String, and reading String values only left such a flag unread, the cache at its default.
+        entries(System.getProperties()).forEach((name, value) -> {
             if (name.startsWith(PREFIX)) {
-                values.put(name, system.getProperty(name));
+                values.put(name, value);
             } else if (name.indexOf('.') > 0 && withinOneEdit(name.substring(0, name.indexOf('.')).toLowerCase(Locale.ROOT),
                     PREFIX.substring(0, PREFIX.length() - 1))) {
-                misspelt.put(name, system.getProperty(name));
+                misspelt.put(name, String.valueOf(value));
             }
-        }
+        });
         Input input = new Input();
         misspelt.forEach((name, value) -> input.problems.add(new InvalidConfigurationException.Problem(name, value, name
                 + "=" + value + ": not read, as only system properties starting with '" + PREFIX + "' are"

@@ -182,6 +182,29 @@ class PageCacheConfigTest {
         }
     }
 
+    /**
+     * A system property put with a value that is no String (System.getProperties().put("pagecache.memory", 33554432), as
+     * parse(Properties) reads one) was skipped, so the cache opened at the default 512m without a word; a bad one was not
+     * refused either.
+     */
+    @Test
+    void readsSystemPropertiesWhoseValueIsNoString() {
+        Properties saved = (Properties) System.getProperties().clone();
+        try {
+            System.getProperties().put("pagecache.memory", 32L << 20);
+            System.getProperties().put("pagecache.evictor.enabled", Boolean.FALSE);
+            PageCacheConfig config = PageCacheConfig.fromSystemProperties();
+            assertEquals(32L << 20, config.memoryBytes());
+            assertFalse(config.evictorEnabled());
+            System.getProperties().put("pagecache.evictor.keep_free", -1);
+            InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class, PageCacheConfig::fromSystemProperties);
+            assertEquals("pagecache.evictor.keep_free", e.flag());
+            assertEquals("-1", e.value());
+        } finally {
+            System.setProperties(saved);
+        }
+    }
+
     @Test
     void refusesAMisspeltSystemProperty() {
         Properties saved = (Properties) System.getProperties().clone();
