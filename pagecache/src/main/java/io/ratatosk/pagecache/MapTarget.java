@@ -14,8 +14,8 @@ import java.util.Set;
 
 /**
  * The file a {@link PageCache#map} names: its real path, resolved once, and whether it can be mapped at
- * all. Only a regular file that holds data is: a directory, named pipe (whose open waits for a writer,
- * for ever), device or socket is refused, and so is a file of a kernel's pseudo file system such as
+ * all. Only a regular file that holds data is: a directory, named pipe (whose open or read waits for a
+ * writer, for ever), device or socket is refused, and so is a file of a kernel's pseudo file system such as
  * {@code /proc} or {@code /sys}, whose fsync fails (so no close could ever succeed) or whose writes
  * change the running system.
  *
