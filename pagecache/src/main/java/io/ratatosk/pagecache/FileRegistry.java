@@ -120,7 +120,19 @@ final class FileRegistry implements MappingOwner {
         usedFileIds.set(fileId);
         engine.register(fileId, mapping);
         filesByIdentity.put(identity, file);
-        listener.mapped(mapping);
+        try {
+            listener.mapped(mapping);
+        } catch (Throwable t) {
+            // The caller never gets this file: left registered, it stayed mapped with a reference nobody held, and the
+            // next map's close left it mapped until the cache closed. Unmapped again, unknown to the listener.
+            try {
+                mapping.unmap();
+                closeSwapper(mapping);
+            } catch (Throwable suppressed) {
+                t.addSuppressed(suppressed);
+            }
+            throw t;
+        }
         return file;
     }
 

@@ -58,4 +58,36 @@ class UnmapListenerFailureTest {
             again.close();
         }
     }
+
+    /**
+     * What the listener throws as a file is newly mapped fails the map and leaves nothing mapped: the file was left
+     * registered with the reference the failed map's caller never got, so a later map and close of it (one reference
+     * released of two) left it mapped, its swapper open, until the cache closed.
+     */
+    @Test
+    void aListenerThatThrowsAtMapLeavesTheFileUnmapped() throws IOException {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
+            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
+        AtomicBoolean fail = new AtomicBoolean(true);
+        try (PageCache cache = PageCache.open(config)) {
+            cache.fileRegistry().listener(new MappingListener() {
+                @Override
+                public void mapped(FileMapping mapping) {
+                    if (fail.getAndSet(false)) {
+                        throw new OutOfMemoryError("Java heap space (test)");
+                    }
+                }
+
+                @Override
+                public void unmapping(FileMapping mapping) {
+                }
+            });
+            Path path = dir.resolve("b");
+            assertThrows(OutOfMemoryError.class, () -> cache.map(path, 4096));
+            assertEquals(0, cache.fileRegistry().mapped().size(), "the failed map left the file mapped");
+            PagedFile file = cache.map(path, 4096);
+            file.close();
+            assertEquals(0, cache.fileRegistry().mapped().size(), "one map, one close: unmapped");
+        }
+    }
 }
