@@ -174,7 +174,9 @@ public final class PageCache implements AutoCloseable {
      * opens files for direct IO.
      *
      * @throws IllegalStateException naming {@code pagecache.memory} and the bytes asked for, with the
-     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated;
+     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated,
+     *                               and with the machine's memory when it is more than the machine (or its
+     *                               container) has;
      *                               naming the frame count, {@code pagecache.memory}, {@code pagecache.page_size} and
      *                               {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
      *                               {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not

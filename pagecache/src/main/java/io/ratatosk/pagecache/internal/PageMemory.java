@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache.internal;
 
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
@@ -26,10 +27,11 @@ public final class PageMemory {
     /**
      * @param pageSize  a power of two
      * @param hugePages ask the kernel for huge pages ({@code pagecache.huge_pages=auto}) where it can give them
-     * @throws IllegalStateException naming the size when the memory cannot be had
+     * @throws IllegalStateException naming the size when the memory cannot be had, or is more than the machine has
      */
     public PageMemory(int frames, int pageSize, String sizeFlag, boolean hugePages) {
         long bytes = (long) frames * pageSize;
+        refuseMoreThanTheMachineHas(bytes, sizeFlag, MachineMemory.total());
         boolean huge = hugePages && bytes >= HugePages.HUGE_PAGE_BYTES && HugePages.unavailableReason().isEmpty();
         long alignment = huge ? HugePages.HUGE_PAGE_BYTES : ALIGNMENT;
         try {
@@ -46,6 +48,20 @@ public final class PageMemory {
             this.hugePages = "not used: " + bytes + " bytes of page memory is less than one huge page";
         } else {
             this.hugePages = HugePages.advise(base, bytes); // before anything touches the memory
+        }
+    }
+
+    /**
+     * A cache larger than the machine's memory cannot hold its pages: the allocation itself usually succeeds (memory is
+     * only promised until touched), and the host is then swapped to a crawl or killed by the kernel's OOM killer as
+     * the frames fill, long after startup. Refused at startup instead, naming the flag.
+     */
+    static void refuseMoreThanTheMachineHas(long bytes, String sizeFlag, OptionalLong machine) {
+        if (machine.isPresent() && bytes > machine.getAsLong()) {
+            throw new IllegalStateException("cannot allocate " + bytes + " bytes of page memory for " + sizeFlag
+                + ": more than the " + machine.getAsLong() + " bytes of memory this machine (or its container) has; "
+                + "a page cache larger than memory would be swapped out or killed as it fills. Give "
+                + "pagecache.memory a smaller size");
         }
     }
 
