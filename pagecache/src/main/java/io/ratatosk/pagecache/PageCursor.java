@@ -381,6 +381,7 @@ public final class PageCursor implements AutoCloseable {
                     if (attempt == 0) {
                         file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
                     }
+                    refuseIfWritersFull(frames, f, key, pageId);
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
@@ -409,6 +410,19 @@ public final class PageCursor implements AutoCloseable {
             if (f == FileMapping.PAST_END) {
                 return false;
             }
+        }
+    }
+
+    /**
+     * Refuses a write lock on a page that already holds {@link FrameDescriptor#MAX_WRITERS} (what the lock word's
+     * writers field counts): waiting for one of them to close would wait for ever where they were never closed (a
+     * leak, or thousands of linked write cursors), and the fault path spun silently so.
+     */
+    private void refuseIfWritersFull(FrameTable frames, int f, long key, long pageId) {
+        if (FrameDescriptor.writers(frames.lockWord(f)) == FrameDescriptor.MAX_WRITERS && frames.binding(f) == key) {
+            throw new IllegalStateException("page " + pageId + " of " + file.path() + " already has "
+                + FrameDescriptor.MAX_WRITERS + " write cursors on it (linked ones included), the most a page can have:"
+                + " close some first (a write cursor that is never closed keeps its page write-locked)");
         }
     }
 
