@@ -13,6 +13,8 @@ final class CursorLinks {
 
     /** The cursor that opened this one with {@code openLinkedCursor}, or null; cleared when either closes. */
     PageCursor parent;
+    /** How many links below a cursor from {@code io()} this cursor is: 0 for that cursor (see {@code PageCursor.MAX_LINK_DEPTH}). */
+    int depth;
     /** The open linked cursors, {@code open[0, openCount)}. */
     PageCursor[] open = NONE;
     int openCount;

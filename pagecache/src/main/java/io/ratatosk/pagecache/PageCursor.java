@@ -61,6 +61,12 @@ public final class PageCursor implements AutoCloseable {
     private static final int COUNTER_BATCH = 1024;
     /** Pages a {@link PagedFile#PF_READ_AHEAD} scan keeps requested ahead of it (at most an eighth of the frames). */
     static final int READ_AHEAD_PAGES = 32;
+    /**
+     * How many {@link #openLinkedCursor} calls deep a chain of linked cursors may go. Closing, validating and reporting
+     * walk the tree of links recursively: a chain of a few thousand overflowed the stack in {@code close()}, leaving
+     * the cursors below counted open (the page memory was never freed) and, for write cursors, their pages locked.
+     */
+    static final int MAX_LINK_DEPTH = 256;
 
     private final FileMapping file;
     private final EvictionPolicy policy;
@@ -700,14 +706,22 @@ public final class PageCursor implements AutoCloseable {
      * keep one open. A write cursor holds a write lock on each linked cursor's page too. The pins a linked
      * read cursor leaves (moving on, or closing) are kept for this cursor's next {@code shouldRetry()} or
      * {@code next()}, which forget them: a linked cursor is for reads that end in one of those, not for a
-     * long scan of its own.
+     * long scan of its own. A chain of links may be {@value #MAX_LINK_DEPTH} deep (a cursor from {@code io()}
+     * has depth 0): a record over more pages is read by moving a linked cursor with {@code next(pageId)}.
      *
      * @throws IllegalArgumentException for a page id the file cannot address
-     * @throws IllegalStateException    if this cursor is closed or its file unmapped
+     * @throws IllegalStateException    if this cursor is closed or its file unmapped, or is itself
+     *                                  {@value #MAX_LINK_DEPTH} links deep
      */
     public PageCursor openLinkedCursor(long pageId) throws IOException {
         checkOpen();
         file.checkPageId(pageId);
+        int depth = links == null ? 0 : links.depth;
+        if (depth >= MAX_LINK_DEPTH) {
+            throw new IllegalStateException("cannot open a linked cursor on " + file.path() + " from a cursor that is"
+                + " itself " + depth + " links deep, the most a chain of links may be: move a linked cursor from page to"
+                + " page with next(pageId) instead of linking from each");
+        }
         int stripe = file.engine().cursorOpened(); // before the mapped check, as PagedFile.io does
         PageCursor link;
         try {
@@ -720,6 +734,7 @@ public final class PageCursor implements AutoCloseable {
             throw t;
         }
         link.links().parent = this;
+        link.links.depth = depth + 1;
         link.updateLinkWork();
         links().add(link);
         updateLinkWork();

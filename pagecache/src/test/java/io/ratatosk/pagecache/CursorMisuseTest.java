@@ -1,7 +1,9 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -83,5 +85,41 @@ class CursorMisuseTest {
             held.forEach(PageCursor::close); // also lets a cursor still waiting (without the fix) finish
         }
         assertEquals(0, cache.openCursors());
+    }
+
+    /**
+     * A chain of linked cursors, each opened from the one before, is refused past {@link PageCursor#MAX_LINK_DEPTH}.
+     * Unbounded, a chain of a few thousand overflowed the stack in the root's {@code close()} (the walks over the links
+     * are recursive), which left the cursors it had not reached counted open, so the page memory was never freed.
+     * The chain up to the limit validates and closes whole.
+     */
+    @Test
+    void aChainOfLinkedCursorsDeeperThanTheLimitIsRefusedAndTheChainClosesWhole() throws Exception {
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next(1));
+        }
+        PageCursor root = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+        assertTrue(root.next());
+        PageCursor last = root;
+        int depth = 0;
+        IllegalStateException refused = null;
+        while (refused == null && depth < 20_000) {
+            try {
+                last = last.openLinkedCursor(1);
+                depth++;
+                assertTrue(last.next());
+            } catch (IllegalStateException e) {
+                refused = e;
+            }
+        }
+        assertNotNull(refused, "a chain of " + depth + " links was opened");
+        assertEquals(PageCursor.MAX_LINK_DEPTH, depth);
+        assertEquals("cannot open a linked cursor on " + file.path() + " from a cursor that is itself " + depth
+            + " links deep, the most a chain of links may be: move a linked cursor from page to page with next(pageId)"
+            + " instead of linking from each", refused.getMessage());
+        assertEquals(depth + 1, cache.openCursors(), "the refused link is not left counted open");
+        assertFalse(root.shouldRetry(), "nothing changed");
+        root.close();
+        assertEquals(0, cache.openCursors(), "closing the root closed the whole chain");
     }
 }
