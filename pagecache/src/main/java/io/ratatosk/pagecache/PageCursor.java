@@ -648,7 +648,8 @@ public final class PageCursor implements AutoCloseable {
      * length or pointer it just read makes no sense, and carries on (or stops) reading. The read may be
      * torn, so the complaint may be too: {@link #shouldRetry()} returning true clears it, and
      * {@link #checkAndClearCursorException()} after the read loop reports it only if it held for a read
-     * that was not torn. A second call before it is cleared keeps the first message.
+     * that was not torn. A second call before it is cleared keeps the first message. {@code next()} does not
+     * clear it: a store that moves on without reporting a problem clears it with {@link #clearCursorException()}.
      */
     public void setCursorException(String message) {
         checkOpen();
@@ -659,8 +660,11 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Throws the problem recorded with {@link #setCursorException} on this cursor or any of its linked
-     * cursors (open, or closed since this cursor's last {@code next()}), and clears them all; does nothing
-     * if there is none.
+     * cursors (open, or closed since the problem was recorded: a closing link passes its problem to this
+     * cursor), and clears them all; does nothing if there is none. A problem stays until this, {@link
+     * #clearCursorException()} or a {@link #shouldRetry()} that returns true clears it, through any number of
+     * {@code next()} calls of this cursor or its links: a decoder's complaint is never dropped unreported
+     * because the store moved on (unlike the pins of closed links, which a {@code next()} forgets).
      *
      * @throws CursorException with the recorded message
      */
