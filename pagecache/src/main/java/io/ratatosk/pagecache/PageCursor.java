@@ -30,7 +30,8 @@ import sun.misc.Unsafe;
  *
  * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
  * cursor's offset ({@link #getOffset()}), which it advances by the access's width; {@code next()} sets the
- * offset to 0. A record format read field by field:
+ * offset to 0, and a {@code shouldRetry()} that returns true puts it back where the read began (the last
+ * {@code next()} or {@code setOffset}). A record format read field by field:
  * <pre>{@code
  * if (c.next(pageId)) {
  *     do {
@@ -118,6 +119,11 @@ public final class PageCursor implements AutoCloseable {
     private int faults;
     /** The relative accessors' offset; 0 after {@code next()}. */
     private int offset;
+    /**
+     * Where the last {@code next()} or {@link #setOffset} put {@link #offset}: a {@code shouldRetry()} that returns true
+     * puts it back there, so that a read loop's relative reads start again where the read began.
+     */
+    private int readStart;
     /** The message {@link #setCursorException} recorded, or null. */
     private String cursorException;
     /** Pins this cursor waited for a page to be read in: its own faults and others' it found in progress. */
@@ -235,6 +241,7 @@ public final class PageCursor implements AutoCloseable {
                 address = pageBeforeFirst + ((long) entry << pageShift);
                 limit = filePageSize;
                 offset = 0;
+                readStart = 0; // a cursor-local store beside offset's: the retried read starts at 0 again
                 currentPageId = pageId;
                 countHit();
                 return true;
@@ -257,6 +264,7 @@ public final class PageCursor implements AutoCloseable {
         }
         unpin();
         offset = 0;
+        readStart = 0;
         if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
@@ -474,7 +482,9 @@ public final class PageCursor implements AutoCloseable {
      * cursors are cleared: they spoke of a torn read. A page that was truncated away meanwhile cannot be
      * re-pinned: its cursor is left on no page (its reads are out of bounds) with a cursor exception saying
      * so, for {@link #checkAndClearCursorException()} to report after the next {@code shouldRetry()}.
-     * The offset is left as it is: a read loop sets it at the start of each attempt.
+     * When it returns true, the offset of each of these cursors goes back to where its last {@code next()} or
+     * {@link #setOffset} put it: relative reads repeated without a {@code setOffset} of their own read what the
+     * torn attempt meant to read, not the bytes after it.
      *
      * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
@@ -502,6 +512,7 @@ public final class PageCursor implements AutoCloseable {
             return false;
         }
         cursorException = null;
+        offset = readStart;
         repin();
         return true;
     }
@@ -565,6 +576,7 @@ public final class PageCursor implements AutoCloseable {
      */
     private void repinTree() throws IOException {
         cursorException = null;
+        offset = readStart;
         outOfBounds = false;
         if (frame != NO_FRAME && !frames().validate(frame, stamp)) {
             repin();
@@ -934,11 +946,13 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Sets the offset of the next relative access. Any value is accepted: one outside the page makes the
-     * accesses from it out of bounds, as their absolute forms would be.
+     * accesses from it out of bounds, as their absolute forms would be. A {@link #shouldRetry()} that returns
+     * true puts the offset back here (or to 0, if {@code next()} came after).
      */
     public void setOffset(int offset) {
         checkOpen();
         this.offset = offset;
+        readStart = offset;
     }
 
     /** The byte at the offset, which advances by 1; as {@link #getByte(int)} out of bounds. */
