@@ -35,8 +35,12 @@ final class CursorLinks {
         open[openCount++] = link;
     }
 
+    /**
+     * From the end: the parent's close closes its links last first, so each is found at once (searched from the start,
+     * closing a parent with n links took n^2 / 2 comparisons: 6 s for 100,000).
+     */
     void remove(PageCursor link) {
-        for (int i = 0; i < openCount; i++) {
+        for (int i = openCount - 1; i >= 0; i--) {
             if (open[i] == link) {
                 open[i] = open[--openCount];
                 open[openCount] = null;
