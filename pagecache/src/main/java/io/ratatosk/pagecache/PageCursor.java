@@ -622,6 +622,11 @@ public final class PageCursor implements AutoCloseable {
         return l;
     }
 
+    /** The pins linked read cursors left that this cursor still keeps for its next round: for tests and diagnostics. */
+    int linkPinsKept() {
+        return links == null ? 0 : links.closedCount;
+    }
+
     private void updateLinkWork() {
         linkWork = links == null ? 0 : links.work();
         updateFastPath();
@@ -721,8 +726,8 @@ public final class PageCursor implements AutoCloseable {
      * a linked cursor with {@code next(pageId)} does not, so a store that reads many spanning records can
      * keep one open. A write cursor holds a write lock on each linked cursor's page too. The pins a linked
      * read cursor leaves (moving on, or closing) are kept for this cursor's next {@code shouldRetry()} or
-     * {@code next()}, which forget them: a linked cursor is for reads that end in one of those, not for a
-     * long scan of its own. A chain of links may be {@value #MAX_LINK_DEPTH} deep (a cursor from {@code io()}
+     * {@code next()}, which forget them (at most about two per frame of the cache are kept meanwhile, however many
+     * pages the links move over). A chain of links may be {@value #MAX_LINK_DEPTH} deep (a cursor from {@code io()}
      * has depth 0): a record over more pages is read by moving a linked cursor with {@code next(pageId)}.
      *
      * @throws IllegalArgumentException for a page id the file cannot address
