@@ -30,7 +30,8 @@ import sun.misc.Unsafe;
  *
  * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
  * cursor's offset ({@link #getOffset()}), which it advances by the access's width; {@code next()} sets the
- * offset to 0. A record format read field by field:
+ * offset to 0, and a {@code shouldRetry()} that returns true puts it back where the read began (the last
+ * {@code next()} or {@code setOffset}). A record format read field by field:
  * <pre>{@code
  * if (c.next(pageId)) {
  *     do {
@@ -61,6 +62,12 @@ public final class PageCursor implements AutoCloseable {
     private static final int COUNTER_BATCH = 1024;
     /** Pages a {@link PagedFile#PF_READ_AHEAD} scan keeps requested ahead of it (at most an eighth of the frames). */
     static final int READ_AHEAD_PAGES = 32;
+    /**
+     * How many {@link #openLinkedCursor} calls deep a chain of linked cursors may go. Closing, validating and reporting
+     * walk the tree of links recursively: a chain of a few thousand overflowed the stack in {@code close()}, leaving
+     * the cursors below counted open (the page memory was never freed) and, for write cursors, their pages locked.
+     */
+    static final int MAX_LINK_DEPTH = 256;
 
     private final FileMapping file;
     private final EvictionPolicy policy;
@@ -112,6 +119,11 @@ public final class PageCursor implements AutoCloseable {
     private int faults;
     /** The relative accessors' offset; 0 after {@code next()}. */
     private int offset;
+    /**
+     * Where the last {@code next()} or {@link #setOffset} put {@link #offset}: a {@code shouldRetry()} that returns true
+     * puts it back there, so that a read loop's relative reads start again where the read began.
+     */
+    private int readStart;
     /** The message {@link #setCursorException} recorded, or null. */
     private String cursorException;
     /** Pins this cursor waited for a page to be read in: its own faults and others' it found in progress. */
@@ -229,6 +241,7 @@ public final class PageCursor implements AutoCloseable {
                 address = pageBeforeFirst + ((long) entry << pageShift);
                 limit = filePageSize;
                 offset = 0;
+                readStart = 0; // a cursor-local store beside offset's: the retried read starts at 0 again
                 currentPageId = pageId;
                 countHit();
                 return true;
@@ -251,6 +264,7 @@ public final class PageCursor implements AutoCloseable {
         }
         unpin();
         offset = 0;
+        readStart = 0;
         if (!file.awaitMapped()) {
             throw file.unmappedException();
         }
@@ -381,6 +395,7 @@ public final class PageCursor implements AutoCloseable {
                     if (attempt == 0) {
                         file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
                     }
+                    refuseIfWritersFull(frames, f, key, pageId);
                     attempt = Backoff.pause(attempt); // being evicted or faulted in right now: look again
                     continue;
                 }
@@ -409,6 +424,19 @@ public final class PageCursor implements AutoCloseable {
             if (f == FileMapping.PAST_END) {
                 return false;
             }
+        }
+    }
+
+    /**
+     * Refuses a write lock on a page that already holds {@link FrameDescriptor#MAX_WRITERS} (what the lock word's
+     * writers field counts): waiting for one of them to close would wait for ever where they were never closed (a
+     * leak, or thousands of linked write cursors), and the fault path spun silently so.
+     */
+    private void refuseIfWritersFull(FrameTable frames, int f, long key, long pageId) {
+        if (FrameDescriptor.writers(frames.lockWord(f)) == FrameDescriptor.MAX_WRITERS && frames.binding(f) == key) {
+            throw new IllegalStateException("page " + pageId + " of " + file.path() + " already has "
+                + FrameDescriptor.MAX_WRITERS + " write cursors on it (linked ones included), the most a page can have:"
+                + " close some first (a write cursor that is never closed keeps its page write-locked)");
         }
     }
 
@@ -454,7 +482,9 @@ public final class PageCursor implements AutoCloseable {
      * cursors are cleared: they spoke of a torn read. A page that was truncated away meanwhile cannot be
      * re-pinned: its cursor is left on no page (its reads are out of bounds) with a cursor exception saying
      * so, for {@link #checkAndClearCursorException()} to report after the next {@code shouldRetry()}.
-     * The offset is left as it is: a read loop sets it at the start of each attempt.
+     * When it returns true, the offset of each of these cursors goes back to where its last {@code next()} or
+     * {@link #setOffset} put it: relative reads repeated without a {@code setOffset} of their own read what the
+     * torn attempt meant to read, not the bytes after it.
      *
      * @throws IllegalStateException if this cursor is closed, or the page changed because its file was unmapped
      */
@@ -482,6 +512,7 @@ public final class PageCursor implements AutoCloseable {
             return false;
         }
         cursorException = null;
+        offset = readStart;
         repin();
         return true;
     }
@@ -545,6 +576,7 @@ public final class PageCursor implements AutoCloseable {
      */
     private void repinTree() throws IOException {
         cursorException = null;
+        offset = readStart;
         outOfBounds = false;
         if (frame != NO_FRAME && !frames().validate(frame, stamp)) {
             repin();
@@ -590,6 +622,11 @@ public final class PageCursor implements AutoCloseable {
         return l;
     }
 
+    /** The pins linked read cursors left that this cursor still keeps for its next round: for tests and diagnostics. */
+    int linkPinsKept() {
+        return links == null ? 0 : links.closedCount;
+    }
+
     private void updateLinkWork() {
         linkWork = links == null ? 0 : links.work();
         updateFastPath();
@@ -628,7 +665,8 @@ public final class PageCursor implements AutoCloseable {
      * length or pointer it just read makes no sense, and carries on (or stops) reading. The read may be
      * torn, so the complaint may be too: {@link #shouldRetry()} returning true clears it, and
      * {@link #checkAndClearCursorException()} after the read loop reports it only if it held for a read
-     * that was not torn. A second call before it is cleared keeps the first message.
+     * that was not torn. A second call before it is cleared keeps the first message. {@code next()} does not
+     * clear it: a store that moves on without reporting a problem clears it with {@link #clearCursorException()}.
      */
     public void setCursorException(String message) {
         checkOpen();
@@ -639,8 +677,11 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Throws the problem recorded with {@link #setCursorException} on this cursor or any of its linked
-     * cursors (open, or closed since this cursor's last {@code next()}), and clears them all; does nothing
-     * if there is none.
+     * cursors (open, or closed since the problem was recorded: a closing link passes its problem to this
+     * cursor), and clears them all; does nothing if there is none. A problem stays until this, {@link
+     * #clearCursorException()} or a {@link #shouldRetry()} that returns true clears it, through any number of
+     * {@code next()} calls of this cursor or its links: a decoder's complaint is never dropped unreported
+     * because the store moved on (unlike the pins of closed links, which a {@code next()} forgets).
      *
      * @throws CursorException with the recorded message
      */
@@ -685,15 +726,23 @@ public final class PageCursor implements AutoCloseable {
      * a linked cursor with {@code next(pageId)} does not, so a store that reads many spanning records can
      * keep one open. A write cursor holds a write lock on each linked cursor's page too. The pins a linked
      * read cursor leaves (moving on, or closing) are kept for this cursor's next {@code shouldRetry()} or
-     * {@code next()}, which forget them: a linked cursor is for reads that end in one of those, not for a
-     * long scan of its own.
+     * {@code next()}, which forget them (at most about two per frame of the cache are kept meanwhile, however many
+     * pages the links move over). A chain of links may be {@value #MAX_LINK_DEPTH} deep (a cursor from {@code io()}
+     * has depth 0): a record over more pages is read by moving a linked cursor with {@code next(pageId)}.
      *
      * @throws IllegalArgumentException for a page id the file cannot address
-     * @throws IllegalStateException    if this cursor is closed or its file unmapped
+     * @throws IllegalStateException    if this cursor is closed or its file unmapped, or is itself
+     *                                  {@value #MAX_LINK_DEPTH} links deep
      */
     public PageCursor openLinkedCursor(long pageId) throws IOException {
         checkOpen();
         file.checkPageId(pageId);
+        int depth = links == null ? 0 : links.depth;
+        if (depth >= MAX_LINK_DEPTH) {
+            throw new IllegalStateException("cannot open a linked cursor on " + file.path() + " from a cursor that is"
+                + " itself " + depth + " links deep, the most a chain of links may be: move a linked cursor from page to"
+                + " page with next(pageId) instead of linking from each");
+        }
         int stripe = file.engine().cursorOpened(); // before the mapped check, as PagedFile.io does
         PageCursor link;
         try {
@@ -706,6 +755,7 @@ public final class PageCursor implements AutoCloseable {
             throw t;
         }
         link.links().parent = this;
+        link.links.depth = depth + 1;
         link.updateLinkWork();
         links().add(link);
         updateLinkWork();
@@ -901,11 +951,13 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Sets the offset of the next relative access. Any value is accepted: one outside the page makes the
-     * accesses from it out of bounds, as their absolute forms would be.
+     * accesses from it out of bounds, as their absolute forms would be. A {@link #shouldRetry()} that returns
+     * true puts the offset back here (or to 0, if {@code next()} came after).
      */
     public void setOffset(int offset) {
         checkOpen();
         this.offset = offset;
+        readStart = offset;
     }
 
     /** The byte at the offset, which advances by 1; as {@link #getByte(int)} out of bounds. */

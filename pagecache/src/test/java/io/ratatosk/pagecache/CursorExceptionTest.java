@@ -102,6 +102,34 @@ class CursorExceptionTest {
         }
     }
 
+    /**
+     * A problem stays until it is reported or cleared, through {@code next()}: the cursor's own, and one a linked
+     * cursor passed up as it closed (whose pins the {@code next()} does forget). The Javadoc once said a closed link's
+     * problem was covered only until the parent's next {@code next()}, which the code never did.
+     */
+    @Test
+    void aProblemStaysThroughNextUntilItIsReportedOwnOrPassedUpByAClosedLink() throws Exception {
+        try (PageCursor w = file.io(1, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+        }
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            try (PageCursor link = r.openLinkedCursor(1)) {
+                assertTrue(link.next());
+                link.setCursorException("bad tail");
+            }
+            assertFalse(r.shouldRetry());
+            assertTrue(r.next(1));
+            assertTrue(r.next(0));
+            assertEquals("bad tail", assertThrows(CursorException.class, r::checkAndClearCursorException).getMessage());
+            assertDoesNotThrow(r::checkAndClearCursorException, "cleared by the throw");
+
+            r.setCursorException("bad head");
+            assertTrue(r.next(1));
+            assertEquals("bad head", assertThrows(CursorException.class, r::checkAndClearCursorException).getMessage());
+        }
+    }
+
     @Test
     void aClosedCursorRefusesCursorExceptionCalls() throws Exception {
         PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK);

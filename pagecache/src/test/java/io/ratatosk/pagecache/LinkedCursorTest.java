@@ -338,6 +338,41 @@ class LinkedCursorTest {
         assertEquals(0, cache.openCursors(), "closing the parent closed the links still open");
     }
 
+    /**
+     * A linked cursor that moves over the same few pages again and again before its parent's {@code shouldRetry()}
+     * (a long scan through a link) leaves its parent at most one pin per frame, and the parent's round still validates
+     * every page it left. The parent kept a pin per move before: 12 bytes a page, without bound, so a long enough scan
+     * ran the heap out.
+     */
+    @Test
+    void aLinkedCursorMovingOverManyPagesLeavesAtMostAPinPerFrameAndAllAreStillValidated() throws Exception {
+        int pages = 8;
+        for (int p = 2; p < pages; p++) {
+            writePage(p, p);
+        }
+        int moves = 100 * CursorLinks.COMPACT_PINS_FROM;
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            try (PageCursor link = c.openLinkedCursor(1)) {
+                for (int i = 0; i < moves; i++) {
+                    assertTrue(link.next(1 + i % (pages - 1)));
+                }
+                assertTrue(c.linkPinsKept() <= 2 * CursorLinks.COMPACT_PINS_FROM, c.linkPinsKept() + " pins kept for "
+                    + moves + " moves over " + (pages - 1) + " pages");
+                assertFalse(c.shouldRetry(), "nothing changed");
+
+                for (int i = 0; i < moves; i++) {
+                    assertTrue(link.next(1 + i % (pages - 1)));
+                    if (i == moves / 2) {
+                        writePage(3, 33); // a page the link left before this and leaves again after
+                    }
+                }
+                assertTrue(c.shouldRetry(), "a page the link left changed during the round");
+                assertFalse(c.shouldRetry());
+            }
+        }
+    }
+
     private void writeRecord(long version) throws IOException {
         try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next());

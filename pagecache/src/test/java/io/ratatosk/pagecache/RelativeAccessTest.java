@@ -98,6 +98,56 @@ class RelativeAccessTest {
         }
     }
 
+    /**
+     * A retried read's relative reads start where the read began: at 0 after {@code next()}, or where a
+     * {@code setOffset} before the loop put the offset. The offset was left where the torn attempt had advanced it, so
+     * a loop without a {@code setOffset} of its own read the bytes after the record on its second attempt, and that
+     * attempt validated: the wrong values were accepted without a word.
+     */
+    @Test
+    void aRetriedReadsRelativeReadsStartAgainWhereTheReadBegan() throws Exception {
+        writeLongs(1, 2, 3, 4);
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            long first;
+            long second;
+            int attempts = 0;
+            do {
+                first = r.getLong();
+                second = r.getLong();
+                if (attempts++ == 0) {
+                    writeLongs(10, 20, 30, 40); // a writer comes and goes under the first attempt
+                }
+            } while (r.shouldRetry());
+            assertEquals(2, attempts);
+            assertEquals(10, first);
+            assertEquals(20, second);
+            assertEquals(16, r.getOffset());
+
+            r.setOffset(16);
+            attempts = 0;
+            long third;
+            do {
+                third = r.getLong();
+                if (attempts++ == 0) {
+                    writeLongs(100, 200, 300, 400);
+                }
+            } while (r.shouldRetry());
+            assertEquals(2, attempts);
+            assertEquals(300, third, "from the offset set before the loop");
+        }
+    }
+
+    /** Writes {@code values} as longs from offset 0 of page 0. */
+    private void writeLongs(long... values) throws Exception {
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            for (long v : values) {
+                w.putLong(v);
+            }
+        }
+    }
+
     /** Width of each relative accessor, by name. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"byte", "short", "int", "long", "bytes"})

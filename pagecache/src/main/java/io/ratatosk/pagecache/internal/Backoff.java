@@ -17,7 +17,7 @@ public final class Backoff {
     private static final int SPINS = 64;
     private static final int YIELDS = SPINS + 16;
     private static final long FIRST_PARK_NANOS = 10_000;
-    private static final long MAX_PARK_NANOS = 1_000_000;
+    static final long MAX_PARK_NANOS = 1_000_000;
 
     private Backoff() {
     }
@@ -30,8 +30,28 @@ public final class Backoff {
             Thread.yield();
         } else {
             int doublings = Math.min(attempt - YIELDS, 7);
-            LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, FIRST_PARK_NANOS << doublings));
+            park(Math.min(MAX_PARK_NANOS, FIRST_PARK_NANOS << doublings));
         }
         return attempt == Integer.MAX_VALUE ? attempt : attempt + 1;
+    }
+
+    /**
+     * Parks for {@code nanos} even on a thread whose interrupt flag is set, and leaves the flag as it was: parkNanos
+     * returns at once on such a thread (and once more after the flag is cleared, as the interrupt also unparked it),
+     * so a waiter interrupted before or during its wait (a host cancelling a query by interrupting its thread) spun at
+     * full speed for as long as the wait lasted, taking the core that the thread it waits for needs. The waits here
+     * are for steps that end on their own; the caller sees its interrupt afterwards. No one unparks a thread to end
+     * its pause (a DaemonWorker's wake-up is meant for its idle park), so parking the whole pause out loses nothing.
+     */
+    private static void park(long nanos) {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
