@@ -587,7 +587,8 @@ final class FileMapping implements FrameOwner {
         }
         try {
             gate.awaitDrained();
-            IntArrayList held = lockPagesFrom(pageCount);
+            IntArrayList held = dropCleanPages(lockPagesFrom(pageCount));
+            cutSwapper(pageCount, held);
             FrameTable frames = engine.frames();
             for (int i = 0; i < held.size(); i++) {
                 int frame = held.getInt(i);
@@ -597,19 +598,62 @@ final class FileMapping implements FrameOwner {
             while ((last = lastPageId.get()) > pageCount - 1 && !lastPageId.compareAndSet(last, pageCount - 1)) {
                 Thread.onSpinWait();
             }
-            try {
-                swapper.truncate(pageCount);
-                if (last >= pageCount && pageCount > 0) {
+            if (last >= pageCount && pageCount > 0) {
+                try {
                     keepLastPage(pageCount - 1);
+                } catch (IOException | RuntimeException e) {
+                    throw new IOException("truncating " + path + " to " + pageCount + " pages cut the file, but keeping"
+                        + " its new last page (reading its length, writing the page) failed, so the file may end before"
+                        + " page " + (pageCount - 1) + ": " + swapperFailure(e), e);
                 }
-            } catch (IOException | RuntimeException e) {
-                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
-                throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
-                    + pageCount + " on are gone from the cache all the same: "
-                    + swapperFailure(e), e);
             }
         } finally {
             gate.reopen();
+        }
+    }
+
+    /**
+     * Drops the clean pages of {@code held} (exclusively locked, past the cut) at once and returns the dirty ones, still
+     * locked: a clean page's content is the file's, which a failed cut leaves as it was, and a fault reads it back; only
+     * a dirty page must stay in its frame, locked, until the cut is done. So the frames of clean pages are free while the
+     * cut runs (a cache full of the cut pages once had every frame pinned for its length, and other faults waited).
+     * Called with the gate closed and drained: no fault brings a dropped page back before the cut.
+     */
+    private IntArrayList dropCleanPages(IntArrayList held) {
+        FrameTable frames = engine.frames();
+        IntArrayList dirty = new IntArrayList();
+        for (int i = 0; i < held.size(); i++) {
+            int frame = held.getInt(i);
+            if (frames.isModified(frame)) {
+                dirty.addInt(frame);
+            } else {
+                engine.discard(frames.binding(frame), frame);
+            }
+        }
+        return dirty;
+    }
+
+    /**
+     * Cuts the swapper (and the tier in front of the file) to {@code pageCount} pages before any dirty page leaves the frames:
+     * if it fails, the dirty pages {@code held} (exclusively locked, at or past the cut) are released as they were and
+     * the cache is left as it was (its clean pages past the cut read back from the file). (Dropped first, a failed cut left the file's old bytes past the cut on disk, and a write
+     * cursor growing the file again read them back instead of zeros, or instead of the dirty pages dropped.)
+     */
+    private void cutSwapper(long pageCount, IntArrayList held) throws IOException {
+        try {
+            swapper.truncate(pageCount);
+        } catch (Throwable t) {
+            FrameTable frames = engine.frames();
+            for (int i = 0; i < held.size(); i++) {
+                frames.unlockExclusive(held.getInt(i));
+            }
+            if (t instanceof IOException || t instanceof RuntimeException) {
+                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
+                throw new IOException("truncating " + path + " to " + pageCount + " pages failed; nothing changed in the"
+                    + " cache (its pages from " + pageCount + " on are still there, dirty ones still to be written): "
+                    + swapperFailure((Exception) t), t);
+            }
+            throw t;
         }
     }
 

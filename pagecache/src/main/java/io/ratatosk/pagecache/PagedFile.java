@@ -119,7 +119,9 @@ public final class PagedFile implements AutoCloseable {
      * @throws IllegalArgumentException if {@code pageCount} is negative
      * @throws IllegalStateException    while a write cursor holds a page at or past {@code pageCount} (then
      *                                  nothing changed), or once the file is unmapped
-     * @throws IOException              if the file cannot be cut; the pages are gone from the cache all the same
+     * @throws IOException              if the file cannot be cut; then the cache is left as it was (its end, and its
+     *                                  pages past the cut, dirty ones still to be written), and the truncate may be
+     *                                  retried
      */
     public void truncate(long pageCount) throws IOException {
         mapping.truncate(pageCount);

@@ -582,8 +582,8 @@ class SwapPluginMisuseTest {
     /**
      * A swapper whose truncate throws a RuntimeException: PagedFile.truncate's contract says an IllegalStateException
      * means nothing changed (a write cursor held a page), yet the swapper's own IllegalStateException came out bare
-     * after the pages past the cut were dropped. Now it is the documented IOException ("the pages are gone from the
-     * cache all the same"), naming the file, and the file works on.
+     * after the pages past the cut were dropped. Now it is the documented IOException naming the file, and the file
+     * works on.
      */
     @Test
     void aRuntimeExceptionFromASwapperTruncateIsTheDocumentedIOException() throws Exception {
