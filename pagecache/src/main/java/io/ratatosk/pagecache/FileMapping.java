@@ -263,13 +263,19 @@ final class FileMapping implements FrameOwner {
     /**
      * Writes the dirty pages ({@link #flushPages}) and forces the file; a failure that does not name the file (the
      * OS's own words: "Operation not permitted", "No space left on device") comes out naming it. A failed write leaves
-     * its pages dirty in the cache, for a later flush; a failed force does not: the pages it was to make durable were
-     * written, and so marked clean, before it, and a later flush does not write them again. Its message says so, rather
-     * than that the dirty pages stay in the cache (it did): after a failed fsync the operating system may have dropped
-     * them, and the next force succeed.
+     * its pages dirty in the cache, for a later flush, and what was written before it is still forced
+     * ({@link #forceAfter}); a failed force does not: the pages it was to make durable were written, and so marked
+     * clean, before it, and a later flush does not write them again. Its message says so, rather than that the dirty
+     * pages stay in the cache (it did): after a failed fsync the operating system may have dropped them, and the next
+     * force succeed.
      */
     private void writeAndForce(boolean limited) throws IOException {
-        writePages(limited);
+        try {
+            writePages(limited);
+        } catch (Throwable t) {
+            forceAfter(t);
+            throw t;
+        }
         force();
     }
 
@@ -279,6 +285,19 @@ final class FileMapping implements FrameOwner {
             flushPages(limited);
         } catch (IOException | RuntimeException e) {
             throw failure("flushing " + path + " failed; its dirty pages stay in the cache: ", e);
+        }
+    }
+
+    /**
+     * After a write, or an unmap's drop, that failed or was refused partway: forces what the call wrote before that, so
+     * that no write of it is left unforced behind its error (a refused close once left its flush's writes unforced until
+     * the next flush or close). The force's own failure goes into {@code failure}, suppressed.
+     */
+    private void forceAfter(Throwable failure) {
+        try {
+            force();
+        } catch (Throwable t) {
+            failure.addSuppressed(t);
         }
     }
 
@@ -820,8 +839,13 @@ final class FileMapping implements FrameOwner {
         closed = true;
         gate.close();
         try {
-            writePages(false);
-            dropPages();
+            try {
+                writePages(false);
+                dropPages();
+            } catch (Throwable t) {
+                forceAfter(t); // what was written before the failure or refusal is not left unforced
+                throw t;
+            }
             // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
             // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
             // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
