@@ -66,6 +66,11 @@ final class FileMapping implements FrameOwner {
     private EvictionWriteBehind writeBehind;
     /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
     private volatile boolean unmapped;
+    /**
+     * The first force of this file that failed, reported again by every later flush and by the close: see {@link #force}.
+     * Kept for the mapping's life: only the unmap, which drops every page, ends it.
+     */
+    private volatile IOException failedForce;
 
     FileMapping(EvictionEngine engine, MappingOwner owner, int fileId, Path path, Object identity, int filePageSize,
                 PageSwapper swapper) throws IOException {
@@ -301,18 +306,40 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** Forces the file after its dirty pages were written out of the frames; see {@link #writeAndForce}. */
+    /**
+     * Forces the file after its dirty pages were written out of the frames; see {@link #writeAndForce}. A failed force
+     * sticks: every later one throws too, saying so, even where the swapper's force succeeds, until the file is unmapped.
+     * After a failed fsync the operating system may have dropped the pages it could not write and report the next fsync
+     * as a success (the "fsyncgate" lesson), and the cache holds those pages dirty no more: a later success would tell
+     * a store that retries its flush or its close that its data is durable when it may not be.
+     */
     private void force() throws IOException {
         try {
             swapper.force();
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable t) {
             // Always said, even where the swapper's message names the file: what the caller may no longer count on.
             // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
             // fails, and are written again: the message says what holds either way, for the frames' pages.
-            throw new IOException("forcing " + path + " to storage failed after its dirty pages were written out of the"
-                + " frames: they are no longer dirty in the frames, and storage may not hold them (a later flush does not"
-                + " write them from the frames again; a swap tier's own dirty copies stay and are): "
-                + (e instanceof IOException ? e.getMessage() : e), e);
+            IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
+                + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
+                + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
+                + (t instanceof IOException ? t.getMessage() : t), t);
+            if (failedForce == null) {
+                failedForce = failed;
+            }
+            if (t instanceof Error e) {
+                throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
+            }
+            throw failed;
+        }
+        IOException earlier = failedForce;
+        if (earlier != null) {
+            Throwable cause = earlier.getCause();
+            throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
+                ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
+                + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
+                + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
+                + " recover its content (from a log) and map it again", earlier);
         }
     }
 
@@ -833,29 +860,31 @@ final class FileMapping implements FrameOwner {
      * Refuses new cursors and operations, waits for faults and flushes in flight, writes the dirty pages,
      * drops every page of the file from the frames, then forces the file. Fails, leaving the file mapped
      * and its dirty pages in the frames, if a page cannot be written or a write cursor still holds one.
+     * A force that fails (now, or before: see {@link #force}) unmaps all the same, then throws.
      * Does not close the swapper: the owner does that once this returned. Called under the owner's mapping lock.
      */
     void unmap() throws IOException {
         closed = true;
         gate.close();
         try {
-            try {
-                writePages(false);
-                dropPages();
-            } catch (Throwable t) {
-                forceAfter(t); // what was written before the failure or refusal is not left unforced
-                throw t;
-            }
-            // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
-            // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
-            // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
-            force();
+            writePages(false);
+            dropPages();
         } catch (Throwable t) {
+            forceAfter(t); // what was written before the failure or refusal is not left unforced
             gate.reopen();
             closed = false;
             throw t;
         }
-        unmapped = true;
+        // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
+        // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
+        // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
+        // A force that fails (now or before: it sticks) does not keep the file mapped: every page is written and
+        // dropped already, and a retried close could only force again, whose success would say nothing.
+        try {
+            force();
+        } finally {
+            unmapped = true;
+        }
     }
 
     private void dropPages() throws IOException {
