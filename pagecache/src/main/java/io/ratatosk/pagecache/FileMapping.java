@@ -89,7 +89,13 @@ final class FileMapping implements FrameOwner {
             throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
                 + swapper + " has page size " + swapperPageSize + " (the swapper factory ignored the page size asked for)");
         }
-        long pages = swapper.pageCount();
+        long pages;
+        try {
+            pages = swapper.pageCount();
+        } catch (IOException | RuntimeException e) {
+            // The OS's words ("Input/output error") or a plug-in's bare RuntimeException: say which file, as a read does.
+            throw failure("cannot map " + path + ": its size could not be read: ", e);
+        }
         if (pages < 0 || pages > maxPageId + 1) {
             // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own
             // (page 2^48 of this file is page 0 of the next file id), and a read-ahead near the end faulted them in.
