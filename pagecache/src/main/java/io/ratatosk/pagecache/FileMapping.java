@@ -308,7 +308,9 @@ final class FileMapping implements FrameOwner {
         try {
             force();
         } catch (Throwable t) {
-            failure.addSuppressed(t);
+            if (t != failure) { // one Error instance thrown by both (the JVM's preallocated OutOfMemoryError) cannot suppress itself
+                failure.addSuppressed(t);
+            }
         }
     }
 
@@ -876,9 +878,12 @@ final class FileMapping implements FrameOwner {
             writePages(false);
             dropPages();
         } catch (Throwable t) {
-            forceAfter(t); // what was written before the failure or refusal is not left unforced
-            gate.reopen();
-            closed = false;
+            try {
+                forceAfter(t); // what was written before the failure or refusal is not left unforced
+            } finally {
+                gate.reopen(); // whatever the force threw: a gate left closed would refuse the file for good
+                closed = false;
+            }
             throw t;
         }
         // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an

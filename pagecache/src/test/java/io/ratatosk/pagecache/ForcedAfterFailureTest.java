@@ -28,6 +28,16 @@ class ForcedAfterFailureTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private final AtomicLong failPage = new AtomicLong(-1);
 
+    /** When set, thrown by every write and force: one instance, as the JVM's preallocated OutOfMemoryError is. */
+    private final java.util.concurrent.atomic.AtomicReference<Error> sharedError = new java.util.concurrent.atomic.AtomicReference<>();
+
+    private void maybeThrowShared() {
+        Error e = sharedError.get();
+        if (e != null) {
+            throw e;
+        }
+    }
+
     private PageCache open() throws IOException {
         return PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
             "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false",
@@ -35,6 +45,7 @@ class ForcedAfterFailureTest {
                 @Override
                 public void write(long pageId, long address) throws IOException {
                     calls.add("write " + pageId);
+                    maybeThrowShared();
                     if (pageId == failPage.get()) {
                         throw new IOException("injected: write of page " + pageId);
                     }
@@ -44,6 +55,7 @@ class ForcedAfterFailureTest {
                 @Override
                 public void write(long startPageId, long[] addresses, int count) throws IOException {
                     calls.add("write " + startPageId + "+" + count);
+                    maybeThrowShared();
                     if (startPageId <= failPage.get() && failPage.get() < startPageId + count) {
                         throw new IOException("injected: write of pages " + startPageId + "+" + count);
                     }
@@ -53,6 +65,7 @@ class ForcedAfterFailureTest {
                 @Override
                 public void force() throws IOException {
                     calls.add("force");
+                    maybeThrowShared();
                     super.force();
                 }
             }));
@@ -118,6 +131,36 @@ class ForcedAfterFailureTest {
             calls.clear();
             file.flush();
             assertEquals(List.of("write 2", "force"), calls, "the failed page stayed dirty");
+            file.close();
+        }
+    }
+
+    /**
+     * The write and the force after it throw one Error instance (under a real heap exhaustion the JVM throws its
+     * preallocated OutOfMemoryError): the close throws that Error and the file stays mapped with its dirty page, to be
+     * closed once the swapper works (saying the earlier force failed: that sticks). Adding the force's Error to the
+     * write's as suppressed would throw "Self-suppression not permitted" and leave the file's gate closed.
+     */
+    @Test
+    void aCloseWhoseWriteAndForceThrowOneErrorInstanceThrowsItAndStaysMapped() throws Exception {
+        try (PageCache cache = open()) {
+            PagedFile file = cache.map(dir.resolve("one-error.db"), PAGE);
+            write(file, 0, 10);
+            OutOfMemoryError shared = new OutOfMemoryError("injected: one instance");
+            sharedError.set(shared);
+            Error e = assertThrows(Error.class, file::close);
+            assertTrue(e == shared, e.toString());
+            sharedError.set(null);
+            try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(r.next(), "still mapped");
+                assertEquals(10, r.getLong(0));
+            }
+            calls.clear();
+            IOException sticky = assertThrows(IOException.class, file::close);
+            assertTrue(sticky.getMessage().startsWith("an earlier force of") && sticky.getCause().getCause() == shared,
+                sticky.toString());
+            assertTrue(calls.contains("write 0") && calls.get(calls.size() - 1).equals("force"), calls.toString());
+            assertThrows(IllegalStateException.class, () -> file.io(0, PagedFile.PF_SHARED_READ_LOCK), "unmapped");
             file.close();
         }
     }
