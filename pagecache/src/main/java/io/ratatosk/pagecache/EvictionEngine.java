@@ -18,7 +18,6 @@ import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -70,9 +69,15 @@ final class EvictionEngine {
     private final FreeList freeList;
     private final CounterSet<CacheCounter> counters = new CounterSet<>(CacheCounter.class);
     private final AtomicReferenceArray<FrameOwner> owners = new AtomicReferenceArray<>(PageKey.MAX_FILE_ID + 1);
+    /** Read without a lock on every fault; set, added to and taken only under {@link #pendingErrorLock}. */
     private final AtomicReference<IOException> pendingError = new AtomicReference<>();
-    /** Failures recorded while the pending error already held {@link #MAX_KEPT_PENDING_ERRORS}: counted, not kept. */
-    private final AtomicLong unkeptErrors = new AtomicLong();
+    /**
+     * Makes adding a failure to the pending error and taking it one step each: an add that found the error just before
+     * another thread took and threw it once went into an exception already thrown, where no one looked again.
+     */
+    private final Object pendingErrorLock = new Object();
+    /** Failures recorded while the pending error already held {@link #MAX_KEPT_PENDING_ERRORS}: counted, not kept. Under the lock. */
+    private long unkeptErrors;
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
     private final CursorCounts cursorCounts = new CursorCounts();
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
@@ -531,32 +536,37 @@ final class EvictionEngine {
      */
     static final int MAX_KEPT_PENDING_ERRORS = 16;
 
-    private void recordPendingError(IOException error) {
-        while (!pendingError.compareAndSet(null, error)) {
+    /** Makes {@code error} the pending error, or adds it to the one pending (see {@link #pendingErrorLock}). */
+    void recordPendingError(IOException error) {
+        synchronized (pendingErrorLock) {
             IOException pending = pendingError.get();
-            if (pending != null) {
-                if (pending.getSuppressed().length < MAX_KEPT_PENDING_ERRORS) {
-                    pending.addSuppressed(error);
-                } else {
-                    unkeptErrors.incrementAndGet();
-                }
-                return;
+            if (pending == null) {
+                pendingError.set(error);
+            } else if (pending.getSuppressed().length < MAX_KEPT_PENDING_ERRORS) {
+                pending.addSuppressed(error);
+            } else {
+                unkeptErrors++;
             }
         }
     }
 
     /**
      * Throws (once) the error a background step ran into since the last call, if any. Every fault calls this:
-     * the plain read first keeps the common case (no error) from writing the shared word, which an atomic
-     * swap on every fault did, bouncing its cache line between the faulting threads and the evictor.
+     * the plain read first keeps the common case (no error) from writing the shared word or taking the lock, which an
+     * atomic swap on every fault did, bouncing its cache line between the faulting threads and the evictor.
      */
     void throwPendingError() throws IOException {
         if (pendingError.get() == null) {
             return;
         }
-        IOException e = pendingError.getAndSet(null);
+        IOException e;
+        long unkept;
+        synchronized (pendingErrorLock) {
+            e = pendingError.getAndSet(null);
+            unkept = unkeptErrors;
+            unkeptErrors = 0;
+        }
         if (e != null) {
-            long unkept = unkeptErrors.getAndSet(0);
             if (unkept > 0) {
                 e.addSuppressed(new IOException(unkept + " more failures like these since the first were counted"
                     + " (PageCacheStats.evictionErrors() counts eviction failures), not kept"));

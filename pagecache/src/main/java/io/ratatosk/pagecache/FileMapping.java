@@ -66,6 +66,11 @@ final class FileMapping implements FrameOwner {
     private EvictionWriteBehind writeBehind;
     /** Set once an unmap succeeded: from then on the file is gone for good (closed may also mean "unmapping"). */
     private volatile boolean unmapped;
+    /**
+     * The first force of this file that failed, reported again by every later flush and by the close: see {@link #force}.
+     * Kept for the mapping's life: only the unmap, which drops every page, ends it.
+     */
+    private volatile IOException failedForce;
 
     FileMapping(EvictionEngine engine, MappingOwner owner, int fileId, Path path, Object identity, int filePageSize,
                 PageSwapper swapper) throws IOException {
@@ -84,7 +89,13 @@ final class FileMapping implements FrameOwner {
             throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
                 + swapper + " has page size " + swapperPageSize + " (the swapper factory ignored the page size asked for)");
         }
-        long pages = swapper.pageCount();
+        long pages;
+        try {
+            pages = swapper.pageCount();
+        } catch (IOException | RuntimeException e) {
+            // The OS's words ("Input/output error") or a plug-in's bare RuntimeException: say which file, as a read does.
+            throw failure("cannot map " + path + ": its size could not be read: ", e);
+        }
         if (pages < 0 || pages > maxPageId + 1) {
             // A sparse file on tmpfs or XFS may be 2^62 bytes: its pages past maxPageId have no page key of their own
             // (page 2^48 of this file is page 0 of the next file id), and a read-ahead near the end faulted them in.
@@ -263,13 +274,19 @@ final class FileMapping implements FrameOwner {
     /**
      * Writes the dirty pages ({@link #flushPages}) and forces the file; a failure that does not name the file (the
      * OS's own words: "Operation not permitted", "No space left on device") comes out naming it. A failed write leaves
-     * its pages dirty in the cache, for a later flush; a failed force does not: the pages it was to make durable were
-     * written, and so marked clean, before it, and a later flush does not write them again. Its message says so, rather
-     * than that the dirty pages stay in the cache (it did): after a failed fsync the operating system may have dropped
-     * them, and the next force succeed.
+     * its pages dirty in the cache, for a later flush, and what was written before it is still forced
+     * ({@link #forceAfter}); a failed force does not: the pages it was to make durable were written, and so marked
+     * clean, before it, and a later flush does not write them again. Its message says so, rather than that the dirty
+     * pages stay in the cache (it did): after a failed fsync the operating system may have dropped them, and the next
+     * force succeed.
      */
     private void writeAndForce(boolean limited) throws IOException {
-        writePages(limited);
+        try {
+            writePages(limited);
+        } catch (Throwable t) {
+            forceAfter(t);
+            throw t;
+        }
         force();
     }
 
@@ -282,18 +299,55 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** Forces the file after its dirty pages were written out of the frames; see {@link #writeAndForce}. */
+    /**
+     * After a write, or an unmap's drop, that failed or was refused partway: forces what the call wrote before that, so
+     * that no write of it is left unforced behind its error (a refused close once left its flush's writes unforced until
+     * the next flush or close). The force's own failure goes into {@code failure}, suppressed.
+     */
+    private void forceAfter(Throwable failure) {
+        try {
+            force();
+        } catch (Throwable t) {
+            if (t != failure) { // one Error instance thrown by both (the JVM's preallocated OutOfMemoryError) cannot suppress itself
+                failure.addSuppressed(t);
+            }
+        }
+    }
+
+    /**
+     * Forces the file after its dirty pages were written out of the frames; see {@link #writeAndForce}. A failed force
+     * sticks: every later one throws too, saying so, even where the swapper's force succeeds, until the file is unmapped.
+     * After a failed fsync the operating system may have dropped the pages it could not write and report the next fsync
+     * as a success (the "fsyncgate" lesson), and the cache holds those pages dirty no more: a later success would tell
+     * a store that retries its flush or its close that its data is durable when it may not be.
+     */
     private void force() throws IOException {
         try {
             swapper.force();
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable t) {
             // Always said, even where the swapper's message names the file: what the caller may no longer count on.
             // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
             // fails, and are written again: the message says what holds either way, for the frames' pages.
-            throw new IOException("forcing " + path + " to storage failed after its dirty pages were written out of the"
-                + " frames: they are no longer dirty in the frames, and storage may not hold them (a later flush does not"
-                + " write them from the frames again; a swap tier's own dirty copies stay and are): "
-                + (e instanceof IOException ? e.getMessage() : e), e);
+            IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
+                + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
+                + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
+                + (t instanceof IOException ? t.getMessage() : t), t);
+            if (failedForce == null) {
+                failedForce = failed;
+            }
+            if (t instanceof Error e) {
+                throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
+            }
+            throw failed;
+        }
+        IOException earlier = failedForce;
+        if (earlier != null) {
+            Throwable cause = earlier.getCause();
+            throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
+                ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
+                + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
+                + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
+                + " recover its content (from a log) and map it again", earlier);
         }
     }
 
@@ -587,7 +641,8 @@ final class FileMapping implements FrameOwner {
         }
         try {
             gate.awaitDrained();
-            IntArrayList held = lockPagesFrom(pageCount);
+            IntArrayList held = dropCleanPages(lockPagesFrom(pageCount));
+            cutSwapper(pageCount, held);
             FrameTable frames = engine.frames();
             for (int i = 0; i < held.size(); i++) {
                 int frame = held.getInt(i);
@@ -597,19 +652,62 @@ final class FileMapping implements FrameOwner {
             while ((last = lastPageId.get()) > pageCount - 1 && !lastPageId.compareAndSet(last, pageCount - 1)) {
                 Thread.onSpinWait();
             }
-            try {
-                swapper.truncate(pageCount);
-                if (last >= pageCount && pageCount > 0) {
+            if (last >= pageCount && pageCount > 0) {
+                try {
                     keepLastPage(pageCount - 1);
+                } catch (IOException | RuntimeException e) {
+                    throw new IOException("truncating " + path + " to " + pageCount + " pages cut the file, but keeping"
+                        + " its new last page (reading its length, writing the page) failed, so the file may end before"
+                        + " page " + (pageCount - 1) + ": " + swapperFailure(e), e);
                 }
-            } catch (IOException | RuntimeException e) {
-                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
-                throw new IOException("truncating " + path + " to " + pageCount + " pages failed; its pages from "
-                    + pageCount + " on are gone from the cache all the same: "
-                    + swapperFailure(e), e);
             }
         } finally {
             gate.reopen();
+        }
+    }
+
+    /**
+     * Drops the clean pages of {@code held} (exclusively locked, past the cut) at once and returns the dirty ones, still
+     * locked: a clean page's content is the file's, which a failed cut leaves as it was, and a fault reads it back; only
+     * a dirty page must stay in its frame, locked, until the cut is done. So the frames of clean pages are free while the
+     * cut runs (a cache full of the cut pages once had every frame pinned for its length, and other faults waited).
+     * Called with the gate closed and drained: no fault brings a dropped page back before the cut.
+     */
+    private IntArrayList dropCleanPages(IntArrayList held) {
+        FrameTable frames = engine.frames();
+        IntArrayList dirty = new IntArrayList();
+        for (int i = 0; i < held.size(); i++) {
+            int frame = held.getInt(i);
+            if (frames.isModified(frame)) {
+                dirty.addInt(frame);
+            } else {
+                engine.discard(frames.binding(frame), frame);
+            }
+        }
+        return dirty;
+    }
+
+    /**
+     * Cuts the swapper (and the tier in front of the file) to {@code pageCount} pages before any dirty page leaves the frames:
+     * if it fails, the dirty pages {@code held} (exclusively locked, at or past the cut) are released as they were and
+     * the cache is left as it was (its clean pages past the cut read back from the file). (Dropped first, a failed cut left the file's old bytes past the cut on disk, and a write
+     * cursor growing the file again read them back instead of zeros, or instead of the dirty pages dropped.)
+     */
+    private void cutSwapper(long pageCount, IntArrayList held) throws IOException {
+        try {
+            swapper.truncate(pageCount);
+        } catch (Throwable t) {
+            FrameTable frames = engine.frames();
+            for (int i = 0; i < held.size(); i++) {
+                frames.unlockExclusive(held.getInt(i));
+            }
+            if (t instanceof IOException || t instanceof RuntimeException) {
+                // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
+                throw new IOException("truncating " + path + " to " + pageCount + " pages failed; nothing changed in the"
+                    + " cache (its pages from " + pageCount + " on are still there, dirty ones still to be written): "
+                    + swapperFailure((Exception) t), t);
+            }
+            throw t;
         }
     }
 
@@ -770,6 +868,7 @@ final class FileMapping implements FrameOwner {
      * Refuses new cursors and operations, waits for faults and flushes in flight, writes the dirty pages,
      * drops every page of the file from the frames, then forces the file. Fails, leaving the file mapped
      * and its dirty pages in the frames, if a page cannot be written or a write cursor still holds one.
+     * A force that fails (now, or before: see {@link #force}) unmaps all the same, then throws.
      * Does not close the swapper: the owner does that once this returned. Called under the owner's mapping lock.
      */
     void unmap() throws IOException {
@@ -778,16 +877,25 @@ final class FileMapping implements FrameOwner {
         try {
             writePages(false);
             dropPages();
-            // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
-            // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
-            // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
-            force();
         } catch (Throwable t) {
-            gate.reopen();
-            closed = false;
+            try {
+                forceAfter(t); // what was written before the failure or refusal is not left unforced
+            } finally {
+                gate.reopen(); // whatever the force threw: a gate left closed would refuse the file for good
+                closed = false;
+            }
             throw t;
         }
-        unmapped = true;
+        // The force last: a page a writer dirtied again while the flush passed it is written by the drop, or by an
+        // eviction before it, and the swapper's close need not force. Once the drop is done no page of the file is
+        // in a frame, nor being written (an eviction writes before it empties the entry), nor can one come back.
+        // A force that fails (now or before: it sticks) does not keep the file mapped: every page is written and
+        // dropped already, and a retried close could only force again, whose success would say nothing.
+        try {
+            force();
+        } finally {
+            unmapped = true;
+        }
     }
 
     private void dropPages() throws IOException {

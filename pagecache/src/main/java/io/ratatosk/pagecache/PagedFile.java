@@ -119,7 +119,9 @@ public final class PagedFile implements AutoCloseable {
      * @throws IllegalArgumentException if {@code pageCount} is negative
      * @throws IllegalStateException    while a write cursor holds a page at or past {@code pageCount} (then
      *                                  nothing changed), or once the file is unmapped
-     * @throws IOException              if the file cannot be cut; the pages are gone from the cache all the same
+     * @throws IOException              if the file cannot be cut; then the cache is left as it was (its end, and its
+     *                                  pages past the cut, dirty ones still to be written), and the truncate may be
+     *                                  retried
      */
     public void truncate(long pageCount) throws IOException {
         mapping.truncate(pageCount);
@@ -149,6 +151,9 @@ public final class PagedFile implements AutoCloseable {
      * A page held by a write cursor while the flush passes it is written but stays dirty, to be
      * written again by a later flush, eviction or close.
      *
+     * @throws IOException           if a write or the force fails. A failed force sticks: from then on every flush
+     *                               of this file and its close throw too, naming it, however later forces go, since
+     *                               the pages it was to make durable may be lost (see docs/architecture.md)
      * @throws IllegalStateException once the file is unmapped
      */
     public void flush() throws IOException {
@@ -159,6 +164,10 @@ public final class PagedFile implements AutoCloseable {
      * Closes this mapping; the last one flushes the file, drops its pages from the cache and closes it.
      * Refused ({@link IllegalStateException}, the file stays mapped) while a write cursor holds one of
      * its pages. Closing an unmapped file does nothing.
+     *
+     * @throws IOException if a write fails (the file stays mapped, its dirty pages kept), or the force fails now or
+     *                     failed before: then the file is unmapped all the same (its pages were written and dropped)
+     *                     and the exception says its content may not be durable
      */
     @Override
     public void close() throws IOException {

@@ -67,6 +67,35 @@ class BadInputTest {
         }
     }
 
+    /**
+     * A sparse file as long as a file can be (Long.MAX_VALUE bytes, which tmpfs allows): the file swapper's page count
+     * rounded up by adding a page less one byte, which wrapped round, so the map was refused saying the file had
+     * -1125899906842623 pages. It now gives the file's real count.
+     */
+    @Test
+    void aFileOfTheLargestSizeIsRefusedWithItsRealPageCount() throws Exception {
+        Path shm = Path.of("/dev/shm");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(shm)
+            && java.nio.file.Files.isWritable(shm), "no writable /dev/shm (tmpfs) to make the file on");
+        Path huge = java.nio.file.Files.createTempFile(shm, "ratatosk-largest", ".db");
+        try {
+            try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+                file.setLength(Long.MAX_VALUE);
+            } catch (IOException e) {
+                org.junit.jupiter.api.Assumptions.assumeTrue(false, "/dev/shm holds no file that large here: " + e);
+            }
+            long pages = java.math.BigInteger.valueOf(Long.MAX_VALUE).add(java.math.BigInteger.valueOf(8191))
+                .divide(java.math.BigInteger.valueOf(8192)).longValueExact();
+            try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")))) {
+                IOException e = assertThrows(IOException.class, () -> cache.map(huge, 8192));
+                assertTrue(e.getMessage().contains("has " + pages + " pages"), e.getMessage());
+            }
+        } finally {
+            java.nio.file.Files.delete(huge);
+        }
+    }
+
     @Test
     void invalidCursorFlagsAreRefused() throws Exception {
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m")));

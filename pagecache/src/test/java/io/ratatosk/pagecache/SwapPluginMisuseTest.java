@@ -295,7 +295,9 @@ class SwapPluginMisuseTest {
     /**
      * A swapper whose writes and force throw RuntimeExceptions while a file is flushed and closed: each flush and close
      * fails with an IOException naming the file (a bare IllegalStateException once came out, reading like the cache's
-     * own "unmapped"), the dirty pages stay, and once the swapper works the close writes them: nothing is lost.
+     * own "unmapped"). After a failed write the dirty pages stay, and once the swapper works the close writes them; a
+     * failed force unmaps the file all the same (its pages were written and dropped), and a retried close closes it:
+     * nothing is lost.
      */
     @Test
     void aRuntimeExceptionFromASwapperWriteOrForceFailsTheFlushAsAnIOExceptionAndLosesNothing() throws Exception {
@@ -337,10 +339,15 @@ class SwapPluginMisuseTest {
                 assertTrue(flush.getMessage().contains("flush-runtime.db") && flush.getMessage().contains("injected"), flush.getMessage());
                 IOException close = assertThrows(IOException.class, file::close);
                 assertTrue(close.getMessage().contains("flush-runtime.db"), close.getMessage());
-                assertEquals(10, read(file, 0), "still mapped, its pages in the cache");
+                if (what.equals("write")) {
+                    assertEquals(10, read(file, 0), "still mapped, its pages in the cache");
+                } else {
+                    assertThrows(IllegalStateException.class, () -> read(file, 0), "unmapped: the force sticks");
+                }
                 failing.set("");
             }
             file.close();
+            assertThrows(IllegalStateException.class, () -> read(file, 0));
         }
         try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE)) {
             assertEquals(10, read(file, 0));
@@ -580,10 +587,47 @@ class SwapPluginMisuseTest {
     }
 
     /**
+     * A swapper whose pageCount, asked once at map, fails: an UncheckedIOException (a plug-in's) came out of map bare,
+     * and an IOException in the operating system's words ("Input/output error", as the file swapper's size() gives it)
+     * named no file. Both are now an IOException naming the file, the swapper's as its cause; the file maps once its
+     * size can be read.
+     */
+    @Test
+    void aFailingPageCountAtMapIsAnIOExceptionNamingTheFile() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Path path = dir.resolve("size-fails.db");
+        try (PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                 @Override
+                 public long pageCount() throws IOException {
+                     Exception e = failure.get();
+                     if (e instanceof IOException io) {
+                         throw io;
+                     }
+                     if (e != null) {
+                         throw (RuntimeException) e;
+                     }
+                     return super.pageCount();
+                 }
+             }))) {
+            for (Exception injected : List.of(new java.io.UncheckedIOException(new IOException("injected: size")),
+                new IOException("Input/output error"))) {
+                failure.set(injected);
+                IOException e = assertThrows(IOException.class, () -> cache.map(path, PAGE));
+                assertTrue(e.getMessage().contains(path.toString()) && e.getCause() == injected, e.toString());
+            }
+            failure.set(null);
+            try (PagedFile file = cache.map(path, PAGE)) {
+                write(file, 0, 10);
+                assertEquals(10, read(file, 0));
+            }
+        }
+    }
+
+    /**
      * A swapper whose truncate throws a RuntimeException: PagedFile.truncate's contract says an IllegalStateException
      * means nothing changed (a write cursor held a page), yet the swapper's own IllegalStateException came out bare
-     * after the pages past the cut were dropped. Now it is the documented IOException ("the pages are gone from the
-     * cache all the same"), naming the file, and the file works on.
+     * after the pages past the cut were dropped. Now it is the documented IOException naming the file, and the file
+     * works on.
      */
     @Test
     void aRuntimeExceptionFromASwapperTruncateIsTheDocumentedIOException() throws Exception {

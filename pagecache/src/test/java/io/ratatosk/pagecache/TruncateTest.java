@@ -202,6 +202,109 @@ class TruncateTest {
         }
     }
 
+    /**
+     * A truncate whose cut of the file fails leaves the cache as it was. It once dropped the pages past the cut first
+     * (dirty ones unwritten) and lowered the end: the file on disk still held their older bytes there, and a write
+     * cursor growing the file again read those back (page 6's first version, its second lost), a read cursor found
+     * nothing. Now the end and every page stay, dirty ones are written by the next flush, and the cut can be retried.
+     */
+    @Test
+    void aTruncateWhoseCutOfTheFileFailsLeavesTheCacheAsItWas() throws Exception {
+        AtomicBoolean failCut = new AtomicBoolean(true);
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+            "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false")),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                @Override
+                public void truncate(long pageCount) throws IOException {
+                    if (failCut.get()) {
+                        throw new IOException("injected: the cut failed");
+                    }
+                    super.truncate(pageCount);
+                }
+            }));
+        PagedFile file = cache.map(dir.resolve("truncate.db"), PAGE);
+        writePages(file, 0, 8, 100);
+        file.flush(); // the file on disk holds the first version of every page
+        writePages(file, 4, 8, 200); // pages 4 to 7 dirty with a second
+        IOException e = assertThrows(IOException.class, () -> file.truncate(2));
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next(6));
+            assertEquals(206, w.getLong(0), "the page's last write, neither the file's older bytes nor zeros");
+        }
+        assertEquals(7, file.getLastPageId(), "the end is where it was");
+        for (int p = 4; p < 8; p++) {
+            assertTrue(file.table().get(p) > 0, "dirty page " + p + " is still in the cache");
+        }
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next(2));
+            assertEquals(102, readLong(r), "a clean page past the cut, read back from the file");
+        }
+        assertTrue(e.getMessage().contains("truncate.db") && e.getMessage().contains("nothing changed"), e.getMessage());
+        try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next(5));
+            assertEquals(205, readLong(r));
+        }
+        file.flush();
+        assertEquals(8L * PAGE, Files.size(dir.resolve("truncate.db")));
+        failCut.set(false);
+        file.truncate(2); // retried, it cuts
+        assertEquals(1, file.getLastPageId());
+        assertEquals(2L * PAGE, Files.size(dir.resolve("truncate.db")));
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next(6));
+            assertEquals(0, w.getLong(0), "a new page where a truncated one was");
+        }
+    }
+
+    /**
+     * While a truncate cuts the file, only the dirty pages past the cut are held in their frames: the clean ones are
+     * dropped first (the file holds their content, should the cut fail). Every page past the cut once stayed locked
+     * for the whole cut, so in a cache full of them a fault of another file found every frame pinned and waited, for
+     * as long as the cut took (NoEvictableFrameException after 2 s).
+     */
+    @Test
+    void aTruncateFreesTheFramesOfCleanPagesWhileItCutsTheFile() throws Exception {
+        int frames = 16;
+        CountDownLatch cutting = new CountDownLatch(1);
+        CountDownLatch letCut = new CountDownLatch(1);
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(frames * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false",
+            "pagecache.warmup.enabled", "false")),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                @Override
+                public void truncate(long pageCount) throws IOException {
+                    cutting.countDown();
+                    try {
+                        assertTrue(letCut.await(20, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    super.truncate(pageCount);
+                }
+            }));
+        PagedFile file = cache.map(dir.resolve("truncate.db"), PAGE);
+        PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
+        writePages(file, 0, frames, 100);
+        file.flush(); // every frame holds a clean page of the file
+        assertEquals(frames, file.numberOfCachedPages());
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> truncate = pool.submit(() -> {
+                file.truncate(0);
+                return null;
+            });
+            assertTrue(cutting.await(20, TimeUnit.SECONDS));
+            writePages(other, 0, 1, 7); // a fault while the cut runs: a frame is free
+            letCut.countDown();
+            truncate.get(20, TimeUnit.SECONDS);
+        } finally {
+            letCut.countDown();
+            pool.shutdown();
+        }
+        assertEquals(-1, file.getLastPageId());
+        assertEquals(0, file.numberOfCachedPages());
+    }
+
     @Test
     void truncateValidatesItsArgumentAndRefusesAnUnmappedFile() throws Exception {
         PagedFile file = open("1m", false);

@@ -258,7 +258,8 @@ public final class FileSwapper implements PageSwapper {
     @Override
     public long pageCount() throws IOException {
         long size = call((ch, unused, ignored) -> ch.size(), null, 0);
-        return (size + filePageSize - 1) / filePageSize;
+        // Rounded up without adding a page first: a file of nearly Long.MAX_VALUE bytes (tmpfs allows one) wrapped round.
+        return size / filePageSize + (size % filePageSize == 0 ? 0 : 1);
     }
 
     @Override

@@ -1,0 +1,138 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A failed force (fsync) of a file sticks: after it the operating system may have dropped the pages it could not write
+ * and report the next fsync as a success, while the cache holds those pages dirty no more. So every later flush of the
+ * file, {@code flushAndForce} and the close that unmaps it throw, saying so, however the later forces go; the close
+ * still unmaps the file (its pages are written and dropped), and a new mapping of it starts afresh.
+ */
+class StickyForceFailureTest {
+    private static final int PAGE = 8192;
+
+    @TempDir
+    Path dir;
+
+    private static PageCacheConfig config() {
+        return PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.evictor.enabled", "false", "pagecache.warmup.enabled", "false"));
+    }
+
+    private static void write(PagedFile file, long pageId, long value) throws IOException {
+        try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            w.putLong(0, value);
+        }
+    }
+
+    private static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor r = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(r.next());
+            long value;
+            do {
+                value = r.getLong(0);
+            } while (r.shouldRetry());
+            return value;
+        }
+    }
+
+    private static void assertSaysAnEarlierForceFailed(IOException e, Path path) {
+        assertTrue(e.getMessage().contains("an earlier force of " + path + " failed (injected force failure)"),
+            e.getMessage());
+    }
+
+    /**
+     * Once a flush's force failed, the next flush, flushAndForce and close each forced again, succeeded and returned: a
+     * store that retried was told its data was durable. Now each throws, naming the earlier failure.
+     */
+    @Test
+    void everyFlushAndTheCloseAfterAFailedForceSayItFailed() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        Path path = dir.resolve("sticky.db");
+        try (PageCache cache = PageCache.open(config(), swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            write(file, 0, 10);
+            swappers.failForces = true;
+            assertThrows(IOException.class, file::flush);
+            swappers.failForces = false; // the disk answers again: its fsyncs succeed
+
+            write(file, 1, 11);
+            assertSaysAnEarlierForceFailed(assertThrows(IOException.class, file::flush), path);
+            assertSaysAnEarlierForceFailed(assertThrows(IOException.class, cache::flushAndForce), path);
+            assertEquals(11, read(file, 1), "the flushes wrote and kept working");
+
+            assertSaysAnEarlierForceFailed(assertThrows(IOException.class, file::close), path);
+            assertThrows(IllegalStateException.class, () -> read(file, 0), "unmapped all the same");
+            assertEquals(0, file.numberOfCachedPages());
+            file.close(); // closes the swapper the failed close left open
+            cache.flushAndForce();
+
+            try (PagedFile again = cache.map(path, PAGE)) {
+                assertEquals(10, read(again, 0));
+                assertEquals(11, read(again, 1));
+                write(again, 2, 12);
+                again.flush(); // a new mapping starts afresh
+            }
+        }
+    }
+
+    /**
+     * A close whose own force fails: the file is unmapped all the same (every page was written and dropped before the
+     * force), where it once stayed mapped for a retried close, whose force then succeeded and whose close reported
+     * success. The retried close now only closes the swapper; the cache closes.
+     */
+    @Test
+    void aCloseWhoseForceFailsUnmapsTheFileAndSaysSo() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        Path path = dir.resolve("close.db");
+        try (PageCache cache = PageCache.open(config(), swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            write(file, 0, 20);
+            swappers.failForces = true;
+            IOException e = assertThrows(IOException.class, file::close);
+            assertTrue(e.getMessage().contains("forcing " + path) && e.getMessage().contains("injected force failure"),
+                e.getMessage());
+            swappers.failForces = false;
+            assertThrows(IllegalStateException.class, () -> read(file, 0), "unmapped");
+            assertThrows(IllegalStateException.class, file::flush);
+            file.close();
+        }
+        try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE, false)) {
+            assertEquals(20, read(file, 0));
+        }
+    }
+
+    /**
+     * The cache's close after a failed force of one of its files: it closed and returned as if every file were durable.
+     * Now it throws, the file unmapped, and with the cache still open ({@code isClosed()} false, as for any file that
+     * could not be closed); closing again closes it.
+     */
+    @Test
+    void theCachesCloseAfterAFailedForceSaysItFailed() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        Path path = dir.resolve("cache-close.db");
+        PageCache cache = PageCache.open(config(), swappers);
+        PagedFile file = cache.map(path, PAGE);
+        write(file, 0, 30);
+        swappers.failForces = true;
+        assertThrows(IOException.class, file::flush);
+        swappers.failForces = false;
+        assertSaysAnEarlierForceFailed(assertThrows(IOException.class, cache::close), path);
+        assertTrue(!cache.isClosed());
+        assertThrows(IllegalStateException.class, () -> read(file, 0), "unmapped");
+        cache.close();
+        assertTrue(cache.isClosed());
+        try (PageCache reopened = PageCache.open(config()); PagedFile again = reopened.map(path, PAGE, false)) {
+            assertEquals(30, read(again, 0));
+        }
+    }
+}
