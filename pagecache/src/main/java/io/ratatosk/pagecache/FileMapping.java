@@ -184,6 +184,14 @@ final class FileMapping implements FrameOwner {
     }
 
     /**
+     * True once an unmap dropped every page of the file: also when it then threw because the file's force failed (now,
+     * or before: it sticks), since nothing of the file is left in the frames to keep it mapped for.
+     */
+    boolean isUnmapped() {
+        return unmapped;
+    }
+
+    /**
      * Whether the file is still mapped, for a call that may race an unmap: waits for an unmap under way
      * to end, so that the call fails only if the unmap succeeds. A refused unmap (a write cursor held a
      * page, a write failed) then changes nothing for anybody.

@@ -268,10 +268,10 @@ final class FileRegistry implements MappingOwner {
     /**
      * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
      * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
-     * registry still open. Once every file is unmapped (flushed and forced, its pages dropped), a swapper whose close
-     * fails does not keep the registry open: nothing of its file is left to lose, and a swapper that never closes
-     * would keep the cache, its threads and its memory forever. Those failures are returned (the first, the rest
-     * suppressed), null when there were none.
+     * registry still open. Once every file is unmapped (flushed, its pages dropped), a failed force of it (now or
+     * before) and a swapper whose close fails do not keep the registry open: nothing of its file is left to lose, a
+     * retried force would prove nothing, and a swapper that never closes would keep the cache, its threads and its
+     * memory forever. Those failures are returned (the first, the rest suppressed), null when there were none.
      */
     Throwable closeAll() throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.close");
@@ -287,8 +287,14 @@ final class FileRegistry implements MappingOwner {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
                     } catch (Throwable t) {
-                        unmapFailure = Failures.add(unmapFailure, t);
-                        continue;
+                        if (!mapping.isUnmapped()) {
+                            unmapFailure = Failures.add(unmapFailure, t);
+                            continue;
+                        }
+                        // A failed force (now or before: it sticks) after every page was written and dropped: a
+                        // retried close could only force again, whose success says nothing, so the cache closes and
+                        // reports it, as for a swapper whose close fails.
+                        closeFailure = Failures.add(closeFailure, t);
                     }
                 }
                 try {
