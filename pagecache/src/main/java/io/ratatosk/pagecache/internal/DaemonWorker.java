@@ -8,8 +8,8 @@ import java.util.function.BooleanSupplier;
  * A daemon thread that runs one step of a background duty after another until {@link #shutdown}, and
  * that other threads can {@link #wake} from a sleep. Whatever a step throws, {@code Error}s included,
  * is reported (the default uncaught exception handler, else standard error) and the worker carries on
- * after a pause: a background duty of the cache must not die of one bad step. A step must leave
- * nothing locked when it throws.
+ * after a pause, also when the handler throws: a background duty of the cache must not die of one bad step.
+ * A step must leave nothing locked when it throws.
  */
 public abstract class DaemonWorker {
     private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -82,15 +82,37 @@ public abstract class DaemonWorker {
             try {
                 step();
             } catch (Throwable t) {
-                Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
-                if (handler != null) {
-                    handler.uncaughtException(thread, t);
-                } else {
-                    System.err.println(thread.getName() + " carries on after: " + t);
-                    t.printStackTrace();
-                }
+                report(t);
                 LockSupport.parkNanos(FAILURE_PAUSE_NANOS);
             }
+        }
+    }
+
+    /**
+     * Hands a step's failure to the default uncaught exception handler, else standard error. The handler is the host's
+     * code: whatever it throws is printed and the worker carries on (it once left the loop, and the worker's thread
+     * ended without a word).
+     */
+    private void report(Throwable failure) {
+        try {
+            Thread.UncaughtExceptionHandler handler = Thread.getDefaultUncaughtExceptionHandler();
+            if (handler != null) {
+                handler.uncaughtException(thread, failure);
+                return;
+            }
+        } catch (Throwable handlerFailure) {
+            // Not suppressed in the failure: a step may throw one instance again and again, which would keep them all.
+            print(handlerFailure, "its uncaught exception handler's failure");
+        }
+        print(failure, "");
+    }
+
+    private void print(Throwable failure, String what) {
+        try {
+            System.err.println(thread.getName() + " carries on after" + (what.isEmpty() ? "" : " " + what) + ": " + failure);
+            failure.printStackTrace();
+        } catch (Throwable ignored) {
+            // nowhere left to say it; the worker's duty comes first
         }
     }
 }
