@@ -60,10 +60,17 @@ public abstract class DaemonWorker {
         }
     }
 
-    /** Stops the worker after its current step and waits for it. */
+    /**
+     * Stops the worker after its current step and waits for it; on the worker's own thread (the cache closed from the
+     * uncaught exception handler a step's failure went to) it only stops it: the thread ends once that call returns, and
+     * a worker's step stops at its next look at {@link #isRunning}. (It once waited for itself, for ever.)
+     */
     public final void shutdown() {
         running = false;
         LockSupport.unpark(thread);
+        if (isWorkerThread()) {
+            return;
+        }
         boolean interrupted = false;
         while (thread.isAlive()) {
             try {
