@@ -9,7 +9,8 @@ import java.util.function.BooleanSupplier;
  * that other threads can {@link #wake} from a sleep. Whatever a step throws, {@code Error}s included,
  * is reported (the default uncaught exception handler, else standard error) and the worker carries on
  * after a pause, also when the handler throws: a background duty of the cache must not die of one bad step.
- * A step must leave nothing locked when it throws.
+ * A step must leave nothing locked when it throws. An interrupt does not stop a worker (only {@link #shutdown} does):
+ * it is cleared before each step.
  */
 public abstract class DaemonWorker {
     private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -86,6 +87,9 @@ public abstract class DaemonWorker {
 
     private void run() {
         while (running) {
+            // Only shutdown stops a worker. An interrupt (a thread group's, or one a plug-in restored on this thread) would
+            // stay set and make every park return at once: the worker ran its steps back to back, a core for good.
+            Thread.interrupted();
             try {
                 step();
             } catch (Throwable t) {

@@ -61,4 +61,50 @@ class DaemonWorkerTest {
             worker.shutdown();
         }
     }
+
+    /** A worker that sleeps its period in every step, as the evictor, the warm-up and the prefetchers do when idle. */
+    private static final class Sleeper extends DaemonWorker {
+        static final long PERIOD_MILLIS = 10;
+        final AtomicInteger steps = new AtomicInteger();
+        volatile Thread thread;
+
+        Sleeper() {
+            super("daemon-worker-test-sleeper");
+        }
+
+        @Override
+        protected void step() {
+            thread = Thread.currentThread();
+            steps.incrementAndGet();
+            sleepUnless(() -> true, TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS));
+        }
+    }
+
+    /**
+     * A worker is stopped by {@link DaemonWorker#shutdown}, never by an interrupt; but a host may interrupt it (a thread
+     * group's interrupt, a plug-in's code that restores an interrupt on the worker's thread). The flag stayed set, a park
+     * returns at once while it is, and the worker ran its steps back to back for good: a core burnt by an idle cache.
+     */
+    @Test
+    void anInterruptedWorkerStillSleepsBetweenSteps() throws Exception {
+        Sleeper worker = new Sleeper();
+        worker.start();
+        try {
+            while (worker.thread == null) {
+                Thread.onSpinWait();
+            }
+            worker.thread.interrupt();
+            Thread.sleep(20); // the interrupt reaches the park under way
+            int before = worker.steps.get();
+            long start = System.nanoTime();
+            Thread.sleep(200);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            int steps = worker.steps.get() - before;
+            assertTrue(steps <= millis / Sleeper.PERIOD_MILLIS + 5,
+                "an interrupted worker ran " + steps + " steps in " + millis + " ms, with a " + Sleeper.PERIOD_MILLIS
+                    + " ms sleep in each");
+        } finally {
+            worker.shutdown();
+        }
+    }
 }
