@@ -112,4 +112,54 @@ class WorkerLifecycleTest {
             assertEquals(7, read(reopened, 0), "the close flushed the file");
         }
     }
+
+    /**
+     * A host whose uncaught exception handler exits the JVM (on an OutOfMemoryError, say) and whose shutdown hook closes
+     * the cache: System.exit on the failed worker's thread waits for the hooks, and the hook's close waited for that
+     * worker to end. Neither ever did: the JVM hung on its way out. The child JVM must exit, with the handler's status,
+     * after the hook's close.
+     */
+    @Test
+    void aJvmExitFromAWorkersHandlerWithAHookThatClosesTheCacheEnds() throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-Xmx64m", "-cp", System.getProperty("java.class.path"), ExitFromHandler.class.getName(),
+            dir.resolve("exit-from-handler").toString()));
+        if (Runtime.version().feature() >= 23) {
+            command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
+        }
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile())
+            .start();
+        boolean ended = child.waitFor(30, TimeUnit.SECONDS);
+        if (!ended) {
+            child.destroyForcibly().waitFor();
+        }
+        String output = java.nio.file.Files.readString(dir.resolve("child.log"));
+        assertTrue(ended, "the JVM did not exit in 30 s:\n" + output);
+        assertEquals(ExitFromHandler.STATUS, child.exitValue(), output);
+        assertTrue(output.contains("closed by the hook"), output);
+    }
+
+    /** The child of {@link #aJvmExitFromAWorkersHandlerWithAHookThatClosesTheCacheEnds}. */
+    public static final class ExitFromHandler {
+        static final int STATUS = 3;
+
+        public static void main(String[] args) throws Exception {
+            FailingPrefetchTier tier = new FailingPrefetchTier();
+            PageCache cache = PageCache.open(config(), tier);
+            PagedFile file = cache.map(Path.of(args[0]), PAGE);
+            write(file, 0, 7);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    cache.close();
+                    System.out.println("closed by the hook");
+                } catch (Throwable t) {
+                    t.printStackTrace();
+                }
+            }));
+            Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> System.exit(STATUS));
+            tier.failReads = true;
+            tier.listener.swappedIn(PageCacheInternals.fileId(file), 0, 0); // the prefetcher's next step fails
+            Thread.sleep(TimeUnit.MINUTES.toMillis(1));
+        }
+    }
 }

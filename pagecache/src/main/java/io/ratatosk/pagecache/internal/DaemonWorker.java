@@ -14,10 +14,14 @@ import java.util.function.BooleanSupplier;
  */
 public abstract class DaemonWorker {
     private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** How often a shutdown waiting for the worker looks whether its failure went to the handler meanwhile. */
+    private static final long REPORT_CHECK_MILLIS = 10;
 
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean sleeping;
+    /** Set while a step's failure is with the handler: the host's code, which touches nothing of the cache's. */
+    private volatile boolean reporting;
 
     protected DaemonWorker(String name) {
         this.thread = new Thread(this::run, name);
@@ -65,6 +69,11 @@ public abstract class DaemonWorker {
      * Stops the worker after its current step and waits for it; on the worker's own thread (the cache closed from the
      * uncaught exception handler a step's failure went to) it only stops it: the thread ends once that call returns, and
      * a worker's step stops at its next look at {@link #isRunning}. (It once waited for itself, for ever.)
+     *
+     * <p>Nor does it wait for the handler a failure is with: that handler is the host's code, which may never return
+     * (a {@code System.exit} there waits for the shutdown hooks, and a hook that closed the cache waited for the
+     * worker: the JVM never exited). Once shutdown sees the worker reporting, the worker runs no step again: it reads
+     * {@code running} only after it stops reporting.
      */
     public final void shutdown() {
         running = false;
@@ -73,9 +82,9 @@ public abstract class DaemonWorker {
             return;
         }
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (thread.isAlive() && !reporting) {
             try {
-                thread.join();
+                thread.join(REPORT_CHECK_MILLIS);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -93,7 +102,12 @@ public abstract class DaemonWorker {
             try {
                 step();
             } catch (Throwable t) {
-                report(t);
+                reporting = true;
+                try {
+                    report(t);
+                } finally {
+                    reporting = false;
+                }
                 LockSupport.parkNanos(FAILURE_PAUSE_NANOS);
             }
         }
