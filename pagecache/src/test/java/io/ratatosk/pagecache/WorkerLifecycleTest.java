@@ -162,4 +162,35 @@ class WorkerLifecycleTest {
             Thread.sleep(TimeUnit.MINUTES.toMillis(1));
         }
     }
+
+    /**
+     * Every thread a cache starts (evictor, warm-up, read-ahead, tier prefetcher) ends with its close, and its MBean goes:
+     * a store that opens and closes caches again and again (tests, a restart loop) keeps none of them.
+     */
+    @Test
+    void manyOpenAndCloseCyclesLeaveNoThreadAndNoBean() throws Exception {
+        Set<Thread> before = threadsNow();
+        Path path = dir.resolve("cycles");
+        for (int cycle = 0; cycle < 25; cycle++) {
+            PageCacheConfig warm = config("pagecache.warmup.enabled", "true", "pagecache.jmx.enabled", "true",
+                "pagecache.name", "cycles");
+            try (PageCache cache = PageCache.open(warm); PagedFile file = cache.map(path, PAGE)) {
+                for (long p = 0; p < 32; p++) {
+                    write(file, p, cycle);
+                }
+                try (PageCursor scan = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
+                    while (scan.next()) {
+                        scan.getLong(0);
+                    }
+                }
+            }
+            try (PageCache tiered = PageCache.open(config(), new SwapPluginMisuseTest.PrefetchingTier());
+                 PagedFile file = tiered.map(path, PAGE)) {
+                assertEquals(cycle, read(file, 31));
+            }
+        }
+        assertEquals(List.of(), newCacheThreads(before), "threads left by 25 cycles");
+        assertEquals(Set.of(), java.lang.management.ManagementFactory.getPlatformMBeanServer().queryNames(
+            new javax.management.ObjectName("io.ratatosk:type=PageCache,name=cycles*"), null));
+    }
 }
