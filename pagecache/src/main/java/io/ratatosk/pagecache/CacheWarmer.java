@@ -21,7 +21,7 @@ import org.agrona.collections.LongArrayList;
  * after a file is mapped faults the pages of its profile back in, in file order, on this worker's thread.
  * The reheat takes free frames only, and only down to the background evictor's reserve
  * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
- * file is unmapped. A profile that is stale (another page size, another file, a file now shorter than the
+ * file is unmapped; a read that fails (an {@code Error} too) ends that file's reheat. A profile that is stale (another page size, another file, a file now shorter than the
  * profile says), truncated or corrupt is ignored with one warning; a missing one is the first map of the
  * file and says nothing. While a file is being reheated its profile is not rewritten, so a restart in the
  * middle of a reheat does not replace a full profile with a partial one.
@@ -138,10 +138,17 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             reheat = reheats.peek();
         }
         if (reheat != null) {
-            if (reheat.advance()) {
-                synchronized (lock) {
-                    reheats.poll();
-                    reheating.remove(reheat.mapping);
+            // An Error out of a page's read (a plug-in's, the JVM's) ends the reheat too, and goes on to be reported once:
+            // the next step met the same page again, for as long as the file stayed mapped, and the reheats behind it waited.
+            boolean done = true;
+            try {
+                done = reheat.advance();
+            } finally {
+                if (done) {
+                    synchronized (lock) {
+                        reheats.poll();
+                        reheating.remove(reheat.mapping);
+                    }
                 }
             }
         }

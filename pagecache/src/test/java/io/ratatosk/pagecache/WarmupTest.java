@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,6 +112,48 @@ class WarmupTest {
             }
         }
         return cache.stats().faults() - before;
+    }
+
+    /**
+     * An Error from the swapper's read of one profiled page (a plug-in's bug, an InternalError from a damaged mapped
+     * buffer) left the reheat's step before it moved past that page: the worker reported it, paused and read the same page
+     * again, for as long as the file stayed mapped. The handler heard of it a hundred times a second, the file's profile
+     * was never rewritten (its reheat never finished), and every reheat queued behind it waited. Now the Error ends that
+     * file's reheat, as an IOException does, and is reported once.
+     */
+    @Test
+    void anErrorFromTheSwapperEndsThatFilesReheatAndIsReportedOnce() throws Exception {
+        long failingPage = 30;
+        AtomicInteger reported = new AtomicInteger();
+        PageSwapperFactory failing = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == failingPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    throw new InternalError("injected: reading page " + pageId);
+                }
+                return super.read(pageId, address);
+            }
+        });
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> reported.incrementAndGet());
+        try (PageCache cache = PageCache.open(config(true, "8m"), failing)) {
+            cache.warmer().warnings(warnings::add);
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!cache.warmer().isIdle()) {
+                    if (System.nanoTime() - deadline > 0) {
+                        fail("the warm-up still reheats after 5 s; the Error was reported " + reported.get() + " times");
+                    }
+                    Thread.sleep(1);
+                }
+                assertEquals(failingPage / 3, cache.stats().io().pagesReheated(), "the pages before the failing one");
+                Thread.sleep(50);
+                assertEquals(1, reported.get(), "the Error is reported once");
+                assertEquals(PROFILED, readProfiledPages(cache, paged) + failingPage / 3, "the rest fault in on demand");
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
     }
 
     @Test
