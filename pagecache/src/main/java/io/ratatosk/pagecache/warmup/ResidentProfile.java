@@ -47,6 +47,8 @@ public final class ResidentProfile {
     /** Magic, version, page size, page count, key length. */
     private static final int HEADER_BYTES = MAGIC.length + 4 + 4 + 8 + 4;
     private static final int MAX_KEY_BYTES = 1024;
+    /** The most bytes a varint of a 64-bit value takes. */
+    private static final int MAX_VARINT_BYTES = 10;
 
     private final int filePageSize;
     private final long filePages;
@@ -139,31 +141,10 @@ public final class ResidentProfile {
      *                          page ids), or of another version
      */
     static ResidentProfile decode(byte[] bytes) throws ProfileException {
-        if (bytes.length < HEADER_BYTES + 8 + 8) {
-            throw new ProfileException("truncated: " + bytes.length + " bytes, less than a header");
-        }
         ByteBuffer in = ByteBuffer.wrap(bytes);
-        byte[] magic = new byte[MAGIC.length];
-        in.get(magic);
-        if (!Arrays.equals(magic, MAGIC)) {
-            throw new ProfileException("corrupt: not a resident-page profile (bad magic)");
-        }
-        int version = in.getInt();
-        if (version != VERSION) {
-            throw new ProfileException("written by another version of the format (" + version + ", this reads " + VERSION + ")");
-        }
-        int pageSize = in.getInt();
-        long filePages = in.getLong();
-        int keyLength = in.getInt();
-        long count = in.getLong();
-        if (keyLength < 0 || keyLength > MAX_KEY_BYTES || count < 0) {
-            throw new ProfileException("corrupt: header says key length " + keyLength + " and " + count + " pages");
-        }
-        if (count > bytes.length) {
-            // Each page takes at least one byte: the bytes end before the pages the header announces.
-            throw new ProfileException("truncated: the header announces " + count + " pages, the profile has "
-                + bytes.length + " bytes");
-        }
+        Header header = header(in, bytes.length);
+        int keyLength = header.keyLength();
+        long count = header.pages();
         if (in.remaining() < keyLength + 8) {
             throw new ProfileException("truncated: " + bytes.length + " bytes end inside the header");
         }
@@ -190,7 +171,48 @@ public final class ResidentProfile {
         if (in.hasRemaining()) {
             throw new ProfileException("corrupt: " + in.remaining() + " bytes after the last page id");
         }
-        return new ResidentProfile(pageSize, filePages, new String(key, StandardCharsets.UTF_8), pages);
+        return new ResidentProfile(header.pageSize(), header.filePages(), new String(key, StandardCharsets.UTF_8), pages);
+    }
+
+    /** A profile's fixed header: what it says before its key. */
+    private record Header(int pageSize, long filePages, int keyLength, long pages) {
+    }
+
+    /**
+     * Reads and checks the header at the start of {@code in}, for a profile of {@code size} bytes in all: enough to refuse
+     * a file that is no profile, or longer or shorter than its header allows, before the rest of it is read.
+     */
+    private static Header header(ByteBuffer in, long size) throws ProfileException {
+        if (size < HEADER_BYTES + 8 + 8) {
+            throw new ProfileException("truncated: " + size + " bytes, less than a header");
+        }
+        byte[] magic = new byte[MAGIC.length];
+        in.get(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new ProfileException("corrupt: not a resident-page profile (bad magic)");
+        }
+        int version = in.getInt();
+        if (version != VERSION) {
+            throw new ProfileException("written by another version of the format (" + version + ", this reads " + VERSION + ")");
+        }
+        int pageSize = in.getInt();
+        long filePages = in.getLong();
+        int keyLength = in.getInt();
+        long count = in.getLong();
+        if (keyLength < 0 || keyLength > MAX_KEY_BYTES || count < 0) {
+            throw new ProfileException("corrupt: header says key length " + keyLength + " and " + count + " pages");
+        }
+        if (count > size) {
+            // Each page takes at least one byte: the bytes end before the pages the header announces.
+            throw new ProfileException("truncated: the header announces " + count + " pages, the profile has " + size
+                + " bytes");
+        }
+        long most = HEADER_BYTES + 8 + keyLength + count * MAX_VARINT_BYTES + 8;
+        if (size > most) {
+            throw new ProfileException("corrupt: " + size + " bytes, more than the " + most + " a profile of " + count
+                + " pages takes at most");
+        }
+        return new Header(pageSize, filePages, keyLength, count);
     }
 
     private static void writeVarLong(ByteArrayOutputStream out, long value) {
@@ -333,13 +355,29 @@ public final class ResidentProfile {
                 throw new ProfileException("too large: " + attributes.size() + " bytes, more than a profile can have ("
                     + MAX_PROFILE_BYTES + ")");
             }
-            bytes = Files.readAllBytes(path);
+            bytes = read(path, attributes.size());
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
         return decode(bytes);
+    }
+
+    /**
+     * The profile's bytes, once its header says it is a profile of about {@code size} bytes: a file that is not (zeros, a
+     * sparse file) was once read whole into the heap first, a gigabyte or two under the mapping lock, only to be refused.
+     * A RandomAccessFile, whose reads an interrupt does not end.
+     */
+    private static byte[] read(Path path, long size) throws IOException, ProfileException {
+        try (RandomAccessFile in = new RandomAccessFile(path.toFile(), "r")) {
+            byte[] head = new byte[(int) Math.min(size, HEADER_BYTES + 8)];
+            in.readFully(head);
+            header(ByteBuffer.wrap(head), size);
+            byte[] bytes = Arrays.copyOf(head, (int) size);
+            in.readFully(bytes, head.length, bytes.length - head.length);
+            return bytes;
+        }
     }
 
     private static String kind(BasicFileAttributes attributes) {
