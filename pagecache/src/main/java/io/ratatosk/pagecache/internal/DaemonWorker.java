@@ -8,12 +8,15 @@ import java.util.function.BooleanSupplier;
  * A daemon thread that runs one step of a background duty after another until {@link #shutdown}, and
  * that other threads can {@link #wake} from a sleep. Whatever a step throws, {@code Error}s included,
  * is reported (the default uncaught exception handler, else standard error) and the worker carries on
- * after a pause, also when the handler throws: a background duty of the cache must not die of one bad step.
+ * after a pause, also when the handler throws: a background duty of the cache must not die of one bad step. Of a run
+ * of failed steps, the first is reported, then one every 10 s at most.
  * A step must leave nothing locked when it throws. An interrupt does not stop a worker (only {@link #shutdown} does):
  * it is cleared before each step.
  */
 public abstract class DaemonWorker {
     private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** While steps keep failing, the failures after the first are reported at most this often. */
+    static final long REPEATED_FAILURE_REPORT_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** How often a shutdown waiting for the worker looks whether its failure went to the handler meanwhile. */
     private static final long REPORT_CHECK_MILLIS = 10;
 
@@ -95,19 +98,29 @@ public abstract class DaemonWorker {
     }
 
     private void run() {
+        boolean failing = false; // the last step failed
+        long lastReport = 0;
         while (running) {
             // Only shutdown stops a worker. An interrupt (a thread group's, or one a plug-in restored on this thread) would
             // stay set and make every park return at once: the worker ran its steps back to back, a core for good.
             Thread.interrupted();
             try {
                 step();
+                failing = false;
             } catch (Throwable t) {
-                reporting = true;
-                try {
-                    report(t);
-                } finally {
-                    reporting = false;
+                // A step that fails every time was reported 100 times a second, stack traces and all, for as long as the
+                // cache was open: the first of a run of failures is reported, then one now and then.
+                long now = System.nanoTime();
+                if (!failing || now - lastReport >= REPEATED_FAILURE_REPORT_NANOS) {
+                    lastReport = now;
+                    reporting = true;
+                    try {
+                        report(t);
+                    } finally {
+                        reporting = false;
+                    }
                 }
+                failing = true;
                 LockSupport.parkNanos(FAILURE_PAUSE_NANOS);
             }
         }

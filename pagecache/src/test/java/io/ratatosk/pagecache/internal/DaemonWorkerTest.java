@@ -107,4 +107,34 @@ class DaemonWorkerTest {
             worker.shutdown();
         }
     }
+
+    /**
+     * A step that fails every time (a policy's housekeeping with a bug, a tier whose hook always throws): each failure
+     * went to the handler, 100 a second with their stack traces, for as long as the cache was open, enough to fill a
+     * host's log disk. A run of failures is reported at its first and then at most once per
+     * {@link DaemonWorker#REPEATED_FAILURE_REPORT_NANOS}; the steps go on at the usual pace.
+     */
+    @Test
+    void aStepThatKeepsFailingIsReportedOnceAWhileNotAtEveryTry() throws Exception {
+        AtomicInteger reports = new AtomicInteger();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> reports.incrementAndGet());
+        AtomicInteger steps = new AtomicInteger();
+        DaemonWorker worker = new DaemonWorker("daemon-worker-test-failing") {
+            @Override
+            protected void step() {
+                steps.incrementAndGet();
+                throw new IllegalStateException("injected: this step always fails");
+            }
+        };
+        worker.start();
+        try {
+            long start = System.nanoTime();
+            Thread.sleep(500);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(steps.get() >= 5, "the worker kept trying: " + steps.get() + " steps in " + millis + " ms");
+            assertTrue(reports.get() == 1, reports.get() + " reports of " + steps.get() + " failed steps in " + millis + " ms");
+        } finally {
+            worker.shutdown();
+        }
+    }
 }
