@@ -77,7 +77,8 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     @Override
     public void mapped(FileMapping mapping) {
         try {
-            ResidentProfile profile = ResidentProfile.readFor(mapping.path());
+            // No more page ids than frames: the reheat cannot bring in more, and a profile may list millions.
+            ResidentProfile profile = ResidentProfile.readFor(mapping.path(), engine.frameCount());
             if (profile == null) {
                 return;
             }

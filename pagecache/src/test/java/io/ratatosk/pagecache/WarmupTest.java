@@ -223,6 +223,34 @@ class WarmupTest {
         assertEquals(1, warnings.size(), "one warning, and the close writes a fresh profile: " + warnings);
     }
 
+    /**
+     * A profile that lists far more pages than this cache has frames: one written by a larger cache (the operator
+     * lowered pagecache.memory), or a hostile one whose page ids run past the file's end. The map read every page id
+     * into the heap, twice over (the profile's array and the reheat's copy), 16 bytes a page for a cache that can reheat
+     * at most its frames. It keeps the first frames' worth now, and reheats as before.
+     */
+    @Test
+    void aProfileOfFarMorePagesThanFramesTakesNoMoreHeapThanTheFrames() throws Exception {
+        int listed = 1_000_000;
+        long[] pages = new long[listed];
+        Arrays.setAll(pages, i -> i);
+        Object key = FileRegistry.identityOf(file.toRealPath());
+        new ResidentProfile(PAGE, FILE_PAGES, String.valueOf(key), pages).writeFor(file);
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (PageCache cache = open("256k")) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                assertTrue(allocated < listed, "mapping a file whose profile lists " + listed + " pages, for a cache of "
+                    + cache.frameCount() + " frames, allocated " + allocated + " bytes");
+                awaitIdle(cache);
+                assertEquals(List.of(), warnings);
+                assertEquals(cache.frameCount() - cache.config().keepFree(), cache.stats().io().pagesReheated());
+            }
+        }
+    }
+
     @Test
     void aCrashThatLeftATemporaryProfileLeavesTheOldOneUsable() throws Exception {
         Path temp = ResidentProfile.pathFor(file).resolveSibling(ResidentProfile.pathFor(file).getFileName() + ".tmp");

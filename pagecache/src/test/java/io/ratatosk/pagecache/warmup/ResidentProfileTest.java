@@ -121,6 +121,20 @@ class ResidentProfileTest {
         }
     }
 
+    /** A read that keeps only the first page ids still reads and checks the whole profile. */
+    @Test
+    void aReadOfTheFirstPagesKeepsThemAndStillChecksTheWhole() throws Exception {
+        Path file = dir.resolve("first.db");
+        ResidentProfile profile = sample();
+        profile.writeFor(file);
+        assertArrayEquals(Arrays.copyOf(profile.pages(), 3), ResidentProfile.readFor(file, 3).pages());
+        assertArrayEquals(profile.pages(), ResidentProfile.readFor(file, 100).pages());
+        byte[] bytes = Files.readAllBytes(ResidentProfile.pathFor(file));
+        bytes[bytes.length - 10] ^= 0x10; // in the last page id, past the ones kept
+        Files.write(ResidentProfile.pathFor(file), bytes);
+        assertThrows(ProfileException.class, () -> ResidentProfile.readFor(file, 1));
+    }
+
     @Test
     void aMissingProfileIsNull() throws Exception {
         assertNull(ResidentProfile.readFor(dir.resolve("none.db")));
