@@ -43,8 +43,8 @@ public final class ResidentProfile {
     /** Tries at a temporary file name no file has yet; each name is 32 random bits, so more than one is rare. */
     private static final int TEMP_NAME_TRIES = 16;
     /**
-     * The most bytes a profile read takes: more than any byte array holds. A larger file (a sparse one, say) is no
-     * profile this code wrote, and reading it would fail with an {@link OutOfMemoryError} out of the map.
+     * The most bytes a profile read takes: more than any byte array holds, which {@link #encode} writes a profile into.
+     * A larger file (a sparse one, say) is no profile this code wrote, and is not read through at the map.
      */
     static final long MAX_PROFILE_BYTES = Integer.MAX_VALUE - 8;
     private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
