@@ -47,9 +47,14 @@ final class BackgroundEvictor extends DaemonWorker {
     @Override
     protected void step() {
         EvictionPolicy policy = engine.policy();
-        policy.housekeeping();
-        if (engine.freeFrames() < keepFree) {
-            refill();
+        try {
+            policy.housekeeping();
+        } finally {
+            // A housekeeping that throws (reported, and tried again after a pause) must not keep the frames from being
+            // freed: the refill once came after it only, and a failure at every call left the faults evicting for good.
+            if (engine.freeFrames() < keepFree) {
+                refill();
+            }
         }
         // A housekeeping that stopped early (a chunk of best-of's simulations) goes on at once, a refill between
         // each chunk and the next: the faults' free frames first, the policy's background work in the gaps.

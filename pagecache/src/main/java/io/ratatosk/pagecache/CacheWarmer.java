@@ -21,9 +21,9 @@ import org.agrona.collections.LongArrayList;
  * after a file is mapped faults the pages of its profile back in, in file order, on this worker's thread.
  * The reheat takes free frames only, and only down to the background evictor's reserve
  * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
- * file is unmapped. A profile that is stale (another page size, another file, a file now shorter than the
- * profile says), truncated or corrupt is ignored with one warning; a missing one is the first map of the
- * file and says nothing. While a file is being reheated its profile is not rewritten, so a restart in the
+ * file is unmapped; a read that fails (an {@code Error} too) ends that file's reheat. A profile that is
+ * stale (another page size, another file, a file now shorter than the profile says), truncated or corrupt
+ * is ignored with one warning; a missing one is the first map of the file and says nothing. While a file is being reheated its profile is not rewritten, so a restart in the
  * middle of a reheat does not replace a full profile with a partial one.
  *
  * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
@@ -77,7 +77,8 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     @Override
     public void mapped(FileMapping mapping) {
         try {
-            ResidentProfile profile = ResidentProfile.readFor(mapping.path());
+            // No more page ids than frames: the reheat cannot bring in more, and a profile may list millions.
+            ResidentProfile profile = ResidentProfile.readFor(mapping.path(), engine.frameCount());
             if (profile == null) {
                 return;
             }
@@ -138,10 +139,17 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             reheat = reheats.peek();
         }
         if (reheat != null) {
-            if (reheat.advance()) {
-                synchronized (lock) {
-                    reheats.poll();
-                    reheating.remove(reheat.mapping);
+            // An Error out of a page's read (a plug-in's, the JVM's) ends the reheat too, and goes on to be reported once:
+            // the next step met the same page again, for as long as the file stayed mapped, and the reheats behind it waited.
+            boolean done = true;
+            try {
+                done = reheat.advance();
+            } finally {
+                if (done) {
+                    synchronized (lock) {
+                        reheats.poll();
+                        reheating.remove(reheat.mapping);
+                    }
                 }
             }
         }

@@ -1,6 +1,12 @@
 package io.ratatosk.pagecache;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.Sweep;
+import java.nio.file.Path;
 
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +22,128 @@ import org.junit.jupiter.api.Test;
 class BackgroundEvictorTest {
     /** Calls that each leave work: slept between, they would take 10 ms apiece, 5 s in all. */
     private static final int PENDING_CALLS = 500;
+
+    /**
+     * A policy whose background housekeeping throws each time (a bug in a miniature simulation, an allocation that fails):
+     * the failure left the evictor's step before the refill, so the evictor, reporting it every 10 ms, never freed a
+     * frame again, and every fault evicted for itself. The refill comes first, whatever the housekeeping throws.
+     */
+    @Test
+    void anEvictorWhosePolicysHousekeepingFailsStillKeepsFramesFree() throws Exception {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "128k", "pagecache.page_size", "8k",
+            "pagecache.evictor.enabled", "false"));
+        AtomicInteger housekeepingFailures = new AtomicInteger();
+        EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("failing-housekeeping") {
+            private int hand;
+
+            @Override
+            public int nextVictim(Sweep sweep) {
+                return hand++ % frames.frameCount(); // every frame in turn: each holds a clean page no one pins
+            }
+
+            @Override
+            public void housekeeping() {
+                housekeepingFailures.incrementAndGet();
+                throw new IllegalStateException("injected: housekeeping failed");
+            }
+        });
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> { });
+        int keepFree = 4;
+        BackgroundEvictor evictor = new BackgroundEvictor(engine, keepFree);
+        try {
+            engine.register(CleanPages.FILE_ID, new CleanPages());
+            for (int frame = engine.tryGrabFreeFrame(), page = 0; frame >= 0; frame = engine.tryGrabFreeFrame(), page++) {
+                engine.bind(frame, PageKey.of(CleanPages.FILE_ID, page));
+                engine.frames().unlockExclusive(frame);
+            }
+            evictor.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (engine.freeFrames() < keepFree && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
+            }
+            assertTrue(engine.freeFrames() >= keepFree, "the evictor freed " + engine.freeFrames() + " of " + keepFree
+                + " frames; its housekeeping failed " + housekeepingFailures.get() + " times");
+        } finally {
+            evictor.shutdown();
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+            engine.close();
+        }
+    }
+
+    /** One file of clean pages: an eviction drops them, nothing is read or written. */
+    private static final class CleanPages implements FrameOwner {
+        static final int FILE_ID = 1;
+
+        private final PageSwapper swapper = new PageSwapper() {
+            @Override
+            public int filePageSize() {
+                return 8192;
+            }
+
+            @Override
+            public int read(long pageId, long address) {
+                throw new AssertionError("nothing is read here");
+            }
+
+            @Override
+            public void write(long pageId, long address) {
+                throw new AssertionError("a clean page is not written");
+            }
+
+            @Override
+            public void evict(long pageId, long address, boolean dirty) {
+                assertFalse(dirty, "the pages are clean");
+            }
+
+            @Override
+            public void force() {
+            }
+
+            @Override
+            public long pageCount() {
+                return 0;
+            }
+
+            @Override
+            public void truncate(long pageCount) {
+                throw new AssertionError("nothing is truncated here");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+
+        @Override
+        public PageSwapper swapper() {
+            return swapper;
+        }
+
+        @Override
+        public void pageLeft(long pageId, int frame) {
+        }
+
+        @Override
+        public int pageSize() {
+            return 8192;
+        }
+
+        @Override
+        public Path path() {
+            return Path.of("clean-pages.db");
+        }
+
+        @Override
+        public boolean isResident(long pageId) {
+            return false;
+        }
+
+        @Override
+        public boolean prefetch(long pageId) {
+            return false;
+        }
+    }
 
     @Test
     void housekeepingThatLeftWorkIsCalledAgainWithoutASleep() throws Exception {

@@ -131,6 +131,32 @@ class MetricsTest {
         assertFalse(SERVER.isRegistered(PageCacheMBeanRegistration.objectName("twin-2")));
     }
 
+    /**
+     * Someone else (a test harness's clean-up, a management agent) unregistered a cache's MBean, and a cache opened since
+     * took the name: the first cache's close unregistered that name, the second cache's bean, which vanished while its
+     * cache was open.
+     */
+    @Test
+    void aCloseLeavesTheBeanOfAnotherCacheThatTookTheNameAfterItsOwnWasUnregistered() throws Exception {
+        ObjectName name = PageCacheMBeanRegistration.objectName("taken-over");
+        try (PageCache second = openAfter(name)) {
+            assertEquals(name, second.mbeanName(), "the name was free again");
+            assertTrue(SERVER.isRegistered(name), "the first cache's close left the second cache's bean alone");
+            assertEquals(second.stats().frames(), SERVER.getAttribute(name, "Frames"));
+        }
+        assertFalse(SERVER.isRegistered(name), "the second cache's close unregisters its own bean");
+    }
+
+    /** Opens a cache, unregisters its bean as someone else would, opens a second under the name, closes the first. */
+    private static PageCache openAfter(ObjectName name) throws Exception {
+        PageCache first = PageCache.open(config("taken-over"));
+        assertEquals(name, first.mbeanName());
+        SERVER.unregisterMBean(name);
+        PageCache second = PageCache.open(config("taken-over"));
+        first.close();
+        return second;
+    }
+
     @Test
     void withJmxDisabledNothingIsRegistered() throws Exception {
         Map<String, String> flags = new HashMap<>(Map.of("pagecache.memory", "256k", "pagecache.name", "hidden",

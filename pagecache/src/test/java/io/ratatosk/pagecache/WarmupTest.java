@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +114,48 @@ class WarmupTest {
         return cache.stats().faults() - before;
     }
 
+    /**
+     * An Error from the swapper's read of one profiled page (a plug-in's bug, an InternalError from a damaged mapped
+     * buffer) left the reheat's step before it moved past that page: the worker reported it, paused and read the same page
+     * again, for as long as the file stayed mapped. The handler heard of it a hundred times a second, the file's profile
+     * was never rewritten (its reheat never finished), and every reheat queued behind it waited. Now the Error ends that
+     * file's reheat, as an IOException does, and is reported once.
+     */
+    @Test
+    void anErrorFromTheSwapperEndsThatFilesReheatAndIsReportedOnce() throws Exception {
+        long failingPage = 30;
+        AtomicInteger reported = new AtomicInteger();
+        PageSwapperFactory failing = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == failingPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    throw new InternalError("injected: reading page " + pageId);
+                }
+                return super.read(pageId, address);
+            }
+        });
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> reported.incrementAndGet());
+        try (PageCache cache = PageCache.open(config(true, "8m"), failing)) {
+            cache.warmer().warnings(warnings::add);
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!cache.warmer().isIdle()) {
+                    if (System.nanoTime() - deadline > 0) {
+                        fail("the warm-up still reheats after 5 s; the Error was reported " + reported.get() + " times");
+                    }
+                    Thread.sleep(1);
+                }
+                assertEquals(failingPage / 3, cache.stats().io().pagesReheated(), "the pages before the failing one");
+                Thread.sleep(50);
+                assertEquals(1, reported.get(), "the Error is reported once");
+                assertEquals(PROFILED, readProfiledPages(cache, paged) + failingPage / 3, "the rest fault in on demand");
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
+    }
+
     @Test
     void aGoodProfileReheatsItsPagesSoTheyHit() throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
@@ -176,6 +221,34 @@ class WarmupTest {
             assertEquals(0, cache.stats().io().pagesReheated());
         }
         assertEquals(1, warnings.size(), "one warning, and the close writes a fresh profile: " + warnings);
+    }
+
+    /**
+     * A profile that lists far more pages than this cache has frames: one written by a larger cache (the operator
+     * lowered pagecache.memory), or a hostile one whose page ids run past the file's end. The map read every page id
+     * into the heap, twice over (the profile's array and the reheat's copy), 16 bytes a page for a cache that can reheat
+     * at most its frames. It keeps the first frames' worth now, and reheats as before.
+     */
+    @Test
+    void aProfileOfFarMorePagesThanFramesTakesNoMoreHeapThanTheFrames() throws Exception {
+        int listed = 1_000_000;
+        long[] pages = new long[listed];
+        Arrays.setAll(pages, i -> i);
+        Object key = FileRegistry.identityOf(file.toRealPath());
+        new ResidentProfile(PAGE, FILE_PAGES, String.valueOf(key), pages).writeFor(file);
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (PageCache cache = open("256k")) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                assertTrue(allocated < listed, "mapping a file whose profile lists " + listed + " pages, for a cache of "
+                    + cache.frameCount() + " frames, allocated " + allocated + " bytes");
+                awaitIdle(cache);
+                assertEquals(List.of(), warnings);
+                assertEquals(cache.frameCount() - cache.config().keepFree(), cache.stats().io().pagesReheated());
+            }
+        }
     }
 
     @Test

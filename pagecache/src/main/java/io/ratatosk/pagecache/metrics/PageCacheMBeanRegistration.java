@@ -6,12 +6,14 @@ import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 
 /**
  * A page cache's MBean in the platform MBean server, from open to close. Two caches open at once under
  * one {@code pagecache.name} both show: the first gets {@code name=<name>}, the next {@code name=<name>-2},
  * and so on (the name an operator looks for stays with the cache opened first; {@link #objectName()} says
- * which one a cache got). Unregistering is idempotent.
+ * which one a cache got). Unregistering is idempotent, and unregisters this cache's bean only: once someone else
+ * unregistered it, the name may be another cache's.
  */
 public final class PageCacheMBeanRegistration implements AutoCloseable {
     /** The domain and type every page cache's MBean is registered under. */
@@ -20,22 +22,49 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
 
     private final MBeanServer server;
     private final ObjectName name;
+    private final TrackedBean bean;
     private boolean registered;
 
-    private PageCacheMBeanRegistration(MBeanServer server, ObjectName name) {
+    private PageCacheMBeanRegistration(MBeanServer server, ObjectName name, TrackedBean bean) {
         this.server = server;
         this.name = name;
+        this.bean = bean;
         this.registered = true;
+    }
+
+    /**
+     * The cache's MXBean, knowing whether the server still holds it: a bean someone else unregistered is told so
+     * ({@code postDeregister}), and its name may since be another cache's.
+     */
+    private static final class TrackedBean extends StandardMBean {
+        private volatile boolean inServer;
+
+        TrackedBean(PageCacheMXBean bean) {
+            super(bean, PageCacheMXBean.class, true);
+        }
+
+        @Override
+        public void postRegister(Boolean registrationDone) {
+            super.postRegister(registrationDone);
+            inServer = Boolean.TRUE.equals(registrationDone);
+        }
+
+        @Override
+        public void postDeregister() {
+            super.postDeregister();
+            inServer = false;
+        }
     }
 
     /** Registers {@code bean} under {@code io.ratatosk:type=PageCache,name=<cacheName>} (or the first free suffix). */
     public static PageCacheMBeanRegistration register(String cacheName, PageCacheMXBean bean) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        TrackedBean tracked = new TrackedBean(bean);
         for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
             ObjectName name = objectName(suffix == 1 ? cacheName : cacheName + "-" + suffix);
             try {
-                server.registerMBean(bean, name);
-                return new PageCacheMBeanRegistration(server, name);
+                server.registerMBean(tracked, name);
+                return new PageCacheMBeanRegistration(server, name, tracked);
             } catch (InstanceAlreadyExistsException taken) {
                 // another open cache has this name: try the next suffix
             } catch (JMException e) {
@@ -66,6 +95,10 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
             return;
         }
         registered = false;
+        if (!bean.inServer) {
+            // Unregistered by someone else: the name may be another cache's now, whose bean it once unregistered.
+            return;
+        }
         try {
             server.unregisterMBean(name);
         } catch (InstanceNotFoundException gone) {

@@ -1,9 +1,14 @@
 package io.ratatosk.pagecache.warmup;
 
 import io.ratatosk.pagecache.internal.UninterruptibleFileChannels;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +43,8 @@ public final class ResidentProfile {
     /** Tries at a temporary file name no file has yet; each name is 32 random bits, so more than one is rare. */
     private static final int TEMP_NAME_TRIES = 16;
     /**
-     * The most bytes a profile read takes: more than any byte array holds. A larger file (a sparse one, say) is no
-     * profile this code wrote, and reading it would fail with an {@link OutOfMemoryError} out of the map.
+     * The most bytes a profile read takes: more than any byte array holds, which {@link #encode} writes a profile into.
+     * A larger file (a sparse one, say) is no profile this code wrote, and is not read through at the map.
      */
     static final long MAX_PROFILE_BYTES = Integer.MAX_VALUE - 8;
     private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
@@ -47,6 +52,9 @@ public final class ResidentProfile {
     /** Magic, version, page size, page count, key length. */
     private static final int HEADER_BYTES = MAGIC.length + 4 + 4 + 8 + 4;
     private static final int MAX_KEY_BYTES = 1024;
+    private static final int READ_BUFFER_BYTES = 1 << 16;
+    /** The most bytes a varint of a 64-bit value takes. */
+    private static final int MAX_VARINT_BYTES = 10;
 
     private final int filePageSize;
     private final long filePages;
@@ -139,10 +147,145 @@ public final class ResidentProfile {
      *                          page ids), or of another version
      */
     static ResidentProfile decode(byte[] bytes) throws ProfileException {
-        if (bytes.length < HEADER_BYTES + 8 + 8) {
-            throw new ProfileException("truncated: " + bytes.length + " bytes, less than a header");
+        try {
+            return decode(new ByteArrayInputStream(bytes), bytes.length, Integer.MAX_VALUE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail to read
         }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
+    }
+
+    /**
+     * Parses a profile of {@code size} bytes from {@code in}, keeping its first {@code maxPages} page ids: every byte is
+     * read, through the checksum, but no more than those ids are kept, so a profile of many more pages than a cache has
+     * frames (written by a larger cache, or hostile) takes no more heap than the frames. A failure the checksum explains
+     * is reported as the checksum's, as when the checksum was checked first.
+     */
+    private static ResidentProfile decode(InputStream in, long size, int maxPages) throws IOException, ProfileException {
+        if (size < HEADER_BYTES + 8 + 8) {
+            throw new ProfileException("truncated: " + size + " bytes, less than a header");
+        }
+        ChecksummedBytes body = new ChecksummedBytes(in, size - 8);
+        Header header = header(ByteBuffer.wrap(body.read(HEADER_BYTES + 8)), size);
+        ProfileException failure = null;
+        String key = null;
+        long[] pages = null;
+        try {
+            if (body.left() < header.keyLength()) {
+                throw new ProfileException("truncated: " + size + " bytes end inside the header");
+            }
+            key = new String(body.read(header.keyLength()), StandardCharsets.UTF_8);
+            pages = new long[(int) Math.min(header.pages(), maxPages)];
+            long previous = -1;
+            for (long i = 0; i < header.pages(); i++) {
+                long delta = readVarLong(body);
+                long page = previous + 1 + delta;
+                if (delta < 0 || page <= previous) {
+                    throw new ProfileException("corrupt: page ids do not increase at entry " + i);
+                }
+                if (i < pages.length) {
+                    pages[(int) i] = page;
+                }
+                previous = page;
+            }
+            if (body.left() > 0) {
+                throw new ProfileException("corrupt: " + body.left() + " bytes after the last page id");
+            }
+        } catch (ProfileException e) {
+            failure = e;
+        }
+        body.skipRest();
+        long stored = new DataInputStream(in).readLong(); // the trailer: the stream's last 8 bytes
+        if (stored != body.checksum()) {
+            throw new ProfileException("truncated or corrupt: checksum mismatch");
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return new ResidentProfile(header.pageSize(), header.filePages(), key, pages);
+    }
+
+    /**
+     * The bytes of a profile its checksum covers, read through it a buffer at a time: never past them, so that the
+     * checksum itself is left in the stream.
+     */
+    private static final class ChecksummedBytes {
+        private final DataInputStream in;
+        private final CRC32 crc = new CRC32();
+        private final byte[] buffer;
+        private int position;
+        private int limit;
+        /** Bytes not yet taken from the buffer or the stream. */
+        private long left;
+
+        ChecksummedBytes(InputStream in, long length) {
+            this.in = new DataInputStream(in);
+            this.left = length;
+            this.buffer = new byte[(int) Math.min(length, READ_BUFFER_BYTES)];
+        }
+
+        long left() {
+            return left;
+        }
+
+        /** The next {@code count} bytes; the caller checked that there are as many left. */
+        byte[] read(int count) throws IOException {
+            byte[] bytes = new byte[count];
+            for (int i = 0; i < count; i++) {
+                bytes[i] = (byte) next();
+            }
+            return bytes;
+        }
+
+        /** The next byte, or -1 when none is left. */
+        int next() throws IOException {
+            if (position == limit) {
+                if (!fill()) {
+                    return -1;
+                }
+            }
+            left--;
+            return buffer[position++] & 0xFF;
+        }
+
+        /** Reads what is left into the checksum. */
+        void skipRest() throws IOException {
+            left -= limit - position;
+            position = limit;
+            while (fill()) {
+                left -= limit;
+                position = limit;
+            }
+        }
+
+        long checksum() {
+            return crc.getValue();
+        }
+
+        private boolean fill() throws IOException {
+            long unread = left - (limit - position);
+            if (unread == 0) {
+                return false;
+            }
+            limit = (int) Math.min(unread, buffer.length);
+            in.readFully(buffer, 0, limit); // an EOFException if the file shrank meanwhile: unreadable
+            crc.update(buffer, 0, limit);
+            position = 0;
+            return true;
+        }
+    }
+
+    /** A profile's fixed header: what it says before its key. */
+    private record Header(int pageSize, long filePages, int keyLength, long pages) {
+    }
+
+    /**
+     * Reads and checks the header at the start of {@code in}, for a profile of {@code size} bytes in all: enough to refuse
+     * a file that is no profile, or longer or shorter than its header allows, before the rest of it is read.
+     */
+    private static Header header(ByteBuffer in, long size) throws ProfileException {
+        if (size < HEADER_BYTES + 8 + 8) {
+            throw new ProfileException("truncated: " + size + " bytes, less than a header");
+        }
         byte[] magic = new byte[MAGIC.length];
         in.get(magic);
         if (!Arrays.equals(magic, MAGIC)) {
@@ -159,38 +302,17 @@ public final class ResidentProfile {
         if (keyLength < 0 || keyLength > MAX_KEY_BYTES || count < 0) {
             throw new ProfileException("corrupt: header says key length " + keyLength + " and " + count + " pages");
         }
-        if (count > bytes.length) {
+        if (count > size) {
             // Each page takes at least one byte: the bytes end before the pages the header announces.
-            throw new ProfileException("truncated: the header announces " + count + " pages, the profile has "
-                + bytes.length + " bytes");
+            throw new ProfileException("truncated: the header announces " + count + " pages, the profile has " + size
+                + " bytes");
         }
-        if (in.remaining() < keyLength + 8) {
-            throw new ProfileException("truncated: " + bytes.length + " bytes end inside the header");
+        long most = HEADER_BYTES + 8 + keyLength + count * MAX_VARINT_BYTES + 8;
+        if (size > most) {
+            throw new ProfileException("corrupt: " + size + " bytes, more than the " + most + " a profile of " + count
+                + " pages takes at most");
         }
-        CRC32 crc = new CRC32();
-        crc.update(bytes, 0, bytes.length - 8);
-        long stored = ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong();
-        if (stored != crc.getValue()) {
-            throw new ProfileException("truncated or corrupt: checksum mismatch");
-        }
-        byte[] key = new byte[keyLength];
-        in.get(key);
-        in.limit(bytes.length - 8);
-        long[] pages = new long[(int) count];
-        long previous = -1;
-        for (int i = 0; i < count; i++) {
-            long delta = readVarLong(in);
-            long page = previous + 1 + delta;
-            if (delta < 0 || page <= previous) {
-                throw new ProfileException("corrupt: page ids do not increase at entry " + i);
-            }
-            pages[i] = page;
-            previous = page;
-        }
-        if (in.hasRemaining()) {
-            throw new ProfileException("corrupt: " + in.remaining() + " bytes after the last page id");
-        }
-        return new ResidentProfile(pageSize, filePages, new String(key, StandardCharsets.UTF_8), pages);
+        return new Header(pageSize, filePages, keyLength, count);
     }
 
     private static void writeVarLong(ByteArrayOutputStream out, long value) {
@@ -201,13 +323,13 @@ public final class ResidentProfile {
         out.write((int) value);
     }
 
-    private static long readVarLong(ByteBuffer in) throws ProfileException {
+    private static long readVarLong(ChecksummedBytes in) throws IOException, ProfileException {
         long value = 0;
         for (int shift = 0; shift < 64; shift += 7) {
-            if (!in.hasRemaining()) {
+            int b = in.next();
+            if (b < 0) {
                 throw new ProfileException("truncated: ends inside a page id");
             }
-            byte b = in.get();
             value |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
                 return value;
@@ -321,8 +443,21 @@ public final class ResidentProfile {
      * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
      */
     public static ResidentProfile readFor(Path file) throws ProfileException {
+        return readFor(file, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The profile of {@code file} with at most its first {@code maxPages} page ids (a cache reheats no more pages than it
+     * has frames), or null if it has none. The whole profile is read and checked, but only those ids are kept: a profile
+     * of a million pages once took 16 bytes a page of heap at the map of a cache of 64 frames.
+     *
+     * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
+     */
+    public static ResidentProfile readFor(Path file, int maxPages) throws ProfileException {
+        if (maxPages < 0) {
+            throw new IllegalArgumentException("maxPages must not be negative: " + maxPages);
+        }
         Path path = pathFor(file);
-        byte[] bytes;
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
             if (!attributes.isRegularFile()) {
@@ -333,13 +468,16 @@ public final class ResidentProfile {
                 throw new ProfileException("too large: " + attributes.size() + " bytes, more than a profile can have ("
                     + MAX_PROFILE_BYTES + ")");
             }
-            bytes = Files.readAllBytes(path);
+            // A FileInputStream, whose reads an interrupt does not end. Read as it goes: the header is checked before the
+            // rest is read (a file of zeros, or a sparse one, was once read whole into the heap, to be refused).
+            try (InputStream in = new FileInputStream(path.toFile())) {
+                return decode(in, attributes.size(), maxPages);
+            }
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
-        return decode(bytes);
     }
 
     private static String kind(BasicFileAttributes attributes) {

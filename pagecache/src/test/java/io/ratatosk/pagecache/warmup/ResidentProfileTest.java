@@ -95,6 +95,46 @@ class ResidentProfileTest {
         assertTrue(one.getFileName().toString().endsWith(ResidentProfile.TEMP_SUFFIX), one.toString());
     }
 
+    /**
+     * A file at the profile's path far longer than its header allows (zeros, or a profile's header on a sparse file): it
+     * was read whole into the heap before anything in it was looked at, so a file of a gigabyte or two took that much
+     * heap from the host, under the mapping lock, to be refused. Its header is read first now, and nothing more.
+     */
+    @Test
+    void aFileLongerThanItsHeaderAllowsIsRefusedWithoutReadingItWhole() throws Exception {
+        long length = 64L << 20;
+        byte[] header = Arrays.copyOf(sample().encode(), 64); // magic, version, sizes: 7 pages announced
+        for (byte[] start : List.of(new byte[0], header)) {
+            Path file = dir.resolve("store" + start.length + ".db");
+            try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(ResidentProfile.pathFor(file).toFile(), "rw")) {
+                sparse.write(start);
+                sparse.setLength(length);
+            }
+            com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = threads.getCurrentThreadAllocatedBytes();
+            ProfileException e = assertThrows(ProfileException.class, () -> ResidentProfile.readFor(file));
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(e.getMessage().startsWith("corrupt"), e.getMessage());
+            assertTrue(allocated < length / 8, "refusing a file of " + length + " bytes allocated " + allocated + " bytes: "
+                + e.getMessage());
+        }
+    }
+
+    /** A read that keeps only the first page ids still reads and checks the whole profile. */
+    @Test
+    void aReadOfTheFirstPagesKeepsThemAndStillChecksTheWhole() throws Exception {
+        Path file = dir.resolve("first.db");
+        ResidentProfile profile = sample();
+        profile.writeFor(file);
+        assertArrayEquals(Arrays.copyOf(profile.pages(), 3), ResidentProfile.readFor(file, 3).pages());
+        assertArrayEquals(profile.pages(), ResidentProfile.readFor(file, 100).pages());
+        byte[] bytes = Files.readAllBytes(ResidentProfile.pathFor(file));
+        bytes[bytes.length - 10] ^= 0x10; // in the last page id, past the ones kept
+        Files.write(ResidentProfile.pathFor(file), bytes);
+        assertThrows(ProfileException.class, () -> ResidentProfile.readFor(file, 1));
+    }
+
     @Test
     void aMissingProfileIsNull() throws Exception {
         assertNull(ResidentProfile.readFor(dir.resolve("none.db")));

@@ -1,0 +1,48 @@
+package io.ratatosk.pagecache.internal;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The gate an unmap or truncate closes: it refuses new operations and waits out those inside. */
+class OperationGateTest {
+    private static final long OPERATION_MILLIS = 300;
+
+    /**
+     * A store that closes from an interrupted thread (a shutdown path that interrupted its workers first) while another
+     * thread's flush of the file is under way: the close waits for the flush at the gate, and every park of that wait
+     * returned at once while the interrupt was set, so it spun a core for as long as the flush took. It waits as an
+     * uninterrupted thread does now, and returns with the interrupt still set.
+     */
+    @Test
+    void anInterruptedCloserWaitsWithoutSpinning() throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        OperationGate gate = new OperationGate();
+        assertTrue(gate.enter());
+        CompletableFuture<long[]> closer = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            long cpuBefore = threads.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            gate.close();
+            closer.complete(new long[] {threads.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - start,
+                Thread.currentThread().isInterrupted() ? 1 : 0});
+        }, "interrupted-closer");
+        thread.start();
+        Thread.sleep(OPERATION_MILLIS); // the operation inside
+        gate.exit();
+        long[] outcome = closer.get(10, TimeUnit.SECONDS);
+        long cpuMillis = TimeUnit.NANOSECONDS.toMillis(outcome[0]);
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(outcome[1]);
+        assertTrue(waitedMillis >= OPERATION_MILLIS / 2, "the close waited for the operation: " + waitedMillis + " ms");
+        assertTrue(cpuMillis < waitedMillis / 4, "the interrupted close burnt " + cpuMillis + " ms of CPU in a wait of "
+            + waitedMillis + " ms");
+        assertTrue(outcome[2] == 1, "the closer's interrupt is left set");
+        assertFalse(gate.enter(), "closed");
+    }
+}
