@@ -212,8 +212,28 @@ final class FileRegistry implements MappingOwner {
      * may retry.
      */
     private void unmap(FileMapping mapping, int references) throws IOException {
-        unmapPages(mapping, references);
+        try {
+            unmapPages(mapping, references);
+        } catch (Throwable t) {
+            if (mapping.isUnmapped()) {
+                // A failed force (now or before: it sticks) after every page was written and dropped: the file is unmapped,
+                // as the failure says, so it is closed too (as closeAll does), not left open until a second close.
+                closeAfterFailedUnmap(mapping, t);
+            }
+            throw t;
+        }
         closeSwapper(mapping);
+    }
+
+    /** Closes the swapper of a file unmapped by an unmap that threw {@code failure}, the close's failure suppressed in it. */
+    private void closeAfterFailedUnmap(FileMapping mapping, Throwable failure) {
+        try {
+            closeSwapper(mapping); // if it fails, the file stays registered and its close is tried again, as ever
+        } catch (Throwable suppressed) {
+            if (suppressed != failure) {
+                failure.addSuppressed(suppressed);
+            }
+        }
     }
 
     /** {@link #unmap} but for closing the swapper. */

@@ -166,8 +166,8 @@ public final class PagedFile implements AutoCloseable {
      * its pages. Closing an unmapped file does nothing.
      *
      * @throws IOException if a write fails (the file stays mapped, its dirty pages kept), or the force fails now or
-     *                     failed before: then the file is unmapped all the same (its pages were written and dropped)
-     *                     and the exception says its content may not be durable
+     *                     failed before: then the file is unmapped and closed all the same (its pages were written
+     *                     and dropped) and the exception says its content may not be durable
      */
     @Override
     public void close() throws IOException {

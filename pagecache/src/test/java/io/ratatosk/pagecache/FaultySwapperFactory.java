@@ -18,10 +18,23 @@ final class FaultySwapperFactory implements PageSwapperFactory {
     volatile boolean failForces;
     final AtomicInteger failedWrites = new AtomicInteger();
     final AtomicInteger failedWritesOnEvictorThread = new AtomicInteger();
+    /** Swappers closed, each counted once. */
+    final AtomicInteger closedSwappers = new AtomicInteger();
 
     @Override
     public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
         return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
+            private boolean closed;
+
+            @Override
+            public void close() throws IOException {
+                super.close();
+                if (!closed) {
+                    closed = true;
+                    closedSwappers.incrementAndGet();
+                }
+            }
+
             @Override
             public void write(long pageId, long address) throws IOException {
                 if (failWrites) {

@@ -73,7 +73,7 @@ class StickyForceFailureTest {
             assertSaysAnEarlierForceFailed(assertThrows(IOException.class, file::close), path);
             assertThrows(IllegalStateException.class, () -> read(file, 0), "unmapped all the same");
             assertEquals(0, file.numberOfCachedPages());
-            file.close(); // closes the swapper the failed close left open
+            file.close(); // unmapped and closed already: does nothing
             cache.flushAndForce();
 
             try (PagedFile again = cache.map(path, PAGE)) {
@@ -88,7 +88,7 @@ class StickyForceFailureTest {
     /**
      * A close whose own force fails: the file is unmapped all the same (every page was written and dropped before the
      * force), where it once stayed mapped for a retried close, whose force then succeeded and whose close reported
-     * success. The retried close now only closes the swapper; the cache closes.
+     * success. A retried close now does nothing; the cache closes.
      */
     @Test
     void aCloseWhoseForceFailsUnmapsTheFileAndSaysSo() throws Exception {
@@ -108,6 +108,32 @@ class StickyForceFailureTest {
         }
         try (PageCache cache = PageCache.open(config()); PagedFile file = cache.map(path, PAGE, false)) {
             assertEquals(20, read(file, 0));
+        }
+    }
+
+    /**
+     * A close whose force fails says the file is unmapped, and closes it too: it once left the file open (its descriptor,
+     * its file id, its registration) until the same PagedFile was closed again or the cache closed, so a store that took
+     * the exception as the close's outcome, as it says, kept the file open for the cache's life (and the disk space of
+     * a file it then deleted to recover it).
+     */
+    @Test
+    void aCloseWhoseForceFailsClosesTheFile() throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        Path path = dir.resolve("closed.db");
+        try (PageCache cache = PageCache.open(config(), swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            write(file, 0, 40);
+            swappers.failForces = true;
+            assertThrows(IOException.class, file::close);
+            swappers.failForces = false;
+            assertEquals(1, swappers.closedSwappers.get(), "the unmapped file's swapper is closed by the close that threw");
+            file.close(); // nothing left to do
+            assertEquals(1, swappers.closedSwappers.get());
+            try (PagedFile again = cache.map(path, PAGE)) {
+                assertEquals(40, read(again, 0));
+            }
+            assertEquals(2, swappers.closedSwappers.get());
         }
     }
 
