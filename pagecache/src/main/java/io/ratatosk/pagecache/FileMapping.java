@@ -626,8 +626,9 @@ final class FileMapping implements FrameOwner {
      * for the duration (one closer at a time: an unmap under way goes first, or waits for this), so no
      * fault, flush or prefetch runs meanwhile. Takes the exclusive lock of every resident page at or past
      * {@code pageCount} before dropping any, so that a refusal (a write cursor holds one) changes nothing;
-     * then drops them without writing them, lowers the last page, and cuts the swapper (and the tier in
-     * front of the file with it).
+     * then drops the clean ones, cuts the swapper (and the tier in front of the file with it) while the dirty
+     * ones stay locked, so that a failed cut leaves them as they were, and only then drops those without
+     * writing them and lowers the last page.
      */
     void truncate(long pageCount) throws IOException {
         if (pageCount < 0) {
