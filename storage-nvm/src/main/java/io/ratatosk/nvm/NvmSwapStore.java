@@ -481,7 +481,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         }
     }
 
-    /** Drops the file's NVM copies of pages {@code >= pageCount} (unwritten), then truncates the file. */
+    /**
+     * Truncates the file, then drops its NVM copies of pages {@code >= pageCount} (unwritten), with every latch held
+     * throughout: no write-back can grow the file past the cut meanwhile, and a cut that fails leaves every copy, dirty
+     * ones included, as it was. (Dropped first, a failed cut lost the dirty copies, newer than the file, and the
+     * file's older bytes past the cut read back.) A truncate is rare; holding the latches for one file call is cheap.
+     */
     void truncate(NvmPageSwapper owner, long pageCount) throws IOException {
         owner.checkOpen(); // its file id may be another file's by now, whose copies the scan would drop
         if (pageCount < 0) {
@@ -489,23 +494,25 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             throw new IllegalArgumentException("page count must not be negative: pageCount=" + pageCount + " for "
                 + owner.file());
         }
-        for (int slot = 0; slot < slots; slot++) {
-            long key = slotKeys.get(slot);
-            if (!ownedBy(key, owner) || PageKey.pageId(key) < pageCount) {
-                continue;
+        int locked = 0;
+        try {
+            for (; locked < latches.length; locked++) { // ascending, as every caller taking several latches does
+                latches[locked].lock();
             }
-            PageLatch latch = latch(key);
-            latch.lock();
-            try {
-                owner.checkOpen(); // as in writeBackFile: the next file's copies under this id are not this file's
-                if (slotKeys.get(slot) == key) {
+            // under every latch: a close (forget) of the file has not passed its id on, nor can it until this returns
+            owner.checkOpen();
+            owner.fileSwapper().truncate(pageCount);
+            for (int slot = 0; slot < slots; slot++) {
+                long key = slotKeys.get(slot);
+                if (ownedBy(key, owner) && PageKey.pageId(key) >= pageCount) {
                     invalidate(slot, key, owner);
                 }
-            } finally {
-                latch.unlock();
+            }
+        } finally {
+            while (locked > 0) {
+                latches[--locked].unlock();
             }
         }
-        owner.fileSwapper().truncate(pageCount);
     }
 
     /**
