@@ -131,6 +131,29 @@ class LdbcLoaderErrorsTest {
         assertFalse(UpdateStreams.load(LdbcDataSource.directory(data)).isEmpty());
     }
 
+    /**
+     * Files whose lines end in a lone carriage return (as old Mac tools write them) read as the rows they hold, as
+     * CRLF and LF files do: the rows were counted by their LF alone, so the id index was sized for none and the load
+     * failed with "the id index is full at 511 keys" and a stack trace.
+     */
+    @Test
+    void filesWithCarriageReturnLineEndsLoadEveryRow() throws IOException {
+        long persons;
+        try (PageCache cache = LdbcTestData.cache("1m"); GraphStore s = GraphStore.open(store, cache)) {
+            persons = s.meta().range(io.ratatosk.bench.ldbc.store.Label.PERSON).count();
+        }
+        try (Stream<Path> files = Files.walk(data.resolve("vanilla"))) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".csv")).toList()) {
+                Files.writeString(file, Files.readString(file, StandardCharsets.UTF_8).replace('\n', '\r'),
+                    StandardCharsets.UTF_8);
+            }
+        }
+        load();
+        try (PageCache cache = LdbcTestData.cache("1m"); GraphStore s = GraphStore.open(store, cache)) {
+            assertEquals(persons, s.meta().range(io.ratatosk.bench.ldbc.store.Label.PERSON).count());
+        }
+    }
+
     @Test
     void aMissingFileIsNamed() throws IOException {
         Path missing = csv("dynamic/post_hasCreator_person_0_0.csv");
