@@ -460,6 +460,21 @@ class LdbcCommandTest {
     }
 
     /**
+     * An empty --policies (a script's unset variable) is refused, as sim, throughput and demo refuse it: it ran the
+     * three default policies without a word, while " , " was refused.
+     */
+    @Test
+    void anEmptyPolicyListIsRefused() {
+        for (String blank : List.of("", " ")) {
+            assertEquals(2, bench(args("--data", "sample", "--policies", blank, "--threads", "1", "--out",
+                dir.resolve("o").toString())), err.toString());
+            assertTrue(err.toString().contains("--policies names no policy: '" + blank + "'; leave it out to run "
+                + "default,muninn,clock-pro"), err.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("o")), "nothing was written");
+    }
+
+    /**
      * --set flags no run could open its cache with, and --io values that do not exist, are refused before the data is
      * generated and loaded (minutes at scale 10), each naming what is wrong; nothing is written.
      */

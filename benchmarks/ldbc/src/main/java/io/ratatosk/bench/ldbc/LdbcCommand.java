@@ -591,7 +591,7 @@ public final class LdbcCommand implements Callable<Integer> {
     /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */
     static List<PolicySpec> policies(String text) {
         PolicyCatalog catalog = PolicyCatalog.standard();
-        if (text == null || text.isBlank()) {
+        if (text == null) { // left out; an empty one ("$POLICIES" unset) is refused below, as sim and throughput refuse it
             text = DEFAULT_POLICIES;
         }
         if (text.strip().equals("all")) {
@@ -607,7 +607,8 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         List<PolicySpec> specs = catalog.parsePageCacheList(text);
         if (specs.isEmpty()) {
-            throw new IllegalArgumentException("no policy named in '" + text + "'");
+            throw new IllegalArgumentException("--policies names no policy: '" + text + "'; leave it out to run "
+                + DEFAULT_POLICIES);
         }
         return specs;
     }
