@@ -2,6 +2,7 @@ package io.ratatosk.bench.jmh;
 
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.pagecache.PageCacheFlags;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -391,6 +392,9 @@ public final class JmhCommand implements Callable<Integer> {
         // a side no benchmark has (-p side=Muninn) failed each benchmark's setup in its fork, a stack trace per row
         refuseUnknown(cmd, "side", "sides", SIDES);
         refuseUnknown(cmd, "tier", "tiers", NvmSwapBenchmark.tiers());
+        // likewise "-p distribution=Zipf" (PageIds) and "-p hugePages=on" (the flag's parser), in every row's fork
+        refuseUnknown(cmd, "distribution", "distributions", List.of(PageIds.UNIFORM, PageIds.ZIPF));
+        refuseUnknown(cmd, "hugePages", "values", PageCacheFlags.HUGE_PAGES.choices());
     }
 
     /** Refuses a value of {@code -p name=...} that is none of {@code known}, naming them ("the sides: ..."). */

@@ -154,6 +154,16 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("-p side=ratatosk,Muninn: unknown side 'Muninn'; the sides: ratatosk, muninn,"
             + " raw, caffeine"), err.toString());
         err = new StringWriter();
+        // a distribution or hugePages value no benchmark takes did the same: a stack trace per row, exit 1 (a pattern
+        // matching no benchmark, as below: what is refused is the value, before anything runs)
+        assertEquals(2, jmh(err, "-p", "distribution=Zipf", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p distribution=Zipf: unknown distribution 'Zipf'; the distributions: uniform,"
+            + " zipf"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "hugePages=auto,on", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p hugePages=auto,on: unknown hugePages 'on'; the values: auto, off"),
+            err.toString());
+        err = new StringWriter();
         assertEquals(2, jmh(err, "-p", "policy=,", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-p policy=,: names no policy"), err.toString()); // ran every policy
         err = new StringWriter();
