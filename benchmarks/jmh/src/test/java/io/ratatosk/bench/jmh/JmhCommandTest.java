@@ -173,6 +173,38 @@ class JmhCommandTest {
     }
 
     /**
+     * A -p name no benchmark of the run takes was dropped by JMH without a word: -p pagez=256 on the hit path ran every
+     * page count, three rows for the one asked for. A bad number for a numeric parameter failed each row in its fork.
+     */
+    @Test
+    void aParameterNoBenchmarkOfTheRunTakesIsAUsageErrorNamingThoseTheyTake(@TempDir Path dir) {
+        System.setProperty("jmh.ignoreLock", "true"); // without the check these run, briefly, in this JVM (-f 0)
+        String[] brief = {"-f", "0", "-wi", "0", "-i", "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out",
+            dir.resolve("r.json").toString()};
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, with(brief, "\\.RawMemoryBenchmark\\.", "-p", "pagez=256")));
+        assertTrue(err.toString().contains("-p pagez: no benchmark of this run takes a parameter pagez; theirs: pages"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, with(brief, "\\.RawMemoryBenchmark\\.", "-p", "pages=256,0")));
+        assertTrue(err.toString().contains("-p pages=256,0: pages is a whole number from 1 to 999,999,999 (the benchmarks"
+            + " run 256, 4096, 8192): '0'"), err.toString());
+        err = new StringWriter();
+        // a name some other benchmark takes is no parameter of this run's
+        assertEquals(2, jmh(err, "-p", "fileToCache=4", "--out", dir.resolve("r.json").toString(),
+            "\\.HitPathBenchmark\\."));
+        assertTrue(err.toString().contains("-p fileToCache: no benchmark of this run takes a parameter fileToCache; theirs:"
+            + " hugePages, pages, side"), err.toString());
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    private static String[] with(String[] options, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of(options));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
+    }
+
+    /**
      * A policy with flags, as the other tools take it, was called an unknown policy under a name the user had not
      * written ("-p policy=default:margin=0.5: unknown policy 'best-of:margin=0.5'"): the policy is known, its flags are not
      * taken here.
