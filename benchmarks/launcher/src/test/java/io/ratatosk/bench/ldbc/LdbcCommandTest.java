@@ -436,7 +436,14 @@ class LdbcCommandTest {
     @Test
     void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));
-        assertTrue(err.toString().contains("cache size '0%'"), err.toString());
+        // said it must be a share (10%, 2.5%) or a size, of what was a share, not which bound it broke
+        assertTrue(err.toString().contains("cache size '0%': a share of the store must be above 0% and at most 1000%"),
+            err.toString());
+        assertEquals(2, bench("ldbc", "--cache", "1001%"));
+        assertTrue(err.toString().contains("cache size '1001%': a share of the store must be above 0% and at most 1000%"),
+            err.toString());
+        assertEquals(2, bench("ldbc", "--cache", "0.4"));
+        assertTrue(err.toString().contains("cache size '0.4': a size must be at least one byte"), err.toString());
         assertEquals(2, bench("ldbc", "--policies", "opt"));
         assertTrue(err.toString().contains("simulator's only"), err.toString());
         assertEquals(2, bench("ldbc", "--policies", "nosuch"));
