@@ -462,6 +462,10 @@ class LdbcCommandTest {
         // --restart opened plain caches whatever --swap said, and reported them as if the tier had been there.
         assertEquals(2, bench("ldbc", "--restart", "--swap", "nvm"));
         assertTrue(err.toString().contains("--restart measures the file cache's reheat"), err.toString());
+        // an empty --data was the current folder: "missing LDBC file: <cwd>/static/place_0_0.csv", exit 1
+        assertEquals(2, bench(args("--data", "", "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("--data '' names no data set; give sample, generated:SCALE or a folder of LDBC"
+            + " CSV files ('.' for the current one)"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
         assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
     }
