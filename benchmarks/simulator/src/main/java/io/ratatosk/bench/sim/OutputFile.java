@@ -59,6 +59,7 @@ public final class OutputFile {
         if (file == null) {
             return;
         }
+        refuseEmpty(option, file, "file");
         if (Files.isDirectory(file)) {
             throw new IllegalArgumentException(option + " " + file + " is a folder; name a file");
         }
@@ -239,8 +240,19 @@ public final class OutputFile {
         return top;
     }
 
-    /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is a file */
+    /**
+     * @throws IllegalArgumentException if {@code path} is empty ({@code --out ""}, a script's unset variable): Java reads
+     *     it as the current folder, so an --out or --data-cache of "" wrote its files there without a word
+     */
+    private static void refuseEmpty(String option, Path path, String what) {
+        if (path.toString().isEmpty()) {
+            throw new IllegalArgumentException(option + " '' names no " + what + " ('.' for the current folder)");
+        }
+    }
+
+    /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is empty or a file */
     public static void refuseFile(String option, Path dir) {
+        refuseEmpty(option, dir, "folder");
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new IllegalArgumentException(option + " " + dir + " is a file; name a folder");
         }
