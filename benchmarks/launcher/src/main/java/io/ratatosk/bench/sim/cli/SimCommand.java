@@ -287,6 +287,9 @@ public final class SimCommand implements Callable<Integer> {
     private List<Path> traceFiles(TraceFormat forced) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Path t : traces) {
+            if (t.toString().isEmpty()) { // Java's current folder: "is a folder; --trace-dir  replays the traces in it"
+                throw new CommandLine.ParameterException(spec.commandLine(), "an empty TRACE names no trace file");
+            }
             if (!Files.isRegularFile(t)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), Files.isDirectory(t)
                     ? t + " is a folder; --trace-dir " + t + " replays the traces in it"
@@ -302,6 +305,10 @@ public final class SimCommand implements Callable<Integer> {
             files.add(t);
         }
         if (traceDir != null) {
+            if (traceDir.toString().isEmpty()) { // a script's unset variable: every trace under the current folder ran
+                throw new CommandLine.ParameterException(spec.commandLine(), "--trace-dir '' names no folder ('.' for the"
+                    + " current one)");
+            }
             if (!Files.isDirectory(traceDir)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), Files.exists(traceDir)
                     ? "--trace-dir " + traceDir + " is not a folder; a trace file is named without --trace-dir"

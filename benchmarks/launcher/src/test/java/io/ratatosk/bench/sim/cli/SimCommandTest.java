@@ -376,6 +376,11 @@ class SimCommandTest {
         assertEquals(2, bench("sim", "--quiet", dir.toString()));
         assertTrue(err.toString().contains(dir + " is a folder; --trace-dir " + dir + " replays the traces in it"),
             err.toString());
+        // empty, each was the current folder: a TRACE said " is a folder", and --trace-dir replayed every trace under it
+        assertEquals(2, bench("sim", "--quiet", ""));
+        assertTrue(err.toString().contains("an empty TRACE names no trace file"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--trace-dir", ""));
+        assertTrue(err.toString().contains("--trace-dir '' names no folder ('.' for the current one)"), err.toString());
         assertEquals(2, bench("sim", "--quiet", "--trace-dir", loop.toString()));
         assertTrue(err.toString().contains("--trace-dir " + loop + " is not a folder; a trace file is named without"
             + " --trace-dir"), err.toString());
