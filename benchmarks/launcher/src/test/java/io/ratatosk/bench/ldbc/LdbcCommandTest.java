@@ -486,6 +486,20 @@ class LdbcCommandTest {
     }
 
     /**
+     * A --record-trace named for a compression the writer does not write (it gzips .gz and writes anything else plain)
+     * is refused before anything is made: trace.pagetrace.zst held plain bytes under a zstd name.
+     */
+    @Test
+    void aTraceNamedForACompressionNotWrittenIsRefused() {
+        Path trace = dir.resolve("traces").resolve("run.pagetrace.zst");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "1", "--record-trace",
+            trace.toString(), "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--record-trace " + trace + ": a page trace is written gzip-compressed (.gz) or"
+            + " plain, not .zst; name it .pagetrace.gz or .pagetrace"), err.toString());
+        assertFalse(Files.exists(trace.getParent()), "no folder made for it");
+    }
+
+    /**
      * --set flags no run could open its cache with, and --io values that do not exist, are refused before the data is
      * generated and loaded (minutes at scale 10), each naming what is wrong; nothing is written.
      */

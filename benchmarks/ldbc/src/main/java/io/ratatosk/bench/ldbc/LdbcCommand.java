@@ -18,6 +18,7 @@ import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.sim.FlagSettings;
 import io.ratatosk.bench.sim.OutputFile;
+import io.ratatosk.bench.sim.PageTraceWriter;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ScratchFiles;
@@ -273,6 +274,9 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
             refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
+            if (recordTrace != null) { // before its folder is made
+                PageTraceWriter.checkName("--record-trace", recordTrace);
+            }
             OutputFile.check("--record-trace", recordTrace, inputs);
             OutputFile.check("--dump-results", dumpResults, inputs);
             OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
