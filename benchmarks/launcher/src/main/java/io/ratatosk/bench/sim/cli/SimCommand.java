@@ -220,7 +220,7 @@ public final class SimCommand implements Callable<Integer> {
             OutputFile.replace("--json", json, file -> JsonReport.write(file, results, summary));
         }
         if (chart != null) {
-            OutputFile.replace("--chart", chart, file -> HitRatioChart.write(file, results));
+            OutputFile.write("--chart", chart, () -> HitRatioChart.write(chart, results)); // whole: ChartFile.save
         }
         if (timelineChart != null) {
             OutputFile.write("--timeline-chart", timelineChart, () -> TimelineChart.write(timelineChart, results));
