@@ -154,6 +154,38 @@ class LdbcLoaderErrorsTest {
         }
     }
 
+    /**
+     * A file the data set cannot be read from is named with why: a folder in a CSV's place failed with "Is a directory",
+     * naming no file, and a link to nothing with its bare path as the whole message.
+     */
+    @Test
+    void aFileThatCannotBeReadIsNamedWithWhy() throws IOException {
+        Path persons = csv("dynamic/person_0_0.csv");
+        Files.delete(persons);
+        Files.createDirectory(persons);
+        LdbcDataException e = assertThrows(LdbcDataException.class, this::load);
+        assertEquals(persons + ": a folder, where the LDBC layout has a file", e.getMessage());
+        assertNothingLooksComplete();
+
+        Files.delete(persons);
+        Path nowhere = dir.resolve("gone.csv");
+        Files.createSymbolicLink(persons, nowhere);
+        e = assertThrows(LdbcDataException.class, this::load);
+        assertEquals(persons + ": a link to " + nowhere + ", which is not there", e.getMessage());
+
+        Path stream = data.resolve("update_streams").resolve("updateStream_0_1_forum.csv");
+        Files.createDirectory(stream);
+        e = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertEquals(stream + ": a folder, where the LDBC layout has a file", e.getMessage());
+        Files.delete(stream);
+
+        Path parameters = data.resolve("substitution_parameters").resolve(QueryType.IC1.parameterFile());
+        Files.delete(parameters);
+        Files.createSymbolicLink(parameters, nowhere);
+        e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertEquals(parameters + ": a link to " + nowhere + ", which is not there", e.getMessage());
+    }
+
     @Test
     void aMissingFileIsNamed() throws IOException {
         Path missing = csv("dynamic/post_hasCreator_person_0_0.csv");
