@@ -490,13 +490,20 @@ class LdbcCommandTest {
      * is refused before anything is made: trace.pagetrace.zst held plain bytes under a zstd name.
      */
     @Test
-    void aTraceNamedForACompressionNotWrittenIsRefused() {
+    void aTraceOrDumpNamedForACompressionNotWrittenIsRefused() {
         Path trace = dir.resolve("traces").resolve("run.pagetrace.zst");
         assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "1", "--record-trace",
             trace.toString(), "--out", dir.resolve("o").toString())), err.toString());
         assertTrue(err.toString().contains("--record-trace " + trace + ": a page trace is written gzip-compressed (.gz) or"
             + " plain, not .zst; name it .pagetrace.gz or .pagetrace"), err.toString());
         assertFalse(Files.exists(trace.getParent()), "no folder made for it");
+        // the dump likewise: plain JSON lines under a gzip name
+        Path dump = dir.resolve("dumps").resolve("results.jsonl.gz");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "1", "--dump-results",
+            dump.toString(), "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--dump-results " + dump + ": the dump is written as plain JSON lines, not .gz;"
+            + " name it without .gz (results.jsonl) and compress it afterwards"), err.toString());
+        assertFalse(Files.exists(dump.getParent()), "no folder made for it");
     }
 
     /**

@@ -277,6 +277,9 @@ public final class LdbcCommand implements Callable<Integer> {
             if (recordTrace != null) { // before its folder is made
                 PageTraceWriter.checkName("--record-trace", recordTrace);
             }
+            if (dumpResults != null) {
+                ResultDump.checkName("--dump-results", dumpResults);
+            }
             OutputFile.check("--record-trace", recordTrace, inputs);
             OutputFile.check("--dump-results", dumpResults, inputs);
             OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
