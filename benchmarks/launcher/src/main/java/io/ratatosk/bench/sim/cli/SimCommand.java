@@ -251,11 +251,25 @@ public final class SimCommand implements Callable<Integer> {
             usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
         }
         usage(() -> { // after the extensions: no folder is created for a chart refused
+            refuseClash("--json", json, "--chart", chart);
+            refuseClash("--json", json, "--timeline-chart", timelineChart);
+            refuseClash("--chart", chart, "--timeline-chart", timelineChart);
             OutputFile.check("--json", json, traceFiles);
             OutputFile.check("--chart", chart, traceFiles);
             OutputFile.check("--timeline-chart", timelineChart, traceFiles);
             return null;
         });
+    }
+
+    /**
+     * Refuses two outputs that name one file: the one written later replaced the other without a word (--json r.svg
+     * --chart r.svg left the chart alone; --chart and --timeline-chart, the timeline).
+     */
+    private static void refuseClash(String option, Path file, String otherOption, Path other) {
+        if (file != null && other != null && OutputFile.sameFile(file, other)) {
+            throw new IllegalArgumentException(option + " and " + otherOption + " both name " + file + ": one would be"
+                + " written over the other; name two files");
+        }
     }
 
     /**
