@@ -66,7 +66,9 @@ public final class OutputFile {
         Path folder = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(folder);
-        } catch (IOException | SecurityException e) {
+        } catch (IOException e) { // in words, as createFolder says it: the exception's class and bare path said little
+            throw new IllegalArgumentException(option + ": cannot create the folder " + folder + ": " + why(folder, e), e);
+        } catch (SecurityException e) {
             throw new IllegalArgumentException(option + ": cannot create the folder " + folder + " (" + e + ")", e);
         }
         if (!Files.isWritable(folder) || (Files.exists(file) && !Files.isWritable(file))) {
@@ -320,7 +322,7 @@ public final class OutputFile {
             return where + "a folder on its path is a file";
         }
         if (e instanceof FileAlreadyExistsException) {
-            return failed + " is in the way";
+            return failed + (Files.isRegularFile(Path.of(failed)) ? " is a file, in the way" : " is in the way");
         }
         if (e instanceof FileSystemException f && f.getReason() != null) {
             return where + (f.getReason().equals("Not a directory") ? "a folder on its path is a file" : f.getReason());

@@ -90,6 +90,15 @@ class OutputFileTest {
         assertEquals("--out '' names no folder ('.' for the current folder)", e.getMessage());
     }
 
+    /** A file where the output's folder goes was named by its exception's class and bare path. */
+    @Test
+    void aFileWhereTheFolderGoesIsSaidInWords() throws IOException {
+        Path file = Files.writeString(dir.resolve("trace.gz"), "a trace");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> OutputFile.check("--json", file.resolve("r.json"), List.of()));
+        assertEquals("--json: cannot create the folder " + file + ": " + file + " is a file, in the way", e.getMessage());
+    }
+
     private List<Path> listing() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.toList();
