@@ -8,6 +8,11 @@ import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.cli.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,11 +59,27 @@ public final class Bench implements Runnable {
             boolean noMemory = e instanceof IllegalStateException && e.getCause() instanceof OutOfMemoryError;
             if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException
                 || noMemory) {
-                commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+                commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + message(e));
                 return 1;
             }
             throw e;
         });
         return cl;
+    }
+
+    /**
+     * What went wrong, in words: a {@link NoSuchFileException} or {@link AccessDeniedException} that a tool let through
+     * has the bare path as its whole message ("bench ldbc: /data/static/place_0_0.csv"), saying nothing of why.
+     */
+    static String message(Exception e) {
+        if (e instanceof FileSystemException f && f.getReason() == null && f.getFile() != null
+            && String.valueOf(e.getMessage()).equals(f.getFile())) {
+            String why = e instanceof NoSuchFileException ? "no such file or folder"
+                : e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof NotDirectoryException ? "not a folder"
+                : e instanceof FileAlreadyExistsException ? "already there" : e.getClass().getSimpleName();
+            return f.getFile() + (f.getOtherFile() != null ? " -> " + f.getOtherFile() : "") + ": " + why;
+        }
+        return e.getMessage();
     }
 }

@@ -152,6 +152,9 @@ public final class ThroughputCommand implements Callable<Integer> {
             wrong.add("--threads names no thread count"); // ",," would measure nothing and succeed
         } else if (!ThreadCounts.inRange(threads)) {
             wrong.add(ThreadCounts.outOfRange("--threads", threads));
+        } else if (new java.util.HashSet<>(threads).size() < threads.size()) {
+            // "1,2,1" measured every policy at 1 thread twice, as long again, two rows of one measurement
+            wrong.add("--threads names a thread count twice: " + threads + "; each count runs once (repeat runs with --runs)");
         }
         if (!threads.isEmpty() && ThreadCounts.inRange(threads) && frames >= 2 && frames <= MAX_FRAMES) {
             // the Zipf table and each thread's page numbers are allocated up front: too large a heap's worth died of an

@@ -111,6 +111,18 @@ class ThroughputCommandTest {
         assertEquals("", run.out(), "nothing measured");
     }
 
+    /** A thread count named twice measured every policy at it twice, as long again, as two rows of one measurement. */
+    @Test
+    void aThreadCountNamedTwiceIsAUsageError() {
+        StringWriter err = new StringWriter();
+        BenchRun.Output run = BenchRun.run(err, "throughput", "--policies", "clock", "--threads", "1,2,1", "--frames", "64",
+            "--seconds", "0.05", "--warmup", "0");
+        assertEquals(2, run.status(), run.out() + err);
+        assertTrue(err.toString().contains("--threads names a thread count twice: [1, 2, 1]; each count runs once (repeat"
+            + " runs with --runs)"), err.toString());
+        assertEquals("", run.out(), "nothing measured");
+    }
+
     /** 8 x the frames pages are numbered by an int: above that the file's length overflowed to "Invalid argument". */
     @Test
     void framesWhoseFileOverflowsAnIntAreAUsageErrorNamingTheLimit() {

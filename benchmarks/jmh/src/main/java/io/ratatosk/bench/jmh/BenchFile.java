@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
+import io.ratatosk.bench.sim.ScratchFiles;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -12,28 +12,33 @@ import java.nio.file.StandardOpenOption;
  * The temporary file both sides map: {@code pages} pages of {@value #PAGE_SIZE} bytes, every long
  * slot holding {@link #expected(long, int)}, so a benchmark can check each value it reads and a
  * write benchmark can write values that keep the file checkable. Written in native byte order,
- * which is how both caches read a long from a page.
+ * which is how both caches read a long from a page. It lies in a {@link ScratchFiles} folder of its own, which goes
+ * also when the JVM ends without the trial's teardown: a fork stopped with Ctrl-C, or one whose later setup failed
+ * (JMH then runs no teardown), left its file, 2 to 128 MiB, in the temporary folder for good.
  */
 public final class BenchFile implements AutoCloseable {
     public static final int PAGE_SIZE = 8192;
     /** Long slots per page. */
     public static final int SLOTS = PAGE_SIZE / Long.BYTES;
 
+    private final ScratchFiles folder;
     private final Path path;
     private final long pages;
 
-    private BenchFile(Path path, long pages) {
+    private BenchFile(ScratchFiles folder, Path path, long pages) {
+        this.folder = folder;
         this.path = path;
         this.pages = pages;
     }
 
-    /** Creates the file in the default temporary directory. */
+    /** Creates the file in a new folder in the default temporary directory. */
     public static BenchFile create(long pages) throws IOException {
         if (pages <= 0) {
             throw new IllegalArgumentException("pages must be positive: pages=" + pages);
         }
-        Path path = Files.createTempFile("ratatosk-jmh-", ".pages");
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.WRITE)) {
+        ScratchFiles folder = ScratchFiles.create(null, "ratatosk-jmh-");
+        Path path = folder.folder().resolve("bench.pages");
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             int pagesPerChunk = 128;
             ByteBuffer chunk = ByteBuffer.allocateDirect(pagesPerChunk * PAGE_SIZE).order(ByteOrder.nativeOrder());
             for (long first = 0; first < pages; first += pagesPerChunk) {
@@ -51,10 +56,10 @@ public final class BenchFile implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(path);
+            folder.close();
             throw e;
         }
-        return new BenchFile(path, pages);
+        return new BenchFile(folder, path, pages);
     }
 
     /** The value in long slot {@code slot} of page {@code pageId}; unique per slot, never 0 but at page 0 slot 0. */
@@ -72,6 +77,6 @@ public final class BenchFile implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        Files.deleteIfExists(path);
+        folder.close();
     }
 }

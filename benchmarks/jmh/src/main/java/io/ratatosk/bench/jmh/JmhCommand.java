@@ -2,8 +2,11 @@ package io.ratatosk.bench.jmh;
 
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.pagecache.PageCacheFlags;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,23 +17,29 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -360,6 +369,7 @@ public final class JmhCommand implements Callable<Integer> {
     private void checkParameters(CommandLineOptions cmd) {
         // JMH drops "-p policy=," without a word, and every value of the parameter ran instead of none
         List<String> args = new ArrayList<>(jmhArgs);
+        Set<String> names = new LinkedHashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String p = args.get(i).equals("-p") && i + 1 < args.size() ? args.get(i + 1)
                 : args.get(i).startsWith("-p") && args.get(i).length() > 2 ? args.get(i).substring(2) : null;
@@ -367,7 +377,11 @@ public final class JmhCommand implements Callable<Integer> {
             if (eq > 0 && p.substring(eq + 1).replace(",", "").isBlank()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "-p " + p + ": names no " + p.substring(0, eq));
             }
+            if (eq > 0) {
+                names.add(p.substring(0, eq));
+            }
         }
+        refuseWhatNoBenchmarkTakes(cmd, names);
         if (cmd.getParameter("policy").hasValue()) {
             Collection<String> given = cmd.getParameter("policy").get();
             for (String part : given) { // "default:margin=0.5" was called an unknown policy 'best-of:margin=0.5'
@@ -391,6 +405,52 @@ public final class JmhCommand implements Callable<Integer> {
         // a side no benchmark has (-p side=Muninn) failed each benchmark's setup in its fork, a stack trace per row
         refuseUnknown(cmd, "side", "sides", SIDES);
         refuseUnknown(cmd, "tier", "tiers", NvmSwapBenchmark.tiers());
+        // likewise "-p distribution=Zipf" (PageIds) and "-p hugePages=on" (the flag's parser), in every row's fork
+        refuseUnknown(cmd, "distribution", "distributions", List.of(PageIds.UNIFORM, PageIds.ZIPF));
+        refuseUnknown(cmd, "hugePages", "values", PageCacheFlags.HUGE_PAGES.choices());
+    }
+
+    /**
+     * A {@code -p} name that no benchmark of the run takes ({@code -p pagez=256}, {@code -p pages=256 FaultPath}), and a
+     * value that is no whole number of at least 1 for a parameter whose every value in the annotation is one ({@code -p
+     * pages=0}, {@code -p fileToCache=four}). JMH drops a name no benchmark has without a word, so the run measured
+     * every value of the parameter meant (three times as long, none of them the one asked for); a bad number failed
+     * each row in its fork with a stack trace. A pattern that selects no benchmark is left to the run to say so.
+     */
+    private void refuseWhatNoBenchmarkTakes(CommandLineOptions cmd, Set<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        List<String> includes = cmd.getIncludes().isEmpty() ? List.of(SUITE_PATTERN) : new ArrayList<>(cmd.getIncludes());
+        Set<BenchmarkListEntry> selected = BenchmarkList.defaultList().find(OutputFormatFactory.createFormatInstance(
+            new PrintStream(OutputStream.nullOutputStream()), VerboseMode.SILENT), includes, new ArrayList<>(cmd.getExcludes()));
+        if (selected.isEmpty()) {
+            return;
+        }
+        Map<String, List<String>> annotated = new TreeMap<>(); // every parameter of the selection, its values
+        for (BenchmarkListEntry benchmark : selected) {
+            if (benchmark.getParams().hasValue()) {
+                benchmark.getParams().get().forEach((name, values) -> annotated.merge(name, List.of(values),
+                    (a, b) -> Stream.concat(a.stream(), b.stream()).distinct().toList()));
+            }
+        }
+        for (String name : names) {
+            List<String> values = annotated.get(name);
+            if (values == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "-p " + name + ": no benchmark of this run"
+                    + " takes a parameter " + name + (annotated.isEmpty() ? "; they take none"
+                    : "; theirs: " + String.join(", ", annotated.keySet())));
+            }
+            if (values.stream().allMatch(v -> v.matches("[0-9]+"))) {
+                for (String value : cmd.getParameter(name).get()) {
+                    if (!value.strip().matches("0*[1-9][0-9]{0,8}")) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "-p " + name + "="
+                            + String.join(",", cmd.getParameter(name).get()) + ": " + name + " is a whole number from 1"
+                            + " to 999,999,999 (the benchmarks run " + String.join(", ", values) + "): '" + value + "'");
+                    }
+                }
+            }
+        }
     }
 
     /** Refuses a value of {@code -p name=...} that is none of {@code known}, naming them ("the sides: ..."). */

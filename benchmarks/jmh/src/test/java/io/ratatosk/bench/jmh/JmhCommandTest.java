@@ -154,12 +154,54 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("-p side=ratatosk,Muninn: unknown side 'Muninn'; the sides: ratatosk, muninn,"
             + " raw, caffeine"), err.toString());
         err = new StringWriter();
+        // a distribution or hugePages value no benchmark takes did the same: a stack trace per row, exit 1 (a pattern
+        // matching no benchmark, as below: what is refused is the value, before anything runs)
+        assertEquals(2, jmh(err, "-p", "distribution=Zipf", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p distribution=Zipf: unknown distribution 'Zipf'; the distributions: uniform,"
+            + " zipf"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-p", "hugePages=auto,on", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-p hugePages=auto,on: unknown hugePages 'on'; the values: auto, off"),
+            err.toString());
+        err = new StringWriter();
         assertEquals(2, jmh(err, "-p", "policy=,", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-p policy=,: names no policy"), err.toString()); // ran every policy
         err = new StringWriter();
         assertEquals(2, jmh(err, "-ptier=", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-p tier=: names no tier"), err.toString());
         assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    /**
+     * A -p name no benchmark of the run takes was dropped by JMH without a word: -p pagez=256 on the hit path ran every
+     * page count, three rows for the one asked for. A bad number for a numeric parameter failed each row in its fork.
+     */
+    @Test
+    void aParameterNoBenchmarkOfTheRunTakesIsAUsageErrorNamingThoseTheyTake(@TempDir Path dir) {
+        System.setProperty("jmh.ignoreLock", "true"); // without the check these run, briefly, in this JVM (-f 0)
+        String[] brief = {"-f", "0", "-wi", "0", "-i", "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out",
+            dir.resolve("r.json").toString()};
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, with(brief, "\\.RawMemoryBenchmark\\.", "-p", "pagez=256")));
+        assertTrue(err.toString().contains("-p pagez: no benchmark of this run takes a parameter pagez; theirs: pages"),
+            err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, with(brief, "\\.RawMemoryBenchmark\\.", "-p", "pages=256,0")));
+        assertTrue(err.toString().contains("-p pages=256,0: pages is a whole number from 1 to 999,999,999 (the benchmarks"
+            + " run 256, 4096, 8192): '0'"), err.toString());
+        err = new StringWriter();
+        // a name some other benchmark takes is no parameter of this run's
+        assertEquals(2, jmh(err, "-p", "fileToCache=4", "--out", dir.resolve("r.json").toString(),
+            "\\.HitPathBenchmark\\."));
+        assertTrue(err.toString().contains("-p fileToCache: no benchmark of this run takes a parameter fileToCache; theirs:"
+            + " hugePages, pages, side"), err.toString());
+        assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    private static String[] with(String[] options, String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of(options));
+        all.addAll(List.of(args));
+        return all.toArray(String[]::new);
     }
 
     /**

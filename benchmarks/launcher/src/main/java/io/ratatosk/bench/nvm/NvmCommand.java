@@ -189,18 +189,29 @@ public final class NvmCommand implements Callable<Integer> {
             PageCacheConfig.parse(flags(frames, slots, "file"));
             NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm")));
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            String message = e.getMessage();
+            if (message.startsWith("pagecache.memory=") || message.startsWith("pagecache.nvm.capacity=")) {
+                // flags the user never wrote: say which of theirs they come from
+                message += String.format(Locale.ROOT, " (pagecache.memory is --pages %,d x --dram %s, pagecache.nvm.capacity"
+                    + " --pages x --nvm %s, in pages of --page-size %d)", pages, dram, nvm, pageSize);
+            }
+            throw new CommandLine.ParameterException(spec.commandLine(), message);
         }
+    }
+
+    /** {@code pages} of --page-size in bytes, at most Long.MAX_VALUE: it overflowed to a negative pagecache.memory. */
+    private long bytes(long pages) {
+        return Math.multiplyHigh(pages, pageSize) != 0 || pages * pageSize < 0 ? Long.MAX_VALUE : pages * pageSize;
     }
 
     private Map<String, String> flags(long frames, long slots, String swap) {
         Map<String, String> flags = new HashMap<>();
-        flags.put("pagecache.memory", String.valueOf(frames * pageSize));
+        flags.put("pagecache.memory", String.valueOf(bytes(frames)));
         flags.put("pagecache.page_size", String.valueOf(pageSize));
         flags.put("pagecache.policy", policySpec.name());
         flags.putAll(policySpec.flags());
         flags.put("pagecache.swap", swap);
-        flags.put("pagecache.nvm.capacity", String.valueOf(slots * pageSize));
+        flags.put("pagecache.nvm.capacity", String.valueOf(bytes(slots)));
         flags.put("pagecache.nvm.devices", String.valueOf(devices));
         flags.put("pagecache.nvm.profile", profile);
         flags.put("pagecache.io", io);

@@ -436,7 +436,14 @@ class LdbcCommandTest {
     @Test
     void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));
-        assertTrue(err.toString().contains("cache size '0%'"), err.toString());
+        // said it must be a share (10%, 2.5%) or a size, of what was a share, not which bound it broke
+        assertTrue(err.toString().contains("cache size '0%': a share of the store must be above 0% and at most 1000%"),
+            err.toString());
+        assertEquals(2, bench("ldbc", "--cache", "1001%"));
+        assertTrue(err.toString().contains("cache size '1001%': a share of the store must be above 0% and at most 1000%"),
+            err.toString());
+        assertEquals(2, bench("ldbc", "--cache", "0.4"));
+        assertTrue(err.toString().contains("cache size '0.4': a size must be at least one byte"), err.toString());
         assertEquals(2, bench("ldbc", "--policies", "opt"));
         assertTrue(err.toString().contains("simulator's only"), err.toString());
         assertEquals(2, bench("ldbc", "--policies", "nosuch"));
@@ -455,8 +462,48 @@ class LdbcCommandTest {
         // --restart opened plain caches whatever --swap said, and reported them as if the tier had been there.
         assertEquals(2, bench("ldbc", "--restart", "--swap", "nvm"));
         assertTrue(err.toString().contains("--restart measures the file cache's reheat"), err.toString());
+        // an empty --data was the current folder: "missing LDBC file: <cwd>/static/place_0_0.csv", exit 1
+        assertEquals(2, bench(args("--data", "", "--out", dir.resolve("o").toString())));
+        assertTrue(err.toString().contains("--data '' names no data set; give sample, generated:SCALE or a folder of LDBC"
+            + " CSV files ('.' for the current one)"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
         assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
+    }
+
+    /**
+     * An empty --policies (a script's unset variable) is refused, as sim, throughput and demo refuse it: it ran the
+     * three default policies without a word, while " , " was refused.
+     */
+    @Test
+    void anEmptyPolicyListIsRefused() {
+        for (String blank : List.of("", " ")) {
+            assertEquals(2, bench(args("--data", "sample", "--policies", blank, "--threads", "1", "--out",
+                dir.resolve("o").toString())), err.toString());
+            assertTrue(err.toString().contains("--policies names no policy: '" + blank + "'; leave it out to run "
+                + "default,muninn,clock-pro"), err.toString());
+        }
+        assertFalse(Files.exists(dir.resolve("o")), "nothing was written");
+    }
+
+    /**
+     * A --record-trace named for a compression the writer does not write (it gzips .gz and writes anything else plain)
+     * is refused before anything is made: trace.pagetrace.zst held plain bytes under a zstd name.
+     */
+    @Test
+    void aTraceOrDumpNamedForACompressionNotWrittenIsRefused() {
+        Path trace = dir.resolve("traces").resolve("run.pagetrace.zst");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "1", "--record-trace",
+            trace.toString(), "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--record-trace " + trace + ": a page trace is written gzip-compressed (.gz) or"
+            + " plain, not .zst; name it .pagetrace.gz or .pagetrace"), err.toString());
+        assertFalse(Files.exists(trace.getParent()), "no folder made for it");
+        // the dump likewise: plain JSON lines under a gzip name
+        Path dump = dir.resolve("dumps").resolve("results.jsonl.gz");
+        assertEquals(2, bench(args("--data", "sample", "--policies", "clock", "--threads", "1", "--dump-results",
+            dump.toString(), "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--dump-results " + dump + ": the dump is written as plain JSON lines, not .gz;"
+            + " name it without .gz (results.jsonl) and compress it afterwards"), err.toString());
+        assertFalse(Files.exists(dump.getParent()), "no folder made for it");
     }
 
     /**

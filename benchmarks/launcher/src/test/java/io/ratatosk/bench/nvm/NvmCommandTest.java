@@ -85,6 +85,22 @@ class NvmCommandTest {
         assertEquals("", out.toString(), "nothing ran");
     }
 
+    /**
+     * A --pages whose frames or NVM come to more than the page cache takes was refused naming pagecache.memory and
+     * pagecache.nvm.capacity, flags the user never wrote; far above, frames x page size overflowed to a negative size (now the largest).
+     */
+    @Test
+    void pagesTooManyForTheCacheAreRefusedNamingThePages() {
+        assertEquals(2, bench("nvm", "--pages", "3000000000", "--dir", dir.toString()));
+        assertTrue(err.toString().contains("pagecache.memory=2457600000000: must be a size in [2 pages of"
+            + " pagecache.page_size, 1t]"), err.toString());
+        assertTrue(err.toString().contains("(pagecache.memory is --pages 3,000,000,000 x --dram 0.1, pagecache.nvm.capacity"
+            + " --pages x --nvm 0.4, in pages of --page-size 8192)"), err.toString());
+        assertEquals(2, bench("nvm", "--pages", String.valueOf(Long.MAX_VALUE), "--dir", dir.toString()));
+        assertTrue(err.toString().contains("pagecache.memory=" + Long.MAX_VALUE + ": must be a size"), err.toString());
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
     /** A policy, profile, device count or IO mode the page cache would refuse is refused before the first run. */
     @Test
     void flagsThePageCacheRefusesAreUsageErrorsBeforeAnyRun() {

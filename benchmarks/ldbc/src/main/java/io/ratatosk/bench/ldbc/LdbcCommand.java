@@ -18,6 +18,7 @@ import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
 import io.ratatosk.bench.sim.FlagSettings;
 import io.ratatosk.bench.sim.OutputFile;
+import io.ratatosk.bench.sim.PageTraceWriter;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ScratchFiles;
@@ -273,6 +274,12 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
             refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
+            if (recordTrace != null) { // before its folder is made
+                PageTraceWriter.checkName("--record-trace", recordTrace);
+            }
+            if (dumpResults != null) {
+                ResultDump.checkName("--dump-results", dumpResults);
+            }
             OutputFile.check("--record-trace", recordTrace, inputs);
             OutputFile.check("--dump-results", dumpResults, inputs);
             OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
@@ -591,7 +598,7 @@ public final class LdbcCommand implements Callable<Integer> {
     /** The default list, or the given one; only the page cache's own policies (not lru, opt, caffeine). */
     static List<PolicySpec> policies(String text) {
         PolicyCatalog catalog = PolicyCatalog.standard();
-        if (text == null || text.isBlank()) {
+        if (text == null) { // left out; an empty one ("$POLICIES" unset) is refused below, as sim and throughput refuse it
             text = DEFAULT_POLICIES;
         }
         if (text.strip().equals("all")) {
@@ -607,7 +614,8 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         List<PolicySpec> specs = catalog.parsePageCacheList(text);
         if (specs.isEmpty()) {
-            throw new IllegalArgumentException("no policy named in '" + text + "'");
+            throw new IllegalArgumentException("--policies names no policy: '" + text + "'; leave it out to run "
+                + DEFAULT_POLICIES);
         }
         return specs;
     }

@@ -131,6 +131,61 @@ class LdbcLoaderErrorsTest {
         assertFalse(UpdateStreams.load(LdbcDataSource.directory(data)).isEmpty());
     }
 
+    /**
+     * Files whose lines end in a lone carriage return (as old Mac tools write them) read as the rows they hold, as
+     * CRLF and LF files do: the rows were counted by their LF alone, so the id index was sized for none and the load
+     * failed with "the id index is full at 511 keys" and a stack trace.
+     */
+    @Test
+    void filesWithCarriageReturnLineEndsLoadEveryRow() throws IOException {
+        long persons;
+        try (PageCache cache = LdbcTestData.cache("1m"); GraphStore s = GraphStore.open(store, cache)) {
+            persons = s.meta().range(io.ratatosk.bench.ldbc.store.Label.PERSON).count();
+        }
+        try (Stream<Path> files = Files.walk(data.resolve("vanilla"))) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".csv")).toList()) {
+                Files.writeString(file, Files.readString(file, StandardCharsets.UTF_8).replace('\n', '\r'),
+                    StandardCharsets.UTF_8);
+            }
+        }
+        load();
+        try (PageCache cache = LdbcTestData.cache("1m"); GraphStore s = GraphStore.open(store, cache)) {
+            assertEquals(persons, s.meta().range(io.ratatosk.bench.ldbc.store.Label.PERSON).count());
+        }
+    }
+
+    /**
+     * A file the data set cannot be read from is named with why: a folder in a CSV's place failed with "Is a directory",
+     * naming no file, and a link to nothing with its bare path as the whole message.
+     */
+    @Test
+    void aFileThatCannotBeReadIsNamedWithWhy() throws IOException {
+        Path persons = csv("dynamic/person_0_0.csv");
+        Files.delete(persons);
+        Files.createDirectory(persons);
+        LdbcDataException e = assertThrows(LdbcDataException.class, this::load);
+        assertEquals(persons + ": a folder, where the LDBC layout has a file", e.getMessage());
+        assertNothingLooksComplete();
+
+        Files.delete(persons);
+        Path nowhere = dir.resolve("gone.csv");
+        Files.createSymbolicLink(persons, nowhere);
+        e = assertThrows(LdbcDataException.class, this::load);
+        assertEquals(persons + ": a link to " + nowhere + ", which is not there", e.getMessage());
+
+        Path stream = data.resolve("update_streams").resolve("updateStream_0_1_forum.csv");
+        Files.createDirectory(stream);
+        e = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertEquals(stream + ": a folder, where the LDBC layout has a file", e.getMessage());
+        Files.delete(stream);
+
+        Path parameters = data.resolve("substitution_parameters").resolve(QueryType.IC1.parameterFile());
+        Files.delete(parameters);
+        Files.createSymbolicLink(parameters, nowhere);
+        e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertEquals(parameters + ": a link to " + nowhere + ", which is not there", e.getMessage());
+    }
+
     @Test
     void aMissingFileIsNamed() throws IOException {
         Path missing = csv("dynamic/post_hasCreator_person_0_0.csv");

@@ -102,6 +102,25 @@ class LdbcWorkloadTest {
         assertTrue(e.getMessage().contains("interactive_9_param.txt"), e.getMessage());
     }
 
+    /**
+     * A header that names a parameter twice was taken, as its set of names is the read's: IC1's
+     * personId|firstName|firstName ran every IC1 with the row's last column as its first name, the middle one dropped.
+     */
+    @Test
+    void aParameterFileWhoseHeaderRepeatsANameIsRefused(@TempDir Path dir) throws IOException {
+        Path params = dir.resolve("substitution_parameters");
+        Files.createDirectories(params);
+        for (QueryType t : QueryType.COMPLEX) {
+            String row = String.join("|", t.parameters().stream().map(name -> QueryType.isNumeric(name) ? "1" : "Jose").toList());
+            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + row + "\n");
+        }
+        Files.writeString(params.resolve("interactive_1_param.txt"), "personId|firstName|firstName\n933|Jose|Ann\n");
+        LdbcDataException e = assertThrows(LdbcDataException.class,
+            () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));
+        assertTrue(e.getMessage().endsWith("interactive_1_param.txt:1: header 'personId|firstName|firstName' does not name"
+            + " IC1's parameters personId|firstName"), e.getMessage());
+    }
+
     @Test
     void cacheSizesAreSharesOfTheStoreOrSizes() {
         assertEquals(819_200, CacheSpec.parse("10%").bytesFor(8_192_000, 8192));

@@ -59,13 +59,16 @@ public final class OutputFile {
         if (file == null) {
             return;
         }
+        refuseEmpty(option, file, "file");
         if (Files.isDirectory(file)) {
             throw new IllegalArgumentException(option + " " + file + " is a folder; name a file");
         }
         Path folder = file.toAbsolutePath().getParent();
         try {
             Files.createDirectories(folder);
-        } catch (IOException | SecurityException e) {
+        } catch (IOException e) { // in words, as createFolder says it: the exception's class and bare path said little
+            throw new IllegalArgumentException(option + ": cannot create the folder " + folder + ": " + why(folder, e), e);
+        } catch (SecurityException e) {
             throw new IllegalArgumentException(option + ": cannot create the folder " + folder + " (" + e + ")", e);
         }
         if (!Files.isWritable(folder) || (Files.exists(file) && !Files.isWritable(file))) {
@@ -239,8 +242,19 @@ public final class OutputFile {
         return top;
     }
 
-    /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is a file */
+    /**
+     * @throws IllegalArgumentException if {@code path} is empty ({@code --out ""}, a script's unset variable): Java reads
+     *     it as the current folder, so an --out or --data-cache of "" wrote its files there without a word
+     */
+    private static void refuseEmpty(String option, Path path, String what) {
+        if (path.toString().isEmpty()) {
+            throw new IllegalArgumentException(option + " '' names no " + what + " ('.' for the current folder)");
+        }
+    }
+
+    /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is empty or a file */
     public static void refuseFile(String option, Path dir) {
+        refuseEmpty(option, dir, "folder");
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new IllegalArgumentException(option + " " + dir + " is a file; name a folder");
         }
@@ -308,7 +322,7 @@ public final class OutputFile {
             return where + "a folder on its path is a file";
         }
         if (e instanceof FileAlreadyExistsException) {
-            return failed + " is in the way";
+            return failed + (Files.isRegularFile(Path.of(failed)) ? " is a file, in the way" : " is in the way");
         }
         if (e instanceof FileSystemException f && f.getReason() != null) {
             return where + (f.getReason().equals("Not a directory") ? "a folder on its path is a file" : f.getReason());

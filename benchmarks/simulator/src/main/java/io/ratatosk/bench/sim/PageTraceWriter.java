@@ -19,6 +19,7 @@ public final class PageTraceWriter implements AutoCloseable {
     private int fill;
 
     public PageTraceWriter(Path file) throws IOException {
+        checkName("the page trace", file);
         Path folder = file.toAbsolutePath().getParent();
         if (folder != null) {
             Files.createDirectories(folder);
@@ -26,6 +27,23 @@ public final class PageTraceWriter implements AutoCloseable {
         OutputStream raw = Files.newOutputStream(file);
         this.out = file.getFileName().toString().endsWith(".gz")
             ? new GZIPOutputStream(raw, 1 << 16) : new BufferedOutputStream(raw, 1 << 16);
+    }
+
+    /**
+     * Refuses a name that says another compression than the writer's: it gzips a {@code .gz} and writes anything else
+     * plain, so a {@code trace.pagetrace.zst} held plain bytes under a zstd name (zstd -d refused it; the simulator,
+     * which reads the bytes' magic, took it).
+     *
+     * @param option what named the file, for the message
+     */
+    public static void checkName(String option, Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        for (String other : new String[] {".zst", ".xz", ".bz2"}) {
+            if (name.endsWith(other)) {
+                throw new IllegalArgumentException(option + " " + file + ": a page trace is written gzip-compressed"
+                    + " (.gz) or plain, not " + other + "; name it .pagetrace.gz or .pagetrace");
+            }
+        }
     }
 
     /** Appends one request; {@code pageKey} must be a bound {@link PageKey} (never 0). */

@@ -75,6 +75,30 @@ class OutputFileTest {
         assertEquals("new", Files.readString(target));
     }
 
+    /**
+     * An empty path (a script's unset variable) is Java's current folder: ldbc --out "" and --data-cache "" wrote the
+     * report, the charts and the loaded store there without a word, and sim --json "" said it "is a folder".
+     */
+    @Test
+    void anEmptyPathIsRefusedNamingTheOption() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> OutputFile.check("--json", Path.of(""), List.of()));
+        assertEquals("--json '' names no file ('.' for the current folder)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> OutputFile.createFolder("--out", Path.of("")));
+        assertEquals("--out '' names no folder ('.' for the current folder)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> OutputFile.refuseFile("--out", Path.of("")));
+        assertEquals("--out '' names no folder ('.' for the current folder)", e.getMessage());
+    }
+
+    /** A file where the output's folder goes was named by its exception's class and bare path. */
+    @Test
+    void aFileWhereTheFolderGoesIsSaidInWords() throws IOException {
+        Path file = Files.writeString(dir.resolve("trace.gz"), "a trace");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> OutputFile.check("--json", file.resolve("r.json"), List.of()));
+        assertEquals("--json: cannot create the folder " + file + ": " + file + " is a file, in the way", e.getMessage());
+    }
+
     private List<Path> listing() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.toList();

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -28,15 +29,21 @@ final class ChartFile {
         return svg;
     }
 
-    /** Writes {@code chart} to {@code file} as SVG or PNG. */
+    /**
+     * Writes {@code chart} to {@code file} as SVG or PNG, whole or not at all ({@link OutputFile#replace}): written in
+     * place, a drawing that failed or a run stopped while it wrote (Ctrl-C) left a cut or empty chart over the one there
+     * before, under the name asked for.
+     */
     static void save(Chart<?, ?> chart, Path file, boolean svg) throws IOException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            if (svg) {
-                VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-            } else {
-                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+        OutputFile.replace(file, own -> {
+            try (OutputStream out = Files.newOutputStream(own)) {
+                if (svg) {
+                    VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+                } else {
+                    BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+                }
             }
-        }
+        });
     }
 
     /** A trace's file name without its folder and extensions: {@code lirs/cs.trace.gz} is {@code cs}. */

@@ -220,7 +220,7 @@ public final class SimCommand implements Callable<Integer> {
             OutputFile.replace("--json", json, file -> JsonReport.write(file, results, summary));
         }
         if (chart != null) {
-            OutputFile.replace("--chart", chart, file -> HitRatioChart.write(file, results));
+            OutputFile.write("--chart", chart, () -> HitRatioChart.write(chart, results)); // whole: ChartFile.save
         }
         if (timelineChart != null) {
             OutputFile.write("--timeline-chart", timelineChart, () -> TimelineChart.write(timelineChart, results));
@@ -251,11 +251,25 @@ public final class SimCommand implements Callable<Integer> {
             usage(() -> ChartFile.isSvg(timelineChart, "--timeline-chart"));
         }
         usage(() -> { // after the extensions: no folder is created for a chart refused
+            refuseClash("--json", json, "--chart", chart);
+            refuseClash("--json", json, "--timeline-chart", timelineChart);
+            refuseClash("--chart", chart, "--timeline-chart", timelineChart);
             OutputFile.check("--json", json, traceFiles);
             OutputFile.check("--chart", chart, traceFiles);
             OutputFile.check("--timeline-chart", timelineChart, traceFiles);
             return null;
         });
+    }
+
+    /**
+     * Refuses two outputs that name one file: the one written later replaced the other without a word (--json r.svg
+     * --chart r.svg left the chart alone; --chart and --timeline-chart, the timeline).
+     */
+    private static void refuseClash(String option, Path file, String otherOption, Path other) {
+        if (file != null && other != null && OutputFile.sameFile(file, other)) {
+            throw new IllegalArgumentException(option + " and " + otherOption + " both name " + file + ": one would be"
+                + " written over the other; name two files");
+        }
     }
 
     /**
@@ -287,6 +301,9 @@ public final class SimCommand implements Callable<Integer> {
     private List<Path> traceFiles(TraceFormat forced) throws IOException {
         List<Path> files = new ArrayList<>();
         for (Path t : traces) {
+            if (t.toString().isEmpty()) { // Java's current folder: "is a folder; --trace-dir  replays the traces in it"
+                throw new CommandLine.ParameterException(spec.commandLine(), "an empty TRACE names no trace file");
+            }
             if (!Files.isRegularFile(t)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), Files.isDirectory(t)
                     ? t + " is a folder; --trace-dir " + t + " replays the traces in it"
@@ -302,6 +319,10 @@ public final class SimCommand implements Callable<Integer> {
             files.add(t);
         }
         if (traceDir != null) {
+            if (traceDir.toString().isEmpty()) { // a script's unset variable: every trace under the current folder ran
+                throw new CommandLine.ParameterException(spec.commandLine(), "--trace-dir '' names no folder ('.' for the"
+                    + " current one)");
+            }
             if (!Files.isDirectory(traceDir)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), Files.exists(traceDir)
                     ? "--trace-dir " + traceDir + " is not a folder; a trace file is named without --trace-dir"

@@ -369,6 +369,20 @@ class SimCommandTest {
         assertFalse(Files.isRegularFile(full), "a device is written through, never renamed over");
     }
 
+    /** Two outputs naming one file: the one written later replaced the other without a word. */
+    @Test
+    void twoOutputsNamingOneFileAreRefused() {
+        Path svg = dir.resolve("r.svg");
+        assertEquals(2, bench("sim", "--quiet", "--json", svg.toString(), "--chart", dir.resolve(".").resolve("r.svg").toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("--json and --chart both name " + svg + ": one would be written over the other;"
+            + " name two files"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--timeline", "100", "--chart", svg.toString(), "--timeline-chart",
+            svg.toString(), loop.toString()));
+        assertTrue(err.toString().contains("--chart and --timeline-chart both name " + svg), err.toString());
+        assertFalse(Files.exists(svg), "nothing written");
+    }
+
     @Test
     void aTracePathThatIsNoFileSaysWhatItIs() {
         assertEquals(2, bench("sim", "--quiet", dir.resolve("missing.trace.gz").toString()));
@@ -376,6 +390,11 @@ class SimCommandTest {
         assertEquals(2, bench("sim", "--quiet", dir.toString()));
         assertTrue(err.toString().contains(dir + " is a folder; --trace-dir " + dir + " replays the traces in it"),
             err.toString());
+        // empty, each was the current folder: a TRACE said " is a folder", and --trace-dir replayed every trace under it
+        assertEquals(2, bench("sim", "--quiet", ""));
+        assertTrue(err.toString().contains("an empty TRACE names no trace file"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--trace-dir", ""));
+        assertTrue(err.toString().contains("--trace-dir '' names no folder ('.' for the current one)"), err.toString());
         assertEquals(2, bench("sim", "--quiet", "--trace-dir", loop.toString()));
         assertTrue(err.toString().contains("--trace-dir " + loop + " is not a folder; a trace file is named without"
             + " --trace-dir"), err.toString());

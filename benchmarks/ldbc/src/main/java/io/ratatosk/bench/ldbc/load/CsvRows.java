@@ -115,22 +115,29 @@ final class CsvRows implements AutoCloseable {
         in.close();
     }
 
-    /** Rows in a stream: its line breaks, minus the header; an upper bound on its entities. */
+    /**
+     * Rows in a stream: its line breaks, minus the header; an upper bound on its entities. A line break is what
+     * {@link BufferedReader#readLine} ends a line at ({@code \n}, {@code \r\n} or a lone {@code \r}): counted by
+     * {@code \n} alone, a file with {@code \r} line ends held no rows, the id index was sized for none, and the load
+     * failed with "the id index is full" and a stack trace though every row read.
+     */
     static long countRows(InputStream stream) throws IOException {
         long lines = 0;
         byte[] buf = new byte[1 << 16];
         int n;
-        boolean endsWithBreak = true;
+        byte last = '\n';
         try (stream) {
             while ((n = stream.read(buf)) > 0) {
                 for (int i = 0; i < n; i++) {
-                    if (buf[i] == '\n') {
+                    byte b = buf[i];
+                    if (b == '\r' || b == '\n' && last != '\r') {
                         lines++;
                     }
+                    last = b;
                 }
-                endsWithBreak = buf[n - 1] == '\n';
             }
         }
+        boolean endsWithBreak = last == '\n' || last == '\r';
         return Math.max(0, lines + (endsWithBreak ? 0 : 1) - 1);
     }
 }

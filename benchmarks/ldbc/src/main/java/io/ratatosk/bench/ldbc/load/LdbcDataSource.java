@@ -2,7 +2,10 @@ package io.ratatosk.bench.ldbc.load;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -101,7 +104,7 @@ public interface LdbcDataSource {
 
         @Override
         public InputStream openCsv(String relativePath) throws IOException {
-            return Files.newInputStream(csvRoot.resolve(relativePath));
+            return open(csvRoot.resolve(relativePath));
         }
 
         @Override
@@ -112,7 +115,7 @@ public interface LdbcDataSource {
         @Override
         public InputStream openParameters(String fileName) throws IOException {
             Path p = root.resolve("substitution_parameters").resolve(fileName);
-            return Files.isRegularFile(p) ? Files.newInputStream(p) : null;
+            return Files.exists(p, LinkOption.NOFOLLOW_LINKS) ? open(p) : null;
         }
 
         @Override
@@ -134,7 +137,7 @@ public interface LdbcDataSource {
 
         @Override
         public InputStream openUpdateStream(String fileName) throws IOException {
-            return Files.newInputStream(root.resolve("update_streams").resolve(fileName));
+            return open(root.resolve("update_streams").resolve(fileName));
         }
 
         @Override
@@ -162,8 +165,10 @@ public interface LdbcDataSource {
                 }
                 try (Stream<Path> list = Files.list(dir)) {
                     for (Path p : list.sorted().toList()) {
-                        String entry = folder + "/" + p.getFileName() + "|" + Files.size(p) + "|"
-                            + Files.getLastModifiedTime(p).toMillis() + "\n";
+                        // a link to nothing failed here with its bare path; the load, which opens it, says what it is
+                        String stat = Files.exists(p) ? Files.size(p) + "|" + Files.getLastModifiedTime(p).toMillis()
+                            : "missing";
+                        String entry = folder + "/" + p.getFileName() + "|" + stat + "\n";
                         sha.update(entry.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     }
                 }
@@ -259,6 +264,25 @@ public interface LdbcDataSource {
         @Override
         public String fingerprint() {
             return "classpath:" + prefix + ":v1";
+        }
+    }
+
+    /**
+     * {@code file} opened for reading, or an {@link LdbcDataException} naming it and why: a folder in a file's place
+     * opened, and its first read failed with "Is a directory", naming no file; a link to nothing, or a file the user
+     * may not read, failed with the bare path as the whole message.
+     */
+    private static InputStream open(Path file) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new LdbcDataException(file + ": a folder, where the LDBC layout has a file");
+        }
+        try {
+            return Files.newInputStream(file);
+        } catch (NoSuchFileException e) {
+            throw new LdbcDataException(file + (Files.isSymbolicLink(file) ? ": a link to " + Files.readSymbolicLink(file)
+                + ", which is not there" : ": no such file"));
+        } catch (AccessDeniedException e) {
+            throw new LdbcDataException(file + ": permission denied");
         }
     }
 

@@ -12,15 +12,20 @@ import java.util.Locale;
 public record CacheSpec(String text, double percent, long bytes) {
     /** The fewest frames a run gets, whatever the size asked for. */
     public static final long MIN_PAGES = 2;
+    /** The largest share of the store a cache may be: ten times the store is already one that never evicts. */
+    static final double MAX_PERCENT = 1000;
 
     public static CacheSpec parse(String text) {
         String s = text.strip().toLowerCase(Locale.ROOT);
         try {
             if (s.endsWith("%")) {
                 double p = Double.parseDouble(s.substring(0, s.length() - 1));
-                if (p > 0 && p <= 1000) {
+                if (p > 0 && p <= MAX_PERCENT) {
                     return new CacheSpec(s, p, 0);
                 }
+                // a share it read: say which bound it breaks, not which forms exist ('0%' is one of them)
+                throw new IllegalArgumentException("cache size '" + text + "': a share of the store must be above 0%"
+                    + " and at most " + (int) MAX_PERCENT + "%");
             } else {
                 long unit = 1;
                 String number = s;
@@ -37,6 +42,8 @@ public record CacheSpec(String text, double percent, long bytes) {
                 if (bytes > 0) {
                     return new CacheSpec(s, 0, bytes);
                 }
+                throw new IllegalArgumentException("cache size '" + text + "': a size must be at least one byte (64m, 1g,"
+                    + " 8192k)");
             }
         } catch (NumberFormatException e) {
             // reported below

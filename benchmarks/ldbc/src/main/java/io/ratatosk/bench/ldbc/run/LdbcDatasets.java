@@ -116,6 +116,10 @@ public final class LdbcDatasets {
 
     /** The folder of LDBC CSV files {@code spec} names; refused if it is not one. */
     private static Path csvFolder(String spec) {
+        if (spec.isBlank()) { // a script's unset variable: read as the current folder, and its files looked for there
+            throw new IllegalArgumentException("--data '" + spec + "' names no data set; give sample, generated:SCALE or"
+                + " a folder of LDBC CSV files ('.' for the current one)");
+        }
         Path dir = Path.of(spec.strip()).toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--data " + spec + (Files.exists(dir) ? ": not a folder" : ": no such folder")

@@ -27,11 +27,28 @@ public final class ResultDump implements AutoCloseable {
     private long lines;
 
     public ResultDump(Path file) throws IOException {
+        checkName("the dump", file);
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Refuses a name that says the file is compressed: the dump is plain JSON lines, so results.jsonl.gz held plain text
+     * under a gzip name (zcat refused it).
+     *
+     * @param option what named the file, for the message
+     */
+    public static void checkName(String option, Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        for (String compressed : new String[] {".gz", ".zst", ".xz", ".bz2"}) {
+            if (name.endsWith(compressed)) {
+                throw new IllegalArgumentException(option + " " + file + ": the dump is written as plain JSON lines, not "
+                    + compressed + "; name it without " + compressed + " (results.jsonl) and compress it afterwards");
+            }
+        }
     }
 
     /** The line for one query and its rows. */

@@ -65,7 +65,9 @@ public final class SubstitutionParameters {
                 header = header.substring(1);
             }
             String[] names = header.strip().split("\\|", -1);
-            if (!new java.util.HashSet<>(List.of(names)).equals(new java.util.HashSet<>(type.parameters()))) {
+            // as a set, and each once: "personId|firstName|firstName" read the row's last column as its firstName
+            if (names.length != type.parameters().size()
+                || !new java.util.HashSet<>(List.of(names)).equals(new java.util.HashSet<>(type.parameters()))) {
                 throw LdbcDataException.at(name, 1, "header '" + header.strip() + "' does not name " + type
                     + "'s parameters " + String.join("|", type.parameters()));
             }
