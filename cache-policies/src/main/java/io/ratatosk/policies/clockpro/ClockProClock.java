@@ -213,6 +213,12 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         } else {
             unlink(frame);
         }
+        if (hotCount == 0) {
+            // The last hot page left without a fault after it (an unmap drops pages the cold hand never chose): the hot
+            // hand, left on its neighbour, would be run round the clock by the next victim choice that meets pinned
+            // pages, ending every test period and dropping every ghost, with no hot page to stop it.
+            handHot = NIL;
+        }
         nextHandCold();
     }
 

@@ -1,0 +1,183 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.policies.PolicyRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every policy in caches of 2, 3, 4 and 8 frames, with and without the background evictor: as many threads as
+ * frames each pin a page, and one more thread's fault is refused with {@link NoEvictableFrameException} (never a
+ * hang); with every frame pinned but one, a fault evicts that one; with every frame dirty and the disk refusing
+ * writes, a fault gets the write's failure (never a sweep for ever under the policy's lock), and once the disk
+ * answers again the cache faults, flushes and closes.
+ */
+class PolicyPinningEdgeTest {
+    private static final int PAGE = 4096;
+    private static final int[] FRAME_COUNTS = {2, 3, 4, 8};
+    /** Each refusal waits out the cache's two seconds: the smallest cache and one of a few frames more. */
+    private static final int[] REFUSAL_FRAME_COUNTS = {2, 8};
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> policies() {
+        List<Arguments> all = new ArrayList<>();
+        for (String policy : PolicyRegistry.NAMES) {
+            all.add(Arguments.of(policy, true));
+            all.add(Arguments.of(policy, false));
+        }
+        return all.stream();
+    }
+
+    private static PageCacheConfig config(String policy, int frames, boolean evictor) {
+        return PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(frames * PAGE),
+            "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.policy", policy,
+            "pagecache.evictor.enabled", String.valueOf(evictor),
+            "pagecache.warmup.enabled", "false"));
+    }
+
+    @ParameterizedTest(name = "{0}, evictor {1}")
+    @MethodSource("policies")
+    void allButOnePinnedStillEvictsAndOnePinMoreThanFramesIsRefused(String policy, boolean evictor) {
+        assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+            for (int frames : FRAME_COUNTS) {
+                pinEveryFrameButOne(policy, frames, evictor);
+            }
+            for (int frames : REFUSAL_FRAME_COUNTS) {
+                pinEveryFrameThenOneMore(policy, frames, evictor);
+            }
+        });
+    }
+
+    private void pinEveryFrameButOne(String policy, int frames, boolean evictor) throws Exception {
+        Path path = dir.resolve(policy + "-spared-" + frames + "-" + evictor + ".db");
+        ExecutorService pinners = Executors.newFixedThreadPool(frames - 1);
+        try (PageCache cache = PageCache.open(config(policy, frames, evictor)); PagedFile file = cache.map(path, PAGE)) {
+            CountDownLatch pinned = new CountDownLatch(frames - 1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Future<?>> holders = new ArrayList<>();
+            for (int t = 0; t < frames - 1; t++) {
+                long page = 10L * t;
+                holders.add(pinners.submit(() -> holdPage(file, page, pinned, release)));
+            }
+            pinned.await();
+            // Every frame pinned but one: a fault of page after page evicts that one frame each time.
+            for (long page = 1; page <= 3L * frames; page++) {
+                touchPage(file, page);
+            }
+            release.countDown();
+            for (Future<?> holder : holders) {
+                holder.get();
+            }
+        } finally {
+            pinners.shutdownNow();
+        }
+    }
+
+    private void pinEveryFrameThenOneMore(String policy, int frames, boolean evictor) throws Exception {
+        Path path = dir.resolve(policy + "-" + frames + "-" + evictor + ".db");
+        ExecutorService pinners = Executors.newFixedThreadPool(frames);
+        try (PageCache cache = PageCache.open(config(policy, frames, evictor)); PagedFile file = cache.map(path, PAGE)) {
+            CountDownLatch pinned = new CountDownLatch(frames - 1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Future<?>> holders = new ArrayList<>();
+            for (int t = 0; t < frames - 1; t++) {
+                long page = 10L * t;
+                holders.add(pinners.submit(() -> holdPage(file, page, pinned, release)));
+            }
+            pinned.await();
+            CountDownLatch lastPinned = new CountDownLatch(1);
+            holders.add(pinners.submit(() -> holdPage(file, 1_000, lastPinned, release)));
+            lastPinned.await();
+            NoEvictableFrameException refused = assertThrows(NoEvictableFrameException.class, () -> touchPage(file, 2_000),
+                policy + " on " + frames + " frames");
+            assertTrue(refused.getMessage().contains(String.valueOf(frames)), refused.getMessage());
+            release.countDown();
+            for (Future<?> holder : holders) {
+                holder.get();
+            }
+            touchPage(file, 2_000); // the pins are gone: the fault that was refused goes through
+        } finally {
+            pinners.shutdownNow();
+        }
+    }
+
+    private static Void holdPage(PagedFile file, long page, CountDownLatch pinned, CountDownLatch release) throws Exception {
+        try (PageCursor cursor = file.io(page, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(cursor.next());
+            cursor.putLong(0, page);
+            pinned.countDown();
+            release.await();
+        }
+        return null;
+    }
+
+    private static void touchPage(PagedFile file, long page) throws IOException {
+        try (PageCursor cursor = file.io(page, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(cursor.next());
+            cursor.putLong(0, page);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, evictor {1}")
+    @MethodSource("policies")
+    void everyFrameDirtyAndTheDiskRefusingGivesTheFaultTheFailure(String policy, boolean evictor) {
+        assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+            for (int frames : FRAME_COUNTS) {
+                faultWithEveryFrameDirtyAndWritesFailing(policy, frames, evictor);
+            }
+        });
+    }
+
+    private void faultWithEveryFrameDirtyAndWritesFailing(String policy, int frames, boolean evictor) throws Exception {
+        FaultySwapperFactory swappers = new FaultySwapperFactory();
+        Path path = dir.resolve(policy + "-dirty-" + frames + "-" + evictor + ".db");
+        try (PageCache cache = PageCache.open(config(policy, frames, evictor), swappers)) {
+            PagedFile file = cache.map(path, PAGE);
+            swappers.failWrites = true;
+            IOException failed = null;
+            for (long page = 0; page < 4L * frames && failed == null; page++) {
+                try {
+                    touchPage(file, page);
+                } catch (IOException e) {
+                    failed = e;
+                }
+            }
+            assertTrue(failed != null, policy + " on " + frames + " frames: no fault met the refused writes");
+            assertTrue(swappers.failedWrites.get() > 0, failed.toString());
+            swappers.failWrites = false;
+            for (long page = 100; page < 100 + 2L * frames; page++) {
+                try {
+                    touchPage(file, page);
+                } catch (IOException pendingFromTheFailingPeriod) {
+                    touchPage(file, page);
+                }
+            }
+            try {
+                file.flush();
+            } catch (IOException pendingFromTheFailingPeriod) {
+                file.flush();
+            }
+            file.close();
+        }
+    }
+}
