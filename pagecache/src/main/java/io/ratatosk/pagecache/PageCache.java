@@ -457,8 +457,9 @@ public final class PageCache implements AutoCloseable {
      * cannot be flushed or a write cursor still holds one of its pages, the cache stays open with that
      * file mapped and its dirty pages in it, and the error is thrown: call close again once the cause is
      * fixed. Once every file is flushed and unmapped the cache closes whatever else fails (a file's force, now or
-     * earlier: see {@link PagedFile#flush}; a swapper's or the tier's close, a tier's hook), with its threads stopped and its memory freed, and then throws the first failure
-     * ({@link #isClosed()} tells the two outcomes apart). Closing a closed cache does nothing.
+     * earlier: see {@link PagedFile#flush}; a swapper's or the tier's close, a tier's hook), with its threads stopped
+     * and its memory freed, and then throws the first failure ({@link #isClosed()} tells the two outcomes apart).
+     * Closing a closed cache does nothing.
      */
     @Override
     public void close() throws IOException {
