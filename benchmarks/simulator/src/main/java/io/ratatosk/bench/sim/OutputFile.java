@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -249,6 +250,23 @@ public final class OutputFile {
     private static void refuseEmpty(String option, Path path, String what) {
         if (path.toString().isEmpty()) {
             throw new IllegalArgumentException(option + " '' names no " + what + " ('.' for the current folder)");
+        }
+    }
+
+    /**
+     * Refuses a name ending in a compression ({@code .gz}, {@code .zst}, {@code .xz}, {@code .bz2}) for a file written
+     * plain: it held plain text under a compressed name, without a word, and the tool its name calls for refused it.
+     *
+     * @param writtenAs what is written, for the message ("the dump is written as plain JSON lines")
+     * @throws IllegalArgumentException naming the option, the file and the ending
+     */
+    public static void refuseCompressedName(String option, Path file, String writtenAs) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        for (String compressed : new String[] {".gz", ".zst", ".xz", ".bz2"}) {
+            if (name.endsWith(compressed)) {
+                throw new IllegalArgumentException(option + " " + file + ": " + writtenAs + ", not " + compressed
+                    + "; name it without " + compressed + " and compress it afterwards");
+            }
         }
     }
 

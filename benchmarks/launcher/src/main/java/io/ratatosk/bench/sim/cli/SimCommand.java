@@ -240,7 +240,7 @@ public final class SimCommand implements Callable<Integer> {
 
     /**
      * Refuses, before any replay, an output file that could only fail once the replays are done: a chart's
-     * extension, a path that is a folder, a folder that cannot be created or written, a path that is one of the traces
+     * extension, a JSON file named as compressed (it is written plain), a path that is a folder, a folder that cannot be created or written, a path that is one of the traces
      * (it would be overwritten). Missing folders are created.
      */
     private void checkOutputs(List<Path> traceFiles) {
@@ -257,6 +257,9 @@ public final class SimCommand implements Callable<Integer> {
             OutputFile.check("--json", json, traceFiles);
             OutputFile.check("--chart", chart, traceFiles);
             OutputFile.check("--timeline-chart", timelineChart, traceFiles);
+            if (json != null) { // after: a --json that is one of the traces is told so first
+                OutputFile.refuseCompressedName("--json", json, "the results are written as plain JSON");
+            }
             return null;
         });
     }

@@ -383,6 +383,19 @@ class SimCommandTest {
         assertFalse(Files.exists(svg), "nothing written");
     }
 
+    /** The JSON report is written plain: a --json r.json.gz held plain text under a gzip name, without a word. */
+    @Test
+    void aJsonReportNamedAsCompressedIsRefused() {
+        for (String name : new String[] {"r.json.gz", "r.json.ZST", "r.xz", "r.json.bz2"}) {
+            Path json = dir.resolve(name);
+            assertEquals(2, bench("sim", "--quiet", "--json", json.toString(), loop.toString()));
+            String ending = name.substring(name.lastIndexOf('.'));
+            assertTrue(err.toString().contains("--json " + json + ": the results are written as plain JSON, not "
+                + ending.toLowerCase(java.util.Locale.ROOT) + "; name it without"), err.toString());
+            assertFalse(Files.exists(json), "nothing written");
+        }
+    }
+
     @Test
     void aTracePathThatIsNoFileSaysWhatItIs() {
         assertEquals(2, bench("sim", "--quiet", dir.resolve("missing.trace.gz").toString()));

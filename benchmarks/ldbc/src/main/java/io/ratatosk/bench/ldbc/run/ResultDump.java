@@ -3,6 +3,7 @@ package io.ratatosk.bench.ldbc.run;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.ldbc.query.Query;
 import io.ratatosk.bench.ldbc.update.Update;
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,13 +43,7 @@ public final class ResultDump implements AutoCloseable {
      * @param option what named the file, for the message
      */
     public static void checkName(String option, Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-        for (String compressed : new String[] {".gz", ".zst", ".xz", ".bz2"}) {
-            if (name.endsWith(compressed)) {
-                throw new IllegalArgumentException(option + " " + file + ": the dump is written as plain JSON lines, not "
-                    + compressed + "; name it without " + compressed + " (results.jsonl) and compress it afterwards");
-            }
-        }
+        OutputFile.refuseCompressedName(option, file, "the dump is written as plain JSON lines");
     }
 
     /** The line for one query and its rows. */
