@@ -373,21 +373,24 @@ public final class SimCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code files} with each file once, by what it is: the same trace named twice, as a/../a, or both by name and
-     * under --trace-dir was replayed and counted in the summary as often.
+     * {@code files} with each file once, by what it is (its file key, the device and inode, where the file system has
+     * one, else its real path): the same trace named twice, as a/../a, both by name and under --trace-dir, or by two
+     * hard links was replayed and counted in the summary as often.
      */
     private List<Path> once(List<Path> files) throws IOException {
-        Map<Path, Path> byReal = new LinkedHashMap<>();
+        Map<Object, Path> byIdentity = new LinkedHashMap<>();
         PrintWriter err = spec.commandLine().getErr();
         for (Path file : files) {
-            Path first = byReal.putIfAbsent(file.toRealPath(), file);
+            Path real = file.toRealPath();
+            Object key = Files.readAttributes(real, BasicFileAttributes.class).fileKey();
+            Path first = byIdentity.putIfAbsent(key != null ? key : real, file);
             if (first != null) {
                 err.println(spec.qualifiedName() + ": note: " + file + (first.equals(file) ? " is named twice"
                     : " is " + first) + "; replayed once");
                 err.flush();
             }
         }
-        return List.copyOf(byReal.values());
+        return List.copyOf(byIdentity.values());
     }
 
     /** Reads a trace; running out of heap on the way is said in one line naming the trace and the heap. */

@@ -121,6 +121,19 @@ class SimCommandTest {
             err.toString());
     }
 
+    /** A trace reached by two hard links under --trace-dir was replayed twice, and counted twice in the summary. */
+    @Test
+    void aTraceUnderTwoHardLinksIsReplayedOnce() throws IOException {
+        Path linked = Files.createDirectories(dir.resolve("linked"));
+        Path a = Files.copy(loop, linked.resolve("a.trace.gz"));
+        Path b = Files.createLink(linked.resolve("b.trace.gz"), a);
+        Path json = dir.resolve("linked.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--json", json.toString(),
+            "--trace-dir", linked.toString()), err.toString());
+        assertEquals(1, new ObjectMapper().readTree(json.toFile()).get("traces").size());
+        assertTrue(err.toString().contains(b + " is " + a + "; replayed once"), err.toString());
+    }
+
     @Test
     void chartIsWrittenAsPngOrSvgByExtension() throws IOException {
         Path png = dir.resolve("c.png");
