@@ -32,15 +32,11 @@ public final class OperationGate {
      * closer at a time: while another holds the gate closed (a truncate), waits for it to reopen first.
      */
     public void close() {
-        boolean interrupted = false;
         int attempt = 0;
         while (!tryClose()) {
-            interrupted |= Thread.interrupted(); // as in drain
             attempt = Backoff.pause(attempt);
         }
-        if (drain() || interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        awaitDrained();
     }
 
     /**
@@ -60,24 +56,10 @@ public final class OperationGate {
 
     /** For the closer: waits until every operation that got in before the gate closed has left. */
     public void awaitDrained() {
-        if (drain()) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Waits until every operation inside has left; true if the thread was interrupted meanwhile, its interrupt then
-     * cleared for the caller to set again once done. A park returns at once while the interrupt is set: an interrupted
-     * unmap or close once spun a core for as long as the flush it waited for took.
-     */
-    private boolean drain() {
-        boolean interrupted = false;
         int attempt = 0;
         while ((state.get() & COUNT) != 0) {
-            interrupted |= Thread.interrupted();
             attempt = Backoff.pause(attempt);
         }
-        return interrupted;
     }
 
     /** Lets operations in again: after an unmap that failed and left the file mapped, or after a truncate. */
