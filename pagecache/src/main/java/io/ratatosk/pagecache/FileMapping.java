@@ -5,6 +5,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
+import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FaultWaiters;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.OperationGate;
@@ -316,9 +317,7 @@ final class FileMapping implements FrameOwner {
         try {
             force();
         } catch (Throwable t) {
-            if (t != failure) { // one Error instance thrown by both (the JVM's preallocated OutOfMemoryError) cannot suppress itself
-                failure.addSuppressed(t);
-            }
+            Failures.add(failure, t); // not itself: one Error instance thrown by both (the JVM's preallocated OutOfMemoryError)
         }
     }
 
@@ -697,10 +696,11 @@ final class FileMapping implements FrameOwner {
     }
 
     /**
-     * Cuts the swapper (and the tier in front of the file) to {@code pageCount} pages before any dirty page leaves the frames:
-     * if it fails, the dirty pages {@code held} (exclusively locked, at or past the cut) are released as they were and
-     * the cache is left as it was (its clean pages past the cut read back from the file). (Dropped first, a failed cut left the file's old bytes past the cut on disk, and a write
-     * cursor growing the file again read them back instead of zeros, or instead of the dirty pages dropped.)
+     * Cuts the swapper (and the tier in front of the file) to {@code pageCount} pages before any dirty page leaves the
+     * frames: if it fails, the dirty pages {@code held} (exclusively locked, at or past the cut) are released as they
+     * were and the cache is left as it was (its clean pages past the cut read back from the file). (Dropped first, a
+     * failed cut left the file's old bytes past the cut on disk, and a write cursor growing the file again read them
+     * back instead of zeros, or instead of the dirty pages dropped.)
      */
     private void cutSwapper(long pageCount, IntArrayList held) throws IOException {
         try {

@@ -129,7 +129,7 @@ final class FileRegistry implements MappingOwner {
                 mapping.unmap();
                 closeSwapper(mapping);
             } catch (Throwable suppressed) {
-                t.addSuppressed(suppressed);
+                Failures.add(t, suppressed);
             }
             throw t;
         }
@@ -156,7 +156,7 @@ final class FileRegistry implements MappingOwner {
         try {
             swapper.close();
         } catch (Throwable suppressed) {
-            failure.addSuppressed(suppressed);
+            Failures.add(failure, suppressed);
         }
     }
 
@@ -230,9 +230,7 @@ final class FileRegistry implements MappingOwner {
         try {
             closeSwapper(mapping); // if it fails, the file stays registered and its close is tried again, as ever
         } catch (Throwable suppressed) {
-            if (suppressed != failure) {
-                failure.addSuppressed(suppressed);
-            }
+            Failures.add(failure, suppressed);
         }
     }
 
