@@ -279,13 +279,11 @@ public final class ResidentProfile {
     }
 
     /**
-     * Reads and checks the header at the start of {@code in}, for a profile of {@code size} bytes in all: enough to refuse
-     * a file that is no profile, or longer or shorter than its header allows, before the rest of it is read.
+     * Reads and checks the header at the start of {@code in}, for a profile of {@code size} bytes in all (at least a
+     * header and a checksum: {@link #decode} checked): enough to refuse a file that is no profile, or longer or shorter
+     * than its header allows, before the rest of it is read.
      */
     private static Header header(ByteBuffer in, long size) throws ProfileException {
-        if (size < HEADER_BYTES + 8 + 8) {
-            throw new ProfileException("truncated: " + size + " bytes, less than a header");
-        }
         byte[] magic = new byte[MAGIC.length];
         in.get(magic);
         if (!Arrays.equals(magic, MAGIC)) {
