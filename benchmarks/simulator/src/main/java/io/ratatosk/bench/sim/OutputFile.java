@@ -261,13 +261,22 @@ public final class OutputFile {
      * @throws IllegalArgumentException naming the option, the file and the ending
      */
     public static void refuseCompressedName(String option, Path file, String writtenAs) {
+        String compressed = compressionEnding(file);
+        if (compressed != null) {
+            throw new IllegalArgumentException(option + " " + file + ": " + writtenAs + ", not " + compressed
+                + "; name it without " + compressed + " and compress it afterwards");
+        }
+    }
+
+    /** The compression its name ends in ({@code .gz}, {@code .zst}, {@code .xz}, {@code .bz2}), or null. */
+    public static String compressionEnding(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         for (String compressed : new String[] {".gz", ".zst", ".xz", ".bz2"}) {
             if (name.endsWith(compressed)) {
-                throw new IllegalArgumentException(option + " " + file + ": " + writtenAs + ", not " + compressed
-                    + "; name it without " + compressed + " and compress it afterwards");
+                return compressed;
             }
         }
+        return null;
     }
 
     /** @throws IllegalArgumentException if {@code dir}, which should be a folder, is empty or a file */

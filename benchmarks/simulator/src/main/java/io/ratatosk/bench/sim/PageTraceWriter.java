@@ -37,12 +37,10 @@ public final class PageTraceWriter implements AutoCloseable {
      * @param option what named the file, for the message
      */
     public static void checkName(String option, Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-        for (String other : new String[] {".zst", ".xz", ".bz2"}) {
-            if (name.endsWith(other)) {
-                throw new IllegalArgumentException(option + " " + file + ": a page trace is written gzip-compressed"
-                    + " (.gz) or plain, not " + other + "; name it .pagetrace.gz or .pagetrace");
-            }
+        String other = OutputFile.compressionEnding(file);
+        if (other != null && !other.equals(".gz")) {
+            throw new IllegalArgumentException(option + " " + file + ": a page trace is written gzip-compressed"
+                + " (.gz) or plain, not " + other + "; name it .pagetrace.gz or .pagetrace");
         }
     }
 
