@@ -23,8 +23,9 @@ import org.agrona.collections.LongArrayList;
  * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
  * file is unmapped; a read that fails (an {@code Error} too) ends that file's reheat. A profile that is
  * stale (another page size, another file, a file now shorter than the profile says), truncated or corrupt
- * is ignored with one warning; a missing one is the first map of the file and says nothing. While a file is being reheated its profile is not rewritten, so a restart in the
- * middle of a reheat does not replace a full profile with a partial one.
+ * is ignored with one warning; a missing one is the first map of the file and says nothing. While a file is
+ * being reheated its profile is not rewritten, so a restart in the middle of a reheat does not replace a full
+ * profile with a partial one.
  *
  * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
  */

@@ -240,8 +240,8 @@ public final class SimCommand implements Callable<Integer> {
 
     /**
      * Refuses, before any replay, an output file that could only fail once the replays are done: a chart's
-     * extension, a JSON file named as compressed (it is written plain), a path that is a folder, a folder that cannot be created or written, a path that is one of the traces
-     * (it would be overwritten). Missing folders are created.
+     * extension, a JSON file named as compressed (it is written plain), a path that is a folder, a folder that cannot be
+     * created or written, a path that is one of the traces (it would be overwritten). Missing folders are created.
      */
     private void checkOutputs(List<Path> traceFiles) {
         if (chart != null) {
