@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.LifecycleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,13 +70,6 @@ class ForcedAfterFailureTest {
                     super.force();
                 }
             }));
-    }
-
-    private static void write(PagedFile file, long pageId, long value) throws IOException {
-        try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(w.next());
-            w.putLong(0, value);
-        }
     }
 
     private void assertLastWriteForced() {

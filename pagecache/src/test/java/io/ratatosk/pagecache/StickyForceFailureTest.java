@@ -1,5 +1,7 @@
 package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.LifecycleTest.read;
+import static io.ratatosk.pagecache.LifecycleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,24 +27,6 @@ class StickyForceFailureTest {
     private static PageCacheConfig config() {
         return PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
             "pagecache.evictor.enabled", "false", "pagecache.warmup.enabled", "false"));
-    }
-
-    private static void write(PagedFile file, long pageId, long value) throws IOException {
-        try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(w.next());
-            w.putLong(0, value);
-        }
-    }
-
-    private static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor r = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(r.next());
-            long value;
-            do {
-                value = r.getLong(0);
-            } while (r.shouldRetry());
-            return value;
-        }
     }
 
     private static void assertSaysAnEarlierForceFailed(IOException e, Path path) {
