@@ -1,13 +1,11 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import java.nio.file.Path;
-
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -75,49 +73,9 @@ class BackgroundEvictorTest {
     private static final class CleanPages implements FrameOwner {
         static final int FILE_ID = 1;
 
-        private final PageSwapper swapper = new PageSwapper() {
-            @Override
-            public int filePageSize() {
-                return 8192;
-            }
-
-            @Override
-            public int read(long pageId, long address) {
-                throw new AssertionError("nothing is read here");
-            }
-
-            @Override
-            public void write(long pageId, long address) {
-                throw new AssertionError("a clean page is not written");
-            }
-
-            @Override
-            public void evict(long pageId, long address, boolean dirty) {
-                assertFalse(dirty, "the pages are clean");
-            }
-
-            @Override
-            public void force() {
-            }
-
-            @Override
-            public long pageCount() {
-                return 0;
-            }
-
-            @Override
-            public void truncate(long pageCount) {
-                throw new AssertionError("nothing is truncated here");
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-
         @Override
         public PageSwapper swapper() {
-            return swapper;
+            return CleanPagesOnlySwapper.INSTANCE;
         }
 
         @Override

@@ -19,47 +19,6 @@ import org.junit.jupiter.api.Test;
 class UnbindOrderTest {
     private static final int FILE_ID = 3;
 
-    /** The pages here are clean: an eviction hands them to the swapper, which drops them; nothing else is called. */
-    private static final PageSwapper CLEAN_PAGES_ONLY = new PageSwapper() {
-        @Override
-        public int filePageSize() {
-            return 8192;
-        }
-
-        @Override
-        public int read(long pageId, long address) {
-            throw new AssertionError("nothing is read here");
-        }
-
-        @Override
-        public void write(long pageId, long address) {
-            throw new AssertionError("a clean page is not written");
-        }
-
-        @Override
-        public void evict(long pageId, long address, boolean dirty) {
-            assertEquals(false, dirty, "the page is clean");
-        }
-
-        @Override
-        public void force() {
-        }
-
-        @Override
-        public long pageCount() {
-            return 0;
-        }
-
-        @Override
-        public void truncate(long pageCount) {
-            throw new AssertionError("nothing is truncated here");
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
     @Test
     void aFileToldThatAPageLeftFindsNoFrameStillBoundToIt() throws Exception {
         PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "128k", "pagecache.page_size", "8k",
@@ -100,7 +59,7 @@ class UnbindOrderTest {
 
         @Override
         public PageSwapper swapper() {
-            return CLEAN_PAGES_ONLY;
+            return CleanPagesOnlySwapper.INSTANCE; // the pages here are clean
         }
 
         @Override
