@@ -8,6 +8,8 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -81,7 +83,18 @@ public final class PageCursor implements AutoCloseable {
     /** Where the cache counted this cursor open and where it counts its hits and faults (CursorCounts); given back on close. */
     private final int openStripe;
 
+    /** Read plain everywhere; set false once, by the one {@code close()} that wins a compare-and-set on it (see there). */
     private boolean open = true;
+    private static final VarHandle OPEN;
+
+    static {
+        try {
+            OPEN = MethodHandles.lookup().findVarHandle(PageCursor.class, "open", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** {@code PageKey.of(fileId, 0)}: a page's key is this or its page id (see {@link PageKey}). */
     private final long keyBase;
     /**
@@ -1079,10 +1092,14 @@ public final class PageCursor implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!open) {
+        // A cursor is one thread's at a time, but a store that shares one by mistake may close it from two threads at
+        // once: both would see it open and give it back twice, and the cache's count of open cursors (which decides
+        // when page memory may be freed) would miss a cursor still open. Only the thread that claims the close gives
+        // it back; the other returns as a second close does. The price: escape analysis no longer removes a cursor
+        // opened and closed in one compiled loop (docs/benchmarks.md, "A cursor per read").
+        if (!open || !OPEN.compareAndSet(this, true, false)) {
             return;
         }
-        open = false;
         updateFastPath();
         int lastFrame = frame;
         long lastStamp = stamp;
