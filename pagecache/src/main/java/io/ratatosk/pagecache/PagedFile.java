@@ -56,9 +56,16 @@ public final class PagedFile implements AutoCloseable {
         if (mapping.isClosed()) {
             refuseUnlessMapped(engine, stripe);
         }
-        ReadAheadWorker readAhead = (flags & PF_READ_AHEAD) == 0 ? null : engine.readAhead();
-        return new PageCursor(mapping, pageId, (flags & PF_SHARED_WRITE_LOCK) != 0, (flags & PF_NO_GROW) != 0, stripe,
-            readAhead);
+        try {
+            ReadAheadWorker readAhead = (flags & PF_READ_AHEAD) == 0 ? null : engine.readAhead();
+            return new PageCursor(mapping, pageId, (flags & PF_SHARED_WRITE_LOCK) != 0, (flags & PF_NO_GROW) != 0,
+                stripe, readAhead);
+        } catch (Throwable t) {
+            // An OutOfMemoryError allocating the cursor: it once stayed counted open for good, and the cache's page
+            // memory was never freed after close.
+            engine.cursorClosed(stripe);
+            throw t;
+        }
     }
 
     /**

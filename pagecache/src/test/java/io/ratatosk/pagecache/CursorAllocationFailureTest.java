@@ -1,0 +1,84 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code PagedFile.io} counts a cursor open before it allocates it (the count must come before the file's closed check).
+ * An {@code OutOfMemoryError} allocating the cursor left it counted open for good: the cache's page memory was then
+ * never freed after close, however much of it there was. A child JVM with a small heap fills it, opens cursors until
+ * one fails to allocate, lets the heap go, and reports the count and whether close freed the memory.
+ */
+class CursorAllocationFailureTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCursorThatCouldNotBeAllocatedIsNotLeftCountedOpen() throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
+            dir.resolve("oom.db").toString()));
+        if (Runtime.version().feature() >= 23) {
+            command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
+        }
+        Path log = dir.resolve("child.log");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = child.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            child.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(log);
+        assertTrue(ended, "the child did not end in 60 s:\n" + output);
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(output.contains("io failed to allocate: true"), "the heap was never full enough to fail io():\n" + output);
+        assertTrue(output.contains("open cursors: 0"), output);
+        assertTrue(output.contains("memory released: true"), output);
+    }
+
+    /** The child JVM of {@link #aCursorThatCouldNotBeAllocatedIsNotLeftCountedOpen}. */
+    public static final class Child {
+        public static void main(String[] args) throws Exception {
+            PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.page_size", "4k", "pagecache.warmup.enabled", "false", "pagecache.evictor.enabled", "false")));
+            PagedFile file = cache.map(Path.of(args[0]), 4096);
+            try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                c.next();
+                c.putLong(0, 1);
+            }
+            boolean failed = false;
+            List<Object> filler = new ArrayList<>();
+            try {
+                for (int size = 1 << 20; size >= 8; ) {
+                    try {
+                        filler.add(new byte[size]);
+                    } catch (OutOfMemoryError e) {
+                        size /= 2;
+                    }
+                }
+                for (int i = 0; i < 1_000 && !failed; i++) {
+                    try {
+                        file.io(0, PagedFile.PF_SHARED_READ_LOCK).close();
+                    } catch (OutOfMemoryError e) {
+                        failed = true;
+                    }
+                }
+            } finally {
+                filler.clear();
+            }
+            System.out.println("io failed to allocate: " + failed);
+            System.out.println("open cursors: " + cache.openCursors());
+            file.close();
+            cache.close();
+            System.out.println("memory released: " + cache.isMemoryReleased());
+        }
+    }
+}
