@@ -182,7 +182,7 @@ public final class PageCursor implements AutoCloseable {
         this.pageBeforeFirst = engine.pageBeforeFirst();
         // updateFastPath() for a cursor that is open, unpinned and without links (validateAddress stays 0), written
         // out, and the constants above copied, not computed: every io() runs this, and io()'s compiled size decides
-        // whether a store's loop inlines it, and so whether escape analysis can drop the cursor (docs/benchmarks.md).
+        // whether a store's loop inlines it (escape analysis no longer drops the cursor: see close()).
         if (!writeLocked && this.readAhead == null) {
             TranslationTable table = file.table();
             directory = table.directory();
