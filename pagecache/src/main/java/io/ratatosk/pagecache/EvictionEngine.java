@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -506,7 +505,9 @@ final class EvictionEngine {
                 + " being faulted in, evicted or flushed. More pages are pinned at once than the cache has frames:"
                 + " close cursors sooner or raise pagecache.memory.", frameCount, pinned);
         }
-        LockSupport.parkNanos(ALL_PINNED_PARK_NANOS);
+        // Parked out even on an interrupted thread (the flag kept): parkNanos returned at once there, and such a fault
+        // looked over every frame about a million times a second for the whole wait, taking the core the holders need.
+        Backoff.park(ALL_PINNED_PARK_NANOS);
         return allPinnedSince;
     }
 
