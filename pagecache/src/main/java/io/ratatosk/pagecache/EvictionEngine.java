@@ -386,6 +386,7 @@ final class EvictionEngine {
             return EvictionOutcome.BUSY;
         }
         boolean evicted = false;
+        boolean handedOver = false;
         try {
             long key = frames.binding(victim);
             if (key == PageKey.UNBOUND) {
@@ -398,6 +399,7 @@ final class EvictionEngine {
             }
             unbind(victim, key);
             evicted = true;
+            counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
             if (event != null && event.shouldCommit()) {
                 FrameOwner owner = owners.get(PageKey.fileId(key));
                 event.file = owner == null ? PageKey.toString(key) : owner.path().toString();
@@ -406,11 +408,15 @@ final class EvictionEngine {
                 event.background = background;
                 event.commit();
             }
-            counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
+            handedOver = true;
             return EvictionOutcome.EVICTED;
         } finally {
             if (!evicted) {
                 frames.unlockExclusive(victim);
+            } else if (!handedOver) {
+                // Evicted, but something after the unbind threw (the event's OutOfMemoryError): no caller gets the frame,
+                // so it goes back to the free list; it once stayed locked and unbound, lost to the cache for good.
+                free(victim);
             }
         }
     }
