@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -387,6 +386,7 @@ final class EvictionEngine {
             return EvictionOutcome.BUSY;
         }
         boolean evicted = false;
+        boolean handedOver = false;
         try {
             long key = frames.binding(victim);
             if (key == PageKey.UNBOUND) {
@@ -399,6 +399,7 @@ final class EvictionEngine {
             }
             unbind(victim, key);
             evicted = true;
+            counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
             if (event != null && event.shouldCommit()) {
                 FrameOwner owner = owners.get(PageKey.fileId(key));
                 event.file = owner == null ? PageKey.toString(key) : owner.path().toString();
@@ -407,11 +408,15 @@ final class EvictionEngine {
                 event.background = background;
                 event.commit();
             }
-            counters.increment(background ? CacheCounter.BACKGROUND_EVICTIONS : CacheCounter.COOPERATIVE_EVICTIONS);
+            handedOver = true;
             return EvictionOutcome.EVICTED;
         } finally {
             if (!evicted) {
                 frames.unlockExclusive(victim);
+            } else if (!handedOver) {
+                // Evicted, but something after the unbind threw (the event's OutOfMemoryError): no caller gets the frame,
+                // so it goes back to the free list; it once stayed locked and unbound, lost to the cache for good.
+                free(victim);
             }
         }
     }
@@ -506,7 +511,9 @@ final class EvictionEngine {
                 + " being faulted in, evicted or flushed. More pages are pinned at once than the cache has frames:"
                 + " close cursors sooner or raise pagecache.memory.", frameCount, pinned);
         }
-        LockSupport.parkNanos(ALL_PINNED_PARK_NANOS);
+        // Parked out even on an interrupted thread (the flag kept): parkNanos returned at once there, and such a fault
+        // looked over every frame about a million times a second for the whole wait, taking the core the holders need.
+        Backoff.park(ALL_PINNED_PARK_NANOS);
         return allPinnedSince;
     }
 

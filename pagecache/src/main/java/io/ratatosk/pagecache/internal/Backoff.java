@@ -42,8 +42,9 @@ public final class Backoff {
      * full speed for as long as the wait lasted, taking the core that the thread it waits for needs. The waits here
      * are for steps that end on their own; the caller sees its interrupt afterwards. No one unparks a thread to end
      * its pause (a DaemonWorker's wake-up is meant for its idle park), so parking the whole pause out loses nothing.
+     * For any other wait of a fixed pause between looks, such as the eviction loop's while every frame is pinned.
      */
-    private static void park(long nanos) {
+    public static void park(long nanos) {
         boolean interrupted = Thread.interrupted();
         long deadline = System.nanoTime() + nanos;
         for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {

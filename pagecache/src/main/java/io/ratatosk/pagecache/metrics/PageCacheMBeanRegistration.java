@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
+import javax.management.MBeanRegistrationException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
@@ -13,7 +14,7 @@ import javax.management.StandardMBean;
  * one {@code pagecache.name} both show: the first gets {@code name=<name>}, the next {@code name=<name>-2},
  * and so on (the name an operator looks for stays with the cache opened first; {@link #objectName()} says
  * which one a cache got). Unregistering is idempotent, and unregisters this cache's bean only: once someone else
- * unregistered it, the name may be another cache's.
+ * unregistered it, the name may be another cache's, also where that happens between the close's look and its unregister.
  */
 public final class PageCacheMBeanRegistration implements AutoCloseable {
     /** The domain and type every page cache's MBean is registered under. */
@@ -37,6 +38,13 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
      * ({@code postDeregister}), and its name may since be another cache's.
      */
     private static final class TrackedBean extends StandardMBean {
+        /**
+         * The bean the close on this thread means to unregister, while it does: JMX unregisters by name only, so a bean
+         * someone else unregistered after the close's look at {@link #inServer}, and another cache's bean registered under
+         * the freed name, would be what the close's unregister took away. That bean refuses it.
+         */
+        private static final ThreadLocal<TrackedBean> CLOSING = new ThreadLocal<>();
+
         private volatile boolean inServer;
 
         TrackedBean(PageCacheMXBean bean) {
@@ -50,15 +58,37 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
         }
 
         @Override
+        public void preDeregister() throws Exception {
+            TrackedBean closing = CLOSING.get();
+            if (closing != null && closing != this) {
+                throw new NotTheClosingCachesBean();
+            }
+            super.preDeregister();
+        }
+
+        @Override
         public void postDeregister() {
             super.postDeregister();
             inServer = false;
         }
     }
 
+    /** A close's unregister met another cache's bean under its name: that bean stays. */
+    private static final class NotTheClosingCachesBean extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotTheClosingCachesBean() {
+            super("the bean under this name is another page cache's", null, false, false);
+        }
+    }
+
     /** Registers {@code bean} under {@code io.ratatosk:type=PageCache,name=<cacheName>} (or the first free suffix). */
     public static PageCacheMBeanRegistration register(String cacheName, PageCacheMXBean bean) {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        return register(ManagementFactory.getPlatformMBeanServer(), cacheName, bean);
+    }
+
+    /** {@link #register(String, PageCacheMXBean)} in {@code server}; for tests. */
+    static PageCacheMBeanRegistration register(MBeanServer server, String cacheName, PageCacheMXBean bean) {
         TrackedBean tracked = new TrackedBean(bean);
         for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
             ObjectName name = objectName(suffix == 1 ? cacheName : cacheName + "-" + suffix);
@@ -99,12 +129,20 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
             // Unregistered by someone else: the name may be another cache's now, whose bean it once unregistered.
             return;
         }
+        TrackedBean.CLOSING.set(bean);
         try {
             server.unregisterMBean(name);
         } catch (InstanceNotFoundException gone) {
             // unregistered by someone else: nothing left to do
+        } catch (MBeanRegistrationException e) {
+            if (!(e.getCause() instanceof NotTheClosingCachesBean)) {
+                throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
+            }
+            // Unregistered by someone else meanwhile, and the name taken by another cache, whose bean stays.
         } catch (JMException e) {
             throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
+        } finally {
+            TrackedBean.CLOSING.remove();
         }
     }
 }

@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 
@@ -64,9 +65,22 @@ public final class ResidentProfile {
     /**
      * @param filePages the file's page count when the profile was taken
      * @param fileKey   what identifies the file (device and inode), to tell a replaced file
-     * @param pages     resident page ids, increasing
+     * @param pages     resident page ids, increasing, none negative
+     * @throws IllegalArgumentException for what the format cannot read back: a negative or repeated page id, page ids
+     *                                  out of order, or a key of more than 1024 bytes in UTF-8
      */
     public ResidentProfile(int filePageSize, long filePages, String fileKey, long[] pages) {
+        Objects.requireNonNull(fileKey, "fileKey");
+        Objects.requireNonNull(pages, "pages");
+        // Checked here, not only when read: a profile written with either was refused as corrupt at every map of its file.
+        int keyBytes = fileKey.getBytes(StandardCharsets.UTF_8).length;
+        if (keyBytes > MAX_KEY_BYTES) {
+            throw new IllegalArgumentException("a profile's file key takes at most " + MAX_KEY_BYTES + " bytes in UTF-8: "
+                + keyBytes + " bytes");
+        }
+        if (pages.length > 0 && pages[0] < 0) {
+            throw new IllegalArgumentException("page ids must not be negative: " + pages[0]);
+        }
         for (int i = 1; i < pages.length; i++) {
             if (pages[i] <= pages[i - 1]) {
                 throw new IllegalArgumentException("page ids must increase: " + pages[i - 1] + " then " + pages[i]);
@@ -201,7 +215,11 @@ public final class ResidentProfile {
         if (failure != null) {
             throw failure;
         }
-        return new ResidentProfile(header.pageSize(), header.filePages(), key, pages);
+        try {
+            return new ResidentProfile(header.pageSize(), header.filePages(), key, pages);
+        } catch (IllegalArgumentException e) {
+            throw new ProfileException("corrupt: " + e.getMessage()); // a key of bytes that are no UTF-8 grows as it decodes
+        }
     }
 
     /**

@@ -42,6 +42,15 @@ final class ShadowClock {
             throw new IllegalArgumentException("a shadow cache needs a frame and no negative NVM: capacity=" + capacity
                 + ", nvmSlots=" + nvmSlots);
         }
+        // A usage clock's settings, the usage kept in a byte: a threshold no usage reaches (a negative one) left evict()
+        // sweeping for ever once the shadow was full.
+        if (maxUsage < 1 || maxUsage > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException("a shadow clock's usage is in [1, " + Byte.MAX_VALUE + "]: maxUsage=" + maxUsage);
+        }
+        if (faultUsage < 0 || faultUsage > maxUsage || evictThreshold < 0 || evictThreshold > maxUsage) {
+            throw new IllegalArgumentException("a shadow clock's fault usage and evict threshold are in [0, maxUsage="
+                + maxUsage + "]: faultUsage=" + faultUsage + ", evictThreshold=" + evictThreshold);
+        }
         this.capacity = capacity;
         this.budget = budget;
         this.maxUsage = maxUsage;

@@ -62,9 +62,10 @@ public final class WriteAwareEviction implements EvictionPolicy {
     /**
      * @param policy         the configured policy, which keeps deciding everything but whether to pass over
      * @param nvmSlots       the NVM tier's slots, which the shadows model to count NVM writes; 0 without NVM
-     * @param maxUsage       max usage of the usage-count clock the shadows model the policy with
-     * @param faultUsage     its fault usage
-     * @param evictThreshold its evict threshold
+     * @param maxUsage       max usage of the usage-count clock the shadows model the policy with, in [1, 127]
+     * @param faultUsage     its fault usage, in [0, maxUsage]
+     * @param evictThreshold its evict threshold, in [0, maxUsage]
+     * @throws IllegalArgumentException naming the setting out of its range
      */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int nvmSlots, int maxUsage, int faultUsage,
                               int evictThreshold) {

@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -42,6 +43,37 @@ class ResidentProfileTest {
         Arrays.setAll(dense, i -> 3L * i);
         byte[] denseBytes = new ResidentProfile(8192, 300_000, "k", dense).encode();
         assertTrue(denseBytes.length < 100_000 + 64, "a dense profile takes about a byte a page: " + denseBytes.length);
+    }
+
+    /**
+     * A profile the format cannot read back is refused when it is made, naming what is wrong: a negative page id (written
+     * as a delta that reads back as "page ids do not increase") and a key longer than a header takes were accepted, and
+     * the profile written was refused as corrupt at every map of the file.
+     */
+    @Test
+    void aProfileTheFormatCannotReadBackIsRefusedWhenMade() {
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+            () -> new ResidentProfile(8192, 10, "k", new long[] {-5, 3}));
+        assertTrue(negative.getMessage().contains("-5"), negative.getMessage());
+        String longKey = "k".repeat(1025);
+        IllegalArgumentException key = assertThrows(IllegalArgumentException.class,
+            () -> new ResidentProfile(8192, 10, longKey, new long[] {1}));
+        assertTrue(key.getMessage().contains("1025 bytes"), key.getMessage());
+        assertThrows(NullPointerException.class, () -> new ResidentProfile(8192, 10, null, new long[] {1}));
+        assertThrows(NullPointerException.class, () -> new ResidentProfile(8192, 10, "k", null));
+        // The largest key the header takes still round-trips.
+        String longestKey = "k".repeat(1024);
+        assertEquals(longestKey, assertDoesNotThrow(() -> ResidentProfile.decode(
+            new ResidentProfile(8192, 10, longestKey, new long[] {0, 9}).encode())).fileKey());
+        // Read back, such a key of bytes that are no UTF-8 (each a 3-byte replacement character) is a corrupt profile.
+        byte[] bytes = new ResidentProfile(8192, 10, longestKey, new long[] {0, 9}).encode();
+        int keyStart = bytes.length - 8 - 2 - 1024; // before the two page ids and the checksum
+        Arrays.fill(bytes, keyStart, keyStart + 1024, (byte) 0xFF);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, 0, bytes.length - 8);
+        java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 8).putLong(crc.getValue());
+        ProfileException notUtf8 = assertThrows(ProfileException.class, () -> ResidentProfile.decode(bytes));
+        assertTrue(notUtf8.getMessage().startsWith("corrupt"), notUtf8.getMessage());
     }
 
     @Test
