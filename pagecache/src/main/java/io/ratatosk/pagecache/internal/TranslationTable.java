@@ -18,9 +18,10 @@ import sun.misc.Unsafe;
  * flat array, the front, allocated at once: a hit there is one array load ({@link #front()}). Past the front,
  * memory grows with the pages touched, not with the highest page id: chunks up to twice as far as
  * the dense range already covers go into a directory indexed by chunk number (a lookup is two array
- * loads), the rest (a page far past the end, such as a corrupt record pointer's, or pages written at
- * scattered ids of a sparse file) into an ordered map of far chunks, where adding one costs the log of
- * their number. Growing the directory copies the far chunks it now covers into it and leaves them in the
+ * loads), and so do farther ones once they would fill a directory covering them to one chunk in 256
+ * slots; the rest (a few pages far past the end, such as a corrupt record pointer's, and pages past the
+ * directory's reach of 2^32 page ids) into an ordered map of far chunks, where adding one costs the log
+ * of their number. Growing the directory copies the far chunks it now covers into it and leaves them in the
  * map too, so a reader holding either directory finds every chunk.
  */
 public final class TranslationTable {
@@ -33,6 +34,11 @@ public final class TranslationTable {
     /** The directory never covers more chunks than this (4 MiB of references, 2^32 page ids). */
     static final int MAX_DIRECTORY_CHUNKS = 1 << 20;
     private static final int MIN_DIRECTORY_CHUNKS = 16;
+    /**
+     * A directory grows over far chunks once it has at least one per this many slots: its references then cost at most
+     * an eighth of the chunks' entries (8 bytes a slot, 16 KiB a chunk).
+     */
+    private static final int DIRECTORY_SLOTS_PER_FAR_CHUNK = 256;
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     private static final long INT_ARRAY_BASE = Unsafe.ARRAY_INT_BASE_OFFSET;
     private static final int INT_ARRAY_SHIFT = Integer.numberOfTrailingZeros(Unsafe.ARRAY_INT_INDEX_SCALE);
@@ -61,6 +67,8 @@ public final class TranslationTable {
      * scattered ids of a sparse file took time growing with the square of the chunks touched, 80 s for 37,000.)
      */
     private final ConcurrentSkipListMap<Long, int[]> far = new ConcurrentSkipListMap<>();
+    /** Far chunks below {@link #MAX_DIRECTORY_CHUNKS} that the directory does not cover yet. Guarded by this. */
+    private int farWithinDirectoryReach;
 
     /** @param initialPages pages the file holds now: the directory starts out covering them */
     public TranslationTable(long initialPages) {
@@ -224,10 +232,32 @@ public final class TranslationTable {
             CHUNK.setRelease(d, (int) chunkIndex, chunk);
         } else if (chunkIndex < Math.min(2L * d.length, MAX_DIRECTORY_CHUNKS)) {
             growDirectory(d, (int) Math.min(MAX_DIRECTORY_CHUNKS, 2L * d.length), (int) chunkIndex, chunk);
+        } else if (chunkIndex < MAX_DIRECTORY_CHUNKS && denseEnoughFor(chunkIndex)) {
+            growDirectory(d, coveringLength(chunkIndex), (int) chunkIndex, chunk);
         } else {
             far.put(chunkIndex, chunk);
+            if (chunkIndex < MAX_DIRECTORY_CHUNKS) {
+                farWithinDirectoryReach++;
+            }
         }
         return chunk;
+    }
+
+    /**
+     * Whether the far chunks within the directory's reach, with {@code chunkIndex}, are enough to fill a directory
+     * covering them all at one per {@link #DIRECTORY_SLOTS_PER_FAR_CHUNK} slots. Pages written at scattered ids of a
+     * sparse file mostly land more than twice the directory's length out, where doubling never reaches them, and a
+     * page among the far chunks is never a hit of the cursor's kept directory: every read of it took the full path.
+     */
+    private boolean denseEnoughFor(long chunkIndex) {
+        return (farWithinDirectoryReach + 1L) * DIRECTORY_SLOTS_PER_FAR_CHUNK >= coveringLength(chunkIndex);
+    }
+
+    /** The least power of two above {@code chunkIndex} and every far chunk within the directory's reach. */
+    private int coveringLength(long chunkIndex) {
+        Long farthest = far.lowerKey((long) MAX_DIRECTORY_CHUNKS);
+        long highest = Math.max(chunkIndex, farthest == null ? 0 : farthest);
+        return (int) Math.min(MAX_DIRECTORY_CHUNKS, Long.highestOneBit(highest) << 1);
     }
 
     /**
@@ -237,7 +267,9 @@ public final class TranslationTable {
     private void growDirectory(int[][] old, int length, int chunkIndex, int[] chunk) {
         int[][] grown = Arrays.copyOf(old, length);
         grown[chunkIndex] = chunk;
-        far.subMap((long) old.length, (long) length).forEach((index, farChunk) -> grown[index.intValue()] = farChunk);
+        Map<Long, int[]> covered = far.subMap((long) old.length, (long) length);
+        covered.forEach((index, farChunk) -> grown[index.intValue()] = farChunk);
+        farWithinDirectoryReach -= covered.size();
         directory = grown;
     }
 }

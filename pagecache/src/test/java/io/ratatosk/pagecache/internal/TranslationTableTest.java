@@ -161,6 +161,38 @@ class TranslationTableTest {
         }
     }
 
+    /**
+     * Once the far chunks within the directory's reach (2^20 chunks) would fill a directory covering them to one in 256
+     * slots, the directory grows over them: a page among the far chunks is no hit of a read cursor's kept directory, and
+     * every read of a page written at scattered ids of a sparse file took the full path (4,999 of 5,000 here before,
+     * none now; each found by a lookup either way).
+     */
+    @Test
+    void pagesWrittenAtScatteredIdsAreFoundInTheKeptDirectoryOnceTheyWouldFillIt() {
+        TranslationTable table = new TranslationTable(0);
+        Random random = new Random(7);
+        int chunks = 5_000;
+        long[] pages = new long[chunks];
+        for (int i = 0; i < chunks; i++) {
+            pages[i] = ((long) ((i * 7919L) % chunks) * 37 + random.nextInt(37)) * CHUNK + random.nextInt(CHUNK);
+            table.set(pages[i], i + 1);
+        }
+        int[] front = table.front();
+        int[][] directory = table.directory();
+        int missed = 0;
+        for (int i = 0; i < chunks; i++) {
+            int kept = TranslationTable.entryIn(front, directory, pages[i]);
+            if (kept == TranslationTable.ABSENT) {
+                missed++;
+            } else {
+                assertEquals(i + 1, kept);
+            }
+            assertEquals(i + 1, table.get(pages[i]));
+        }
+        assertTrue(missed == 0, missed + " of " + chunks + " pages are not in the kept directory");
+        assertTrue(directory.length <= 1 << 18, "the directory covers no more than the chunks touched: " + directory.length);
+    }
+
     /** Page ids up to the largest a page key holds, each in a chunk of its own far past the directory, all found. */
     @Test
     void chunksNearTheLargestPageIdAreFoundAndWalkedInOrder() {
