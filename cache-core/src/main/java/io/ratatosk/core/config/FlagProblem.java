@@ -1,13 +1,15 @@
 package io.ratatosk.core.config;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
  * One thing wrong with the flags given: the flag concerned (as the user spelt it; for a command-line
  * argument that names no flag, the argument itself), the value as given ({@code null} when there is
- * none), and one line that names both and says what is accepted.
+ * none), and one line that names both and says what is accepted. Serializable, as the exception that
+ * carries it is.
  */
-public record FlagProblem(String flag, String value, String message) {
+public record FlagProblem(String flag, String value, String message) implements Serializable {
     /** The message is {@link #oneLine}: a line break in a value the user gave does not split it. */
     public FlagProblem {
         Objects.requireNonNull(flag, "flag");

@@ -11,7 +11,11 @@ import java.util.stream.Collectors;
 public class FlagValueException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    private final transient List<FlagProblem> problems;
+    /**
+     * Serialized with the exception: it was transient, so an exception that crossed a serialization boundary (RMI, a
+     * remote JMX call, a test runner's fork) said its problems in its message and gave {@code problems()} as null.
+     */
+    private final List<FlagProblem> problems;
 
     public FlagValueException(FlagProblem problem) {
         this(List.of(problem));

@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache.internal;
 
+import io.ratatosk.core.FrameDescriptor;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.agrona.UnsafeAccess;
@@ -28,10 +29,11 @@ public final class PageMemory {
      * @param pageSize  a power of two
      * @param hugePages ask the kernel for huge pages ({@code pagecache.huge_pages=auto}) where it can give them
      * @throws IllegalStateException naming the size when the memory cannot be had, or is more than the machine has
+     *                               (with the frames' metadata)
      */
     public PageMemory(int frames, int pageSize, String sizeFlag, boolean hugePages) {
         long bytes = (long) frames * pageSize;
-        refuseMoreThanTheMachineHas(bytes, sizeFlag, MachineMemory.total());
+        refuseMoreThanTheMachineHas(bytes, frames, sizeFlag, MachineMemory.total());
         boolean huge = hugePages && bytes >= HugePages.HUGE_PAGE_BYTES && HugePages.unavailableReason().isEmpty();
         long alignment = huge ? HugePages.HUGE_PAGE_BYTES : ALIGNMENT;
         try {
@@ -54,14 +56,19 @@ public final class PageMemory {
     /**
      * A cache larger than the machine's memory cannot hold its pages: the allocation itself usually succeeds (memory is
      * only promised until touched), and the host is then swapped to a crawl or killed by the kernel's OOM killer as
-     * the frames fill, long after startup. Refused at startup instead, naming the flag.
+     * the frames fill, long after startup. Refused at startup instead, naming the flag. The frames' metadata
+     * ({@link FrameDescriptor#FRAME_BYTES} a frame, off the heap and zeroed at once) counts too: a sixteenth more with
+     * 512-byte pages, which the page memory alone left out, so a cache of 97% of memory opened and overran it.
      */
-    static void refuseMoreThanTheMachineHas(long bytes, String sizeFlag, OptionalLong machine) {
-        if (machine.isPresent() && bytes > machine.getAsLong()) {
-            throw new IllegalStateException("cannot allocate " + bytes + " bytes of page memory for " + sizeFlag
-                + ": more than the " + machine.getAsLong() + " bytes of memory this machine (or its container) has; "
-                + "a page cache larger than memory would be swapped out or killed as it fills. Give "
-                + "pagecache.memory a smaller size");
+    static void refuseMoreThanTheMachineHas(long pageBytes, int frames, String sizeFlag, OptionalLong machine) {
+        long metadataBytes = (long) frames * FrameDescriptor.FRAME_BYTES;
+        if (machine.isPresent() && pageBytes + metadataBytes > machine.getAsLong()) {
+            boolean pagesAloneFit = pageBytes <= machine.getAsLong();
+            throw new IllegalStateException("cannot allocate " + pageBytes + " bytes of page memory for " + sizeFlag
+                + " and " + metadataBytes + " bytes of frame metadata (" + FrameDescriptor.FRAME_BYTES + " a frame): more"
+                + " than the " + machine.getAsLong() + " bytes of memory this machine (or its container) has; a page"
+                + " cache larger than memory would be swapped out or killed as it fills. Give pagecache.memory a smaller"
+                + " size" + (pagesAloneFit ? ", or pagecache.page_size a larger one (fewer frames, less metadata)" : ""));
         }
     }
 

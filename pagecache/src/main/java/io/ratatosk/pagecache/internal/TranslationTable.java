@@ -3,6 +3,8 @@ package io.ratatosk.pagecache.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -16,9 +18,11 @@ import sun.misc.Unsafe;
  * flat array, the front, allocated at once: a hit there is one array load ({@link #front()}). Past the front,
  * memory grows with the pages touched, not with the highest page id: chunks up to twice as far as
  * the dense range already covers go into a directory indexed by chunk number (a lookup is two array
- * loads), the rest (a page far past the end, such as a corrupt record pointer's) into a small hash of
- * far chunks. Growing the directory moves the far chunks it now covers into it, so every chunk is
- * always found in exactly one of the two places a lookup checks.
+ * loads), and so do farther ones once they would fill a directory covering them to one chunk in 256
+ * slots; the rest (a few pages far past the end, such as a corrupt record pointer's, and pages past the
+ * directory's reach of 2^32 page ids) into an ordered map of far chunks, where adding one costs the log
+ * of their number. Growing the directory copies the far chunks it now covers into it and leaves them in the
+ * map too, so a reader holding either directory finds every chunk.
  */
 public final class TranslationTable {
     public static final int ABSENT = 0;
@@ -30,6 +34,11 @@ public final class TranslationTable {
     /** The directory never covers more chunks than this (4 MiB of references, 2^32 page ids). */
     static final int MAX_DIRECTORY_CHUNKS = 1 << 20;
     private static final int MIN_DIRECTORY_CHUNKS = 16;
+    /**
+     * A directory grows over far chunks once it has at least one per this many slots: its references then cost at most
+     * an eighth of the chunks' entries (8 bytes a slot, 16 KiB a chunk).
+     */
+    private static final int DIRECTORY_SLOTS_PER_FAR_CHUNK = 256;
     private static final Unsafe UNSAFE = UnsafeAccess.UNSAFE;
     private static final long INT_ARRAY_BASE = Unsafe.ARRAY_INT_BASE_OFFSET;
     private static final int INT_ARRAY_SHIFT = Integer.numberOfTrailingZeros(Unsafe.ARRAY_INT_INDEX_SCALE);
@@ -51,8 +60,15 @@ public final class TranslationTable {
      * (grown) under this.
      */
     private volatile int[][] directory;
-    /** Chunks at or past the directory's end. Replaced (grown) under this. */
-    private volatile FarChunks far = FarChunks.EMPTY;
+    /**
+     * Every chunk allocated past the directory's end as it was then, by chunk index; added to under this, never
+     * removed from: a reader that loaded the directory before a grow copied a far chunk into it still finds the chunk
+     * here. (It was an immutable hash copied whole, with its sorted index, for every chunk added: pages written at
+     * scattered ids of a sparse file took time growing with the square of the chunks touched, 80 s for 37,000.)
+     */
+    private final ConcurrentSkipListMap<Long, int[]> far = new ConcurrentSkipListMap<>();
+    /** Far chunks below {@link #MAX_DIRECTORY_CHUNKS} that the directory does not cover yet. Guarded by this. */
+    private int farWithinDirectoryReach;
 
     /** @param initialPages pages the file holds now: the directory starts out covering them */
     public TranslationTable(long initialPages) {
@@ -142,8 +158,6 @@ public final class TranslationTable {
             }
         }
         long pastFront = Math.max(from, front.length);
-        // The far hash before the directory, the reverse of growDirectory's publication: see chunk().
-        FarChunks f = far;
         int[][] d = directory;
         long chunkIndex = pastFront >>> CHUNK_SHIFT;
         int offset = (int) (pastFront & CHUNK_MASK);
@@ -153,11 +167,11 @@ public final class TranslationTable {
                 return found;
             }
         }
-        long[] farIndexes = f.sortedIndexes();
-        int i = Arrays.binarySearch(farIndexes, chunkIndex);
-        for (i = i >= 0 ? i : -i - 1; i < farIndexes.length; i++, offset = 0) {
-            long index = farIndexes[i];
-            long found = scan(f.get(index), index, index == chunkIndex ? offset : 0);
+        // Every chunk below d's end is in d (a grow copies the far chunks it covers before it publishes); those past it
+        // are in the far map, which keeps every chunk it was given.
+        for (Map.Entry<Long, int[]> entry : far.tailMap(chunkIndex).entrySet()) {
+            long index = entry.getKey();
+            long found = scan(entry.getValue(), index, index == chunkIndex ? offset : 0);
             if (found >= 0) {
                 return found;
             }
@@ -179,10 +193,11 @@ public final class TranslationTable {
     /** Chunks allocated so far, the front's included, for tests and diagnostics. */
     public int allocatedChunks() {
         int n = front.length >>> CHUNK_SHIFT;
-        for (int[] c : directory) {
+        int[][] d = directory;
+        for (int[] c : d) {
             n += c == null ? 0 : 1;
         }
-        return n + far.size();
+        return n + far.tailMap((long) d.length).size(); // those below are in d too
     }
 
     /**
@@ -191,16 +206,14 @@ public final class TranslationTable {
      * page absent and goes to fault it, where {@link #allocate} finds the chunk under the lock.
      */
     private int[] chunk(long chunkIndex) {
-        // The far hash first, then the directory: growDirectory publishes them in the other order, so a reader
-        // that sees the far hash without the chunks a grow moved sees the directory that holds them, and one that
-        // sees the far hash from before the grow finds them there (a directory read first could be the old one,
-        // and the far hash read after it the new one: the chunk in neither, and a flush walking past a dirty page).
-        FarChunks f = far;
+        // A chunk past d's end is in the far map whichever directory d is: a grow copies far chunks into the
+        // directory and leaves them in the map (when a grow moved them out, a reader of the old directory and the new
+        // far chunks found the chunk in neither, and a flush walked past a dirty page).
         int[][] d = directory;
         if (chunkIndex < d.length) {
             return d[(int) chunkIndex];
         }
-        return f.get(chunkIndex);
+        return far.get(chunkIndex);
     }
 
     private int[] chunkForUpdate(long pageId) {
@@ -219,111 +232,44 @@ public final class TranslationTable {
             CHUNK.setRelease(d, (int) chunkIndex, chunk);
         } else if (chunkIndex < Math.min(2L * d.length, MAX_DIRECTORY_CHUNKS)) {
             growDirectory(d, (int) Math.min(MAX_DIRECTORY_CHUNKS, 2L * d.length), (int) chunkIndex, chunk);
+        } else if (chunkIndex < MAX_DIRECTORY_CHUNKS && denseEnoughFor(chunkIndex)) {
+            growDirectory(d, coveringLength(chunkIndex), (int) chunkIndex, chunk);
         } else {
-            far = far.with(chunkIndex, chunk);
+            far.put(chunkIndex, chunk);
+            if (chunkIndex < MAX_DIRECTORY_CHUNKS) {
+                farWithinDirectoryReach++;
+            }
         }
         return chunk;
     }
 
-    /** Publishes a directory of {@code length} chunks: the old one's, the far chunks it now covers, and {@code chunk}. */
-    private void growDirectory(int[][] old, int length, int chunkIndex, int[] chunk) {
-        int[][] grown = Arrays.copyOf(old, length);
-        grown[chunkIndex] = chunk;
-        for (long index : far.sortedIndexes()) {
-            if (index < length) {
-                grown[(int) index] = far.get(index);
-            }
-        }
-        // Publish the directory first: a reader that still sees the old far chunks finds them there too, and one
-        // that sees the new far hash sees this directory, as readers load the far hash first (chunk()).
-        directory = grown;
-        far = far.from(length);
+    /**
+     * Whether the far chunks within the directory's reach, with {@code chunkIndex}, are enough to fill a directory
+     * covering them all at one per {@link #DIRECTORY_SLOTS_PER_FAR_CHUNK} slots. Pages written at scattered ids of a
+     * sparse file mostly land more than twice the directory's length out, where doubling never reaches them, and a
+     * page among the far chunks is never a hit of the cursor's kept directory: every read of it took the full path.
+     */
+    private boolean denseEnoughFor(long chunkIndex) {
+        return (farWithinDirectoryReach + 1L) * DIRECTORY_SLOTS_PER_FAR_CHUNK >= coveringLength(chunkIndex);
+    }
+
+    /** The least power of two above {@code chunkIndex} and every far chunk within the directory's reach. */
+    private int coveringLength(long chunkIndex) {
+        Long farthest = far.lowerKey((long) MAX_DIRECTORY_CHUNKS);
+        long highest = Math.max(chunkIndex, farthest == null ? 0 : farthest);
+        return (int) Math.min(MAX_DIRECTORY_CHUNKS, Long.highestOneBit(highest) << 1);
     }
 
     /**
-     * An immutable open-addressing hash of far chunks. Far chunks are rare (a page more than the
-     * directory's length past the pages in use), so a copy per new chunk is cheap and keeps lookups
-     * lock-free without any ordering subtleties.
+     * Publishes a directory of {@code length} chunks: the old one's, copies of the far chunks it now covers (which stay
+     * in the far map, for readers of the old directory), and {@code chunk}.
      */
-    private static final class FarChunks {
-        static final FarChunks EMPTY = new FarChunks(new long[0], new int[0][], new long[0]);
-
-        /** Chunk index + 1 per slot, 0 = empty; length a power of two, at most half full. */
-        private final long[] keys;
-        private final int[][] chunks;
-        private final long[] sorted;
-
-        private FarChunks(long[] keys, int[][] chunks, long[] sorted) {
-            this.keys = keys;
-            this.chunks = chunks;
-            this.sorted = sorted;
-        }
-
-        int size() {
-            return sorted.length;
-        }
-
-        long[] sortedIndexes() {
-            return sorted;
-        }
-
-        int[] get(long chunkIndex) {
-            if (keys.length == 0) {
-                return null;
-            }
-            int mask = keys.length - 1;
-            for (int slot = slot(chunkIndex, mask); ; slot = (slot + 1) & mask) {
-                long key = keys[slot];
-                if (key == chunkIndex + 1) {
-                    return chunks[slot];
-                }
-                if (key == 0) {
-                    return null;
-                }
-            }
-        }
-
-        FarChunks with(long chunkIndex, int[] chunk) {
-            long[] indexes = Arrays.copyOf(sorted, sorted.length + 1);
-            indexes[sorted.length] = chunkIndex;
-            Arrays.sort(indexes);
-            FarChunks built = build(indexes, this);
-            built.put(chunkIndex, chunk);
-            return built;
-        }
-
-        /** The far chunks at index {@code first} and beyond. */
-        FarChunks from(long first) {
-            int i = Arrays.binarySearch(sorted, first);
-            i = i >= 0 ? i : -i - 1;
-            return i == 0 ? this : build(Arrays.copyOfRange(sorted, i, sorted.length), this);
-        }
-
-        private static FarChunks build(long[] indexes, FarChunks from) {
-            int capacity = Integer.highestOneBit(Math.max(4, indexes.length * 2 + 1)) << 1;
-            FarChunks built = new FarChunks(new long[capacity], new int[capacity][], indexes);
-            for (long index : indexes) {
-                int[] chunk = from.get(index);
-                if (chunk != null) {
-                    built.put(index, chunk);
-                }
-            }
-            return built;
-        }
-
-        private void put(long chunkIndex, int[] chunk) {
-            int mask = keys.length - 1;
-            int slot = slot(chunkIndex, mask);
-            while (keys[slot] != 0 && keys[slot] != chunkIndex + 1) {
-                slot = (slot + 1) & mask;
-            }
-            keys[slot] = chunkIndex + 1;
-            chunks[slot] = chunk;
-        }
-
-        private static int slot(long chunkIndex, int mask) {
-            long h = chunkIndex * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32)) & mask;
-        }
+    private void growDirectory(int[][] old, int length, int chunkIndex, int[] chunk) {
+        int[][] grown = Arrays.copyOf(old, length);
+        grown[chunkIndex] = chunk;
+        Map<Long, int[]> covered = far.subMap((long) old.length, (long) length);
+        covered.forEach((index, farChunk) -> grown[index.intValue()] = farChunk);
+        farWithinDirectoryReach -= covered.size();
+        directory = grown;
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.ratatosk.core.FrameDescriptor;
+import io.ratatosk.core.FrameTable;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import java.util.Map;
@@ -31,12 +33,34 @@ class MachineMemoryLimitTest {
 
     @Test
     void theCheckComparesWithWhatTheMachineHasAndPassesWhenItCannotTell() {
+        // 4 frames of 512 bytes: 2048 bytes of pages and 128 of metadata
         IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> PageMemory.refuseMoreThanTheMachineHas(2048, "pagecache.memory=2048", OptionalLong.of(2047)));
-        assertTrue(e.getMessage().startsWith("cannot allocate 2048 bytes of page memory for pagecache.memory=2048: "
-            + "more than the 2047 bytes"), e.getMessage());
-        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(2048, "pagecache.memory=2048", OptionalLong.of(2048)));
-        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(Long.MAX_VALUE, "x", OptionalLong.empty()));
+            () -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2047)));
+        assertTrue(e.getMessage().startsWith("cannot allocate 2048 bytes of page memory for pagecache.memory=2048 and 128"
+            + " bytes of frame metadata (32 a frame): more than the 2047 bytes"), e.getMessage());
+        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2048 + 128)));
+        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(Long.MAX_VALUE, FrameTable.MAX_FRAMES, "x", OptionalLong.empty()));
+    }
+
+    /**
+     * The frames' metadata (32 bytes a frame, off the heap, zeroed when the cache opens) is a sixteenth of the page
+     * memory with 512-byte pages: a cache whose pages fit the machine but whose pages and metadata do not was opened, to
+     * overrun the memory as it filled (the check compared the pages alone). Refused now, saying what to change.
+     */
+    @Test
+    void aCacheWhosePagesFitButWhoseFrameMetadataDoesNotIsRefused() {
+        OptionalLong machine = MachineMemory.total();
+        assumeTrue(machine.isPresent(), "this JVM does not say how much memory the machine has");
+        long pageSize = 512;
+        long frames = machine.getAsLong() / pageSize * 40 / 41; // pages 40/41 of memory, their metadata 2.5/41 more
+        long memory = frames * pageSize;
+        assumeTrue(memory <= TIB && frames <= FrameTable.MAX_FRAMES, "this machine has more memory than the flags take");
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(memory),
+            "pagecache.page_size", Long.toString(pageSize)));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PageCache.open(config).close());
+        assertTrue(e.getMessage().contains("pagecache.memory=" + memory + " and " + frames * FrameDescriptor.FRAME_BYTES
+            + " bytes of frame metadata") && e.getMessage().contains(machine.getAsLong() + " bytes of memory this machine")
+            && e.getMessage().endsWith("or pagecache.page_size a larger one (fewer frames, less metadata)"), e.getMessage());
     }
 
     @Test
