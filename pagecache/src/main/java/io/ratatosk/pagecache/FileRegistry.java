@@ -27,6 +27,8 @@ final class FileRegistry implements MappingOwner {
     private final Object lock = new Object();
     /** Guarded by lock. */
     private final Map<Object, PagedFile> filesByIdentity = new HashMap<>();
+    /** This cache's hold on each registered file against every other cache of the JVM; guarded by lock. */
+    private final Map<Object, JvmFileClaims.Claim> claims = new HashMap<>();
     /** Guarded by lock. */
     private final BitSet usedFileIds = new BitSet();
     /** Where the search for a free file id starts: ids go round, so a freed one is reused as late as possible. */
@@ -81,6 +83,32 @@ final class FileRegistry implements MappingOwner {
             return existing;
         }
         int fileId = allocateFileId();
+        JvmFileClaims.Claim claim = JvmFileClaims.claim(identity, real); // before the open: no other cache opens it meanwhile
+        PagedFile file;
+        try {
+            file = open(real, identity, fileId, filePageSize, create);
+        } catch (Throwable t) {
+            claim.release(); // a map that failed half-way must not keep the file from every other cache for good
+            throw t;
+        }
+        claims.put(identity, claim);
+        try {
+            listener.mapped(file.mapping());
+        } catch (Throwable t) {
+            // The caller never gets this file: left registered, it stayed mapped with a reference nobody held, and the
+            // next map's close left it mapped until the cache closed. Unmapped again, unknown to the listener.
+            try {
+                unmapUnheard(file.mapping());
+            } catch (Throwable suppressed) {
+                Failures.add(t, suppressed);
+            }
+            throw t;
+        }
+        return file;
+    }
+
+    /** Under lock: opens the swapper of the file at {@code real} (claimed) and registers its new mapping. */
+    private PagedFile open(Path real, Object identity, int fileId, int filePageSize, boolean create) throws IOException {
         PageSwapper swapper;
         // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
         // page memory under this map, which then handed out a file of the closed cache.
@@ -120,20 +148,13 @@ final class FileRegistry implements MappingOwner {
         usedFileIds.set(fileId);
         engine.register(fileId, mapping);
         filesByIdentity.put(identity, file);
-        try {
-            listener.mapped(mapping);
-        } catch (Throwable t) {
-            // The caller never gets this file: left registered, it stayed mapped with a reference nobody held, and the
-            // next map's close left it mapped until the cache closed. Unmapped again, unknown to the listener.
-            try {
-                mapping.unmap();
-                closeSwapper(mapping);
-            } catch (Throwable suppressed) {
-                Failures.add(t, suppressed);
-            }
-            throw t;
-        }
         return file;
+    }
+
+    /** Under lock: unmaps and closes a file whose map failed at its listener, which is not told of it. */
+    private void unmapUnheard(FileMapping mapping) throws IOException {
+        mapping.unmap();
+        closeSwapper(mapping);
     }
 
     /**
@@ -263,6 +284,15 @@ final class FileRegistry implements MappingOwner {
         engine.forget(mapping.fileId());
         filesByIdentity.remove(mapping.identity());
         usedFileIds.clear(mapping.fileId());
+        releaseClaim(mapping.identity());
+    }
+
+    /** Under lock: another cache may map the file of {@code identity} from now on. */
+    private void releaseClaim(Object identity) {
+        JvmFileClaims.Claim claim = claims.remove(identity);
+        if (claim != null) {
+            claim.release();
+        }
     }
 
     /** Sets who is told of maps and unmaps ({@link MappingListener}); before the first map. */
@@ -328,6 +358,11 @@ final class FileRegistry implements MappingOwner {
                 Failures.rethrow(unmapFailure);
             }
             closed = true;
+            // A file whose swapper would not close stays registered here, but this cache maps nothing more: free it.
+            for (JvmFileClaims.Claim claim : claims.values()) {
+                claim.release();
+            }
+            claims.clear();
             return closeFailure;
         }
     }
