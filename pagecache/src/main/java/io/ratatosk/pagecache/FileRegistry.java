@@ -153,7 +153,14 @@ final class FileRegistry implements MappingOwner {
 
     /** Under lock: unmaps and closes a file whose map failed at its listener, which is not told of it. */
     private void unmapUnheard(FileMapping mapping) throws IOException {
-        mapping.unmap();
+        try {
+            mapping.unmap();
+        } catch (Throwable t) {
+            if (mapping.isUnmapped()) {
+                closeAfterFailedUnmap(mapping, t); // a failed force after every page was dropped: closed all the same
+            }
+            throw t;
+        }
         closeSwapper(mapping);
     }
 
