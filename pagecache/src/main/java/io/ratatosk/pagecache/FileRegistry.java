@@ -239,7 +239,7 @@ final class FileRegistry implements MappingOwner {
      * is refused, the file stays mapped with {@code references} mappings, dirty pages kept: the caller
      * may retry.
      */
-    private void unmap(FileMapping mapping, int references) throws IOException {
+    private void unmap(FileMapping mapping, long references) throws IOException {
         try {
             unmapPages(mapping, references);
         } catch (Throwable t) {
@@ -263,7 +263,7 @@ final class FileRegistry implements MappingOwner {
     }
 
     /** {@link #unmap} but for closing the swapper. */
-    private void unmapPages(FileMapping mapping, int references) throws IOException {
+    private void unmapPages(FileMapping mapping, long references) throws IOException {
         try {
             // inside: whatever the listener throws (an OutOfMemoryError building a large cache's profile) must give the
             // references back, or a retried PagedFile.close found none to release and did nothing, silently
