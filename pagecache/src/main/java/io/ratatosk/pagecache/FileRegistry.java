@@ -56,12 +56,13 @@ final class FileRegistry implements MappingOwner {
                 throw new IllegalStateException("page cache is closed");
             }
             engine.throwPendingError();
-            MapTarget target = MapTarget.resolve(path, create);
-            try {
-                return mapReal(target.real(), filePageSize, create);
-            } catch (Throwable t) {
-                target.abandon(t); // a file this map created is not left behind
-                throw t;
+            try (MapTarget target = MapTarget.resolve(path, create)) {
+                try {
+                    return mapReal(target.real(), filePageSize, create);
+                } catch (Throwable t) {
+                    target.abandon(t); // a file this map created is not left behind
+                    throw t;
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ import java.util.Set;
  * <p>With {@code create}, a missing file is created first; if the map then fails, the file it created is
  * deleted again ({@link #abandon}), so a refused map leaves nothing behind.
  */
-final class MapTarget {
+final class MapTarget implements AutoCloseable {
     /**
      * Linux file systems whose regular files are views of the kernel, not stored bytes: proc's fsync fails
      * with EINVAL, sysfs, configfs and the like take a write as a command, hugetlbfs and mqueue refuse
@@ -44,13 +44,23 @@ final class MapTarget {
     private final Path real;
     /** The file this map created, or null if it existed. */
     private final Path created;
+    /**
+     * {@link #created}, held open until the map is done with it: its inode cannot go to another file meanwhile, so a
+     * file at its path with its file key is the one created (ext4 gives a freed inode to the next new file at once).
+     */
+    private final FileChannel createdHeld;
     /** The file key of {@link #created} just after it was created; null where the file system has none. */
     private final Object createdKey;
 
-    private MapTarget(Path real, Path created, Object createdKey) {
+    private MapTarget(Path real, Created created, Object createdKey) {
         this.real = real;
-        this.created = created;
+        this.created = created == null ? null : created.path;
+        this.createdHeld = created == null ? null : created.held;
         this.createdKey = createdKey;
+    }
+
+    /** A file this map created, and the channel that holds it open. */
+    private record Created(Path path, FileChannel held) {
     }
 
     /**
@@ -60,15 +70,18 @@ final class MapTarget {
      * @throws IOException if it is missing and not to be created, or cannot be mapped ({@link #realPath})
      */
     static MapTarget resolve(Path path, boolean create) throws IOException {
-        Path created = create ? createIfMissing(path.toAbsolutePath()) : null;
+        Created created = create ? createIfMissing(path.toAbsolutePath()) : null;
         Object createdKey = null;
         try {
             if (created != null) {
-                createdKey = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+                createdKey = Files.readAttributes(created.path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
             }
             return new MapTarget(realPath(path), created, createdKey);
         } catch (Throwable t) {
-            new MapTarget(null, created, createdKey).abandon(t);
+            try (MapTarget failed = new MapTarget(null, created, createdKey)) {
+                failed.abandon(t);
+            }
             throw t;
         }
     }
@@ -98,18 +111,29 @@ final class MapTarget {
         }
     }
 
+    /** The map is done with the file (mapped, or abandoned): lets go of the file it created. */
+    @Override
+    public void close() {
+        if (createdHeld != null) {
+            try {
+                createdHeld.close();
+            } catch (IOException ignored) {
+                // a channel that wrote nothing has nothing to lose at its close
+            }
+        }
+    }
+
     /**
      * Creates the file {@code absolute} names if there is none: the file itself, or the target of a dangling link.
-     * Returns the path it created, or null if a file was there (or appeared meanwhile: CREATE_NEW never takes over, nor
-     * truncates, a file another process created). Opened and closed with no call in between: a channel's IO calls fail
-     * on an interrupted thread, its open does not.
+     * Returns the path it created, held open, or null if a file was there (or appeared meanwhile: CREATE_NEW never takes
+     * over, nor truncates, a file another process created). No IO call is made on the channel: those fail on an
+     * interrupted thread, its open and close do not.
      */
-    private static Path createIfMissing(Path absolute) throws IOException {
+    private static Created createIfMissing(Path absolute) throws IOException {
         Path file = absolute;
         for (int links = 0; links <= MAX_LINKS; links++) {
             try {
-                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-                return file;
+                return new Created(file, FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
             } catch (FileAlreadyExistsException e) {
                 if (!Files.isSymbolicLink(file) || Files.exists(file)) {
                     return null;

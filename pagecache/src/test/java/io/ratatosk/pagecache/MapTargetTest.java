@@ -161,4 +161,25 @@ class MapTargetTest {
             }
         }
     }
+
+    /**
+     * The file a failed map created was deleted by someone else meanwhile, and another empty file created in its place:
+     * the failed map leaves that file alone. On ext4, which hands a freed inode to the next file at once, the new file had
+     * the created one's file key, so the map took it for its own and deleted it. The map now holds the file it created
+     * open until it is done with it, so that its inode cannot go to another file meanwhile.
+     */
+    @Test
+    void aFailedMapLeavesAFileThatTookTheCreatedFilesPlace() throws IOException {
+        Path file = dir.resolve("reused.db");
+        PageSwapperFactory replacesThenFails = (f, fileId, filePageSize, create) -> {
+            Files.delete(f);
+            Files.createFile(f); // another process's new file, empty as yet
+            throw new IOException("injected: cannot open " + f);
+        };
+        try (PageCache cache = PageCache.open(CONFIG, replacesThenFails)) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().startsWith("injected"), e.getMessage());
+        }
+        assertTrue(Files.exists(file), "the failed map deleted the file that took the place of the one it created");
+    }
 }
