@@ -357,7 +357,11 @@ public final class FileSwapper implements PageSwapper {
 
     /**
      * Forces what was written since the last force, then closes the file. The file is closed even if the
-     * force fails (the failure is thrown); closing again does nothing.
+     * force fails (the failure is thrown); closing again does nothing. That failed force is reported once, by the close
+     * that met it, as {@code PagedFile.close} and {@code PageCache.close} report a file's failed force once and then
+     * do nothing: a retried close has nothing left to force (the file is closed, every later call refused), so it can
+     * neither make the lost writes durable nor learn more about them, and throwing for ever would keep the page cache
+     * from ever forgetting the file.
      */
     @Override
     public synchronized void close() throws IOException {
