@@ -6,6 +6,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -63,6 +64,8 @@ final class FileRegistry implements MappingOwner {
                     target.abandon(t); // a file this map created is not left behind
                     throw t;
                 }
+            } catch (AccessDeniedException e) {
+                throw MapTarget.saysWhy(e);
             }
         }
     }

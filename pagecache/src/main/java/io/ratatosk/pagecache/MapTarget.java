@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -166,6 +167,21 @@ final class MapTarget implements AutoCloseable {
                 + " is no write of data); map a file on a disk or tmpfs");
         }
         return real;
+    }
+
+    /**
+     * {@code denied} with a reason: the JDK's own (EACCES) carries the bare path as its whole message, which says which
+     * file but not what went wrong with it.
+     */
+    static AccessDeniedException saysWhy(AccessDeniedException denied) {
+        if (denied.getReason() != null) {
+            return denied;
+        }
+        AccessDeniedException explained = new AccessDeniedException(denied.getFile(), denied.getOtherFile(), "cannot map"
+            + " it: permission denied (the page cache opens a file for reading and writing, and creates a missing one in"
+            + " its folder)");
+        explained.initCause(denied);
+        return explained;
     }
 
     /** What a file that is no regular file is, in words. */

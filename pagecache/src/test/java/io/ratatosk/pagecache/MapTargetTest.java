@@ -182,4 +182,24 @@ class MapTargetTest {
         }
         assertTrue(Files.exists(file), "the failed map deleted the file that took the place of the one it created");
     }
+
+    /**
+     * A file the process may not open for reading and writing is refused saying so: the JDK's AccessDeniedException
+     * carries the bare path as its whole message (EACCES, as for a file of another user, or a folder that takes no new
+     * file), so the map failed with "/data/a.db" and nothing else. Simulated by an opener that throws as the JDK does,
+     * since this test may run as root.
+     */
+    @Test
+    void aFileThatMayNotBeOpenedIsRefusedSayingPermissionDenied() throws IOException {
+        Path file = Files.createFile(dir.resolve("locked.db"));
+        PageSwapperFactory denied = new FileSwapperFactory((path, create) -> {
+            throw new java.nio.file.AccessDeniedException(path.toString()); // what FileChannel.open throws for EACCES
+        });
+        try (PageCache cache = PageCache.open(CONFIG, denied)) {
+            java.nio.file.AccessDeniedException e =
+                assertThrows(java.nio.file.AccessDeniedException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toRealPath().toString()) && e.getMessage().contains("permission denied"),
+                e.getMessage());
+        }
+    }
 }
