@@ -103,12 +103,31 @@ final class MapTarget implements AutoCloseable {
         try {
             BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
-                Files.delete(created);
+                deleteUnlessMapped(createdKey != null ? createdKey : created.toRealPath());
             }
         } catch (NoSuchFileException gone) {
             // deleted already: nothing left behind
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Deletes {@link #created}, whose identity is {@code identity}, unless another cache of the JVM has it mapped: that
+     * cache found it there after this map created it, and its pages would go to a file no path reaches. Claimed for the
+     * delete, so that no other cache maps it meanwhile.
+     */
+    private void deleteUnlessMapped(Object identity) throws IOException {
+        JvmFileClaims.Claim claim;
+        try {
+            claim = JvmFileClaims.claim(identity, created);
+        } catch (IllegalStateException mappedElsewhere) {
+            return; // that cache's file now
+        }
+        try {
+            Files.delete(created);
+        } finally {
+            claim.release();
         }
     }
 

@@ -130,4 +130,49 @@ class OneCachePerFileTest {
             cache.map(file, 8192).close();
         }
     }
+
+    /**
+     * A cache's map that created a file and then failed (here: another cache mapped the new file first) leaves the file
+     * alone while another cache has it mapped. The failed map deleted the empty file it had created, under the mapping
+     * of the other cache, whose pages then went to a file no path reached, lost at its close.
+     */
+    @Test
+    void aFailedMapDoesNotDeleteTheFileItCreatedWhileAnotherCacheHasItMapped() throws Exception {
+        PageSwapperFactory refusing = (f, fileId, filePageSize, create) -> {
+            throw new IOException("injected: cannot open " + f);
+        };
+        int deletedUnderAMapping = 0;
+        try (PageCache creator = PageCache.open(CONFIG, refusing); PageCache mapper = PageCache.open(CONFIG)) {
+            for (int round = 0; round < 300; round++) {
+                Path file = dir.resolve("race-" + round + ".db");
+                AtomicBoolean done = new AtomicBoolean();
+                Thread create = new Thread(() -> {
+                    try {
+                        creator.map(file, 8192);
+                    } catch (IOException | RuntimeException expected) {
+                        // refused by its factory, or by the other cache's claim
+                    } finally {
+                        done.set(true);
+                    }
+                });
+                create.start();
+                PagedFile mapped = null;
+                while (mapped == null && !done.get()) {
+                    try {
+                        mapped = mapper.map(file, 8192, false);
+                    } catch (IOException | IllegalStateException notYet) {
+                        // not created yet, or the creator holds it
+                    }
+                }
+                create.join();
+                if (mapped != null) {
+                    if (!Files.exists(file)) {
+                        deletedUnderAMapping++;
+                    }
+                    mapped.close();
+                }
+            }
+        }
+        assertEquals(0, deletedUnderAMapping, "files deleted by a failed map while another cache had them mapped");
+    }
 }
