@@ -159,6 +159,12 @@ final class MapTarget implements AutoCloseable {
                     return null;
                 }
                 file = file.resolveSibling(Files.readSymbolicLink(file)); // dangling: create what it points to
+            } catch (NoSuchFileException e) {
+                // The JDK's message is the bare path, which reads as though the file were missing, as it may be
+                NoSuchFileException missingFolder = new NoSuchFileException(file.toString(), null, "cannot create it: its"
+                    + " folder " + file.getParent() + " does not exist");
+                missingFolder.initCause(e);
+                throw missingFolder;
             }
         }
         return null; // a loop of links: toRealPath refuses it

@@ -202,4 +202,22 @@ class MapTargetTest {
                 e.getMessage());
         }
     }
+
+    /**
+     * A file to be created in a folder that does not exist is refused saying so: the JDK's NoSuchFileException carries
+     * the bare path as its whole message, so the map failed with "/data/db/a.db" and nothing else, which reads as
+     * though the file itself were missing (with create=true, the default).
+     */
+    @Test
+    void aFileInAMissingFolderIsRefusedNamingTheFolder() throws IOException {
+        Path folder = dir.resolve("absent");
+        Path file = folder.resolve("a.db");
+        try (PageCache cache = open()) {
+            java.nio.file.NoSuchFileException e =
+                assertThrows(java.nio.file.NoSuchFileException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("folder " + folder)
+                && e.getMessage().contains("does not exist"), e.getMessage());
+        }
+        assertFalse(Files.exists(folder), "nothing created");
+    }
 }
