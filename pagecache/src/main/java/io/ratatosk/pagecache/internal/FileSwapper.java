@@ -93,6 +93,11 @@ public final class FileSwapper implements PageSwapper {
 
     private FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
                         boolean spareDescriptor, int directAlignment) throws IOException {
+        if (filePageSize <= 0) {
+            // Before the open, which may create the file: 0 once failed the first pageCount() with "/ by zero"
+            throw new IllegalArgumentException("the file page size must be positive: filePageSize=" + filePageSize
+                + " for " + path);
+        }
         this.path = path;
         this.filePageSize = filePageSize;
         this.opener = opener;
