@@ -19,8 +19,9 @@ import java.util.Map;
 
 /**
  * The files mapped into one cache: one {@link PagedFile} per file (by identity, see {@link #map}), their
- * file ids, and the mapping lock under which files are mapped and unmapped. Once {@link #closeAll}
- * succeeded, it maps nothing more.
+ * file ids, and the mapping lock under which files are mapped and unmapped. Each file it holds is claimed against
+ * every other cache of the JVM ({@link JvmFileClaims}) until it leaves. Once {@link #closeAll} succeeded, it maps
+ * nothing more.
  */
 final class FileRegistry implements MappingOwner {
     private final EvictionEngine engine;
