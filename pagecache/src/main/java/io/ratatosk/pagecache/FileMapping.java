@@ -87,7 +87,13 @@ final class FileMapping implements FrameOwner {
         this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
-        int swapperPageSize = swapper.filePageSize();
+        int swapperPageSize;
+        try {
+            swapperPageSize = swapper.filePageSize();
+        } catch (RuntimeException e) {
+            // A plug-in's failure, as pageCount's below: said naming the file, not passed on bare.
+            throw failure("cannot map " + path + ": its swapper's page size could not be read: ", e);
+        }
         if (swapperPageSize != filePageSize) {
             // It would read and write its own page size at a frame's address: past the frame's end when larger.
             throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
