@@ -70,6 +70,12 @@ public interface PageSwapper extends AutoCloseable {
     /** Cuts the storage to {@code pageCount} pages. */
     void truncate(long pageCount) throws IOException;
 
+    /**
+     * Makes what was written durable and lets go of the storage. A close that throws is called again by the page cache
+     * (at the file's next map, its next close, the cache's close) for as long as it throws: a swapper that closed its
+     * storage all the same (its force failed, say) reports that once and does nothing on a later close, as
+     * {@code PagedFile.close} does after a failed force.
+     */
     @Override
     void close() throws IOException;
 }

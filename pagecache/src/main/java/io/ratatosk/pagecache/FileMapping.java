@@ -60,8 +60,11 @@ final class FileMapping implements FrameOwner {
     private final AtomicReferenceArray<FaultFailure> recentFailures = new AtomicReferenceArray<>(FAILURE_SLOTS);
     /** Where cursors that found a page FAULTING sleep until its fault ends. */
     private final FaultWaiters faultWaiters = new FaultWaiters();
-    /** Guarded by the owner's mapping lock. */
-    private int references = 1;
+    /**
+     * Maps not yet closed; guarded by the owner's mapping lock. A long: an int wrapped at 2^32 maps without a close, and
+     * the close that brought it to 0 unmapped the file under every other holder.
+     */
+    private long references = 1;
     private volatile boolean closed;
     /** Made on the first dirty eviction of this file by a background sweep (the evictor's or a read-ahead's); see {@link #writeBehind()}. */
     private EvictionWriteBehind writeBehind;
@@ -84,7 +87,13 @@ final class FileMapping implements FrameOwner {
         this.maxPageId = Math.min(PageKey.MAX_PAGE_ID, Long.MAX_VALUE / filePageSize - 1);
         this.keyBase = PageKey.of(fileId, 0);
         this.swapper = swapper;
-        int swapperPageSize = swapper.filePageSize();
+        int swapperPageSize;
+        try {
+            swapperPageSize = swapper.filePageSize();
+        } catch (RuntimeException e) {
+            // A plug-in's failure, as pageCount's below: said naming the file, not passed on bare.
+            throw failure("cannot map " + path + ": its swapper's page size could not be read: ", e);
+        }
         if (swapperPageSize != filePageSize) {
             // It would read and write its own page size at a frame's address: past the frame's end when larger.
             throw new IllegalStateException("cannot map " + path + " with page size " + filePageSize + ": its swapper "
@@ -862,14 +871,14 @@ final class FileMapping implements FrameOwner {
      * Guarded by the owner's mapping lock: every mapping goes at once (the cache is closing). Returns how
      * many there were, for {@link #restoreReferences} if the unmap is refused.
      */
-    int releaseAllReferences() {
-        int held = references;
+    long releaseAllReferences() {
+        long held = references;
         references = 0;
         return held;
     }
 
     /** Guarded by the owner's mapping lock: an unmap was refused, so the mappings it took away are back. */
-    void restoreReferences(int held) {
+    void restoreReferences(long held) {
         references = held;
     }
 

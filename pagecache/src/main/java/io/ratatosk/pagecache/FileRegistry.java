@@ -6,6 +6,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,8 +19,9 @@ import java.util.Map;
 
 /**
  * The files mapped into one cache: one {@link PagedFile} per file (by identity, see {@link #map}), their
- * file ids, and the mapping lock under which files are mapped and unmapped. Once {@link #closeAll}
- * succeeded, it maps nothing more.
+ * file ids, and the mapping lock under which files are mapped and unmapped. Each file it holds is claimed against
+ * every other cache of the JVM ({@link JvmFileClaims}) until it leaves. Once {@link #closeAll} succeeded, it maps
+ * nothing more.
  */
 final class FileRegistry implements MappingOwner {
     private final EvictionEngine engine;
@@ -27,6 +29,8 @@ final class FileRegistry implements MappingOwner {
     private final Object lock = new Object();
     /** Guarded by lock. */
     private final Map<Object, PagedFile> filesByIdentity = new HashMap<>();
+    /** This cache's hold on each registered file against every other cache of the JVM; guarded by lock. */
+    private final Map<Object, JvmFileClaims.Claim> claims = new HashMap<>();
     /** Guarded by lock. */
     private final BitSet usedFileIds = new BitSet();
     /** Where the search for a free file id starts: ids go round, so a freed one is reused as late as possible. */
@@ -54,12 +58,15 @@ final class FileRegistry implements MappingOwner {
                 throw new IllegalStateException("page cache is closed");
             }
             engine.throwPendingError();
-            MapTarget target = MapTarget.resolve(path, create);
-            try {
-                return mapReal(target.real(), filePageSize, create);
-            } catch (Throwable t) {
-                target.abandon(t); // a file this map created is not left behind
-                throw t;
+            try (MapTarget target = MapTarget.resolve(path, create)) {
+                try {
+                    return mapReal(target.real(), filePageSize, create);
+                } catch (Throwable t) {
+                    target.abandon(t); // a file this map created is not left behind
+                    throw t;
+                }
+            } catch (AccessDeniedException e) {
+                throw MapTarget.saysWhy(e);
             }
         }
     }
@@ -81,6 +88,32 @@ final class FileRegistry implements MappingOwner {
             return existing;
         }
         int fileId = allocateFileId();
+        JvmFileClaims.Claim claim = JvmFileClaims.claim(identity, real); // before the open: no other cache opens it meanwhile
+        PagedFile file;
+        try {
+            file = open(real, identity, fileId, filePageSize, create);
+        } catch (Throwable t) {
+            claim.release(); // a map that failed half-way must not keep the file from every other cache for good
+            throw t;
+        }
+        claims.put(identity, claim);
+        try {
+            listener.mapped(file.mapping());
+        } catch (Throwable t) {
+            // The caller never gets this file: left registered, it stayed mapped with a reference nobody held, and the
+            // next map's close left it mapped until the cache closed. Unmapped again, unknown to the listener.
+            try {
+                unmapUnheard(file.mapping());
+            } catch (Throwable suppressed) {
+                Failures.add(t, suppressed);
+            }
+            throw t;
+        }
+        return file;
+    }
+
+    /** Under lock: opens the swapper of the file at {@code real} (claimed) and registers its new mapping. */
+    private PagedFile open(Path real, Object identity, int fileId, int filePageSize, boolean create) throws IOException {
         PageSwapper swapper;
         // Called under the mapping lock: a create that closed the cache from here unmapped everything and freed the
         // page memory under this map, which then handed out a file of the closed cache.
@@ -120,20 +153,20 @@ final class FileRegistry implements MappingOwner {
         usedFileIds.set(fileId);
         engine.register(fileId, mapping);
         filesByIdentity.put(identity, file);
+        return file;
+    }
+
+    /** Under lock: unmaps and closes a file whose map failed at its listener, which is not told of it. */
+    private void unmapUnheard(FileMapping mapping) throws IOException {
         try {
-            listener.mapped(mapping);
+            mapping.unmap();
         } catch (Throwable t) {
-            // The caller never gets this file: left registered, it stayed mapped with a reference nobody held, and the
-            // next map's close left it mapped until the cache closed. Unmapped again, unknown to the listener.
-            try {
-                mapping.unmap();
-                closeSwapper(mapping);
-            } catch (Throwable suppressed) {
-                Failures.add(t, suppressed);
+            if (mapping.isUnmapped()) {
+                closeAfterFailedUnmap(mapping, t); // a failed force after every page was dropped: closed all the same
             }
             throw t;
         }
-        return file;
+        closeSwapper(mapping);
     }
 
     /**
@@ -211,7 +244,7 @@ final class FileRegistry implements MappingOwner {
      * is refused, the file stays mapped with {@code references} mappings, dirty pages kept: the caller
      * may retry.
      */
-    private void unmap(FileMapping mapping, int references) throws IOException {
+    private void unmap(FileMapping mapping, long references) throws IOException {
         try {
             unmapPages(mapping, references);
         } catch (Throwable t) {
@@ -235,7 +268,7 @@ final class FileRegistry implements MappingOwner {
     }
 
     /** {@link #unmap} but for closing the swapper. */
-    private void unmapPages(FileMapping mapping, int references) throws IOException {
+    private void unmapPages(FileMapping mapping, long references) throws IOException {
         try {
             // inside: whatever the listener throws (an OutOfMemoryError building a large cache's profile) must give the
             // references back, or a retried PagedFile.close found none to release and did nothing, silently
@@ -263,6 +296,15 @@ final class FileRegistry implements MappingOwner {
         engine.forget(mapping.fileId());
         filesByIdentity.remove(mapping.identity());
         usedFileIds.clear(mapping.fileId());
+        releaseClaim(mapping.identity());
+    }
+
+    /** Under lock: another cache may map the file of {@code identity} from now on. */
+    private void releaseClaim(Object identity) {
+        JvmFileClaims.Claim claim = claims.remove(identity);
+        if (claim != null) {
+            claim.release();
+        }
     }
 
     /** Sets who is told of maps and unmaps ({@link MappingListener}); before the first map. */
@@ -328,6 +370,11 @@ final class FileRegistry implements MappingOwner {
                 Failures.rethrow(unmapFailure);
             }
             closed = true;
+            // A file whose swapper would not close stays registered here, but this cache maps nothing more: free it.
+            for (JvmFileClaims.Claim claim : claims.values()) {
+                claim.release();
+            }
+            claims.clear();
             return closeFailure;
         }
     }

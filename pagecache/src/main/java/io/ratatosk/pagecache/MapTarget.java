@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -22,7 +23,7 @@ import java.util.Set;
  * <p>With {@code create}, a missing file is created first; if the map then fails, the file it created is
  * deleted again ({@link #abandon}), so a refused map leaves nothing behind.
  */
-final class MapTarget {
+final class MapTarget implements AutoCloseable {
     /**
      * Linux file systems whose regular files are views of the kernel, not stored bytes: proc's fsync fails
      * with EINVAL, sysfs, configfs and the like take a write as a command, hugetlbfs and mqueue refuse
@@ -44,13 +45,23 @@ final class MapTarget {
     private final Path real;
     /** The file this map created, or null if it existed. */
     private final Path created;
+    /**
+     * {@link #created}, held open until the map is done with it: its inode cannot go to another file meanwhile, so a
+     * file at its path with its file key is the one created (ext4 gives a freed inode to the next new file at once).
+     */
+    private final FileChannel createdHeld;
     /** The file key of {@link #created} just after it was created; null where the file system has none. */
     private final Object createdKey;
 
-    private MapTarget(Path real, Path created, Object createdKey) {
+    private MapTarget(Path real, Created created, Object createdKey) {
         this.real = real;
-        this.created = created;
+        this.created = created == null ? null : created.path;
+        this.createdHeld = created == null ? null : created.held;
         this.createdKey = createdKey;
+    }
+
+    /** A file this map created, and the channel that holds it open. */
+    private record Created(Path path, FileChannel held) {
     }
 
     /**
@@ -60,15 +71,18 @@ final class MapTarget {
      * @throws IOException if it is missing and not to be created, or cannot be mapped ({@link #realPath})
      */
     static MapTarget resolve(Path path, boolean create) throws IOException {
-        Path created = create ? createIfMissing(path.toAbsolutePath()) : null;
+        Created created = create ? createIfMissing(path.toAbsolutePath()) : null;
         Object createdKey = null;
         try {
             if (created != null) {
-                createdKey = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+                createdKey = Files.readAttributes(created.path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
             }
             return new MapTarget(realPath(path), created, createdKey);
         } catch (Throwable t) {
-            new MapTarget(null, created, createdKey).abandon(t);
+            try (MapTarget failed = new MapTarget(null, created, createdKey)) {
+                failed.abandon(t);
+            }
             throw t;
         }
     }
@@ -89,7 +103,7 @@ final class MapTarget {
         try {
             BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
-                Files.delete(created);
+                deleteUnlessMapped(createdKey != null ? createdKey : created.toRealPath());
             }
         } catch (NoSuchFileException gone) {
             // deleted already: nothing left behind
@@ -99,22 +113,58 @@ final class MapTarget {
     }
 
     /**
-     * Creates the file {@code absolute} names if there is none: the file itself, or the target of a dangling link.
-     * Returns the path it created, or null if a file was there (or appeared meanwhile: CREATE_NEW never takes over, nor
-     * truncates, a file another process created). Opened and closed with no call in between: a channel's IO calls fail
-     * on an interrupted thread, its open does not.
+     * Deletes {@link #created}, whose identity is {@code identity}, unless another cache of the JVM has it mapped: that
+     * cache found it there after this map created it, and its pages would go to a file no path reaches. Claimed for the
+     * delete, so that no other cache maps it meanwhile.
      */
-    private static Path createIfMissing(Path absolute) throws IOException {
+    private void deleteUnlessMapped(Object identity) throws IOException {
+        JvmFileClaims.Claim claim;
+        try {
+            claim = JvmFileClaims.claim(identity, created);
+        } catch (IllegalStateException mappedElsewhere) {
+            return; // that cache's file now
+        }
+        try {
+            Files.delete(created);
+        } finally {
+            claim.release();
+        }
+    }
+
+    /** The map is done with the file (mapped, or abandoned): lets go of the file it created. */
+    @Override
+    public void close() {
+        if (createdHeld != null) {
+            try {
+                createdHeld.close();
+            } catch (IOException ignored) {
+                // a channel that wrote nothing has nothing to lose at its close
+            }
+        }
+    }
+
+    /**
+     * Creates the file {@code absolute} names if there is none: the file itself, or the target of a dangling link.
+     * Returns the path it created, held open, or null if a file was there (or appeared meanwhile: CREATE_NEW never takes
+     * over, nor truncates, a file another process created). No IO call is made on the channel: those fail on an
+     * interrupted thread, its open and close do not.
+     */
+    private static Created createIfMissing(Path absolute) throws IOException {
         Path file = absolute;
         for (int links = 0; links <= MAX_LINKS; links++) {
             try {
-                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-                return file;
+                return new Created(file, FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
             } catch (FileAlreadyExistsException e) {
                 if (!Files.isSymbolicLink(file) || Files.exists(file)) {
                     return null;
                 }
                 file = file.resolveSibling(Files.readSymbolicLink(file)); // dangling: create what it points to
+            } catch (NoSuchFileException e) {
+                // The JDK's message is the bare path, which reads as though the file were missing, as it may be
+                NoSuchFileException missingFolder = new NoSuchFileException(file.toString(), null, "cannot create it: its"
+                    + " folder " + file.getParent() + " does not exist");
+                missingFolder.initCause(e);
+                throw missingFolder;
             }
         }
         return null; // a loop of links: toRealPath refuses it
@@ -142,6 +192,21 @@ final class MapTarget {
                 + " is no write of data); map a file on a disk or tmpfs");
         }
         return real;
+    }
+
+    /**
+     * {@code denied} with a reason: the JDK's own (EACCES) carries the bare path as its whole message, which says which
+     * file but not what went wrong with it.
+     */
+    static AccessDeniedException saysWhy(AccessDeniedException denied) {
+        if (denied.getReason() != null) {
+            return denied;
+        }
+        AccessDeniedException explained = new AccessDeniedException(denied.getFile(), denied.getOtherFile(), "cannot map"
+            + " it: permission denied (the page cache opens a file for reading and writing, and creates a missing one in"
+            + " its folder)");
+        explained.initCause(denied);
+        return explained;
     }
 
     /** What a file that is no regular file is, in words. */

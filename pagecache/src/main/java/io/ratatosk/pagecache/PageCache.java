@@ -255,9 +255,13 @@ public final class PageCache implements AutoCloseable {
      * by this path or any other that reaches the same file (a symbolic link, a symlinked folder, {@code ..},
      * a relative path), returns the same {@link PagedFile} (with the same page size); close each mapping
      * once. Identity is the file itself: the file system's file key, or its real path where there is none.
+     * A file is mapped by one page cache of the JVM at a time: two would each keep its pages in frames of their own,
+     * and each one's flushes would write over the other's pages. Another cache may map it once its last mapping here is
+     * closed (or a map of it here failed), or this cache is closed.
      *
      * @param filePageSize the file's page size, at most the cache's {@code pagecache.page_size}
-     * @throws IllegalStateException once the cache is closed (or while it closes)
+     * @throws IllegalStateException once the cache is closed (or while it closes), or if another page cache of this JVM
+     *                               has the file mapped (by any path), naming the file
      */
     public PagedFile map(Path path, int filePageSize) throws IOException {
         return map(path, filePageSize, true);

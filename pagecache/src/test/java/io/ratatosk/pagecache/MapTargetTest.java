@@ -161,4 +161,63 @@ class MapTargetTest {
             }
         }
     }
+
+    /**
+     * The file a failed map created was deleted by someone else meanwhile, and another empty file created in its place:
+     * the failed map leaves that file alone. On ext4, which hands a freed inode to the next file at once, the new file had
+     * the created one's file key, so the map took it for its own and deleted it. The map now holds the file it created
+     * open until it is done with it, so that its inode cannot go to another file meanwhile.
+     */
+    @Test
+    void aFailedMapLeavesAFileThatTookTheCreatedFilesPlace() throws IOException {
+        Path file = dir.resolve("reused.db");
+        PageSwapperFactory replacesThenFails = (f, fileId, filePageSize, create) -> {
+            Files.delete(f);
+            Files.createFile(f); // another process's new file, empty as yet
+            throw new IOException("injected: cannot open " + f);
+        };
+        try (PageCache cache = PageCache.open(CONFIG, replacesThenFails)) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().startsWith("injected"), e.getMessage());
+        }
+        assertTrue(Files.exists(file), "the failed map deleted the file that took the place of the one it created");
+    }
+
+    /**
+     * A file the process may not open for reading and writing is refused saying so: the JDK's AccessDeniedException
+     * carries the bare path as its whole message (EACCES, as for a file of another user, or a folder that takes no new
+     * file), so the map failed with "/data/a.db" and nothing else. Simulated by an opener that throws as the JDK does,
+     * since this test may run as root.
+     */
+    @Test
+    void aFileThatMayNotBeOpenedIsRefusedSayingPermissionDenied() throws IOException {
+        Path file = Files.createFile(dir.resolve("locked.db"));
+        PageSwapperFactory denied = new FileSwapperFactory((path, create) -> {
+            throw new java.nio.file.AccessDeniedException(path.toString()); // what FileChannel.open throws for EACCES
+        });
+        try (PageCache cache = PageCache.open(CONFIG, denied)) {
+            java.nio.file.AccessDeniedException e =
+                assertThrows(java.nio.file.AccessDeniedException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toRealPath().toString()) && e.getMessage().contains("permission denied"),
+                e.getMessage());
+        }
+    }
+
+    /**
+     * A file to be created in a folder that does not exist is refused saying so: the JDK's NoSuchFileException carries
+     * the bare path as its whole message, so the map failed with "/data/db/a.db" and nothing else, which reads as
+     * though the file itself were missing (with create=true, the default).
+     */
+    @Test
+    void aFileInAMissingFolderIsRefusedNamingTheFolder() throws IOException {
+        Path folder = dir.resolve("absent");
+        Path file = folder.resolve("a.db");
+        try (PageCache cache = open()) {
+            java.nio.file.NoSuchFileException e =
+                assertThrows(java.nio.file.NoSuchFileException.class, () -> cache.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("folder " + folder)
+                && e.getMessage().contains("does not exist"), e.getMessage());
+        }
+        assertFalse(Files.exists(folder), "nothing created");
+    }
 }

@@ -624,6 +624,43 @@ class SwapPluginMisuseTest {
     }
 
     /**
+     * A swapper whose filePageSize(), asked once at map, throws (a plug-in's bug, an UncheckedIOException from a
+     * swapper that reads its page size off its storage): the RuntimeException came out of map bare, naming no file, where
+     * pageCount's is an IOException naming it. Now it is too, the swapper is closed, and the file maps once it works.
+     */
+    @Test
+    void aFailingFilePageSizeAtMapIsAnIOExceptionNamingTheFile() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        RuntimeException injected = new java.io.UncheckedIOException(new IOException("injected: page size"));
+        Path path = dir.resolve("page-size-fails.db");
+        try (PageCache cache = PageCache.open(config(), SwapperFactories.wrapping(real -> new io.ratatosk.core.ForwardingPageSwapper(real) {
+                 @Override
+                 public int filePageSize() {
+                     if (fail.get()) {
+                         throw injected;
+                     }
+                     return super.filePageSize();
+                 }
+
+                 @Override
+                 public void close() throws IOException {
+                     closes.incrementAndGet();
+                     super.close();
+                 }
+             }))) {
+            IOException e = assertThrows(IOException.class, () -> cache.map(path, PAGE));
+            assertTrue(e.getMessage().contains(path.toString()) && e.getCause() == injected, e.toString());
+            assertEquals(1, closes.get(), "the failed map closed its swapper");
+            fail.set(false);
+            try (PagedFile file = cache.map(path, PAGE)) {
+                write(file, 0, 10);
+                assertEquals(10, read(file, 0));
+            }
+        }
+    }
+
+    /**
      * A swapper whose truncate throws a RuntimeException: PagedFile.truncate's contract says an IllegalStateException
      * means nothing changed (a write cursor held a page), yet the swapper's own IllegalStateException came out bare
      * after the pages past the cut were dropped. Now it is the documented IOException naming the file, and the file

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,5 +92,50 @@ class UnmapListenerFailureTest {
             file.close();
             assertEquals(0, cache.fileRegistry().mapped().size(), "one map, one close: unmapped");
         }
+    }
+
+    /**
+     * A map whose listener throws and whose unmap's force then fails closes the file all the same: the unmap dropped
+     * every page before its force, so nothing of the file is left to keep it for. The swapper stayed open (a file
+     * descriptor, a file id, and the file refused to every other cache) until the next map of the file or the cache's
+     * close.
+     */
+    @Test
+    void aListenerThatThrowsAtMapWithAForceThatFailsClosesTheFile() throws IOException {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
+            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
+        AtomicInteger closes = new AtomicInteger();
+        PageSwapperFactory forceFails = SwapperFactories.wrapping(s -> new ForwardingPageSwapper(s) {
+            @Override
+            public void force() throws IOException {
+                throw new IOException("injected force failure");
+            }
+
+            @Override
+            public void close() throws IOException {
+                closes.incrementAndGet();
+                super.close();
+            }
+        });
+        Path path = dir.resolve("c");
+        try (PageCache cache = PageCache.open(config, forceFails); PageCache other = PageCache.open(config)) {
+            cache.fileRegistry().listener(new MappingListener() {
+                @Override
+                public void mapped(FileMapping mapping) {
+                    throw new IllegalStateException("injected listener failure");
+                }
+
+                @Override
+                public void unmapping(FileMapping mapping) {
+                }
+            });
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.map(path, 4096));
+            assertEquals("injected listener failure", e.getMessage());
+            assertTrue(e.getSuppressed().length == 1 && e.getSuppressed()[0].getMessage().contains("injected force failure"),
+                "the force's failure is suppressed in the listener's");
+            assertEquals(1, closes.get(), "the failed map closed the file it opened");
+            other.map(path, 4096).close(); // and no cache holds it
+        }
+        assertEquals(1, closes.get());
     }
 }

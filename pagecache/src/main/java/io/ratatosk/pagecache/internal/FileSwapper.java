@@ -93,6 +93,11 @@ public final class FileSwapper implements PageSwapper {
 
     private FileSwapper(Path path, int filePageSize, boolean create, boolean zeroCopy, FileChannelOpener opener,
                         boolean spareDescriptor, int directAlignment) throws IOException {
+        if (filePageSize <= 0) {
+            // Before the open, which may create the file: 0 once failed the first pageCount() with "/ by zero"
+            throw new IllegalArgumentException("the file page size must be positive: filePageSize=" + filePageSize
+                + " for " + path);
+        }
         this.path = path;
         this.filePageSize = filePageSize;
         this.opener = opener;
@@ -357,7 +362,11 @@ public final class FileSwapper implements PageSwapper {
 
     /**
      * Forces what was written since the last force, then closes the file. The file is closed even if the
-     * force fails (the failure is thrown); closing again does nothing.
+     * force fails (the failure is thrown); closing again does nothing. That failed force is reported once, by the close
+     * that met it, as {@code PagedFile.close} and {@code PageCache.close} report a file's failed force once and then
+     * do nothing: a retried close has nothing left to force (the file is closed, every later call refused), so it can
+     * neither make the lost writes durable nor learn more about them, and throwing for ever would keep the page cache
+     * from ever forgetting the file.
      */
     @Override
     public synchronized void close() throws IOException {

@@ -86,6 +86,24 @@ class FileSwapperCloseTest {
         assertEquals(1, counting.forces.get(), "the failed force left the write unforced, so close forces it");
     }
 
+    /**
+     * A close whose force fails closes the file and reports the failure once: a later close forces nothing (the file is
+     * closed) and returns, as PagedFile.close and PageCache.close do after reporting a file's failed force.
+     */
+    @Test
+    void aCloseWhoseForceFailsClosesTheFileAndReportsItOnce() throws IOException {
+        FileSwapper swapper = swapper(FileChannelOpener.uninterruptible());
+        swapper.write(0, frame);
+        counting.ioException = 1;
+        counting.enabled = true;
+        assertThrows(IOException.class, swapper::close);
+        counting.enabled = false;
+        assertThrows(ClosedChannelException.class, () -> swapper.read(0, frame), "closed all the same");
+        long forces = counting.forces.get();
+        swapper.close();
+        assertEquals(forces, counting.forces.get(), "a later close forces nothing");
+    }
+
     @Test
     void closeForcesThroughAReopenedChannelAfterAnInterruptClosedIt() throws Exception {
         RecordingOpener opener = new RecordingOpener(FileChannelOpener.interruptible());

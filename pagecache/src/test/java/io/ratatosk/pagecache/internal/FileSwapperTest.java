@@ -136,4 +136,21 @@ class FileSwapperTest {
         UNSAFE.copyMemory(null, address, b, Unsafe.ARRAY_BYTE_BASE_OFFSET, length);
         return b;
     }
+
+    /**
+     * A page size of 0 or less is refused naming it and the file, before the file is opened or created: 0 was taken, and
+     * the first pageCount() (every map's) failed with "ArithmeticException: / by zero"; a negative one reached the page
+     * buffers. The page cache checks its own maps, but the factory is public, and a tier or tool calls it directly.
+     */
+    @Test
+    void aPageSizeOfZeroOrLessIsRefusedNamingItAndTheFile() {
+        for (int pageSize : new int[] {0, -4096}) {
+            Path file = dir.resolve("bad-" + (pageSize == 0 ? "zero" : "negative") + ".db");
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new FileSwapperFactory().create(file, 0, pageSize, true));
+            assertTrue(e.getMessage().contains("filePageSize=" + pageSize) && e.getMessage().contains(file.toString()),
+                e.getMessage());
+            assertTrue(!Files.exists(file), "nothing created");
+        }
+    }
 }

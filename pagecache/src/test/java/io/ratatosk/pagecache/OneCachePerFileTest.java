@@ -1,0 +1,178 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file is mapped by one page cache of the JVM at a time: two caches of one file keep its pages in frames of their
+ * own, so a write through one is invisible through the other and each one's flushes write over the other's pages.
+ * The refusal lasts exactly as long as the mapping: a failed map, a close and a cache's close all free the file.
+ */
+class OneCachePerFileTest {
+    @TempDir
+    Path dir;
+
+    private static final PageCacheConfig CONFIG = PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+        "pagecache.page_size", "8k", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+
+    private static void write(PagedFile file, long pageId, long value) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(c.next());
+            c.putLong(0, value);
+        }
+    }
+
+    private static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            long value;
+            do {
+                value = c.getLong(0);
+            } while (c.shouldRetry());
+            return value;
+        }
+    }
+
+    /** The second cache's map is refused naming the file, by its own path and by a hard link; the first keeps it. */
+    @Test
+    void aFileMappedByOneCacheIsRefusedToAnother() throws IOException {
+        Path file = dir.resolve("a.db");
+        Path hardLink = dir.resolve("b.db");
+        try (PageCache first = PageCache.open(CONFIG); PageCache second = PageCache.open(CONFIG)) {
+            PagedFile mapped = first.map(file, 8192);
+            Files.createLink(hardLink, file);
+            write(mapped, 0, 42);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> second.map(file, 8192));
+            assertTrue(e.getMessage().contains(file.toRealPath().toString())
+                && e.getMessage().contains("another page cache"), e.getMessage());
+            IllegalStateException byLink = assertThrows(IllegalStateException.class, () -> second.map(hardLink, 8192));
+            assertTrue(byLink.getMessage().contains("another page cache"), byLink.getMessage());
+            assertEquals(42, read(mapped, 0));
+            mapped.close();
+            try (PagedFile again = second.map(hardLink, 8192)) {
+                assertEquals(42, read(again, 0)); // free once closed, with what the first cache wrote
+            }
+        }
+    }
+
+    /** A cache closed with the file still mapped frees it, even where the swapper's close failed. */
+    @Test
+    void aCacheClosedWithTheFileMappedFreesIt() throws IOException {
+        Path file = dir.resolve("a.db");
+        Path other = dir.resolve("c.db");
+        PageSwapperFactory closeFails = SwapperFactories.wrapping(s -> new ForwardingPageSwapper(s) {
+            @Override
+            public void close() throws IOException {
+                super.close();
+                throw new IOException("injected close failure");
+            }
+        });
+        PageCache first = PageCache.open(CONFIG);
+        write(first.map(file, 8192), 0, 7);
+        first.close();
+        PageCache failing = PageCache.open(CONFIG, closeFails);
+        failing.map(other, 8192);
+        assertThrows(IOException.class, failing::close);
+        assertTrue(failing.isClosed());
+        try (PageCache second = PageCache.open(CONFIG)) {
+            assertEquals(7, read(second.map(file, 8192), 0));
+            second.map(other, 8192);
+        }
+    }
+
+    /** Every way a map fails half-way frees the file: the factory's refusal, a listener's failure, a failed size. */
+    @Test
+    void aMapThatFailsHalfWayFreesTheFile() throws IOException {
+        Path file = dir.resolve("a.db");
+        PageSwapperFactory refusing = (f, fileId, filePageSize, create) -> {
+            throw new IOException("injected: cannot open " + f);
+        };
+        PageSwapperFactory sizeFails = SwapperFactories.wrapping(s -> new ForwardingPageSwapper(s) {
+            @Override
+            public long pageCount() throws IOException {
+                throw new IOException("injected size failure");
+            }
+        });
+        try (PageCache cache = PageCache.open(CONFIG, refusing)) {
+            assertThrows(IOException.class, () -> cache.map(file, 8192));
+        }
+        try (PageCache cache = PageCache.open(CONFIG, sizeFails)) {
+            assertThrows(IOException.class, () -> cache.map(file, 8192));
+        }
+        AtomicBoolean listenerFails = new AtomicBoolean(true);
+        try (PageCache cache = PageCache.open(CONFIG); PageCache second = PageCache.open(CONFIG)) {
+            cache.fileRegistry().listener(new MappingListener() {
+                @Override
+                public void mapped(FileMapping mapping) {
+                    if (listenerFails.get()) {
+                        throw new IllegalStateException("injected listener failure");
+                    }
+                }
+
+                @Override
+                public void unmapping(FileMapping mapping) {
+                }
+            });
+            assertThrows(IllegalStateException.class, () -> cache.map(file, 8192));
+            second.map(file, 8192).close();
+            listenerFails.set(false);
+            cache.map(file, 8192).close();
+        }
+    }
+
+    /**
+     * A cache's map that created a file and then failed (here: another cache mapped the new file first) leaves the file
+     * alone while another cache has it mapped. The failed map deleted the empty file it had created, under the mapping
+     * of the other cache, whose pages then went to a file no path reached, lost at its close.
+     */
+    @Test
+    void aFailedMapDoesNotDeleteTheFileItCreatedWhileAnotherCacheHasItMapped() throws Exception {
+        PageSwapperFactory refusing = (f, fileId, filePageSize, create) -> {
+            throw new IOException("injected: cannot open " + f);
+        };
+        int deletedUnderAMapping = 0;
+        try (PageCache creator = PageCache.open(CONFIG, refusing); PageCache mapper = PageCache.open(CONFIG)) {
+            for (int round = 0; round < 300; round++) {
+                Path file = dir.resolve("race-" + round + ".db");
+                AtomicBoolean done = new AtomicBoolean();
+                Thread create = new Thread(() -> {
+                    try {
+                        creator.map(file, 8192);
+                    } catch (IOException | RuntimeException expected) {
+                        // refused by its factory, or by the other cache's claim
+                    } finally {
+                        done.set(true);
+                    }
+                });
+                create.start();
+                PagedFile mapped = null;
+                while (mapped == null && !done.get()) {
+                    try {
+                        mapped = mapper.map(file, 8192, false);
+                    } catch (IOException | IllegalStateException notYet) {
+                        // not created yet, or the creator holds it
+                    }
+                }
+                create.join();
+                if (mapped != null) {
+                    if (!Files.exists(file)) {
+                        deletedUnderAMapping++;
+                    }
+                    mapped.close();
+                }
+            }
+        }
+        assertEquals(0, deletedUnderAMapping, "files deleted by a failed map while another cache had them mapped");
+    }
+}
