@@ -40,6 +40,7 @@ class LifecycleModelTest {
     private static final Logger PAGECACHE_LOG = Logger.getLogger("io.ratatosk.pagecache");
     private static final Logger WARMUP_LOG = Logger.getLogger("io.ratatosk.pagecache.warmup");
     private static final String CLOSED_WITH_CURSORS = "page cache closed with ";
+    private static final String STALE_PROFILE = "stale, the file has ";
     private static final String CACHE_THREAD_PREFIX = "ratatosk-";
     private static final Duration THREAD_EXIT_GRACE = Duration.ofSeconds(10);
 
@@ -61,7 +62,10 @@ class LifecycleModelTest {
         Filter previousFilter = PAGECACHE_LOG.getFilter();
         Filter previousWarmUpFilter = WARMUP_LOG.getFilter();
         PAGECACHE_LOG.setFilter(countAndDrop(previousFilter, m -> m.startsWith(CLOSED_WITH_CURSORS), closedWithCursors));
-        WARMUP_LOG.setFilter(countAndDrop(previousWarmUpFilter, m -> m.contains("injected "), injectedWarmUpFailures));
+        // A profile written before a truncate of a thread's own file (or kept while a reheat ran) names more pages than
+        // the file has at the next map, which ignores it as stale, warning: expected, not printed either.
+        WARMUP_LOG.setFilter(countAndDrop(previousWarmUpFilter, m -> m.contains("injected ") || m.contains(STALE_PROFILE),
+            injectedWarmUpFailures));
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             if (!FaultInjector.isInjected(e)) {
@@ -82,8 +86,8 @@ class LifecycleModelTest {
             WARMUP_LOG.setFilter(previousWarmUpFilter);
         }
         print("lifecycle model test: " + closedWithCursors.get() + " caches closed with cursors still open and "
-            + injectedWarmUpFailures.get() + " warm-ups stopped by an injected read failure (each a WARNING of the page"
-            + " cache's, counted here instead of printed)");
+            + injectedWarmUpFailures.get() + " warm-ups stopped by an injected read failure or profiles of a truncated file"
+            + " ignored as stale (each a WARNING of the page cache's, counted here instead of printed)");
         if (failures.any()) {
             throw failures.first();
         }

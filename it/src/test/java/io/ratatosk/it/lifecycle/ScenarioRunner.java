@@ -91,7 +91,7 @@ final class ScenarioRunner {
 
     private void verifyThroughFreshCache() throws IOException {
         try (PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000))) {
-            for (FileModel f : sc.files) {
+            for (FileModel f : sc.allFiles) {
                 Path first = f.spellings.get(0);
                 Path second = f.spellings.get(f.spellings.size() - 1);
                 PagedFile a = cache.map(first, f.pageSize);
@@ -104,6 +104,10 @@ final class ScenarioRunner {
                     if (a.getLastPageId() < f.maxAckedPageId()) {
                         throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, but page "
                             + f.maxAckedPageId() + " was acknowledged", null);
+                    }
+                    if (f.privateOwner >= 0 && (a.getLastPageId() < f.lastPageLow() || a.getLastPageId() > f.lastPageHigh())) {
+                        throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, where its"
+                            + " writes and truncates leave it in [" + f.lastPageLow() + ", " + f.lastPageHigh() + "]", null);
                     }
                     verifyEverySlot(f, a);
                 } finally {
@@ -144,7 +148,7 @@ final class ScenarioRunner {
     }
 
     private void deleteFiles() throws IOException {
-        for (FileModel f : sc.files) {
+        for (FileModel f : sc.allFiles) {
             sc.spellings.delete(f.name);
         }
     }
