@@ -17,12 +17,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
  * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
- * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, truncate (past every page the model
+ * cursors ({@code next()}, {@code next(id)}, far and invalid ids), cursors with linked cursors (read in one
+ * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
+ * cursors (each must throw IllegalStateException), flush, truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest), cache close and reopen, over
- * several files, small caches and every policy, against a model of what each page must hold; the
- * disk fails for a while in some scenarios, and in some the NVM tier ({@code pagecache.swap=nvm}) sits
- * between most caches' frames and the files. Every acknowledged write must survive unmap, close and
- * reopen; nothing may crash, hang, tear a page, or map one file twice.
+ * several files, small caches with the background evictor on or off, and every policy, against a model of
+ * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
+ * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
+ * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
+ * every later flush of that mapping throws until it is unmapped), and in some the NVM tier
+ * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files. Every acknowledged write must survive
+ * unmap, close and reopen; nothing may crash, hang, tear a page, or map one file twice.
  *
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}
  * runs as long as asked. The master seed is printed at the start and in every failure, with the flags

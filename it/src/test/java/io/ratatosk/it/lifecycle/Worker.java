@@ -953,12 +953,19 @@ final class Worker implements Runnable {
         FileModel f = ref.file();
         long last = ref.pf().getLastPageId();
         long past = last + 1 + rnd.nextInt(3);
-        trace.append("last ").append(last).append(' ');
-        try (PageCursor c = ref.pf().io(past, PagedFile.PF_SHARED_READ_LOCK)) {
-            if (c.next()) {
-                throw fail("read cursor next() to " + past + " on " + ref + " returned true past the last page " + last, null);
+        // PF_NO_GROW and read-ahead mean nothing more for a read past the end: it grows nothing and reads nothing ahead
+        int readFlags = PagedFile.PF_SHARED_READ_LOCK | (rnd.nextBoolean() ? PagedFile.PF_NO_GROW : 0)
+            | (rnd.nextInt(4) == 0 ? PagedFile.PF_READ_AHEAD : 0);
+        trace.append("last ").append(last).append(" read flags ").append(readFlags).append(' ');
+        try (PageCursor c = ref.pf().io(last < 0 ? 0 : last, readFlags)) {
+            if (last >= 0 && !c.next()) {
+                throw fail("read cursor next() to the last page " + last + " of " + ref + " returned false", null);
+            }
+            if (c.next(past)) {
+                throw fail("read cursor next(" + past + ") on " + ref + " returned true past the last page " + last, null);
             }
         }
+        checkLastPage(ref, " after a read past its end");
         if (past < f.pages) {
             if (writeOwnPage(ref, past, true)) {
                 throw fail("PF_NO_GROW write cursor next() to " + past + " on " + ref + " returned true past the last page "
