@@ -66,6 +66,8 @@ final class Scenario {
     final AtomicLong ownTruncates = new AtomicLong();
     final AtomicLong ownEndChecks = new AtomicLong();
     final AtomicLong ownUnmapsUnderCursors = new AtomicLong();
+    /** Calls with a bad argument, each refused with IllegalArgumentException naming it. */
+    final AtomicLong badInputsRefused = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     private volatile CacheGeneration current;
     private int nextGeneration;
@@ -306,7 +308,8 @@ final class Scenario {
             + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() + ", failed forces met"
             + " again " + stuckForcesReported.get() : "") + ", linked records " + linkedRecords.get() + ", calls on closed"
             + " cursors refused " + closedCursorRefusals.get() + ", own files: truncates " + ownTruncates.get()
-            + ", ends checked " + ownEndChecks.get() + ", unmaps under cursors " + ownUnmapsUnderCursors.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + ", ends checked " + ownEndChecks.get() + ", unmaps under cursors " + ownUnmapsUnderCursors.get()
+            + ", bad inputs refused " + badInputsRefused.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 

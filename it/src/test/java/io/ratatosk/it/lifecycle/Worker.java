@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.pagecache.CursorException;
 import io.ratatosk.pagecache.NoEvictableFrameException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
@@ -25,7 +26,8 @@ final class Worker implements Runnable {
     enum Op {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
-        LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4);
+        LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
+        BAD_INPUT(4);
 
         final int weight;
 
@@ -47,6 +49,9 @@ final class Worker implements Runnable {
     /** Page ids no page can have: negative, past the 48 bits of a page id, or whose byte offset overflows. */
     private static final long[] INVALID_IDS = {-1, Long.MIN_VALUE, 1L << 48, (1L << 48) + 7, Long.MAX_VALUE, Long.MAX_VALUE / 1024 + 1};
     private static final int MAX_REFS_PER_FILE = 3;
+    /** Cursor flags io() refuses: no lock, both locks, a bit no flag has. */
+    private static final int[] BAD_FLAGS = {0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_SHARED_WRITE_LOCK,
+        PagedFile.PF_NO_GROW, PagedFile.PF_READ_AHEAD, PagedFile.PF_SHARED_READ_LOCK | 1 << 9, PagedFile.PF_SHARED_WRITE_LOCK | 1 << 30};
     /** How a flush, or a close, says that a force of the mapping failed before (FileMapping's words). */
     private static final String EARLIER_FORCE_FAILED = "an earlier force of";
     /** The calls {@link #expectRefusedAfterClose} tries on a closed cursor, by the number it draws. */
@@ -147,6 +152,7 @@ final class Worker implements Runnable {
                 case OWN_FILE_TRUNCATE -> ownFileTruncate();
                 case OWN_FILE_END -> ownFileEnd();
                 case OWN_FILE_UNMAP_UNDER_CURSORS -> ownFileUnmapUnderCursors();
+                case BAD_INPUT -> badInput();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -625,6 +631,61 @@ final class Worker implements Runnable {
         sc.farWrites.incrementAndGet();
     }
 
+    /**
+     * A call with an argument no file or cursor takes: bad cursor flags, a negative truncate or touch count, a file page
+     * size the cache cannot hold, a linked cursor's page id no file can have. Each must throw IllegalArgumentException
+     * naming the bad value, and change nothing (the model then holds as it was).
+     */
+    private void badInput() throws IOException {
+        FileModel f = randomFile();
+        Ref ref = ensureRef(f);
+        int kind = rnd.nextInt(6);
+        long bad = switch (kind) {
+            case 0 -> BAD_FLAGS[rnd.nextInt(BAD_FLAGS.length)];
+            case 1, 2 -> -1 - rnd.nextInt(1000);
+            case 3 -> rnd.nextBoolean() ? -rnd.nextInt(5) : ScenarioConfig.CACHE_PAGE_SIZE + 1 + rnd.nextInt(ScenarioConfig.CACHE_PAGE_SIZE);
+            default -> INVALID_IDS[rnd.nextInt(INVALID_IDS.length)];
+        };
+        String call = switch (kind) {
+            case 0 -> "io(0, flags " + bad + ")";
+            case 1 -> "truncate(" + bad + ")";
+            case 2 -> "touch(0, " + bad + ")";
+            case 3 -> "map(" + f.name + ", page size " + bad + ")";
+            case 4 -> "openLinkedCursor(" + bad + ") of a read cursor";
+            default -> "openLinkedCursor(" + bad + ") of a write cursor";
+        };
+        trace.append(ref).append(' ').append(call).append("=IAE? ");
+        Object result;
+        try {
+            result = switch (kind) {
+                case 0 -> ref.pf().io(0, (int) bad);
+                case 1 -> {
+                    ref.pf().truncate(bad);
+                    yield "returned";
+                }
+                case 2 -> ref.pf().touch(0, (int) bad);
+                case 3 -> ref.gen().cache.map(f.spellings.get(0), (int) bad);
+                default -> {
+                    try (PageCursor c = ref.pf().io(0, kind == 4 ? PagedFile.PF_SHARED_READ_LOCK : PagedFile.PF_SHARED_WRITE_LOCK)) {
+                        yield c.openLinkedCursor(bad);
+                    }
+                }
+            };
+        } catch (IllegalArgumentException e) {
+            if (!String.valueOf(e.getMessage()).contains(Long.toString(bad))) {
+                throw fail(call + " on " + ref + " was refused without naming the bad value " + bad + ": " + e.getMessage(), e);
+            }
+            sc.badInputsRefused.incrementAndGet();
+            return;
+        }
+        if (result instanceof PageCursor c) {
+            c.close();
+        } else if (result instanceof PagedFile pf) {
+            pf.close();
+        }
+        throw fail(call + " on " + ref + " returned " + result + " instead of throwing IllegalArgumentException", null);
+    }
+
     /** Writes the next version of the page under the write cursor if this thread owns it, after checking what it holds. */
     private void writeIfOwn(PageCursor c, FileModel f, long id, Pending pending) {
         int slot = f.slotOf(id);
@@ -917,16 +978,35 @@ final class Worker implements Runnable {
             writeOwnPage(ref, rnd.nextInt(f.pages), false);
         }
         long cut = rnd.nextInt(f.pages + 1);
-        trace.append("truncate(").append(cut).append(") ");
-        boolean certain = false;
+        // now and then a read cursor is on a page while the truncate runs: read cursors hold nothing back
+        long readId = rnd.nextInt(f.pages);
+        PageCursor reader = rnd.nextBoolean() ? ref.pf().io(readId, PagedFile.PF_SHARED_READ_LOCK) : null;
         try {
-            ref.pf().truncate(cut);
-            certain = true;
-            sc.ownTruncates.incrementAndGet();
+            boolean readerOn = reader != null && reader.next();
+            long ackedBefore = readerOn ? f.acked(f.slotOf(readId)) : 0;
+            long[] words = new long[PageImage.words(f.pageSize)];
+            if (readerOn) {
+                PageImage.readPinned(reader, words);
+                trace.append("reading ").append(readId).append(' ');
+            }
+            trace.append("truncate(").append(cut).append(") ");
+            boolean certain = false;
+            try {
+                ref.pf().truncate(cut);
+                certain = true;
+                sc.ownTruncates.incrementAndGet();
+            } finally {
+                f.truncated(cut, certain);
+            }
+            checkLastPage(ref, " after truncate(" + cut + ")");
+            if (readerOn) {
+                readAcrossTruncate(reader, ref, readId, cut, words, ackedBefore);
+            }
         } finally {
-            f.truncated(cut, certain);
+            if (reader != null) {
+                closeCursor(reader);
+            }
         }
-        checkLastPage(ref, " after truncate(" + cut + ")");
         long last = ref.pf().getLastPageId();
         try (PageCursor c = ref.pf().io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             for (int n = 1 + rnd.nextInt(4); n > 0; n--) {
@@ -942,6 +1022,44 @@ final class Worker implements Runnable {
                 }
             }
         }
+    }
+
+    /**
+     * The end of a read that was under way on page {@code id} while this thread's truncate to {@code cut} pages ran.
+     * A page cut off: {@code shouldRetry()} returns true and leaves the cursor on no page (its reads out of bounds),
+     * and {@code checkAndClearCursorException()} says the page was truncated away. A page kept: the read, repeated
+     * as long as {@code shouldRetry()} asks, finds the version it held.
+     */
+    private void readAcrossTruncate(PageCursor reader, Ref ref, long id, long cut, long[] words, long ackedBefore) throws IOException {
+        FileModel f = ref.file();
+        if (id < cut) {
+            while (reader.shouldRetry()) {
+                PageImage.readPinned(reader, words);
+            }
+            long version = PageImage.versionOf(words, f.tag, id);
+            String wrong = f.judge(f.slotOf(id), version, ackedBefore);
+            if (wrong != null) {
+                throw fail("read cursor across truncate(" + cut + "): " + f.describe(f.slotOf(id)) + " " + wrong, null);
+            }
+            return;
+        }
+        if (!reader.shouldRetry()) {
+            throw fail("shouldRetry() of a read cursor on page " + id + " of " + ref + " returned false after truncate(" + cut
+                + ") cut the page off: the read through it is void", null);
+        }
+        long after = reader.getLong(0);
+        if (after != 0 || !reader.checkAndClearBoundsFlag()) {
+            throw fail("a read cursor left on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, read "
+                + after + " in bounds instead of nothing out of bounds", null);
+        }
+        try {
+            reader.checkAndClearCursorException();
+        } catch (CursorException e) {
+            trace.append("cut under the reader: ").append(e.getMessage()).append(' ');
+            return;
+        }
+        throw fail("a read cursor on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, has no cursor"
+            + " exception to say so after its shouldRetry()", null);
     }
 
     /**
@@ -972,6 +1090,14 @@ final class Worker implements Runnable {
                     + last, null);
             }
             checkLastPage(ref, " after a PF_NO_GROW write cursor's move past its end");
+            try (PageCursor w = ref.pf().io(0, PagedFile.PF_SHARED_WRITE_LOCK | PagedFile.PF_NO_GROW);
+                 PageCursor link = w.openLinkedCursor(past)) {
+                if (link.next()) {
+                    throw fail("the linked cursor of a PF_NO_GROW write cursor moved to " + past + " on " + ref
+                        + ", past the last page " + last + ": a link takes its parent's PF_NO_GROW", null);
+                }
+            }
+            checkLastPage(ref, " after a PF_NO_GROW write cursor's link moved past its end");
             if (!writeOwnPage(ref, past, false)) {
                 throw fail("write cursor next() to " + past + " on " + ref + " returned false: a write grows the file", null);
             }
