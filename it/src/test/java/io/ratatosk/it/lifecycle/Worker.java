@@ -296,8 +296,10 @@ final class Worker implements Runnable {
         long first = rnd.nextInt(f.pages);
         long second = rnd.nextInt(f.pages + 8);
         boolean linkInLoop = rnd.nextBoolean();
-        trace.append(ref).append(" io(").append(first).append(") link(").append(second).append(linkInLoop ? ") in the loop " : ") ");
-        PageCursor parent = ref.pf().io(first, PagedFile.PF_SHARED_READ_LOCK);
+        boolean readAhead = rnd.nextInt(4) == 0; // the parent's only: a link reads nothing ahead
+        trace.append(ref).append(readAhead ? " read-ahead" : "").append(" io(").append(first).append(") link(").append(second)
+            .append(linkInLoop ? ") in the loop " : ") ");
+        PageCursor parent = ref.pf().io(first, PagedFile.PF_SHARED_READ_LOCK | (readAhead ? PagedFile.PF_READ_AHEAD : 0));
         PageCursor link = null;
         try {
             int slotA = f.slotOf(first);
@@ -978,6 +980,10 @@ final class Worker implements Runnable {
             writeOwnPage(ref, rnd.nextInt(f.pages), false);
         }
         long cut = rnd.nextInt(f.pages + 1);
+        if (cut < f.pages && rnd.nextInt(4) == 0) {
+            truncateUnderOwnWriteLink(ref, cut);
+            return;
+        }
         // now and then a read cursor is on a page while the truncate runs: read cursors hold nothing back
         long readId = rnd.nextInt(f.pages);
         PageCursor reader = rnd.nextBoolean() ? ref.pf().io(readId, PagedFile.PF_SHARED_READ_LOCK) : null;
@@ -1021,6 +1027,53 @@ final class Worker implements Runnable {
                     verifyUnderReadCursor(c, f, id, false);
                 }
             }
+        }
+    }
+
+    /**
+     * A truncate of this thread's own file to {@code cut} pages while a linked write cursor of this thread holds a page
+     * at or past the cut (its parent on none): refused with IllegalStateException, and nothing changed: the file is as
+     * long as it was, and the held page, written again after the refusal, keeps its versions.
+     */
+    private void truncateUnderOwnWriteLink(Ref ref, long cut) throws IOException {
+        FileModel f = ref.file();
+        long held = cut + rnd.nextInt((int) (f.pages - cut));
+        trace.append("hold ").append(held).append(" through a link, truncate(").append(cut).append(") ");
+        Pending pending = new Pending(f);
+        PageCursor parent = ref.pf().io(0, PagedFile.PF_SHARED_WRITE_LOCK);
+        try {
+            PageCursor link = parent.openLinkedCursor(held);
+            boolean moved = false;
+            try {
+                moved = link.next();
+            } finally {
+                f.grew(held, moved);
+            }
+            if (!moved) {
+                throw fail("linked write cursor next() to " + held + " on " + ref + " returned false", null);
+            }
+            writeIfOwn(link, f, held, pending);
+            long lastBefore = ref.pf().getLastPageId();
+            try {
+                ref.pf().truncate(cut);
+                f.truncated(cut, true);
+                throw fail("truncate(" + cut + ") of " + ref + " returned normally while this thread's linked write cursor"
+                    + " held page " + held, null);
+            } catch (IllegalStateException e) {
+                if (!alive(ref.pf())) {
+                    throw e; // the cache closed meanwhile: judged as such
+                }
+                trace.append("refused ");
+            }
+            long lastAfter = ref.pf().getLastPageId();
+            if (lastAfter != lastBefore) {
+                throw fail("truncate(" + cut + ") of " + ref + " was refused for a held page, but moved the last page id from "
+                    + lastBefore + " to " + lastAfter, null);
+            }
+            writeIfOwn(link, f, held, pending); // checks the page kept the version just written, and writes the next
+        } finally {
+            closeCursor(parent); // closes the link too
+            pending.ack();
         }
     }
 
