@@ -69,6 +69,8 @@ final class Scenario {
     /** Calls with a bad argument, each refused with IllegalArgumentException naming it. */
     final AtomicLong badInputsRefused = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
+    /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
+    final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
     private volatile CacheGeneration current;
     private int nextGeneration;
 
@@ -129,7 +131,9 @@ final class Scenario {
         pinWriteAwareBudget(cache, number);
         policiesUsed.add(cacheConfig.policy());
         boolean forcesTracked = config.faulty() && !(cache.tier() instanceof NvmSwapStore);
-        return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), allFiles.size(), forcesTracked);
+        CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), allFiles.size(), forcesTracked);
+        generations.add(g);
+        return g;
     }
 
     /** The current cache; while it is closed and not yet replaced, waits for its replacement. */

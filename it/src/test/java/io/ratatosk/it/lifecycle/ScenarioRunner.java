@@ -42,6 +42,7 @@ final class ScenarioRunner {
             return;
         }
         sc.injector.disable();
+        step("checking that no cache counts a cursor open", this::checkNoCursorOpen);
         step("closing the last cache", this::closeLast);
         step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
         step("checking every file through a fresh cache", this::verifyThroughFreshCache);
@@ -85,6 +86,21 @@ final class ScenarioRunner {
             } catch (IllegalStateException e) {
                 throw sc.fail("closing the cache after every worker stopped threw " + e
                     + ": no cursor is open, so nothing may hold a page", e);
+            }
+        }
+    }
+
+    /**
+     * Every worker closed every cursor it opened (linked ones, ones whose calls were refused, ones left open across a
+     * close), so no cache of the scenario may count one open: a closed cache frees its page memory only when that count
+     * reaches 0, so one cursor counted and never uncounted keeps a cache's memory for the life of the host.
+     */
+    private void checkNoCursorOpen() {
+        for (CacheGeneration g : sc.generations) {
+            long open = g.cache.openCursors();
+            if (open != 0) {
+                throw sc.fail(g + (g.closed ? ", closed," : "") + " counts " + open + " cursors open after every worker"
+                    + " closed every cursor it opened" + (g.closed ? ": its page memory is never freed" : ""), null);
             }
         }
     }

@@ -54,6 +54,8 @@ final class Worker implements Runnable {
         PagedFile.PF_NO_GROW, PagedFile.PF_READ_AHEAD, PagedFile.PF_SHARED_READ_LOCK | 1 << 9, PagedFile.PF_SHARED_WRITE_LOCK | 1 << 30};
     /** How a flush, or a close, says that a force of the mapping failed before (FileMapping's words). */
     private static final String EARLIER_FORCE_FAILED = "an earlier force of";
+    /** How a flush, or a close, says that its own force failed (FileMapping's words). */
+    private static final String FORCE_FAILED = "to storage failed after its dirty pages were written";
     /** The calls {@link #expectRefusedAfterClose} tries on a closed cursor, by the number it draws. */
     private static final String[] CLOSED_CURSOR_CALLS = {"next()", "next(0)", "shouldRetry()", "getLong(0)", "getLong()",
         "putLong(0, -1)", "getBytes(0, 8 bytes)", "putBytes(0, 8 bytes)", "fill(0, 8)", "getCurrentPageId()", "getOffset()",
@@ -1198,17 +1200,32 @@ final class Worker implements Runnable {
             writer = pf.io(rnd.nextInt(f.pages), PagedFile.PF_SHARED_WRITE_LOCK);
             refs.remove(ref);
             trace.append("close ").append(ref).append(' ');
+            FaultInjector.Forces forces = ref.gen().forcesTracked ? sc.injector.forcesOf(f.name) : null;
+            boolean stuck = forces != null && forces.forceFailed() && forces.closedBy() == null;
+            String forceFailure = null;
             try {
                 pf.close();
+                if (stuck && forces.closedBy() == Thread.currentThread()) {
+                    throw fail("PagedFile.close() of " + ref + ", its only reference, unmapped it and returned normally"
+                        + " although a force of this mapping had failed before: the failure sticks to the close", null);
+                }
             } catch (IOException e) {
                 if (!FaultInjector.isInjected(e)) {
                     throw fail("PagedFile.close() of " + ref + " threw " + e + " with no disk fault injected", e);
+                }
+                String message = String.valueOf(e.getMessage());
+                if (message.contains(EARLIER_FORCE_FAILED) || message.contains(FORCE_FAILED)) {
+                    forceFailure = message;
                 }
                 trace.append("failed: ").append(e).append(' ');
             }
             if (alive(pf)) {
                 if (!sc.faulty()) {
                     throw fail("PagedFile.close() of " + ref + ", its only reference, left it mapped (io() gives cursors)", null);
+                }
+                if (forceFailure != null) {
+                    throw fail("PagedFile.close() of " + ref + ", its only reference, threw a failed force (" + forceFailure
+                        + ") but left the file mapped: a close whose force fails unmaps the file all the same", null);
                 }
                 refs.add(ref); // a failed write kept it mapped: still ours
                 return;
