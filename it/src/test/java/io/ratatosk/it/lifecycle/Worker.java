@@ -1139,6 +1139,17 @@ final class Worker implements Runnable {
             }
         }
         checkLastPage(ref, " after a read past its end");
+        // a touch from past the end faults nothing in, and a truncate to more pages than a file can have cuts nothing
+        int touched = ref.pf().touch(past, 1 + rnd.nextInt(4));
+        if (touched != 0) {
+            throw fail("touch(" + past + ", ...) on " + ref + " faulted " + touched + " pages in past the last page " + last, null);
+        }
+        if (rnd.nextInt(4) == 0) {
+            long huge = rnd.nextBoolean() ? Long.MAX_VALUE : ref.pf().maxPageId() + 1;
+            trace.append("truncate(").append(huge).append(") ");
+            ref.pf().truncate(huge);
+        }
+        checkLastPage(ref, " after a touch past its end and a truncate to more pages than it has");
         if (past < f.pages) {
             if (writeOwnPage(ref, past, true)) {
                 throw fail("PF_NO_GROW write cursor next() to " + past + " on " + ref + " returned true past the last page "
