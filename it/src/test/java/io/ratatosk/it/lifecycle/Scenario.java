@@ -68,6 +68,9 @@ final class Scenario {
     final AtomicLong ownUnmapsUnderCursors = new AtomicLong();
     /** Calls with a bad argument, each refused with IllegalArgumentException naming it. */
     final AtomicLong badInputsRefused = new AtomicLong();
+    /** Reads of a thread's own file whose page (the parent's, or only its link's) a truncate cut under them, reported so. */
+    final AtomicLong readsCutUnder = new AtomicLong();
+    final AtomicLong linkedReadsCutUnder = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
     final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
@@ -313,6 +316,7 @@ final class Scenario {
             + " again " + stuckForcesReported.get() : "") + ", linked records " + linkedRecords.get() + ", calls on closed"
             + " cursors refused " + closedCursorRefusals.get() + ", own files: truncates " + ownTruncates.get()
             + ", ends checked " + ownEndChecks.get() + ", unmaps under cursors " + ownUnmapsUnderCursors.get()
+            + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }

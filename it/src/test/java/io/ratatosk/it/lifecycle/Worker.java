@@ -987,7 +987,7 @@ final class Worker implements Runnable {
             return;
         }
         // now and then a read cursor is on a page while the truncate runs: read cursors hold nothing back
-        long readId = rnd.nextInt(f.pages);
+        long readId = cut > 0 && rnd.nextBoolean() ? rnd.nextInt((int) cut) : rnd.nextInt(f.pages); // a page kept, half the time
         PageCursor reader = rnd.nextBoolean() ? ref.pf().io(readId, PagedFile.PF_SHARED_READ_LOCK) : null;
         try {
             boolean readerOn = reader != null && reader.next();
@@ -996,6 +996,16 @@ final class Worker implements Runnable {
             if (readerOn) {
                 PageImage.readPinned(reader, words);
                 trace.append("reading ").append(readId).append(' ');
+            }
+            // and now and then its link reads another page (the parent's shouldRetry() and cursor exception speak for it)
+            long linkId = cut < f.pages && rnd.nextBoolean() ? cut + rnd.nextInt((int) (f.pages - cut)) : rnd.nextInt(f.pages);
+            PageCursor link = readerOn && rnd.nextBoolean() ? reader.openLinkedCursor(linkId) : null;
+            boolean linkOn = link != null && link.next();
+            long linkAckedBefore = linkOn ? f.acked(f.slotOf(linkId)) : 0;
+            long[] linkWords = new long[words.length];
+            if (linkOn) {
+                PageImage.readPinned(link, linkWords);
+                trace.append("and through a link ").append(linkId).append(' ');
             }
             trace.append("truncate(").append(cut).append(") ");
             boolean certain = false;
@@ -1008,7 +1018,8 @@ final class Worker implements Runnable {
             }
             checkLastPage(ref, " after truncate(" + cut + ")");
             if (readerOn) {
-                readAcrossTruncate(reader, ref, readId, cut, words, ackedBefore);
+                readAcrossTruncate(reader, ref, readId, cut, words, ackedBefore,
+                    linkOn ? new LinkedRead(link, linkId, linkWords, linkAckedBefore) : null);
             }
         } finally {
             if (reader != null) {
@@ -1085,36 +1096,55 @@ final class Worker implements Runnable {
      * and {@code checkAndClearCursorException()} says the page was truncated away. A page kept: the read, repeated
      * as long as {@code shouldRetry()} asks, finds the version it held.
      */
-    private void readAcrossTruncate(PageCursor reader, Ref ref, long id, long cut, long[] words, long ackedBefore) throws IOException {
+    private void readAcrossTruncate(PageCursor reader, Ref ref, long id, long cut, long[] words, long ackedBefore,
+                                    LinkedRead linked) throws IOException {
         FileModel f = ref.file();
-        if (id < cut) {
+        boolean linkCut = linked != null && linked.id() >= cut;
+        if (id < cut && !linkCut) {
             while (reader.shouldRetry()) {
                 PageImage.readPinned(reader, words);
+                if (linked != null) {
+                    PageImage.readPinned(linked.cursor(), linked.words());
+                }
             }
-            long version = PageImage.versionOf(words, f.tag, id);
-            String wrong = f.judge(f.slotOf(id), version, ackedBefore);
-            if (wrong != null) {
-                throw fail("read cursor across truncate(" + cut + "): " + f.describe(f.slotOf(id)) + " " + wrong, null);
+            judgeAcrossTruncate(f, id, words, ackedBefore, cut);
+            if (linked != null) {
+                judgeAcrossTruncate(f, linked.id(), linked.words(), linked.ackedBefore(), cut);
             }
             return;
         }
+        long cutId = id >= cut ? id : linked.id();
         if (!reader.shouldRetry()) {
-            throw fail("shouldRetry() of a read cursor on page " + id + " of " + ref + " returned false after truncate(" + cut
-                + ") cut the page off: the read through it is void", null);
+            throw fail("shouldRetry() of a read cursor on page " + id + (linked != null ? " with a link on page " + linked.id()
+                : "") + " of " + ref + " returned false after truncate(" + cut + ") cut page " + cutId + " off: the read"
+                + " through it is void", null);
         }
-        long after = reader.getLong(0);
+        long after = (id >= cut ? reader : linked.cursor()).getLong(0);
         if (after != 0 || !reader.checkAndClearBoundsFlag()) {
-            throw fail("a read cursor left on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, read "
+            throw fail("a read cursor left on page " + cutId + " of " + ref + ", which truncate(" + cut + ") cut off, read "
                 + after + " in bounds instead of nothing out of bounds", null);
         }
         try {
             reader.checkAndClearCursorException();
         } catch (CursorException e) {
             trace.append("cut under the reader: ").append(e.getMessage()).append(' ');
+            (linked != null && id < cut ? sc.linkedReadsCutUnder : sc.readsCutUnder).incrementAndGet();
             return;
         }
-        throw fail("a read cursor on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, has no cursor"
-            + " exception to say so after its shouldRetry()", null);
+        throw fail("a read cursor on page " + cutId + " of " + ref + ", which truncate(" + cut + ") cut off, has no cursor"
+            + " exception to say so after " + (id >= cut ? "its" : "its parent's") + " shouldRetry()", null);
+    }
+
+    private void judgeAcrossTruncate(FileModel f, long id, long[] words, long ackedBefore, long cut) {
+        long version = PageImage.versionOf(words, f.tag, id);
+        String wrong = f.judge(f.slotOf(id), version, ackedBefore);
+        if (wrong != null) {
+            throw fail("read cursor across truncate(" + cut + "): " + f.describe(f.slotOf(id)) + " " + wrong, null);
+        }
+    }
+
+    /** A linked read cursor on page {@code id}, what it read, and the version acknowledged before it read. */
+    private record LinkedRead(PageCursor cursor, long id, long[] words, long ackedBefore) {
     }
 
     /**
