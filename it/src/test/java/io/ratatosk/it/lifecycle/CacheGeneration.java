@@ -15,16 +15,22 @@ final class CacheGeneration {
     final int number;
     final PageCache cache;
     final String description;
+    /**
+     * Whether the injector's record of each mapping's forces speaks for this cache ({@link FaultInjector#forcesOf}): a
+     * failing disk, and no NVM tier, whose close of a file forces it too (a failure there is the close's, not a flush's).
+     */
+    final boolean forcesTracked;
     final AtomicInteger closesStarted = new AtomicInteger();
     final AtomicInteger closesFinished = new AtomicInteger();
     /** Set once a close() returned normally: from then on nothing may succeed on this cache. */
     volatile boolean closed;
     final AtomicReferenceArray<PagedFile> latestMapping;
 
-    CacheGeneration(int number, PageCache cache, String description, int files) {
+    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked) {
         this.number = number;
         this.cache = cache;
         this.description = description;
+        this.forcesTracked = forcesTracked;
         this.latestMapping = new AtomicReferenceArray<>(files);
     }
 

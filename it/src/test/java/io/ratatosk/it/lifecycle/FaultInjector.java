@@ -7,7 +7,9 @@ import io.ratatosk.nvm.NvmDevice;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -33,6 +35,8 @@ final class FaultInjector {
     private volatile boolean errors = true;
     /** The NVM device of the current cache, when it has the tier; else null. */
     private volatile NvmDevice nvm;
+    /** Each file's latest swapper, by file name: what {@link #forcesOf} answers. */
+    private final Map<String, FaultySwapper> swappers = new ConcurrentHashMap<>();
 
     FaultInjector(long seed) {
         this.random = new SplittableRandom(seed);
@@ -74,6 +78,20 @@ final class FaultInjector {
         return injected.get();
     }
 
+    /** The swapper the latest map of the file named {@code name} opened through this injector, or null. */
+    Forces forcesOf(String name) {
+        return swappers.get(name);
+    }
+
+    /** What the model knows of the forces of one mapping (one swapper: a new map opens a new one). */
+    interface Forces {
+        /** Whether a force of this mapping failed (it then sticks until the file is unmapped). */
+        boolean forceFailed();
+
+        /** The thread that closed this swapper (unmapping its file), or null while it is open. */
+        Thread closedBy();
+    }
+
     /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
     PageSwapperFactory factory() {
         FileSwapperFactory files = new FileSwapperFactory();
@@ -81,7 +99,9 @@ final class FaultInjector {
             @Override
             public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
                 maybeFail("create", file, -1, false);
-                return new FaultySwapper(files.create(file, fileId, filePageSize, create), file);
+                FaultySwapper swapper = new FaultySwapper(files.create(file, fileId, filePageSize, create), file);
+                swappers.put(file.getFileName().toString(), swapper);
+                return swapper;
             }
 
             @Override
@@ -100,7 +120,9 @@ final class FaultInjector {
         synchronized (random) {
             roll = random.nextInt(10_000);
         }
-        if (roll >= perTenThousand) {
+        // A force is a rare call: failed four times as often, so that a mapping whose force failed (which sticks) is
+        // met by later flushes and closes in most faulty scenarios.
+        if (roll >= (call.equals("force") ? Math.min(10_000, 4 * perTenThousand) : perTenThousand)) {
             return;
         }
         injected.incrementAndGet();
@@ -116,8 +138,10 @@ final class FaultInjector {
         throw new InjectedIOException(what);
     }
 
-    private final class FaultySwapper extends ForwardingPageSwapper {
+    private final class FaultySwapper extends ForwardingPageSwapper implements Forces {
         private final Path file;
+        private volatile boolean forceFailed;
+        private volatile Thread closedBy;
 
         FaultySwapper(PageSwapper real, Path file) {
             super(real);
@@ -178,12 +202,30 @@ final class FaultInjector {
 
         @Override
         public void force() throws IOException {
-            maybeFail("force", file, -1, false);
+            try {
+                maybeFail("force", file, -1, false);
+            } catch (IOException e) {
+                forceFailed = true;
+                throw e;
+            }
             super.force();
         }
 
         @Override
+        public boolean forceFailed() {
+            return forceFailed;
+        }
+
+        @Override
+        public Thread closedBy() {
+            return closedBy;
+        }
+
+        @Override
         public void close() throws IOException {
+            if (closedBy == null) {
+                closedBy = Thread.currentThread();
+            }
             super.close();
             maybeFail("close", file, -1, false);
         }

@@ -33,10 +33,31 @@ final class FileModel {
     private final AtomicLongArray acked;
     /** The highest page id with an acknowledged write, or -1: the file's last page id can be no lower. */
     private final AtomicLong maxAckedPageId = new AtomicLong(-1);
+    /** The one thread that maps and writes this file (a thread's own file), or -1 for a file every thread shares. */
+    final int privateOwner;
+    /**
+     * Per slot, the last version started before a truncate cut the page off, 0 if none: the page may never hold
+     * that version or an older one again (a cut page that comes back holds zeros, then what is written after).
+     */
+    private final AtomicLongArray cutFloor;
+    /**
+     * The file's last page id as far as the model knows, between these two (a thread's own file only, where one
+     * thread does everything that moves it): a write cursor's move past the end raises both, a truncate lowers
+     * both; an operation that failed half way moves only the bound it may have moved.
+     */
+    private volatile long lastPageLow = -1;
+    private volatile long lastPageHigh = -1;
 
     FileModel(int index, String name, long tag, int pageSize, int pages, int threads, List<Path> spellings,
               Function<Path, String> labels) {
+        this(index, name, tag, pageSize, pages, threads, -1, spellings, labels);
+    }
+
+    /** As above; {@code privateOwner} >= 0: a file only that thread uses (see {@link #privateOwner}). */
+    FileModel(int index, String name, long tag, int pageSize, int pages, int threads, int privateOwner, List<Path> spellings,
+              Function<Path, String> labels) {
         this.index = index;
+        this.privateOwner = privateOwner;
         this.name = name;
         this.tag = tag;
         this.pageSize = pageSize;
@@ -59,6 +80,7 @@ final class FileModel {
         }
         this.started = new AtomicLongArray(slotPageIds.length);
         this.acked = new AtomicLongArray(slotPageIds.length);
+        this.cutFloor = new AtomicLongArray(slotPageIds.length);
     }
 
     int slots() {
@@ -74,7 +96,7 @@ final class FileModel {
     }
 
     int owner(int slot) {
-        return slot % threads;
+        return privateOwner >= 0 ? privateOwner : slot % threads;
     }
 
     /** The slot of {@code pageId}, or -1 for a page no thread ever writes (a hole). */
@@ -124,6 +146,46 @@ final class FileModel {
     }
 
     /**
+     * A truncate to {@code pageCount} pages of this (private) file returned ({@code certain}), or failed in a way
+     * that may or may not have cut: the pages from {@code pageCount} on hold zeros now (or, uncertain, may still hold
+     * their last version). Only the owner calls this, with no write of its own in flight.
+     */
+    void truncated(long pageCount, boolean certain) {
+        long maxAcked = -1;
+        for (int s = 0; s < slots(); s++) {
+            if (pageId(s) >= pageCount) {
+                if (certain) {
+                    cutFloor.set(s, started(s));
+                }
+                acked.set(s, 0);
+            } else if (acked(s) > 0) {
+                maxAcked = Math.max(maxAcked, pageId(s));
+            }
+        }
+        maxAckedPageId.set(maxAcked);
+        if (certain) {
+            lastPageHigh = Math.min(lastPageHigh, pageCount - 1);
+        }
+        lastPageLow = Math.min(lastPageLow, pageCount - 1);
+    }
+
+    /** A write cursor of the owner moved to {@code pageId} ({@code moved}), or failed trying (it may have grown the file). */
+    void grew(long pageId, boolean moved) {
+        if (moved) {
+            lastPageLow = Math.max(lastPageLow, pageId);
+        }
+        lastPageHigh = Math.max(lastPageHigh, pageId);
+    }
+
+    long lastPageLow() {
+        return lastPageLow;
+    }
+
+    long lastPageHigh() {
+        return lastPageHigh;
+    }
+
+    /**
      * Null if {@code version} (read from {@code slot}, with {@code ackedBefore} read before the page was) is
      * possible; else why not.
      */
@@ -138,12 +200,17 @@ final class FileModel {
         if (version > startedNow) {
             return "holds version " + version + ", but only " + startedNow + " versions were ever written";
         }
+        if (version != 0 && version <= cutFloor.get(slot)) {
+            return "holds version " + version + ", but a truncate cut the page off after version " + cutFloor.get(slot)
+                + " was written (a cut page came back)";
+        }
         return null;
     }
 
     String describe(int slot) {
         return name + " page " + pageId(slot) + " (slot " + slot + ", owner t" + owner(slot) + ", acked "
-            + acked(slot) + ", started " + started(slot) + ")";
+            + acked(slot) + ", started " + started(slot) + (cutFloor.get(slot) > 0 ? ", cut after " + cutFloor.get(slot) : "")
+            + ")";
     }
 
     @Override

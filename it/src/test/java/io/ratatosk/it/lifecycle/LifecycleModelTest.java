@@ -17,12 +17,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
  * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
- * cursors ({@code next()}, {@code next(id)}, far and invalid ids), flush, truncate (past every page the model
+ * cursors ({@code next()}, {@code next(id)}, far and invalid ids), cursors with linked cursors (read in one
+ * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
+ * cursors (each must throw IllegalStateException), flush, truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest), cache close and reopen, over
- * several files, small caches and every policy, against a model of what each page must hold; the
- * disk fails for a while in some scenarios, and in some the NVM tier ({@code pagecache.swap=nvm}) sits
- * between most caches' frames and the files. Every acknowledged write must survive unmap, close and
- * reopen; nothing may crash, hang, tear a page, or map one file twice.
+ * several files, small caches with the background evictor on or off, and every policy, against a model of
+ * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
+ * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
+ * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
+ * every later flush of that mapping throws until it is unmapped), and in some the NVM tier
+ * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files. Every acknowledged write must survive
+ * unmap, close and reopen; nothing may crash, hang, tear a page, or map one file twice.
  *
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}
  * runs as long as asked. The master seed is printed at the start and in every failure, with the flags
@@ -40,6 +45,7 @@ class LifecycleModelTest {
     private static final Logger PAGECACHE_LOG = Logger.getLogger("io.ratatosk.pagecache");
     private static final Logger WARMUP_LOG = Logger.getLogger("io.ratatosk.pagecache.warmup");
     private static final String CLOSED_WITH_CURSORS = "page cache closed with ";
+    private static final String STALE_PROFILE = "stale, the file has ";
     private static final String CACHE_THREAD_PREFIX = "ratatosk-";
     private static final Duration THREAD_EXIT_GRACE = Duration.ofSeconds(10);
 
@@ -61,7 +67,10 @@ class LifecycleModelTest {
         Filter previousFilter = PAGECACHE_LOG.getFilter();
         Filter previousWarmUpFilter = WARMUP_LOG.getFilter();
         PAGECACHE_LOG.setFilter(countAndDrop(previousFilter, m -> m.startsWith(CLOSED_WITH_CURSORS), closedWithCursors));
-        WARMUP_LOG.setFilter(countAndDrop(previousWarmUpFilter, m -> m.contains("injected "), injectedWarmUpFailures));
+        // A profile written before a truncate of a thread's own file (or kept while a reheat ran) names more pages than
+        // the file has at the next map, which ignores it as stale, warning: expected, not printed either.
+        WARMUP_LOG.setFilter(countAndDrop(previousWarmUpFilter, m -> m.contains("injected ") || m.contains(STALE_PROFILE),
+            injectedWarmUpFailures));
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
             if (!FaultInjector.isInjected(e)) {
@@ -82,8 +91,8 @@ class LifecycleModelTest {
             WARMUP_LOG.setFilter(previousWarmUpFilter);
         }
         print("lifecycle model test: " + closedWithCursors.get() + " caches closed with cursors still open and "
-            + injectedWarmUpFailures.get() + " warm-ups stopped by an injected read failure (each a WARNING of the page"
-            + " cache's, counted here instead of printed)");
+            + injectedWarmUpFailures.get() + " warm-ups stopped by an injected read failure or profiles of a truncated file"
+            + " ignored as stale (each a WARNING of the page cache's, counted here instead of printed)");
         if (failures.any()) {
             throw failures.first();
         }

@@ -30,7 +30,15 @@ import java.util.concurrent.locks.LockSupport;
 final class Scenario {
     final ScenarioConfig config;
     final RunSettings settings;
+    /** The files every thread maps, reads and writes. */
     final List<FileModel> files = new ArrayList<>();
+    /**
+     * One file per thread that only that thread maps (a truncate to a middle page, a read or a write at the end, an
+     * unmap under its cursors: what the model can only know exactly where no other thread writes or holds the file).
+     */
+    final List<FileModel> privateFiles = new ArrayList<>();
+    /** Both. */
+    final List<FileModel> allFiles = new ArrayList<>();
     final PathSpellings spellings;
     final Failures failures;
     final Watchdog watchdog;
@@ -48,7 +56,24 @@ final class Scenario {
     final AtomicLong nvmWriteBacks = new AtomicLong();
     final AtomicLong nvmPrefetched = new AtomicLong();
     final AtomicLong dirtySkips = new AtomicLong();
+    /** Records read or written through a cursor and its link, both pages judged by the model. */
+    final AtomicLong linkedRecords = new AtomicLong();
+    /** Calls on closed cursors, each refused with IllegalStateException. */
+    final AtomicLong closedCursorRefusals = new AtomicLong();
+    /** Flushes, flushAndForce calls and closes that met a mapping whose force had failed before, and threw. */
+    final AtomicLong stuckForcesReported = new AtomicLong();
+    /** Truncates of a thread's own file that returned, moves past its end checked, unmaps under its cursors checked. */
+    final AtomicLong ownTruncates = new AtomicLong();
+    final AtomicLong ownEndChecks = new AtomicLong();
+    final AtomicLong ownUnmapsUnderCursors = new AtomicLong();
+    /** Calls with a bad argument, each refused with IllegalArgumentException naming it. */
+    final AtomicLong badInputsRefused = new AtomicLong();
+    /** Reads of a thread's own file whose page (the parent's, or only its link's) a truncate cut under them, reported so. */
+    final AtomicLong readsCutUnder = new AtomicLong();
+    final AtomicLong linkedReadsCutUnder = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
+    /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
+    final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
     private volatile CacheGeneration current;
     private int nextGeneration;
 
@@ -69,6 +94,15 @@ final class Scenario {
             files.add(new FileModel(f, name, tag, config.filePageSizes().get(f), config.filePages().get(f), config.threads(),
                 spellings.spellingsOf(name), spellings::label));
         }
+        for (int t = 0; t < config.threads(); t++) {
+            // from draws of their own, so that the seeds of earlier runs draw the shared files as before
+            SplittableRandom r = new SplittableRandom(RunSettings.mix(config.seed(), 600 + t));
+            String name = "s" + config.index() + "-own" + t;
+            privateFiles.add(new FileModel(files.size() + t, name, r.nextLong() | 1L, ScenarioConfig.CACHE_PAGE_SIZE,
+                8 + r.nextInt(25), 1, t, spellings.spellingsOf(name), spellings::label));
+        }
+        allFiles.addAll(files);
+        allFiles.addAll(privateFiles);
         for (int t = 0; t < config.threads(); t++) {
             logs.add(new OpLog("thread t" + t));
         }
@@ -99,7 +133,10 @@ final class Scenario {
         injector.nvm(cache.tier() instanceof NvmSwapStore nvm && config.faulty() ? nvm.device() : null);
         pinWriteAwareBudget(cache, number);
         policiesUsed.add(cacheConfig.policy());
-        return new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), files.size());
+        boolean forcesTracked = config.faulty() && !(cache.tier() instanceof NvmSwapStore);
+        CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), allFiles.size(), forcesTracked);
+        generations.add(g);
+        return g;
     }
 
     /** The current cache; while it is closed and not yet replaced, waits for its replacement. */
@@ -201,7 +238,7 @@ final class Scenario {
      * exactly its last started version where that was acknowledged.
      */
     void verifyOnDisk(String when, boolean exact) {
-        for (FileModel f : files) {
+        for (FileModel f : allFiles) {
             Path path = spellings.real(f.name);
             long[] words = new long[PageImage.words(f.pageSize)];
             ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
@@ -275,7 +312,12 @@ final class Scenario {
         return config + ": " + ops.get() + " ops, " + reopens.get() + " reopens, policies " + policiesUsed()
             + ", " + closedRejections.get() + " operations refused as closed, far writes " + farWrites.get()
             + " (refused " + farRefusals.get() + ")" + (faulty() ? ", " + injector.injected() + " faults injected, "
-            + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() : "") + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() + ", failed forces met"
+            + " again " + stuckForcesReported.get() : "") + ", linked records " + linkedRecords.get() + ", calls on closed"
+            + " cursors refused " + closedCursorRefusals.get() + ", own files: truncates " + ownTruncates.get()
+            + ", ends checked " + ownEndChecks.get() + ", unmaps under cursors " + ownUnmapsUnderCursors.get()
+            + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
+            + ", bad inputs refused " + badInputsRefused.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 
