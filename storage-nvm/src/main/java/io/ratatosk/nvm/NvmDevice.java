@@ -150,6 +150,11 @@ public final class NvmDevice implements AutoCloseable {
 
     /** Writes physical slot {@code physicalSlot} has received so far. */
     public long wear(int physicalSlot) {
+        if (physicalSlot < 0 || physicalSlot >= physicalSlots) {
+            // start-gap's spare slot counts: the range is the physical one, not checkSlot's logical one
+            throw new IndexOutOfBoundsException("physical NVM slot must be in [0, " + physicalSlots + "): physicalSlot="
+                + physicalSlot);
+        }
         return wear.get(physicalSlot);
     }
 

@@ -627,6 +627,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** The {@link PageKey} of the page in logical slot {@code slot}, or 0 when the slot holds none (a hint: it may change at once). */
     @Override
     public long keyInSlot(int slot) {
+        if (slot < 0 || slot >= slots) {
+            throw new IndexOutOfBoundsException("NVM slot must be in [0, " + slots + "): slot=" + slot);
+        }
         long key = slotKeys.get(slot);
         return key == FREE || key == RESERVED ? 0L : key;
     }

@@ -221,6 +221,21 @@ class NvmDeviceTest {
         }
     }
 
+    /** A physical slot out of range is named with the range, start-gap's spare slot included; it got the JDK's "Index 5 out of bounds for length 5". */
+    @Test
+    void wearOfASlotOutOfRangeNamesTheSlotAndTheRange() {
+        for (Remapping remapping : Remapping.values()) {
+            try (NvmDevice device = new NvmDevice(config(4).remapping(remapping).build())) {
+                int physical = device.physicalSlots();
+                assertEquals(0, device.wear(physical - 1), "the last physical slot (start-gap's spare) is in range");
+                for (int bad : new int[] {-1, physical}) {
+                    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> device.wear(bad));
+                    assertEquals("physical NVM slot must be in [0, " + physical + "): physicalSlot=" + bad, e.getMessage());
+                }
+            }
+        }
+    }
+
     /**
      * A close while reads are in flight (one in its modeled latency, one queued behind it on the same device, about to
      * copy) waits for them before it frees the region: it freed the region at once, and the queued read then copied

@@ -162,6 +162,18 @@ class NvmSwapStoreTest {
 
     // ---- ordering -----------------------------------------------------------------------------
 
+    /** A slot out of range is named with the range; it got the JDK's "Index 4 out of bounds for length 4". */
+    @Test
+    void keyInSlotOutOfRangeNamesTheSlotAndTheRange() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            assertEquals(0, store.keyInSlot(3), "the last slot is in range, and empty");
+            for (int bad : new int[] {-1, 4, Integer.MIN_VALUE}) {
+                IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> store.keyInSlot(bad));
+                assertEquals("NVM slot must be in [0, " + store.slots() + "): slot=" + bad, e.getMessage());
+            }
+        }
+    }
+
     @Test
     void pageEvictedDirtyRefaultedDirtiedAndEvictedAgainReachesTheFileWithItsLastContent() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(2).build(), files)) {
