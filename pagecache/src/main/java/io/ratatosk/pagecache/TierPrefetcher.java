@@ -30,6 +30,11 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
     /** A prefetch leaves at least this many free frames to demand faults. */
     static final int MIN_FREE_FRAMES = 2;
     private static final long DEMAND_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /**
+     * The longest step of the wait for demand reads, which doubles from {@link #DEMAND_BACKOFF_NANOS}: a read that takes
+     * long (storage that stalls) once had this thread wake every 20 us for as long as it lasted.
+     */
+    static final long MAX_DEMAND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final EvictionEngine engine;
@@ -124,8 +129,11 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
             sleepUnless(() -> queued == 0, IDLE_PARK_NANOS);
             return;
         }
+        long backoff = DEMAND_BACKOFF_NANOS;
         while (isRunning() && tier.readsInFlight() > 0) {
-            LockSupport.parkNanos(DEMAND_BACKOFF_NANOS); // demand first
+            LockSupport.parkNanos(backoff); // demand first; shutdown unparks
+            Thread.interrupted(); // only shutdown stops a worker; set, the interrupt made every park return at once
+            backoff = Math.min(2 * backoff, MAX_DEMAND_BACKOFF_NANOS);
         }
         if (isRunning()) {
             prefetch(key);
