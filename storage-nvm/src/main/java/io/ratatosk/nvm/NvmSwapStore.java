@@ -848,7 +848,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         UnsafeAccess.UNSAFE.freeMemory(scratch);
         try {
             files.close();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable
             if (failure == null) {
                 throw e;
             }
