@@ -76,6 +76,14 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
         if (isWorkerThread()) {
             return; // a prefetch's own swap-in does not chain further prefetches
         }
+        try {
+            offerNeighbours(fileId, pageId, slot);
+        } catch (RuntimeException e) {
+            dropped.increment(); // a tier's hook that throws: only a hint, which must not fail the fault that offered it
+        }
+    }
+
+    private void offerNeighbours(int fileId, long pageId, int slot) {
         boolean any = false;
         for (int d = 1; d <= pageNeighbours && pageId + d <= PageKey.MAX_PAGE_ID; d++) {
             any |= offer(PageKey.of(fileId, pageId + d));
@@ -93,7 +101,9 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
     }
 
     private boolean offer(long key) {
-        if (isResident(key) || !tier.contains(PageKey.fileId(key), PageKey.pageId(key))) {
+        int fileId = PageKey.fileId(key);
+        // a key naming no file (a plug-in's bare page id: file -1) reached the owner table's bounds check
+        if (fileId < 0 || fileId > PageKey.MAX_FILE_ID || isResident(key) || !tier.contains(fileId, PageKey.pageId(key))) {
             dropped.increment();
             return false;
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
@@ -31,10 +32,23 @@ class TierPrefetcherTest {
         final AtomicLong readsInFlightCalls = new AtomicLong();
         volatile boolean stalled = true;
         volatile SwapInListener listener = SwapInListener.NONE;
+        /** What {@link #keyInSlot} says slot 0 holds. */
+        volatile long keyInSlot;
+        /** Whether every read is a swap-in from slot 0, told to the listener from inside the read, as the NVM tier does. */
+        volatile boolean readsAreSwapIns;
 
         @Override
         public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            return files.create(file, fileId, filePageSize, create);
+            return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {
+                @Override
+                public int read(long pageId, long address) throws IOException {
+                    int read = super.read(pageId, address);
+                    if (readsAreSwapIns) {
+                        listener.swappedIn(fileId, pageId, 0);
+                    }
+                    return read;
+                }
+            };
         }
 
         @Override
@@ -75,12 +89,12 @@ class TierPrefetcherTest {
 
         @Override
         public int slots() {
-            return 1;
+            return 2;
         }
 
         @Override
         public long keyInSlot(int slot) {
-            return 0;
+            return keyInSlot;
         }
     }
 
@@ -152,5 +166,28 @@ class TierPrefetcherTest {
             assertTrue(System.nanoTime() - closing < TimeUnit.SECONDS.toNanos(5), "the close did not wait for the stall");
         }
         assertNull(prefetchThread(), "the prefetcher stopped");
+    }
+
+    /**
+     * A hint is only a hint: a key from the tier that names no file the cache could have (file id -1: a bare page id, a
+     * plug-in's bug) is dropped. It reached the cache's owner table with that id, and the IndexOutOfBoundsException went
+     * through the tier's read into the fault that had read the page, which failed.
+     */
+    @Test
+    void aHintThatNamesNoFileIsDroppedAndTheFaultThatOfferedItGetsItsPage() throws Exception {
+        StalledTier tier = new StalledTier();
+        tier.stalled = false;
+        tier.keyInSlot = 5; // file id bits 0: file -1, page 5
+        tier.readsAreSwapIns = true;
+        try (PageCache cache = PageCache.open(SwapPluginMisuseTest.config("pagecache.memory", "64k"), tier);
+             PagedFile file = cache.map(dir.resolve("hint.db"), PAGE)) {
+            LifecycleTest.write(file, 3, 3);
+            file.flush();
+            file.close();
+            try (PagedFile again = cache.map(dir.resolve("hint.db"), PAGE)) {
+                assertEquals(3, LifecycleTest.read(again, 3), "the fault got its page");
+                assertTrue(cache.stats().nvm().prefetchHintsDropped() > 0, "the hint naming no file was dropped");
+            }
+        }
     }
 }
