@@ -274,6 +274,31 @@ class NvmDeviceTest {
         }
     }
 
+    /** A close waiting out an operation of a second looks now and then, not every 100 us (10,000 wake-ups a second). */
+    @Test
+    void aCloseWaitingForALongOperationDoesNotSpin() throws Exception {
+        NvmDevice device = new NvmDevice(config(2).injectLatency(true).readLatencyNanos(1_000_000_000L).build());
+        try (OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long page = pages.allocate();
+            device.write(0, page, PAGE);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread inLatency = reader(device, 0, page, failed);
+            inLatency.start();
+            awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled second, holding the device
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long cpuBefore = mx.getCurrentThreadCpuTime();
+            device.close();
+            long cpuNanos = mx.getCurrentThreadCpuTime() - cpuBefore;
+            assertFalse(inLatency.isAlive(), "the close waited for the read");
+            assertTrue(cpuNanos < 50_000_000L, "CPU while the close waited: " + cpuNanos / 1_000_000 + " ms");
+            if (failed.get() != null) {
+                throw new AssertionError("the read in flight at close failed", failed.get());
+            }
+        } finally {
+            device.close();
+        }
+    }
+
     private static Thread reader(NvmDevice device, int slot, long address, AtomicReference<Throwable> failed) {
         return new Thread(() -> {
             try {
