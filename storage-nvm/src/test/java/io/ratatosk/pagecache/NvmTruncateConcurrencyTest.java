@@ -167,9 +167,9 @@ class NvmTruncateConcurrencyTest {
             }
         }
         assertTrue(truncates.get() > 0, "some truncates went through");
-        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(16 * PAGE),
+        try (PageCache reopened = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(16 * PAGE),
                  "pagecache.page_size", String.valueOf(PAGE), "pagecache.warmup.enabled", "false")));
-             PagedFile other = cache.map(otherPath, PAGE, false)) {
+             PagedFile other = reopened.map(otherPath, PAGE, false)) {
             for (int page = 0; page < PAGES; page++) {
                 if (lastWrite.get(page) != 0) {
                     assertEquals(lastWrite.get(page), LifecycleTest.read(other, page), "other.db page " + page + " after close");
