@@ -30,6 +30,11 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
     /** A prefetch leaves at least this many free frames to demand faults. */
     static final int MIN_FREE_FRAMES = 2;
     private static final long DEMAND_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /**
+     * The longest step of the wait for demand reads, which doubles from {@link #DEMAND_BACKOFF_NANOS}: a read that takes
+     * long (storage that stalls) once had this thread wake every 20 us for as long as it lasted.
+     */
+    static final long MAX_DEMAND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final EvictionEngine engine;
@@ -71,6 +76,14 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
         if (isWorkerThread()) {
             return; // a prefetch's own swap-in does not chain further prefetches
         }
+        try {
+            offerNeighbours(fileId, pageId, slot);
+        } catch (RuntimeException e) {
+            dropped.increment(); // a tier's hook that throws: only a hint, which must not fail the fault that offered it
+        }
+    }
+
+    private void offerNeighbours(int fileId, long pageId, int slot) {
         boolean any = false;
         for (int d = 1; d <= pageNeighbours && pageId + d <= PageKey.MAX_PAGE_ID; d++) {
             any |= offer(PageKey.of(fileId, pageId + d));
@@ -88,7 +101,9 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
     }
 
     private boolean offer(long key) {
-        if (isResident(key) || !tier.contains(PageKey.fileId(key), PageKey.pageId(key))) {
+        int fileId = PageKey.fileId(key);
+        // a key naming no file (a plug-in's bare page id: file -1) reached the owner table's bounds check
+        if (fileId < 0 || fileId > PageKey.MAX_FILE_ID || isResident(key) || !tier.contains(fileId, PageKey.pageId(key))) {
             dropped.increment();
             return false;
         }
@@ -124,8 +139,11 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
             sleepUnless(() -> queued == 0, IDLE_PARK_NANOS);
             return;
         }
+        long backoff = DEMAND_BACKOFF_NANOS;
         while (isRunning() && tier.readsInFlight() > 0) {
-            LockSupport.parkNanos(DEMAND_BACKOFF_NANOS); // demand first
+            LockSupport.parkNanos(backoff); // demand first; shutdown unparks
+            Thread.interrupted(); // only shutdown stops a worker; set, the interrupt made every park return at once
+            backoff = Math.min(2 * backoff, MAX_DEMAND_BACKOFF_NANOS);
         }
         if (isRunning()) {
             prefetch(key);

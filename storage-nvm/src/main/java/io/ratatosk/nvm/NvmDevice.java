@@ -42,8 +42,13 @@ public final class NvmDevice implements AutoCloseable {
     /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
     private static final int SLOT_WAITER_SLOTS = 4;
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
-    /** How often a close looks whether the operations it waits for have ended. */
+    /** How soon a close first looks again whether the operations it waits for have ended; the step then doubles. */
     private static final long CLOSE_POLL_NANOS = 100_000;
+    /**
+     * The longest step of a close's wait. Every 100 us, as it once looked, a close behind an operation of a second (the
+     * flags allow latencies of 10 s, and each queued operation adds its own) woke 10,000 times a second.
+     */
+    private static final long MAX_CLOSE_POLL_NANOS = 10_000_000;
 
     private final NvmDeviceConfig config;
     private final int slots;
@@ -150,6 +155,11 @@ public final class NvmDevice implements AutoCloseable {
 
     /** Writes physical slot {@code physicalSlot} has received so far. */
     public long wear(int physicalSlot) {
+        if (physicalSlot < 0 || physicalSlot >= physicalSlots) {
+            // start-gap's spare slot counts: the range is the physical one, not checkSlot's logical one
+            throw new IndexOutOfBoundsException("physical NVM slot must be in [0, " + physicalSlots + "): physicalSlot="
+                + physicalSlot);
+        }
         return wear.get(physicalSlot);
     }
 
@@ -357,9 +367,11 @@ public final class NvmDevice implements AutoCloseable {
         }
         closedAt = System.nanoTime();
         boolean interrupted = false; // an interrupt does not end the wait (the memory is still in use): kept for later
+        long poll = CLOSE_POLL_NANOS;
         while (operationsInFlight.get() > 0) {
-            LockSupport.parkNanos(CLOSE_POLL_NANOS);
+            LockSupport.parkNanos(poll);
             interrupted |= Thread.interrupted();
+            poll = Math.min(2 * poll, MAX_CLOSE_POLL_NANOS);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,7 @@
 package io.ratatosk.nvm;
 
 import java.util.Arrays;
-import java.util.Objects;
+import java.util.List;
 import java.util.function.Function;
 
 import io.ratatosk.pagecache.PageCacheConfig;
@@ -62,7 +62,7 @@ public final class NvmDeviceConfig {
         if (b.pageSize <= 0) {
             throw refused(PAGE_SIZE, "be positive", b.pageSize);
         }
-        this.profile = Objects.requireNonNull(b.profile, PROFILE);
+        this.profile = notNull(PROFILE, b.profile, NvmFlags.PROFILES);
         this.pageSize = b.pageSize;
         if (b.capacityBytes < b.pageSize) {
             throw refused(CAPACITY, "be at least one page (" + b.pageSize + " bytes)", b.capacityBytes);
@@ -88,12 +88,12 @@ public final class NvmDeviceConfig {
         }
         this.endurance = b.endurance;
         this.injectLatency = b.injectLatency;
-        this.remapping = Objects.requireNonNull(b.remapping, REMAPPING);
+        this.remapping = notNull(REMAPPING, b.remapping, NvmFlags.REMAPPINGS);
         if (b.gapInterval < 1) {
             throw new IllegalArgumentException("start-gap interval must be at least 1 write: gapInterval=" + b.gapInterval);
         }
         this.gapInterval = b.gapInterval;
-        this.writePolicy = Objects.requireNonNull(b.writePolicy, WRITE_POLICY);
+        this.writePolicy = notNull(WRITE_POLICY, b.writePolicy, NvmFlags.WRITE_POLICIES);
         this.writeAware = b.writeAware;
         if (b.prefetch < 0 || b.prefetch > MAX_PREFETCH) {
             throw refused(PREFETCH, "be in [0, " + MAX_PREFETCH + "]", b.prefetch);
@@ -110,6 +110,14 @@ public final class NvmDeviceConfig {
             throw refused(flag, "be at most 10s (" + NvmFlags.MAX_LATENCY_NANOS + " ns)", nanos);
         }
         return nanos;
+    }
+
+    /** A builder's null choice, refused as the flag refuses a value it does not know (it was a bare NullPointerException). */
+    private static <T> T notNull(String flag, T choice, List<String> choices) {
+        if (choice == null) {
+            throw refused(flag, "be one of " + String.join(", ", choices), null);
+        }
+        return choice;
     }
 
     private static IllegalArgumentException refused(String flag, String rule, Object value) {

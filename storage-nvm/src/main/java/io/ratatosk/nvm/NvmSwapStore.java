@@ -183,13 +183,57 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             throw new IllegalArgumentException("file page size must be in [1, " + slotSize
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
         }
-        PageSwapper delegate = files.create(file, fileId, filePageSize, create);
+        PageSwapper delegate = checked(files.create(file, fileId, filePageSize, create), file, filePageSize);
         NvmPageSwapper swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
         if (!swappers.compareAndSet(fileId, null, swapper)) {
             delegate.close();
             throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier");
         }
         return swapper;
+    }
+
+    /**
+     * What the page cache checks of a factory's swapper, checked here of the one behind the tier, which the cache never
+     * sees: the tier's swapper says the page size asked for whatever the file's does, so a file swapper of a larger page
+     * size read past the frame's end, and another file's swapper wrote this file's pages into that file.
+     */
+    private PageSwapper checked(PageSwapper delegate, Path file, int filePageSize) {
+        if (delegate == null) {
+            throw new IllegalStateException("cannot map " + file + " through the NVM tier: the swapper factory " + files
+                + " returned null");
+        }
+        for (int id = 0; id < swappers.length(); id++) {
+            NvmPageSwapper other = swappers.get(id);
+            if (other != null && other.fileSwapper() == delegate) {
+                // not closed: it is the other file's
+                throw new IllegalStateException("cannot map " + file + " through the NVM tier: the swapper factory "
+                    + files + " returned " + delegate + ", the swapper of " + other.file() + ", which is mapped; each file"
+                    + " needs a swapper of its own");
+            }
+        }
+        int delegatePageSize;
+        try {
+            delegatePageSize = delegate.filePageSize();
+        } catch (RuntimeException e) {
+            closeRefused(delegate, e);
+            throw e;
+        }
+        if (delegatePageSize != filePageSize) {
+            IllegalStateException refused = new IllegalStateException("cannot map " + file + " with page size "
+                + filePageSize + " through the NVM tier: the swapper factory " + files + " returned " + delegate
+                + " of page size " + delegatePageSize + " (it ignored the page size asked for)");
+            closeRefused(delegate, refused);
+            throw refused;
+        }
+        return delegate;
+    }
+
+    private static void closeRefused(PageSwapper delegate, Throwable refusal) {
+        try {
+            delegate.close();
+        } catch (IOException | RuntimeException e) {
+            refusal.addSuppressed(e);
+        }
     }
 
     // ---- page operations (called by NvmPageSwapper) ---------------------------------------------
@@ -627,6 +671,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /** The {@link PageKey} of the page in logical slot {@code slot}, or 0 when the slot holds none (a hint: it may change at once). */
     @Override
     public long keyInSlot(int slot) {
+        if (slot < 0 || slot >= slots) {
+            throw new IndexOutOfBoundsException("NVM slot must be in [0, " + slots + "): slot=" + slot);
+        }
         long key = slotKeys.get(slot);
         return key == FREE || key == RESERVED ? 0L : key;
     }
@@ -801,7 +848,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         UnsafeAccess.UNSAFE.freeMemory(scratch);
         try {
             files.close();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable
             if (failure == null) {
                 throw e;
             }

@@ -177,6 +177,21 @@ class NvmDeviceConfigTest {
         assertTrue(e.getMessage().startsWith("pagecache.nvm.capacity must be at least one page"), e.getMessage());
     }
 
+    /** A null choice is refused naming the flag and its values, as the builder's other refusals: it was a NullPointerException. */
+    @Test
+    void theBuilderRefusesANullChoiceNamingTheFlagAndItsValues() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> NvmDeviceConfig.builder(PAGE).profile(null).build());
+        assertEquals("pagecache.nvm.profile must be one of " + String.join(", ", NvmFlags.PROFILES)
+            + ": pagecache.nvm.profile=null", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(PAGE).remapping(null).build());
+        assertEquals("pagecache.nvm.remapping must be one of " + String.join(", ", NvmFlags.REMAPPINGS)
+            + ": pagecache.nvm.remapping=null", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(PAGE).writePolicy(null).build());
+        assertEquals("pagecache.nvm.write_policy must be one of " + String.join(", ", NvmFlags.WRITE_POLICIES)
+            + ": pagecache.nvm.write_policy=null", e.getMessage());
+    }
+
     @Test
     void theBuilderRefusesALatencyAboveTheFlagsTenSecondsAsTheFlagDoes() throws IOException {
         long tenSeconds = 10_000_000_000L;

@@ -221,6 +221,21 @@ class NvmDeviceTest {
         }
     }
 
+    /** A physical slot out of range is named with the range, start-gap's spare slot included; it got the JDK's "Index 5 out of bounds for length 5". */
+    @Test
+    void wearOfASlotOutOfRangeNamesTheSlotAndTheRange() {
+        for (Remapping remapping : Remapping.values()) {
+            try (NvmDevice device = new NvmDevice(config(4).remapping(remapping).build())) {
+                int physical = device.physicalSlots();
+                assertEquals(0, device.wear(physical - 1), "the last physical slot (start-gap's spare) is in range");
+                for (int bad : new int[] {-1, physical}) {
+                    IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> device.wear(bad));
+                    assertEquals("physical NVM slot must be in [0, " + physical + "): physicalSlot=" + bad, e.getMessage());
+                }
+            }
+        }
+    }
+
     /**
      * A close while reads are in flight (one in its modeled latency, one queued behind it on the same device, about to
      * copy) waits for them before it frees the region: it freed the region at once, and the queued read then copied
@@ -254,6 +269,31 @@ class NvmDeviceTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> device.read(0, first, PAGE));
             assertEquals("NVM device is closed", refused.getMessage());
             device.close(); // once only
+        } finally {
+            device.close();
+        }
+    }
+
+    /** A close waiting out an operation of a second looks now and then, not every 100 us (10,000 wake-ups a second). */
+    @Test
+    void aCloseWaitingForALongOperationDoesNotSpin() throws Exception {
+        NvmDevice device = new NvmDevice(config(2).injectLatency(true).readLatencyNanos(1_000_000_000L).build());
+        try (OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long page = pages.allocate();
+            device.write(0, page, PAGE);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread inLatency = reader(device, 0, page, failed);
+            inLatency.start();
+            awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled second, holding the device
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long cpuBefore = mx.getCurrentThreadCpuTime();
+            device.close();
+            long cpuNanos = mx.getCurrentThreadCpuTime() - cpuBefore;
+            assertFalse(inLatency.isAlive(), "the close waited for the read");
+            assertTrue(cpuNanos < 50_000_000L, "CPU while the close waited: " + cpuNanos / 1_000_000 + " ms");
+            if (failed.get() != null) {
+                throw new AssertionError("the read in flight at close failed", failed.get());
+            }
         } finally {
             device.close();
         }

@@ -162,6 +162,50 @@ class NvmSwapStoreTest {
 
     // ---- ordering -----------------------------------------------------------------------------
 
+    /**
+     * The tier's close whose file cannot be forced, over a file factory whose close throws a RuntimeException (a plug-in's
+     * bug): the force's failure, which says a file may not be durable, is what the close throws, the factory's suppressed
+     * in it. The factory's exception was thrown alone, and the force's failure lost.
+     */
+    @Test
+    void aFactoryWhoseCloseThrowsDoesNotHideAFileTheTierCouldNotForce() throws IOException {
+        PageSwapperFactory failing = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        throw new IOException("injected force failure");
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                throw new IllegalStateException("injected factory close failure");
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false); // a clean copy: nothing dirty held back
+        IOException e = assertThrows(IOException.class, store::close);
+        assertEquals("injected force failure", e.getMessage());
+        assertEquals(1, e.getSuppressed().length, java.util.Arrays.toString(e.getSuppressed()));
+        assertEquals("injected factory close failure", e.getSuppressed()[0].getMessage());
+        store.close(); // closed: nothing more to do
+    }
+
+    /** A slot out of range is named with the range; it got the JDK's "Index 4 out of bounds for length 4". */
+    @Test
+    void keyInSlotOutOfRangeNamesTheSlotAndTheRange() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            assertEquals(0, store.keyInSlot(3), "the last slot is in range, and empty");
+            for (int bad : new int[] {-1, 4, Integer.MIN_VALUE}) {
+                IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> store.keyInSlot(bad));
+                assertEquals("NVM slot must be in [0, " + store.slots() + "): slot=" + bad, e.getMessage());
+            }
+        }
+    }
+
     @Test
     void pageEvictedDirtyRefaultedDirtiedAndEvictedAgainReachesTheFileWithItsLastContent() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(2).build(), files)) {

@@ -110,4 +110,27 @@ class QueueLockTest {
         // Spinning takes the whole second of CPU (half of it on a loaded machine); parking a few milliseconds.
         assertTrue(cpuNanos[0] < TimeUnit.MILLISECONDS.toNanos(300), "CPU while waiting: " + cpuNanos[0] / 1_000_000 + " ms");
     }
+
+    /**
+     * A waiter queued behind a long operation (a device with a 10 s latency, which the flags allow) is woken by the
+     * unlock, not every 100 us to look: it took 10,000 wake-ups a second, for as long as the wait lasted.
+     */
+    @Test
+    void aWaiterBehindALongHoldParksUntilItsTurn() throws Exception {
+        QueueLock lock = new QueueLock(4);
+        lock.lock();
+        long[] cpuNanos = {-1};
+        Thread waiter = new Thread(() -> {
+            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = mx.getCurrentThreadCpuTime();
+            lock.lock();
+            cpuNanos[0] = mx.getCurrentThreadCpuTime() - before;
+            lock.unlock();
+        });
+        waiter.start();
+        Thread.sleep(1000); // the holder keeps the lock a second
+        lock.unlock();
+        waiter.join();
+        assertTrue(cpuNanos[0] < TimeUnit.MILLISECONDS.toNanos(50), "CPU while waiting: " + cpuNanos[0] / 1_000_000 + " ms");
+    }
 }

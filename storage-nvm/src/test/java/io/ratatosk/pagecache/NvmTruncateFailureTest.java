@@ -1,5 +1,7 @@
-package io.ratatosk.nvm;
+package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.LifecycleTest.read;
+import static io.ratatosk.pagecache.LifecycleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,11 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
-import io.ratatosk.pagecache.PageCache;
-import io.ratatosk.pagecache.PageCacheConfig;
-import io.ratatosk.pagecache.PageCacheInternals;
-import io.ratatosk.pagecache.PageCursor;
-import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A truncate whose cut of the file fails leaves the cache as it was, the NVM tier included: the tier's dirty copies of
- * the pages past the cut, newer than the file, are still there after the failure, and read back.
+ * the pages past the cut, newer than the file, are still there after the failure, and read back. In this package for
+ * {@link LifecycleTest}'s read and write.
  */
 class NvmTruncateFailureTest {
     private static final int PAGE = 4096;
@@ -50,24 +49,6 @@ class NvmTruncateFailureTest {
         }
     }
 
-    private static void write(PagedFile file, long pageId, long value) throws IOException {
-        try (PageCursor w = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(w.next());
-            w.putLong(0, value);
-        }
-    }
-
-    private static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor r = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(r.next());
-            long value;
-            do {
-                value = r.getLong(0);
-            } while (r.shouldRetry());
-            return value;
-        }
-    }
-
     @Test
     void aFailedCutKeepsTheTiersDirtyCopiesPastIt() throws IOException {
         PageCacheConfig config = PageCacheConfig.parse(Map.of(
@@ -85,7 +66,7 @@ class NvmTruncateFailureTest {
              PagedFile file = cache.map(dir.resolve("cut.db"), PAGE);
              PagedFile other = cache.map(dir.resolve("other.db"), PAGE)) {
             NvmSwapStore tier = (NvmSwapStore) cache.tier();
-            int fileId = PageCacheInternals.fileId(file);
+            int fileId = file.fileId();
             for (int p = 0; p < PAGES; p++) {
                 write(file, p, 100 + p);
             }
