@@ -349,7 +349,13 @@ public final class PageCache implements AutoCloseable {
         if (tier == null) {
             return NvmCacheStats.NONE;
         }
-        TierCounters counters = tier.counters();
+        TierCounters counters;
+        try {
+            counters = tier.counters();
+        } catch (RuntimeException e) { // a plug-in's bug: say whose, or it reads as the cache's own
+            throw new IllegalStateException("the swap tier " + tier + " failed to report its counters (counters()): " + e,
+                e);
+        }
         if (counters == null) {
             throw new IllegalStateException("the swap tier " + tier + " returned null from counters(); TierCounters.NONE"
                 + " says it counts nothing");

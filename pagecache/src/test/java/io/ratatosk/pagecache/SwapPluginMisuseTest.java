@@ -70,9 +70,13 @@ class SwapPluginMisuseTest {
         }
 
         volatile TierCounters counters = TierCounters.NONE;
+        volatile boolean failCounters;
 
         @Override
         public TierCounters counters() {
+            if (failCounters) {
+                throw new IllegalStateException("injected: device gone");
+            }
             return counters;
         }
 
@@ -582,6 +586,20 @@ class SwapPluginMisuseTest {
             IllegalStateException e = assertThrows(IllegalStateException.class, cache::stats);
             assertTrue(e.getMessage().contains("counters()") && e.getMessage().contains(tier.toString()), e.getMessage());
             tier.counters = TierCounters.NONE;
+            assertEquals(0, cache.stats().nvm().reads());
+        }
+    }
+
+    /** A tier whose counters() throws: stats() threw that exception as it was, naming neither the tier nor counters(). */
+    @Test
+    void aTierWhoseCountersFailIsNamedByStats() throws Exception {
+        PrefetchingTier tier = new PrefetchingTier();
+        try (PageCache cache = PageCache.open(config(), tier)) {
+            tier.failCounters = true;
+            IllegalStateException e = assertThrows(IllegalStateException.class, cache::stats);
+            assertTrue(e.getMessage().contains("counters()") && e.getMessage().contains(tier.toString())
+                && e.getMessage().contains("device gone"), e.getMessage());
+            tier.failCounters = false;
             assertEquals(0, cache.stats().nvm().reads());
         }
     }
