@@ -1,8 +1,10 @@
 package io.ratatosk.nvm;
 
 import io.ratatosk.core.LatencyWait;
+import io.ratatosk.pagecache.internal.MachineMemory;
 
 import java.io.IOException;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -107,6 +109,7 @@ public final class NvmDevice implements AutoCloseable {
         this.wear = new AtomicLongArray(physicalSlots);
         // The off-heap slots last: a constructor that fails after taking them would leave them to nobody.
         this.bytes = (long) physicalSlots * pageSize;
+        refuseMoreThanTheMachineHas(bytes, config, MachineMemory.total());
         try {
             this.base = UNSAFE.allocateMemory(bytes);
         } catch (OutOfMemoryError e) {
@@ -117,6 +120,20 @@ public final class NvmDevice implements AutoCloseable {
         UNSAFE.setMemory(base, bytes, (byte) 0);
         LIVE_BYTES.addAndGet(bytes);
         this.openedAt = System.nanoTime();
+    }
+
+    /**
+     * Emulated NVM is memory of this machine, zeroed at once: a capacity larger than the machine's memory would have the
+     * host swapped out or killed by the kernel while the device is being zeroed. Refused, naming the flag, as the page
+     * cache refuses a {@code pagecache.memory} larger than the machine (the two are checked each on its own).
+     */
+    static void refuseMoreThanTheMachineHas(long bytes, NvmDeviceConfig config, OptionalLong machine) {
+        if (machine.isPresent() && bytes > machine.getAsLong()) {
+            throw new IllegalStateException("cannot allocate " + bytes + " bytes of emulated NVM for "
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ": more than the " + machine.getAsLong()
+                + " bytes of memory this machine (or its container) has; the emulated NVM is memory, zeroed at once."
+                + " Give " + NvmDeviceConfig.CAPACITY + " a smaller size");
+        }
     }
 
     /** Bytes of emulated NVM allocated by devices not yet closed, in this JVM; for tests that look for leaks. */

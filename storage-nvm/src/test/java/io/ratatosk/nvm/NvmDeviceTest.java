@@ -21,6 +21,21 @@ class NvmDeviceTest {
         return NvmDeviceConfig.builder(PAGE).slots(slots).injectLatency(false);
     }
 
+    /**
+     * A capacity larger than the machine's memory was allocated and zeroed at once (up to the flag's 1 TiB), swapping
+     * the host out or getting it killed. Checked against a made-up machine: a real one would be zeroed if it passed.
+     */
+    @Test
+    void aCapacityLargerThanTheMachineIsRefusedNamingTheFlag() {
+        NvmDeviceConfig config = config(4).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> NvmDevice.refuseMoreThanTheMachineHas(2L << 30, config, java.util.OptionalLong.of(1L << 30)));
+        assertTrue(e.getMessage().contains(NvmDeviceConfig.CAPACITY) && e.getMessage().contains(String.valueOf(1L << 30)),
+            e.getMessage());
+        NvmDevice.refuseMoreThanTheMachineHas(1L << 29, config, java.util.OptionalLong.of(1L << 30));
+        NvmDevice.refuseMoreThanTheMachineHas(2L << 30, config, java.util.OptionalLong.empty()); // a JVM that cannot tell
+    }
+
     /** At the flags' 10 s latency the modelled device time wrapped negative after about 9.2e8 operations. */
     @Test
     void modeledDeviceTimeSaturatesInsteadOfWrapping() throws IOException {
