@@ -37,7 +37,7 @@ class PolicyConcurrentDropTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("policies")
     void concurrentFaultsHitsPinsAndDropsLoseNoFrameAndLeaveTheBookkeepingWhole(String policyName) throws Exception {
-        for (int frameCount : new int[] {4, 64}) {
+        for (int frameCount : new int[] {1, 2, 4, 64}) {
             run(policyName, frameCount);
         }
     }

@@ -292,8 +292,10 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             moveToHead(frame, IN_TEST);
         }
         // The page may be the only one in its test period now (the hot hand may have ended the others' in canPromote):
-        // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes.
-        nextHandTest();
+        // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes. And it
+        // may be the only hot page, promoted while the hot hand rested nowhere (an unmap dropped the others): the hand
+        // goes to it now, not at the next fault, which would look its page's ghost up before the hand ended its period.
+        nextHandHot();
     }
 
     /**

@@ -51,6 +51,39 @@ class ClockProDropTest {
         }
     }
 
+    @Test
+    void aPagePromotedWhenNoPageIsHotTakesTheHotHandAtOnceEvenIfTheVictimNamedThenIsNotEvicted() {
+        for (String policy : List.of(ClockProPolicy.NAME, ClockProPlusPolicy.NAME)) {
+            try (FrameTable frames = new FrameTable(4)) {
+                ClockProClock clock = (ClockProClock) PolicyRegistry.create(policy, frames,
+                    PolicyRegistry.parse(Map.of("pagecache.clockpro.adaptive", "false")));
+                for (int frame = 0; frame < 4; frame++) { // 0 and 1 come in hot, 2 and 3 cold in their test period
+                    bind(frames, clock, frame, PageKey.of(0, frame));
+                }
+                Sweep sweep = Sweep.cooperative(1);
+                int victim = clock.nextVictim(sweep); // 2: its ghost stays in its place
+                long ghostKey = unbind(frames, clock, victim);
+                bind(frames, clock, victim, PageKey.of(0, 4));
+                // An unmap drops both hot pages: the hot hand rests nowhere. Clock, oldest first: ghost 2, 3 and 4 cold in test
+                unbind(frames, clock, frameOf(frames, 0));
+                unbind(frames, clock, frameOf(frames, 1));
+                clock.onHit(frameOf(frames, 3));
+                // The cold hand promotes 3, referenced in its test period, and names 4; the evictor finds 4 pinned
+                // meanwhile and evicts nothing. 3 is the only hot page, the newest: every test period before it is over.
+                sweep.begin();
+                assertEquals(frameOf(frames, 4), clock.nextVictim(sweep), policy);
+                assertEquals(1, clock.hotCount(), policy);
+                assertFalse(clock.hasGhost(ghostKey), policy + ": the hot hand, going to 3, passed 2's ghost");
+                clock.checkInvariants();
+                int free = frameOf(frames, -1);
+                bind(frames, clock, free, ghostKey);
+                assertEquals("cold, in test", ClockProBits.toString(frames.policyWord(free)),
+                    policy + ": page 2, asked for again after its test period, is a new page");
+                clock.checkInvariants();
+            }
+        }
+    }
+
     /** The frame holding page {@code page} of file 0, or an unbound one for -1. */
     private static int frameOf(FrameTable frames, long page) {
         long key = page < 0 ? PageKey.UNBOUND : PageKey.of(0, page);
