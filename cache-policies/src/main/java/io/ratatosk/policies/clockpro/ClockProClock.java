@@ -213,13 +213,12 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         } else {
             unlink(frame);
         }
-        if (hotCount == 0) {
-            // The last hot page left without a fault after it (an unmap drops pages the cold hand never chose): the hot
-            // hand, left on its neighbour, would be run round the clock by the next victim choice that meets pinned
-            // pages, ending every test period and dropping every ghost, with no hot page to stop it.
-            handHot = NIL;
-        }
-        nextHandCold();
+        // An unmap or truncate drops pages the cold hand never chose, a hot one under the hot hand too: unlink left the
+        // hand on the page's neighbour, a ghost or a cold page in its test period perhaps, and the next fault, reading
+        // that ghost before it moved the hands, came in hot on a test period the hand should have ended. With no hot
+        // page left the hot hand rests nowhere: left on a neighbour, a victim choice meeting pinned pages ran it round
+        // the clock, ending every test period and dropping every ghost, with no hot page to stop it.
+        organizeHands();
     }
 
     /**
@@ -293,8 +292,10 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             moveToHead(frame, IN_TEST);
         }
         // The page may be the only one in its test period now (the hot hand may have ended the others' in canPromote):
-        // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes.
-        nextHandTest();
+        // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes. And it
+        // may be the only hot page, promoted while the hot hand rested nowhere (an unmap dropped the others): the hand
+        // goes to it now, not at the next fault, which would look its page's ghost up before the hand ended its period.
+        nextHandHot();
     }
 
     /**
@@ -388,7 +389,11 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         }
     }
 
-    /** The hot hand rests on the hot page with the largest recency, ending test periods it passes. */
+    /**
+     * The hot hand rests on the hot page with the largest recency, ending test periods it passes; the test hand then
+     * moves on from a period the hot hand ended (to nowhere, where it ended the last one, as when it demoted the last
+     * hot page).
+     */
     private void nextHandHot() {
         if (hotCount > 0) {
             if (handHot == NIL) {
@@ -399,10 +404,10 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
                 handHot = prev[node];
                 terminateTestPeriod(node);
             }
-            nextHandTest();
         } else {
             handHot = NIL;
         }
+        nextHandTest();
     }
 
     /** The test hand rests on the page in its test period with the largest recency. */

@@ -50,6 +50,7 @@ public final class PolicyReplay implements AutoCloseable {
     private long evictions;
     private long writeBacks;
     private int lastEvicted = -1;
+    private boolean closed;
 
     /** A replay through {@code frameCount} frames, evicting on one background sweep. */
     public PolicyReplay(int frameCount, Function<FrameTable, EvictionPolicy> policyFor) {
@@ -114,6 +115,7 @@ public final class PolicyReplay implements AutoCloseable {
 
     /** References {@code page}, writing it if {@code write}; true if it was resident. */
     public boolean access(int page, boolean write) {
+        checkOpen();
         if (page < 0 || page >= frameOfPage.length) {
             growTo(page);
         }
@@ -206,6 +208,7 @@ public final class PolicyReplay implements AutoCloseable {
      * with the page index agreeing; throws {@link IllegalStateException} naming the first mismatch.
      */
     public void verify() {
+        checkOpen();
         policy.checkInvariants();
         for (int f = 0; f < filled; f++) {
             int page = pageOfFrame[f];
@@ -256,9 +259,20 @@ public final class PolicyReplay implements AutoCloseable {
         return frames;
     }
 
-    /** Frees the frame table. Does not {@link #verify}: a test may have left the policy inconsistent on purpose. */
+    /**
+     * Frees the frame table; a second close does nothing. Does not {@link #verify}: a test may have left the policy
+     * inconsistent on purpose.
+     */
     @Override
     public void close() {
+        closed = true;
         frames.close();
+    }
+
+    /** The policy and the frames read and write the table's off-heap memory: once freed, that is another allocation's. */
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this replay of " + policy.name() + " is closed: its frame table is freed");
+        }
     }
 }

@@ -11,6 +11,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.core.config.FlagValues;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** The one replay driver: the page cache's protocol, its counts, and its refusals. */
 class PolicyReplayTest {
@@ -127,6 +128,22 @@ class PolicyReplayTest {
             IllegalStateException e = assertThrows(IllegalStateException.class, replay::verify);
             assertTrue(e.getMessage().contains("expected page 5"), e.getMessage());
         }
+    }
+
+    @Test
+    void aClosedReplayRefusesEveryReferenceAndVerifyInsteadOfUsingTheFreedFrameTable() {
+        RecordingPolicy[] made = new RecordingPolicy[1];
+        PolicyReplay replay = new PolicyReplay(2, frames -> made[0] = new RecordingPolicy(frames));
+        replay.read(1);
+        replay.close();
+        int calls = made[0].calls.size();
+        for (Executable use : List.<Executable>of(
+                () -> replay.read(1), () -> replay.read(2), () -> replay.write(1), replay::verify)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, use);
+            assertEquals("this replay of recording is closed: its frame table is freed", e.getMessage());
+        }
+        assertEquals(calls, made[0].calls.size(), "the policy was not called");
+        replay.close();
     }
 
     @Test
