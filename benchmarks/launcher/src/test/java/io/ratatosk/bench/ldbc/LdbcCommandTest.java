@@ -468,6 +468,11 @@ class LdbcCommandTest {
             + " CSV files ('.' for the current one)"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
         assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
+        // a time whose end passed Long.MAX_VALUE nanoseconds ended the phase at once: 2 ops measured, reported, exit 0
+        assertEquals(2, bench("ldbc", "--duration", "153722867m"));
+        assertTrue(err.toString().contains("--duration: '153722867m' is longer than a year"), err.toString());
+        assertEquals(2, bench("ldbc", "--warmup", "153722867m"));
+        assertTrue(err.toString().contains("--warmup: '153722867m' is longer than a year"), err.toString());
     }
 
     /**
