@@ -8,6 +8,7 @@ import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.cli.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -57,8 +58,10 @@ public final class Bench implements Runnable {
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // A page memory the machine cannot give (--cache 200g) is the user's size, not a bug: its message names it.
             boolean noMemory = e instanceof IllegalStateException && e.getCause() instanceof OutOfMemoryError;
-            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException
-                || noMemory) {
+            // An UncheckedIOException is an IOException a worker thread or a stream had to wrap: a full disk under
+            // ldbc --record-trace, a store without a label's nodes; it came out as a stack trace.
+            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof UncheckedIOException
+                || e instanceof IllegalArgumentException || noMemory) {
                 commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + message(e));
                 return 1;
             }
@@ -72,6 +75,10 @@ public final class Bench implements Runnable {
      * has the bare path as its whole message ("bench ldbc: /data/static/place_0_0.csv"), saying nothing of why.
      */
     static String message(Exception e) {
+        if (e instanceof UncheckedIOException u && u.getCause() != null
+            && String.valueOf(u.getMessage()).equals(u.getCause().toString())) {
+            return message(u.getCause()); // wrapped without words of its own: "java.io.IOException: ..." said nothing more
+        }
         if (e instanceof FileSystemException f && f.getReason() == null && f.getFile() != null
             && String.valueOf(e.getMessage()).equals(f.getFile())) {
             String why = e instanceof NoSuchFileException ? "no such file or folder"

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
@@ -32,8 +33,23 @@ class BenchErrorMessageTest {
         assertEquals("bench failing: x.csv:3: bad row", run(new IOException("x.csv:3: bad row")));
     }
 
+    /**
+     * An IOException a worker thread had to wrap (ldbc --record-trace on a full disk, a store without a label's nodes)
+     * came out of the launcher as a stack trace; it is said as the IOException is.
+     */
+    @Test
+    void anUncheckedIOExceptionIsSaidAsItsIOException() {
+        assertEquals("bench failing: writing the page trace failed: No space left on device",
+            run(new UncheckedIOException("writing the page trace failed: No space left on device",
+                new IOException("No space left on device"))));
+        assertEquals("bench failing: the store has no FORUM node",
+            run(new UncheckedIOException(new IOException("the store has no FORUM node"))));
+        assertEquals("bench failing: /data/static: no such file or folder",
+            run(new UncheckedIOException(new NoSuchFileException("/data/static"))));
+    }
+
     /** The line the launcher prints when a command throws {@code e}. */
-    private static String run(IOException e) {
+    private static String run(Exception e) {
         CommandLine cl = Bench.commandLine();
         cl.addSubcommand("failing", new Failing(e));
         StringWriter err = new StringWriter();
@@ -44,14 +60,14 @@ class BenchErrorMessageTest {
 
     @Command(name = "failing")
     static final class Failing implements Callable<Integer> {
-        private final IOException e;
+        private final Exception e;
 
-        Failing(IOException e) {
+        Failing(Exception e) {
             this.e = e;
         }
 
         @Override
-        public Integer call() throws IOException {
+        public Integer call() throws Exception {
             throw e;
         }
     }
