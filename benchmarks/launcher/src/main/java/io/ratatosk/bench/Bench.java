@@ -48,6 +48,10 @@ public final class Bench implements Runnable {
     /** The command line with its error handling: a user error prints one line, not a stack trace. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Bench());
+        // every command's help offers -V, which printed nothing without a provider
+        BenchVersion version = new BenchVersion();
+        cl.getCommandSpec().versionProvider(version);
+        cl.getSubcommands().values().forEach(command -> command.getCommandSpec().versionProvider(version));
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             String name = failed.getCommandSpec().qualifiedName();
