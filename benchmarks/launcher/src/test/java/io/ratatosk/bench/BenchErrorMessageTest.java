@@ -1,7 +1,9 @@
 package io.ratatosk.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.internal.PageMemory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -48,6 +50,22 @@ class BenchErrorMessageTest {
             run(new UncheckedIOException(new NoSuchFileException("/data/static"))));
     }
 
+    /**
+     * A page memory the page cache refuses as more than the machine has (ldbc --cache 900g) came out as a stack trace:
+     * it is the user's size, said in one line as a page memory that cannot be allocated is.
+     */
+    @Test
+    void aPageMemoryLargerThanTheMachineIsSaidInOneLine() {
+        CommandLine cl = Bench.commandLine();
+        cl.addSubcommand("failing", new AllocatingTooMuch());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(1, cl.execute("failing"), err.toString());
+        assertTrue(err.toString().startsWith("bench failing: cannot allocate " + ((long) Integer.MAX_VALUE << 20)
+            + " bytes of page memory for pagecache.memory=2048t"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+
     /** The line the launcher prints when a command throws {@code e}. */
     private static String run(Exception e) {
         CommandLine cl = Bench.commandLine();
@@ -56,6 +74,16 @@ class BenchErrorMessageTest {
         cl.setErr(new PrintWriter(err, true));
         assertEquals(1, cl.execute("failing"));
         return err.toString().strip();
+    }
+
+    /** A command that asks for 2048 TiB of page memory. */
+    @Command(name = "failing")
+    static final class AllocatingTooMuch implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            new PageMemory(Integer.MAX_VALUE, 1 << 20, "pagecache.memory=2048t", false).free();
+            return 0;
+        }
     }
 
     @Command(name = "failing")
