@@ -7,7 +7,9 @@ import io.ratatosk.bench.jmh.JmhCommand;
 import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.cli.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
+import io.ratatosk.pagecache.internal.PageMemory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -47,6 +49,10 @@ public final class Bench implements Runnable {
     /** The command line with its error handling: a user error prints one line, not a stack trace. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Bench());
+        // every command's help offers -V, which printed nothing without a provider
+        BenchVersion version = new BenchVersion();
+        cl.getCommandSpec().versionProvider(version);
+        cl.getSubcommands().values().forEach(command -> command.getCommandSpec().versionProvider(version));
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             String name = failed.getCommandSpec().qualifiedName();
@@ -56,9 +62,14 @@ public final class Bench implements Runnable {
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // A page memory the machine cannot give (--cache 200g) is the user's size, not a bug: its message names it.
-            boolean noMemory = e instanceof IllegalStateException && e.getCause() instanceof OutOfMemoryError;
-            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof IllegalArgumentException
-                || noMemory) {
+            // So is one the page cache refuses as more than the machine's memory (PageMemory's own refusal, without an
+            // OutOfMemoryError under it): ldbc --cache 900g ended in a stack trace.
+            boolean noMemory = e instanceof IllegalStateException && (e.getCause() instanceof OutOfMemoryError
+                || e.getStackTrace().length > 0 && e.getStackTrace()[0].getClassName().equals(PageMemory.class.getName()));
+            // An UncheckedIOException is an IOException a worker thread or a stream had to wrap: a full disk under
+            // ldbc --record-trace, a store without a label's nodes; it came out as a stack trace.
+            if (e instanceof TraceFormatException || e instanceof IOException || e instanceof UncheckedIOException
+                || e instanceof IllegalArgumentException || noMemory) {
                 commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + message(e));
                 return 1;
             }
@@ -72,6 +83,10 @@ public final class Bench implements Runnable {
      * has the bare path as its whole message ("bench ldbc: /data/static/place_0_0.csv"), saying nothing of why.
      */
     static String message(Exception e) {
+        if (e instanceof UncheckedIOException u && u.getCause() != null
+            && String.valueOf(u.getMessage()).equals(u.getCause().toString())) {
+            return message(u.getCause()); // wrapped without words of its own: "java.io.IOException: ..." said nothing more
+        }
         if (e instanceof FileSystemException f && f.getReason() == null && f.getFile() != null
             && String.valueOf(e.getMessage()).equals(f.getFile())) {
             String why = e instanceof NoSuchFileException ? "no such file or folder"

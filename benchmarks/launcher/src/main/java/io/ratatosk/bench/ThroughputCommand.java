@@ -208,31 +208,25 @@ public final class ThroughputCommand implements Callable<Integer> {
                 wrong.add("--set: " + e.getMessage());
             }
         }
-        PolicyCatalog catalog = PolicyCatalog.standard();
-        // keyed by what a spec runs, not how it is written: muninn and muninn:max_usage=4 (its default), or margin=0.5
-        // and bestof.margin=0.50, ran as two rows of one policy
-        Map<List<Object>, PolicySpec> specs = new LinkedHashMap<>();
-        for (String part : PolicyCatalog.defaultFirst(policies)) {
-            if (part.isBlank()) {
-                continue;
-            }
-            try {
-                PolicySpec policy = catalog.parsePageCachePolicy(part);
-                specs.putIfAbsent(PolicyCatalog.meaning(policy), policy);
-                if (checkable) {
+        // parsed as every tool that runs the page cache parses it: default first, a repeat however written dropped
+        int wrongBeforePolicies = wrong.size();
+        List<PolicySpec> specs = PolicyCatalog.standard().parsePageCacheList("--policies", policies, wrong);
+        for (PolicySpec policy : specs) {
+            if (checkable) {
+                try {
                     config(policy);
+                } catch (IllegalArgumentException e) {
+                    wrong.add("--policies " + policy.text() + ": " + e.getMessage());
                 }
-            } catch (IllegalArgumentException e) {
-                wrong.add("--policies " + part.strip() + ": " + e.getMessage());
             }
         }
-        if (specs.isEmpty() && wrong.isEmpty()) {
+        if (specs.isEmpty() && wrong.size() == wrongBeforePolicies) { // a list of blanks: said with the rest
             wrong.add("--policies names no policy: '" + policies + "'");
         }
         if (!wrong.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", wrong));
         }
-        return List.copyOf(specs.values());
+        return specs;
     }
 
     private static double parseOr(String number, double otherwise) {

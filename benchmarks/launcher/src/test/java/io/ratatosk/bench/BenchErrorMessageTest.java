@@ -1,10 +1,13 @@
 package io.ratatosk.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.internal.PageMemory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.concurrent.Callable;
@@ -32,8 +35,39 @@ class BenchErrorMessageTest {
         assertEquals("bench failing: x.csv:3: bad row", run(new IOException("x.csv:3: bad row")));
     }
 
+    /**
+     * An IOException a worker thread had to wrap (ldbc --record-trace on a full disk, a store without a label's nodes)
+     * came out of the launcher as a stack trace; it is said as the IOException is.
+     */
+    @Test
+    void anUncheckedIOExceptionIsSaidAsItsIOException() {
+        assertEquals("bench failing: writing the page trace failed: No space left on device",
+            run(new UncheckedIOException("writing the page trace failed: No space left on device",
+                new IOException("No space left on device"))));
+        assertEquals("bench failing: the store has no FORUM node",
+            run(new UncheckedIOException(new IOException("the store has no FORUM node"))));
+        assertEquals("bench failing: /data/static: no such file or folder",
+            run(new UncheckedIOException(new NoSuchFileException("/data/static"))));
+    }
+
+    /**
+     * A page memory the page cache refuses as more than the machine has (ldbc --cache 900g) came out as a stack trace:
+     * it is the user's size, said in one line as a page memory that cannot be allocated is.
+     */
+    @Test
+    void aPageMemoryLargerThanTheMachineIsSaidInOneLine() {
+        CommandLine cl = Bench.commandLine();
+        cl.addSubcommand("failing", new AllocatingTooMuch());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(1, cl.execute("failing"), err.toString());
+        assertTrue(err.toString().startsWith("bench failing: cannot allocate " + ((long) Integer.MAX_VALUE << 20)
+            + " bytes of page memory for pagecache.memory=2048t"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+
     /** The line the launcher prints when a command throws {@code e}. */
-    private static String run(IOException e) {
+    private static String run(Exception e) {
         CommandLine cl = Bench.commandLine();
         cl.addSubcommand("failing", new Failing(e));
         StringWriter err = new StringWriter();
@@ -42,16 +76,26 @@ class BenchErrorMessageTest {
         return err.toString().strip();
     }
 
+    /** A command that asks for 2048 TiB of page memory. */
+    @Command(name = "failing")
+    static final class AllocatingTooMuch implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            new PageMemory(Integer.MAX_VALUE, 1 << 20, "pagecache.memory=2048t", false).free();
+            return 0;
+        }
+    }
+
     @Command(name = "failing")
     static final class Failing implements Callable<Integer> {
-        private final IOException e;
+        private final Exception e;
 
-        Failing(IOException e) {
+        Failing(Exception e) {
             this.e = e;
         }
 
         @Override
-        public Integer call() throws IOException {
+        public Integer call() throws Exception {
             throw e;
         }
     }

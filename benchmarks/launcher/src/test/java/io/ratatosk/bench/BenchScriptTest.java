@@ -72,6 +72,33 @@ class BenchScriptTest {
         assertEquals(List.of("build"), Files.readAllLines(builds), "one build for the two runs");
     }
 
+    /**
+     * A Java older than 17 failed on the launcher's own options ("Unrecognized option: --enable-native-access=...",
+     * "Could not create the Java Virtual Machine"), naming neither the version found nor the one needed. Here a
+     * stand-in java of 11 and of 1.8 (Java 8's way of writing it), which would otherwise run: refused, saying which.
+     */
+    @Test
+    void aJavaOlderThan17IsRefusedNamingItsVersion(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Files.copy(ROOT.resolve("bench"), root.resolve("bench"));
+        Files.createDirectories(root.resolve("benchmarks/launcher/target"));
+        Files.writeString(root.resolve("benchmarks/launcher/target/ratatosk-bench.jar"), ""); // built: no Maven
+        for (String version : List.of("11.0.2", "1.8.0_292")) {
+            Path jdk = Files.createDirectories(dir.resolve("jdk-" + version + "/bin"));
+            executable(jdk.resolve("java"), "#!/bin/sh\n[ \"$1\" = -version ] && echo 'openjdk version \"" + version
+                + "\" 2019-01-15' >&2 && exit 0\necho ran\n");
+            ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help").redirectErrorStream(true);
+            pb.environment().put("JAVA_HOME", jdk.getParent().toString());
+            Process run = pb.start();
+            run.getOutputStream().close();
+            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
+            assertEquals(1, run.exitValue(), output);
+            assertEquals("bench: " + jdk.resolve("java") + " is Java " + version + "; ./bench needs a JDK 17 or later: set"
+                + " JAVA_HOME to one\n", output);
+        }
+    }
+
     private static void executable(Path file, String text) throws java.io.IOException {
         Files.writeString(file, text);
         Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -2,9 +2,12 @@ package io.ratatosk.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,6 +26,27 @@ class HelpTextTest {
         for (Map.Entry<String, CommandLine> command : bench.getSubcommands().entrySet()) {
             assertHelpIsClean(command.getKey(), command.getValue());
         }
+    }
+
+    /** Every command's help offers -V (--version): it printed nothing, exit 0. */
+    @Test
+    void everyCommandsVersionSaysTheVersionAndTheJava() {
+        CommandLine bench = Bench.commandLine();
+        assertVersionIsSaid("bench", bench);
+        for (Map.Entry<String, CommandLine> command : bench.getSubcommands().entrySet()) {
+            if (command.getValue().getCommandSpec().optionsMap().containsKey("-V")) {
+                assertVersionIsSaid(command.getKey(), command.getValue());
+            }
+        }
+    }
+
+    private static void assertVersionIsSaid(String name, CommandLine command) {
+        StringWriter out = new StringWriter();
+        command.setOut(new PrintWriter(out, true));
+        assertEquals(0, command.execute("-V"), name);
+        assertTrue(out.toString().startsWith("Ratatosk bench " + BenchVersion.version() + System.lineSeparator()),
+            name + " -V: " + out);
+        assertTrue(out.toString().contains("Java " + System.getProperty("java.version")), name + " -V: " + out);
     }
 
     private static void assertHelpIsClean(String name, CommandLine command) {

@@ -40,6 +40,18 @@ class ThroughputCommandTest {
         assertTrue(!err.toString().contains("--policies muninn:"), "muninn is fine: " + err);
     }
 
+    /**
+     * A list naming no policy is said with the other refusals, as a bad policy is: it was said only once the rest were
+     * right, so that a second try (the --seconds fixed) was refused again for the list.
+     */
+    @Test
+    void aListNamingNoPolicyIsSaidWithTheOtherRefusals() {
+        StringWriter err = new StringWriter();
+        assertEquals(2, throughput(err, "--policies", " , ", "--seconds", "0"));
+        assertTrue(err.toString().contains("--seconds must be above 0"), err.toString());
+        assertTrue(err.toString().contains("--policies names no policy: ' , '"), err.toString());
+    }
+
     /** As in every other tool: {@code default} runs first, under the default policy's name, and a repeat runs once. */
     @Test
     void defaultRunsFirstUnderItsRealNameAndARepeatOnce() {

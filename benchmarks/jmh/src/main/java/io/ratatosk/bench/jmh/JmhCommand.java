@@ -159,6 +159,11 @@ public final class JmhCommand implements Callable<Integer> {
         try { // before the first run, not when its results are written: a folder there lost the run
             OutputFile.check(resultsOption, results);
             OutputFile.check("-o", cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null); // JMH's log
+            // both are written plain: a .gz name held plain text that zcat refused (sim --json and ldbc refuse it too)
+            OutputFile.refuseCompressedName(resultsOption, results, "the results are written as plain JSON");
+            if (cmd.getOutput().hasValue()) {
+                OutputFile.refuseCompressedName("-o", Path.of(cmd.getOutput().get()), "JMH's log is written as plain text");
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -138,6 +138,27 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("-o " + dir + " is a folder"), err.toString());
     }
 
+    /**
+     * The results and JMH's log are written plain: an --out named r.json.gz held plain JSON under a gzip name, without a
+     * word, which zcat refused. Refused before anything runs, as sim --json and ldbc --dump-results refuse it.
+     */
+    @Test
+    void anOutNamedAsCompressedIsRefusedBeforeAnythingRuns(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", dir.resolve("r.json.gz").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("--out " + dir.resolve("r.json.gz") + ": the results are written as plain JSON,"
+            + " not .gz"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-rff", dir.resolve("r.json.zst").toString(), "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-rff " + dir.resolve("r.json.zst") + ": the results are written as plain"
+            + " JSON, not .zst"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-o", dir.resolve("log.xz").toString(), "--out", dir.resolve("r.json").toString(),
+            "NoSuchBenchmarkXyz"));
+        assertTrue(err.toString().contains("-o " + dir.resolve("log.xz") + ": JMH's log is written as plain text, not .xz"),
+            err.toString());
+    }
+
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
     @Test
     void anUnknownPolicyTierOrSideIsAUsageErrorNamingIt(@TempDir Path dir) {

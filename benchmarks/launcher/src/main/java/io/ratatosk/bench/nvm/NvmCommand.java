@@ -124,6 +124,8 @@ public final class NvmCommand implements Callable<Integer> {
         checkConfiguration(frames, slots);
         if (dir != null) {
             try {
+                // an empty one (a script's unset variable) was the current folder, used without a word
+                OutputFile.refuseFile("--dir", dir);
                 OutputFile.check("--dir", dir.resolve(FILE_NAME));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

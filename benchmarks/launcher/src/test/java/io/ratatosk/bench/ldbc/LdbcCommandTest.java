@@ -468,6 +468,11 @@ class LdbcCommandTest {
             + " CSV files ('.' for the current one)"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
         assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
+        // a time whose end passed Long.MAX_VALUE nanoseconds ended the phase at once: 2 ops measured, reported, exit 0
+        assertEquals(2, bench("ldbc", "--duration", "153722867m"));
+        assertTrue(err.toString().contains("--duration: '153722867m' is longer than a year"), err.toString());
+        assertEquals(2, bench("ldbc", "--warmup", "153722867m"));
+        assertTrue(err.toString().contains("--warmup: '153722867m' is longer than a year"), err.toString());
     }
 
     /**
@@ -828,6 +833,14 @@ class LdbcCommandTest {
         assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "1m",
             "--set", "evictor.keep_free=200", "--out", dir.resolve("o").toString())));
         assertTrue(err.toString().contains("clock @ 1m: "), err.toString());
+        // more than the machine's memory: the page cache refused it only when the first run opened it, a stack trace
+        long machine = io.ratatosk.pagecache.internal.MachineMemory.total().orElse(Long.MAX_VALUE);
+        if (machine < 1L << 40) {
+            assertEquals(2, bench(args("--data", "generated:0.003", "--policies", "clock", "--cache", "1024g",
+                "--out", dir.resolve("o").toString())));
+            assertTrue(err.toString().contains("clock @ 1024g: " + String.format(java.util.Locale.ROOT, "%,d", 1L << 40)
+                + " bytes of page memory, more than the"), err.toString());
+        }
         if (Files.exists(cache)) {
             try (var made = Files.list(cache)) {
                 assertTrue(made.noneMatch(p -> p.getFileName().toString().startsWith("scale-")), "nothing generated");

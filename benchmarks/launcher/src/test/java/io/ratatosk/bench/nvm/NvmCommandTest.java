@@ -118,6 +118,13 @@ class NvmCommandTest {
         assertEquals("", out.toString(), "nothing ran");
     }
 
+    /** An empty --dir (a script's unset variable) was the current folder: the run made its file there, exit 0. */
+    @Test
+    void anEmptyDirIsAUsageError() {
+        assertEquals(2, bench("nvm", "--dir", "", "--experiment", "reads", "--pages", "100", "--ops", "10", "--warmup", "0"));
+        assertTrue(err.toString().contains("--dir '' names no folder"), err.toString());
+    }
+
     @Test
     void aDirThatCannotBeCreatedIsAUsageError() throws Exception {
         Path file = Files.write(dir.resolve("plain"), new byte[] {1});

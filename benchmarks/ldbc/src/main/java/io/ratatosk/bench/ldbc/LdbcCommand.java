@@ -583,6 +583,8 @@ public final class LdbcCommand implements Callable<Integer> {
             Budget b;
             try {
                 b = Budget.parse(duration);
+            } catch (Budget.TooLongException e) {
+                throw new IllegalArgumentException("--duration: " + e.getMessage(), e);
             } catch (IllegalArgumentException e) {
                 b = null; // an operation count is no answer here either: said below
             }

@@ -163,5 +163,10 @@ class LdbcWorkloadTest {
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("-5"));
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("18446744073710ms"), "past a long's nanoseconds");
         assertThrows(IllegalArgumentException.class, () -> Budget.parse("9999999999999m"));
+        // A time whose end (now + its nanos) passed Long.MAX_VALUE ended the phase at once: 2 ops measured, exit 0.
+        assertEquals(525_600L * 60_000_000_000L, Budget.parse("525600m").nanos(), "a year is the longest phase");
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> Budget.parse("153722867m"));
+        assertTrue(tooLong.getMessage().startsWith("'153722867m' is longer than a year"), tooLong.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Budget.parse("525601m"));
     }
 }

@@ -15,6 +15,8 @@ package io.ratatosk.bench.sim;
  */
 public final class LongIntHashMap {
     private static final int MAX_CAPACITY = 1 << 30;
+    /** The most keys the map takes: the one that would fill its largest table to the growth limit is refused. */
+    public static final int MAX_SIZE = MAX_CAPACITY - 2;
 
     private long[] keys;
     private int[] valuesPlusOne;

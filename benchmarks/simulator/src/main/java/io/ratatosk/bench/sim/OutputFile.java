@@ -249,7 +249,9 @@ public final class OutputFile {
      */
     private static void refuseEmpty(String option, Path path, String what) {
         if (path.toString().isEmpty()) {
-            throw new IllegalArgumentException(option + " '' names no " + what + " ('.' for the current folder)");
+            // '.' is the way to the current folder, not to a file: a --json given it is refused as a folder
+            throw new IllegalArgumentException(option + " '' names no " + what + (what.equals("folder")
+                ? " ('.' for the current folder)" : "; name the file to write"));
         }
     }
 

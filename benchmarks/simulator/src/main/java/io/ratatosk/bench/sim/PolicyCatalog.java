@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -159,7 +160,7 @@ public final class PolicyCatalog {
             }
             return every;
         }
-        List<PolicySpec> specs = parseEach(commaSeparated, this::parse);
+        List<PolicySpec> specs = parseEach(commaSeparated, this::parse, null);
         if (specs.isEmpty()) {
             // a blank list ran every policy, so a script's unset variable started the longest run there is
             throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'; leave the list out to run"
@@ -174,17 +175,38 @@ public final class PolicyCatalog {
      * Empty if the list names none: the tool says so in its own words.
      */
     public List<PolicySpec> parsePageCacheList(String commaSeparated) {
-        return parseEach(commaSeparated, this::parsePageCachePolicy);
+        return parseEach(commaSeparated, this::parsePageCachePolicy, null);
     }
 
-    private static List<PolicySpec> parseEach(String commaSeparated, Function<String, PolicySpec> parser) {
+    /**
+     * As {@link #parsePageCacheList(String)}, every part refused rather than the first: each refusal is added to
+     * {@code wrong} as "{@code option} PART: why", and the parts that parse are returned, so that a tool can say all
+     * that is wrong with its flags at once.
+     */
+    public List<PolicySpec> parsePageCacheList(String option, String commaSeparated, List<String> wrong) {
+        return parseEach(commaSeparated, this::parsePageCachePolicy,
+            (part, e) -> wrong.add(option + " " + part.strip() + ": " + e.getMessage()));
+    }
+
+    /** The specs of a list, {@code default} first, blanks skipped, a repeat dropped; a refusal thrown, or told to {@code refused}. */
+    private static List<PolicySpec> parseEach(String commaSeparated, Function<String, PolicySpec> parser,
+                                              BiConsumer<String, IllegalArgumentException> refused) {
         List<PolicySpec> specs = new ArrayList<>();
         Set<List<Object>> seen = new HashSet<>();
         for (String part : defaultFirst(commaSeparated)) {
             if (part.isBlank()) {
                 continue;
             }
-            PolicySpec spec = parser.apply(part);
+            PolicySpec spec;
+            try {
+                spec = parser.apply(part);
+            } catch (IllegalArgumentException e) {
+                if (refused == null) {
+                    throw e;
+                }
+                refused.accept(part, e);
+                continue;
+            }
             if (seen.add(meaning(spec))) {
                 specs.add(spec);
             }

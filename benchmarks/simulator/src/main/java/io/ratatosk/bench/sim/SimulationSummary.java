@@ -85,6 +85,11 @@ public record SimulationSummary(String baseline, List<PolicyScore> scores, List<
         return new SimulationSummary(withOpt ? "opt" : "none", scores, winners);
     }
 
+    /** A mean as a percentage with two decimals, or "-" where there was nothing to average. */
+    private static String mean(double ratio) {
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f", 100 * ratio);
+    }
+
     public String render() {
         StringBuilder out = new StringBuilder();
         int nameWidth = Math.max(6, scores.stream().mapToInt(s -> s.policy().length()).max().orElse(0));
@@ -94,8 +99,13 @@ public record SimulationSummary(String baseline, List<PolicyScore> scores, List<
         out.append(ResultTable.pad("policy", nameWidth)).append(String.format(Locale.ROOT, "%18s%18s%8s%7s%n",
             "geomean " + of, "mean " + of, "pairs", "wins"));
         for (PolicyScore s : scores) {
-            out.append(ResultTable.pad(s.policy(), nameWidth)).append(String.format(Locale.ROOT, "%18.2f%18.2f%8d%7d%n",
-                100 * s.geometricMean(), 100 * s.arithmeticMean(), s.pairs(), s.wins()));
+            // no pair (OPT hit nothing anywhere): "-" as in the tables, where "NaN" read as a broken result
+            out.append(ResultTable.pad(s.policy(), nameWidth)).append(String.format(Locale.ROOT, "%18s%18s%8d%7d%n",
+                mean(s.geometricMean()), mean(s.arithmeticMean()), s.pairs(), s.wins()));
+        }
+        if (scores.stream().anyMatch(s -> s.pairs() == 0)) {
+            out.append("-: no trace and size to average over (" + (baseline.equals("opt") ? "OPT hit nothing on any)\n"
+                : "none)\n"));
         }
         out.append("\nwinners (best hit %, opt aside):\n");
         int traceWidth = winners.stream().mapToInt(w -> w.trace().length()).max().orElse(5);

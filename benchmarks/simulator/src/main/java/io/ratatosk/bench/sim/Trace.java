@@ -1,6 +1,7 @@
 package io.ratatosk.bench.sim;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A whole trace in memory, its keys remapped to dense ids {@code 0 .. distinct-1} in order of first
@@ -77,17 +78,40 @@ public final class Trace {
         return name + " (" + format + ", " + keys.length + " requests, " + distinct + " distinct)";
     }
 
+    /**
+     * The most a trace may hold: its requests are one {@code int[]} (Java's arrays end just below 2^31), its distinct keys
+     * one {@link LongIntHashMap}. A smaller one lets a test reach the limits without a file of 2^31 lines.
+     */
+    record Limits(int requests, int distinctKeys) {
+        static final Limits MOST = new Limits(Integer.MAX_VALUE - 8, LongIntHashMap.MAX_SIZE);
+    }
+
+    /** A trace past its {@link Limits}: the reader names the file and the line or byte reached. */
+    static final class TooLargeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooLargeException(String message) {
+            super(message);
+        }
+    }
+
     /** Collects raw keys as a reader produces them and remaps them to dense ids. */
     public static final class Builder implements KeySink {
         private final String name;
         private final String format;
         private final LongIntHashMap ids;
+        private final Limits limits;
         private int[] keys;
         private int size;
 
         Builder(String name, String format, int expectedRequests) {
+            this(name, format, expectedRequests, Limits.MOST);
+        }
+
+        Builder(String name, String format, int expectedRequests, Limits limits) {
             this.name = name;
             this.format = format;
+            this.limits = limits;
             this.keys = new int[Math.max(1024, expectedRequests)];
             this.ids = new LongIntHashMap(expectedKeys(expectedRequests));
         }
@@ -99,11 +123,18 @@ public final class Trace {
 
         @Override
         public void accept(long rawKey) {
+            // Refused here, in words: an IllegalStateException (the map's, or this one's) came out of ./bench sim as a
+            // stack trace naming neither the file nor the line.
+            if (size == limits.requests()) {
+                throw new TooLargeException(String.format(Locale.ROOT, "more than %,d requests, the most one trace may"
+                    + " hold (the simulator keeps a trace in memory, an int per request): split the trace", size));
+            }
+            if (ids.size() == limits.distinctKeys() && ids.get(rawKey) < 0) {
+                throw new TooLargeException(String.format(Locale.ROOT, "more than %,d distinct keys, the most one trace"
+                    + " may hold: split the trace", ids.size()));
+            }
             if (size == keys.length) {
-                if (size == Integer.MAX_VALUE - 8) {
-                    throw new IllegalStateException("trace " + name + " has more than " + size + " requests");
-                }
-                keys = Arrays.copyOf(keys, (int) Math.min(Integer.MAX_VALUE - 8, size * 2L));
+                keys = Arrays.copyOf(keys, (int) Math.min(limits.requests(), size * 2L));
             }
             keys[size++] = ids.idOf(rawKey);
         }

@@ -37,10 +37,15 @@ public final class TraceReader {
 
     /** Reads {@code file} as {@code format}, named {@code name} in every output (see {@link #displayNames}). */
     public static Trace read(Path file, TraceFormat format, String name) throws IOException {
+        return read(file, format, name, Trace.Limits.MOST);
+    }
+
+    /** As {@link #read(Path, TraceFormat, String)}, a trace past {@code limits} refused naming where it passed them. */
+    static Trace read(Path file, TraceFormat format, String name, Trace.Limits limits) throws IOException {
         long sizeOnDisk = Files.size(file);
         TraceCompression compression = TraceCompression.of(file);
         Trace.Builder builder = new Trace.Builder(name, format.id(),
-            estimateRequests(format, compression, sizeOnDisk));
+            estimateRequests(format, compression, sizeOnDisk), limits);
         KeyDecoder decoder = format.decoderFor(file);
         try (CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
             CountingInputStream plain = null;
@@ -51,6 +56,8 @@ public final class TraceReader {
                 }
             } catch (TraceFormatException e) {
                 throw e;
+            } catch (Trace.TooLargeException e) {
+                throw new TraceFormatException(file, decoder.position(), e.getMessage(), null);
             } catch (IOException e) {
                 // The decoders read ahead, so a line number here would be early: name the bytes instead.
                 // Decompressors read ahead and fail only at the damage (xz: at a block's end), so the bytes delivered

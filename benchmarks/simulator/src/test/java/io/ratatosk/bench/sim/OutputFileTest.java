@@ -77,13 +77,14 @@ class OutputFileTest {
 
     /**
      * An empty path (a script's unset variable) is Java's current folder: ldbc --out "" and --data-cache "" wrote the
-     * report, the charts and the loaded store there without a word, and sim --json "" said it "is a folder".
+     * report, the charts and the loaded store there without a word, and sim --json "" said it "is a folder". A file's
+     * refusal is not told to give '.', which is refused as a folder ("--json . is a folder; name a file").
      */
     @Test
     void anEmptyPathIsRefusedNamingTheOption() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> OutputFile.check("--json", Path.of(""), List.of()));
-        assertEquals("--json '' names no file ('.' for the current folder)", e.getMessage());
+        assertEquals("--json '' names no file; name the file to write", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> OutputFile.createFolder("--out", Path.of("")));
         assertEquals("--out '' names no folder ('.' for the current folder)", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> OutputFile.refuseFile("--out", Path.of("")));

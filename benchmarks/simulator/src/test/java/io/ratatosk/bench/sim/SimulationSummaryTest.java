@@ -1,6 +1,8 @@
 package io.ratatosk.bench.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +37,17 @@ class SimulationSummaryTest {
         assertEquals(1, s.scores().get(0).wins());
         assertEquals(0, s.scores().get(1).wins());
         assertEquals(List.of("y"), s.winners().stream().map(SimulationSummary.Winner::trace).toList());
+    }
+
+    /** Where OPT hit nothing on every trace, the means printed "NaN", read as a broken result; "-" as in the tables. */
+    @Test
+    void meansOverNoTraceAreShownAsADashWithANote() {
+        String text = SimulationSummary.of(List.of(result("x", 0, 0, 0), result("y", 0, 0, 0))).render();
+        assertFalse(text.contains("NaN"), text);
+        assertTrue(text.lines().anyMatch(line -> line.matches("a +- +- +0 +\\d+")), text);
+        assertTrue(text.contains("-: no trace and size to average over (OPT hit nothing on any)"), text);
+        String some = SimulationSummary.of(List.of(result("y", 400, 200, 800))).render();
+        assertFalse(some.contains("-: no trace"), some);
     }
 
     @Test

@@ -281,6 +281,32 @@ class TraceReaderTest {
         assertArrayEquals(new int[] {0, 1, 1}, ids(TraceReader.read(last)));
     }
 
+    /**
+     * A trace past the most requests or distinct keys one trace holds (an int[] of requests, 2^31 - 9) failed with an
+     * IllegalStateException, which ./bench sim printed as a stack trace naming neither the file nor the line; smaller
+     * limits stand in for those, which only a file of 2^31 lines reaches.
+     */
+    @Test
+    void aTracePastTheMostRequestsOrDistinctKeysFailsNamingTheFileAndTheLine() throws IOException {
+        Path lines = write(dir, "lirs/long.trace", text("1\n2\n1\n*\n2\n3\n"));
+        Trace.Limits limits = new Trace.Limits(4, 3);
+        assertFails(() -> TraceReader.read(lines, TraceFormat.LIRS, "long", limits), lines.toString(), "line 6",
+            "more than 4 requests", "split the trace");
+        Path keys = write(dir, "lirs/wide.trace", text("1\n2\n1\n3\n4\n"));
+        assertFails(() -> TraceReader.read(keys, TraceFormat.LIRS, "wide", new Trace.Limits(100, 3)), keys.toString(), "line 5",
+            "more than 3 distinct keys");
+        Path range = write(dir, "arc/long.lis", text("10 2 0 0\n20 5 0 1\n"));
+        assertFails(() -> TraceReader.read(range, TraceFormat.ARC, "range", new Trace.Limits(6, 100)), "line 2",
+            "more than 6 requests");
+        Path binary = write(dir, "cache2k/long.trace", ints(7, 8, 7, 8, 9));
+        assertFails(() -> TraceReader.read(binary, TraceFormat.CACHE2K, "binary", limits), "decompressed byte 16",
+            "more than 4 requests");
+        Path atTheLimits = write(dir, "lirs/full.trace", text("1\n2\n3\n1\n"));
+        Trace full = TraceReader.read(atTheLimits, TraceFormat.LIRS, "full", limits);
+        assertEquals(4, full.requests(), "a trace of as many requests as the limit reads whole");
+        assertEquals(3, full.distinct());
+    }
+
     @Test
     void arcLineWithoutACountFailsNamingTheLine() throws IOException {
         Path f = write(dir, "arc/short.lis.zst", zstd(text("1 1 0 0\n2\n")));

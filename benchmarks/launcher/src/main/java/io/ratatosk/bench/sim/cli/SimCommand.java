@@ -254,6 +254,8 @@ public final class SimCommand implements Callable<Integer> {
             refuseClash("--json", json, "--chart", chart);
             refuseClash("--json", json, "--timeline-chart", timelineChart);
             refuseClash("--chart", chart, "--timeline-chart", timelineChart);
+            refuseTimelineClash("--json", json);
+            refuseTimelineClash("--chart", chart);
             OutputFile.check("--json", json, traceFiles);
             OutputFile.check("--chart", chart, traceFiles);
             OutputFile.check("--timeline-chart", timelineChart, traceFiles);
@@ -272,6 +274,20 @@ public final class SimCommand implements Callable<Integer> {
         if (file != null && other != null && OutputFile.sameFile(file, other)) {
             throw new IllegalArgumentException(option + " and " + otherOption + " both name " + file + ": one would be"
                 + " written over the other; name two files");
+        }
+    }
+
+    /**
+     * Refuses an output that one of --timeline-chart's files may be ({@code --timeline-chart t.png --chart t-x-100.png}):
+     * with several traces or sizes, the timeline of trace x at 100 entries was written over the --chart without a word.
+     */
+    private void refuseTimelineClash(String option, Path file) {
+        if (file != null && timelineChart != null && TimelineChart.mayWrite(timelineChart, file)) {
+            String name = timelineChart.getFileName().toString();
+            throw new IllegalArgumentException(option + " " + file + " may be one of the files --timeline-chart "
+                + timelineChart + " stands for (" + name.substring(0, name.length() - 4) + "-TRACE-SIZE"
+                + name.substring(name.length() - 4) + ", one per trace and size): one would be written over the other;"
+                + " name it otherwise");
         }
     }
 

@@ -24,6 +24,19 @@ final class TimelineChart {
     private TimelineChart() {
     }
 
+    /**
+     * Whether {@code other} may be one of the files {@code file} stands for when there are several charts: in its folder,
+     * named as they are ({@code STEM-*.EXT}). Their traces' names and sizes are known only once the traces are read.
+     */
+    static boolean mayWrite(Path file, Path other) {
+        String name = file.getFileName().toString();
+        String otherName = other.getFileName() == null ? "" : other.getFileName().toString();
+        Path folder = file.toAbsolutePath().normalize().getParent();
+        return folder != null && folder.equals(other.toAbsolutePath().normalize().getParent())
+            && otherName.startsWith(name.substring(0, name.length() - 4) + "-")
+            && otherName.endsWith(name.substring(name.length() - 4));
+    }
+
     /** Writes the charts; returns the files written. */
     static List<Path> write(Path file, List<TraceResult> traces) throws IOException {
         boolean svg = ChartFile.isSvg(file, "timeline chart");

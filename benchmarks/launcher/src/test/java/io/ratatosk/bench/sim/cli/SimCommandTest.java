@@ -396,6 +396,25 @@ class SimCommandTest {
         assertFalse(Files.exists(svg), "nothing written");
     }
 
+    /**
+     * With several traces or sizes, --timeline-chart t.png writes t-TRACE-SIZE.png: a --chart named so (t-loop-2.png)
+     * was written over by the timeline of that trace and size, without a word, exit 0.
+     */
+    @Test
+    void anOutputThatATimelineChartMayBeIsRefused() {
+        Path timelines = dir.resolve("t.png");
+        Path chart = dir.resolve("t-loop-2.png");
+        assertEquals(2, bench("sim", "--quiet", "--policies", "lru,opt", "--sizes", "2,3", "--timeline", "10",
+            "--timeline-chart", timelines.toString(), "--chart", chart.toString(), loop.toString()));
+        assertTrue(err.toString().contains("--chart " + chart + " may be one of the files --timeline-chart " + timelines
+            + " stands for (t-TRACE-SIZE.png, one per trace and size)"), err.toString());
+        assertFalse(Files.exists(chart), "nothing written");
+        Path json = dir.resolve("t-report.png");
+        assertEquals(2, bench("sim", "--quiet", "--timeline", "10", "--timeline-chart", timelines.toString(), "--json",
+            json.toString(), loop.toString()));
+        assertTrue(err.toString().contains("--json " + json + " may be one of the files"), err.toString());
+    }
+
     /** The JSON report is written plain: a --json r.json.gz held plain text under a gzip name, without a word. */
     @Test
     void aJsonReportNamedAsCompressedIsRefused() {

@@ -24,6 +24,7 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import io.ratatosk.pagecache.internal.MachineMemory;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -222,12 +224,25 @@ public final class LdbcRun {
             }
             for (PolicySpec policy : policies) {
                 try {
-                    PageCacheConfig.parse(flags(cacheFlags, policy, cache.bytesFor(0, pageSize)));
+                    refuseMoreThanTheMachineHas(PageCacheConfig.parse(flags(cacheFlags, policy, cache.bytesFor(0, pageSize))));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(policy.text() + " @ " + cache.text() + ": " + e.getMessage(), e);
                 }
             }
         }
+    }
+
+    /**
+     * Refuses a page memory larger than the machine's (its container's) memory, which the page cache refuses when it
+     * opens: that was after the data was generated and loaded, minutes in at a large scale.
+     */
+    private static PageCacheConfig refuseMoreThanTheMachineHas(PageCacheConfig config) {
+        OptionalLong machine = MachineMemory.total();
+        if (machine.isPresent() && config.memoryBytes() > machine.getAsLong()) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%,d bytes of page memory, more than the %,d"
+                + " bytes of memory this machine (or its container) has", config.memoryBytes(), machine.getAsLong()));
+        }
+        return config;
     }
 
     /**
@@ -355,7 +370,7 @@ public final class LdbcRun {
         for (CacheSpec cache : caches) {
             for (PolicySpec policy : policies) {
                 try {
-                    PageCacheConfig config = config(policy, cache, storeBytes);
+                    PageCacheConfig config = refuseMoreThanTheMachineHas(config(policy, cache, storeBytes));
                     if (settings.nvm()) {
                         nvmConfig(config, storeBytes);
                     }
