@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -267,10 +268,18 @@ public final class ThroughputCommand implements Callable<Integer> {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicBoolean timing = new AtomicBoolean();
             LongAdder ops = new LongAdder();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threadCount; t++) {
                 int[] order = orders[t];
-                Thread worker = new Thread(() -> read(pages, order, stop, timing, ops), "throughput-" + t);
+                Thread worker = new Thread(() -> {
+                    try {
+                        readLoop.run(pages, order, stop, timing, ops);
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                        stop.set(true);
+                    }
+                }, "throughput-" + t);
                 workers.add(worker);
                 worker.start();
             }
@@ -286,13 +295,28 @@ public final class ThroughputCommand implements Callable<Integer> {
             for (Thread worker : workers) {
                 worker.join();
             }
+            Throwable failed = failure.get();
+            if (failed != null) {
+                // A reader that failed once died alone, and the run printed the throughput of the threads left.
+                String what = "a reading thread of " + policy.text() + " at " + threadCount + " thread(s) failed: " + failed;
+                throw failed instanceof IOException ? new IOException(what, failed) : new IllegalStateException(what, failed);
+            }
             long hits = after.hits() - before.hits();
             long pins = hits + after.faults() - before.faults();
             return new double[] {ops.sum() * 1e3 / nanos, 100.0 * hits / Math.max(1, pins)};
         }
     }
 
-    private static void read(PagedFile pages, int[] order, AtomicBoolean stop, AtomicBoolean timing, LongAdder ops) {
+    /** One reading thread's loop until {@code stop}, counting its reads while {@code timing} into {@code ops}. */
+    interface ReadLoop {
+        void run(PagedFile pages, int[] order, AtomicBoolean stop, AtomicBoolean timing, LongAdder ops) throws IOException;
+    }
+
+    /** The readers' loop; tests put one that fails in its place. */
+    static volatile ReadLoop readLoop = ThroughputCommand::read;
+
+    private static void read(PagedFile pages, int[] order, AtomicBoolean stop, AtomicBoolean timing, LongAdder ops)
+        throws IOException {
         try (PageCursor cursor = pages.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             long counted = 0;
             for (int i = 0; !stop.get(); i++) {
@@ -302,8 +326,6 @@ public final class ThroughputCommand implements Callable<Integer> {
                 }
             }
             ops.add(counted);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -20,6 +20,33 @@ class ThroughputCommandTest {
         assertTrue(text.lines().anyMatch(line -> line.startsWith("deferred-lru:pull_threshold=0.5") && line.contains(" 1 ")), text);
     }
 
+    /**
+     * A reading thread that fails fails the run, naming the policy and the failure: it died alone, its stack trace on
+     * stderr, and the run printed the throughput of the threads left with exit status 0.
+     */
+    @Test
+    void aReaderThatFailsFailsTheRunInsteadOfLeavingTheOthersToReport() {
+        ThroughputCommand.ReadLoop real = ThroughputCommand.readLoop;
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        ThroughputCommand.readLoop = (pages, order, stop, timing, ops) -> {
+            if (started.getAndIncrement() == 1) {
+                throw new java.io.IOException("injected: the disk went away");
+            }
+            real.run(pages, order, stop, timing, ops);
+        };
+        try {
+            StringWriter err = new StringWriter();
+            BenchRun.Output run = BenchRun.run(err, "throughput", "--policies", "muninn", "--threads", "2", "--frames", "64",
+                "--seconds", "0.05", "--warmup", "0.1");
+            assertEquals(1, run.status(), run.out() + err);
+            assertTrue(err.toString().contains("a reading thread of muninn at 2 thread(s) failed")
+                && err.toString().contains("injected: the disk went away"), err.toString());
+            assertTrue(run.out().lines().noneMatch(line -> line.startsWith("muninn ")), run.out());
+        } finally {
+            ThroughputCommand.readLoop = real;
+        }
+    }
+
     /** Bad counts, and every bad policy in the list, are named together before any run prints a row. */
     @Test
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {
