@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.internal;
 import io.ratatosk.core.FrameDescriptor;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
 
@@ -24,21 +25,30 @@ public final class PageMemory {
     private final int pageShift;
     private final AtomicBoolean freed = new AtomicBoolean();
     private final String hugePages;
+    /**
+     * Bytes of page memory and frame metadata held by the page caches of this JVM, open or closed with cursors still
+     * open: what a new cache is checked against the machine with. Checked one cache at a time, two caches of 60% of
+     * memory each both opened, to overrun it together as they filled.
+     */
+    private static final AtomicLong HELD = new AtomicLong();
+    /** This memory's share of {@link #HELD}, given back when it is freed. */
+    private final long held;
 
     /**
      * @param pageSize  a power of two
      * @param hugePages ask the kernel for huge pages ({@code pagecache.huge_pages=auto}) where it can give them
      * @throws IllegalStateException naming the size when the memory cannot be had, or is more than the machine has
-     *                               (with the frames' metadata)
+     *                               (with the frames' metadata, and what the other caches of this JVM hold)
      */
     public PageMemory(int frames, int pageSize, String sizeFlag, boolean hugePages) {
         long bytes = (long) frames * pageSize;
-        refuseMoreThanTheMachineHas(bytes, frames, sizeFlag, MachineMemory.total());
+        this.held = hold(bytes, frames, sizeFlag, MachineMemory.total());
         boolean huge = hugePages && bytes >= HugePages.HUGE_PAGE_BYTES && HugePages.unavailableReason().isEmpty();
         long alignment = huge ? HugePages.HUGE_PAGE_BYTES : ALIGNMENT;
         try {
             this.allocation = UNSAFE.allocateMemory(bytes + alignment - 1);
         } catch (OutOfMemoryError e) {
+            HELD.addAndGet(-held);
             throw new IllegalStateException("cannot allocate " + bytes + " bytes of page memory for " + sizeFlag + ": "
                 + e.getMessage(), e);
         }
@@ -60,15 +70,30 @@ public final class PageMemory {
      * ({@link FrameDescriptor#FRAME_BYTES} a frame, off the heap and zeroed at once) counts too: a sixteenth more with
      * 512-byte pages, which the page memory alone left out, so a cache of 97% of memory opened and overran it.
      */
-    static void refuseMoreThanTheMachineHas(long pageBytes, int frames, String sizeFlag, OptionalLong machine) {
+    static void refuseMoreThanTheMachineHas(long pageBytes, int frames, String sizeFlag, OptionalLong machine,
+                                            long heldByOthers) {
         long metadataBytes = (long) frames * FrameDescriptor.FRAME_BYTES;
-        if (machine.isPresent() && pageBytes + metadataBytes > machine.getAsLong()) {
-            boolean pagesAloneFit = pageBytes <= machine.getAsLong();
+        if (machine.isPresent() && pageBytes + metadataBytes > machine.getAsLong() - heldByOthers) {
+            boolean pagesAloneFit = pageBytes <= machine.getAsLong() - heldByOthers;
             throw new IllegalStateException("cannot allocate " + pageBytes + " bytes of page memory for " + sizeFlag
-                + " and " + metadataBytes + " bytes of frame metadata (" + FrameDescriptor.FRAME_BYTES + " a frame): more"
-                + " than the " + machine.getAsLong() + " bytes of memory this machine (or its container) has; a page"
-                + " cache larger than memory would be swapped out or killed as it fills. Give pagecache.memory a smaller"
-                + " size" + (pagesAloneFit ? ", or pagecache.page_size a larger one (fewer frames, less metadata)" : ""));
+                + " and " + metadataBytes + " bytes of frame metadata (" + FrameDescriptor.FRAME_BYTES + " a frame): "
+                + (heldByOthers == 0 ? "more than" : "with the " + heldByOthers + " bytes the other page caches of this"
+                + " JVM hold, more than") + " the " + machine.getAsLong() + " bytes of memory this machine (or its"
+                + " container) has; a page cache larger than memory would be swapped out or killed as it fills. Give"
+                + " pagecache.memory a smaller size" + (pagesAloneFit ? ", or pagecache.page_size a larger one (fewer"
+                + " frames, less metadata)" : "") + (heldByOthers == 0 ? "" : ", or close the other caches first"));
+        }
+    }
+
+    /** Adds this memory's pages and metadata to {@link #HELD}, refused as above if all of it would not fit; returns them. */
+    private static long hold(long pageBytes, int frames, String sizeFlag, OptionalLong machine) {
+        long mine = pageBytes + (long) frames * FrameDescriptor.FRAME_BYTES;
+        while (true) {
+            long others = HELD.get();
+            refuseMoreThanTheMachineHas(pageBytes, frames, sizeFlag, machine, others);
+            if (HELD.compareAndSet(others, others + mine)) {
+                return mine;
+            }
         }
     }
 
@@ -86,6 +111,7 @@ public final class PageMemory {
     public void free() {
         if (freed.compareAndSet(false, true)) {
             UNSAFE.freeMemory(allocation);
+            HELD.addAndGet(-held);
         }
     }
 

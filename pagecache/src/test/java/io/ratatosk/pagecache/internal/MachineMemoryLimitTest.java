@@ -35,11 +35,16 @@ class MachineMemoryLimitTest {
     void theCheckComparesWithWhatTheMachineHasAndPassesWhenItCannotTell() {
         // 4 frames of 512 bytes: 2048 bytes of pages and 128 of metadata
         IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2047)));
+            () -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2047), 0));
         assertTrue(e.getMessage().startsWith("cannot allocate 2048 bytes of page memory for pagecache.memory=2048 and 128"
             + " bytes of frame metadata (32 a frame): more than the 2047 bytes"), e.getMessage());
-        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2048 + 128)));
-        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(Long.MAX_VALUE, FrameTable.MAX_FRAMES, "x", OptionalLong.empty()));
+        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(2048 + 128), 0));
+        e = assertThrows(IllegalStateException.class,
+            () -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(4096), 2000));
+        assertTrue(e.getMessage().contains("with the 2000 bytes the other page caches of this JVM hold, more than the 4096"
+            + " bytes"), e.getMessage());
+        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(2048, 4, "pagecache.memory=2048", OptionalLong.of(4096), 1920));
+        assertDoesNotThrow(() -> PageMemory.refuseMoreThanTheMachineHas(Long.MAX_VALUE, FrameTable.MAX_FRAMES, "x", OptionalLong.empty(), 0));
     }
 
     /**
@@ -61,6 +66,30 @@ class MachineMemoryLimitTest {
         assertTrue(e.getMessage().contains("pagecache.memory=" + memory + " and " + frames * FrameDescriptor.FRAME_BYTES
             + " bytes of frame metadata") && e.getMessage().contains(machine.getAsLong() + " bytes of memory this machine")
             && e.getMessage().endsWith("or pagecache.page_size a larger one (fewer frames, less metadata)"), e.getMessage());
+    }
+
+    /**
+     * The check looked at one cache at a time: two caches of 60% of the machine each both opened (page memory is only
+     * promised until touched), to overrun it together as they filled. The second is refused now, naming what the first
+     * holds; once the first is closed it opens.
+     */
+    @Test
+    void aSecondCacheThatWouldTakeTheCachesOfThisJvmPastTheMachineIsRefused() throws Exception {
+        OptionalLong machine = MachineMemory.total();
+        assumeTrue(machine.isPresent(), "this JVM does not say how much memory the machine has");
+        long pageSize = 8192;
+        long memory = machine.getAsLong() / 10 * 6 / pageSize * pageSize;
+        assumeTrue(memory <= TIB, "this machine has more memory than pagecache.memory may ask for");
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(memory),
+            "pagecache.evictor.enabled", "false", "pagecache.warmup.enabled", "false"));
+        try (PageCache first = PageCache.open(config)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> PageCache.open(config).close());
+            assertTrue(e.getMessage().contains("pagecache.memory=" + memory) && e.getMessage().contains(
+                "bytes the other page caches of this JVM hold") && e.getMessage().contains(machine.getAsLong()
+                + " bytes of memory this machine") && e.getMessage().endsWith("or close the other caches first"),
+                e.getMessage());
+        }
+        PageCache.open(config).close(); // the first one's memory is given back when it closes
     }
 
     @Test
