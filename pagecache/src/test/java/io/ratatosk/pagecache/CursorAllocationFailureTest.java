@@ -57,14 +57,10 @@ class CursorAllocationFailureTest {
             boolean failed = false;
             List<Object> filler = new ArrayList<>();
             try {
-                for (int size = 1 << 20; size >= 8; ) {
-                    try {
-                        filler.add(new byte[size]);
-                    } catch (OutOfMemoryError e) {
-                        size /= 2;
-                    }
-                }
+                // Filled again before each try: a cursor that was allocated and closed is garbage the next try's
+                // collection gives back, so without it every io() could succeed on the one before's memory.
                 for (int i = 0; i < 1_000 && !failed; i++) {
+                    fill(filler, i == 0 ? 1 << 20 : 1 << 10);
                     try {
                         file.io(0, PagedFile.PF_SHARED_READ_LOCK).close();
                     } catch (OutOfMemoryError e) {
@@ -79,6 +75,17 @@ class CursorAllocationFailureTest {
             file.close();
             cache.close();
             System.out.println("memory released: " + cache.isMemoryReleased());
+        }
+
+        /** Allocates arrays from {@code largest} bytes down to 8 until none fits: the heap is then full. */
+        private static void fill(List<Object> filler, int largest) {
+            for (int size = largest; size >= 8; ) {
+                try {
+                    filler.add(new byte[size]);
+                } catch (OutOfMemoryError e) {
+                    size /= 2;
+                }
+            }
         }
     }
 }
