@@ -1,6 +1,7 @@
 package io.ratatosk.nvm;
 
 import io.ratatosk.core.LatencyWait;
+import io.ratatosk.pagecache.MachineMemoryExceededException;
 import io.ratatosk.pagecache.internal.MachineMemory;
 
 import java.io.IOException;
@@ -98,6 +99,8 @@ public final class NvmDevice implements AutoCloseable {
         this.startGap = config.remapping() == Remapping.START_GAP ? new StartGap(slots) : null;
         this.gapInterval = config.gapInterval();
         this.physicalSlots = startGap != null ? startGap.physicalSlots() : slots;
+        // Before the slot arrays (a wear count per slot is 1 GiB of heap at 1 TiB of 8k slots) and the memory itself.
+        refuseMoreThanTheMachineHas((long) physicalSlots * pageSize, config, MachineMemory.total());
         this.deviceQueues = new QueueLock[devices];
         for (int d = 0; d < devices; d++) {
             deviceQueues[d] = new QueueLock(DEVICE_WAITER_SLOTS);
@@ -109,7 +112,6 @@ public final class NvmDevice implements AutoCloseable {
         this.wear = new AtomicLongArray(physicalSlots);
         // The off-heap slots last: a constructor that fails after taking them would leave them to nobody.
         this.bytes = (long) physicalSlots * pageSize;
-        refuseMoreThanTheMachineHas(bytes, config, MachineMemory.total());
         try {
             this.base = UNSAFE.allocateMemory(bytes);
         } catch (OutOfMemoryError e) {
@@ -129,7 +131,7 @@ public final class NvmDevice implements AutoCloseable {
      */
     static void refuseMoreThanTheMachineHas(long bytes, NvmDeviceConfig config, OptionalLong machine) {
         if (machine.isPresent() && bytes > machine.getAsLong()) {
-            throw new IllegalStateException("cannot allocate " + bytes + " bytes of emulated NVM for "
+            throw new MachineMemoryExceededException("cannot allocate " + bytes + " bytes of emulated NVM for "
                 + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ": more than the " + machine.getAsLong()
                 + " bytes of memory this machine (or its container) has; the emulated NVM is memory, zeroed at once."
                 + " Give " + NvmDeviceConfig.CAPACITY + " a smaller size");

@@ -7,7 +7,7 @@ import io.ratatosk.bench.jmh.JmhCommand;
 import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.cli.SimCommand;
 import io.ratatosk.bench.sim.TraceFormatException;
-import io.ratatosk.pagecache.internal.PageMemory;
+import io.ratatosk.pagecache.MachineMemoryExceededException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -62,10 +62,10 @@ public final class Bench implements Runnable {
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             // A page memory the machine cannot give (--cache 200g) is the user's size, not a bug: its message names it.
-            // So is one the page cache refuses as more than the machine's memory (PageMemory's own refusal, without an
+            // So is one the page cache or the NVM tier refuses as more than the machine's memory (without an
             // OutOfMemoryError under it): ldbc --cache 900g ended in a stack trace.
-            boolean noMemory = e instanceof IllegalStateException && (e.getCause() instanceof OutOfMemoryError
-                || e.getStackTrace().length > 0 && e.getStackTrace()[0].getClassName().equals(PageMemory.class.getName()));
+            boolean noMemory = e instanceof MachineMemoryExceededException
+                || e instanceof IllegalStateException && e.getCause() instanceof OutOfMemoryError;
             // An UncheckedIOException is an IOException a worker thread or a stream had to wrap: a full disk under
             // ldbc --record-trace, a store without a label's nodes; it came out as a stack trace.
             if (e instanceof TraceFormatException || e instanceof IOException || e instanceof UncheckedIOException

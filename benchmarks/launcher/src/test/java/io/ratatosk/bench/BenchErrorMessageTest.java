@@ -66,6 +66,36 @@ class BenchErrorMessageTest {
         assertEquals(1, err.toString().strip().lines().count(), err.toString());
     }
 
+    /**
+     * The NVM tier's refusal of a capacity larger than the machine (d1f4e7c) is the user's size too: the launcher knew
+     * the page memory's refusal by the class that threw it, so the tier's ended in a stack trace.
+     */
+    @Test
+    void anNvmCapacityLargerThanTheMachineIsSaidInOneLine() {
+        java.util.OptionalLong machine = io.ratatosk.pagecache.internal.MachineMemory.total();
+        org.junit.jupiter.api.Assumptions.assumeTrue(machine.isPresent() && machine.getAsLong() < (1L << 40),
+            "a machine that says its memory, and has less than 1 TiB");
+        CommandLine cl = Bench.commandLine();
+        cl.addSubcommand("failing", new NvmTooLarge());
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertEquals(1, cl.execute("failing"), err.toString());
+        assertTrue(err.toString().startsWith("bench failing: cannot allocate ") && err.toString().contains(
+            " bytes of emulated NVM for pagecache.nvm.capacity=" + (1L << 40) + ": more than the "), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+    }
+
+    /** A command that opens an emulated NVM device of 1 TiB. */
+    @Command(name = "failing")
+    static final class NvmTooLarge implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            new io.ratatosk.nvm.NvmDevice(io.ratatosk.nvm.NvmDeviceConfig.builder(8192).capacityBytes(1L << 40)
+                .injectLatency(false).build()).close();
+            return 0;
+        }
+    }
+
     /** The line the launcher prints when a command throws {@code e}. */
     private static String run(Exception e) {
         CommandLine cl = Bench.commandLine();

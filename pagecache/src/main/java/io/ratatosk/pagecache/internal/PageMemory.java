@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache.internal;
 
 import io.ratatosk.core.FrameDescriptor;
+import io.ratatosk.pagecache.MachineMemoryExceededException;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,8 +38,9 @@ public final class PageMemory {
     /**
      * @param pageSize  a power of two
      * @param hugePages ask the kernel for huge pages ({@code pagecache.huge_pages=auto}) where it can give them
-     * @throws IllegalStateException naming the size when the memory cannot be had, or is more than the machine has
-     *                               (with the frames' metadata, and what the other caches of this JVM hold)
+     * @throws IllegalStateException naming the size when the memory cannot be had; a
+     *                               {@link MachineMemoryExceededException} when it is more than the machine has (with the
+     *                               frames' metadata, and what the other caches of this JVM hold)
      */
     public PageMemory(int frames, int pageSize, String sizeFlag, boolean hugePages) {
         long bytes = (long) frames * pageSize;
@@ -75,8 +77,8 @@ public final class PageMemory {
         long metadataBytes = (long) frames * FrameDescriptor.FRAME_BYTES;
         if (machine.isPresent() && pageBytes + metadataBytes > machine.getAsLong() - heldByOthers) {
             boolean pagesAloneFit = pageBytes <= machine.getAsLong() - heldByOthers;
-            throw new IllegalStateException("cannot allocate " + pageBytes + " bytes of page memory for " + sizeFlag
-                + " and " + metadataBytes + " bytes of frame metadata (" + FrameDescriptor.FRAME_BYTES + " a frame): "
+            throw new MachineMemoryExceededException("cannot allocate " + pageBytes + " bytes of page memory for "
+                + sizeFlag + " and " + metadataBytes + " bytes of frame metadata (" + FrameDescriptor.FRAME_BYTES + " a frame): "
                 + (heldByOthers == 0 ? "more than" : "with the " + heldByOthers + " bytes the other page caches of this"
                 + " JVM hold, more than") + " the " + machine.getAsLong() + " bytes of memory this machine (or its"
                 + " container) has; a page cache larger than memory would be swapped out or killed as it fills. Give"
