@@ -370,12 +370,25 @@ final class FileRegistry implements MappingOwner {
                 Failures.rethrow(unmapFailure);
             }
             closed = true;
-            // A file whose swapper would not close stays registered here, but this cache maps nothing more: free it.
+            return closeFailure; // the claims of files whose swapper would not close wait for releaseClaims
+        }
+    }
+
+    /**
+     * Once {@link #closeAll} succeeded: gives back the claims of the files whose swapper would not close (they stay
+     * registered, but this cache maps nothing more). Called after the swapper factory closed: a tier writes back at its
+     * close what such a file's own close could not, and another cache that mapped the file before that read pages the
+     * tier then wrote over.
+     */
+    void releaseClaims() {
+        synchronized (lock) {
+            if (!closed) {
+                return;
+            }
             for (JvmFileClaims.Claim claim : claims.values()) {
                 claim.release();
             }
             claims.clear();
-            return closeFailure;
         }
     }
 }

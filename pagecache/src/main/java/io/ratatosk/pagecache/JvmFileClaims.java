@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * one is invisible through the other, and each one's flushes write over the other's pages, silently.
  *
  * <p>A cache's registry claims a file before it opens its swapper and gives the claim back when the file leaves it:
- * a failed map, the unmap that closed its swapper, the cache's close.
+ * a failed map, the unmap that closed its swapper, the cache's close (for a file whose swapper would not close, once
+ * the cache's swapper factory has closed: a tier writes back at its close what that file's close could not).
  */
 final class JvmFileClaims {
     private static final ConcurrentHashMap<Object, Claim> CLAIMS = new ConcurrentHashMap<>();

@@ -486,7 +486,7 @@ public final class PageCache implements AutoCloseable {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
-            }, () -> stop(evictor, prefetcher, warmer), swappers::close, () -> {
+            }, () -> stop(evictor, prefetcher, warmer), swappers::close, files::releaseClaims, () -> {
                 release(swappers);
                 release(behindTier);
             }, engine::close, () -> {

@@ -763,14 +763,16 @@ public final class PageCursor implements AutoCloseable {
                 throw file.unmappedException();
             }
             link = new PageCursor(file, pageId, writeLocked, noGrow, stripe, null);
+            link.links().parent = this;
+            link.links.depth = depth + 1;
+            link.updateLinkWork();
+            // Inside: adding it grows the links' array, and an OutOfMemoryError there once left the link counted open
+            // with no one to close it (not returned, not among the links), so the cache never freed its page memory.
+            links().add(link);
         } catch (Throwable t) {
             file.engine().cursorClosed(stripe);
             throw t;
         }
-        link.links().parent = this;
-        link.links.depth = depth + 1;
-        link.updateLinkWork();
-        links().add(link);
         updateLinkWork();
         return link;
     }

@@ -1,16 +1,22 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +94,58 @@ class OneCachePerFileTest {
         try (PageCache second = PageCache.open(CONFIG)) {
             assertEquals(7, read(second.map(file, 8192), 0));
             second.map(other, 8192);
+        }
+    }
+
+    /**
+     * A cache closed with a file whose swapper would not close keeps the file from other caches until its swapper factory
+     * has closed too: a tier writes back at its close what the file's own close could not, so a cache that mapped the
+     * file in between read pages that the tier then wrote over, and its writes could be written over.
+     */
+    @Test
+    void aFileWhoseSwapperWouldNotCloseStaysClaimedUntilTheCachesFactoryHasClosed() throws IOException {
+        Path file = dir.resolve("a.db");
+        try (PageCache other = PageCache.open(CONFIG)) {
+            AtomicReference<String> mapDuringTheFactorysClose = new AtomicReference<>();
+            PageSwapperFactory files = new FileSwapperFactory();
+            List<PageSwapper> opened = new ArrayList<>();
+            PageSwapperFactory tierLike = new PageSwapperFactory() {
+                @Override
+                public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
+                    PageSwapper swapper = files.create(f, fileId, filePageSize, create);
+                    opened.add(swapper);
+                    return new ForwardingPageSwapper(swapper) {
+                        @Override
+                        public void close() throws IOException {
+                            throw new IOException("injected: the tier still holds pages of " + f);
+                        }
+                    };
+                }
+
+                @Override
+                public void close() throws IOException {
+                    try {
+                        other.map(file, 8192).close();
+                        mapDuringTheFactorysClose.set("mapped");
+                    } catch (IllegalStateException refused) {
+                        mapDuringTheFactorysClose.set(refused.getMessage());
+                    }
+                    for (PageSwapper swapper : opened) {
+                        swapper.close(); // what the tier writes back, then the file's close
+                    }
+                }
+            };
+            PageCache closing = PageCache.open(CONFIG, tierLike);
+            write(closing.map(file, 8192), 0, 7);
+            IOException closeFailure = assertThrows(IOException.class, closing::close);
+            assertTrue(closeFailure.getMessage().contains("closing it failed"), closeFailure.getMessage());
+            assertTrue(closing.isClosed());
+            assertNotNull(mapDuringTheFactorysClose.get());
+            assertTrue(mapDuringTheFactorysClose.get().contains("another page cache"),
+                "another cache's map while the closing cache's factory still closed: " + mapDuringTheFactorysClose.get());
+            try (PagedFile again = other.map(file, 8192)) {
+                assertEquals(7, read(again, 0)); // free once the cache and its factory have closed
+            }
         }
     }
 

@@ -21,7 +21,7 @@ import sun.misc.Unsafe;
  * loads), and so do farther ones once they would fill a directory covering them to one chunk in 256
  * slots; the rest (a few pages far past the end, such as a corrupt record pointer's, and pages past the
  * directory's reach of 2^32 page ids) into an ordered map of far chunks, where adding one costs the log
- * of their number. Growing the directory copies the far chunks it now covers into it and leaves them in the
+ * of their number, and a hash of them by chunk number for lookups, which allocate nothing. Growing the directory copies the far chunks it now covers into it and leaves them in the
  * map too, so a reader holding either directory finds every chunk.
  */
 public final class TranslationTable {
@@ -67,6 +67,8 @@ public final class TranslationTable {
      * scattered ids of a sparse file took time growing with the square of the chunks touched, 80 s for 37,000.)
      */
     private final ConcurrentSkipListMap<Long, int[]> far = new ConcurrentSkipListMap<>();
+    /** The chunks of {@link #far} for lookups, which the map would box a key for: every read of a far page allocated. */
+    private final FarChunkIndex farIndex = new FarChunkIndex();
     /** Far chunks below {@link #MAX_DIRECTORY_CHUNKS} that the directory does not cover yet. Guarded by this. */
     private int farWithinDirectoryReach;
 
@@ -213,7 +215,7 @@ public final class TranslationTable {
         if (chunkIndex < d.length) {
             return d[(int) chunkIndex];
         }
-        return far.get(chunkIndex);
+        return farIndex.get(chunkIndex);
     }
 
     private int[] chunkForUpdate(long pageId) {
@@ -235,6 +237,7 @@ public final class TranslationTable {
         } else if (chunkIndex < MAX_DIRECTORY_CHUNKS && denseEnoughFor(chunkIndex)) {
             growDirectory(d, coveringLength(chunkIndex), (int) chunkIndex, chunk);
         } else {
+            farIndex.add(chunkIndex, chunk);
             far.put(chunkIndex, chunk);
             if (chunkIndex < MAX_DIRECTORY_CHUNKS) {
                 farWithinDirectoryReach++;

@@ -193,6 +193,73 @@ class TranslationTableTest {
         assertTrue(directory.length <= 1 << 18, "the directory covers no more than the chunks touched: " + directory.length);
     }
 
+    /**
+     * A lookup of a page among the far chunks (every read of one takes the full path: a cursor's kept directory never
+     * holds them) allocates nothing, whether its chunk is there or not: the far chunks' ordered map was looked up by a
+     * boxed chunk number, 16 bytes allocated by every such lookup.
+     */
+    @Test
+    void lookingUpPagesAmongTheFarChunksAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        TranslationTable table = new TranslationTable(0);
+        long[] pages = {(1L << 32) + 7, (1L << 40) + 9, 300L * CHUNK + 1, (1L << 48) - 1};
+        for (long page : pages) {
+            table.set(page, 5);
+        }
+        int lookups = 200_000;
+        long found = 0;
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < lookups; i++) {
+            long page = pages[i % pages.length];
+            found += table.get(page) + table.get(page - CHUNK); // the chunk before each is not allocated
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(5L * lookups, found);
+        assertTrue(allocated < lookups, 2 * lookups + " lookups of pages among the far chunks allocated " + allocated
+            + " bytes");
+    }
+
+    /**
+     * Lookups racing the far chunks' growth (their lookup hash doubling under the writer) find every page set before
+     * they looked: far chunks beyond the directory's reach, so that none moves into the directory.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void pagesAmongTheFarChunksAreFoundWhileMoreAreAdded() throws Exception {
+        TranslationTable table = new TranslationTable(0);
+        long base = 1L << 33; // chunk 2^21: past the directory's reach
+        int chunks = 3_000;
+        AtomicInteger published = new AtomicInteger();
+        AtomicInteger misses = new AtomicInteger();
+        Thread[] readers = new Thread[3];
+        for (int r = 0; r < readers.length; r++) {
+            long seed = r;
+            readers[r] = new Thread(() -> {
+                Random random = new Random(seed);
+                for (int n = published.get(); n < chunks; n = published.get()) {
+                    if (n > 0) {
+                        int i = random.nextInt(n);
+                        if (table.get(base + (long) i * 7 * CHUNK) != i + 1) {
+                            misses.incrementAndGet();
+                        }
+                    }
+                }
+            });
+            readers[r].start();
+        }
+        for (int i = 0; i < chunks; i++) {
+            table.set(base + (long) i * 7 * CHUNK, i + 1);
+            published.set(i + 1);
+        }
+        for (Thread reader : readers) {
+            reader.join();
+        }
+        assertEquals(0, misses.get(), "lookups that missed a page set before them");
+        for (int i = 0; i < chunks; i++) {
+            assertEquals(i + 1, table.get(base + (long) i * 7 * CHUNK));
+        }
+    }
+
     /** Page ids up to the largest a page key holds, each in a chunk of its own far past the directory, all found. */
     @Test
     void chunksNearTheLargestPageIdAreFoundAndWalkedInOrder() {
