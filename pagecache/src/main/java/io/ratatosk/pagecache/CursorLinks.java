@@ -47,13 +47,24 @@ final class CursorLinks {
      * closing a parent with n links took n^2 / 2 comparisons: 6 s for 100,000).
      */
     void remove(PageCursor link) {
-        for (int i = openCount - 1; i >= 0; i--) {
-            if (open[i] == link) {
-                open[i] = open[--openCount];
-                open[openCount] = null;
+        // The count read once: a link closed on another thread than its parent's close (cursors shared by mistake)
+        // removes itself under the parent's walk, and a count read twice could index -1.
+        int n = openCount;
+        PageCursor[] links = open;
+        for (int i = Math.min(n, links.length) - 1; i >= 0; i--) {
+            if (links[i] == link) {
+                links[i] = links[n - 1];
+                links[n - 1] = null;
+                openCount = n - 1;
                 return;
             }
         }
+    }
+
+    /** The open links as they are now, for a close to walk while each takes itself out of {@link #open}. */
+    PageCursor[] openSnapshot() {
+        PageCursor[] links = open;
+        return Arrays.copyOf(links, Math.min(openCount, links.length));
     }
 
     void recordPin(int frame, long stamp) {

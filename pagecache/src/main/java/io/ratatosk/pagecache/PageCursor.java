@@ -1107,12 +1107,22 @@ public final class PageCursor implements AutoCloseable {
         long lastStamp = stamp;
         try {
             CursorLinks l = links;
-            if (l != null) {
-                while (l.openCount > 0) {
-                    l.open[l.openCount - 1].close(); // leaves the links, handing its pins up (see linkClosed)
+            try {
+                if (l != null && l.openCount > 0) {
+                    // Last first, each leaving the links as it closes, handing its pins up (see linkClosed). Walked over
+                    // a copy: a link shared by mistake and closed on another thread meanwhile takes itself out under
+                    // the walk (the walk over the links themselves met a null slot or index -1, and then waited, for
+                    // ever where that close failed).
+                    PageCursor[] open = l.openSnapshot();
+                    for (int i = open.length - 1; i >= 0; i--) {
+                        if (open[i] != null) {
+                            open[i].close(); // a link closed already, or closing on another thread, returns at once
+                        }
+                    }
                 }
+            } finally {
+                unpin(); // whatever a link's close threw: a write cursor's page must not stay write-locked for good
             }
-            unpin();
             publishCounters();
             PageCursor p = l == null ? null : l.parent;
             if (p != null) {

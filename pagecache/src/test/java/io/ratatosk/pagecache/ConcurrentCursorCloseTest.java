@@ -119,6 +119,88 @@ class ConcurrentCursorCloseTest {
         assertTrue(cache.isMemoryReleased());
     }
 
+    /**
+     * A parent write cursor and its linked cursor closed from two threads at once (the link shared by mistake). The
+     * parent's close walks its links while the link's own close takes itself out of them: the walk met a null slot
+     * (a NullPointerException out of the parent's close, which then skipped releasing its own page: write-locked for
+     * good, so no cursor could write it and the cache could never close), or waited for the link's close to leave.
+     * Every close must return normally, and both pages be free again, whoever wins.
+     */
+    @Test
+    void aParentAndItsLinkClosedFromTwoThreadsAtOnceReleaseBothPages() throws Exception {
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.page_size", "4k", "pagecache.warmup.enabled", "false")));
+             PagedFile file = cache.map(dir.resolve("links.db"), 4096)) {
+            PageCursor[] pair = new PageCursor[2];
+            AtomicInteger round = new AtomicInteger();
+            AtomicInteger otherClosed = new AtomicInteger();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger rounds = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread leader = new Thread(() -> {
+                try {
+                    SplittableRandom random = new SplittableRandom(3);
+                    long start = System.nanoTime();
+                    for (int r = 1; r <= ROUNDS && System.nanoTime() - start < BUDGET_NANOS; r++) {
+                        PageCursor parent = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK);
+                        assertTrue(parent.next());
+                        PageCursor link = parent.openLinkedCursor(1 + random.nextInt(3));
+                        assertTrue(link.next());
+                        pair[0] = parent;
+                        pair[1] = link;
+                        round.set(r); // publishes the pair
+                        pause(random);
+                        parent.close();
+                        while (otherClosed.get() < r) {
+                            if (failure.get() != null) {
+                                return;
+                            }
+                            Thread.onSpinWait();
+                        }
+                        rounds.set(r);
+                        assertEquals(0, cache.openCursors(), "round " + r + ": cursors left counted open");
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    stop.set(true);
+                }
+            }, "leader");
+            Thread other = new Thread(() -> {
+                try {
+                    SplittableRandom random = new SplittableRandom(4);
+                    for (int r = 1; ; r++) {
+                        while (round.get() < r) {
+                            if (stop.get()) {
+                                return;
+                            }
+                            Thread.onSpinWait();
+                        }
+                        pause(random);
+                        pair[1].close();
+                        otherClosed.set(r);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "other");
+            for (Thread t : new Thread[] {leader, other}) {
+                t.setDaemon(true);
+                t.start();
+            }
+            for (Thread t : new Thread[] {leader, other}) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+                assertFalse(t.isAlive(), t.getName() + " did not finish");
+            }
+            assertNull(failure.get(), () -> "after " + rounds.get() + " rounds: " + failure.get());
+            for (long page = 0; page < 4; page++) { // a page left write-locked would keep this waiting for good
+                try (PageCursor w = file.io(page, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(w.next());
+                }
+            }
+        }
+    }
+
     /** Busy-waits 0 to about 400 ns. */
     private static void pause(SplittableRandom random) {
         long until = System.nanoTime() + random.nextInt(400);
