@@ -804,10 +804,11 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Copies {@code length} bytes from this cursor's page at {@code sourceOffset} to {@code target}'s page
-     * at {@code targetOffset}, clamped to what both pages hold from those offsets (nothing where a cursor
-     * has no page), and returns the number of bytes copied. Overlapping ranges of one page are copied as
-     * if through a buffer. A negative offset or length copies nothing and raises this cursor's bounds
-     * flag. From a read cursor the bytes may be torn: copy inside a {@code shouldRetry()} loop. Moves
+     * at {@code targetOffset}, clamped to what both pages hold from those offsets, and returns the number of
+     * bytes copied. Overlapping ranges of one page are copied as if through a buffer. A negative offset or
+     * length, or an offset at or past the end of its cursor's page (past it for a length of 0; a cursor with
+     * no page has none), copies nothing and raises this cursor's bounds flag, as any access outside a page
+     * does. From a read cursor the bytes may be torn: copy inside a {@code shouldRetry()} loop. Moves
      * neither cursor's offset.
      *
      * @throws IllegalArgumentException if {@code target} is not a write cursor
@@ -826,6 +827,10 @@ public final class PageCursor implements AutoCloseable {
         }
         int n = Math.min(length, Math.min(limit - sourceOffset, target.limit - targetOffset));
         if (n <= 0) {
+            // Not a clamp: a range that starts outside its page, an offset a torn or corrupt read may have produced.
+            if (length > 0 || sourceOffset > limit || targetOffset > target.limit) {
+                outOfBounds = true;
+            }
             return 0;
         }
         long from = address + sourceOffset;
