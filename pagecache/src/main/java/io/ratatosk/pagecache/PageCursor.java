@@ -176,7 +176,8 @@ public final class PageCursor implements AutoCloseable {
         this.noGrow = noGrow;
         this.currentPageId = pageId - 1;
         this.openStripe = openStripe;
-        this.readAhead = readAhead == null ? null : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8));
+        this.readAhead = readAhead == null ? null
+            : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8), pageId);
         this.keyBase = file.keyBase();
         this.frameBeforeFirst = engine.frameBeforeFirst();
         this.pageBeforeFirst = engine.pageBeforeFirst();
@@ -305,13 +306,21 @@ public final class PageCursor implements AutoCloseable {
     }
 
     /**
-     * A move to {@code pageId} of a read-ahead cursor: on a sequential scan, keeps the following
-     * {@link ReadAheadScan#window} pages requested, half a window at a time; a jump starts over.
+     * A move to {@code pageId} of a read-ahead cursor: on a sequential scan (from the page given to {@code io()}), keeps
+     * the following {@link ReadAheadScan#window} pages requested, half a window at a time. A jump requests nothing and
+     * starts a scan from there; a move to the page the cursor was on is no move.
      */
     private void readAheadFrom(long pageId) {
         ReadAheadScan scan = readAhead;
+        if (pageId == scan.last) {
+            return; // the same page again: what follows it is requested as far as the scan has come
+        }
         if (pageId != scan.last + 1) {
+            // A jump, random access: requesting a window here faulted in (and evicted for) a window of pages after
+            // every page a lookup visited, and the same page read again requested it again each time.
+            scan.last = pageId;
             scan.end = pageId + 1;
+            return;
         }
         scan.last = pageId;
         int window = scan.window;
@@ -330,14 +339,16 @@ public final class PageCursor implements AutoCloseable {
         final ReadAheadWorker worker;
         /** How many pages ahead of a sequential scan are read ahead. */
         final int window;
-        /** The page the last {@code next()} moved to, to tell a sequential move from a jump. */
-        long last = -2;
+        /** The page the last {@code next()} moved to, to tell a sequential move from a jump; the page before the first at first. */
+        long last;
         /** Read-ahead was asked for the pages before this one. */
         long end;
 
-        ReadAheadScan(ReadAheadWorker worker, int window) {
+        ReadAheadScan(ReadAheadWorker worker, int window, long firstPageId) {
             this.worker = worker;
             this.window = window;
+            this.last = firstPageId - 1;
+            this.end = firstPageId;
         }
     }
 

@@ -20,8 +20,10 @@ public final class PagedFile implements AutoCloseable {
     /** With a write lock: do not grow the file; {@code next()} past the last page returns false. */
     public static final int PF_NO_GROW = 1 << 2;
     /**
-     * Read-ahead: while the cursor moves sequentially ({@code next()}, or {@code next(id)} one page on),
-     * a background thread faults the following pages in ahead of it, so a scan waits for less IO. Pages
+     * Read-ahead: while the cursor moves sequentially ({@code next()}, or {@code next(id)} one page on, from
+     * the page given to {@code io()} or the page it last jumped to), a background thread faults the following
+     * pages in ahead of it, so a scan waits for less IO. A jump, or a {@code next(id)} to the page the cursor
+     * is on, reads nothing ahead: a lookup does not bring in the pages after it. Pages
      * past the file's end are never read ahead; a read-ahead evicts only what a background sweep can
      * evict at once, and gives up rather than waits.
      */
