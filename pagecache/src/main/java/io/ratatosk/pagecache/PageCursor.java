@@ -51,7 +51,8 @@ import sun.misc.Unsafe;
  *
  * <p>A cursor is not thread-safe: one thread at a time. After {@link #close()} every method but
  * {@code close} throws {@link IllegalStateException}. Once its file is unmapped (or the cache closed),
- * its next {@code next()} or {@code shouldRetry()} throws {@link IllegalStateException}; reads through a
+ * its next {@code next()} throws {@link IllegalStateException}, and so does the next {@code shouldRetry()} of a
+ * read cursor on a page (one on no page has nothing to validate: false); reads through a
  * page it still has pinned meanwhile see stale memory, never freed memory: the cache keeps its page
  * memory until the last cursor is closed.
  */
@@ -656,7 +657,12 @@ public final class PageCursor implements AutoCloseable {
         updateFastPath();
     }
 
-    /** The page the cursor is on, or -1 before the first successful {@code next()}. */
+    /**
+     * The page the cursor is on, or -1 while it is on none: before its first {@code next()}, after a {@code next()}
+     * that returned false or failed (a page id the file cannot address is refused before the cursor leaves its page),
+     * and after a {@code shouldRetry()} that found its page truncated away. The next {@code next()} still moves on
+     * from the page it was last on (or tried).
+     */
     public long getCurrentPageId() {
         checkOpen();
         return frame == NO_FRAME ? -1 : currentPageId;
