@@ -780,14 +780,17 @@ public final class PageCursor implements AutoCloseable {
                 throw file.unmappedException();
             }
             link = new PageCursor(file, pageId, writeLocked, noGrow, stripe, null);
+            CursorLinks own = link.links();
+            own.parent = this;
+            own.depth = depth + 1;
+            // Last, as it may allocate too (the list doubles): an OutOfMemoryError in either left the link counted
+            // open and in no list, where no close could reach it, and the cache never freed its page memory.
+            links().add(link);
         } catch (Throwable t) {
             file.engine().cursorClosed(stripe);
             throw t;
         }
-        link.links().parent = this;
-        link.links.depth = depth + 1;
         link.updateLinkWork();
-        links().add(link);
         updateLinkWork();
         return link;
     }
