@@ -51,7 +51,8 @@ import sun.misc.Unsafe;
  *
  * <p>A cursor is not thread-safe: one thread at a time. After {@link #close()} every method but
  * {@code close} throws {@link IllegalStateException}. Once its file is unmapped (or the cache closed),
- * its next {@code next()} or {@code shouldRetry()} throws {@link IllegalStateException}; reads through a
+ * its next {@code next()} throws {@link IllegalStateException}, and so does the next {@code shouldRetry()} of a
+ * read cursor on a page (one on no page has nothing to validate: false); reads through a
  * page it still has pinned meanwhile see stale memory, never freed memory: the cache keeps its page
  * memory until the last cursor is closed.
  */
@@ -176,7 +177,8 @@ public final class PageCursor implements AutoCloseable {
         this.noGrow = noGrow;
         this.currentPageId = pageId - 1;
         this.openStripe = openStripe;
-        this.readAhead = readAhead == null ? null : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8));
+        this.readAhead = readAhead == null ? null
+            : new ReadAheadScan(readAhead, Math.min(READ_AHEAD_PAGES, engine.frameCount() / 8), pageId);
         this.keyBase = file.keyBase();
         this.frameBeforeFirst = engine.frameBeforeFirst();
         this.pageBeforeFirst = engine.pageBeforeFirst();
@@ -305,13 +307,21 @@ public final class PageCursor implements AutoCloseable {
     }
 
     /**
-     * A move to {@code pageId} of a read-ahead cursor: on a sequential scan, keeps the following
-     * {@link ReadAheadScan#window} pages requested, half a window at a time; a jump starts over.
+     * A move to {@code pageId} of a read-ahead cursor: on a sequential scan (from the page given to {@code io()}), keeps
+     * the following {@link ReadAheadScan#window} pages requested, half a window at a time. A jump requests nothing and
+     * starts a scan from there; a move to the page the cursor was on is no move.
      */
     private void readAheadFrom(long pageId) {
         ReadAheadScan scan = readAhead;
+        if (pageId == scan.last) {
+            return; // the same page again: what follows it is requested as far as the scan has come
+        }
         if (pageId != scan.last + 1) {
+            // A jump, random access: requesting a window here faulted in (and evicted for) a window of pages after
+            // every page a lookup visited, and the same page read again requested it again each time.
+            scan.last = pageId;
             scan.end = pageId + 1;
+            return;
         }
         scan.last = pageId;
         int window = scan.window;
@@ -330,14 +340,16 @@ public final class PageCursor implements AutoCloseable {
         final ReadAheadWorker worker;
         /** How many pages ahead of a sequential scan are read ahead. */
         final int window;
-        /** The page the last {@code next()} moved to, to tell a sequential move from a jump. */
-        long last = -2;
+        /** The page the last {@code next()} moved to, to tell a sequential move from a jump; the page before the first at first. */
+        long last;
         /** Read-ahead was asked for the pages before this one. */
         long end;
 
-        ReadAheadScan(ReadAheadWorker worker, int window) {
+        ReadAheadScan(ReadAheadWorker worker, int window, long firstPageId) {
             this.worker = worker;
             this.window = window;
+            this.last = firstPageId - 1;
+            this.end = firstPageId;
         }
     }
 
@@ -645,7 +657,12 @@ public final class PageCursor implements AutoCloseable {
         updateFastPath();
     }
 
-    /** The page the cursor is on, or -1 before the first successful {@code next()}. */
+    /**
+     * The page the cursor is on, or -1 while it is on none: before its first {@code next()}, after a {@code next()}
+     * that returned false or failed (a page id the file cannot address is refused before the cursor leaves its page),
+     * and after a {@code shouldRetry()} that found its page truncated away. The next {@code next()} still moves on
+     * from the page it was last on (or tried).
+     */
     public long getCurrentPageId() {
         checkOpen();
         return frame == NO_FRAME ? -1 : currentPageId;
@@ -763,16 +780,17 @@ public final class PageCursor implements AutoCloseable {
                 throw file.unmappedException();
             }
             link = new PageCursor(file, pageId, writeLocked, noGrow, stripe, null);
-            link.links().parent = this;
-            link.links.depth = depth + 1;
-            link.updateLinkWork();
-            // Inside: adding it grows the links' array, and an OutOfMemoryError there once left the link counted open
-            // with no one to close it (not returned, not among the links), so the cache never freed its page memory.
+            CursorLinks own = link.links();
+            own.parent = this;
+            own.depth = depth + 1;
+            // Last, as it may allocate too (the list doubles): an OutOfMemoryError in either left the link counted
+            // open and in no list, where no close could reach it, and the cache never freed its page memory.
             links().add(link);
         } catch (Throwable t) {
             file.engine().cursorClosed(stripe);
             throw t;
         }
+        link.updateLinkWork();
         updateLinkWork();
         return link;
     }
@@ -806,10 +824,11 @@ public final class PageCursor implements AutoCloseable {
 
     /**
      * Copies {@code length} bytes from this cursor's page at {@code sourceOffset} to {@code target}'s page
-     * at {@code targetOffset}, clamped to what both pages hold from those offsets (nothing where a cursor
-     * has no page), and returns the number of bytes copied. Overlapping ranges of one page are copied as
-     * if through a buffer. A negative offset or length copies nothing and raises this cursor's bounds
-     * flag. From a read cursor the bytes may be torn: copy inside a {@code shouldRetry()} loop. Moves
+     * at {@code targetOffset}, clamped to what both pages hold from those offsets, and returns the number of
+     * bytes copied. Overlapping ranges of one page are copied as if through a buffer. A negative offset or
+     * length, or an offset at or past the end of its cursor's page (past it for a length of 0; a cursor with
+     * no page has none), copies nothing and raises this cursor's bounds flag, as any access outside a page
+     * does. From a read cursor the bytes may be torn: copy inside a {@code shouldRetry()} loop. Moves
      * neither cursor's offset.
      *
      * @throws IllegalArgumentException if {@code target} is not a write cursor
@@ -828,6 +847,10 @@ public final class PageCursor implements AutoCloseable {
         }
         int n = Math.min(length, Math.min(limit - sourceOffset, target.limit - targetOffset));
         if (n <= 0) {
+            // Not a clamp: a range that starts outside its page, an offset a torn or corrupt read may have produced.
+            if (length > 0 || sourceOffset > limit || targetOffset > target.limit) {
+                outOfBounds = true;
+            }
             return 0;
         }
         long from = address + sourceOffset;

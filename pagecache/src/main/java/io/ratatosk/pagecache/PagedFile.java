@@ -9,8 +9,9 @@ import java.nio.file.Path;
  * from {@link #io}. Mapping the same file twice, by any spelling of its path, returns the same object;
  * it is unmapped when every mapping is closed, or when the cache closes. Thread-safe.
  *
- * <p>Once unmapped, {@link #io}, {@link #flush} and the next {@code next()} or {@code shouldRetry()} of
- * any of its cursors throw {@link IllegalStateException}; {@link #close} again does nothing.
+ * <p>Once unmapped, {@link #io}, {@link #flush}, the next {@code next()} of any of its cursors and the next
+ * {@code shouldRetry()} of any of its read cursors on a page throw {@link IllegalStateException};
+ * {@link #close} again does nothing.
  */
 public final class PagedFile implements AutoCloseable {
     /** Optimistic reads: nothing is locked; validate with {@link PageCursor#shouldRetry()}. */
@@ -20,8 +21,10 @@ public final class PagedFile implements AutoCloseable {
     /** With a write lock: do not grow the file; {@code next()} past the last page returns false. */
     public static final int PF_NO_GROW = 1 << 2;
     /**
-     * Read-ahead: while the cursor moves sequentially ({@code next()}, or {@code next(id)} one page on),
-     * a background thread faults the following pages in ahead of it, so a scan waits for less IO. Pages
+     * Read-ahead: while the cursor moves sequentially ({@code next()}, or {@code next(id)} one page on, from
+     * the page given to {@code io()} or the page it last jumped to), a background thread faults the following
+     * pages in ahead of it, so a scan waits for less IO. A jump, or a {@code next(id)} to the page the cursor
+     * is on, reads nothing ahead: a lookup does not bring in the pages after it. Pages
      * past the file's end are never read ahead; a read-ahead evicts only what a background sweep can
      * evict at once, and gives up rather than waits.
      */

@@ -90,6 +90,33 @@ class CopyToTest {
     }
 
     @Test
+    void aRangeStartingAtOrPastAPagesEndCopiesNothingAndRaisesTheSourcesBoundsFlag() throws Exception {
+        try (PageCursor r = source.io(0, PagedFile.PF_SHARED_READ_LOCK); PageCursor w = target.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(r.next());
+            assertTrue(w.next());
+            int targetPage = w.getCurrentPageSize();
+            assertEquals(0, r.copyTo(PAGE, w, 0, 10), "the source offset is the page's end");
+            assertTrue(r.checkAndClearBoundsFlag(), "a source range starting at the page's end");
+            assertEquals(0, r.copyTo(PAGE + 100, w, 0, 10));
+            assertTrue(r.checkAndClearBoundsFlag(), "a source range starting past the page's end");
+            assertEquals(0, r.copyTo(0, w, targetPage, 10));
+            assertTrue(r.checkAndClearBoundsFlag(), "a target range starting at the target page's end");
+            assertEquals(0, r.copyTo(0, w, targetPage + 1, 0));
+            assertTrue(r.checkAndClearBoundsFlag(), "an empty copy at an offset past the target page");
+            assertEquals(0, w.getByte(0), "nothing was written");
+
+            assertEquals(0, r.copyTo(PAGE, w, targetPage, 0), "an empty copy at the pages' ends");
+            assertEquals(8, r.copyTo(PAGE - 8, w, 0, 100), "a clamped copy");
+            assertFalse(r.checkAndClearBoundsFlag(), "neither is out of bounds");
+        }
+        try (PageCursor unpinned = source.io(0, PagedFile.PF_SHARED_READ_LOCK); PageCursor w = target.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            assertTrue(w.next());
+            assertEquals(0, unpinned.copyTo(0, w, 0, 10));
+            assertTrue(unpinned.checkAndClearBoundsFlag(), "a cursor with no page has nothing to copy from, as for its reads");
+        }
+    }
+
+    @Test
     void aCursorWithoutAPageCopiesNothing() throws Exception {
         try (PageCursor r = source.io(0, PagedFile.PF_SHARED_READ_LOCK); PageCursor w = target.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next());

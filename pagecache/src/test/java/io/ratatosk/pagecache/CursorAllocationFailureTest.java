@@ -44,6 +44,76 @@ class CursorAllocationFailureTest {
         assertTrue(output.contains("memory released: true"), output);
     }
 
+    /**
+     * {@code openLinkedCursor} counts the link open, allocates it, then its link record and a place in the parent's list
+     * of links; an {@code OutOfMemoryError} in the last two (the list doubles: a large array) left the link counted open,
+     * in no list, so no close could ever uncount it, and the cache never freed its page memory.
+     */
+    @Test
+    void aLinkThatCouldNotBeAddedToItsParentIsNotLeftCountedOpen() throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), LinkChild.class.getName(),
+            dir.resolve("oom-link.db").toString()));
+        if (Runtime.version().feature() >= 23) {
+            command.add(1, "--sun-misc-unsafe-memory-access=allow");
+        }
+        Path log = dir.resolve("link-child.log");
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = child.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            child.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(log);
+        assertTrue(ended, "the child did not end in 60 s:\n" + output);
+        assertEquals(0, child.exitValue(), output);
+        assertTrue(output.contains("link failed to allocate: true"), "the heap was never full enough to fail a link:\n" + output);
+        assertTrue(output.contains("open cursors: 0"), output);
+        assertTrue(output.contains("memory released: true"), output);
+    }
+
+    /**
+     * The child JVM of {@link #aLinkThatCouldNotBeAddedToItsParentIsNotLeftCountedOpen}: a parent with a full list of
+     * links, a heap filled but for less than the list's doubling needs, and one more link.
+     */
+    public static final class LinkChild {
+        public static void main(String[] args) throws Exception {
+            PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.page_size", "4k", "pagecache.warmup.enabled", "false", "pagecache.evictor.enabled", "false")));
+            PagedFile file = cache.map(Path.of(args[0]), 4096);
+            PageCursor parent = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+            int links = 1 << 15; // the list's length after as many links: the next one doubles it, 128 KiB or more
+            for (int i = 0; i < links; i++) {
+                parent.openLinkedCursor(0);
+            }
+            boolean failed = false;
+            List<Object> filler = new ArrayList<>();
+            byte[] reserve = new byte[32 * 1024]; // freed once the heap is full: room for a link, not for the doubled list
+            try {
+                for (int size = 1 << 20; size >= 8; ) {
+                    try {
+                        filler.add(new byte[size]);
+                    } catch (OutOfMemoryError e) {
+                        size /= 2;
+                    }
+                }
+                reserve = null;
+                try {
+                    parent.openLinkedCursor(0);
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                }
+            } finally {
+                filler.clear();
+            }
+            System.out.println("link failed to allocate: " + failed);
+            parent.close();
+            System.out.println("open cursors: " + cache.openCursors());
+            file.close();
+            cache.close();
+            System.out.println("memory released: " + cache.isMemoryReleased());
+        }
+    }
+
     /** The child JVM of {@link #aCursorThatCouldNotBeAllocatedIsNotLeftCountedOpen}. */
     public static final class Child {
         public static void main(String[] args) throws Exception {

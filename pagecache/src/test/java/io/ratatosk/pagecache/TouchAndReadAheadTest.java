@@ -116,6 +116,33 @@ class TouchAndReadAheadTest {
     }
 
     @Test
+    void aJumpOrARepeatedPageReadsNothingAheadASequentialMoveDoes() throws Exception {
+        PagedFile file = freshFile();
+        long lookup = 100;
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD);
+             PageCursor scan = file.io(150, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
+            assertTrue(c.next(lookup), "a jump from before page 0");
+            assertTrue(c.next(lookup), "the same page again");
+            // The worker takes requests oldest first, each whole: once the scan's request is served, any the lookup
+            // made before it was too.
+            assertTrue(scan.next(), "a scan's first page, from where io() put it");
+            awaitResident(file, 151);
+            assertEquals(0, PageCacheInternals.tableEntry(file, lookup + 1), "read ahead of a lookup");
+
+            assertTrue(c.next(), "one page on from the lookup: a scan from there");
+            awaitResident(file, lookup + 2);
+        }
+    }
+
+    private static void awaitResident(PagedFile file, long pageId) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (PageCacheInternals.tableEntry(file, pageId) <= 0) {
+            assertTrue(System.nanoTime() < deadline, "page " + pageId + " was not read ahead");
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
     void closingTheFileAndTheCacheWithReadAheadQueuedLeavesNothingBehind() throws Exception {
         PagedFile file = freshFile();
         PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD);
