@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,6 +17,8 @@ import org.junit.jupiter.api.Test;
  * between), and sleeps once it has none.
  */
 class BackgroundEvictorTest {
+    private static final int CLEAN_FILE_ID = 1;
+
     /** Calls that each leave work: slept between, they would take 10 ms apiece, 5 s in all. */
     private static final int PENDING_CALLS = 500;
 
@@ -50,9 +51,9 @@ class BackgroundEvictorTest {
         int keepFree = 4;
         BackgroundEvictor evictor = new BackgroundEvictor(engine, keepFree);
         try {
-            engine.register(CleanPages.FILE_ID, new CleanPages());
+            engine.register(CLEAN_FILE_ID, new CleanPagesOwner(Path.of("clean-pages.db")));
             for (int frame = engine.tryGrabFreeFrame(), page = 0; frame >= 0; frame = engine.tryGrabFreeFrame(), page++) {
-                engine.bind(frame, PageKey.of(CleanPages.FILE_ID, page));
+                engine.bind(frame, PageKey.of(CLEAN_FILE_ID, page));
                 engine.frames().unlockExclusive(frame);
             }
             evictor.start();
@@ -66,40 +67,6 @@ class BackgroundEvictorTest {
             evictor.shutdown();
             Thread.setDefaultUncaughtExceptionHandler(previous);
             engine.close();
-        }
-    }
-
-    /** One file of clean pages: an eviction drops them, nothing is read or written. */
-    private static final class CleanPages implements FrameOwner {
-        static final int FILE_ID = 1;
-
-        @Override
-        public PageSwapper swapper() {
-            return CleanPagesOnlySwapper.INSTANCE;
-        }
-
-        @Override
-        public void pageLeft(long pageId, int frame) {
-        }
-
-        @Override
-        public int pageSize() {
-            return 8192;
-        }
-
-        @Override
-        public Path path() {
-            return Path.of("clean-pages.db");
-        }
-
-        @Override
-        public boolean isResident(long pageId) {
-            return false;
-        }
-
-        @Override
-        public boolean prefetch(long pageId) {
-            return false;
         }
     }
 

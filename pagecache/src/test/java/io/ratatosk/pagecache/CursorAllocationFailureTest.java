@@ -24,21 +24,7 @@ class CursorAllocationFailureTest {
 
     @Test
     void aCursorThatCouldNotBeAllocatedIsNotLeftCountedOpen() throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-            dir.resolve("oom.db").toString()));
-        if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
-        }
-        Path log = dir.resolve("child.log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = child.waitFor(60, TimeUnit.SECONDS);
-        if (!ended) {
-            child.destroyForcibly().waitFor();
-        }
-        String output = Files.readString(log);
-        assertTrue(ended, "the child did not end in 60 s:\n" + output);
-        assertEquals(0, child.exitValue(), output);
+        String output = runInSmallHeap(Child.class, "oom.db");
         assertTrue(output.contains("io failed to allocate: true"), "the heap was never full enough to fail io():\n" + output);
         assertTrue(output.contains("open cursors: 0"), output);
         assertTrue(output.contains("memory released: true"), output);
@@ -51,13 +37,21 @@ class CursorAllocationFailureTest {
      */
     @Test
     void aLinkThatCouldNotBeAddedToItsParentIsNotLeftCountedOpen() throws Exception {
+        String output = runInSmallHeap(LinkChild.class, "oom-link.db");
+        assertTrue(output.contains("link failed to allocate: true"), "the heap was never full enough to fail a link:\n" + output);
+        assertTrue(output.contains("open cursors: 0"), output);
+        assertTrue(output.contains("memory released: true"), output);
+    }
+
+    /** Runs {@code main} in a child JVM with a 32 MiB heap on a file of {@code fileName}; returns what it printed. */
+    private String runInSmallHeap(Class<?> main, String fileName) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), LinkChild.class.getName(),
-            dir.resolve("oom-link.db").toString()));
+            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName(),
+            dir.resolve(fileName).toString()));
         if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow");
+            command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
         }
-        Path log = dir.resolve("link-child.log");
+        Path log = dir.resolve(fileName + ".log");
         Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean ended = child.waitFor(60, TimeUnit.SECONDS);
         if (!ended) {
@@ -66,9 +60,18 @@ class CursorAllocationFailureTest {
         String output = Files.readString(log);
         assertTrue(ended, "the child did not end in 60 s:\n" + output);
         assertEquals(0, child.exitValue(), output);
-        assertTrue(output.contains("link failed to allocate: true"), "the heap was never full enough to fail a link:\n" + output);
-        assertTrue(output.contains("open cursors: 0"), output);
-        assertTrue(output.contains("memory released: true"), output);
+        return output;
+    }
+
+    /** Allocates arrays from {@code largest} bytes down to 8 until none fits: the heap is then full. */
+    private static void fill(List<Object> filler, int largest) {
+        for (int size = largest; size >= 8; ) {
+            try {
+                filler.add(new byte[size]);
+            } catch (OutOfMemoryError e) {
+                size /= 2;
+            }
+        }
     }
 
     /**
@@ -89,13 +92,7 @@ class CursorAllocationFailureTest {
             List<Object> filler = new ArrayList<>();
             byte[] reserve = new byte[32 * 1024]; // freed once the heap is full: room for a link, not for the doubled list
             try {
-                for (int size = 1 << 20; size >= 8; ) {
-                    try {
-                        filler.add(new byte[size]);
-                    } catch (OutOfMemoryError e) {
-                        size /= 2;
-                    }
-                }
+                fill(filler, 1 << 20);
                 reserve = null;
                 try {
                     parent.openLinkedCursor(0);
@@ -145,17 +142,6 @@ class CursorAllocationFailureTest {
             file.close();
             cache.close();
             System.out.println("memory released: " + cache.isMemoryReleased());
-        }
-
-        /** Allocates arrays from {@code largest} bytes down to 8 until none fits: the heap is then full. */
-        private static void fill(List<Object> filler, int largest) {
-            for (int size = largest; size >= 8; ) {
-                try {
-                    filler.add(new byte[size]);
-                } catch (OutOfMemoryError e) {
-                    size /= 2;
-                }
-            }
         }
     }
 }

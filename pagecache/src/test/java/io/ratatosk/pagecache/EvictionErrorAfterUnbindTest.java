@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.Sweep;
 import java.nio.file.Path;
 import java.util.Map;
@@ -58,34 +57,17 @@ class EvictionErrorAfterUnbindTest {
     }
 
     /** A file of clean pages whose name cannot be had: the eviction event's failure. */
-    private record CleanPagesFailingToBeNamed(Error failure) implements FrameOwner {
-        @Override
-        public PageSwapper swapper() {
-            return CleanPagesOnlySwapper.INSTANCE;
-        }
+    private static final class CleanPagesFailingToBeNamed extends CleanPagesOwner {
+        private final Error failure;
 
-        @Override
-        public void pageLeft(long pageId, int frame) {
-        }
-
-        @Override
-        public int pageSize() {
-            return 8192;
+        CleanPagesFailingToBeNamed(Error failure) {
+            super(Path.of("unnamed.db"));
+            this.failure = failure;
         }
 
         @Override
         public Path path() {
             throw failure;
-        }
-
-        @Override
-        public boolean isResident(long pageId) {
-            return false;
-        }
-
-        @Override
-        public boolean prefetch(long pageId) {
-            return false;
         }
     }
 }

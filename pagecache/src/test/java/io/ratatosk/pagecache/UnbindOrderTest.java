@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +25,8 @@ class UnbindOrderTest {
         EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("inert"));
         try {
             List<Long> bindingsSeen = new ArrayList<>();
-            engine.register(FILE_ID, new Owner(engine, bindingsSeen));
+            Owner owner = new Owner(engine, bindingsSeen);
+            engine.register(FILE_ID, owner);
 
             int evicted = bindAPage(engine, 1);
             engine.frames().unlockExclusive(evicted);
@@ -34,7 +34,7 @@ class UnbindOrderTest {
             engine.free(evicted);
 
             int dropped = bindAPage(engine, 2);
-            engine.drop(new Owner(engine, bindingsSeen), PageKey.of(FILE_ID, 2), dropped);
+            engine.drop(owner, PageKey.of(FILE_ID, 2), dropped);
 
             assertEquals(List.of(PageKey.UNBOUND, PageKey.UNBOUND), bindingsSeen,
                 "the binding each frame had when its file heard that the page left");
@@ -51,35 +51,19 @@ class UnbindOrderTest {
     }
 
     /** A file that notes, when told a page left a frame, what that frame is bound to at that moment. */
-    private record Owner(EvictionEngine engine, List<Long> bindingsSeen) implements FrameOwner {
+    private static final class Owner extends CleanPagesOwner {
+        private final EvictionEngine engine;
+        private final List<Long> bindingsSeen;
+
+        Owner(EvictionEngine engine, List<Long> bindingsSeen) {
+            super(Path.of("unbind-order.db"));
+            this.engine = engine;
+            this.bindingsSeen = bindingsSeen;
+        }
+
         @Override
         public void pageLeft(long pageId, int frame) {
             bindingsSeen.add(engine.frames().binding(frame));
-        }
-
-        @Override
-        public PageSwapper swapper() {
-            return CleanPagesOnlySwapper.INSTANCE; // the pages here are clean
-        }
-
-        @Override
-        public int pageSize() {
-            return 8192;
-        }
-
-        @Override
-        public Path path() {
-            return Path.of("unbind-order.db");
-        }
-
-        @Override
-        public boolean isResident(long pageId) {
-            return false;
-        }
-
-        @Override
-        public boolean prefetch(long pageId) {
-            return false;
         }
     }
 }

@@ -22,28 +22,28 @@ class ClockProDropTest {
                 ClockProClock clock = (ClockProClock) PolicyRegistry.create(policy, frames,
                     PolicyRegistry.parse(Map.of("pagecache.clockpro.adaptive", "false")));
                 for (int frame = 0; frame < 8; frame++) { // pages 0-5 come in hot, 6 and 7 cold in their test period
-                    bind(frames, clock, frame, PageKey.of(0, frame));
+                    ClockFrames.bind(frames, clock, frame, PageKey.of(0, frame));
                 }
                 Sweep sweep = Sweep.cooperative(1);
                 int victim = clock.nextVictim(sweep); // 6, the oldest cold page: its ghost stays in its place
-                long ghostKey = unbind(frames, clock, victim);
-                bind(frames, clock, victim, PageKey.of(0, 8));
+                long ghostKey = ClockFrames.unbind(frames, clock, victim);
+                ClockFrames.bind(frames, clock, victim, PageKey.of(0, 8));
                 clock.onHit(frameOf(frames, 7));
                 // 7, referenced in its test period, is promoted: the hot hand demotes 0 and moves on to 1. Clock, oldest
                 // first: 1-5 hot (the hot hand on 1), ghost 6, ghost 8, 0 cold, 7 hot, 9 cold in test
                 victim = clock.nextVictim(sweep);
-                unbind(frames, clock, victim);
-                bind(frames, clock, victim, PageKey.of(0, 9));
+                ClockFrames.unbind(frames, clock, victim);
+                ClockFrames.bind(frames, clock, victim, PageKey.of(0, 9));
                 assertTrue(clock.hasGhost(ghostKey), policy);
                 assertEquals(6, clock.hotCount(), policy);
                 // An unmap drops hot pages 1-5 oldest first, each under the hot hand: it passes the ghosts to 7.
                 for (int page = 1; page <= 5; page++) {
-                    unbind(frames, clock, frameOf(frames, page));
+                    ClockFrames.unbind(frames, clock, frameOf(frames, page));
                 }
                 assertFalse(clock.hasGhost(ghostKey), policy + ": the hot hand passed 6's ghost, ending its test period");
                 clock.checkInvariants();
                 int free = frameOf(frames, -1);
-                bind(frames, clock, free, ghostKey);
+                ClockFrames.bind(frames, clock, free, ghostKey);
                 assertEquals("cold, in test", ClockProBits.toString(frames.policyWord(free)),
                     policy + ": page 6, asked for again after its test period, is a new page");
                 clock.checkInvariants();
@@ -58,15 +58,15 @@ class ClockProDropTest {
                 ClockProClock clock = (ClockProClock) PolicyRegistry.create(policy, frames,
                     PolicyRegistry.parse(Map.of("pagecache.clockpro.adaptive", "false")));
                 for (int frame = 0; frame < 4; frame++) { // 0 and 1 come in hot, 2 and 3 cold in their test period
-                    bind(frames, clock, frame, PageKey.of(0, frame));
+                    ClockFrames.bind(frames, clock, frame, PageKey.of(0, frame));
                 }
                 Sweep sweep = Sweep.cooperative(1);
                 int victim = clock.nextVictim(sweep); // 2: its ghost stays in its place
-                long ghostKey = unbind(frames, clock, victim);
-                bind(frames, clock, victim, PageKey.of(0, 4));
+                long ghostKey = ClockFrames.unbind(frames, clock, victim);
+                ClockFrames.bind(frames, clock, victim, PageKey.of(0, 4));
                 // An unmap drops both hot pages: the hot hand rests nowhere. Clock, oldest first: ghost 2, 3 and 4 cold in test
-                unbind(frames, clock, frameOf(frames, 0));
-                unbind(frames, clock, frameOf(frames, 1));
+                ClockFrames.unbind(frames, clock, frameOf(frames, 0));
+                ClockFrames.unbind(frames, clock, frameOf(frames, 1));
                 clock.onHit(frameOf(frames, 3));
                 // The cold hand promotes 3, referenced in its test period, and names 4; the evictor finds 4 pinned
                 // meanwhile and evicts nothing. 3 is the only hot page, the newest: every test period before it is over.
@@ -76,7 +76,7 @@ class ClockProDropTest {
                 assertFalse(clock.hasGhost(ghostKey), policy + ": the hot hand, going to 3, passed 2's ghost");
                 clock.checkInvariants();
                 int free = frameOf(frames, -1);
-                bind(frames, clock, free, ghostKey);
+                ClockFrames.bind(frames, clock, free, ghostKey);
                 assertEquals("cold, in test", ClockProBits.toString(frames.policyWord(free)),
                     policy + ": page 2, asked for again after its test period, is a new page");
                 clock.checkInvariants();
@@ -93,21 +93,5 @@ class ClockProDropTest {
             }
         }
         throw new AssertionError("no frame holds " + PageKey.toString(key));
-    }
-
-    private static void bind(FrameTable frames, EvictionPolicy clock, int frame, long key) {
-        frames.tryExclusiveLock(frame);
-        frames.setBinding(frame, key);
-        clock.onFault(frame, key);
-        frames.unlockExclusive(frame);
-    }
-
-    private static long unbind(FrameTable frames, EvictionPolicy clock, int frame) {
-        frames.tryExclusiveLock(frame);
-        long key = frames.binding(frame);
-        frames.setBinding(frame, PageKey.UNBOUND);
-        clock.onEvicted(frame, key);
-        frames.unlockExclusive(frame);
-        return key;
     }
 }

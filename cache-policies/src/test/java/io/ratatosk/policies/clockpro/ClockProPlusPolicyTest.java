@@ -168,18 +168,18 @@ class ClockProPlusPolicyTest {
             try (FrameTable frames = new FrameTable(4)) {
                 ClockProClock clock = (ClockProClock) PolicyRegistry.create(policy, frames, PolicyRegistry.parse(Map.of()));
                 for (int frame = 0; frame < 4; frame++) { // 0 and 1 come in hot, 2 and 3 cold in their test period
-                    bind(frames, clock, frame, PageKey.of(0, frame));
+                    ClockFrames.bind(frames, clock, frame, PageKey.of(0, frame));
                 }
                 Sweep evictor = Sweep.background();
                 evictor.begin();
                 int victim = clock.nextVictim(evictor); // a cold page in its test period: it leaves a ghost
-                long ghostKey = unbind(frames, clock, victim);
-                bind(frames, clock, victim, PageKey.of(0, 4));
+                long ghostKey = ClockFrames.unbind(frames, clock, victim);
+                ClockFrames.bind(frames, clock, victim, PageKey.of(0, 4));
                 assertTrue(clock.hasGhost(ghostKey), policy);
                 int testPeriodsBefore = inTest(frames);
                 // An unmap drops the hot pages without the policy choosing them, and nothing faults after it.
-                unbind(frames, clock, 0);
-                unbind(frames, clock, 1);
+                ClockFrames.unbind(frames, clock, 0);
+                ClockFrames.unbind(frames, clock, 1);
                 assertEquals(0, clock.hotCount(), policy);
                 // Every cold page pinned: the cold hand finds none to evict, and the hot hand is asked to demote one.
                 frames.tryWriteLock(2);
@@ -193,22 +193,6 @@ class ClockProPlusPolicyTest {
                 clock.checkInvariants();
             }
         }
-    }
-
-    private static void bind(FrameTable frames, EvictionPolicy clock, int frame, long key) {
-        frames.tryExclusiveLock(frame);
-        frames.setBinding(frame, key);
-        clock.onFault(frame, key);
-        frames.unlockExclusive(frame);
-    }
-
-    private static long unbind(FrameTable frames, EvictionPolicy clock, int frame) {
-        frames.tryExclusiveLock(frame);
-        long key = frames.binding(frame);
-        frames.setBinding(frame, PageKey.UNBOUND);
-        clock.onEvicted(frame, key);
-        frames.unlockExclusive(frame);
-        return key;
     }
 
     private static int inTest(FrameTable frames) {
