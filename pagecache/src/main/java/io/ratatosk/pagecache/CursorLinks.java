@@ -61,12 +61,6 @@ final class CursorLinks {
         }
     }
 
-    /** The open links as they are now, for a close to walk while each takes itself out of {@link #open}. */
-    PageCursor[] openSnapshot() {
-        PageCursor[] links = open;
-        return Arrays.copyOf(links, Math.min(openCount, links.length));
-    }
-
     void recordPin(int frame, long stamp) {
         if (closedFrames == null) {
             closedFrames = new int[4];

@@ -1111,6 +1111,31 @@ public final class PageCursor implements AutoCloseable {
     }
 
     /**
+     * Closes the links, last first, each leaving them as it closes and handing its pins up (see linkClosed); returns the
+     * first failure of a link's close, after closing every other. Allocates nothing: a link's close that ran out of memory
+     * (handing its pin up allocates) stopped the walk, and the links after it stayed open and counted for good. By index
+     * over the links as they are: a link shared by mistake and closed on another thread meanwhile takes itself out
+     * under the walk (a walk by the count met a null slot or index -1, and then waited, for ever where that close failed).
+     */
+    private static Throwable closeLinks(CursorLinks l) {
+        Throwable first = null;
+        if (l != null) {
+            for (int i = l.openCount - 1; i >= 0; i--) {
+                PageCursor[] open = l.open;
+                PageCursor link = i < open.length ? open[i] : null;
+                if (link != null) {
+                    try {
+                        link.close(); // a link closed already, or closing on another thread, returns at once
+                    } catch (Throwable t) {
+                        first = first == null ? t : first; // no suppressed list: memory may have run out
+                    }
+                }
+            }
+        }
+        return first;
+    }
+
+    /**
      * Releases the page, and closes the linked cursors this cursor opened. A linked cursor closing passes
      * its last read to its parent's next {@code shouldRetry()}, and its bounds flag and cursor exception to
      * the parent's. Closing twice is harmless; every other method throws afterwards.
@@ -1128,21 +1153,11 @@ public final class PageCursor implements AutoCloseable {
         updateFastPath();
         int lastFrame = frame;
         long lastStamp = stamp;
+        Throwable linkFailure = null;
         try {
             CursorLinks l = links;
             try {
-                if (l != null && l.openCount > 0) {
-                    // Last first, each leaving the links as it closes, handing its pins up (see linkClosed). Walked over
-                    // a copy: a link shared by mistake and closed on another thread meanwhile takes itself out under
-                    // the walk (the walk over the links themselves met a null slot or index -1, and then waited, for
-                    // ever where that close failed).
-                    PageCursor[] open = l.openSnapshot();
-                    for (int i = open.length - 1; i >= 0; i--) {
-                        if (open[i] != null) {
-                            open[i].close(); // a link closed already, or closing on another thread, returns at once
-                        }
-                    }
-                }
+                linkFailure = closeLinks(l);
             } finally {
                 unpin(); // whatever a link's close threw: a write cursor's page must not stay write-locked for good
             }
@@ -1154,6 +1169,11 @@ public final class PageCursor implements AutoCloseable {
             }
         } finally {
             file.engine().cursorClosed(openStripe);
+        }
+        if (linkFailure instanceof Error e) {
+            throw e;
+        } else if (linkFailure != null) {
+            throw (RuntimeException) linkFailure; // a close throws nothing checked
         }
     }
 }

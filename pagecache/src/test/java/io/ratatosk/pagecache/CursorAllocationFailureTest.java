@@ -43,10 +43,27 @@ class CursorAllocationFailureTest {
         assertTrue(output.contains("memory released: true"), output);
     }
 
-    /** Runs {@code main} in a child JVM with a 32 MiB heap on a file of {@code fileName}; returns what it printed. */
+    /**
+     * A parent closing its links when memory runs out: a link's close hands its pin to the parent, which may allocate,
+     * and the parent's close stopped at the first link whose close threw. The links after it stayed open and counted,
+     * so the cache never freed its page memory. Every link is closed now, and the first failure thrown after.
+     */
+    @Test
+    void aParentWhoseLinkFailsToCloseStillClosesTheOthers() throws Exception {
+        String output = runInSmallHeap(ClosingLinksChild.class, "oom-close.db");
+        assertTrue(output.contains("parent's close failed: true"), "the heap was never full enough:\n" + output);
+        assertTrue(output.contains("open cursors: 0"), output);
+        assertTrue(output.contains("memory released: true"), output);
+    }
+
+    /**
+     * Runs {@code main} in a child JVM with a 32 MiB heap on a file of {@code fileName}; returns what it printed. Without
+     * thread-local allocation buffers: a heap filled to the last bytes then stays full (another thread's buffer, given
+     * back at a collection, left room for the allocation that was to fail, now and then).
+     */
     private String runInSmallHeap(Class<?> main, String fileName) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx32m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), main.getName(),
+            "-Xmx32m", "-XX:+UseSerialGC", "-XX:-UseTLAB", "-cp", System.getProperty("java.class.path"), main.getName(),
             dir.resolve(fileName).toString()));
         if (Runtime.version().feature() >= 23) {
             command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
@@ -104,6 +121,45 @@ class CursorAllocationFailureTest {
             }
             System.out.println("link failed to allocate: " + failed);
             parent.close();
+            System.out.println("open cursors: " + cache.openCursors());
+            file.close();
+            cache.close();
+            System.out.println("memory released: " + cache.isMemoryReleased());
+        }
+    }
+
+    /**
+     * The child JVM of {@link #aParentWhoseLinkFailsToCloseStillClosesTheOthers}: a read cursor with links on pages of
+     * their own, a heap filled, and the parent's close.
+     */
+    public static final class ClosingLinksChild {
+        public static void main(String[] args) throws Exception {
+            PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.page_size", "4k", "pagecache.warmup.enabled", "false", "pagecache.evictor.enabled", "false")));
+            PagedFile file = cache.map(Path.of(args[0]), 4096);
+            try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                for (long page = 0; page < 64; page++) {
+                    c.next(page);
+                    c.putLong(0, page);
+                }
+            }
+            PageCursor parent = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+            for (long page = 0; page < 64; page++) {
+                parent.openLinkedCursor(page).next(); // each closing link hands its pin to the parent
+            }
+            boolean failed = false;
+            List<Object> filler = new ArrayList<>();
+            try {
+                fill(filler, 1 << 20);
+                try {
+                    parent.close();
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                }
+            } finally {
+                filler.clear();
+            }
+            System.out.println("parent's close failed: " + failed);
             System.out.println("open cursors: " + cache.openCursors());
             file.close();
             cache.close();
