@@ -130,7 +130,9 @@ class CursorAllocationFailureTest {
 
     /**
      * The child JVM of {@link #aParentWhoseLinkFailsToCloseStillClosesTheOthers}: a read cursor with links on pages of
-     * their own, a heap filled, and the parent's close.
+     * their own and a full array of pins left (the first link to close grows it: kilobytes, which a heap filled to its
+     * last bytes cannot give, where the first small array now and then found room), a heap filled, and the parent's
+     * close.
      */
     public static final class ClosingLinksChild {
         public static void main(String[] args) throws Exception {
@@ -144,6 +146,10 @@ class CursorAllocationFailureTest {
                 }
             }
             PageCursor parent = file.io(0, PagedFile.PF_SHARED_READ_LOCK);
+            PageCursor mover = parent.openLinkedCursor(0);
+            for (int move = 0; move < 512; move++) { // the parent keeps the pins it left: its arrays are full at 512
+                mover.next(move % 64);
+            }
             for (long page = 0; page < 64; page++) {
                 parent.openLinkedCursor(page).next(); // each closing link hands its pin to the parent
             }
