@@ -1153,14 +1153,11 @@ public final class PageCursor implements AutoCloseable {
         updateFastPath();
         int lastFrame = frame;
         long lastStamp = stamp;
-        Throwable linkFailure = null;
+        Throwable linkFailure;
         try {
             CursorLinks l = links;
-            try {
-                linkFailure = closeLinks(l);
-            } finally {
-                unpin(); // whatever a link's close threw: a write cursor's page must not stay write-locked for good
-            }
+            linkFailure = closeLinks(l); // throws nothing: this cursor's page is released below whatever a link did
+            unpin();
             publishCounters();
             PageCursor p = l == null ? null : l.parent;
             if (p != null) {
