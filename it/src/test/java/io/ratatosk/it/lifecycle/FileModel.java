@@ -43,7 +43,8 @@ final class FileModel {
     /**
      * The file's last page id as far as the model knows, between these two (a thread's own file only, where one
      * thread does everything that moves it): a write cursor's move past the end raises both, a truncate lowers
-     * both; an operation that failed half way moves only the bound it may have moved.
+     * both; an operation that failed half way moves only the bound it may have moved (a failed truncate lowers the
+     * floor to the last page acknowledged before its cut: see {@link #truncated}).
      */
     private volatile long lastPageLow = -1;
     private volatile long lastPageHigh = -1;
@@ -165,8 +166,13 @@ final class FileModel {
         maxAckedPageId.set(maxAcked);
         if (certain) {
             lastPageHigh = Math.min(lastPageHigh, pageCount - 1);
+            lastPageLow = Math.min(lastPageLow, pageCount - 1);
+        } else {
+            // A cut that failed writing its new last page (past the end on disk, a hole nothing else writes) leaves the
+            // cache's end at the cut for the rest of the mapping, but the disk only as long as its pages written: mapped
+            // again, the file may end at its last page acknowledged before the cut (TruncateTest has the contract).
+            lastPageLow = Math.min(lastPageLow, maxAcked);
         }
-        lastPageLow = Math.min(lastPageLow, pageCount - 1);
     }
 
     /** A write cursor of the owner moved to {@code pageId} ({@code moved}), or failed trying (it may have grown the file). */
