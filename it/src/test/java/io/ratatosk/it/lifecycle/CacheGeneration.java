@@ -17,7 +17,8 @@ final class CacheGeneration {
     final String description;
     /**
      * Whether the injector's record of each mapping's forces speaks for this cache ({@link FaultInjector#forcesOf}): a
-     * failing disk, and no NVM tier, whose close of a file forces it too (a failure there is the close's, not a flush's).
+     * failing disk (with the NVM tier too: the injector counts a write-back failing inside the tier's force as the
+     * mapping's failed force, and leaves out the force of the tier's close of a file, which is the close's).
      */
     final boolean forcesTracked;
     final AtomicInteger closesStarted = new AtomicInteger();

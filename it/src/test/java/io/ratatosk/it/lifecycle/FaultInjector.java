@@ -161,8 +161,23 @@ final class FaultInjector {
 
         @Override
         public void write(long pageId, long address) throws IOException {
-            maybeFail("write", file, pageId, true);
+            try {
+                maybeFail("write", file, pageId, true);
+            } catch (IOException | Error e) {
+                noteTierForceFailure();
+                throw e;
+            }
             super.write(pageId, address);
+        }
+
+        /**
+         * With the NVM tier in front, the mapping's force writes the tier's dirty copies into the file before it forces
+         * the file: a write failing there fails the mapping's force, which sticks as any failed force does.
+         */
+        private void noteTierForceFailure() {
+            if (insideTier("force")) {
+                forceFailed = true;
+            }
         }
 
         /**
@@ -177,6 +192,7 @@ final class FaultInjector {
             try {
                 maybeFail("vectored write", file, startPageId, true);
             } catch (IOException | Error e) {
+                noteTierForceFailure();
                 int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
                 if (written > 0) {
                     super.write(startPageId, addresses, written);
@@ -202,10 +218,19 @@ final class FaultInjector {
 
         @Override
         public void force() throws IOException {
+            // The NVM tier forces a file as it forgets it, the first step of its close: the mapping is being unmapped
+            // (gone from the cache even where this force or the close after it fails), and a failure here is the
+            // close's, which the file's next map starts afresh from, not this mapping's failed force.
+            boolean tierClosing = insideTier("forget");
+            if (tierClosing && closedBy == null) {
+                closedBy = Thread.currentThread();
+            }
             try {
                 maybeFail("force", file, -1, false);
             } catch (IOException e) {
-                forceFailed = true;
+                if (!tierClosing) {
+                    forceFailed = true;
+                }
                 throw e;
             }
             super.force();
@@ -230,6 +255,14 @@ final class FaultInjector {
             maybeFail("close", file, -1, false);
         }
     }
+
+    /** Whether this thread is inside the NVM tier's {@code method} (of {@code NvmSwapStore}); asked only when a fault is injected. */
+    private static boolean insideTier(String method) {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+            f -> f.getClassName().equals(NVM_STORE) && f.getMethodName().equals(method)));
+    }
+
+    private static final String NVM_STORE = "io.ratatosk.nvm.NvmSwapStore";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {

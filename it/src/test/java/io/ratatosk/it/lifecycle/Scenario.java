@@ -133,7 +133,7 @@ final class Scenario {
         injector.nvm(cache.tier() instanceof NvmSwapStore nvm && config.faulty() ? nvm.device() : null);
         pinWriteAwareBudget(cache, number);
         policiesUsed.add(cacheConfig.policy());
-        boolean forcesTracked = config.faulty() && !(cache.tier() instanceof NvmSwapStore);
+        boolean forcesTracked = config.faulty();
         CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), allFiles.size(), forcesTracked);
         generations.add(g);
         return g;
