@@ -222,8 +222,24 @@ public final class PageCacheFlags {
                     refused.add(className + ": " + (t instanceof RefusedTier ? t.getMessage() : "threw " + describe(t)));
                 }
             }
+            if (errors == MAX_LOAD_ERRORS && entriesLeft(providers)) {
+                // Said, not silent: a good provider listed after the broken entries was missing without a word, and
+                // choosing it was refused as a tier no provider offers.
+                refused.add("gave up reading the provider list after " + MAX_LOAD_ERRORS + " broken entries in it: the"
+                    + " providers listed after them were not looked at; mend or remove the broken entries of META-INF/services/"
+                    + SwapTierProvider.class.getName());
+            }
             loaded.sort(Comparator.comparing(Loaded::name));
             return done(loaded, refused);
+        }
+
+        /** Whether the list goes on (a failure to tell counts as yes: it is one more broken entry). */
+        private static boolean entriesLeft(Iterator<?> providers) {
+            try {
+                return providers.hasNext();
+            } catch (Throwable t) {
+                return true;
+            }
         }
 
         /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */

@@ -116,6 +116,30 @@ class TierProviderLoadingTest {
         }
     }
 
+    /**
+     * A provider list with more broken entries than the loader reads through: it stops there (an iterator that failed
+     * for ever would otherwise never end), and once did so without a word, so a good tier listed after them was simply
+     * missing, and choosing it was refused as an unknown tier.
+     */
+    @Test
+    void aListWithMoreBrokenEntriesThanTheLoaderReadsSaysItGaveUp() throws Throwable {
+        List<String> lines = new ArrayList<>();
+        int broken = 70;
+        for (int i = 0; i < broken; i++) {
+            lines.add("com.example.NoSuchTierProvider" + i);
+        }
+        lines.add(BrokenTierProviders.Good.class.getName());
+        try (URLClassLoader loader = loaderWith(lines)) {
+            Class<?> flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            @SuppressWarnings("unchecked")
+            List<String> refused = (List<String>) flags.getField("REFUSED_TIERS").get(null);
+            String last = refused.get(refused.size() - 1);
+            assertTrue(last.contains("gave up") && last.contains("not looked at"), "the loader says it stopped: " + last);
+            assertTrue(refused.stream().filter(r -> r.contains("com.example.NoSuchTierProvider")).count() < broken,
+                "it gave up before the end of the list: " + refused);
+        }
+    }
+
     /** A tier whose open returned null: the cache once opened with no swapper factory at all, and every map failed with a NullPointerException. */
     @Test
     void aTierWhoseOpenReturnsNullIsRefusedNamingItsProvider() throws Throwable {
