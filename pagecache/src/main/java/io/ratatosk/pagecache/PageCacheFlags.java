@@ -194,7 +194,7 @@ public final class PageCacheFlags {
             try {
                 providers = ServiceLoader.load(SwapTierProvider.class, classLoader).stream().iterator();
             } catch (Throwable t) {
-                refused.add("the provider list could not be read: " + t);
+                refused.add("the provider list could not be read: " + describe(t));
                 return done(loaded, refused);
             }
             int errors = 0;
@@ -244,12 +244,33 @@ public final class PageCacheFlags {
 
         /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */
         private static String describe(Throwable t) {
-            StringBuilder text = new StringBuilder(String.valueOf(t));
+            StringBuilder text = new StringBuilder(inWords(t));
             Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Throwable cause = t.getCause(); cause != null && seen.add(cause); cause = cause.getCause()) {
-                text.append(", caused by ").append(cause);
+            for (Throwable cause = causeOf(t); cause != null && seen.add(cause); cause = causeOf(cause)) {
+                text.append(", caused by ").append(inWords(cause));
             }
             return text.toString();
+        }
+
+        /**
+         * A provider's throwable as toString says it, or its class where that throws: the provider's code, called here
+         * inside PageCacheFlags' initialization, whose failure (once, from a getMessage that threw) made every
+         * configuration and page cache of the class loader fail for good.
+         */
+        private static String inWords(Throwable t) {
+            try {
+                return String.valueOf(t);
+            } catch (Throwable unprintable) {
+                return t.getClass().getName() + " (its message could not be made: " + unprintable.getClass().getName() + ")";
+            }
+        }
+
+        private static Throwable causeOf(Throwable t) {
+            try {
+                return t.getCause();
+            } catch (Throwable unreadable) {
+                return null;
+            }
         }
 
         private static TierProviders done(List<Loaded> loaded, List<String> refused) {

@@ -140,6 +140,33 @@ class TierProviderLoadingTest {
         }
     }
 
+    /**
+     * A provider failing with an exception whose message cannot be made (its getMessage throws): the reason written for
+     * it called the exception's toString, whose failure escaped the loader and failed PageCacheFlags' initialization,
+     * so no configuration and no page cache could be made in that class loader for good.
+     */
+    @Test
+    void aProviderFailingWithAnExceptionThatCannotBePrintedIsLeftOutStill() throws Throwable {
+        List<String> lines = List.of(BrokenTierProviders.UnprintableFailure.class.getName(),
+            BrokenTierProviders.UnprintableName.class.getName(), BrokenTierProviders.Good.class.getName());
+        try (URLClassLoader loader = loaderWith(lines)) {
+            Class<?> flags;
+            try {
+                flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            } catch (Throwable t) {
+                throw new AssertionError("PageCacheFlags must load whatever the tier providers throw", t);
+            }
+            assertEquals(1, ((List<?>) flags.getField("TIERS").get(null)).size(), "the good tier");
+            @SuppressWarnings("unchecked")
+            List<String> refused = (List<String>) flags.getField("REFUSED_TIERS").get(null);
+            assertEquals(2, refused.size(), String.join("\n", refused));
+            for (String name : List.of("UnprintableFailure", "UnprintableName")) {
+                assertTrue(refused.stream().anyMatch(r -> r.contains("$" + name + ":") && r.contains("Unprintable")),
+                    name + " is named, with its exception's class: " + refused);
+            }
+        }
+    }
+
     /** A tier whose open returned null: the cache once opened with no swapper factory at all, and every map failed with a NullPointerException. */
     @Test
     void aTierWhoseOpenReturnsNullIsRefusedNamingItsProvider() throws Throwable {
