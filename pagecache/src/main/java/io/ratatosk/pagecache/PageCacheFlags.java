@@ -275,8 +275,18 @@ public final class PageCacheFlags {
 
         private static TierProviders done(List<Loaded> loaded, List<String> refused) {
             for (String reason : refused) {
-                System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING,
-                    "swap tier provider left out (pagecache.swap cannot select it): " + reason);
+                String warning = "swap tier provider left out (pagecache.swap cannot select it): " + reason;
+                try {
+                    System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, warning);
+                } catch (Throwable logFailure) {
+                    // The host's logging, in PageCacheFlags' initialization: its failure once failed the class for good.
+                    // The reason stays in REFUSED_TIERS, and choosing the tier is refused naming it.
+                    try {
+                        System.err.println(warning + " (the log failed: " + inWords(logFailure) + ")");
+                    } catch (Throwable ignored) {
+                        // nowhere left to say it
+                    }
+                }
             }
             return new TierProviders(loaded, refused);
         }

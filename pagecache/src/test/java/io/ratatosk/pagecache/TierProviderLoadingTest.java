@@ -167,6 +167,43 @@ class TierProviderLoadingTest {
         }
     }
 
+    /**
+     * The warning about a broken provider goes to the host's logging, whose handler may throw: that failure escaped the
+     * loader, in PageCacheFlags' initialization, and no configuration or page cache of the class loader could be made.
+     */
+    @Test
+    void aLogHandlerThatThrowsOnTheWarningLeavesTheFlagsLoadable() throws Throwable {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.ratatosk.pagecache");
+        java.util.logging.Handler throwing = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                throw new IllegalStateException("injected: the host's log handler failed");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(throwing);
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.UpperCaseName.class.getName(),
+                BrokenTierProviders.Good.class.getName()))) {
+            Class<?> flags;
+            try {
+                flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            } catch (Throwable t) {
+                throw new AssertionError("PageCacheFlags must load whatever the host's logging does", t);
+            }
+            assertEquals(1, ((List<?>) flags.getField("TIERS").get(null)).size(), "the good tier");
+            assertEquals(1, ((List<?>) flags.getField("REFUSED_TIERS").get(null)).size(), "the broken one, named");
+        } finally {
+            log.removeHandler(throwing);
+        }
+    }
+
     /** A tier whose open returned null: the cache once opened with no swapper factory at all, and every map failed with a NullPointerException. */
     @Test
     void aTierWhoseOpenReturnsNullIsRefusedNamingItsProvider() throws Throwable {
