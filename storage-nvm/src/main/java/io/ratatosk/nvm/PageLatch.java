@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * registered waiter (the unlock writes the state, then reads the slots; a waiter registers, then tries the state: one of
  * them sees the other). With more waiters than slots, those without a slot wait on a monitor until an unlock that found
  * no registered waiter, or a registered waiter leaving its slot with the latch, wakes one of them. (They once parked
- * 100 us at a time and looked again: 16 waiters on a latch held a second burnt about
- * a quarter of a CPU between them.)
+ * 100 us at a time and looked again: of 16 waiters on a latch held two seconds, those without a slot burnt 60-160 ms
+ * of CPU each.)
  */
 final class PageLatch {
     private static final int SPINS = 128;
