@@ -50,6 +50,12 @@ public final class FrameTable implements AutoCloseable {
         if (frameCount <= 0) {
             throw new IllegalArgumentException("frame count must be positive: frameCount=" + frameCount);
         }
+        if (frameCount > MAX_FRAMES) {
+            // The page cache's configuration refuses such counts earlier; the simulator and the policies' tests build
+            // tables directly, and a count past this asked for up to 64 GiB of native memory to zero.
+            throw new IllegalArgumentException("frame count " + frameCount + " is more than a frame table may have: at most "
+                + MAX_FRAMES + " frames (FrameTable.MAX_FRAMES)");
+        }
         this.frameCount = frameCount;
         // frameOffset, not frameCount * FRAME_BYTES: calling into FrameDescriptor initializes it, which
         // checks the layout before any frame is touched.

@@ -82,6 +82,16 @@ class FrameTableTest {
         assertThrows(IllegalArgumentException.class, () -> new FrameTable(-1));
     }
 
+    /** A count past MAX_FRAMES (the configuration's limit, which a table built directly never met) went on to allocate. */
+    @Test
+    void aFrameCountPastTheLimitIsRefusedNamingTheCountAndTheLimit() {
+        for (int frameCount : new int[] {FrameTable.MAX_FRAMES + 1, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FrameTable(frameCount));
+            assertTrue(e.getMessage().contains(String.valueOf(frameCount))
+                && e.getMessage().contains(String.valueOf(FrameTable.MAX_FRAMES)), e.getMessage());
+        }
+    }
+
     @Test
     void changingOneFrameLeavesItsNeighboursAlone() {
         assertTrue(table.tryWriteLock(F));

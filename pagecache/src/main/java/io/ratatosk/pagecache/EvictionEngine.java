@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The frames and what decides what is in them: the page memory, the frame table, the free list, the
@@ -99,13 +100,19 @@ final class EvictionEngine {
      * releases what it took.
      */
     EvictionEngine(PageCacheConfig config, Function<FrameTable, EvictionPolicy> policyFactory) {
+        this(config, policyFactory, FrameTable::new);
+    }
+
+    /** As above, with the frame table made by {@code frameTables}: a test's, to fail its allocation. */
+    EvictionEngine(PageCacheConfig config, Function<FrameTable, EvictionPolicy> policyFactory,
+                   IntFunction<FrameTable> frameTables) {
         this.frameCount = config.frames();
         this.pageSize = config.pageSize();
         this.sizeText = "pagecache.memory=" + config.memoryBytes() + " bytes, pagecache.page_size=" + pageSize;
         this.memory = new PageMemory(frameCount, pageSize, "pagecache.memory=" + config.memoryBytes(), config.hugePages());
         FrameTable table = null;
         try {
-            table = new FrameTable(frameCount);
+            table = frameTables.apply(frameCount);
             this.frames = table;
             this.frameBeforeFirst = table.frameAddress(0) - FrameDescriptor.FRAME_BYTES;
             this.pageBeforeFirst = memory.address(0) - pageSize;
@@ -120,9 +127,17 @@ final class EvictionEngine {
                 table.close();
             }
             memory.free();
+            if (t instanceof OutOfMemoryError && table == null) {
+                // The frame table is native memory: more heap (-Xmx, as this once said) leaves less of it, not more.
+                throw new IllegalStateException("cannot allocate the frame table of " + frameCount + " frames ("
+                    + (long) frameCount * FrameDescriptor.FRAME_BYTES + " bytes of native memory, off the Java heap, "
+                    + FrameDescriptor.FRAME_BYTES + " a frame; " + sizeText + "): " + t.getMessage() + "; the machine"
+                    + " (or its container) has no more memory to give: give pagecache.memory a smaller size or"
+                    + " pagecache.page_size a larger one (fewer frames), or free memory on the machine", t);
+            }
             if (t instanceof OutOfMemoryError) {
-                // The frame table and the policy's and free list's arrays grow with the frame count, mostly on the
-                // heap: name the flags that sized them, not just "Java heap space".
+                // The policy's and free list's arrays grow with the frame count, on the heap: name the flags that sized
+                // them, not just "Java heap space".
                 throw new IllegalStateException("cannot allocate the bookkeeping of " + frameCount + " frames ("
                     + sizeText + ", pagecache.policy=" + config.policy() + "): " + t.getMessage()
                     + "; give the JVM more heap (-Xmx), or use fewer, larger pages", t);
@@ -361,6 +376,13 @@ final class EvictionEngine {
                     noVictimSince = checkPolicyNotStuck(noVictimSince, allPinnedSince);
                 }
                 continue;
+            }
+            if (victim < 0 || victim >= frameCount) {
+                // Locked as it was, a frame past the table's end (or before its start) was a compare-and-set on native
+                // memory that is not the cache's, and the loop went on from whatever it read there.
+                throw new IllegalStateException("eviction policy " + policy.name() + " named frame " + victim + " as its"
+                    + " victim, which is no frame of this cache (0 to " + (frameCount - 1) + "): a bug in the policy;"
+                    + " nothing was evicted");
             }
             noVictimSince = 0;
             EvictionOutcome outcome = tryEvict(victim, background);

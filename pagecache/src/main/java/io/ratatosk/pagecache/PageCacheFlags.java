@@ -194,7 +194,7 @@ public final class PageCacheFlags {
             try {
                 providers = ServiceLoader.load(SwapTierProvider.class, classLoader).stream().iterator();
             } catch (Throwable t) {
-                refused.add("the provider list could not be read: " + t);
+                refused.add("the provider list could not be read: " + describe(t));
                 return done(loaded, refused);
             }
             int errors = 0;
@@ -222,24 +222,71 @@ public final class PageCacheFlags {
                     refused.add(className + ": " + (t instanceof RefusedTier ? t.getMessage() : "threw " + describe(t)));
                 }
             }
+            if (errors == MAX_LOAD_ERRORS && entriesLeft(providers)) {
+                // Said, not silent: a good provider listed after the broken entries was missing without a word, and
+                // choosing it was refused as a tier no provider offers.
+                refused.add("gave up reading the provider list after " + MAX_LOAD_ERRORS + " broken entries in it: the"
+                    + " providers listed after them were not looked at; mend or remove the broken entries of META-INF/services/"
+                    + SwapTierProvider.class.getName());
+            }
             loaded.sort(Comparator.comparing(Loaded::name));
             return done(loaded, refused);
         }
 
+        /** Whether the list goes on (a failure to tell counts as yes: it is one more broken entry). */
+        private static boolean entriesLeft(Iterator<?> providers) {
+            try {
+                return providers.hasNext();
+            } catch (Throwable t) {
+                return true;
+            }
+        }
+
         /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */
         private static String describe(Throwable t) {
-            StringBuilder text = new StringBuilder(String.valueOf(t));
+            StringBuilder text = new StringBuilder(inWords(t));
             Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Throwable cause = t.getCause(); cause != null && seen.add(cause); cause = cause.getCause()) {
-                text.append(", caused by ").append(cause);
+            for (Throwable cause = causeOf(t); cause != null && seen.add(cause); cause = causeOf(cause)) {
+                text.append(", caused by ").append(inWords(cause));
             }
             return text.toString();
         }
 
+        /**
+         * A provider's throwable as toString says it, or its class where that throws: the provider's code, called here
+         * inside PageCacheFlags' initialization, whose failure (once, from a getMessage that threw) made every
+         * configuration and page cache of the class loader fail for good.
+         */
+        private static String inWords(Throwable t) {
+            try {
+                return String.valueOf(t);
+            } catch (Throwable unprintable) {
+                return t.getClass().getName() + " (its message could not be made: " + unprintable.getClass().getName() + ")";
+            }
+        }
+
+        private static Throwable causeOf(Throwable t) {
+            try {
+                return t.getCause();
+            } catch (Throwable unreadable) {
+                return null;
+            }
+        }
+
         private static TierProviders done(List<Loaded> loaded, List<String> refused) {
             for (String reason : refused) {
-                System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING,
-                    "swap tier provider left out (pagecache.swap cannot select it): " + reason);
+                String warning = "swap tier provider left out (pagecache.swap cannot select it): " + reason;
+                try {
+                    System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, warning);
+                } catch (Throwable logFailure) {
+                    // The host's logging, in PageCacheFlags' initialization: its failure once failed the class for good.
+                    // The reason stays in REFUSED_TIERS, and choosing the tier is refused naming it.
+                    try {
+                        System.err.println(warning + " (the log failed: " + inWords(logFailure) + ")");
+                    } catch (Throwable ignored) {
+                        // nowhere left to say it
+                    }
+                }
             }
             return new TierProviders(loaded, refused);
         }

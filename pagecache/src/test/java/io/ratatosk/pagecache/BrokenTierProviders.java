@@ -56,6 +56,28 @@ public final class BrokenTierProviders {
         }
     }
 
+    /** A constructor failing with an exception that cannot be put into words: its getMessage, and so toString, throw. */
+    public static final class UnprintableFailure extends Base {
+        public UnprintableFailure() {
+            throw new Unprintable();
+        }
+    }
+
+    /** A name() that throws an exception that cannot be put into words. */
+    public static final class UnprintableName extends Base {
+        @Override
+        public String name() {
+            throw new Unprintable();
+        }
+    }
+
+    static final class Unprintable extends RuntimeException {
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("injected: this exception's message cannot be made");
+        }
+    }
+
     public static final class UpperCaseName extends Base {
         @Override
         public String name() {

@@ -116,6 +116,94 @@ class TierProviderLoadingTest {
         }
     }
 
+    /**
+     * A provider list with more broken entries than the loader reads through: it stops there (an iterator that failed
+     * for ever would otherwise never end), and once did so without a word, so a good tier listed after them was simply
+     * missing, and choosing it was refused as an unknown tier.
+     */
+    @Test
+    void aListWithMoreBrokenEntriesThanTheLoaderReadsSaysItGaveUp() throws Throwable {
+        List<String> lines = new ArrayList<>();
+        int broken = 70;
+        for (int i = 0; i < broken; i++) {
+            lines.add("com.example.NoSuchTierProvider" + i);
+        }
+        lines.add(BrokenTierProviders.Good.class.getName());
+        try (URLClassLoader loader = loaderWith(lines)) {
+            Class<?> flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            @SuppressWarnings("unchecked")
+            List<String> refused = (List<String>) flags.getField("REFUSED_TIERS").get(null);
+            String last = refused.get(refused.size() - 1);
+            assertTrue(last.contains("gave up") && last.contains("not looked at"), "the loader says it stopped: " + last);
+            assertTrue(refused.stream().filter(r -> r.contains("com.example.NoSuchTierProvider")).count() < broken,
+                "it gave up before the end of the list: " + refused);
+        }
+    }
+
+    /**
+     * A provider failing with an exception whose message cannot be made (its getMessage throws): the reason written for
+     * it called the exception's toString, whose failure escaped the loader and failed PageCacheFlags' initialization,
+     * so no configuration and no page cache could be made in that class loader for good.
+     */
+    @Test
+    void aProviderFailingWithAnExceptionThatCannotBePrintedIsLeftOutStill() throws Throwable {
+        List<String> lines = List.of(BrokenTierProviders.UnprintableFailure.class.getName(),
+            BrokenTierProviders.UnprintableName.class.getName(), BrokenTierProviders.Good.class.getName());
+        try (URLClassLoader loader = loaderWith(lines)) {
+            Class<?> flags;
+            try {
+                flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            } catch (Throwable t) {
+                throw new AssertionError("PageCacheFlags must load whatever the tier providers throw", t);
+            }
+            assertEquals(1, ((List<?>) flags.getField("TIERS").get(null)).size(), "the good tier");
+            @SuppressWarnings("unchecked")
+            List<String> refused = (List<String>) flags.getField("REFUSED_TIERS").get(null);
+            assertEquals(2, refused.size(), String.join("\n", refused));
+            for (String name : List.of("UnprintableFailure", "UnprintableName")) {
+                assertTrue(refused.stream().anyMatch(r -> r.contains("$" + name + ":") && r.contains("Unprintable")),
+                    name + " is named, with its exception's class: " + refused);
+            }
+        }
+    }
+
+    /**
+     * The warning about a broken provider goes to the host's logging, whose handler may throw: that failure escaped the
+     * loader, in PageCacheFlags' initialization, and no configuration or page cache of the class loader could be made.
+     */
+    @Test
+    void aLogHandlerThatThrowsOnTheWarningLeavesTheFlagsLoadable() throws Throwable {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.ratatosk.pagecache");
+        java.util.logging.Handler throwing = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                throw new IllegalStateException("injected: the host's log handler failed");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(throwing);
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.UpperCaseName.class.getName(),
+                BrokenTierProviders.Good.class.getName()))) {
+            Class<?> flags;
+            try {
+                flags = Class.forName(PageCacheFlags.class.getName(), true, loader);
+            } catch (Throwable t) {
+                throw new AssertionError("PageCacheFlags must load whatever the host's logging does", t);
+            }
+            assertEquals(1, ((List<?>) flags.getField("TIERS").get(null)).size(), "the good tier");
+            assertEquals(1, ((List<?>) flags.getField("REFUSED_TIERS").get(null)).size(), "the broken one, named");
+        } finally {
+            log.removeHandler(throwing);
+        }
+    }
+
     /** A tier whose open returned null: the cache once opened with no swapper factory at all, and every map failed with a NullPointerException. */
     @Test
     void aTierWhoseOpenReturnsNullIsRefusedNamingItsProvider() throws Throwable {

@@ -13,23 +13,32 @@ import java.util.concurrent.locks.LockSupport;
  * device operation, and a thread that is running takes a free latch at once rather than waiting for a parked one to
  * wake up. A waiter spins briefly, then registers in one of a few waiter slots and parks; an unlock wakes one
  * registered waiter (the unlock writes the state, then reads the slots; a waiter registers, then tries the state: one of
- * them sees the other). With more waiters than slots, one without a slot finds out within {@value #MAX_PARK_NANOS} ns,
- * its park's bound.
+ * them sees the other). With more waiters than slots, those without a slot wait on a monitor until an unlock that found
+ * no registered waiter, or a registered waiter leaving its slot with the latch, wakes one of them. (They once parked
+ * 100 us at a time and looked again: of 16 waiters on a latch held two seconds, those without a slot burnt 60-160 ms
+ * of CPU each.)
  */
 final class PageLatch {
     private static final int SPINS = 128;
-    /** A waiter without a slot: no unlock wakes it, so it looks again this often. */
-    private static final long MAX_PARK_NANOS = 100_000;
     /**
-     * A waiter in a slot: an unlock wakes it, so the bound only insures against a wake-up lost to a bug. At 100 us,
-     * as before, a thread waiting out a latch held for a second woke 10,000 times and burnt a third of a CPU.
+     * Every wait's bound: an unlock or a slot coming free wakes the waiter, so the bound only insures against a
+     * wake-up lost to a bug. At 100 us, as before, a thread waiting out a latch held for a second woke 10,000 times and
+     * burnt a third of a CPU.
      */
     private static final long REGISTERED_PARK_NANOS = 10_000_000;
+    private static final long REGISTERED_PARK_MILLIS = REGISTERED_PARK_NANOS / 1_000_000;
     private static final int WAITER_SLOTS = 8;
 
     /** 0 free, 1 held. */
     private final AtomicInteger state = new AtomicInteger();
     private final AtomicReferenceArray<Thread> waiters = new AtomicReferenceArray<>(WAITER_SLOTS);
+    /** Waiters that found every slot taken, waiting on {@link #beyondSlotsMonitor}; read by unlocks and leaving waiters. */
+    private final AtomicInteger beyondSlots = new AtomicInteger();
+    /**
+     * Where waiters without a slot wait: a monitor's wait allocates nothing on the heap, and wakes exactly one of any
+     * number of them, which the slots' fixed array cannot name.
+     */
+    private final Object beyondSlotsMonitor = new Object();
     /**
      * The holder, written only by it (set after taking the latch, cleared before giving it up). Another thread may read
      * a stale value, but never itself: it only ever sees its own identity here between its own writes.
@@ -82,6 +91,20 @@ final class PageLatch {
                 return;
             }
         }
+        wakeOneBeyondSlots();
+    }
+
+    /**
+     * Wakes one waiter without a slot, if any: the latch is free with no registered waiter to take it, or a slot came
+     * free. Each caller wrote the state or a slot before (a full fence) and reads the count after, and a waiter counts
+     * itself before it reads the state and the slots: one of them sees the other.
+     */
+    private void wakeOneBeyondSlots() {
+        if (beyondSlots.get() > 0) {
+            synchronized (beyondSlotsMonitor) {
+                beyondSlotsMonitor.notify();
+            }
+        }
     }
 
     @SuppressWarnings("deprecation") // Thread.getId: threadId() only exists from JDK 19
@@ -98,22 +121,60 @@ final class PageLatch {
         int start = (int) (me.getId() & (WAITER_SLOTS - 1));
         while (true) {
             int slot = register(me, start);
+            if (slot < 0) {
+                interrupted |= awaitReleaseOrSlot();
+                if (state.get() == 0 && state.compareAndSet(0, 1)) {
+                    break;
+                }
+                continue;
+            }
             boolean acquired = state.compareAndSet(0, 1);
             if (!acquired) {
-                LockSupport.parkNanos(this, slot >= 0 ? REGISTERED_PARK_NANOS : MAX_PARK_NANOS);
+                LockSupport.parkNanos(this, REGISTERED_PARK_NANOS);
                 interrupted |= Thread.interrupted();
                 acquired = state.compareAndSet(0, 1);
             }
-            if (slot >= 0) {
-                waiters.compareAndSet(slot, me, null);
-            }
+            waiters.compareAndSet(slot, me, null);
             if (acquired) {
+                wakeOneBeyondSlots(); // its slot is free for good: a waiter without one takes it
                 break;
             }
         }
         if (interrupted) {
             me.interrupt();
         }
+    }
+
+    /**
+     * Waits, every slot taken, until the latch is released with no registered waiter or a slot comes free (or the
+     * bound passes); returns whether the thread was interrupted meanwhile (the flag is cleared, as for the parks).
+     */
+    private boolean awaitReleaseOrSlot() {
+        boolean interrupted = false;
+        beyondSlots.incrementAndGet();
+        try {
+            synchronized (beyondSlotsMonitor) {
+                if (state.get() != 0 && !anySlotFree()) {
+                    try {
+                        beyondSlotsMonitor.wait(REGISTERED_PARK_MILLIS);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            beyondSlots.decrementAndGet();
+        }
+        return interrupted;
+    }
+
+    private boolean anySlotFree() {
+        for (int i = 0; i < WAITER_SLOTS; i++) {
+            if (waiters.get(i) == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Puts {@code me} in a free waiter slot and returns it, or -1 if all are taken. */

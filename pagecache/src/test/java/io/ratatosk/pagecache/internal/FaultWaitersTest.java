@@ -50,6 +50,46 @@ class FaultWaitersTest {
         assertEquals(threads, seenFrames.get());
     }
 
+    /**
+     * A fault of slow storage (a second, a network file system's or a disk's stall) with many threads waiting for it:
+     * each waiter slept a millisecond at a time and looked again, a thousand wake-ups a second each, where the end of
+     * the fault wakes them anyway. They now sleep until it does, the bound only insuring against a lost wake-up.
+     */
+    @Test
+    void waitersForALongFaultSleepUntilItEnds() throws Exception {
+        TranslationTable table = new TranslationTable(16);
+        FaultWaiters waiters = new FaultWaiters();
+        table.set(5, TranslationTable.FAULTING);
+        int threads = 16;
+        long faultMillis = 2000;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] cpuNanos = new long[threads];
+        CountDownLatch started = new CountDownLatch(threads);
+        Thread[] ts = new Thread[threads];
+        for (int i = 0; i < threads; i++) {
+            int me = i;
+            ts[i] = new Thread(() -> {
+                started.countDown();
+                long before = mx.getCurrentThreadCpuTime();
+                waiters.await(table, 5);
+                cpuNanos[me] = mx.getCurrentThreadCpuTime() - before;
+            });
+            ts[i].start();
+        }
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        Thread.sleep(faultMillis);
+        table.set(5, 42);
+        waiters.faultEnded(5);
+        long most = 0;
+        for (int i = 0; i < threads; i++) {
+            ts[i].join(10_000);
+            assertTrue(!ts[i].isAlive(), "a waiter did not wake up");
+            most = Math.max(most, cpuNanos[i]);
+        }
+        // Waking every millisecond, the busiest waiter burnt about 25 ms of CPU in these two seconds; asleep, 4-6
+        assertTrue(most < TimeUnit.MILLISECONDS.toNanos(12), "the busiest waiter's CPU while waiting: " + most / 1_000_000 + " ms");
+    }
+
     /** Many short faults, each with a waiter racing its end: every waiter returns and sees the fault's outcome. */
     @Test
     void noWakeUpIsLostWhenFaultsEndWhileWaitersGoToSleep() throws Exception {
