@@ -727,7 +727,8 @@ class ApiStateMatrixTest {
             w.cursor.setOffset(PAGE - 4);
             w.cursor.putLong(4L);
             return null;
-        }, ApiStateMatrixTest::writeOutside));
+        }, s -> !s.cursorOpen() ? writeOutside(s) : writeOutside(s).then(w -> assertEquals(s.write() ? PAGE + 4 : PAGE - 4, w.cursor.getOffset(),
+            "advanced past the page, or left where it was by the refusal"))));
         rows.add(row(P + "putBytes(byte[])", "[8]", w -> {
             w.cursor.putBytes(filled(8, (byte) 5));
             return null;
@@ -1206,6 +1207,9 @@ class ApiStateMatrixTest {
             }
             if (!(row.signature().endsWith(".close()"))) {
                 assertEquals(openBefore, w.cache.openCursors(), cell + "; the refused call left a cursor counted open");
+            }
+            if (onCursor && !row.args().startsWith("at offset")) {
+                assertEquals(offsetBefore, w.cursor.getOffset(), cell + "; the refused call moved the cursor's offset");
             }
         } else {
             if (thrown != null) {
