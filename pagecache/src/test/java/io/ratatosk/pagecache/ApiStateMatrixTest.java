@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageKey;
+import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
@@ -113,6 +115,10 @@ class ApiStateMatrixTest {
         FILE_REMAPPED(Cursor.READ, true, false, 1, Trait.REMAPPED),
         CACHE_CLOSED_FILE_MAPPED(Cursor.READ, false, false, 1, Trait.CACHE_CLOSED),
         CACHE_CLOSED_CURSOR_ON_PAGE(Cursor.READ, true, false, 1, Trait.CACHE_CLOSED),
+        /** The cache closed while a write cursor that had not moved yet was open (a pinned one refuses the close). */
+        CACHE_CLOSED_WRITE_CURSOR_OPEN(Cursor.WRITE, false, false, 1, Trait.CACHE_CLOSED),
+        /** The last mapping's close failed closing the file after the pages were dropped: a dead mapping, still registered. */
+        SWAPPER_CLOSE_FAILED(Cursor.READ, true, false, 1),
         /** A flush's force failed (and sticks); the disk answers again. */
         FORCE_FAILED(Cursor.READ, true, true, 1, Trait.FORCE_FAILED),
         /** The file's writes fail (the disk is full) while page 1 is dirty. */
@@ -170,7 +176,19 @@ class ApiStateMatrixTest {
     /** One cell's cache, file and cursor, built afresh for each. */
     final class World {
         final State state;
-        final FaultySwapperFactory swappers = new FaultySwapperFactory();
+        final FaultySwapperFactory faults = new FaultySwapperFactory();
+        /** Whether a swapper's close fails (the file cannot be closed): {@link #faults}' swappers, whose close may fail. */
+        volatile boolean failCloses;
+        final PageSwapperFactory swappers = (file, fileId, pageSize, create) ->
+            new ForwardingPageSwapper(faults.create(file, fileId, pageSize, create)) {
+                @Override
+                public void close() throws IOException {
+                    if (failCloses) {
+                        throw new IOException("injected close failure");
+                    }
+                    super.close();
+                }
+            };
         final PageCacheConfig config = config();
         final PageCache cache;
         final Path path;
@@ -200,13 +218,15 @@ class ApiStateMatrixTest {
             switch (state) {
                 case READ_BEFORE_NEXT, CACHE_CLOSED_FILE_MAPPED, INTERRUPTED_COLD -> cursor = open(0, PF_SHARED_READ_LOCK);
                 case READ_ON_PAGE, INTERRUPTED, FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_BY_OTHER_REFERENCE, FILE_REMAPPED,
-                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING -> cursor = pinned(0, PF_SHARED_READ_LOCK);
+                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED ->
+                    cursor = pinned(0, PF_SHARED_READ_LOCK);
                 case READ_AHEAD_ON_PAGE -> cursor = pinned(0, PF_SHARED_READ_LOCK | PF_READ_AHEAD);
                 case READ_AFTER_NEXT_FALSE -> {
                     cursor = open(LAST_PAGE + 1, PF_SHARED_READ_LOCK);
                     assertFalse(cursor.next());
                 }
-                case WRITE_BEFORE_NEXT, FILE_UNMAPPED_WRITE_CURSOR_OPEN -> cursor = open(0, PF_SHARED_WRITE_LOCK);
+                case WRITE_BEFORE_NEXT, FILE_UNMAPPED_WRITE_CURSOR_OPEN, CACHE_CLOSED_WRITE_CURSOR_OPEN ->
+                    cursor = open(0, PF_SHARED_WRITE_LOCK);
                 case WRITE_ON_PAGE -> cursor = pinned(0, PF_SHARED_WRITE_LOCK);
                 case WRITE_AFTER_NEXT_FALSE -> {
                     cursor = open(LAST_PAGE + 1, PF_SHARED_WRITE_LOCK | PF_NO_GROW);
@@ -243,22 +263,32 @@ class ApiStateMatrixTest {
                     file.close();
                     current = cache.map(path, PAGE);
                 }
-                case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE -> cache.close();
+                case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE, CACHE_CLOSED_WRITE_CURSOR_OPEN -> cache.close();
+                case SWAPPER_CLOSE_FAILED -> {
+                    failCloses = true;
+                    try {
+                        file.close();
+                        fail("the injected close failure did not fail the close");
+                    } catch (IOException expected) {
+                        // the pages are dropped, the file is not closed: the next close, map or cache close retries
+                    }
+                    failCloses = false;
+                }
                 case FORCE_FAILED -> {
                     fill(1, OTHER);
-                    swappers.failForces = true;
+                    faults.failForces = true;
                     try {
                         file.flush();
                         fail("the injected force failure did not fail the flush");
                     } catch (IOException expected) {
                         // the failure sticks from here on
                     }
-                    swappers.failForces = false;
+                    faults.failForces = false;
                 }
                 case WRITES_FAILING -> {
                     file.flush();
                     fill(1, OTHER);
-                    swappers.failWrites = true;
+                    faults.failWrites = true;
                 }
                 default -> {
                 }
@@ -317,7 +347,7 @@ class ApiStateMatrixTest {
 
         /** Closes everything, then checks that nothing is left counted open and the page memory was freed. */
         void tearDown(String cell) throws IOException {
-            swappers.failWrites = false;
+            faults.failWrites = false;
             for (PageCursor c : opened) {
                 c.close();
             }
