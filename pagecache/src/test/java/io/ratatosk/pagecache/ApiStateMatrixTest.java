@@ -56,6 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ApiStateMatrixTest {
     private static final int PAGE = 8192;
+    private static final int SMALL_PAGE = 100;
     /** Every byte of page 0; pages 1 and 2 hold {@link #OTHER}. */
     private static final byte FILL = 7;
     private static final byte OTHER = 9;
@@ -119,6 +120,9 @@ class ApiStateMatrixTest {
         CACHE_CLOSED_WRITE_CURSOR_OPEN(Cursor.WRITE, false, false, 1, Trait.CACHE_CLOSED),
         /** The last mapping's close failed closing the file after the pages were dropped: a dead mapping, still registered. */
         SWAPPER_CLOSE_FAILED(Cursor.READ, true, false, 1),
+        /** A file of small pages (neither a power of two nor a multiple of 8) in a cache of larger ones: a read cursor on one. */
+        SMALL_PAGE_READ_ON_PAGE(Cursor.READ, true, true, 1, Trait.SMALL_PAGES),
+        SMALL_PAGE_WRITE_ON_PAGE(Cursor.WRITE, true, true, 1, Trait.SMALL_PAGES),
         /** A flush's force failed (and sticks); the disk answers again. */
         FORCE_FAILED(Cursor.READ, true, true, 1, Trait.FORCE_FAILED),
         /** The file's writes fail (the disk is full) while page 1 is dirty. */
@@ -150,6 +154,11 @@ class ApiStateMatrixTest {
             return cursor != Cursor.CLOSED;
         }
 
+        /** The file's page size. */
+        int page() {
+            return is(Trait.SMALL_PAGES) ? SMALL_PAGE : PAGE;
+        }
+
         boolean write() {
             return cursor == Cursor.WRITE;
         }
@@ -169,7 +178,7 @@ class ApiStateMatrixTest {
         }
     }
 
-    enum Trait { PAST_END, NO_GROW, PARENT, REMAPPED, CACHE_CLOSED, FORCE_FAILED, WRITES_FAIL, INTERRUPTED, COLD }
+    enum Trait { SMALL_PAGES, PAST_END, NO_GROW, PARENT, REMAPPED, CACHE_CLOSED, FORCE_FAILED, WRITES_FAIL, INTERRUPTED, COLD }
 
     enum Cursor { READ, WRITE, CLOSED }
 
@@ -204,7 +213,7 @@ class ApiStateMatrixTest {
             this.state = state;
             cache = PageCache.open(config, swappers);
             path = Files.createDirectory(dir.resolve(name)).resolve("file.db");
-            file = cache.map(path, PAGE);
+            file = cache.map(path, state.page());
             current = file;
             fill(0, FILL);
             for (long p = 1; p <= LAST_PAGE; p++) {
@@ -212,13 +221,13 @@ class ApiStateMatrixTest {
             }
             if (state.is(Trait.COLD)) {
                 file.close();
-                file = cache.map(path, PAGE);
+                file = cache.map(path, state.page());
                 current = file;
             }
             switch (state) {
                 case READ_BEFORE_NEXT, CACHE_CLOSED_FILE_MAPPED, INTERRUPTED_COLD -> cursor = open(0, PF_SHARED_READ_LOCK);
                 case READ_ON_PAGE, INTERRUPTED, FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_BY_OTHER_REFERENCE, FILE_REMAPPED,
-                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED ->
+                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED, SMALL_PAGE_READ_ON_PAGE ->
                     cursor = pinned(0, PF_SHARED_READ_LOCK);
                 case READ_AHEAD_ON_PAGE -> cursor = pinned(0, PF_SHARED_READ_LOCK | PF_READ_AHEAD);
                 case READ_AFTER_NEXT_FALSE -> {
@@ -227,7 +236,7 @@ class ApiStateMatrixTest {
                 }
                 case WRITE_BEFORE_NEXT, FILE_UNMAPPED_WRITE_CURSOR_OPEN, CACHE_CLOSED_WRITE_CURSOR_OPEN ->
                     cursor = open(0, PF_SHARED_WRITE_LOCK);
-                case WRITE_ON_PAGE -> cursor = pinned(0, PF_SHARED_WRITE_LOCK);
+                case WRITE_ON_PAGE, SMALL_PAGE_WRITE_ON_PAGE -> cursor = pinned(0, PF_SHARED_WRITE_LOCK);
                 case WRITE_AFTER_NEXT_FALSE -> {
                     cursor = open(LAST_PAGE + 1, PF_SHARED_WRITE_LOCK | PF_NO_GROW);
                     assertFalse(cursor.next());
@@ -254,14 +263,14 @@ class ApiStateMatrixTest {
             switch (state) {
                 case FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_WRITE_CURSOR_OPEN -> file.close();
                 case FILE_UNMAPPED_BY_OTHER_REFERENCE -> {
-                    PagedFile other = cache.map(path.getParent().resolve(".").resolve("file.db"), PAGE);
+                    PagedFile other = cache.map(path.getParent().resolve(".").resolve("file.db"), state.page());
                     assertTrue(other == file, "one file, one object");
                     other.close();
                     file.close();
                 }
                 case FILE_REMAPPED -> {
                     file.close();
-                    current = cache.map(path, PAGE);
+                    current = cache.map(path, state.page());
                 }
                 case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE, CACHE_CLOSED_WRITE_CURSOR_OPEN -> cache.close();
                 case SWAPPER_CLOSE_FAILED -> {
@@ -298,7 +307,7 @@ class ApiStateMatrixTest {
         private void fill(long pageId, byte value) throws IOException {
             try (PageCursor w = file.io(pageId, PF_SHARED_WRITE_LOCK)) {
                 assertTrue(w.next());
-                w.fill(0, PAGE, value);
+                w.fill(0, state.page(), value);
             }
         }
 
@@ -324,7 +333,7 @@ class ApiStateMatrixTest {
         /** A write cursor on page 0 of a file of another cache (open in every state, unlike this cache), for copyTo. */
         PageCursor target() throws IOException {
             if (target == null) {
-                PagedFile t = otherCache().map(path.resolveSibling(path.getFileName() + ".target"), PAGE);
+                PagedFile t = otherCache().map(path.resolveSibling(path.getFileName() + ".target"), state.page());
                 target = t.io(0, PF_SHARED_WRITE_LOCK);
                 opened.add(target);
                 assertTrue(target.next());
@@ -335,7 +344,7 @@ class ApiStateMatrixTest {
         /** A cursor of another cache of the given flags, on page 0, optionally closed. */
         PageCursor otherCursor(int flags, boolean closed) throws IOException {
             target();
-            PagedFile t = otherCaches.get(0).map(path.resolveSibling(path.getFileName() + ".target"), PAGE);
+            PagedFile t = otherCaches.get(0).map(path.resolveSibling(path.getFileName() + ".target"), state.page());
             PageCursor c = t.io(0, flags);
             opened.add(c);
             assertTrue(c.next());
@@ -513,17 +522,17 @@ class ApiStateMatrixTest {
 
     private static final String P = "PageCursor.";
 
-    private static List<Row> cursorRows() {
+    private static List<Row> cursorRows(int page) {
         List<Row> rows = new ArrayList<>();
         // moving
         rows.add(row(P + "next()", "", w -> w.cursor.next(), s -> onCursor(s, o -> !s.mapped
             ? thr(IllegalStateException.class, NOT_MAPPED)
             : s.is(Trait.PAST_END) ? ret(false).then(w -> assertEquals(-1, w.cursor.getCurrentPageId()))
             : ret(true).then(w -> assertEquals(s.pinned ? 1 : 0, w.cursor.getCurrentPageId())))));
-        for (long page : new long[] {0, LAST_PAGE}) {
-            rows.add(row(P + "next(long)", String.valueOf(page), w -> w.cursor.next(page), s -> onCursor(s, o -> !s.mapped
+        for (long pageId : new long[] {0, LAST_PAGE}) {
+            rows.add(row(P + "next(long)", String.valueOf(pageId), w -> w.cursor.next(pageId), s -> onCursor(s, o -> !s.mapped
                 ? thr(IllegalStateException.class, NOT_MAPPED)
-                : ret(true).then(w -> assertEquals(page, w.cursor.getCurrentPageId())))));
+                : ret(true).then(w -> assertEquals(pageId, w.cursor.getCurrentPageId())))));
         }
         rows.add(row(P + "next(long)", "last + 1", w -> w.cursor.next(LAST_PAGE + 1), s -> onCursor(s, o -> !s.mapped
             ? thr(IllegalStateException.class, NOT_MAPPED)
@@ -541,7 +550,7 @@ class ApiStateMatrixTest {
         rows.add(row(P + "shouldRetry()", "", w -> w.cursor.shouldRetry(), s -> onCursor(s, o -> s.stale()
             ? thr(IllegalStateException.class, NOT_MAPPED) : ret(false))));
         rows.add(look(P + "getCurrentPageId()", "", w -> w.cursor.getCurrentPageId(), s -> onCursor(s, o -> ret(s.pinned ? 0L : -1L))));
-        rows.add(look(P + "getCurrentPageSize()", "", w -> w.cursor.getCurrentPageSize(), s -> onCursor(s, o -> ret(PAGE))));
+        rows.add(look(P + "getCurrentPageSize()", "", w -> w.cursor.getCurrentPageSize(), s -> onCursor(s, o -> ret(page))));
         rows.add(look(P + "faultsWaitedFor()", "", w -> w.cursor.faultsWaitedFor(),
             s -> onCursor(s, o -> retWhere(">= 0", v -> (Long) v >= 0))));
         rows.add(look(P + "checkAndClearBoundsFlag()", "", w -> w.cursor.checkAndClearBoundsFlag(), s -> onCursor(s, o -> ret(false))));
@@ -559,27 +568,27 @@ class ApiStateMatrixTest {
         rows.add(look(P + "getShort(int)", "0", w -> w.cursor.getShort(0), s -> read(s, (short) 0x0707, (short) 0)));
         rows.add(look(P + "getInt(int)", "0", w -> w.cursor.getInt(0), s -> read(s, 0x07070707, 0)));
         rows.add(look(P + "getLong(int)", "0", w -> w.cursor.getLong(0), s -> read(s, 0x0707070707070707L, 0L)));
-        rows.add(look(P + "getByte(int)", "page - 1", w -> w.cursor.getByte(PAGE - 1), s -> read(s, FILL, (byte) 0)));
-        rows.add(look(P + "getShort(int)", "page - 2", w -> w.cursor.getShort(PAGE - 2), s -> read(s, (short) 0x0707, (short) 0)));
-        rows.add(look(P + "getInt(int)", "page - 4", w -> w.cursor.getInt(PAGE - 4), s -> read(s, 0x07070707, 0)));
-        rows.add(look(P + "getLong(int)", "page - 8", w -> w.cursor.getLong(PAGE - 8), s -> read(s, 0x0707070707070707L, 0L)));
-        for (int bad : new int[] {-1, PAGE, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+        rows.add(look(P + "getByte(int)", "page - 1", w -> w.cursor.getByte(page - 1), s -> read(s, FILL, (byte) 0)));
+        rows.add(look(P + "getShort(int)", "page - 2", w -> w.cursor.getShort(page - 2), s -> read(s, (short) 0x0707, (short) 0)));
+        rows.add(look(P + "getInt(int)", "page - 4", w -> w.cursor.getInt(page - 4), s -> read(s, 0x07070707, 0)));
+        rows.add(look(P + "getLong(int)", "page - 8", w -> w.cursor.getLong(page - 8), s -> read(s, 0x0707070707070707L, 0L)));
+        for (int bad : new int[] {-1, page, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             rows.add(look(P + "getByte(int)", String.valueOf(bad), w -> w.cursor.getByte(bad), s -> readOutside(s, (byte) 0)));
             rows.add(look(P + "getLong(int)", String.valueOf(bad), w -> w.cursor.getLong(bad), s -> readOutside(s, 0L)));
         }
-        rows.add(look(P + "getShort(int)", "page - 1", w -> w.cursor.getShort(PAGE - 1), s -> readOutside(s, (short) 0)));
-        rows.add(look(P + "getInt(int)", "page - 3", w -> w.cursor.getInt(PAGE - 3), s -> readOutside(s, 0)));
-        rows.add(look(P + "getLong(int)", "page - 7", w -> w.cursor.getLong(PAGE - 7), s -> readOutside(s, 0L)));
+        rows.add(look(P + "getShort(int)", "page - 1", w -> w.cursor.getShort(page - 1), s -> readOutside(s, (short) 0)));
+        rows.add(look(P + "getInt(int)", "page - 3", w -> w.cursor.getInt(page - 3), s -> readOutside(s, 0)));
+        rows.add(look(P + "getLong(int)", "page - 7", w -> w.cursor.getLong(page - 7), s -> readOutside(s, 0L)));
         rows.add(look(P + "getBytes(int,byte[],int,int)", "0, [8], 0, 8", w -> {
             byte[] d = new byte[8];
             w.cursor.getBytes(0, d, 0, 8);
             return d;
         }, s -> readBytes(s, 8)));
         rows.add(look(P + "getBytes(int,byte[],int,int)", "page, [0], 0, 0", w -> {
-            w.cursor.getBytes(PAGE, new byte[0], 0, 0);
+            w.cursor.getBytes(page, new byte[0], 0, 0);
             return null;
         }, s -> onCursor(s, o -> ret(null).flag(!s.pinned))));
-        for (int offset : new int[] {-1, PAGE - 4, Integer.MAX_VALUE}) {
+        for (int offset : new int[] {-1, page - 4, Integer.MAX_VALUE}) {
             rows.add(look(P + "getBytes(int,byte[],int,int)", offset + ", [8], 0, 8", w -> {
                 byte[] d = new byte[8];
                 w.cursor.getBytes(offset, d, 0, 8);
@@ -608,18 +617,18 @@ class ApiStateMatrixTest {
             return null;
         }, s -> write(s, reads(w -> w.cursor.getByte(0), (byte) 1))));
         rows.add(row(P + "putShort(int,short)", "page - 2", w -> {
-            w.cursor.putShort(PAGE - 2, (short) 2);
+            w.cursor.putShort(page - 2, (short) 2);
             return null;
-        }, s -> write(s, reads(w -> w.cursor.getShort(PAGE - 2), (short) 2))));
+        }, s -> write(s, reads(w -> w.cursor.getShort(page - 2), (short) 2))));
         rows.add(row(P + "putInt(int,int)", "page - 4", w -> {
-            w.cursor.putInt(PAGE - 4, 3);
+            w.cursor.putInt(page - 4, 3);
             return null;
-        }, s -> write(s, reads(w -> w.cursor.getInt(PAGE - 4), 3))));
+        }, s -> write(s, reads(w -> w.cursor.getInt(page - 4), 3))));
         rows.add(row(P + "putLong(int,long)", "page - 8", w -> {
-            w.cursor.putLong(PAGE - 8, 4L);
+            w.cursor.putLong(page - 8, 4L);
             return null;
-        }, s -> write(s, reads(w -> w.cursor.getLong(PAGE - 8), 4L))));
-        for (int bad : new int[] {-1, PAGE, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+        }, s -> write(s, reads(w -> w.cursor.getLong(page - 8), 4L))));
+        for (int bad : new int[] {-1, page, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             rows.add(look(P + "putByte(int,byte)", String.valueOf(bad), w -> {
                 w.cursor.putByte(bad, (byte) 1);
                 return null;
@@ -630,35 +639,35 @@ class ApiStateMatrixTest {
             }, ApiStateMatrixTest::writeOutside));
         }
         rows.add(look(P + "putShort(int,short)", "page - 1", w -> {
-            w.cursor.putShort(PAGE - 1, (short) 1);
+            w.cursor.putShort(page - 1, (short) 1);
             return null;
         }, ApiStateMatrixTest::writeOutside));
         rows.add(look(P + "putInt(int,int)", "page - 3", w -> {
-            w.cursor.putInt(PAGE - 3, 1);
+            w.cursor.putInt(page - 3, 1);
             return null;
         }, ApiStateMatrixTest::writeOutside));
         rows.add(row(P + "putBytes(int,byte[],int,int)", "page - 8, [8], 0, 8", w -> {
-            w.cursor.putBytes(PAGE - 8, filled(8, (byte) 5), 0, 8);
+            w.cursor.putBytes(page - 8, filled(8, (byte) 5), 0, 8);
             return null;
-        }, s -> write(s, reads(w -> w.cursor.getLong(PAGE - 8), 0x0505050505050505L))));
+        }, s -> write(s, reads(w -> w.cursor.getLong(page - 8), 0x0505050505050505L))));
         rows.add(row(P + "putBytes(int,byte[],int,int)", "page - 4, [8], 0, 8", w -> {
-            w.cursor.putBytes(PAGE - 4, new byte[8], 0, 8);
+            w.cursor.putBytes(page - 4, new byte[8], 0, 8);
             return null;
         }, s -> onCursor(s, o -> !s.write() ? thr(IllegalStateException.class, READ_ONLY)
-            : retAny().flag(true).then(reads(w -> s.pinned ? w.cursor.getInt(PAGE - 4) : 0x07070707, 0x07070707)))));
+            : retAny().flag(true).then(reads(w -> s.pinned ? w.cursor.getInt(page - 4) : 0x07070707, 0x07070707)))));
         rows.add(look(P + "putBytes(int,byte[],int,int)", "0, null, 0, 8", w -> {
             w.cursor.putBytes(0, null, 0, 8);
             return null;
         }, s -> nullArray(s, "src")));
         rows.add(row(P + "fill(int,int,byte)", "0, page", w -> {
-            w.cursor.fill(0, PAGE, (byte) 3);
+            w.cursor.fill(0, page, (byte) 3);
             return null;
-        }, s -> write(s, reads(w -> w.cursor.getLong(PAGE - 8), 0x0303030303030303L))));
+        }, s -> write(s, reads(w -> w.cursor.getLong(page - 8), 0x0303030303030303L))));
         rows.add(look(P + "fill(int,int,byte)", "page, 0", w -> {
-            w.cursor.fill(PAGE, 0, (byte) 3);
+            w.cursor.fill(page, 0, (byte) 3);
             return null;
         }, s -> onCursor(s, o -> !s.write() ? thr(IllegalStateException.class, READ_ONLY) : retAny().flag(!s.pinned))));
-        for (int[] bad : new int[][] {{-1, 1}, {0, -1}, {1, PAGE}, {PAGE, 1}, {0, Integer.MAX_VALUE}, {Integer.MAX_VALUE, 1},
+        for (int[] bad : new int[][] {{-1, 1}, {0, -1}, {1, page}, {page, 1}, {0, Integer.MAX_VALUE}, {Integer.MAX_VALUE, 1},
                                       {Integer.MIN_VALUE, Integer.MIN_VALUE}}) {
             rows.add(look(P + "fill(int,int,byte)", bad[0] + ", " + bad[1], w -> {
                 w.cursor.fill(bad[0], bad[1], (byte) 3);
@@ -670,13 +679,13 @@ class ApiStateMatrixTest {
         rows.add(look(P + "copyTo(int,PageCursor,int,int)", "0, target, 0, 8", w -> w.cursor.copyTo(0, w.target(), 0, 8),
             s -> onCursor(s, o -> !s.pinned ? ret(0).flag(true) : s.stale() ? ret(8).flag(false)
                 : ret(8).flag(false).then(reads(w -> w.target().getLong(0), 0x0707070707070707L)))));
-        rows.add(look(P + "copyTo(int,PageCursor,int,int)", "page - 4, target, 0, 8", w -> w.cursor.copyTo(PAGE - 4, w.target(), 0, 8),
+        rows.add(look(P + "copyTo(int,PageCursor,int,int)", "page - 4, target, 0, 8", w -> w.cursor.copyTo(page - 4, w.target(), 0, 8),
             s -> onCursor(s, o -> s.pinned ? ret(4).flag(false) : ret(0).flag(true))));
         rows.add(look(P + "copyTo(int,PageCursor,int,int)", "0, target, 0, MAX", w -> w.cursor.copyTo(0, w.target(), 0,
-            Integer.MAX_VALUE), s -> onCursor(s, o -> s.pinned ? ret(PAGE).flag(false) : ret(0).flag(true))));
+            Integer.MAX_VALUE), s -> onCursor(s, o -> s.pinned ? ret(page).flag(false) : ret(0).flag(true))));
         rows.add(look(P + "copyTo(int,PageCursor,int,int)", "0, target, 0, 0", w -> w.cursor.copyTo(0, w.target(), 0, 0),
             s -> onCursor(s, o -> ret(0).flag(false))));
-        for (int[] bad : new int[][] {{-1, 0, 8}, {0, -1, 8}, {0, 0, -1}, {PAGE, 0, 1}, {0, PAGE, 1}, {Integer.MAX_VALUE, 0, 1},
+        for (int[] bad : new int[][] {{-1, 0, 8}, {0, -1, 8}, {0, 0, -1}, {page, 0, 1}, {0, page, 1}, {Integer.MAX_VALUE, 0, 1},
                                       {Integer.MIN_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE}}) {
             rows.add(look(P + "copyTo(int,PageCursor,int,int)", bad[0] + ", target, " + bad[1] + ", " + bad[2],
                 w -> w.cursor.copyTo(bad[0], w.target(), bad[1], bad[2]), s -> onCursor(s, o -> ret(0).flag(true))));
@@ -716,10 +725,10 @@ class ApiStateMatrixTest {
             return d;
         }, s -> readBytes(s, 8)));
         rows.add(row(P + "getBytes(byte[])", "[page + 1]", w -> {
-            byte[] d = new byte[PAGE + 1];
+            byte[] d = new byte[page + 1];
             w.cursor.getBytes(d);
             return d;
-        }, s -> onCursor(s, o -> retWhere("zeros", bytes(new byte[PAGE + 1])).flag(true))));
+        }, s -> onCursor(s, o -> retWhere("zeros", bytes(new byte[page + 1])).flag(true))));
         rows.add(look(P + "getBytes(byte[])", "null", w -> {
             w.cursor.getBytes((byte[]) null);
             return null;
@@ -754,10 +763,10 @@ class ApiStateMatrixTest {
             return null;
         }, s -> write(s, reads(w -> w.cursor.getLong(0), 4L))));
         rows.add(row(P + "putLong(long)", "at offset page - 4", w -> {
-            w.cursor.setOffset(PAGE - 4);
+            w.cursor.setOffset(page - 4);
             w.cursor.putLong(4L);
             return null;
-        }, s -> !s.cursorOpen() ? writeOutside(s) : writeOutside(s).then(w -> assertEquals(s.write() ? PAGE + 4 : PAGE - 4, w.cursor.getOffset(),
+        }, s -> !s.cursorOpen() ? writeOutside(s) : writeOutside(s).then(w -> assertEquals(s.write() ? page + 4 : page - 4, w.cursor.getOffset(),
             "advanced past the page, or left where it was by the refusal"))));
         rows.add(row(P + "putBytes(byte[])", "[8]", w -> {
             w.cursor.putBytes(filled(8, (byte) 5));
@@ -831,7 +840,7 @@ class ApiStateMatrixTest {
         return s.mapped ? mapped.apply(s) : thr(IllegalStateException.class, NOT_MAPPED);
     }
 
-    private static List<Row> fileRows() {
+    private static List<Row> fileRows(int page) {
         List<Row> rows = new ArrayList<>();
         for (int flags : new int[] {PF_SHARED_READ_LOCK, PF_SHARED_WRITE_LOCK, PF_SHARED_READ_LOCK | PF_READ_AHEAD,
                                     PF_SHARED_WRITE_LOCK | PF_NO_GROW | PF_READ_AHEAD}) {
@@ -857,7 +866,7 @@ class ApiStateMatrixTest {
             rows.add(look(F + "io(long,int)", "0, " + bad, w -> w.file.io(0, bad),
                 s -> thr(IllegalArgumentException.class, "flags=" + bad)));
         }
-        rows.add(look(F + "pageSize()", "", w -> w.file.pageSize(), s -> ret(PAGE)));
+        rows.add(look(F + "pageSize()", "", w -> w.file.pageSize(), s -> ret(page)));
         rows.add(look(F + "path()", "", w -> w.file.path(), s -> retWhere("the file's real path", v -> {
             try {
                 return v.equals(pathUnderTest().toRealPath());
@@ -866,11 +875,11 @@ class ApiStateMatrixTest {
             }
         })));
         rows.add(look(F + "getLastPageId()", "", w -> w.file.getLastPageId(), s -> s.mapped ? ret((long) LAST_PAGE) : retAny()));
-        rows.add(look(F + "fileSize()", "", w -> w.file.fileSize(), s -> s.mapped ? ret((LAST_PAGE + 1L) * PAGE) : retAny()));
+        rows.add(look(F + "fileSize()", "", w -> w.file.fileSize(), s -> s.mapped ? ret((LAST_PAGE + 1L) * page) : retAny()));
         rows.add(look(F + "maxPageId()", "", w -> w.file.maxPageId(), s -> retWhere("the most a page key and a byte offset"
             + " can address", v -> {
                 long max = (Long) v;
-                return max <= PageKey.MAX_PAGE_ID && Math.multiplyHigh(max + 1, PAGE) == 0 && (max + 1) * PAGE > 0;
+                return max <= PageKey.MAX_PAGE_ID && Math.multiplyHigh(max + 1, page) == 0 && (max + 1) * page > 0;
             })));
         rows.add(look(F + "numberOfCachedPages()", "", w -> w.file.numberOfCachedPages(),
             s -> ret(s.mapped && !s.is(Trait.COLD) ? LAST_PAGE + 1L : 0L)));
@@ -946,27 +955,27 @@ class ApiStateMatrixTest {
         return s.cacheOpen() ? open.apply(s) : thr(IllegalStateException.class, CACHE_CLOSED);
     }
 
-    private static List<Row> cacheRows() {
+    private static List<Row> cacheRows(int page) {
         List<Row> rows = new ArrayList<>();
-        rows.add(row(C + "map(Path,int)", "new file", w -> w.cache.map(w.path.resolveSibling("new.db"), PAGE),
+        rows.add(row(C + "map(Path,int)", "new file", w -> w.cache.map(w.path.resolveSibling("new.db"), page),
             s -> onCache(s, o -> retWhere("a mapping", v -> v instanceof PagedFile))));
-        rows.add(row(C + "map(Path,int)", "the file", w -> w.cache.map(w.path, PAGE), s -> onCache(s, o -> s.mapped || s
+        rows.add(row(C + "map(Path,int)", "the file", w -> w.cache.map(w.path, page), s -> onCache(s, o -> s.mapped || s
             == State.FILE_REMAPPED ? retWhere("the file's mapping", v -> v != null).then(w -> assertTrue(
-                w.cache.map(w.path, PAGE) == w.current, "the same object")) : retWhere("a new mapping", v -> v != null))));
-        rows.add(row(C + "map(Path,int)", "the file, page / 2", w -> w.cache.map(w.path, PAGE / 2), s -> onCache(s,
+                w.cache.map(w.path, page) == w.current, "the same object")) : retWhere("a new mapping", v -> v != null))));
+        rows.add(row(C + "map(Path,int)", "the file, page / 2", w -> w.cache.map(w.path, page / 2), s -> onCache(s,
             o -> s.mapped || s == State.FILE_REMAPPED ? thr(IllegalArgumentException.class, "page size") : retAny())));
-        rows.add(look(C + "map(Path,int)", "null", w -> w.cache.map(null, PAGE), s -> thr(NullPointerException.class, "path")));
-        for (int bad : new int[] {0, -1, PAGE + 1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+        rows.add(look(C + "map(Path,int)", "null", w -> w.cache.map(null, page), s -> thr(NullPointerException.class, "path")));
+        for (int bad : new int[] {0, -1, config().pageSize() + 1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             rows.add(look(C + "map(Path,int)", "the file, " + bad, w -> w.cache.map(w.path, bad),
                 s -> thr(IllegalArgumentException.class, "filePageSize=" + bad)));
         }
-        rows.add(look(C + "map(Path,int)", "a folder", w -> w.cache.map(w.path.getParent(), PAGE),
+        rows.add(look(C + "map(Path,int)", "a folder", w -> w.cache.map(w.path.getParent(), page),
             s -> onCache(s, o -> thr(IOException.class))));
-        rows.add(look(C + "map(Path,int,boolean)", "missing, false", w -> w.cache.map(w.path.resolveSibling("missing.db"), PAGE,
+        rows.add(look(C + "map(Path,int,boolean)", "missing, false", w -> w.cache.map(w.path.resolveSibling("missing.db"), page,
             false), s -> onCache(s, o -> thr(NoSuchFileException.class, "missing.db"))));
-        rows.add(row(C + "map(Path,int,boolean)", "missing, true", w -> w.cache.map(w.path.resolveSibling("created.db"), PAGE,
+        rows.add(row(C + "map(Path,int,boolean)", "missing, true", w -> w.cache.map(w.path.resolveSibling("created.db"), page,
             true), s -> onCache(s, o -> retWhere("a mapping", v -> v instanceof PagedFile))));
-        rows.add(look(C + "map(Path,int,boolean)", "null, true", w -> w.cache.map(null, PAGE, true),
+        rows.add(look(C + "map(Path,int,boolean)", "null, true", w -> w.cache.map(null, page, true),
             s -> thr(NullPointerException.class, "path")));
         rows.add(row(C + "flushAndForce()", "", w -> {
             w.cache.flushAndForce();
@@ -982,7 +991,7 @@ class ApiStateMatrixTest {
         rows.add(look(C + "tier()", "", w -> w.cache.tier(), s -> ret(null)));
         rows.add(look(C + "mbeanName()", "", w -> w.cache.mbeanName(), s -> ret(null)));
         rows.add(look(C + "config()", "", w -> w.cache.config(), s -> ret(config())));
-        rows.add(look(C + "pageSize()", "", w -> w.cache.pageSize(), s -> ret(PAGE)));
+        rows.add(look(C + "pageSize()", "", w -> w.cache.pageSize(), s -> ret(config().pageSize())));
         rows.add(look(C + "frameCount()", "", w -> w.cache.frameCount(), s -> ret(config().frames())));
         rows.add(look(C + "isClosed()", "", w -> w.cache.isClosed(), s -> ret(!s.cacheOpen())));
         rows.add(look(C + "openCursors()", "", w -> w.cache.openCursors(), s -> ret((long) s.openCursors)));
@@ -1052,11 +1061,12 @@ class ApiStateMatrixTest {
 
     // ---- running the table ----------------------------------------------------------------------
 
-    private static List<Row> stateRows() {
+    /** The rows for a file of {@code page}-byte pages. */
+    private static List<Row> stateRows(int page) {
         List<Row> rows = new ArrayList<>();
-        rows.addAll(cursorRows());
-        rows.addAll(fileRows());
-        rows.addAll(cacheRows());
+        rows.addAll(cursorRows(page));
+        rows.addAll(fileRows(page));
+        rows.addAll(cacheRows(page));
         return rows;
     }
 
@@ -1066,7 +1076,7 @@ class ApiStateMatrixTest {
         int[] n = {0};
         for (State state : State.values()) {
             List<Row> pure = new ArrayList<>();
-            for (Row row : stateRows()) {
+            for (Row row : stateRows(state.page())) {
                 if (row.expect().apply(state).skipped()) {
                     continue;
                 }
@@ -1313,7 +1323,7 @@ class ApiStateMatrixTest {
     @Test
     void everyPublicMethodHasARow() throws Exception {
         Set<String> covered = new TreeSet<>();
-        Stream.of(stateRows(), recordRows()).flatMap(List::stream).map(Row::signature).forEach(covered::add);
+        Stream.of(stateRows(PAGE), recordRows()).flatMap(List::stream).map(Row::signature).forEach(covered::add);
         for (Class<? extends Record> type : RECORDS) {
             for (RecordComponent component : type.getRecordComponents()) {
                 covered.add(signature(component.getAccessor()));
