@@ -125,7 +125,7 @@ class ApiStateMatrixTest {
         SMALL_PAGE_WRITE_ON_PAGE(Cursor.WRITE, true, true, 1, Trait.SMALL_PAGES),
         /** A flush's force failed (and sticks); the disk answers again. */
         FORCE_FAILED(Cursor.READ, true, true, 1, Trait.FORCE_FAILED),
-        /** The file's writes fail (the disk is full) while page 1 is dirty. */
+        /** The file's writes fail (the disk is full) while pages 1 and 2 are dirty. */
         WRITES_FAILING(Cursor.READ, true, true, 1, Trait.WRITES_FAIL),
         /** As {@link #READ_ON_PAGE}, the calling thread interrupted just before the call. */
         INTERRUPTED(Cursor.READ, true, true, 1, Trait.INTERRUPTED),
@@ -186,10 +186,19 @@ class ApiStateMatrixTest {
     final class World {
         final State state;
         final FaultySwapperFactory faults = new FaultySwapperFactory();
-        /** Whether a swapper's close fails (the file cannot be closed): {@link #faults}' swappers, whose close may fail. */
+        /** Whether a swapper's close fails (the file cannot be closed). */
         volatile boolean failCloses;
+        /** {@link #faults}' swappers, whose runs of pages fail to write as single pages do, and whose close may fail. */
         final PageSwapperFactory swappers = (file, fileId, pageSize, create) ->
             new ForwardingPageSwapper(faults.create(file, fileId, pageSize, create)) {
+                @Override
+                public void write(long startPageId, long[] addresses, int count) throws IOException {
+                    if (faults.failWrites) { // the faulty swapper fails single writes only; a run of pages goes this way
+                        throw new IOException("injected write failure: pages " + startPageId + " to " + (startPageId + count - 1));
+                    }
+                    super.write(startPageId, addresses, count);
+                }
+
                 @Override
                 public void close() throws IOException {
                     if (failCloses) {
@@ -297,6 +306,7 @@ class ApiStateMatrixTest {
                 case WRITES_FAILING -> {
                     file.flush();
                     fill(1, OTHER);
+                    fill(2, OTHER); // a run of two dirty pages: one write call
                     faults.failWrites = true;
                 }
                 default -> {
