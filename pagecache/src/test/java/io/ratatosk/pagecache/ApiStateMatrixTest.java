@@ -1307,6 +1307,11 @@ class ApiStateMatrixTest {
         if (expect.after() != null) {
             expect.after().check(w);
         }
+        if (w.cache.isClosed()) {
+            // A cursor still open may read its pinned page: the memory must outlive it, and no longer
+            assertEquals(w.cache.openCursors() == 0, w.cache.isMemoryReleased(), cell + "; the page memory is freed"
+                + " exactly when the closed cache has no cursor open (" + w.cache.openCursors() + " open)");
+        }
         if (row.pure()) {
             assertEquals(openBefore, w.cache.openCursors(), cell + "; cursors open");
             if (onCursor) {
