@@ -116,6 +116,8 @@ class ApiStateMatrixTest {
         FILE_REMAPPED(Cursor.READ, true, false, 1, Trait.REMAPPED),
         CACHE_CLOSED_FILE_MAPPED(Cursor.READ, false, false, 1, Trait.CACHE_CLOSED),
         CACHE_CLOSED_CURSOR_ON_PAGE(Cursor.READ, true, false, 1, Trait.CACHE_CLOSED),
+        /** The cache closed with a cursor on a page, which closed after it: the page memory is freed. */
+        CACHE_CLOSED_MEMORY_FREED(Cursor.CLOSED, false, false, 0, Trait.CACHE_CLOSED),
         /** The cache closed while a write cursor that had not moved yet was open (a pinned one refuses the close). */
         CACHE_CLOSED_WRITE_CURSOR_OPEN(Cursor.WRITE, false, false, 1, Trait.CACHE_CLOSED),
         /** The last mapping's close failed closing the file after the pages were dropped: a dead mapping, still registered. */
@@ -236,7 +238,8 @@ class ApiStateMatrixTest {
             switch (state) {
                 case READ_BEFORE_NEXT, CACHE_CLOSED_FILE_MAPPED, INTERRUPTED_COLD -> cursor = open(0, PF_SHARED_READ_LOCK);
                 case READ_ON_PAGE, INTERRUPTED, FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_BY_OTHER_REFERENCE, FILE_REMAPPED,
-                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED, SMALL_PAGE_READ_ON_PAGE ->
+                     CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED, SMALL_PAGE_READ_ON_PAGE,
+                     CACHE_CLOSED_MEMORY_FREED ->
                     cursor = pinned(0, PF_SHARED_READ_LOCK);
                 case READ_AHEAD_ON_PAGE -> cursor = pinned(0, PF_SHARED_READ_LOCK | PF_READ_AHEAD);
                 case READ_AFTER_NEXT_FALSE -> {
@@ -282,6 +285,11 @@ class ApiStateMatrixTest {
                     current = cache.map(path, state.page());
                 }
                 case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE, CACHE_CLOSED_WRITE_CURSOR_OPEN -> cache.close();
+                case CACHE_CLOSED_MEMORY_FREED -> {
+                    cache.close();
+                    cursor.close();
+                    assertTrue(cache.isMemoryReleased(), "the last cursor's close freed the page memory");
+                }
                 case SWAPPER_CLOSE_FAILED -> {
                     failCloses = true;
                     try {
@@ -700,6 +708,13 @@ class ApiStateMatrixTest {
             rows.add(look(P + "copyTo(int,PageCursor,int,int)", bad[0] + ", target, " + bad[1] + ", " + bad[2],
                 w -> w.cursor.copyTo(bad[0], w.target(), bad[1], bad[2]), s -> onCursor(s, o -> ret(0).flag(true))));
         }
+        rows.add(row(P + "copyTo(int,PageCursor,int,int)", "0, itself, 4, 8 (overlapping)", w -> {
+            if (w.state.write() && w.state.pinned) {
+                w.cursor.putLong(0, 0x0102030405060708L);
+            }
+            return w.cursor.copyTo(0, w.cursor, 4, 8);
+        }, s -> onCursor(s, o -> !s.write() ? thr(IllegalArgumentException.class, "must be a PF_SHARED_WRITE_LOCK cursor")
+            : !s.pinned ? ret(0).flag(true) : ret(8).flag(false).then(reads(w -> w.cursor.getLong(4), 0x0102030405060708L)))));
         rows.add(look(P + "copyTo(int,PageCursor,int,int)", "0, null, 0, 8", w -> w.cursor.copyTo(0, null, 0, 8),
             s -> nullArray(s, "target")));
         rows.add(look(P + "copyTo(int,PageCursor,int,int)", "0, read cursor, 0, 8",
@@ -853,6 +868,7 @@ class ApiStateMatrixTest {
     private static List<Row> fileRows(int page) {
         List<Row> rows = new ArrayList<>();
         for (int flags : new int[] {PF_SHARED_READ_LOCK, PF_SHARED_WRITE_LOCK, PF_SHARED_READ_LOCK | PF_READ_AHEAD,
+                                    PF_SHARED_READ_LOCK | PF_NO_GROW, PF_SHARED_WRITE_LOCK | PF_NO_GROW,
                                     PF_SHARED_WRITE_LOCK | PF_NO_GROW | PF_READ_AHEAD}) {
             rows.add(row(F + "io(long,int)", "0, " + flags, w -> w.file.io(0, flags), s -> onFile(s, o -> retWhere("a cursor",
                 v -> v instanceof PageCursor).then(w -> {
