@@ -131,6 +131,8 @@ class ApiStateMatrixTest {
         WRITES_FAILING(Cursor.READ, true, true, 1, Trait.WRITES_FAIL),
         /** As {@link #READ_ON_PAGE}, the calling thread interrupted just before the call. */
         INTERRUPTED(Cursor.READ, true, true, 1, Trait.INTERRUPTED),
+        /** As {@link #INTERRUPTED}, in a cache with its background evictor and warm-up threads, which its close stops. */
+        INTERRUPTED_WITH_WORKERS(Cursor.READ, true, true, 1, Trait.INTERRUPTED, Trait.WORKERS),
         /** A read cursor before its first next() on a file none of whose pages is in the cache; the caller interrupted. */
         INTERRUPTED_COLD(Cursor.READ, false, true, 1, Trait.INTERRUPTED, Trait.COLD);
 
@@ -180,7 +182,7 @@ class ApiStateMatrixTest {
         }
     }
 
-    enum Trait { SMALL_PAGES, PAST_END, NO_GROW, PARENT, REMAPPED, CACHE_CLOSED, FORCE_FAILED, WRITES_FAIL, INTERRUPTED, COLD }
+    enum Trait { WORKERS, SMALL_PAGES, PAST_END, NO_GROW, PARENT, REMAPPED, CACHE_CLOSED, FORCE_FAILED, WRITES_FAIL, INTERRUPTED, COLD }
 
     enum Cursor { READ, WRITE, CLOSED }
 
@@ -209,7 +211,7 @@ class ApiStateMatrixTest {
                     super.close();
                 }
             };
-        final PageCacheConfig config = config();
+        final PageCacheConfig config;
         final PageCache cache;
         final Path path;
         /** The file under test; in {@link State#FILE_REMAPPED} the old mapping, {@link #current} the new one. */
@@ -222,6 +224,7 @@ class ApiStateMatrixTest {
 
         World(State state, String name) throws IOException {
             this.state = state;
+            config = config(state);
             cache = PageCache.open(config, swappers);
             path = Files.createDirectory(dir.resolve(name)).resolve("file.db");
             file = cache.map(path, state.page());
@@ -237,7 +240,7 @@ class ApiStateMatrixTest {
             }
             switch (state) {
                 case READ_BEFORE_NEXT, CACHE_CLOSED_FILE_MAPPED, INTERRUPTED_COLD -> cursor = open(0, PF_SHARED_READ_LOCK);
-                case READ_ON_PAGE, INTERRUPTED, FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_BY_OTHER_REFERENCE, FILE_REMAPPED,
+                case READ_ON_PAGE, INTERRUPTED, INTERRUPTED_WITH_WORKERS, FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_BY_OTHER_REFERENCE, FILE_REMAPPED,
                      CACHE_CLOSED_CURSOR_ON_PAGE, FORCE_FAILED, WRITES_FAILING, SWAPPER_CLOSE_FAILED, SMALL_PAGE_READ_ON_PAGE,
                      CACHE_CLOSED_MEMORY_FREED ->
                     cursor = pinned(0, PF_SHARED_READ_LOCK);
@@ -392,6 +395,12 @@ class ApiStateMatrixTest {
             }
             deleteAll(path.getParent());
         }
+    }
+
+    /** The cache's flags in {@code state}: with its background threads only where the state asks for them. */
+    private static PageCacheConfig config(State state) {
+        return state.is(Trait.WORKERS) ? config().with("pagecache.evictor.enabled", "true")
+            .with("pagecache.warmup.enabled", "true") : config();
     }
 
     private static PageCacheConfig config() {
@@ -1016,7 +1025,7 @@ class ApiStateMatrixTest {
         })));
         rows.add(look(C + "tier()", "", w -> w.cache.tier(), s -> ret(null)));
         rows.add(look(C + "mbeanName()", "", w -> w.cache.mbeanName(), s -> ret(null)));
-        rows.add(look(C + "config()", "", w -> w.cache.config(), s -> ret(config())));
+        rows.add(look(C + "config()", "", w -> w.cache.config(), s -> ret(config(s))));
         rows.add(look(C + "pageSize()", "", w -> w.cache.pageSize(), s -> ret(config().pageSize())));
         rows.add(look(C + "frameCount()", "", w -> w.cache.frameCount(), s -> ret(config().frames())));
         rows.add(look(C + "isClosed()", "", w -> w.cache.isClosed(), s -> ret(!s.cacheOpen())));
