@@ -102,6 +102,10 @@ class ApiStateMatrixTest {
         /** A read cursor on a page with a linked cursor open on the same page. */
         READ_WITH_OPEN_LINK(Cursor.READ, true, true, 2, Trait.PARENT),
         WRITE_WITH_OPEN_LINK(Cursor.WRITE, true, true, 2, Trait.PARENT),
+        /** A read cursor on a page with a link open on the next page, when the file's last mapping closed. */
+        READ_WITH_OPEN_LINK_FILE_UNMAPPED(Cursor.READ, true, false, 2, Trait.PARENT),
+        /** As {@link #READ_WITH_OPEN_LINK_FILE_UNMAPPED}, the cache closed instead. */
+        READ_WITH_OPEN_LINK_CACHE_CLOSED(Cursor.READ, true, false, 2, Trait.PARENT, Trait.CACHE_CLOSED),
         /** The linked cursor itself, on the page of its parent, which is open. */
         OPEN_LINK(Cursor.READ, true, true, 2),
         CURSOR_CLOSED(Cursor.CLOSED, false, true, 0),
@@ -260,6 +264,10 @@ class ApiStateMatrixTest {
                     cursor = pinned(0, state.write() ? PF_SHARED_WRITE_LOCK : PF_SHARED_READ_LOCK);
                     assertTrue(cursor.openLinkedCursor(0).next());
                 }
+                case READ_WITH_OPEN_LINK_FILE_UNMAPPED, READ_WITH_OPEN_LINK_CACHE_CLOSED -> {
+                    cursor = pinned(0, PF_SHARED_READ_LOCK);
+                    assertTrue(cursor.openLinkedCursor(1).next());
+                }
                 case OPEN_LINK -> {
                     cursor = pinned(0, PF_SHARED_READ_LOCK).openLinkedCursor(0);
                     assertTrue(cursor.next());
@@ -276,7 +284,7 @@ class ApiStateMatrixTest {
                 }
             }
             switch (state) {
-                case FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_WRITE_CURSOR_OPEN -> file.close();
+                case FILE_UNMAPPED_CURSOR_OPEN, FILE_UNMAPPED_WRITE_CURSOR_OPEN, READ_WITH_OPEN_LINK_FILE_UNMAPPED -> file.close();
                 case FILE_UNMAPPED_BY_OTHER_REFERENCE -> {
                     PagedFile other = cache.map(path.getParent().resolve(".").resolve("file.db"), state.page());
                     assertTrue(other == file, "one file, one object");
@@ -287,7 +295,8 @@ class ApiStateMatrixTest {
                     file.close();
                     current = cache.map(path, state.page());
                 }
-                case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE, CACHE_CLOSED_WRITE_CURSOR_OPEN -> cache.close();
+                case CACHE_CLOSED_FILE_MAPPED, CACHE_CLOSED_CURSOR_ON_PAGE, CACHE_CLOSED_WRITE_CURSOR_OPEN,
+                     READ_WITH_OPEN_LINK_CACHE_CLOSED -> cache.close();
                 case CACHE_CLOSED_MEMORY_FREED -> {
                     cache.close();
                     cursor.close();
