@@ -1,5 +1,7 @@
 package io.ratatosk.pagecache;
 
+import java.util.Objects;
+
 /**
  * A snapshot of the page cache's counters. Hits and faults count accesses: every successful
  * {@code next()} of a cursor is one or the other. A read that {@code shouldRetry()} sends back to the
@@ -29,6 +31,19 @@ public record PageCacheStats(
     NvmCacheStats nvm,
     IoStats io,
     String hugePages) {
+
+    /**
+     * @throws NullPointerException naming the component, for a null {@code policy}, {@code policyState}, {@code nvm},
+     *                              {@code io} or {@code hugePages} (use "", {@link NvmCacheStats#NONE}, {@link IoStats#NONE})
+     */
+    public PageCacheStats {
+        // Here, not where toString() would meet it later, far from the code that made the snapshot.
+        Objects.requireNonNull(policy, "PageCacheStats.policy must not be null");
+        Objects.requireNonNull(policyState, "PageCacheStats.policyState must not be null: \"\" for a policy with nothing to say");
+        Objects.requireNonNull(nvm, "PageCacheStats.nvm must not be null: NvmCacheStats.NONE without a tier");
+        Objects.requireNonNull(io, "PageCacheStats.io must not be null: IoStats.NONE for no IO");
+        Objects.requireNonNull(hugePages, "PageCacheStats.hugePages must not be null");
+    }
 
     public long evictions() {
         return backgroundEvictions + cooperativeEvictions;

@@ -31,8 +31,8 @@ import sun.misc.Unsafe;
  * {@link #checkAndClearBoundsFlag()} reports.
  *
  * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
- * cursor's offset ({@link #getOffset()}), which it advances by the access's width; {@code next()} sets the
- * offset to 0, and a {@code shouldRetry()} that returns true puts it back where the read began (the last
+ * cursor's offset ({@link #getOffset()}), which it advances by the access's width (a write that a read cursor refuses
+ * leaves it where it was); {@code next()} sets the offset to 0, and a {@code shouldRetry()} that returns true puts it back where the read began (the last
  * {@code next()} or {@code setOffset}). A record format read field by field:
  * <pre>{@code
  * if (c.next(pageId)) {
@@ -1044,29 +1044,29 @@ public final class PageCursor implements AutoCloseable {
     /** Writes a byte at the offset, which advances by 1; as {@link #putByte(int, byte)} out of bounds. */
     public void putByte(byte value) {
         int o = offset;
-        offset = o + Byte.BYTES;
         putByte(o, value);
+        offset = o + Byte.BYTES;
     }
 
     /** Writes a short at the offset, which advances by 2; as {@link #putShort(int, short)} out of bounds. */
     public void putShort(short value) {
         int o = offset;
-        offset = o + Short.BYTES;
         putShort(o, value);
+        offset = o + Short.BYTES;
     }
 
     /** Writes an int at the offset, which advances by 4; as {@link #putInt(int, int)} out of bounds. */
     public void putInt(int value) {
         int o = offset;
-        offset = o + Integer.BYTES;
         putInt(o, value);
+        offset = o + Integer.BYTES;
     }
 
     /** Writes a long at the offset, which advances by 8; as {@link #putLong(int, long)} out of bounds. */
     public void putLong(long value) {
         int o = offset;
-        offset = o + Long.BYTES;
         putLong(o, value);
+        offset = o + Long.BYTES;
     }
 
     /**
