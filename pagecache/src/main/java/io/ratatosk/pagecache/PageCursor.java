@@ -328,7 +328,9 @@ public final class PageCursor implements AutoCloseable {
         if (window > 0 && pageId + window / 2 >= scan.end) {
             long from = Math.max(scan.end, pageId + 1);
             long to = Math.min(pageId + 1 + window, file.lastPageId() + 1);
-            scan.end = pageId + 1 + window;
+            // As far as was requested, not as far as the window: one cut short at the file's end is asked for again
+            // once the file grew (a scan tailing a file others append to), or the scanner faulted the rest itself.
+            scan.end = Math.max(scan.end, to);
             if (from < to) {
                 scan.worker.request(file, from, (int) (to - from));
             }

@@ -134,6 +134,48 @@ class TouchAndReadAheadTest {
         }
     }
 
+    /**
+     * A scan that reached the file's end, then goes on once the file grew (a reader tailing a file another cursor
+     * appends to). The window requested at the end was cut short there, but the scan took it for requested in full:
+     * after the growth nothing was read ahead for the rest of that window, and the scanner waited for each of its
+     * pages itself (23 of the next 31, pages 10 to 32, with a window of 32).
+     */
+    @Test
+    void aScanThatReachedTheFilesEndReadsAheadAgainOnceTheFileGrew() throws Exception {
+        cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "2m", "pagecache.page_size",
+            String.valueOf(PAGE), "pagecache.warmup.enabled", "false")));
+        PagedFile file = cache.map(dir.resolve("growing.db"), PAGE);
+        int first = 10;
+        try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = 0; p < first; p++) {
+                assertTrue(w.next());
+                w.putLong(0, p);
+            }
+        }
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
+            for (int p = 0; p < first; p++) {
+                assertTrue(c.next());
+            }
+            assertFalse(c.next(), "the file's end");
+            try (PageCursor w = file.io(99, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next()); // the file grows to 100 pages: 10 to 98 are holes, read as zeros
+            }
+            long before = c.faultsWaitedFor();
+            int scanned = 31;
+            for (int p = first; p < first + scanned; p++) {
+                assertTrue(c.next());
+                assertEquals(p, c.getCurrentPageId());
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1); // a scan slower than the disk
+                while (PageCacheInternals.tableEntry(file, p + 1) <= 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+            }
+            long waited = c.faultsWaitedFor() - before;
+            assertTrue(waited <= 2, "after the file grew the scanner waited for " + waited + " of its next " + scanned
+                + " pages itself");
+        }
+    }
+
     private static void awaitResident(PagedFile file, long pageId) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (PageCacheInternals.tableEntry(file, pageId) <= 0) {
