@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Real file swappers whose writes fail while {@link #failWrites} is on, and whose forces fail while {@link #failForces}
- * is: a disk that has gone bad for a while.
+ * Real file swappers whose writes (of one page or of a run) fail while {@link #failWrites} is on, and whose forces fail
+ * while {@link #failForces} is: a disk that has gone bad for a while.
  */
 final class FaultySwapperFactory implements PageSwapperFactory {
     private final FileSwapperFactory files = new FileSwapperFactory();
@@ -45,6 +45,19 @@ final class FaultySwapperFactory implements PageSwapperFactory {
                     throw new IOException("injected write failure: page " + pageId);
                 }
                 super.write(pageId, address);
+            }
+
+            /** A run of pages in one call (a flush's, a write-behind's) fails as a whole, as the single-page write does. */
+            @Override
+            public void write(long startPageId, long[] addresses, int count) throws IOException {
+                if (failWrites) {
+                    failedWrites.incrementAndGet();
+                    if (Thread.currentThread().getName().equals("ratatosk-evictor")) {
+                        failedWritesOnEvictorThread.incrementAndGet();
+                    }
+                    throw new IOException("injected write failure: pages " + startPageId + " to " + (startPageId + count - 1));
+                }
+                super.write(startPageId, addresses, count);
             }
 
             @Override
