@@ -115,7 +115,8 @@ final class MapTarget implements AutoCloseable {
                 return; // that cache's file now
             }
             try {
-                BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
                 lookedAtCreatedFile.run();
                 if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
                     Files.delete(created);
