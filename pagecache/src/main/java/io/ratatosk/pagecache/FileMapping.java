@@ -75,6 +75,12 @@ final class FileMapping implements FrameOwner {
      * Kept for the mapping's life: only the unmap, which drops every page, ends it.
      */
     private volatile IOException failedForce;
+    /**
+     * The new last page a truncate cut to but could not write ({@link #keepLastPage} failed), so the file may end before
+     * it; -1 if none. Every flush and the unmap write it first, and fail while they cannot: otherwise nothing would, and a
+     * flush that returned normally left the file shorter than {@link #lastPageId()} says.
+     */
+    private volatile long unwrittenLastPage = -1;
 
     FileMapping(EvictionEngine engine, MappingOwner owner, int fileId, Path path, Object identity, int filePageSize,
                 PageSwapper swapper) throws IOException {
@@ -300,12 +306,58 @@ final class FileMapping implements FrameOwner {
      */
     private void writeAndForce(boolean limited) throws IOException {
         try {
+            writeUnwrittenLastPage();
             writePages(limited);
+            checkLastPageWritten();
         } catch (Throwable t) {
             forceAfter(t);
             throw t;
         }
         force();
+    }
+
+    /**
+     * The new last page a failed truncate left unwritten ({@link #unwrittenLastPage}): written now, unless the file
+     * reaches it, or it is dirty in a frame and the flush's walk that follows writes it ({@link #checkLastPageWritten}
+     * then looks). Runs inside the gate (a flush) or with it closed (the unmap); a fault of the page meanwhile waits.
+     */
+    private void writeUnwrittenLastPage() throws IOException {
+        long pageId = unwrittenLastPage;
+        if (pageId < 0) {
+            return;
+        }
+        if (pageId > lastPageId()) {
+            unwrittenLastPage = -1; // cut off since
+            return;
+        }
+        try {
+            keepLastPage(pageId);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("flushing " + path + " failed: a truncate left its last page " + pageId + " unwritten,"
+                + " so the file may end before it, and writing it failed again (a later flush or the close tries again): "
+                + swapperFailure(e), e);
+        }
+    }
+
+    /** After the flush's walk: the file reaches the page {@link #writeUnwrittenLastPage} wrote or left to the walk. */
+    private void checkLastPageWritten() throws IOException {
+        long pageId = unwrittenLastPage;
+        if (pageId < 0) {
+            return;
+        }
+        long pages;
+        try {
+            pages = swapper.pageCount();
+        } catch (IOException | RuntimeException e) {
+            throw failure("flushing " + path + " failed: its length could not be read to see that it reaches page " + pageId
+                + ", which a truncate left unwritten: ", e);
+        }
+        if (pages <= pageId && pageId <= lastPageId()) {
+            throw new IOException("flushing " + path + " failed: it ends before page " + pageId + ", its last page, which a"
+                + " truncate left unwritten, after the page was written (" + pages + " pages); a later flush or the close"
+                + " tries again");
+        }
+        unwrittenLastPage = -1;
     }
 
     /** Writes the dirty pages ({@link #flushPages}); a failure comes out naming the file. */
@@ -673,10 +725,13 @@ final class FileMapping implements FrameOwner {
                 try {
                     keepLastPage(pageCount - 1);
                 } catch (IOException | RuntimeException e) {
+                    unwrittenLastPage = pageCount - 1;
                     throw new IOException("truncating " + path + " to " + pageCount + " pages cut the file, but keeping"
                         + " its new last page (reading its length, writing the page) failed, so the file may end before"
-                        + " page " + (pageCount - 1) + ": " + swapperFailure(e), e);
+                        + " page " + (pageCount - 1) + " until a flush or the close writes it (each tries first, and fails"
+                        + " while it cannot): " + swapperFailure(e), e);
                 }
+                unwrittenLastPage = -1; // written, or reached: so is any page a failed truncate before left unwritten
             }
         } finally {
             gate.reopen();
@@ -734,8 +789,10 @@ final class FileMapping implements FrameOwner {
      * the cache had grown the file past its end on disk, the pages between were holes that nothing will write (only
      * the cut pages were), so the file stayed shorter than the cache said, and a flush or a map found it so: a zero
      * page is written there unless the file (or the tier in front of it) already reaches it, or the page is dirty in
-     * a frame and goes there with the next flush. Called with the gate closed and drained: no fault can bring the
-     * page in meanwhile; its exclusive lock keeps an eviction from writing it under us.
+     * a frame and goes there with the next flush. Called by a truncate and an unmap with the gate closed and drained,
+     * and by a flush inside it ({@link #writeUnwrittenLastPage}): an absent page is claimed as a fault claims it (its
+     * entry FAULTING), so no fault brings it in while the zero page is written; a resident page's exclusive lock keeps
+     * an eviction from writing it under us.
      */
     private void keepLastPage(long pageId) throws IOException {
         FrameTable frames = engine.frames();
@@ -750,8 +807,21 @@ final class FileMapping implements FrameOwner {
                 return; // also after an eviction we waited for: it may have written the page
             }
             if (entry == TranslationTable.ABSENT) {
-                writeZeroPage(pageId);
+                if (!table.compareAndSet(pageId, TranslationTable.ABSENT, TranslationTable.FAULTING)) {
+                    continue; // a fault took it (only inside an open gate): look again
+                }
+                try {
+                    if (swapper.pageCount() <= pageId) { // again: an eviction may have written it before the claim
+                        writeZeroPage(pageId);
+                    }
+                } finally {
+                    endFault(pageId, TranslationTable.ABSENT);
+                }
                 return;
+            }
+            if (entry == TranslationTable.FAULTING) {
+                attempt = Backoff.pause(attempt); // a fault of the page (only inside an open gate): it ends shortly
+                continue;
             }
             int frame = entry - 1;
             if (frames.tryExclusiveLock(frame)) {
@@ -893,8 +963,10 @@ final class FileMapping implements FrameOwner {
         closed = true;
         gate.close();
         try {
+            writeUnwrittenLastPage();
             writePages(false);
             dropPages();
+            checkLastPageWritten();
         } catch (Throwable t) {
             try {
                 forceAfter(t); // what was written before the failure or refusal is not left unforced

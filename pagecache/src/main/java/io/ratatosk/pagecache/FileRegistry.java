@@ -120,6 +120,12 @@ final class FileRegistry implements MappingOwner {
         SwapperCalls.begin(engine, "the swapper factory's create", real);
         try {
             swapper = swappers.create(real, fileId, filePageSize, create);
+        } catch (IllegalArgumentException | IllegalStateException refused) {
+            throw refused; // the factory's own refusal (a tier's: closed, a page size it cannot hold), worded for the user
+        } catch (RuntimeException e) {
+            // A plug-in's bug or an UncheckedIOException: bare, it named neither the file nor the factory
+            throw new IOException("cannot map " + real + ": the swapper factory " + swappers + " failed to create its"
+                + " swapper: " + e, e);
         } finally {
             SwapperCalls.end();
         }

@@ -53,6 +53,9 @@ final class MapTarget implements AutoCloseable {
     /** The file key of {@link #created} just after it was created; null where the file system has none. */
     private final Object createdKey;
 
+    /** Run by {@link #abandon} once it has looked at the file it created: a test's seam to act in between. */
+    static volatile Runnable lookedAtCreatedFile = () -> { };
+
     private MapTarget(Path real, Created created, Object createdKey) {
         this.real = real;
         this.created = created == null ? null : created.path;
@@ -94,40 +97,37 @@ final class MapTarget implements AutoCloseable {
 
     /**
      * The map failed with {@code failure}: deletes the file if this map created it and it is still the empty file it
-     * created (not one written, or put in its place, since). What gets in the way is suppressed in {@code failure}.
+     * created (not one written, or put in its place, since), unless another cache of the JVM has it mapped: that cache
+     * found it there after this map created it, and its pages would go to a file no path reaches. The file is claimed
+     * ({@link JvmFileClaims}) before it is looked at and until it is deleted: claimed only after the look, another cache
+     * could map it, write it and close it in between, and the delete took its pages with it. What gets in the way is
+     * suppressed in {@code failure}.
      */
     void abandon(Throwable failure) {
         if (created == null) {
             return;
         }
         try {
-            BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
-                deleteUnlessMapped(createdKey != null ? createdKey : created.toRealPath());
+            JvmFileClaims.Claim claim;
+            try {
+                claim = JvmFileClaims.claim(createdKey != null ? createdKey : created.toRealPath(), created);
+            } catch (IllegalStateException mappedElsewhere) {
+                return; // that cache's file now
+            }
+            try {
+                BasicFileAttributes now = Files.readAttributes(created, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+                lookedAtCreatedFile.run();
+                if (now.isRegularFile() && now.size() == 0 && Objects.equals(now.fileKey(), createdKey)) {
+                    Files.delete(created);
+                }
+            } finally {
+                claim.release();
             }
         } catch (NoSuchFileException gone) {
             // deleted already: nothing left behind
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
-        }
-    }
-
-    /**
-     * Deletes {@link #created}, whose identity is {@code identity}, unless another cache of the JVM has it mapped: that
-     * cache found it there after this map created it, and its pages would go to a file no path reaches. Claimed for the
-     * delete, so that no other cache maps it meanwhile.
-     */
-    private void deleteUnlessMapped(Object identity) throws IOException {
-        JvmFileClaims.Claim claim;
-        try {
-            claim = JvmFileClaims.claim(identity, created);
-        } catch (IllegalStateException mappedElsewhere) {
-            return; // that cache's file now
-        }
-        try {
-            Files.delete(created);
-        } finally {
-            claim.release();
         }
     }
 

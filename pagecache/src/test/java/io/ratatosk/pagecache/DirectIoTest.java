@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.DirectIo;
 import io.ratatosk.pagecache.internal.FileChannelOpener;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
@@ -236,6 +237,25 @@ class DirectIoTest {
             }
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * The factory's {@code create} with {@code create=true} creates a missing file for direct IO too, as it does for
+     * buffered IO: it once read the block size off the missing file's store and refused it ("the block size of its file
+     * store is unknown: NoSuchFileException"), blaming direct IO for a file that was only not there yet.
+     */
+    @Test
+    void theFactoryCreatesAMissingFileForDirectIo() throws IOException {
+        Path file = dir.resolve("new.db");
+        try (FileSwapperFactory factory = new FileSwapperFactory(true);
+             PageSwapper swapper = factory.create(file, 0, 8192, true)) {
+            assertTrue(Files.isRegularFile(file));
+            assertEquals(0, swapper.pageCount());
+            // Without create, a missing file is said to be missing, not blamed on direct IO
+            Path absent = dir.resolve("absent.db");
+            assertThrows(java.nio.file.NoSuchFileException.class, () -> factory.create(absent, 1, 8192, false));
+            assertFalse(Files.exists(absent));
         }
     }
 }

@@ -233,4 +233,47 @@ class OneCachePerFileTest {
         }
         assertEquals(0, deletedUnderAMapping, "files deleted by a failed map while another cache had them mapped");
     }
+
+    /**
+     * A failed map's delete of the file it created claims the file before it looks at it: another cache that maps the
+     * file, writes it and closes it between the look (still the empty file it created) and the delete must find it
+     * claimed, or its pages are deleted with the file. The claim once came after the look, and another cache's whole
+     * map, write and close in that gap lost its page.
+     */
+    @Test
+    void aFailedMapDoesNotDeleteTheFileItCreatedOnceAnotherCacheWroteItWhileTheMapLookedAtIt() throws Exception {
+        PageSwapperFactory refusing = (f, fileId, filePageSize, create) -> {
+            throw new IOException("injected: cannot open " + f);
+        };
+        Path file = dir.resolve("written.db");
+        AtomicReference<Throwable> otherCache = new AtomicReference<>();
+        AtomicBoolean written = new AtomicBoolean();
+        try (PageCache creator = PageCache.open(CONFIG, refusing); PageCache writer = PageCache.open(CONFIG)) {
+            MapTarget.lookedAtCreatedFile = () -> {
+                try {
+                    PagedFile mapped = writer.map(file, 8192, false);
+                    write(mapped, 0, 42);
+                    mapped.close();
+                    written.set(true);
+                } catch (IOException | RuntimeException e) {
+                    otherCache.set(e); // refused: the failed map holds the file while it decides
+                }
+            };
+            try {
+                assertThrows(IOException.class, () -> creator.map(file, 8192));
+            } finally {
+                MapTarget.lookedAtCreatedFile = () -> { };
+            }
+            if (written.get()) {
+                assertTrue(Files.exists(file), "the file another cache wrote and closed was deleted by the failed map");
+                PagedFile again = writer.map(file, 8192, false);
+                assertEquals(42, read(again, 0));
+                again.close();
+            } else {
+                assertNotNull(otherCache.get());
+                assertTrue(otherCache.get().getMessage().contains("another page cache"), otherCache.get().getMessage());
+                assertTrue(Files.notExists(file), "the failed map left the empty file it created");
+            }
+        }
+    }
 }

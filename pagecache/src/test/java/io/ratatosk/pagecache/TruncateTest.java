@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -258,18 +259,98 @@ class TruncateTest {
 
     /**
      * A cut below the cache's end, past the file's end on disk, whose write of the new last page (a zero page: nothing
-     * else would write it) fails: the truncate throws, saying the file may end before that page. The cache's end is
-     * the cut's for the rest of the mapping, but what reaches the disk is only what was written: mapped again, the file
-     * ends at its last page written, and no earlier. (The lifecycle model test once took such a cut's end for the file's
-     * floor across a close, and failed on a file mapped again as empty: CI at c8da2d6, master seed
-     * -1234018449097678014, scenario 3.)
+     * else would write it) fails: the truncate throws, saying the file may end before that page until a flush or the
+     * close writes it. The cache's end is the cut's for the rest of the mapping, and every flush writes the page first:
+     * while it cannot, the flush fails saying so; once it can, the file ends there, as the cache said. (A flush once
+     * returned normally with the file still shorter, and mapped again the file ended at its last page written before
+     * the cut. The lifecycle model test once took such a cut's end for the file's floor across a close, and failed on a
+     * file mapped again as empty: CI at c8da2d6, master seed -1234018449097678014, scenario 3.)
      */
     @Test
-    void aCutWhoseNewLastPageCannotBeWrittenSaysSoAndTheFileEndsAtItsLastWrittenPage() throws Exception {
+    void aCutWhoseNewLastPageCannotBeWrittenIsWrittenByTheNextFlushWhichFailsWhileItCannot() throws Exception {
         AtomicBoolean failWrites = new AtomicBoolean();
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
-            "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false"));
-        cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+        PageCacheConfig config = cutConfig();
+        cache = PageCache.open(config, failingWrites(failWrites));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        IOException e = assertThrows(IOException.class, file::flush, "a flush while the page cannot be written");
+        assertTrue(e.getMessage().contains("truncate.db") && e.getMessage().contains("last page 20"), e.getMessage());
+        failWrites.set(false);
+        file.flush();
+        assertEquals(21L * PAGE, Files.size(path), "the file ends at the cut, as the cache says, once a flush returned");
+        cache.close();
+        assertFileIsTheCut(config, path);
+    }
+
+    /** As above, with no flush: the close writes the page the truncate could not. */
+    @Test
+    void aCutWhoseNewLastPageCannotBeWrittenIsWrittenByTheClose() throws Exception {
+        AtomicBoolean failWrites = new AtomicBoolean();
+        PageCacheConfig config = cutConfig();
+        cache = PageCache.open(config, failingWrites(failWrites));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        assertThrows(IOException.class, file::close, "a close while the page cannot be written");
+        failWrites.set(false);
+        file.close();
+        cache.close();
+        assertFileIsTheCut(config, path);
+    }
+
+    /**
+     * The flush that writes the page a failed truncate left unwritten races a write cursor's write and flush of that
+     * page: the zero page never goes over the write. A flush claims the absent page as a fault does (its entry
+     * FAULTING), so the write cursor's fault waits for it, and it writes nothing over a page resident or written.
+     */
+    @Test
+    void theLastPageAFlushWritesForAFailedTruncateNeverGoesOverAWriteOfIt() throws Exception {
+        AtomicBoolean failWrites = new AtomicBoolean();
+        cache = PageCache.open(cutConfig(), failingWrites(failWrites));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (java.nio.channels.FileChannel disk = java.nio.channels.FileChannel.open(path)) {
+            for (int round = 0; round < 100; round++) {
+                file.truncate(2); // the disk: 2 pages
+                writePages(file, 22, 27, 1);
+                failWrites.set(true);
+                assertThrows(IOException.class, () -> file.truncate(21));
+                failWrites.set(false);
+                long value = 1000 + round;
+                CountDownLatch start = new CountDownLatch(1);
+                Future<?> flusher = pool.submit(() -> {
+                    start.await();
+                    file.flush();
+                    return null;
+                });
+                Future<?> writer = pool.submit(() -> {
+                    start.await();
+                    writePages(file, 20, 21, value - 20);
+                    file.flush();
+                    return null;
+                });
+                start.countDown();
+                flusher.get(20, TimeUnit.SECONDS);
+                writer.get(20, TimeUnit.SECONDS);
+                java.nio.ByteBuffer page = java.nio.ByteBuffer.allocate(Long.BYTES).order(java.nio.ByteOrder.nativeOrder());
+                disk.read(page, 20L * PAGE);
+                assertEquals(value, page.getLong(0), "page 20 on disk, round " + round);
+                assertEquals(21L * PAGE, disk.size(), "round " + round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static PageCacheConfig cutConfig() {
+        return PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.evictor.enabled", "false"));
+    }
+
+    private static PageSwapperFactory failingWrites(AtomicBoolean failWrites) {
+        return SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
             @Override
             public void write(long pageId, long address) throws IOException {
                 if (failWrites.get()) {
@@ -277,9 +358,11 @@ class TruncateTest {
                 }
                 super.write(pageId, address);
             }
-        }));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
+        });
+    }
+
+    /** Pages 0 and 1 on disk, 22 to 26 dirty in the cache, then a cut to 21 pages whose page 20 cannot be written. */
+    private static void cutWhoseLastPageCannotBeWritten(PagedFile file, AtomicBoolean failWrites) throws IOException {
         writePages(file, 0, 2, 1);
         file.flush(); // the file on disk: 2 pages
         writePages(file, 22, 27, 1); // the cache's: 27, pages 2 to 21 holes, 22 to 26 dirty
@@ -287,15 +370,17 @@ class TruncateTest {
         IOException e = assertThrows(IOException.class, () -> file.truncate(21));
         assertTrue(e.getMessage().contains("truncate.db") && e.getMessage().contains("may end before page 20"), e.getMessage());
         assertEquals(20, file.getLastPageId(), "the cut's end, for the rest of the mapping");
-        failWrites.set(false);
-        cache.close();
+    }
+
+    /** Mapped again, the file ends at page 20: pages 0 and 1 as written, zeros after. */
+    private void assertFileIsTheCut(PageCacheConfig config, Path path) throws IOException {
         cache = PageCache.open(config);
         PagedFile again = cache.map(path, PAGE);
-        assertEquals(1, again.getLastPageId(), "the last page written; the cut pages were never written");
+        assertEquals(20, again.getLastPageId(), "the cut's end; the cut pages were never written");
         try (PageCursor r = again.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            for (int p = 0; p < 2; p++) {
+            for (int p = 0; p < 21; p++) {
                 assertTrue(r.next());
-                assertEquals(1 + p, readLong(r));
+                assertEquals(p < 2 ? 1 + p : 0, readLong(r), "page " + p);
             }
             assertFalse(r.next());
         }

@@ -21,7 +21,9 @@ public final class DirectIo {
     }
 
     /**
-     * The alignment direct IO on {@code file} needs: its file store's block size.
+     * The alignment direct IO on {@code file} needs: its file store's block size. A file not created yet is on the store
+     * of its folder (a swapper's {@code create} asks before it creates the file; the file's own store refused a missing
+     * file as though its store had no block size).
      *
      * @throws IOException naming the file and the flag if the store does not say, or {@code filePageSize}
      *                     is not a multiple of it
@@ -30,7 +32,8 @@ public final class DirectIo {
         long blockSize;
         FileStore store;
         try {
-            store = Files.getFileStore(file);
+            Path folder = file.toAbsolutePath().getParent();
+            store = Files.getFileStore(Files.exists(file) || folder == null ? file : folder);
             blockSize = store.getBlockSize();
         } catch (IOException | UnsupportedOperationException e) {
             throw new IOException("cannot map " + file + " with " + FLAG + ": the block size of its file store is unknown: " + e, e);

@@ -22,6 +22,10 @@ import sun.misc.Unsafe;
  * ({@link FileReopener}: the same file even if it was renamed, or a clear IOException) and retries.
  * Either way a caller's interrupt status is cleared for the duration of the call and set again after it,
  * so an interrupted thread does not close an interruptible channel at every call it makes.
+ * A reopen while something written is not yet known to be durable (written since the last force began, or before a
+ * force that had not yet forced it through the old channel) makes every later {@link #force()} fail, saying so: the
+ * operating system (Linux) does not report a write error from before the reopen to the new channel, so a force through
+ * it may succeed over lost pages.
  * <p>
  * Channels may transfer fewer bytes than asked; reads and writes loop until the page is done.
  * {@link #close()} forces what was written since the last {@link #force()}; any operation after it
@@ -51,6 +55,13 @@ public final class FileSwapper implements PageSwapper {
     private volatile FileChannel channel;
     /** Set after every write or truncate, cleared as a force begins: what close must still force. */
     private volatile boolean unforced;
+    /**
+     * Set, for good, when the channel was reopened while something written was not yet known to be durable (see
+     * {@link #reopen}): every force from then on fails saying so.
+     */
+    private volatile IOException reopenedOverUnforcedWrites;
+    /** What closed the channel the latest reopen replaced: the cause a force that began before it reports. */
+    private volatile IOException latestReopenCause;
     private volatile boolean closed;
 
     public FileSwapper(Path path, int filePageSize, boolean create) throws IOException {
@@ -158,9 +169,14 @@ public final class FileSwapper implements PageSwapper {
                     + buf.position() + " of " + filePageSize + " bytes, off a block boundary (" + directAlignment + ")");
             }
         } finally {
-            if (!unforced) { // read first: writers do not all store to one shared line on every page
-                unforced = true; // even a failed write may have reached the file
-            }
+            markUnforced(); // even a failed write may have reached the file
+        }
+    }
+
+    /** Something was written: close and a reopen must know. */
+    private void markUnforced() {
+        if (!unforced) { // read first: writers do not all store to one shared line on every page
+            unforced = true;
         }
     }
 
@@ -211,9 +227,7 @@ public final class FileSwapper implements PageSwapper {
                 }
             }
         } finally {
-            if (!unforced) {
-                unforced = true;
-            }
+            markUnforced();
         }
     }
 
@@ -246,17 +260,35 @@ public final class FileSwapper implements PageSwapper {
         return buf.position();
     }
 
+    /**
+     * Forces the file. Fails, whatever the operating system says, once the channel was reopened over writes not yet known
+     * to be durable ({@link #reopen}): until this swapper is closed.
+     */
     @Override
     public void force() throws IOException {
+        // The channel first: writes that went through it are this force's to make durable, and a reopen that comes after
+        // this point and before the force reaches that channel leaves them to a force through the new one (below).
+        FileChannel writtenThrough = channel;
+        boolean written = unforced;
         unforced = false; // before forcing: a write that completes after this point is left for the next force
+        FileChannel[] forcedThrough = new FileChannel[1];
         try {
             call((ch, unused, ignored) -> {
                 ch.force(false);
+                forcedThrough[0] = ch;
                 return 0L;
             }, null, 0);
         } catch (IOException | RuntimeException | Error e) {
             unforced = true;
             throw e;
+        }
+        if (written && forcedThrough[0] != writtenThrough) {
+            reopenedOver(latestReopenCause);
+        }
+        IOException reopened = reopenedOverUnforcedWrites;
+        if (reopened != null) {
+            // What this force could make durable, it did: a retry, or close, could learn nothing more
+            throw new IOException(reopened.getMessage(), reopened);
         }
     }
 
@@ -338,6 +370,10 @@ public final class FileSwapper implements PageSwapper {
             throw e;
         }
         if (channel == failed) {
+            latestReopenCause = cause;
+            if (unforced) {
+                reopenedOver(cause);
+            }
             // Closed already, unless a wrapping channel only passed its delegate's exception on.
             closeQuietly(failed, cause);
             // Opening is not interruptible, so an interrupted caller can still reopen for the others.
@@ -347,6 +383,21 @@ public final class FileSwapper implements PageSwapper {
                 e.addSuppressed(cause);
                 throw e;
             }
+        }
+    }
+
+    /**
+     * The channel was reopened over writes not yet forced through the channel they went to: a write error the kernel met
+     * for that channel is not reported to a new one (Linux keeps it per open file), so a later force's success would say
+     * nothing about them. Every force from now on fails.
+     */
+    private synchronized void reopenedOver(IOException cause) {
+        if (reopenedOverUnforcedWrites == null) {
+            reopenedOverUnforcedWrites = new IOException("writes to " + path + " not yet forced went through a channel"
+                + " that an interrupt closed, and the file was reopened: the operating system does not report a write error"
+                + " from before a reopen to the new channel, so they may not be on storage whatever a force says. Every"
+                + " force of the file fails so until it is closed; recover its content (from a log) and open it again",
+                cause);
         }
     }
 
