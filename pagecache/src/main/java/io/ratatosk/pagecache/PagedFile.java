@@ -131,7 +131,14 @@ public final class PagedFile implements AutoCloseable {
      *                                  nothing changed), or once the file is unmapped
      * @throws IOException              if the file cannot be cut; then the cache is left as it was (its end, and its
      *                                  pages past the cut, dirty ones still to be written), and the truncate may be
-     *                                  retried
+     *                                  retried. Also thrown when the cut was made but its new last page (page
+     *                                  {@code pageCount - 1}, past where the file ended on disk) could not be
+     *                                  written: the message says the file may end before that page.
+     *                                  {@link #getLastPageId()} is {@code pageCount - 1} all the same, and every
+     *                                  later {@link #flush()}, {@link PageCache#flushAndForce()} and the close that
+     *                                  unmaps the file write that page first and fail, saying so, while they
+     *                                  cannot; one that returns normally leaves the file as long as
+     *                                  {@link #getLastPageId()} says
      */
     public void truncate(long pageCount) throws IOException {
         mapping.truncate(pageCount);

@@ -168,9 +168,9 @@ final class FileModel {
             lastPageHigh = Math.min(lastPageHigh, pageCount - 1);
             lastPageLow = Math.min(lastPageLow, pageCount - 1);
         } else {
-            // A cut that failed writing its new last page (past the end on disk, a hole nothing else writes) leaves the
-            // cache's end at the cut for the rest of the mapping, but the disk only as long as its pages written: mapped
-            // again, the file may end at its last page acknowledged before the cut (TruncateTest has the contract).
+            // A cut that failed: it may have cut nothing (the file's cut failed), or cut and failed to write its new
+            // last page (past the end on disk), which the next flush or unmap writes and fails while it cannot (see
+            // TruncateTest). Only the pages acknowledged before the cut are sure to be there whatever came of it.
             lastPageLow = Math.min(lastPageLow, maxAcked);
         }
     }
