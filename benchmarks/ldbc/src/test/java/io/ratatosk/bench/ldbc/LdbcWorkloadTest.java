@@ -17,6 +17,7 @@ import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.pagecache.PageCacheFlags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,6 +136,23 @@ class LdbcWorkloadTest {
             .map(CacheSpec::text).toList());
         for (String bad : List.of("0%", "-1m", "ten", "", "5x")) {
             assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+        }
+    }
+
+    /**
+     * A size in bytes is read by the page cache's own parser, the one pagecache.memory (and demo's --cache) goes
+     * through: CacheSpec had its own, which had no t (1t was "must be a share of the store or a size"), no 512MB or
+     * 1GiB, and took whatever Double.parseDouble takes: 10f and 10d as 10 bytes, 1e3, Infinity, a hex float.
+     */
+    @Test
+    void aCacheSizeInBytesIsWrittenAsThePageCachesMemoryIs() {
+        for (String size : List.of("1t", "512MB", "1GiB", "8 k", "64m", "1.5m", "8192")) {
+            assertEquals((long) PageCacheFlags.MEMORY.parse(size), CacheSpec.parse(size).bytes(), size);
+        }
+        for (String bad : List.of("10f", "10d", "1e3", "Infinity", "0x1p3", "2t", "0.3k", "NaN")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("cache size '" + bad + "' must be a share of the store (10%, 2.5%) or a size"
+                + " in [2 pages of pagecache.page_size, 1t]"), e.getMessage());
         }
     }
 
