@@ -468,7 +468,11 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--data '' names no data set; give sample, generated:SCALE or a folder of LDBC"
             + " CSV files ('.' for the current one)"), err.toString());
         assertEquals(2, bench("ldbc", "--duration", "abc"));
-        assertTrue(err.toString().contains("--duration abc is not a time (60s, 2m)"), err.toString());
+        assertTrue(err.toString().contains("--duration: 'abc' is neither an operation count (20000) nor a duration"),
+            err.toString());
+        assertEquals(2, bench("ldbc", "--duration", "5000"));
+        assertTrue(err.toString().contains("--duration 5000 is not a time (60s, 1.5s, 2m): an operation count is --ops"),
+            err.toString());
         // a time whose end passed Long.MAX_VALUE nanoseconds ended the phase at once: 2 ops measured, reported, exit 0
         assertEquals(2, bench("ldbc", "--duration", "153722867m"));
         assertTrue(err.toString().contains("--duration: '153722867m' is longer than a year"), err.toString());

@@ -170,6 +170,25 @@ class LdbcWorkloadTest {
         assertTrue(result.measured().hitRatio() > 0, result.measured().toString());
     }
 
+    /**
+     * A time is written as the page cache's durations are (its own parser), and in minutes: 1.5s was "neither an
+     * operation count nor a duration", and so were 250us and 2 s; minutes take a fraction too.
+     */
+    @Test
+    void aBudgetsTimeIsWrittenAsThePageCachesDurationsAre() {
+        assertEquals(1_500_000_000L, Budget.parse("1.5s").nanos());
+        assertEquals(250_000L, Budget.parse("250us").nanos());
+        assertEquals(2_000_000_000L, Budget.parse("2 s").nanos());
+        assertEquals(2_000_000_000L, Budget.parse("2S").nanos());
+        assertEquals(90_000_000_000L, Budget.parse("1.5m").nanos());
+        assertEquals(100L, Budget.parse("100ns").nanos());
+        for (String bad : List.of("1.5", "2.0", "0.0", "", "1.5ms5", "0.5ns", "s", "m", "-1s", "1h", "1e3s", "5mm")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Budget.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("'" + bad + "' is neither an operation count (20000) nor a duration"),
+                e.getMessage());
+        }
+    }
+
     @Test
     void budgetsAreOperationsOrDurations() {
         assertEquals(20_000, Budget.parse("20000").operations());
