@@ -156,6 +156,24 @@ class LdbcWorkloadTest {
         }
     }
 
+    /**
+     * The early check of a cache in bytes against the machine counts the frames' metadata, as the page cache's own
+     * check at open does: a size whose pages fit but whose pages and metadata did not passed it, and was refused only
+     * when its run opened the cache, after minutes of generating and loading the data.
+     */
+    @Test
+    void aCacheWhosePagesFitTheMachineButNotWithTheirMetadataIsRefusedBeforeTheDataIsPrepared() {
+        java.util.OptionalLong machine = io.ratatosk.pagecache.internal.MachineMemory.total();
+        org.junit.jupiter.api.Assumptions.assumeTrue(machine.isPresent() && machine.getAsLong() < 1L << 40,
+            "a machine whose memory is known and under the page cache's 1 TiB");
+        int pageSize = 8192;
+        long pages = machine.getAsLong() / pageSize * pageSize; // fits; with 32 bytes of metadata a frame it does not
+        List<CacheSpec> caches = List.of(CacheSpec.parse(Long.toString(pages)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LdbcRun.checkSizes(Map.of(),
+            List.of(PolicyCatalog.standard().parsePageCachePolicy("muninn")), caches, pageSize));
+        assertTrue(e.getMessage().contains("bytes of frame metadata"), e.getMessage());
+    }
+
     /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
     @Test
     void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {
