@@ -174,6 +174,22 @@ class LdbcWorkloadTest {
         assertTrue(e.getMessage().contains("bytes of frame metadata"), e.getMessage());
     }
 
+    /**
+     * A share of the store is a plain decimal percentage: Double.parseDouble read 10f% and 10d% as 10%, 0x1p3% as 8%
+     * and 1e1% as 10%, which no one writes meaning that.
+     */
+    @Test
+    void aShareOfTheStoreIsAPlainDecimalPercentage() {
+        for (String share : List.of("10%", "2.5%", ".5%", "5.%", " 10 %")) {
+            assertEquals(Double.parseDouble(share.strip().replace("%", "")), CacheSpec.parse(share).percent(), share);
+        }
+        for (String bad : List.of("10f%", "10d%", "0x1p3%", "1e1%", "%", "+5%", "NaN%")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("cache size '" + bad + "' must be a share of the store (10%, 2.5%)"),
+                e.getMessage());
+        }
+    }
+
     /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
     @Test
     void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {

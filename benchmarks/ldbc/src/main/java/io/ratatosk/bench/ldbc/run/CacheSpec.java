@@ -6,6 +6,7 @@ import io.ratatosk.pagecache.PageCacheFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A cache size as written on the command line: a share of the store ({@code 10%}, {@code 2.5%}) or
@@ -17,17 +18,18 @@ public record CacheSpec(String text, double percent, long bytes) {
     public static final long MIN_PAGES = 2;
     /** The largest share of the store a cache may be: ten times the store is already one that never evicts. */
     static final double MAX_PERCENT = 1000;
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
 
     public static CacheSpec parse(String text) {
         String s = text.strip().toLowerCase(Locale.ROOT);
         if (s.endsWith("%")) {
-            double p;
-            try {
-                p = Double.parseDouble(s.substring(0, s.length() - 1));
-            } catch (NumberFormatException e) {
+            String number = s.substring(0, s.length() - 1).strip();
+            // Digits and a point only: Double.parseDouble also read 10f% and 10d% as 10%, 0x1p3% as 8%, 1e1% as 10%.
+            if (!PLAIN_DECIMAL.matcher(number).matches()) {
                 throw new IllegalArgumentException("cache size '" + text + "' must be a share of the store (10%, 2.5%)"
-                    + " or a size (64m, 1g, 8192k)", e);
+                    + " or a size (64m, 1g, 8192k)");
             }
+            double p = Double.parseDouble(number);
             if (p > 0 && p <= MAX_PERCENT) {
                 return new CacheSpec(s, p, 0);
             }
