@@ -121,8 +121,23 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
         int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
         JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
-            n.path("threads").asInt(1), forks, score(primary), Collections.unmodifiableMap(secondary), run);
+            threads(file, fqn, n.get("threads")), forks, score(primary), Collections.unmodifiableMap(secondary), run);
         return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
+    }
+
+    /**
+     * The entry's thread count, 1 where it has none. asInt read "x", true and 1.5 as 1 and took 0 or -2 as they are:
+     * a row of a measurement no run made.
+     */
+    private static int threads(Path file, String benchmark, JsonNode threads) throws IOException {
+        if (threads == null) {
+            return 1;
+        }
+        if (!threads.isIntegralNumber() || !threads.canConvertToInt() || threads.intValue() < 1) {
+            throw new IOException(file + ": " + benchmark + " has the thread count " + threads + ", not a whole number of"
+                + " at least 1");
+        }
+        return threads.intValue();
     }
 
     /**
