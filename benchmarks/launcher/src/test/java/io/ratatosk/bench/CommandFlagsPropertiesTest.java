@@ -32,7 +32,7 @@ class CommandFlagsPropertiesTest {
             "--ops", "--warmup", "--mix-ops", "--threads", "--policy", "--seed", "--io"),
             List.of("--ops", "0"), List.of("--pages", "1")));
 
-    @Property(tries = 150)
+    @Property(tries = 60)
     void aFlagOfAnyValueBesideARefusedOneIsRefusedInOneLine(@ForAll("commandAndValue") List<String> drawn) {
         Command command = COMMANDS.stream().filter(c -> c.name().equals(drawn.get(0))).findFirst().orElseThrow();
         String flag = drawn.get(1);

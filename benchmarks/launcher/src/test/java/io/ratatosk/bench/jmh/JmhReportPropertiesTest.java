@@ -45,7 +45,7 @@ class JmhReportPropertiesTest {
         }
     }
 
-    @Property(tries = 120)
+    @Property(tries = 40)
     void resultsWithAnyValueChangedArePrintedOrRefusedInOneLine(@ForAll long seed,
                                                                 @ForAll @IntRange(min = 0, max = 9) int cut) throws IOException {
         Random random = new Random(seed);

@@ -45,7 +45,7 @@ class SimFlagsPropertiesTest {
         }
     }
 
-    @Property(tries = 40)
+    @Property(tries = 25)
     void anyFlagValueRunsOrIsRefusedInOneLine(@ForAll("flags") List<String> flags) {
         List<String> args = new ArrayList<>(List.of("--quiet", "--policies", "lru,clock"));
         args.addAll(flags);

@@ -24,7 +24,7 @@ import net.jqwik.api.Provide;
 class CsvRowsPropertiesTest {
     private static final List<String> HEADER = List.of("id", "name", "creationDate");
 
-    @Property(tries = 300)
+    @Property(tries = 150)
     void rowsAreReadAsTheirLinesSayOrRefusedAtTheFirstBadLine(@ForAll("rows") List<String> rows, @ForAll("breaks") String lineBreak,
                                                               @ForAll boolean bom) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
