@@ -190,6 +190,23 @@ class LdbcWorkloadTest {
         }
     }
 
+    /**
+     * A generated data set's scale is a plain decimal: Double.parseDouble read generated:0.002f and generated:0.002d as
+     * 0.002, and generated:0x1p-9 as a scale of 1/512, generating that without a word.
+     */
+    @Test
+    void aGeneratedScaleIsAPlainDecimal(@TempDir Path dir) {
+        for (String bad : List.of("generated:0.002f", "generated:0.002d", "generated:0x1p-9", "generated:2e-3",
+            "generated:+0.002", "generated:Infinity")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> io.ratatosk.bench.ldbc.run.LdbcDatasets.prepare(bad, dir, 42, false, ProgressOutput.none()), bad);
+            assertTrue(e.getMessage().startsWith("--data " + bad + ": the scale must be a number in (0, 10000]"),
+                e.getMessage());
+        }
+        assertFalse(Files.exists(dir.resolve("scale-0.002-seed-42-g" + io.ratatosk.bench.ldbc.gen.LdbcGenerator.VERSION)),
+            "nothing generated");
+    }
+
     /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
     @Test
     void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {
