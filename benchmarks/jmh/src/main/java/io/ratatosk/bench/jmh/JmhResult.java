@@ -122,7 +122,8 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
         JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
             threads(file, fqn, n.get("threads")), forks, score(primary), Collections.unmodifiableMap(secondary), run);
-        return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
+        return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"),
+            primary.get("scoreError"));
     }
 
     /**
@@ -160,7 +161,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
      * it, where the table could only mislead: another mode (-bm avgt gives ms/op, which is no throughput), or a score
      * that is not a number of operations.
      */
-    private JmhResult inOpsPerMicrosecond(Path file, String mode, JsonNode rawScore) throws IOException {
+    private JmhResult inOpsPerMicrosecond(Path file, String mode, JsonNode rawScore, JsonNode rawError) throws IOException {
         String unit = primary.unit().isEmpty() ? OPS_PER_US : primary.unit(); // no unit: as ./bench jmh writes it
         if (!mode.equals(THROUGHPUT) || opsPerMicrosecond(unit) == null) {
             throw new IOException(file + ": " + describe() + " is in mode " + mode + ", " + unit + "; the table compares"
@@ -172,6 +173,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         if (primary.score() == 0) { // no JMH run measures none; as a reference it made an infinite ratio the chart threw on
             throw new IOException(file + ": " + describe() + " has the score " + rawScore + ": no operation measured, no"
                 + " throughput to compare");
+        }
+        if (primary.error() < 0) { // a half-width is never below 0: it was printed as "12.000 ± -1.000"
+            throw new IOException(file + ": " + describe() + " has the score error " + rawError + ", not a half-width of 0"
+                + " or more");
         }
         Map<String, Score> converted = new LinkedHashMap<>();
         secondary.forEach((name, score) -> converted.put(name, score.perMicrosecond())); // counters too: hit ratio, per CPU

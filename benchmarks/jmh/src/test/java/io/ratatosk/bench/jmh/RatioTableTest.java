@@ -476,6 +476,20 @@ class RatioTableTest {
         }
     }
 
+    /**
+     * A negative score error (the half-width of JMH's confidence interval, never below 0) is refused naming the entry:
+     * it was printed as "12.000 ± -1.000" and written into the document.
+     */
+    @Test
+    void aNegativeScoreErrorIsRefused() throws IOException {
+        String good = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        assertTrue(good.contains("\"scoreError\":0.6,"), good);
+        Path file = results("error.json", good.replace("\"scoreError\":0.6,", "\"scoreError\":-1,"));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + ": HitPathBenchmark.read side=ratatosk t=1 has the score error -1, not a half-width of 0 or"
+            + " more", e.getMessage());
+    }
+
     /** A score that is no number of operations was shown as "-" or as a negative throughput. */
     @Test
     void aScoreThatIsNotANumberOfOperationsIsRefused() throws IOException {
