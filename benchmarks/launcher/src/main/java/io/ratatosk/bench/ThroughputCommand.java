@@ -182,7 +182,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
         warmupSeconds = warmup.equals("quiet") ? Double.NaN : parseOr(warmup, -1);
         if (!warmup.equals("quiet") && !(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
-            wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + warmup);
+            wrong.add("--warmup must be quiet or seconds from 0 to 3600: " + (DecimalOption.isDecimal(warmup) ? warmup
+                : "'" + warmup + "' is not a decimal number"));
         }
         // a frame count or a --set refused would fail every policy: not repeated for each
         boolean checkable = frames >= 2 && frames <= MAX_FRAMES;
@@ -231,6 +232,9 @@ public final class ThroughputCommand implements Callable<Integer> {
     }
 
     private static double parseOr(String number, double otherwise) {
+        if (!DecimalOption.isDecimal(number)) { // 3f and 0x1p-3 too, as every decimal option
+            return otherwise;
+        }
         try {
             return Double.parseDouble(number);
         } catch (NumberFormatException e) {

@@ -53,7 +53,7 @@ class ThroughputCommandTest {
         StringWriter err = new StringWriter();
         assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0", "--warmup", "soon"));
         for (String expected : new String[] {"--threads must be from 1 to 4096: [1, 0]", "--frames must be from 2 to 268435455",
-            "--seconds must be above 0 and at most 86400 (a day): 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: soon"}) {
+            "--seconds must be above 0 and at most 86400 (a day): 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: 'soon' is not a decimal number"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
         err = new StringWriter();

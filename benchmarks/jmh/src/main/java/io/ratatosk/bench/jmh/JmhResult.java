@@ -121,8 +121,24 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
         int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
         JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
-            n.path("threads").asInt(1), forks, score(primary), Collections.unmodifiableMap(secondary), run);
-        return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"));
+            threads(file, fqn, n.get("threads")), forks, score(primary), Collections.unmodifiableMap(secondary), run);
+        return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"),
+            primary.get("scoreError"));
+    }
+
+    /**
+     * The entry's thread count, 1 where it has none. asInt read "x", true and 1.5 as 1 and took 0 or -2 as they are:
+     * a row of a measurement no run made.
+     */
+    private static int threads(Path file, String benchmark, JsonNode threads) throws IOException {
+        if (threads == null) {
+            return 1;
+        }
+        if (!threads.isIntegralNumber() || !threads.canConvertToInt() || threads.intValue() < 1) {
+            throw new IOException(file + ": " + benchmark + " has the thread count " + threads + ", not a whole number of"
+                + " at least 1");
+        }
+        return threads.intValue();
     }
 
     /**
@@ -145,7 +161,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
      * it, where the table could only mislead: another mode (-bm avgt gives ms/op, which is no throughput), or a score
      * that is not a number of operations.
      */
-    private JmhResult inOpsPerMicrosecond(Path file, String mode, JsonNode rawScore) throws IOException {
+    private JmhResult inOpsPerMicrosecond(Path file, String mode, JsonNode rawScore, JsonNode rawError) throws IOException {
         String unit = primary.unit().isEmpty() ? OPS_PER_US : primary.unit(); // no unit: as ./bench jmh writes it
         if (!mode.equals(THROUGHPUT) || opsPerMicrosecond(unit) == null) {
             throw new IOException(file + ": " + describe() + " is in mode " + mode + ", " + unit + "; the table compares"
@@ -157,6 +173,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         if (primary.score() == 0) { // no JMH run measures none; as a reference it made an infinite ratio the chart threw on
             throw new IOException(file + ": " + describe() + " has the score " + rawScore + ": no operation measured, no"
                 + " throughput to compare");
+        }
+        if (primary.error() < 0) { // a half-width is never below 0: it was printed as "12.000 ± -1.000"
+            throw new IOException(file + ": " + describe() + " has the score error " + rawError + ", not a half-width of 0"
+                + " or more");
         }
         Map<String, Score> converted = new LinkedHashMap<>();
         secondary.forEach((name, score) -> converted.put(name, score.perMicrosecond())); // counters too: hit ratio, per CPU

@@ -460,6 +460,36 @@ class RatioTableTest {
             + " (mode thrpt, ops/s, ops/ms, ops/us or ops/ns): run it with -bm thrpt", e.getMessage());
     }
 
+    /**
+     * A thread count that is no whole number of at least 1 is refused naming the entry: "x", true and 1.5 were read as
+     * 1 thread and 0 or -2 as they are, a row of a measurement no run made.
+     */
+    @Test
+    void aThreadCountThatIsNoPositiveWholeNumberIsRefused() throws IOException {
+        String good = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        assertEquals(1, JmhResult.read(results("good.json", good)).get(0).threads());
+        for (String threads : new String[] {"\"x\"", "true", "1.5", "0", "-2", "null", "\"2\""}) {
+            Path file = results("threads.json", good.replace("\"threads\":1,", "\"threads\":" + threads + ","));
+            IOException e = assertThrows(IOException.class, () -> JmhResult.read(file), threads);
+            assertEquals(file + ": io.ratatosk.bench.jmh.HitPathBenchmark.read has the thread count " + threads
+                + ", not a whole number of at least 1", e.getMessage());
+        }
+    }
+
+    /**
+     * A negative score error (the half-width of JMH's confidence interval, never below 0) is refused naming the entry:
+     * it was printed as "12.000 ± -1.000" and written into the document.
+     */
+    @Test
+    void aNegativeScoreErrorIsRefused() throws IOException {
+        String good = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.001);
+        assertTrue(good.contains("\"scoreError\":0.6,"), good);
+        Path file = results("error.json", good.replace("\"scoreError\":0.6,", "\"scoreError\":-1,"));
+        IOException e = assertThrows(IOException.class, () -> JmhResult.read(file));
+        assertEquals(file + ": HitPathBenchmark.read side=ratatosk t=1 has the score error -1, not a half-width of 0 or"
+            + " more", e.getMessage());
+    }
+
     /** A score that is no number of operations was shown as "-" or as a negative throughput. */
     @Test
     void aScoreThatIsNotANumberOfOperationsIsRefused() throws IOException {

@@ -20,9 +20,11 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -111,7 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
             long writes = 0; // page writes of every policy's run, each adding 1 to its page's version
             for (Map.Entry<String, PageCacheConfig> e : configs.entrySet()) {
                 String policy = e.getKey();
-                Result r = hammer(e.getValue(), path, pages);
+                Result r = hammer(policy, e.getValue(), path, pages);
                 writes += r.writes;
                 PageCacheStats s = r.stats;
                 out.printf("%-26s %10.0f %8.2f%% %10d %10d %12d %12d %12d%n", policy, r.opsPerSecond,
@@ -155,8 +157,17 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** What one thread did: operations, of which {@code writes} page writes. */
-    private record Counts(long ops, long writes) {
+    record Counts(long ops, long writes) {
     }
+
+    /** One worker's run until {@code deadline}, or until {@code stop} is set. */
+    interface Worker {
+        Counts run(DemoCommand demo, PagedFile file, long pages, long deadline, AtomicBoolean stop, long seed)
+            throws IOException;
+    }
+
+    /** The workers' loop; tests put one that fails in its place. */
+    static volatile Worker worker = DemoCommand::run;
 
     static void write(PageCacheConfig config, Path path, long pages) throws IOException {
         try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, PAGE);
@@ -169,7 +180,19 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private Result hammer(PageCacheConfig config, Path path, long pages) throws Exception {
+    /**
+     * A worker's failure, named with its policy: as an ExecutionException the launcher took an IOException for a bug
+     * and printed a stack trace. An IOException stays one (one line, exit 1); anything else is a bug, with its trace.
+     */
+    private static Exception workerFailure(String policy, Throwable failure) {
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        String what = "a worker of " + policy + " failed: " + failure.getMessage();
+        return failure instanceof IOException ? new IOException(what, failure) : new IllegalStateException(what, failure);
+    }
+
+    private Result hammer(String policy, PageCacheConfig config, Path path, long pages) throws Exception {
         long deadline = System.nanoTime() + (long) (seconds * 1e9);
         long ops = 0;
         long writes = 0;
@@ -177,15 +200,29 @@ public final class DemoCommand implements Callable<Integer> {
         PageCacheStats stats;
         try (PageCache cache = PageCache.open(config); PagedFile file = cache.map(path, PAGE)) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
+            AtomicBoolean stop = new AtomicBoolean();
             try {
                 List<Future<Counts>> futures = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     long seed = t;
-                    futures.add(pool.submit(() -> run(file, pages, deadline, seed)));
+                    futures.add(pool.submit(() -> {
+                        try {
+                            return worker.run(this, file, pages, deadline, stop, seed);
+                        } catch (IOException | RuntimeException | Error e) {
+                            stop.set(true); // the others stop too, not at the deadline (a day at most)
+                            throw e;
+                        }
+                    }));
                 }
                 for (Future<Counts> f : futures) {
-                    ops += f.get().ops();
-                    writes += f.get().writes();
+                    Counts counts;
+                    try {
+                        counts = f.get();
+                    } catch (ExecutionException e) {
+                        throw workerFailure(policy, e.getCause());
+                    }
+                    ops += counts.ops();
+                    writes += counts.writes();
                 }
             } finally {
                 pool.shutdownNow();
@@ -197,12 +234,12 @@ public final class DemoCommand implements Callable<Integer> {
         return new Result(ops / elapsed, writes, stats);
     }
 
-    private Counts run(PagedFile file, long pages, long deadline, long seed) throws IOException {
+    private Counts run(PagedFile file, long pages, long deadline, AtomicBoolean stop, long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         long ops = 0;
         long writes = 0;
         try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            while ((ops & 255) != 0 || System.nanoTime() - deadline < 0) { // nanoTime may wrap
+            while ((ops & 255) != 0 || System.nanoTime() - deadline < 0 && !stop.get()) { // nanoTime may wrap
                 long page = (long) (pages * Math.pow(random.nextDouble(), skew));
                 if (random.nextInt(10) == 0) {
                     synchronized (writeStripes[(int) (page % writeStripes.length)]) {

@@ -62,6 +62,33 @@ class DemoCommandTest {
         assertTrue(err.toString().contains("pagecache.memory=1x"), err.toString());
     }
 
+    /**
+     * A worker that fails fails the run at once, in one line naming the policy and the failure: its IOException came out
+     * of the pool inside an ExecutionException, which the launcher took for a bug and printed as a stack trace, and only
+     * after the other workers had run to the deadline (a day at most).
+     */
+    @Test
+    void aWorkerThatFailsStopsTheOthersAndIsSaidInOneLine() {
+        DemoCommand.Worker real = DemoCommand.worker;
+        DemoCommand.worker = (demo, file, pages, deadline, stop, seed) -> {
+            if (seed == 1) {
+                throw new IOException("injected: the disk went away");
+            }
+            return real.run(demo, file, pages, deadline, stop, seed);
+        };
+        try {
+            long start = System.nanoTime();
+            BenchRun.Output run = BenchRun.run(err, "demo", "--policies", "muninn", "--cache", "256k", "--file-factor", "2",
+                "--threads", "2", "--seconds", "60");
+            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+            assertEquals(1, run.status(), run.out() + err);
+            assertEquals("bench demo: a worker of muninn failed: injected: the disk went away", err.toString().strip());
+            assertTrue(seconds < 30, "the other worker ran on to the deadline: " + seconds + " s");
+        } finally {
+            DemoCommand.worker = real;
+        }
+    }
+
     /** Each count out of range names its flag and value, not one line for all four. */
     @Test
     void eachCountOutOfRangeNamesItsFlagAndValue() {

@@ -580,16 +580,10 @@ public final class LdbcCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--ops must be at least 1: " + ops);
         }
         if (duration != null) {
-            Budget b;
-            try {
-                b = Budget.parse(duration);
-            } catch (Budget.TooLongException e) {
-                throw new IllegalArgumentException("--duration: " + e.getMessage(), e);
-            } catch (IllegalArgumentException e) {
-                b = null; // an operation count is no answer here either: said below
-            }
-            if (b == null || !b.isDuration()) {
-                throw new IllegalArgumentException("--duration " + duration + " is not a time (60s, 2m)");
+            Budget b = named("--duration", () -> Budget.parse(duration));
+            if (!b.isDuration()) { // an operation count, or no time at all (0s)
+                throw new IllegalArgumentException("--duration " + duration + " is not a time (60s, 1.5s, 2m)"
+                    + (b.operations() > 0 ? ": an operation count is --ops" : ""));
             }
             return b;
         }

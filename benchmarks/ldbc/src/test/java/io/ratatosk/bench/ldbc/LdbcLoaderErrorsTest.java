@@ -106,6 +106,47 @@ class LdbcLoaderErrorsTest {
     }
 
     /**
+     * A byte that is no UTF-8 (a file saved as Latin-1: Jos\xe9) stops the load naming the file and line: the reader
+     * put U+FFFD in its place without a word, and the store held a name that is in no file, which no query parameter
+     * written right would find.
+     */
+    @Test
+    void aByteThatIsNoUtf8StopsTheLoadNamingTheLine() throws IOException {
+        Path person = csv("dynamic/person_0_0.csv");
+        List<String> lines = Files.readAllLines(person, StandardCharsets.UTF_8);
+        String[] row = lines.get(1).split("\\|", -1);
+        row[0] = "987654321"; // an id of no other person
+        row[1] = "Jos@"; // firstName, its last letter written in Latin-1 below
+        byte[] latin1 = (String.join("|", row) + "\n").getBytes(StandardCharsets.US_ASCII);
+        latin1[String.join("|", row).indexOf('@')] = (byte) 0xe9;
+        Files.write(person, latin1, StandardOpenOption.APPEND);
+        assertFailsAt(person, lines.size() + 1, "character " + (String.join("|", row).indexOf('@') + 1) + " is not UTF-8");
+
+        // The parameters and the update streams alike: IC1 looked for a firstName no person has.
+        Path parameters = data.resolve("substitution_parameters").resolve("interactive_1_param.txt");
+        long parameterLines = lines(parameters);
+        Files.write(parameters, new byte[] {'9', '3', '3', '|', 'J', 'o', 's', (byte) 0xe9, '\n'}, StandardOpenOption.APPEND);
+        LdbcDataException badParameter = assertThrows(LdbcDataException.class,
+            () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertTrue(badParameter.getMessage().matches(".*interactive_1_param.txt:" + (parameterLines + 1)
+            + ": character 8 is not UTF-8 .*"), badParameter.getMessage()); // 933|Jos and the byte
+        Path stream;
+        try (Stream<Path> files = Files.list(data.resolve("update_streams"))) {
+            stream = files.filter(p -> p.toString().endsWith(".csv")).sorted().findFirst().orElseThrow();
+        }
+        long streamLines = lines(stream);
+        List<String> streamRows = Files.readAllLines(stream, StandardCharsets.UTF_8);
+        byte[] update = (streamRows.get(0) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] damaged = java.util.Arrays.copyOf(update, update.length + 1);
+        damaged[update.length - 1] = (byte) 0xff; // a byte no UTF-8 holds, before the line break
+        damaged[update.length] = '\n';
+        Files.write(stream, damaged, StandardOpenOption.APPEND);
+        LdbcDataException badUpdate = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertTrue(badUpdate.getMessage().contains(":" + (streamLines + 1) + ": character " + update.length + " is not UTF-8"),
+            badUpdate.getMessage());
+    }
+
+    /**
      * Files saved with a UTF-8 byte order mark were refused as "header is 'id|...' but the LDBC layout has 'id|...'",
      * the two alike to the eye (an update stream's first time "is not a number"): the mark is skipped.
      */

@@ -17,6 +17,7 @@ import io.ratatosk.bench.ldbc.run.RunResult;
 import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.sim.PolicyCatalog;
+import io.ratatosk.pagecache.PageCacheFlags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,6 +139,74 @@ class LdbcWorkloadTest {
         }
     }
 
+    /**
+     * A size in bytes is read by the page cache's own parser, the one pagecache.memory (and demo's --cache) goes
+     * through: CacheSpec had its own, which had no t (1t was "must be a share of the store or a size"), no 512MB or
+     * 1GiB, and took whatever Double.parseDouble takes: 10f and 10d as 10 bytes, 1e3, Infinity, a hex float.
+     */
+    @Test
+    void aCacheSizeInBytesIsWrittenAsThePageCachesMemoryIs() {
+        for (String size : List.of("1t", "512MB", "1GiB", "8 k", "64m", "1.5m", "8192")) {
+            assertEquals((long) PageCacheFlags.MEMORY.parse(size), CacheSpec.parse(size).bytes(), size);
+        }
+        for (String bad : List.of("10f", "10d", "1e3", "Infinity", "0x1p3", "2t", "0.3k", "NaN")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("cache size '" + bad + "' must be a share of the store (10%, 2.5%) or a size"
+                + " in [2 pages of pagecache.page_size, 1t]"), e.getMessage());
+        }
+    }
+
+    /**
+     * The early check of a cache in bytes against the machine counts the frames' metadata, as the page cache's own
+     * check at open does: a size whose pages fit but whose pages and metadata did not passed it, and was refused only
+     * when its run opened the cache, after minutes of generating and loading the data.
+     */
+    @Test
+    void aCacheWhosePagesFitTheMachineButNotWithTheirMetadataIsRefusedBeforeTheDataIsPrepared() {
+        java.util.OptionalLong machine = io.ratatosk.pagecache.internal.MachineMemory.total();
+        org.junit.jupiter.api.Assumptions.assumeTrue(machine.isPresent() && machine.getAsLong() < 1L << 40,
+            "a machine whose memory is known and under the page cache's 1 TiB");
+        int pageSize = 8192;
+        long pages = machine.getAsLong() / pageSize * pageSize; // fits; with 32 bytes of metadata a frame it does not
+        List<CacheSpec> caches = List.of(CacheSpec.parse(Long.toString(pages)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LdbcRun.checkSizes(Map.of(),
+            List.of(PolicyCatalog.standard().parsePageCachePolicy("muninn")), caches, pageSize));
+        assertTrue(e.getMessage().contains("bytes of frame metadata"), e.getMessage());
+    }
+
+    /**
+     * A share of the store is a plain decimal percentage: Double.parseDouble read 10f% and 10d% as 10%, 0x1p3% as 8%
+     * and 1e1% as 10%, which no one writes meaning that.
+     */
+    @Test
+    void aShareOfTheStoreIsAPlainDecimalPercentage() {
+        for (String share : List.of("10%", "2.5%", ".5%", "5.%", " 10 %")) {
+            assertEquals(Double.parseDouble(share.strip().replace("%", "")), CacheSpec.parse(share).percent(), share);
+        }
+        for (String bad : List.of("10f%", "10d%", "0x1p3%", "1e1%", "%", "+5%", "NaN%")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CacheSpec.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("cache size '" + bad + "' must be a share of the store (10%, 2.5%)"),
+                e.getMessage());
+        }
+    }
+
+    /**
+     * A generated data set's scale is a plain decimal: Double.parseDouble read generated:0.002f and generated:0.002d as
+     * 0.002, and generated:0x1p-9 as a scale of 1/512, generating that without a word.
+     */
+    @Test
+    void aGeneratedScaleIsAPlainDecimal(@TempDir Path dir) {
+        for (String bad : List.of("generated:0.002f", "generated:0.002d", "generated:0x1p-9", "generated:2e-3",
+            "generated:+0.002", "generated:Infinity")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> io.ratatosk.bench.ldbc.run.LdbcDatasets.prepare(bad, dir, 42, false, ProgressOutput.none()), bad);
+            assertTrue(e.getMessage().startsWith("--data " + bad + ": the scale must be a number in (0, 10000]"),
+                e.getMessage());
+        }
+        assertFalse(Files.exists(dir.resolve("scale-0.002-seed-42-g" + io.ratatosk.bench.ldbc.gen.LdbcGenerator.VERSION)),
+            "nothing generated");
+    }
+
     /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
     @Test
     void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {
@@ -150,6 +219,25 @@ class LdbcWorkloadTest {
             CacheSpec.parse("10%"), GraphStore.sizeOnDisk(storeDir), null, null);
         assertEquals(2, result.operations(), "one operation on each thread");
         assertTrue(result.measured().hitRatio() > 0, result.measured().toString());
+    }
+
+    /**
+     * A time is written as the page cache's durations are (its own parser), and in minutes: 1.5s was "neither an
+     * operation count nor a duration", and so were 250us and 2 s; minutes take a fraction too.
+     */
+    @Test
+    void aBudgetsTimeIsWrittenAsThePageCachesDurationsAre() {
+        assertEquals(1_500_000_000L, Budget.parse("1.5s").nanos());
+        assertEquals(250_000L, Budget.parse("250us").nanos());
+        assertEquals(2_000_000_000L, Budget.parse("2 s").nanos());
+        assertEquals(2_000_000_000L, Budget.parse("2S").nanos());
+        assertEquals(90_000_000_000L, Budget.parse("1.5m").nanos());
+        assertEquals(100L, Budget.parse("100ns").nanos());
+        for (String bad : List.of("1.5", "2.0", "0.0", "", "1.5ms5", "0.5ns", "s", "m", "-1s", "1h", "1e3s", "5mm")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Budget.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("'" + bad + "' is neither an operation count (20000) nor a duration"),
+                e.getMessage());
+        }
     }
 
     @Test

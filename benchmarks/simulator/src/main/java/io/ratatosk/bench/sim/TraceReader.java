@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -62,11 +63,21 @@ public final class TraceReader {
                 // The decoders read ahead, so a line number here would be early: name the bytes instead.
                 // Decompressors read ahead and fail only at the damage (xz: at a block's end), so the bytes delivered
                 // are a lower bound, not a spot within 8 KiB as this said; bzip2 decodes its first block on opening.
+                long decompressed = plain == null ? 0 : plain.count();
+                if (compression != TraceCompression.NONE && raw.count() >= sizeOnDisk) {
+                    // The decompressor read the whole file and asked for more: the file was cut short. Said so, with
+                    // how far it got, not as the decompressor's exception printed ("java.io.EOFException").
+                    throw new TraceFormatException(file, "the " + compression.displayName() + " data is truncated",
+                        String.format(Locale.ROOT, "the file ends at byte %d before the end of the compressed stream,"
+                            + " after %,d decompressed bytes (or more: decompressors read ahead) and %,d requests read",
+                            sizeOnDisk, decompressed, builder.requests()), e);
+                }
                 String where = (plain == null ? "before the first decompressed byte"
-                    : "after decompressed byte " + plain.count() + " (or later: decompressors read ahead)")
+                    : "after decompressed byte " + decompressed + " (or later: decompressors read ahead)")
                     + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
-                throw new TraceFormatException(file, where, "truncated or corrupt " + compression.displayName()
-                    + " data: " + e, e);
+                String detail = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+                throw new TraceFormatException(file, where, (compression == TraceCompression.NONE ? "" : "corrupt "
+                    + compression.displayName() + " data: ") + detail, e);
             }
         }
         if (builder.requests() == 0) {

@@ -201,8 +201,36 @@ class TraceReaderTest {
         Path f = write(dir, "lirs/cut.trace.gz", truncate(whole, whole.length / 2));
         TraceFormatException e = assertFails(() -> TraceReader.read(f), f.toString(), "gzip");
         int onDisk = whole.length - whole.length / 2;
-        assertTrue(e.getMessage().matches("(?s).*after decompressed byte [1-9][0-9]* .*\\(compressed byte [0-9]+ of " + onDisk + "\\).*"),
+        assertTrue(e.getMessage().matches("(?s).*the file ends at byte " + onDisk + " .* after [1-9][0-9,]* decompressed bytes .*"),
             e.getMessage());
+    }
+
+    /**
+     * A compressed trace cut short is said to be truncated, in one sentence with how far it got: the message ended in
+     * the decompressor's exception as it printed itself, a bare "java.io.EOFException" (gzip, xz),
+     * "com.github.luben.zstd.ZstdIOException: Truncated source" or "java.io.IOException: Unexpected end of stream".
+     */
+    @Test
+    void aTruncatedCompressedTraceIsSaidToBeTruncatedWithHowFarItGot() throws IOException {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            s.append(i * 7919L % 100_003).append('\n');
+        }
+        byte[] plain = text(s.toString());
+        byte[][] compressed = {gzip(plain), zstd(plain), xz(plain), bzip2(plain)};
+        String[] names = {"gzip", "zstd", "xz", "bzip2"};
+        String[] suffixes = {"gz", "zst", "xz", "bz2"};
+        for (int i = 0; i < compressed.length; i++) {
+            for (int drop : new int[] {compressed[i].length / 2, 1}) {
+                byte[] cut = truncate(compressed[i], drop);
+                Path f = write(dir, "lirs/cut-" + drop + ".trace." + suffixes[i], cut);
+                TraceFormatException e = assertFails(() -> TraceReader.read(f), f + ": ",
+                    "the " + names[i] + " data is truncated: the file ends at byte " + cut.length + " before the end of"
+                        + " the compressed stream, after ", " decompressed bytes (or more: decompressors read ahead) and ",
+                    " requests read");
+                assertTrue(!e.getMessage().contains("Exception") && !e.getMessage().contains("java."), e.getMessage());
+            }
+        }
     }
 
     @Test
@@ -238,7 +266,7 @@ class TraceReaderTest {
         }
         byte[] whole = zstd(text(s.toString()));
         Path f = write(dir, "arc/cut.lis.zst", truncate(whole, whole.length / 2));
-        assertFails(() -> TraceReader.read(f), f.toString(), "zstd", "after decompressed byte");
+        assertFails(() -> TraceReader.read(f), f.toString(), "zstd", "decompressed bytes");
     }
 
     @Test

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Reads one LDBC CSV file row by row: {@code |} separated, no quoting (LDBC's values never hold
- * {@code |} or a line break), a header first. Checks the header and every row's column count, and
- * parses numbers, each failure naming the file and line.
+ * {@code |} or a line break), a header first, UTF-8. Checks the header, every row's column count and that
+ * every byte is UTF-8, and parses numbers, each failure naming the file and line.
  */
 final class CsvRows implements AutoCloseable {
     /** The UTF-8 byte order mark, as a character. */
@@ -50,6 +50,7 @@ final class CsvRows implements AutoCloseable {
             if (!s.isEmpty() && s.charAt(s.length() - 1) == '\r') {
                 s = s.substring(0, s.length() - 1);
             }
+            Utf8Lines.check(s, file, line);
         }
         return s;
     }

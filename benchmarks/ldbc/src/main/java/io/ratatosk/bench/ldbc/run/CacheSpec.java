@@ -1,55 +1,53 @@
 package io.ratatosk.bench.ldbc.run;
 
+import io.ratatosk.core.config.FlagProblem;
+import io.ratatosk.core.config.FlagValueException;
+import io.ratatosk.pagecache.PageCacheFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * A cache size as written on the command line: a share of the store ({@code 10%}, {@code 2.5%}) or
- * an absolute size ({@code 64m}, {@code 1g}, {@code 8192k}, or bytes). Rounded down to whole pages,
- * at least two.
+ * an absolute size as {@code pagecache.memory} takes it ({@code 64m}, {@code 1g}, {@code 1t}, {@code 512MB}, or bytes).
+ * Rounded down to whole pages, at least two.
  */
 public record CacheSpec(String text, double percent, long bytes) {
     /** The fewest frames a run gets, whatever the size asked for. */
     public static final long MIN_PAGES = 2;
     /** The largest share of the store a cache may be: ten times the store is already one that never evicts. */
     static final double MAX_PERCENT = 1000;
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
 
     public static CacheSpec parse(String text) {
         String s = text.strip().toLowerCase(Locale.ROOT);
-        try {
-            if (s.endsWith("%")) {
-                double p = Double.parseDouble(s.substring(0, s.length() - 1));
-                if (p > 0 && p <= MAX_PERCENT) {
-                    return new CacheSpec(s, p, 0);
-                }
-                // a share it read: say which bound it breaks, not which forms exist ('0%' is one of them)
-                throw new IllegalArgumentException("cache size '" + text + "': a share of the store must be above 0%"
-                    + " and at most " + (int) MAX_PERCENT + "%");
-            } else {
-                long unit = 1;
-                String number = s;
-                switch (s.isEmpty() ? ' ' : s.charAt(s.length() - 1)) {
-                    case 'k' -> unit = 1L << 10;
-                    case 'm' -> unit = 1L << 20;
-                    case 'g' -> unit = 1L << 30;
-                    default -> unit = 1;
-                }
-                if (unit > 1) {
-                    number = s.substring(0, s.length() - 1);
-                }
-                long bytes = Math.round(Double.parseDouble(number) * unit);
-                if (bytes > 0) {
-                    return new CacheSpec(s, 0, bytes);
-                }
-                throw new IllegalArgumentException("cache size '" + text + "': a size must be at least one byte (64m, 1g,"
-                    + " 8192k)");
+        if (s.endsWith("%")) {
+            String number = s.substring(0, s.length() - 1).strip();
+            // Digits and a point only: Double.parseDouble also read 10f% and 10d% as 10%, 0x1p3% as 8%, 1e1% as 10%.
+            if (!PLAIN_DECIMAL.matcher(number).matches()) {
+                throw new IllegalArgumentException("cache size '" + text + "' must be a share of the store (10%, 2.5%)"
+                    + " or a size (64m, 1g, 8192k)");
             }
-        } catch (NumberFormatException e) {
-            // reported below
+            double p = Double.parseDouble(number);
+            if (p > 0 && p <= MAX_PERCENT) {
+                return new CacheSpec(s, p, 0);
+            }
+            // a share it read: say which bound it breaks, not which forms exist ('0%' is one of them)
+            throw new IllegalArgumentException("cache size '" + text + "': a share of the store must be above 0%"
+                + " and at most " + (int) MAX_PERCENT + "%");
         }
-        throw new IllegalArgumentException("cache size '" + text + "' must be a share of the store (10%, 2.5%)"
-            + " or a size (64m, 1g, 8192k)");
+        // The page cache's own parser, as for pagecache.memory (which this size becomes) and demo's --cache: this one
+        // had no t, no 512MB or 1GiB, and took what Double.parseDouble takes (10f as 10 bytes, 1e3, Infinity).
+        try {
+            return new CacheSpec(s, 0, (Long) PageCacheFlags.MEMORY.parse(s));
+        } catch (FlagValueException e) {
+            String said = e.getMessage();
+            String flagAndValue = FlagProblem.oneLine(PageCacheFlags.MEMORY.name() + "=" + s + ": must be ");
+            String accepted = said.startsWith(flagAndValue) ? said.substring(flagAndValue.length()) : said;
+            throw new IllegalArgumentException("cache size '" + text + "' must be a share of the store (10%, 2.5%) or "
+                + accepted, e);
+        }
     }
 
     /**

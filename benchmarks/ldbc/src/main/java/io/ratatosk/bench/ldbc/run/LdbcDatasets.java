@@ -136,13 +136,13 @@ public final class LdbcDatasets {
         if (!spec.startsWith("generated:")) {
             throw new IllegalArgumentException("--data " + spec + ": write generated:SCALE, e.g. generated:1");
         }
-        try {
-            double scale = Double.parseDouble(spec.substring("generated:".length()));
+        String number = spec.substring("generated:".length()).strip();
+        // Digits and a point only: Double.parseDouble also read 1f and 1d as 1, 0x1p-9 as 1/512, 2e-3 as 0.002.
+        if (number.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
+            double scale = Double.parseDouble(number);
             if (scale > 0 && scale <= 10_000) {
                 return scale;
             }
-        } catch (NumberFormatException e) {
-            // reported below
         }
         throw new IllegalArgumentException("--data " + spec + ": the scale must be a number in (0, 10000], e.g."
             + " generated:1 (about " + LdbcGenerator.PERSONS_AT_SCALE_1 + " persons)");

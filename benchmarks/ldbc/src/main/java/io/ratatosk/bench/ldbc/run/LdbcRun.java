@@ -15,6 +15,7 @@ import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdateApplier;
 import io.ratatosk.bench.ldbc.update.UpdateType;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.NvmTierStats;
@@ -234,13 +235,20 @@ public final class LdbcRun {
 
     /**
      * Refuses a page memory larger than the machine's (its container's) memory, which the page cache refuses when it
-     * opens: that was after the data was generated and loaded, minutes in at a large scale.
+     * opens: that was after the data was generated and loaded, minutes in at a large scale. An early usage check, and
+     * an approximation of the page cache's own (PageMemory's), which stays the authority, said in one line too: it
+     * counts the pages and their frames' metadata as that one does, but not what other caches of the JVM hold (a run
+     * opens one cache at a time, and none is open while the data is prepared), nor the NVM tier's capacity, which the
+     * tier checks when it opens. The page cache has no public call for its check.
      */
     private static PageCacheConfig refuseMoreThanTheMachineHas(PageCacheConfig config) {
         OptionalLong machine = MachineMemory.total();
-        if (machine.isPresent() && config.memoryBytes() > machine.getAsLong()) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "%,d bytes of page memory, more than the %,d"
-                + " bytes of memory this machine (or its container) has", config.memoryBytes(), machine.getAsLong()));
+        // The metadata too: pages that fit with metadata that did not passed here, and were refused at open.
+        long metadata = (long) config.frames() * FrameDescriptor.FRAME_BYTES;
+        if (machine.isPresent() && config.memoryBytes() + metadata > machine.getAsLong()) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%,d bytes of page memory and %,d bytes of"
+                + " frame metadata (%d a frame), more than the %,d bytes of memory this machine (or its container) has",
+                config.memoryBytes(), metadata, FrameDescriptor.FRAME_BYTES, machine.getAsLong()));
         }
         return config;
     }

@@ -2,6 +2,7 @@ package io.ratatosk.bench.ldbc.update;
 
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
+import io.ratatosk.bench.ldbc.load.Utf8Lines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -54,6 +55,7 @@ public final class UpdateStreams {
                 if (line.isEmpty()) {
                     continue;
                 }
+                Utf8Lines.check(line, name, lineNo);
                 updates.add(parse(line, name, lineNo));
             }
         }
