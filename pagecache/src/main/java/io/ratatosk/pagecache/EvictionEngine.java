@@ -694,9 +694,25 @@ final class EvictionEngine {
         if (open > 0 && !memoryReleased.get()) {
             // Not an error (the memory is freed when the last of them closes), but a cursor never closed is a leak of
             // the whole page memory: say so where an operator looks.
-            System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, "page cache closed with " + open
-                + " cursor" + (open == 1 ? "" : "s") + " still open: its page memory (" + sizeText + ") stays allocated"
-                + " until the last of them is closed");
+            warn("page cache closed with " + open + " cursor" + (open == 1 ? "" : "s") + " still open: its page memory ("
+                + sizeText + ") stays allocated until the last of them is closed");
+        }
+    }
+
+    /**
+     * A warning to the host's logging, which must not fail the call that says it: a log handler that threw made a close
+     * that had closed everything throw the handler's exception, and a PF_READ_AHEAD io() that could go on without
+     * read-ahead fail. Where the log fails, the warning goes to standard error with the log's failure.
+     */
+    static void warn(String warning) {
+        try {
+            System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, warning);
+        } catch (Throwable logFailure) {
+            try {
+                System.err.println(warning + " (the log failed: " + logFailure + ")");
+            } catch (Throwable ignored) {
+                // nowhere left to say it
+            }
         }
     }
 
@@ -722,8 +738,8 @@ final class EvictionEngine {
                 // PagedFile.io, which calls this after counting the cursor open, it left the count one high for good,
                 // and the page memory was never freed after close.
                 readAheadUnavailable = true;
-                System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, "read-ahead is off: its"
-                    + " thread could not be started (" + e.getMessage() + "); PF_READ_AHEAD cursors read without it");
+                warn("read-ahead is off: its thread could not be started (" + e.getMessage() + "); PF_READ_AHEAD"
+                    + " cursors read without it");
                 return null;
             }
             readAhead = worker;

@@ -139,10 +139,13 @@ public final class PageCacheFlags {
                 rule.check(context, found);
             } catch (VirtualMachineError e) {
                 throw e;
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
+                // Throwable, not RuntimeException | Error: a checked exception thrown undeclared (a sneaky throw) got
+                // past, failing every parse and PageCacheConfig's own initializer. In words that cannot throw in turn.
                 if (name.equals(context.values().given(SWAP))) {
                     problems.add(new FlagProblem(SWAP.name(), name, "the rules of the tier provider "
-                        + tier.provider().getClass().getName() + " cannot check this configuration: one threw " + e));
+                        + tier.provider().getClass().getName() + " cannot check this configuration: one threw "
+                        + TierProviders.inWords(e)));
                 }
                 return;
             }

@@ -182,6 +182,30 @@ public final class BrokenTierProviders {
         }
     }
 
+    /** Loads fine; its one rule throws a checked exception it does not declare (a sneaky throw, as Lombok's). */
+    public static final class SneakyRule extends Base {
+        @Override
+        public List<io.ratatosk.core.config.FlagRule> rules() {
+            return List.of((context, problems) -> BrokenTierProviders.<RuntimeException>sneakyThrow(
+                new java.io.IOException("injected: the rule's undeclared IOException")));
+        }
+    }
+
+    /** Loads fine; its one rule throws an exception whose message cannot be made. */
+    public static final class UnprintableRule extends Base {
+        @Override
+        public List<io.ratatosk.core.config.FlagRule> rules() {
+            return List.of((context, problems) -> {
+                throw new Unprintable();
+            });
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
     /** Loads fine; its open returns one tier for every cache, as a provider that keeps a singleton would. */
     public static final class Singleton extends Base {
         static ClosingTier tier;

@@ -266,6 +266,31 @@ class TierProviderLoadingTest {
     }
 
     /**
+     * A tier rule that throws what the guard did not catch (a checked exception thrown without being declared, which
+     * escaped every parse, pagecache.swap=file too) or an exception whose message cannot be made (which escaped the
+     * refusal being written): refused, naming the provider, only for the configurations that choose the tier.
+     */
+    @Test
+    void aTierRuleThrowingAnUndeclaredOrUnprintableExceptionFailsOnlyTheConfigurationsThatChooseTheTier() throws Throwable {
+        try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.SneakyRule.class.getName(),
+                BrokenTierProviders.UnprintableRule.class.getName()))) {
+            Class<?> config = Class.forName(PageCacheConfig.class.getName(), true, loader);
+            Class<?>[] mapArg = {Map.class};
+            Object plain = call(config, "parse", null, mapArg, Map.of("pagecache.memory", "64k"));
+            assertEquals("file", call(config, "swap", plain, new Class<?>[0]));
+            for (String tier : List.of("sneakyrule", "unprintablerule")) {
+                try {
+                    call(config, "parse", null, mapArg, Map.of("pagecache.swap", tier));
+                    fail("a configuration that chooses " + tier + ", whose rule throws, must be refused");
+                } catch (IllegalArgumentException e) {
+                    assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains(tier)
+                        && e.getMessage().contains("cannot check this configuration"), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
      * A provider whose open hands out one tier for every cache: the second cache's open, refused because the tier
      * serves the first, closed the tier on its way out, and with it every file of the first cache under it: the first
      * could then neither write its dirty pages nor close. Now the refused open leaves the tier alone.
