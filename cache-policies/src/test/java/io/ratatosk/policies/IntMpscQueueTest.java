@@ -70,7 +70,10 @@ class IntMpscQueueTest {
             start.countDown();
             int[] next = new int[producers];
             long received = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            // A stall is a minute without a value: the whole transfer takes longer than that where four spinning
+            // producers and the consumer share two loaded cores, and still moves on.
+            long stallNanos = TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + stallNanos;
             while (received < (long) producers * perProducer) {
                 int v = queue.poll();
                 if (v < 0) {
@@ -78,6 +81,7 @@ class IntMpscQueueTest {
                     Thread.onSpinWait();
                     continue;
                 }
+                deadline = System.nanoTime() + stallNanos;
                 int producer = v / perProducer;
                 assertEquals(next[producer], v % perProducer, "producer " + producer + "'s values in order");
                 next[producer]++;

@@ -34,6 +34,21 @@ public final class PageCacheInternals {
         return file.fileId();
     }
 
+    /**
+     * Stops the cache's background evictor, if it has one, and returns once its thread has ended; the cache's close
+     * stops it again, which does nothing. For a check of the policy's bookkeeping, which holds only on a quiet cache:
+     * an eviction unbinds its frame before it tells the policy, so a check between the two finds a frame the policy
+     * still holds unbound.
+     */
+    public static void stopBackgroundEvictor(PageCache cache) throws ReflectiveOperationException {
+        java.lang.reflect.Field field = PageCache.class.getDeclaredField("evictor");
+        field.setAccessible(true);
+        BackgroundEvictor evictor = (BackgroundEvictor) field.get(cache);
+        if (evictor != null) {
+            evictor.shutdown();
+        }
+    }
+
     /** The page's translation-table entry: 0 absent, -1 being faulted in, else frame + 1. */
     public static int tableEntry(PagedFile file, long pageId) {
         return file.table().get(pageId);
