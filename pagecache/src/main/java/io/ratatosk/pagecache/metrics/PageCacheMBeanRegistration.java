@@ -163,7 +163,8 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
                 throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
             }
             // Unregistered by someone else meanwhile, and the name taken by another cache, whose bean stays.
-        } catch (JMException e) {
+        } catch (JMException | RuntimeException e) {
+            // A RuntimeException too (a host's SecurityException): it came out of the cache's close bare, naming no bean.
             throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
         } finally {
             TrackedBean.CLOSING.remove();

@@ -128,4 +128,39 @@ class PageCacheMBeanRegistrationTest {
             }
         }
     }
+
+    /**
+     * A host's server that refuses the unregister with a RuntimeException (a SecurityException): it came out of the
+     * cache's close bare, naming no bean. Now the close's failure names the bean, with the refusal as its cause.
+     */
+    @Test
+    void aServerRefusingTheUnregisterWithARuntimeExceptionIsReportedNamingTheBean() throws Exception {
+        MBeanServer platform = ManagementFactory.getPlatformMBeanServer();
+        String cacheName = "unregister-refused-" + ProcessHandle.current().pid();
+        SecurityException denied = new SecurityException("access denied (\"javax.management.MBeanPermission\" \"unregister\")");
+        MBeanServer refusing = (MBeanServer) Proxy.newProxyInstance(MBeanServer.class.getClassLoader(),
+            new Class<?>[] {MBeanServer.class}, (proxy, method, args) -> {
+                if (method.getName().equals("unregisterMBean")) {
+                    throw denied;
+                }
+                try {
+                    return method.invoke(platform, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
+        PageCacheMBeanRegistration registration = PageCacheMBeanRegistration.register(refusing, cacheName,
+            new PageCacheMetrics(cacheName, () -> null));
+        ObjectName name = registration.objectName();
+        try {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, registration::close);
+
+            assertSame(denied, refused.getCause());
+            assertTrue(refused.getMessage().contains(name.toString()), refused.getMessage());
+        } finally {
+            if (platform.isRegistered(name)) {
+                platform.unregisterMBean(name);
+            }
+        }
+    }
 }
