@@ -63,8 +63,21 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         this.nextProfileNanos = System.nanoTime() + intervalNanos;
     }
 
+    /**
+     * The warning goes to the host's logging, whose handler may throw: here that failed the map that read a bad profile
+     * and the unmap that could not write one (the listener's calls must not throw), for a hint. It goes to standard error
+     * then, with the log's failure.
+     */
     private static void log(String message) {
-        System.getLogger("io.ratatosk.pagecache.warmup").log(System.Logger.Level.WARNING, message);
+        try {
+            System.getLogger("io.ratatosk.pagecache.warmup").log(System.Logger.Level.WARNING, message);
+        } catch (Throwable logFailure) {
+            try {
+                System.err.println("io.ratatosk.pagecache.warmup: " + message + " (the log failed: " + logFailure + ")");
+            } catch (Throwable ignored) {
+                // nowhere left to say it
+            }
+        }
     }
 
     /** For tests: where warnings go instead of the system logger. */

@@ -212,6 +212,47 @@ class WarmupTest {
         assertIgnoredWithOneWarning("stale");
     }
 
+    /**
+     * The warnings go to the host's logging, whose handler may throw: that failure came out of the warm-up's calls at the
+     * map and the unmap, so a corrupt profile failed the map of its file (IllegalStateException from the handler), and a
+     * profile path the unmap could not write failed the file's close, all for a hint. Now the map and the close go on,
+     * and the warning goes to standard error.
+     */
+    @Test
+    void aLogHandlerThatThrowsOnAWarningFailsNeitherTheMapNorTheUnmap() throws Exception {
+        Path profile = ResidentProfile.pathFor(file);
+        byte[] bytes = Files.readAllBytes(profile);
+        bytes[bytes.length / 2] ^= 0x5A;
+        Files.write(profile, bytes);
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.ratatosk.pagecache.warmup");
+        java.util.logging.Handler throwing = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                throw new IllegalStateException("injected: the host's log handler failed");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(throwing);
+        try (PageCache cache = PageCache.open(config(true, "8m"))) {
+            PagedFile paged = cache.map(file, PAGE, false); // warns of the corrupt profile
+            assertEquals(PROFILED, readProfiledPages(cache, paged), "no reheat from a corrupt profile: each read faults");
+            Files.delete(profile);
+            Files.createDirectory(profile); // the unmap cannot write the profile there, and warns
+            paged.close();
+            assertTrue(paged.mapping().isClosed(), "the file is unmapped");
+            Files.delete(profile);
+        } finally {
+            log.removeHandler(throwing);
+        }
+    }
+
     private void assertIgnoredWithOneWarning(String why) throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
             awaitIdle(cache);

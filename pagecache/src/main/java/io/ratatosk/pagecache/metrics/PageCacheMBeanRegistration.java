@@ -97,13 +97,37 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
                 return new PageCacheMBeanRegistration(server, name, tracked);
             } catch (InstanceAlreadyExistsException taken) {
                 // another open cache has this name: try the next suffix
-            } catch (JMException e) {
-                throw new IllegalStateException("cannot register the page cache's MBean " + name
-                    + " (pagecache.jmx.enabled=true; set it to false to do without): " + e, e);
+            } catch (JMException | RuntimeException e) {
+                // A RuntimeException too: a host's server may refuse with one (a SecurityException for a missing
+                // MBeanPermission, a JMRuntimeException from a forwarder), which once failed the open bare, naming
+                // neither the bean nor the flag, and one thrown after the bean went in left it registered for good.
+                IllegalStateException refused = new IllegalStateException("cannot register the page cache's MBean "
+                    + name + " (pagecache.jmx.enabled=true; set it to false to do without): " + e, e);
+                unregisterAfterFailure(server, name, tracked, refused);
+                throw refused;
             }
         }
         throw new IllegalStateException("cannot register the page cache's MBean: " + MAX_SUFFIX + " caches named "
             + cacheName + " are open (pagecache.name=" + cacheName + ")");
+    }
+
+    /**
+     * Takes {@code bean} out of {@code server} if the registration that failed put it in nonetheless: the open fails, so no
+     * close would ever take it out. A failure to do so is added to {@code failure}.
+     */
+    private static void unregisterAfterFailure(MBeanServer server, ObjectName name, TrackedBean bean,
+        IllegalStateException failure) {
+        if (!bean.inServer) {
+            return;
+        }
+        TrackedBean.CLOSING.set(bean);
+        try {
+            server.unregisterMBean(name);
+        } catch (JMException | RuntimeException e) {
+            failure.addSuppressed(e);
+        } finally {
+            TrackedBean.CLOSING.remove();
+        }
     }
 
     /** {@code io.ratatosk:type=PageCache,name=<name>}. */
@@ -139,7 +163,8 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
                 throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
             }
             // Unregistered by someone else meanwhile, and the name taken by another cache, whose bean stays.
-        } catch (JMException e) {
+        } catch (JMException | RuntimeException e) {
+            // A RuntimeException too (a host's SecurityException): it came out of the cache's close bare, naming no bean.
             throw new IllegalStateException("cannot unregister the page cache's MBean " + name + ": " + e, e);
         } finally {
             TrackedBean.CLOSING.remove();
