@@ -127,6 +127,10 @@ public final class NvmPageSwapper implements PageSwapper {
         released = true;
     }
 
+    boolean isReleased() {
+        return released;
+    }
+
     /**
      * Throws once the tier has released this swapper: its file id may belong to another file by now, whose pages in
      * NVM a call through this swapper would read, overwrite or drop. Closed as {@code FileSwapper} is closed.

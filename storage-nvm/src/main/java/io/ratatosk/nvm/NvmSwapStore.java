@@ -562,22 +562,29 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /**
      * Makes the file durable and forgets it: writes back its dirty pages, forces, drops its copies
      * (its file id may be reused for another file). If a write-back fails, nothing dirty has been
-     * dropped. Closing the file swapper is the caller's next step.
+     * dropped. Closing the file swapper is the caller's next step. A retry after the drop failed (a copy evicted dirty
+     * during the close, whose write-back failed) goes straight on with the drop: the swapper is released by then, and
+     * the write-back scan refused it as closed, so the close failed for good and the copy stayed dirty in NVM.
      */
     void forget(NvmPageSwapper owner) throws IOException {
-        writeBackFile(owner);
-        owner.fileSwapper().force();
-        dropCopies(owner);
+        if (!owner.isReleased()) {
+            writeBackFile(owner);
+            owner.fileSwapper().force();
+        }
+        if (dropCopies(owner)) {
+            owner.fileSwapper().force(); // copies evicted during the close, written back by the drop: durable too
+        }
     }
 
     /**
      * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
-     * the file id, free for another file, is never reached through this swapper.
+     * the file id, free for another file, is never reached through this swapper. Returns whether it wrote any back.
      */
-    private void dropCopies(NvmPageSwapper owner) throws IOException {
+    private boolean dropCopies(NvmPageSwapper owner) throws IOException {
         owner.release();
+        boolean wroteBack = false;
         for (PageLatch latch : latches) {
             latch.lock();
             latch.unlock();
@@ -593,6 +600,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
                         writeBack(slot, key, owner);
+                        wroteBack = true;
                     }
                     invalidate(slot, key, owner);
                 }
@@ -601,6 +609,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
+        return wroteBack;
     }
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */

@@ -1,0 +1,93 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A file close through the tier that fails after the tier released the file's swapper (a copy evicted dirty during the
+ * close, whose write-back then failed) must be retried to its end: the retry once refused itself as closed, for good.
+ */
+class NvmCloseRetryTest {
+    private static final int PAGE = 512;
+    private static final Path FILE = Path.of("a.db");
+
+    private final OffHeapPages pages = new OffHeapPages(PAGE);
+    private final InMemoryFiles files = new InMemoryFiles();
+
+    @AfterEach
+    void freePages() {
+        pages.close();
+    }
+
+    private long page(long version) {
+        long address = pages.allocate();
+        pages.fill(address, version);
+        return address;
+    }
+
+    @Test
+    void aCloseWhoseLateDirtyCopyFailedToWriteBackIsRetriedToTheEnd() throws IOException {
+        AtomicBoolean evictDuringForce = new AtomicBoolean(true);
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        AtomicInteger forcesAfterTheLateWrite = new AtomicInteger();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        if (evictDuringForce.getAndSet(false)) {
+                            // another thread's eviction landing between the close's force and its drop of the copies
+                            holder.swapper.evict(7, page(7), true);
+                            files.hook = (file, pageId) -> {
+                                files.hook = (f, p) -> forcesAfterTheLateWrite.set(0);
+                                throw new IOException("injected write-back failure of page " + pageId);
+                            };
+                        } else {
+                            forcesAfterTheLateWrite.incrementAndGet();
+                        }
+                        super.force();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        swapper.evict(1, page(1), true);
+
+        IOException first = assertThrows(IOException.class, swapper::close);
+        assertTrue(first.getMessage().contains("injected write-back failure of page 7"), first.getMessage());
+        assertTrue(store.isDirtyInNvm(0, 7), "the copy whose write-back failed stays dirty in NVM");
+
+        swapper.close(); // the retry writes the late copy back and makes it durable
+        assertEquals(1, files.file(FILE).writesOf(7), "the late copy reached the file");
+        assertTrue(forcesAfterTheLateWrite.get() >= 1, "the file was forced after the late copy was written");
+        assertFalse(store.contains(0, 7));
+        assertEquals(0, store.stats().residentPages());
+        assertEquals(0, store.stats().dirtyPages());
+        store.close(); // nothing left dirty: the device is freed, the close does not throw
+    }
+
+    private static final class AtomicReferenceHolder {
+        volatile PageSwapper swapper;
+    }
+}
