@@ -571,8 +571,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             writeBackFile(owner);
             owner.fileSwapper().force();
         }
-        if (dropCopies(owner)) {
-            owner.fileSwapper().force(); // copies evicted during the close, written back by the drop: durable too
+        dropCopies(owner);
+        if (owner.forceOwed()) {
+            // copies evicted during the close, written back by the drop: durable too, also when a retry finds the
+            // drop done and only this force failed before
+            owner.fileSwapper().force();
+            owner.forced();
         }
     }
 
@@ -580,11 +584,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
-     * the file id, free for another file, is never reached through this swapper. Returns whether it wrote any back.
+     * the file id, free for another file, is never reached through this swapper. A copy written back leaves the
+     * file owing a force ({@link NvmPageSwapper#forceOwed}).
      */
-    private boolean dropCopies(NvmPageSwapper owner) throws IOException {
+    private void dropCopies(NvmPageSwapper owner) throws IOException {
         owner.release();
-        boolean wroteBack = false;
         for (PageLatch latch : latches) {
             latch.lock();
             latch.unlock();
@@ -599,8 +603,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
+                        owner.owesForce();
                         writeBack(slot, key, owner);
-                        wroteBack = true;
                     }
                     invalidate(slot, key, owner);
                 }
@@ -609,7 +613,6 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
-        return wroteBack;
     }
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */

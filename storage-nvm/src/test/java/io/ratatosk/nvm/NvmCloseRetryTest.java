@@ -87,6 +87,50 @@ class NvmCloseRetryTest {
         store.close(); // nothing left dirty: the device is freed, the close does not throw
     }
 
+    /**
+     * The late copy is written back, but the force after it fails: the retried close must force again. It found the drop
+     * done, wrote nothing back, and closed the file without the force the late copy was owed.
+     */
+    @Test
+    void aCloseWhoseForceAfterALateWriteBackFailedForcesAgainWhenRetried() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        int force = forces.incrementAndGet();
+                        if (force == 1) {
+                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                        } else if (force == 2) {
+                            throw new IOException("injected failure of the force after the late write-back");
+                        }
+                        super.force();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+
+        IOException first = assertThrows(IOException.class, swapper::close);
+        assertTrue(first.getMessage().contains("injected failure of the force"), first.getMessage());
+        assertEquals(1, files.file(FILE).writesOf(7), "the late copy was written back");
+
+        swapper.close();
+        assertEquals(3, forces.get(), "the retried close forced the late copy's write");
+        assertEquals(0, store.stats().residentPages());
+        store.close();
+    }
+
     private static final class AtomicReferenceHolder {
         volatile PageSwapper swapper;
     }
