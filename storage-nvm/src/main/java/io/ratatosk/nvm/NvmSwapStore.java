@@ -352,6 +352,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 throw e;
             }
             return; // clean, or written through: the file has it
+        } catch (RuntimeException | Error e) {
+            // a refused address, a closed device: the slot was left RESERVED, out of the clock's reach for good
+            slotKeys.set(slot, FREE);
+            throw e;
         }
         slotFlags.set(slot, keepDirty ? REFERENCED | DIRTY : REFERENCED);
         index.put(key, slot);

@@ -588,6 +588,24 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * An eviction whose copy the device refuses outright (here a null frame address, refused before anything is copied)
+     * gives its claimed slot back: it stayed RESERVED, out of the clock's reach for good, and a tier of one slot then
+     * bypassed every later eviction.
+     */
+    @Test
+    void anEvictionTheDeviceRefusesGivesItsSlotBack() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            assertThrows(IllegalArgumentException.class, () -> a.evict(0, 0L, false));
+            store.checkInvariants();
+            a.evict(1, page(1), false);
+            assertTrue(store.contains(0, 1), "the one slot took the next eviction");
+            assertEquals(0, store.stats().bypasses());
+            a.close();
+        }
+    }
+
     @Test
     void filePageSizeLargerThanTheSlotIsRefused() {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
