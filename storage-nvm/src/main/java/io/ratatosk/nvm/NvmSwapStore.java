@@ -372,6 +372,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * waiting, written back first if dirty. Returns a slot in state RESERVED, or {@link #NO_SLOT}.
      */
     private int claimSlot() {
+        // A file whose write-back just failed is passed over for the rest of this claim: trying each of its dirty
+        // copies cost a device read (its latency injected) and a failing file write apiece, up to two sweeps of the
+        // whole tier per eviction while the disk behind was failing (seconds each on nvme).
+        int failingFileId = -1;
         for (long step = 0, limit = (long) CLAIM_SWEEPS * slots; step < limit; step++) {
             int slot = (int) Long.remainderUnsigned(hand.getAndIncrement(), slots);
             long key = slotKeys.get(slot);
@@ -384,13 +388,19 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
                 continue;
             }
+            if (PageKey.fileId(key) == failingFileId && (slotFlags.get(slot) & DIRTY) != 0) {
+                continue;
+            }
             PageLatch latch = latch(key);
             if (!latch.tryLock()) {
                 continue;
             }
             try {
-                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & REFERENCED) == 0 && reclaim(slot, key)) {
-                    return slot;
+                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & REFERENCED) == 0) {
+                    if (reclaim(slot, key)) {
+                        return slot;
+                    }
+                    failingFileId = PageKey.fileId(key);
                 }
             } finally {
                 latch.unlock();
