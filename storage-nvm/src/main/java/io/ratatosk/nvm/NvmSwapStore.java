@@ -833,6 +833,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             return;
         }
         IOException failure = null;
+        // An Error from a file's close (the file swapper's, a plug-in's or the JVM's) ended the loop: the files after
+        // it were left open, their dirty copies unwritten, and the device and scratch memory kept. It goes on now, and
+        // the Error is thrown at the end as itself, the other failures suppressed in it.
+        Error fatal = null;
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null) {
@@ -848,23 +852,30 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     } else {
                         failure.addSuppressed(named);
                     }
+                } catch (Error e) {
+                    if (fatal == null) {
+                        fatal = e;
+                    } else {
+                        fatal.addSuppressed(e);
+                    }
                 }
             }
         }
-        if (failure != null) {
+        if (failure != null || fatal != null) {
             if (dirtySlots.get() > 0) {
-                throw failure; // dirty pages are still in NVM; the device stays open
+                throw thrown(failure, fatal); // dirty pages are still in NVM; the device stays open
             }
             // No file lacks anything NVM holds: what failed was making a file durable (its force) or closing it. A
             // page cache closes its tier once and closes all the same, so keeping the device for another attempt kept
             // its region (the whole capacity, off-heap) and those files open for the life of the JVM.
+            Throwable first = failure != null ? failure : fatal;
             for (int fileId = 0; fileId < swappers.length(); fileId++) {
                 NvmPageSwapper owner = swappers.get(fileId);
                 if (owner != null) {
                     try {
                         abandon(owner);
-                    } catch (IOException | RuntimeException e) {
-                        failure.addSuppressed(e);
+                    } catch (IOException | RuntimeException | Error e) {
+                        first.addSuppressed(e);
                     }
                 }
             }
@@ -876,14 +887,25 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             files.close();
         } catch (IOException | RuntimeException e) {
             // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable
-            if (failure == null) {
+            if (failure == null && fatal == null) {
                 throw e;
             }
-            failure.addSuppressed(e);
+            (failure != null ? failure : fatal).addSuppressed(e);
         }
-        if (failure != null) {
-            throw failure;
+        if (failure != null || fatal != null) {
+            throw thrown(failure, fatal);
         }
+    }
+
+    /** The close's failure to throw: an Error as itself, the IOException (if any) suppressed in it. */
+    private static IOException thrown(IOException failure, Error fatal) {
+        if (fatal != null) {
+            if (failure != null) {
+                fatal.addSuppressed(failure);
+            }
+            throw fatal;
+        }
+        return failure;
     }
 
     /**

@@ -194,6 +194,40 @@ class NvmSwapStoreTest {
         store.close(); // closed: nothing more to do
     }
 
+    /**
+     * The tier's close where one file's force throws an Error (a plug-in's assertion): the files after it are still
+     * made durable and closed, and the device freed. The Error ended the close's loop: the next file's dirty copy was
+     * never written, and the device kept.
+     */
+    @Test
+    void anErrorClosingOneFileDoesNotLeaveTheNextFilesDirtyPagesUnwritten() throws IOException {
+        PageSwapperFactory failing = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                PageSwapper file = files.create(path, fileId, filePageSize, create);
+                return !path.equals(FILE_A) ? file : new ForwardingPageSwapper(file) {
+                    @Override
+                    public void force() {
+                        throw new AssertionError("injected force error of " + FILE_A);
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        long liveBefore = NvmDevice.liveBytes();
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
+        store.create(FILE_B, 1, PAGE, true).evict(0, page(2), true); // dirty: only NVM has it
+        AssertionError e = assertThrows(AssertionError.class, store::close);
+        assertEquals("injected force error of " + FILE_A, e.getMessage());
+        assertFileHolds(FILE_B, 0, 2);
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "the device was freed");
+        store.close(); // closed: nothing more to do
+    }
+
     /** A slot out of range is named with the range; it got the JDK's "Index 4 out of bounds for length 4". */
     @Test
     void keyInSlotOutOfRangeNamesTheSlotAndTheRange() throws IOException {
