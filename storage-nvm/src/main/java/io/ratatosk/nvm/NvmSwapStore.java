@@ -585,7 +585,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             writeBackFile(owner);
             owner.fileSwapper().force();
         }
-        dropCopies(owner);
+        if (swappers.get(owner.fileId()) == owner) {
+            // not yet dropped: once it was, the file id is free, and a scan by it would take the next file's copies
+            dropCopies(owner);
+        }
         if (owner.forceOwed()) {
             // copies evicted during the close, written back by the drop: durable too, also when a retry finds the
             // drop done and only this force failed before

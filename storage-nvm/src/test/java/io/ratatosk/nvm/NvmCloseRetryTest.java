@@ -125,8 +125,16 @@ class NvmCloseRetryTest {
         assertTrue(first.getMessage().contains("injected failure of the force"), first.getMessage());
         assertEquals(1, files.file(FILE).writesOf(7), "the late copy was written back");
 
+        // the close dropped the copies before its force failed: the file id is free, and the next file takes it
+        PageSwapper next = store.create(Path.of("b.db"), 0, PAGE, true);
+        next.evict(3, page(3), true);
+
         swapper.close();
         assertEquals(3, forces.get(), "the retried close forced the late copy's write");
+        assertTrue(store.isDirtyInNvm(0, 3), "the retry left the dirty copy of the file that took the id alone");
+        assertEquals(0, files.file(FILE).writesOf(3), "nothing of b.db went into a.db");
+        next.close();
+        assertEquals(1, files.file(Path.of("b.db")).writesOf(3));
         assertEquals(0, store.stats().residentPages());
         store.close();
     }
