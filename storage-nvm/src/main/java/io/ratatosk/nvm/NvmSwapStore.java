@@ -587,13 +587,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         }
         if (swappers.get(owner.fileId()) == owner) {
             // not yet dropped: once it was, the file id is free, and a scan by it would take the next file's copies
-            dropCopies(owner);
-        }
-        if (owner.forceOwed()) {
-            // copies evicted during the close, written back by the drop: durable too, also when a retry finds the
-            // drop done and only this force failed before
-            owner.fileSwapper().force();
-            owner.forced();
+            dropCopies(owner, true);
         }
     }
 
@@ -602,9 +596,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
      * the file id, free for another file, is never reached through this swapper. A copy written back leaves the
-     * file owing a force ({@link NvmPageSwapper#forceOwed}).
+     * file owing a force ({@link NvmPageSwapper#forceOwed}), which {@code payOwedForce} pays before the file id is
+     * freed: a force that fails leaves the swapper under its id, where a retried close, or the tier's, finds it.
      */
-    private void dropCopies(NvmPageSwapper owner) throws IOException {
+    private void dropCopies(NvmPageSwapper owner, boolean payOwedForce) throws IOException {
         owner.release();
         for (PageLatch latch : latches) {
             latch.lock();
@@ -628,6 +623,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             } finally {
                 latch.unlock();
             }
+        }
+        if (payOwedForce && owner.forceOwed()) {
+            // copies evicted during the close, written back here: durable too, also when a retry finds them written
+            // and only this force failed before
+            owner.fileSwapper().force();
+            owner.forced();
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
     }
@@ -916,7 +917,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * its swapper from now on, drops its (clean) copies and closes the file.
      */
     private void abandon(NvmPageSwapper owner) throws IOException {
-        dropCopies(owner); // none of them dirty (the caller checked): no write-back to the file that failed
+        dropCopies(owner, false); // none of them dirty (the caller checked): no write-back to the file that failed
         owner.closeFile();
     }
 }

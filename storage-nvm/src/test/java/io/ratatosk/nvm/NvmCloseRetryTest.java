@@ -125,18 +125,67 @@ class NvmCloseRetryTest {
         assertTrue(first.getMessage().contains("injected failure of the force"), first.getMessage());
         assertEquals(1, files.file(FILE).writesOf(7), "the late copy was written back");
 
-        // the close dropped the copies before its force failed: the file id is free, and the next file takes it
-        PageSwapper next = store.create(Path.of("b.db"), 0, PAGE, true);
+        // the id stays the closing file's until its close succeeds; another file beside it is left alone by the retry
+        assertThrows(IllegalStateException.class, () -> store.create(Path.of("c.db"), 0, PAGE, true));
+        PageSwapper next = store.create(Path.of("b.db"), 1, PAGE, true);
         next.evict(3, page(3), true);
 
         swapper.close();
         assertEquals(3, forces.get(), "the retried close forced the late copy's write");
-        assertTrue(store.isDirtyInNvm(0, 3), "the retry left the dirty copy of the file that took the id alone");
+        assertTrue(store.isDirtyInNvm(1, 3), "the retry left the other file's dirty copy alone");
         assertEquals(0, files.file(FILE).writesOf(3), "nothing of b.db went into a.db");
         next.close();
         assertEquals(1, files.file(Path.of("b.db")).writesOf(3));
         assertEquals(0, store.stats().residentPages());
         store.close();
+    }
+
+    /**
+     * The same failed force, and then the tier's close instead of the file's: it finds the file, forces it and closes
+     * it. The failed close had freed the file id before its force, so the tier's close never saw the file, which stayed
+     * open, the late page unforced.
+     */
+    @Test
+    void theTiersCloseFindsAFileWhoseForceAfterALateWriteBackFailed() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicInteger closes = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        int force = forces.incrementAndGet();
+                        if (force == 1) {
+                            holder.swapper.evict(7, page(7), true);
+                        } else if (force == 2) {
+                            throw new IOException("injected failure of the force after the late write-back");
+                        }
+                        super.force();
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        closes.incrementAndGet();
+                        super.close();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        assertThrows(IOException.class, swapper::close);
+
+        store.close();
+        assertEquals(3, forces.get(), "the tier's close forced the late copy's write");
+        assertEquals(1, closes.get(), "the tier's close closed the file");
     }
 
     private static final class AtomicReferenceHolder {
