@@ -45,6 +45,8 @@ public final class NvmDevice implements AutoCloseable {
     /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
     private static final int SLOT_WAITER_SLOTS = 4;
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
+    /** The first page of the address space, which no operating system maps (Linux keeps at least 64 KiB free). */
+    private static final long NULL_PAGE_BYTES = 4096;
     /** How soon a close first looks again whether the operations it waits for have ended; the step then doubles. */
     private static final long CLOSE_POLL_NANOS = 100_000;
     /**
@@ -182,10 +184,16 @@ public final class NvmDevice implements AutoCloseable {
         return wear.get(physicalSlot);
     }
 
-    /** Copies {@code length} bytes of logical {@code slot} to {@code address}. */
+    /**
+     * Copies {@code length} bytes of logical {@code slot} to {@code address}, which must be native memory the caller
+     * owns, at least {@code length} bytes of it (the tier passes a page frame or its own buffer). Only what is cheap to
+     * check is checked: an address in the null page (0, or a small offset from it: no memory is ever there, and a copy
+     * to it crashes the JVM) or a range that wraps past the end of the address space is refused.
+     */
     public void read(int slot, long address, int length) {
         checkSlot(slot);
         checkLength(length);
+        checkAddress(address, length);
         enter();
         try {
             QueueLock lock = slotLock(slot);
@@ -205,11 +213,13 @@ public final class NvmDevice implements AutoCloseable {
 
     /**
      * Copies {@code length} bytes from {@code address} into logical {@code slot}. A write that fails
-     * (see {@link #failNextWrites}) throws after tearing the slot: its content is then undefined.
+     * (see {@link #failNextWrites}) throws after tearing the slot: its content is then undefined. {@code address} is
+     * checked as {@link #read}'s is.
      */
     public void write(int slot, long address, int length) throws IOException {
         checkSlot(slot);
         checkLength(length);
+        checkAddress(address, length);
         enter();
         try {
             QueueLock lock = slotLock(slot);
@@ -328,6 +338,19 @@ public final class NvmDevice implements AutoCloseable {
         }
         if (slot < 0 || slot >= slots) {
             throw new IndexOutOfBoundsException("NVM slot must be in [0, " + slots + "): slot=" + slot);
+        }
+    }
+
+    /**
+     * Refuses an address no caller can own: the null page (an unset address, or a small offset from one), or a range
+     * wrapping past the top of the address space. A copy from or to either crashed the JVM (SIGSEGV). Any other
+     * address is the caller's to get right: whether memory is allocated cannot be checked cheaply.
+     */
+    private static void checkAddress(long address, int length) {
+        if (Long.compareUnsigned(address, NULL_PAGE_BYTES) < 0 || Long.compareUnsigned(address + length, address) < 0) {
+            throw new IllegalArgumentException("address must be native memory of at least " + length + " bytes, not in"
+                + " the null page [0, " + NULL_PAGE_BYTES + ") nor wrapping past the address space's end: address=0x"
+                + Long.toHexString(address) + ", length=" + length);
         }
     }
 

@@ -28,6 +28,8 @@ public final class NvmPageSwapper implements PageSwapper {
      * pass to another file, so every call through this swapper is refused ({@link #checkOpen}).
      */
     private volatile boolean released;
+    /** Set when the close's drop wrote a copy back (one evicted during the close), until a force succeeds after it. */
+    private volatile boolean forceOwed;
 
     NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {
         this.store = store;
@@ -125,6 +127,22 @@ public final class NvmPageSwapper implements PageSwapper {
     /** Called by the tier, with the file durable, before it drops the file's copies. */
     void release() {
         released = true;
+    }
+
+    void owesForce() {
+        forceOwed = true;
+    }
+
+    boolean forceOwed() {
+        return forceOwed;
+    }
+
+    void forced() {
+        forceOwed = false;
+    }
+
+    boolean isReleased() {
+        return released;
     }
 
     /**

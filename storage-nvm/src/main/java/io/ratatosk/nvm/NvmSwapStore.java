@@ -352,6 +352,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 throw e;
             }
             return; // clean, or written through: the file has it
+        } catch (RuntimeException | Error e) {
+            // a refused address, a closed device: the slot was left RESERVED, out of the clock's reach for good
+            slotKeys.set(slot, FREE);
+            throw e;
         }
         slotFlags.set(slot, keepDirty ? REFERENCED | DIRTY : REFERENCED);
         index.put(key, slot);
@@ -368,6 +372,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * waiting, written back first if dirty. Returns a slot in state RESERVED, or {@link #NO_SLOT}.
      */
     private int claimSlot() {
+        // A file whose write-back just failed is passed over for the rest of this claim: trying each of its dirty
+        // copies cost a device read (its latency injected) and a failing file write apiece, up to two sweeps of the
+        // whole tier per eviction while the disk behind was failing (seconds each on nvme).
+        int failingFileId = -1;
         for (long step = 0, limit = (long) CLAIM_SWEEPS * slots; step < limit; step++) {
             int slot = (int) Long.remainderUnsigned(hand.getAndIncrement(), slots);
             long key = slotKeys.get(slot);
@@ -380,13 +388,19 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
                 continue;
             }
+            if (PageKey.fileId(key) == failingFileId && (slotFlags.get(slot) & DIRTY) != 0) {
+                continue;
+            }
             PageLatch latch = latch(key);
             if (!latch.tryLock()) {
                 continue;
             }
             try {
-                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & REFERENCED) == 0 && reclaim(slot, key)) {
-                    return slot;
+                if (slotKeys.get(slot) == key && (slotFlags.get(slot) & REFERENCED) == 0) {
+                    if (reclaim(slot, key)) {
+                        return slot;
+                    }
+                    failingFileId = PageKey.fileId(key);
                 }
             } finally {
                 latch.unlock();
@@ -562,21 +576,30 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     /**
      * Makes the file durable and forgets it: writes back its dirty pages, forces, drops its copies
      * (its file id may be reused for another file). If a write-back fails, nothing dirty has been
-     * dropped. Closing the file swapper is the caller's next step.
+     * dropped. Closing the file swapper is the caller's next step. A retry after the drop failed (a copy evicted dirty
+     * during the close, whose write-back failed) goes straight on with the drop: the swapper is released by then, and
+     * the write-back scan refused it as closed, so the close failed for good and the copy stayed dirty in NVM.
      */
     void forget(NvmPageSwapper owner) throws IOException {
-        writeBackFile(owner);
-        owner.fileSwapper().force();
-        dropCopies(owner);
+        if (!owner.isReleased()) {
+            writeBackFile(owner);
+            owner.fileSwapper().force();
+        }
+        if (swappers.get(owner.fileId()) == owner) {
+            // not yet dropped: once it was, the file id is free, and a scan by it would take the next file's copies
+            dropCopies(owner, true);
+        }
     }
 
     /**
      * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
-     * the file id, free for another file, is never reached through this swapper.
+     * the file id, free for another file, is never reached through this swapper. A copy written back leaves the
+     * file owing a force ({@link NvmPageSwapper#forceOwed}), which {@code payOwedForce} pays before the file id is
+     * freed: a force that fails leaves the swapper under its id, where a retried close, or the tier's, finds it.
      */
-    private void dropCopies(NvmPageSwapper owner) throws IOException {
+    private void dropCopies(NvmPageSwapper owner, boolean payOwedForce) throws IOException {
         owner.release();
         for (PageLatch latch : latches) {
             latch.lock();
@@ -592,6 +615,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
+                        owner.owesForce();
                         writeBack(slot, key, owner);
                     }
                     invalidate(slot, key, owner);
@@ -599,6 +623,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             } finally {
                 latch.unlock();
             }
+        }
+        if (payOwedForce && owner.forceOwed()) {
+            // copies evicted during the close, written back here: durable too, also when a retry finds them written
+            // and only this force failed before
+            owner.fileSwapper().force();
+            owner.forced();
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
     }
@@ -807,6 +837,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             return;
         }
         IOException failure = null;
+        // An Error from a file's close (the file swapper's, a plug-in's or the JVM's) ended the loop: the files after
+        // it were left open, their dirty copies unwritten, and the device and scratch memory kept. It goes on now, and
+        // the Error is thrown at the end as itself, the other failures suppressed in it.
+        Error fatal = null;
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null) {
@@ -822,23 +856,30 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     } else {
                         failure.addSuppressed(named);
                     }
+                } catch (Error e) {
+                    if (fatal == null) {
+                        fatal = e;
+                    } else {
+                        fatal.addSuppressed(e);
+                    }
                 }
             }
         }
-        if (failure != null) {
+        if (failure != null || fatal != null) {
             if (dirtySlots.get() > 0) {
-                throw failure; // dirty pages are still in NVM; the device stays open
+                throw thrown(failure, fatal); // dirty pages are still in NVM; the device stays open
             }
             // No file lacks anything NVM holds: what failed was making a file durable (its force) or closing it. A
             // page cache closes its tier once and closes all the same, so keeping the device for another attempt kept
             // its region (the whole capacity, off-heap) and those files open for the life of the JVM.
+            Throwable first = failure != null ? failure : fatal;
             for (int fileId = 0; fileId < swappers.length(); fileId++) {
                 NvmPageSwapper owner = swappers.get(fileId);
                 if (owner != null) {
                     try {
                         abandon(owner);
-                    } catch (IOException | RuntimeException e) {
-                        failure.addSuppressed(e);
+                    } catch (IOException | RuntimeException | Error e) {
+                        first.addSuppressed(e);
                     }
                 }
             }
@@ -850,14 +891,25 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             files.close();
         } catch (IOException | RuntimeException e) {
             // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable
-            if (failure == null) {
+            if (failure == null && fatal == null) {
                 throw e;
             }
-            failure.addSuppressed(e);
+            (failure != null ? failure : fatal).addSuppressed(e);
         }
-        if (failure != null) {
-            throw failure;
+        if (failure != null || fatal != null) {
+            throw thrown(failure, fatal);
         }
+    }
+
+    /** The close's failure to throw: an Error as itself, the IOException (if any) suppressed in it. */
+    private static IOException thrown(IOException failure, Error fatal) {
+        if (fatal != null) {
+            if (failure != null) {
+                fatal.addSuppressed(failure);
+            }
+            throw fatal;
+        }
+        return failure;
     }
 
     /**
@@ -865,7 +917,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * its swapper from now on, drops its (clean) copies and closes the file.
      */
     private void abandon(NvmPageSwapper owner) throws IOException {
-        dropCopies(owner); // none of them dirty (the caller checked): no write-back to the file that failed
+        dropCopies(owner, false); // none of them dirty (the caller checked): no write-back to the file that failed
         owner.closeFile();
     }
 }

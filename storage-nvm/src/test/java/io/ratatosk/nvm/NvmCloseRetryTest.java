@@ -1,0 +1,194 @@
+package io.ratatosk.nvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A file close through the tier that fails after the tier released the file's swapper (a copy evicted dirty during the
+ * close, whose write-back then failed) must be retried to its end: the retry once refused itself as closed, for good.
+ */
+class NvmCloseRetryTest {
+    private static final int PAGE = 512;
+    private static final Path FILE = Path.of("a.db");
+
+    private final OffHeapPages pages = new OffHeapPages(PAGE);
+    private final InMemoryFiles files = new InMemoryFiles();
+
+    @AfterEach
+    void freePages() {
+        pages.close();
+    }
+
+    private long page(long version) {
+        long address = pages.allocate();
+        pages.fill(address, version);
+        return address;
+    }
+
+    @Test
+    void aCloseWhoseLateDirtyCopyFailedToWriteBackIsRetriedToTheEnd() throws IOException {
+        AtomicBoolean evictDuringForce = new AtomicBoolean(true);
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        AtomicInteger forcesAfterTheLateWrite = new AtomicInteger();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        if (evictDuringForce.getAndSet(false)) {
+                            // another thread's eviction landing between the close's force and its drop of the copies
+                            holder.swapper.evict(7, page(7), true);
+                            files.hook = (file, pageId) -> {
+                                files.hook = (f, p) -> forcesAfterTheLateWrite.set(0);
+                                throw new IOException("injected write-back failure of page " + pageId);
+                            };
+                        } else {
+                            forcesAfterTheLateWrite.incrementAndGet();
+                        }
+                        super.force();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        swapper.evict(1, page(1), true);
+
+        IOException first = assertThrows(IOException.class, swapper::close);
+        assertTrue(first.getMessage().contains("injected write-back failure of page 7"), first.getMessage());
+        assertTrue(store.isDirtyInNvm(0, 7), "the copy whose write-back failed stays dirty in NVM");
+
+        swapper.close(); // the retry writes the late copy back and makes it durable
+        assertEquals(1, files.file(FILE).writesOf(7), "the late copy reached the file");
+        assertTrue(forcesAfterTheLateWrite.get() >= 1, "the file was forced after the late copy was written");
+        assertFalse(store.contains(0, 7));
+        assertEquals(0, store.stats().residentPages());
+        assertEquals(0, store.stats().dirtyPages());
+        store.close(); // nothing left dirty: the device is freed, the close does not throw
+    }
+
+    /**
+     * The late copy is written back, but the force after it fails: the retried close must force again. It found the drop
+     * done, wrote nothing back, and closed the file without the force the late copy was owed.
+     */
+    @Test
+    void aCloseWhoseForceAfterALateWriteBackFailedForcesAgainWhenRetried() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        int force = forces.incrementAndGet();
+                        if (force == 1) {
+                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                        } else if (force == 2) {
+                            throw new IOException("injected failure of the force after the late write-back");
+                        }
+                        super.force();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+
+        IOException first = assertThrows(IOException.class, swapper::close);
+        assertTrue(first.getMessage().contains("injected failure of the force"), first.getMessage());
+        assertEquals(1, files.file(FILE).writesOf(7), "the late copy was written back");
+
+        // the id stays the closing file's until its close succeeds; another file beside it is left alone by the retry
+        assertThrows(IllegalStateException.class, () -> store.create(Path.of("c.db"), 0, PAGE, true));
+        PageSwapper next = store.create(Path.of("b.db"), 1, PAGE, true);
+        next.evict(3, page(3), true);
+
+        swapper.close();
+        assertEquals(3, forces.get(), "the retried close forced the late copy's write");
+        assertTrue(store.isDirtyInNvm(1, 3), "the retry left the other file's dirty copy alone");
+        assertEquals(0, files.file(FILE).writesOf(3), "nothing of b.db went into a.db");
+        next.close();
+        assertEquals(1, files.file(Path.of("b.db")).writesOf(3));
+        assertEquals(0, store.stats().residentPages());
+        store.close();
+    }
+
+    /**
+     * The same failed force, and then the tier's close instead of the file's: it finds the file, forces it and closes
+     * it. The failed close had freed the file id before its force, so the tier's close never saw the file, which stayed
+     * open, the late page unforced.
+     */
+    @Test
+    void theTiersCloseFindsAFileWhoseForceAfterALateWriteBackFailed() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicInteger closes = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        int force = forces.incrementAndGet();
+                        if (force == 1) {
+                            holder.swapper.evict(7, page(7), true);
+                        } else if (force == 2) {
+                            throw new IOException("injected failure of the force after the late write-back");
+                        }
+                        super.force();
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        closes.incrementAndGet();
+                        super.close();
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        assertThrows(IOException.class, swapper::close);
+
+        store.close();
+        assertEquals(3, forces.get(), "the tier's close forced the late copy's write");
+        assertEquals(1, closes.get(), "the tier's close closed the file");
+    }
+
+    private static final class AtomicReferenceHolder {
+        volatile PageSwapper swapper;
+    }
+}
