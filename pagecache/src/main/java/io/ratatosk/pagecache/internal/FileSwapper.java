@@ -347,6 +347,7 @@ public final class FileSwapper implements PageSwapper {
             while (true) {
                 FileChannel ch = openChannel();
                 long reopensBefore = reopens; // after the channel: a reopen counted from here may replace it
+                int positionBefore = buf == null ? -1 : buf.position();
                 try {
                     long result = op.call(ch, buf, position);
                     if (writes) {
@@ -354,8 +355,10 @@ public final class FileSwapper implements PageSwapper {
                     }
                     return result;
                 } catch (ClosedByInterruptException e) {
-                    if (writes) {
-                        wroteThrough(reopensBefore); // the interrupt may have come after the bytes went through
+                    // The interrupt may have come after the bytes went: a page's buffer says whether any did (a false
+                    // alarm fails every later force); a vectored write's or a truncate's counts as though they had
+                    if (writes && (buf == null || buf.position() != positionBefore)) {
+                        wroteThrough(reopensBefore);
                     }
                     reopen(ch, e);
                     interrupted |= Thread.interrupted(); // interrupted during the call: retry uninterrupted

@@ -398,6 +398,33 @@ class FileSwapperInterruptTest {
         assertFileHolds(path, pattern(0), pattern(1));
     }
 
+    /**
+     * A write interrupted before its bytes moved (the interrupt closed the channel as the call began) put nothing through
+     * the closed channel: with nothing else unforced, the reopen loses nothing and later forces succeed.
+     */
+    @Test
+    void aWriteInterruptedBeforeItsBytesMovedLeavesLaterForcesAlone() throws Exception {
+        FaultyFileChannel.Faults faults = new FaultyFileChannel.Faults(1);
+        faults.interruptCaller = 1.0;
+        AtomicBoolean once = new AtomicBoolean();
+        faults.interruptible = t -> once.compareAndSet(false, true); // the write's first call only
+        RecordingOpener opener = new RecordingOpener(FaultyFileChannel.opener(FileChannelOpener.interruptible(), faults));
+        Path path = dir.resolve("unmoved.db");
+        try (FileSwapper swapper = new FileSwapper(path, PAGE, true, true, opener)) {
+            put(frames, pattern(0));
+            swapper.write(0, frames);
+            swapper.force(); // nothing unforced from here
+            faults.enabled = true;
+            put(frames, pattern(1));
+            swapper.write(1, frames);
+            assertTrue(Thread.interrupted(), "the caller's interrupt, kept for it");
+            faults.enabled = false;
+            assertEquals(2, opener.opened(), "the interrupt closed the channel in the write");
+            swapper.force();
+        }
+        assertFileHolds(path, pattern(0), pattern(1));
+    }
+
     /** Passes every call to an interruptible channel; once asked, a write that moved its bytes is then interrupted. */
     private static final class InterruptedAfterWrite extends java.nio.channels.FileChannel {
         private final java.nio.channels.FileChannel real;
