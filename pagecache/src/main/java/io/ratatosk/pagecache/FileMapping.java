@@ -722,10 +722,11 @@ final class FileMapping implements FrameOwner {
                 Thread.onSpinWait();
             }
             if (last >= pageCount && pageCount > 0) {
+                // Set before, not in the catch: an Error (the zero page's native memory) left it unset, and nothing wrote the page
+                unwrittenLastPage = pageCount - 1;
                 try {
                     keepLastPage(pageCount - 1);
                 } catch (IOException | RuntimeException e) {
-                    unwrittenLastPage = pageCount - 1;
                     throw new IOException("truncating " + path + " to " + pageCount + " pages cut the file, but keeping"
                         + " its new last page (reading its length, writing the page) failed, so the file may end before"
                         + " page " + (pageCount - 1) + " until a flush or the close writes it (each tries first, and fails"

@@ -258,4 +258,22 @@ class DirectIoTest {
             assertFalse(Files.exists(absent));
         }
     }
+
+    /**
+     * A file to create in a folder that does not exist: said so, naming the folder, as without direct IO; the folder's
+     * store was asked for its block size, and the map refused with 'the block size of its file store is unknown:
+     * NoSuchFileException', blaming direct IO.
+     */
+    @Test
+    void theFactoryRefusesAFileInAMissingFolderSayingTheFolderIsMissing() throws IOException {
+        Path folder = dir.resolve("missing");
+        Path file = folder.resolve("new.db");
+        try (FileSwapperFactory factory = new FileSwapperFactory(true)) {
+            java.nio.file.NoSuchFileException e = assertThrows(java.nio.file.NoSuchFileException.class,
+                () -> factory.create(file, 0, 8192, true));
+            assertTrue(e.getMessage().contains(folder.toString()) && e.getMessage().contains("does not exist")
+                && !e.getMessage().contains("direct"), e.getMessage());
+        }
+        assertFalse(Files.exists(folder));
+    }
 }

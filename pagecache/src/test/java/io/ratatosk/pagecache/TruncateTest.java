@@ -300,6 +300,39 @@ class TruncateTest {
     }
 
     /**
+     * As above, where keeping the new last page fails with an Error (the zero page's native memory could not be
+     * allocated, a swapper's AssertionError): the truncate left no page to write, so the next flush, with writes working,
+     * returned normally with the file 2 pages long, shorter than the cut's 21, and mapped again it ended at page 1.
+     */
+    @Test
+    void aCutWhoseNewLastPageFailsWithAnErrorIsWrittenByTheNextFlush() throws Exception {
+        AtomicBoolean failWrites = new AtomicBoolean();
+        PageCacheConfig config = cutConfig();
+        cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (failWrites.get()) {
+                    throw new OutOfMemoryError("injected: no native memory for the write");
+                }
+                super.write(pageId, address);
+            }
+        }));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        writePages(file, 0, 2, 1);
+        file.flush(); // the file on disk: 2 pages
+        writePages(file, 22, 27, 1);
+        failWrites.set(true);
+        assertThrows(OutOfMemoryError.class, () -> file.truncate(21));
+        assertEquals(20, file.getLastPageId(), "the cut's end, for the rest of the mapping");
+        failWrites.set(false);
+        file.flush();
+        assertEquals(21L * PAGE, Files.size(path), "the file ends at the cut, as the cache says, once a flush returned");
+        cache.close();
+        assertFileIsTheCut(config, path);
+    }
+
+    /**
      * The flush that writes the page a failed truncate left unwritten races a write cursor's write and flush of that
      * page: the zero page never goes over the write. A flush claims the absent page as a fault does (its entry
      * FAULTING), so the write cursor's fault waits for it, and it writes nothing over a page resident or written.

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 
@@ -26,14 +27,20 @@ public final class DirectIo {
      * file as though its store had no block size).
      *
      * @throws IOException naming the file and the flag if the store does not say, or {@code filePageSize}
-     *                     is not a multiple of it
+     *                     is not a multiple of it; a {@link NoSuchFileException} naming the folder of a file not created
+     *                     yet whose folder does not exist
      */
     public static int alignment(Path file, int filePageSize) throws IOException {
         long blockSize;
         FileStore store;
+        Path folder = file.toAbsolutePath().getParent();
+        boolean exists = Files.exists(file);
+        if (!exists && folder != null && !Files.exists(folder)) {
+            // Asked of the folder's store, it read as direct IO's fault ("the block size of its file store is unknown")
+            throw new NoSuchFileException(file.toString(), null, "cannot create it: its folder " + folder + " does not exist");
+        }
         try {
-            Path folder = file.toAbsolutePath().getParent();
-            store = Files.getFileStore(Files.exists(file) || folder == null ? file : folder);
+            store = Files.getFileStore(exists || folder == null ? file : folder);
             blockSize = store.getBlockSize();
         } catch (IOException | UnsupportedOperationException e) {
             throw new IOException("cannot map " + file + " with " + FLAG + ": the block size of its file store is unknown: " + e, e);

@@ -22,8 +22,8 @@ import sun.misc.Unsafe;
  * ({@link FileReopener}: the same file even if it was renamed, or a clear IOException) and retries.
  * Either way a caller's interrupt status is cleared for the duration of the call and set again after it,
  * so an interrupted thread does not close an interruptible channel at every call it makes.
- * A reopen while something written is not yet known to be durable (written since the last force began, or before a
- * force that had not yet forced it through the old channel) makes every later {@link #force()} fail, saying so: the
+ * A reopen while something written is not yet known to be durable (written since the last force began, in flight as
+ * the channel closed, or before a force that had not yet forced it through the old channel) makes every later {@link #force()} fail, saying so: the
  * operating system (Linux) does not report a write error from before the reopen to the new channel, so a force through
  * it may succeed over lost pages.
  * <p>
@@ -62,6 +62,11 @@ public final class FileSwapper implements PageSwapper {
     private volatile IOException reopenedOverUnforcedWrites;
     /** What closed the channel the latest reopen replaced: the cause a force that began before it reports. */
     private volatile IOException latestReopenCause;
+    /**
+     * Reopens so far, counted before a reopen looks at {@link #unforced}: a write that marked itself unforced too late
+     * for that look sees the count changed since it took its channel ({@link #wroteThrough}).
+     */
+    private volatile long reopens;
     private volatile boolean closed;
 
     public FileSwapper(Path path, int filePageSize, boolean create) throws IOException {
@@ -216,7 +221,7 @@ public final class FileSwapper implements PageSwapper {
                         ch.position(position + written);
                         return ch.write(bufs, from, count - from);
                     }
-                }, null, 0);
+                }, null, 0, true);
                 done = 0;
                 for (ByteBuffer buf : bufs) {
                     done += buf.position();
@@ -250,7 +255,7 @@ public final class FileSwapper implements PageSwapper {
      * over as many calls as the channel needs; returns the bytes moved (fewer only for a read at the end).
      */
     private int transfer(ChannelCall op, ByteBuffer buf, long position) throws IOException {
-        while (buf.hasRemaining() && call(op, buf, position) >= 0) {
+        while (buf.hasRemaining() && call(op, buf, position, op == WRITE) >= 0) {
             // a short transfer: go on from where it stopped, unless direct IO cannot (off a block
             // boundary, as a read that met the end of a file whose size is not a block multiple)
             if (directAlignment > 0 && (buf.position() & (directAlignment - 1)) != 0) {
@@ -305,7 +310,7 @@ public final class FileSwapper implements PageSwapper {
             call((ch, unused, bytes) -> {
                 ch.truncate(bytes);
                 return 0L;
-            }, null, bytesOf(pageCount));
+            }, null, bytesOf(pageCount), true);
         } finally {
             unforced = true;
         }
@@ -332,13 +337,29 @@ public final class FileSwapper implements PageSwapper {
      * interrupt, or another's), reopens the file and runs it again.
      */
     private long call(ChannelCall op, ByteBuffer buf, long position) throws IOException {
+        return call(op, buf, position, false);
+    }
+
+    /** @param writes whether {@code op} changes the file: a reopen must know what went through the channel it replaces */
+    private long call(ChannelCall op, ByteBuffer buf, long position, boolean writes) throws IOException {
         boolean interrupted = Thread.interrupted(); // an interrupted caller would close an interruptible channel
         try {
             while (true) {
                 FileChannel ch = openChannel();
+                long reopensBefore = reopens; // after the channel: a reopen counted from here may replace it
+                int positionBefore = buf == null ? -1 : buf.position();
                 try {
-                    return op.call(ch, buf, position);
+                    long result = op.call(ch, buf, position);
+                    if (writes) {
+                        wroteThrough(reopensBefore);
+                    }
+                    return result;
                 } catch (ClosedByInterruptException e) {
+                    // The interrupt may have come after the bytes went: a page's buffer says whether any did (a false
+                    // alarm fails every later force); a vectored write's or a truncate's counts as though they had
+                    if (writes && (buf == null || buf.position() != positionBefore)) {
+                        wroteThrough(reopensBefore);
+                    }
                     reopen(ch, e);
                     interrupted |= Thread.interrupted(); // interrupted during the call: retry uninterrupted
                 } catch (ClosedChannelException e) {
@@ -371,6 +392,7 @@ public final class FileSwapper implements PageSwapper {
         }
         if (channel == failed) {
             latestReopenCause = cause;
+            reopens++; // only here, under this lock; before the look at unforced (see wroteThrough)
             if (unforced) {
                 reopenedOver(cause);
             }
@@ -383,6 +405,20 @@ public final class FileSwapper implements PageSwapper {
                 e.addSuppressed(cause);
                 throw e;
             }
+        }
+    }
+
+    /**
+     * A write (or truncate) may have gone through the channel it took when the reopen count was {@code reopensBefore}:
+     * marked unforced, then the count read again. A reopen that looked at {@link #unforced} before the mark counted
+     * itself before that look, so the count tells; without this a write whose call returned, or was interrupted after
+     * its bytes went, just as an interrupt closed the channel was left out, and a force through the new channel
+     * succeeded over it. A plain ClosedChannelException moved no bytes: the channel was closed before the call.
+     */
+    private void wroteThrough(long reopensBefore) {
+        markUnforced();
+        if (reopens != reopensBefore) {
+            reopenedOver(latestReopenCause);
         }
     }
 

@@ -371,6 +371,163 @@ class FileSwapperInterruptTest {
         assertFileHolds(path, pattern(0));
     }
 
+    /**
+     * The interrupt came after the write's bytes went through the channel (the JDK throws ClosedByInterruptException
+     * whether or not the call moved its bytes): the reopen found nothing marked unforced, since the write marks only once
+     * it returns, and its retry had nothing left to write, so the force through the new channel succeeded over a page
+     * that went only through the closed one. The write that met the reopen counts now, and the force fails.
+     */
+    @Test
+    void aWriteWhoseBytesWentThroughTheChannelTheInterruptClosedFailsTheNextForce() throws Exception {
+        AtomicBoolean interruptAfterWrite = new AtomicBoolean();
+        RecordingOpener opener = new RecordingOpener((file, create) ->
+            new InterruptedAfterWrite(FileChannelOpener.interruptible().open(file, create), interruptAfterWrite));
+        Path path = dir.resolve("written.db");
+        try (FileSwapper swapper = new FileSwapper(path, PAGE, true, true, opener)) {
+            put(frames, pattern(0));
+            swapper.write(0, frames);
+            swapper.force(); // nothing unforced from here
+            interruptAfterWrite.set(true);
+            put(frames, pattern(1));
+            swapper.write(1, frames);
+            assertTrue(Thread.interrupted(), "the caller's interrupt, kept for it");
+            assertEquals(2, opener.opened(), "the interrupt closed the channel the write went through");
+            IOException e = assertThrows(IOException.class, swapper::force);
+            assertTrue(e.getMessage().contains("reopened") && e.getMessage().contains("not yet forced"), e.getMessage());
+        }
+        assertFileHolds(path, pattern(0), pattern(1));
+    }
+
+    /**
+     * A write interrupted before its bytes moved (the interrupt closed the channel as the call began) put nothing through
+     * the closed channel: with nothing else unforced, the reopen loses nothing and later forces succeed.
+     */
+    @Test
+    void aWriteInterruptedBeforeItsBytesMovedLeavesLaterForcesAlone() throws Exception {
+        FaultyFileChannel.Faults faults = new FaultyFileChannel.Faults(1);
+        faults.interruptCaller = 1.0;
+        AtomicBoolean once = new AtomicBoolean();
+        faults.interruptible = t -> once.compareAndSet(false, true); // the write's first call only
+        RecordingOpener opener = new RecordingOpener(FaultyFileChannel.opener(FileChannelOpener.interruptible(), faults));
+        Path path = dir.resolve("unmoved.db");
+        try (FileSwapper swapper = new FileSwapper(path, PAGE, true, true, opener)) {
+            put(frames, pattern(0));
+            swapper.write(0, frames);
+            swapper.force(); // nothing unforced from here
+            faults.enabled = true;
+            put(frames, pattern(1));
+            swapper.write(1, frames);
+            assertTrue(Thread.interrupted(), "the caller's interrupt, kept for it");
+            faults.enabled = false;
+            assertEquals(2, opener.opened(), "the interrupt closed the channel in the write");
+            swapper.force();
+        }
+        assertFileHolds(path, pattern(0), pattern(1));
+    }
+
+    /** Passes every call to an interruptible channel; once asked, a write that moved its bytes is then interrupted. */
+    private static final class InterruptedAfterWrite extends java.nio.channels.FileChannel {
+        private final java.nio.channels.FileChannel real;
+        private final AtomicBoolean armed;
+
+        InterruptedAfterWrite(java.nio.channels.FileChannel real, AtomicBoolean armed) {
+            this.real = real;
+            this.armed = armed;
+        }
+
+        @Override
+        public int write(java.nio.ByteBuffer src, long position) throws IOException {
+            int written = real.write(src, position);
+            if (written > 0 && armed.compareAndSet(true, false)) {
+                Thread.currentThread().interrupt();
+                real.size(); // closes the channel and throws ClosedByInterruptException, the bytes written
+            }
+            return written;
+        }
+
+        @Override
+        public int read(java.nio.ByteBuffer dst, long position) throws IOException {
+            return real.read(dst, position);
+        }
+
+        @Override
+        public int read(java.nio.ByteBuffer dst) throws IOException {
+            return real.read(dst);
+        }
+
+        @Override
+        public long read(java.nio.ByteBuffer[] dsts, int offset, int length) throws IOException {
+            return real.read(dsts, offset, length);
+        }
+
+        @Override
+        public int write(java.nio.ByteBuffer src) throws IOException {
+            return real.write(src);
+        }
+
+        @Override
+        public long write(java.nio.ByteBuffer[] srcs, int offset, int length) throws IOException {
+            return real.write(srcs, offset, length);
+        }
+
+        @Override
+        public long position() throws IOException {
+            return real.position();
+        }
+
+        @Override
+        public java.nio.channels.FileChannel position(long newPosition) throws IOException {
+            real.position(newPosition);
+            return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return real.size();
+        }
+
+        @Override
+        public java.nio.channels.FileChannel truncate(long size) throws IOException {
+            real.truncate(size);
+            return this;
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            real.force(metaData);
+        }
+
+        @Override
+        public long transferTo(long position, long count, java.nio.channels.WritableByteChannel target) throws IOException {
+            return real.transferTo(position, count, target);
+        }
+
+        @Override
+        public long transferFrom(java.nio.channels.ReadableByteChannel src, long position, long count) throws IOException {
+            return real.transferFrom(src, position, count);
+        }
+
+        @Override
+        public java.nio.MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+            return real.map(mode, position, size);
+        }
+
+        @Override
+        public java.nio.channels.FileLock lock(long position, long size, boolean shared) throws IOException {
+            return real.lock(position, size, shared);
+        }
+
+        @Override
+        public java.nio.channels.FileLock tryLock(long position, long size, boolean shared) throws IOException {
+            return real.tryLock(position, size, shared);
+        }
+
+        @Override
+        protected void implCloseChannel() throws IOException {
+            real.close();
+        }
+    }
+
     /** A reopen with nothing unforced loses nothing: later forces succeed. */
     @Test
     void aReopenAfterEverythingWasForcedLeavesLaterForcesAlone() throws Exception {
