@@ -28,7 +28,11 @@ public final class NvmPageSwapper implements PageSwapper {
      * pass to another file, so every call through this swapper is refused ({@link #checkOpen}).
      */
     private volatile boolean released;
-    /** Set when the close's drop wrote a copy back (one evicted during the close), until a force succeeds after it. */
+    /**
+     * Set by every write-back of a copy of the file to it (the clock's or the close's drop), and cleared by the close just
+     * before its force: set after that, a copy evicted during the close was written after the force, and the drop owes
+     * the file another force, until one succeeds.
+     */
     private volatile boolean forceOwed;
 
     NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {

@@ -445,6 +445,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         long buffer = scratch + (long) stripe(key) * slotSize;
         device.read(slot, buffer, owner.filePageSize());
         owner.fileSwapper().write(PageKey.pageId(key), buffer);
+        owner.owesForce(); // after the write: a close's force that clears it first comes after the write
         clearFlags(slot, DIRTY);
         markedClean(owner);
         writeBacks.incrementAndGet();
@@ -583,6 +584,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     void forget(NvmPageSwapper owner) throws IOException {
         if (!owner.isReleased()) {
             writeBackFile(owner);
+            // A write-back from here on (a copy evicted during the close, which the clock writes back for another
+            // file's eviction before the drop reaches it) owes the drop a force: the drop found nothing dirty, and the
+            // late page, written after this force, was never forced.
+            owner.forced();
             owner.fileSwapper().force();
         }
         if (swappers.get(owner.fileId()) == owner) {
@@ -595,7 +600,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
-     * the file id, free for another file, is never reached through this swapper. A copy written back leaves the
+     * the file id, free for another file, is never reached through this swapper. A copy written back, here or by the
+     * clock since the close's force, leaves the
      * file owing a force ({@link NvmPageSwapper#forceOwed}), which {@code payOwedForce} pays before the file id is
      * freed: a force that fails leaves the swapper under its id, where a retried close, or the tier's, finds it.
      */
@@ -615,8 +621,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        owner.owesForce();
-                        writeBack(slot, key, owner);
+                        writeBack(slot, key, owner); // owes a force
                     }
                     invalidate(slot, key, owner);
                 }

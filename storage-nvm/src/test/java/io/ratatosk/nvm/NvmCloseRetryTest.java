@@ -188,6 +188,49 @@ class NvmCloseRetryTest {
         assertEquals(1, closes.get(), "the tier's close closed the file");
     }
 
+    /**
+     * A copy evicted dirty during the close (after its force, before its drop) that the tier's clock writes back, making
+     * room for another file's eviction, before the drop reaches it: the drop found no dirty copy, so the close forced
+     * nothing after the late write and returned with the page written but never made durable.
+     */
+    @Test
+    void aLateCopyTheClockWritesBackBeforeTheDropIsForcedByTheClose() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        AtomicReferenceHolder other = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAfterForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        super.force();
+                        if (path.equals(FILE) && forces.incrementAndGet() == 1) {
+                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                            other.swapper.evict(3, page(3), false); // the one slot's clock writes page 7 back for it
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(1).injectLatency(false).build(), evictingAfterForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        other.swapper = store.create(Path.of("b.db"), 1, PAGE, true);
+
+        swapper.close();
+        assertEquals(1, files.file(FILE).writesOf(7), "the clock wrote the late copy back");
+        assertTrue(store.contains(1, 3), "b.db's page took the slot");
+        assertEquals(2, forces.get(), "the close forced the file again after the late copy's write");
+        other.swapper.close();
+        store.close();
+    }
+
     private static final class AtomicReferenceHolder {
         volatile PageSwapper swapper;
     }
