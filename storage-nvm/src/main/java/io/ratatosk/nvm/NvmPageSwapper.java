@@ -29,9 +29,9 @@ public final class NvmPageSwapper implements PageSwapper {
      */
     private volatile boolean released;
     /**
-     * Set by every write-back of a copy of the file to it (the clock's or the close's drop), and cleared by the close just
-     * before its force: set after that, a copy evicted during the close was written after the force, and the drop owes
-     * the file another force, until one succeeds.
+     * Set by every write of a page to the file through the tier (a write-back, a write-through, a bypass, a flush), and
+     * cleared by the close just before its force: set after that, a page evicted during the close was written after the
+     * force, and the drop owes the file another force, until one succeeds.
      */
     private volatile boolean forceOwed;
 

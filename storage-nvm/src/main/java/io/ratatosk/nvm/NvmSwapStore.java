@@ -277,7 +277,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
             if (dirty && writePolicy == WritePolicy.WRITE_THROUGH) {
                 try {
-                    owner.fileSwapper().write(pageId, address);
+                    writeFile(owner, pageId, address);
                 } catch (IOException e) {
                     if (slot != PageSlotIndex.ABSENT) {
                         invalidate(slot, key, owner); // the file may be torn now; the frame stays dirty
@@ -311,7 +311,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 // writes back the dirty copies; a page modified before the flush began must be in the file when it
                 // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
                 try {
-                    owner.fileSwapper().write(PageKey.pageId(key), address);
+                    writeFile(owner, PageKey.pageId(key), address);
                 } catch (IOException f) {
                     e.addSuppressed(f);
                 }
@@ -339,7 +339,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (slot == NO_SLOT) {
             bypasses.incrementAndGet();
             if (keepDirty) {
-                owner.fileSwapper().write(pageId, address);
+                writeFile(owner, pageId, address);
             }
             return;
         }
@@ -440,12 +440,22 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         dirtySlots.decrementAndGet();
     }
 
+    /**
+     * Every write of a page to its file through the tier: the file owes a force from then on. Set after the write, so
+     * that a close clearing it just before its own force ({@link #forget}) has the write behind that force; set later,
+     * the write came after the close's force (a page evicted during the close, written back by the clock, written
+     * through, or bypassing a full tier), and the drop forces the file again before it frees the file id.
+     */
+    private static void writeFile(NvmPageSwapper owner, long pageId, long address) throws IOException {
+        owner.fileSwapper().write(pageId, address);
+        owner.owesForce();
+    }
+
     /** Under {@code key}'s latch: writes the dirty copy in {@code slot} to its file and marks it clean. */
     private void writeBack(int slot, long key, NvmPageSwapper owner) throws IOException {
         long buffer = scratch + (long) stripe(key) * slotSize;
         device.read(slot, buffer, owner.filePageSize());
-        owner.fileSwapper().write(PageKey.pageId(key), buffer);
-        owner.owesForce(); // after the write: a close's force that clears it first comes after the write
+        writeFile(owner, PageKey.pageId(key), buffer);
         clearFlags(slot, DIRTY);
         markedClean(owner);
         writeBacks.incrementAndGet();
@@ -468,7 +478,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         latch.lock();
         try {
             owner.checkOpen();
-            owner.fileSwapper().write(pageId, address);
+            writeFile(owner, pageId, address);
             flushWrites.incrementAndGet();
             int slot = index.get(key);
             if (slot != PageSlotIndex.ABSENT) {
@@ -494,6 +504,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
             owner.checkOpen();
             owner.fileSwapper().write(startPageId, addresses, count);
+            owner.owesForce(); // as writeFile does
             flushWrites.addAndGet(count);
             for (int i = 0; i < count; i++) {
                 long key = PageKey.of(owner.fileId(), startPageId + i);
@@ -584,9 +595,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     void forget(NvmPageSwapper owner) throws IOException {
         if (!owner.isReleased()) {
             writeBackFile(owner);
-            // A write-back from here on (a copy evicted during the close, which the clock writes back for another
-            // file's eviction before the drop reaches it) owes the drop a force: the drop found nothing dirty, and the
-            // late page, written after this force, was never forced.
+            // A write to the file from here on (a page evicted during the close: its copy written back by the clock for
+            // another file's eviction before the drop reaches it, written through, or bypassing a full tier) owes the
+            // drop a force: the drop found nothing dirty, and the late page, written after this force, was never forced.
             owner.forced();
             owner.fileSwapper().force();
         }
