@@ -911,6 +911,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 throw e;
             }
             (failure != null ? failure : fatal).addSuppressed(e);
+        } catch (Error e) {
+            // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
+            // with that failure in it
+            if (fatal == null) {
+                fatal = e;
+            } else {
+                fatal.addSuppressed(e);
+            }
         }
         if (failure != null || fatal != null) {
             throw thrown(failure, fatal);

@@ -228,6 +228,38 @@ class NvmSwapStoreTest {
         store.close(); // closed: nothing more to do
     }
 
+    /**
+     * The tier's close where a file cannot be made durable (its force fails) and the factory's close then throws an
+     * Error: the Error came out bare, and the file's failure, the one the close was for, was lost with it.
+     */
+    @Test
+    void anErrorClosingTheFactoryKeepsTheFileThatCouldNotBeMadeDurableInTheReport() throws IOException {
+        PageSwapperFactory failing = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        throw new IOException("injected force failure of " + path);
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                throw new AssertionError("injected factory close error");
+            }
+        };
+        long liveBefore = NvmDevice.liveBytes();
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
+        AssertionError e = assertThrows(AssertionError.class, store::close);
+        assertEquals("injected factory close error", e.getMessage());
+        assertEquals(1, e.getSuppressed().length, "the file's failure is reported with it");
+        assertEquals("injected force failure of " + FILE_A, e.getSuppressed()[0].getMessage());
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "the device was freed");
+    }
+
     /** A slot out of range is named with the range; it got the JDK's "Index 4 out of bounds for length 4". */
     @Test
     void keyInSlotOutOfRangeNamesTheSlotAndTheRange() throws IOException {
