@@ -53,7 +53,8 @@ import org.agrona.UnsafeAccess;
  * An NVM write error while evicting a dirty page under write-back throws {@link IOException}; the
  * slot is dropped (it may be torn) and the caller keeps the page dirty in its frame, which holds the
  * newest version; if the dropped copy was dirty, that newest version is written to the file first, so that
- * a flush under way, which counted on the copy, still finds the page in the file. A failed file write of a
+ * a flush under way, which counted on the copy, still finds the page in the file; if the file refuses it too, the file's
+ * next force throws, once, naming the page. A failed file write of a
  * victim leaves the victim dirty in NVM; the eviction that needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
  */
 public final class NvmSwapStore implements SwapTier, PrefetchSource {
@@ -314,6 +315,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     writeFile(owner, PageKey.pageId(key), address);
                 } catch (IOException f) {
                     e.addSuppressed(f);
+                    // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
+                    // way that counted on the copy returned as if the file had it. Its force reports it (once).
+                    IOException lost = new IOException("the NVM tier dropped its dirty copy of page "
+                        + PageKey.pageId(key) + " of " + owner.file() + " (an NVM write tore it) and the file refused the"
+                        + " frame's newer version: the file may lack the page until the frame is written: " + f, e);
+                    owner.lostDirtyCopy(lost);
                 }
             }
             if (keepDirty) {
@@ -525,6 +532,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         owner.checkOpen();
         writeBackFile(owner);
         owner.fileSwapper().force();
+        IOException lost = owner.takeLostDirtyCopy();
+        if (lost != null) {
+            throw lost;
+        }
     }
 
     private void writeBackFile(NvmPageSwapper owner) throws IOException {

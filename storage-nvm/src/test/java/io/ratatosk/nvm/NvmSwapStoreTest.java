@@ -508,6 +508,37 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A dirty copy torn by a failed NVM write whose frame's newer version could not be written to the file either: the
+     * copy, the only holder of a version the file never got, is dropped, and a flush under way that counted on it must
+     * not return as if the file had it. Its force succeeded, the file without the page.
+     */
+    @Test
+    void aTornDirtyCopyWhoseRescueFailedFailsTheNextForce() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(20);
+            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
+            swapper.read(2, frame);
+            pages.fill(frame, 21);
+            store.device().failNextWrites(1);
+            files.hook = (file, pageId) -> {
+                throw new IOException("injected: a.db's disk fails");
+            };
+            assertThrows(IOException.class, () -> swapper.evict(2, frame, true));
+            files.hook = (file, pageId) -> {
+            };
+            assertFalse(store.contains(0, 2), "the torn slot is dropped");
+            IOException lost = assertThrows(IOException.class, swapper::force, "a flush under way did not get page 2");
+            assertTrue(lost.getMessage().contains("page 2 of a.db"), lost.getMessage());
+            swapper.write(2, frame);                      // the frame, still dirty, is flushed later
+            swapper.force();                              // reported once
+            assertFileHolds(FILE_A, 2, 21);
+            store.checkInvariants();
+            swapper.close();
+        }
+    }
+
     @Test
     void aVictimWhoseFileWriteFailsStaysDirtyInNvmAndTheEvictionBypassesToTheFile() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
