@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.ratatosk.core.PageSwapper;
 
@@ -28,8 +29,18 @@ public final class NvmPageSwapper implements PageSwapper {
      * pass to another file, so every call through this swapper is refused ({@link #checkOpen}).
      */
     private volatile boolean released;
-    /** Set when the close's drop wrote a copy back (one evicted during the close), until a force succeeds after it. */
+    /**
+     * Set by every write of a page to the file through the tier (a write-back, a write-through, a bypass, a flush), and
+     * cleared by the close just before its force: set after that, a page evicted during the close was written after the
+     * force, and the drop owes the file another force, until one succeeds.
+     */
     private volatile boolean forceOwed;
+
+    /**
+     * A dirty copy the tier had to drop unwritten (torn by a failed NVM write, its frame's newer version refused by the
+     * file too), until the next force reports it: a flush under way may have counted on the copy.
+     */
+    private final AtomicReference<IOException> lostDirtyCopy = new AtomicReference<>();
 
     NvmPageSwapper(NvmSwapStore store, Path file, int fileId, int filePageSize, PageSwapper fileSwapper) {
         this.store = store;
@@ -153,6 +164,15 @@ public final class NvmPageSwapper implements PageSwapper {
         if (released) {
             throw new SwapperClosedException(file, fileId);
         }
+    }
+
+    void lostDirtyCopy(IOException lost) {
+        lostDirtyCopy.compareAndSet(null, lost);
+    }
+
+    /** The dirty copy lost since the last call, or null; reported once. */
+    IOException takeLostDirtyCopy() {
+        return lostDirtyCopy.getAndSet(null);
     }
 
     long dirtyPages() {

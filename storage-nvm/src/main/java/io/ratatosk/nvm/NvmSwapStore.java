@@ -53,7 +53,8 @@ import org.agrona.UnsafeAccess;
  * An NVM write error while evicting a dirty page under write-back throws {@link IOException}; the
  * slot is dropped (it may be torn) and the caller keeps the page dirty in its frame, which holds the
  * newest version; if the dropped copy was dirty, that newest version is written to the file first, so that
- * a flush under way, which counted on the copy, still finds the page in the file. A failed file write of a
+ * a flush under way, which counted on the copy, still finds the page in the file; if the file refuses it too, the file's
+ * next force throws, once, naming the page. A failed file write of a
  * victim leaves the victim dirty in NVM; the eviction that needed the slot looks further. Nothing dirty is ever dropped without having reached the file.
  */
 public final class NvmSwapStore implements SwapTier, PrefetchSource {
@@ -277,7 +278,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
             if (dirty && writePolicy == WritePolicy.WRITE_THROUGH) {
                 try {
-                    owner.fileSwapper().write(pageId, address);
+                    writeFile(owner, pageId, address);
                 } catch (IOException e) {
                     if (slot != PageSlotIndex.ABSENT) {
                         invalidate(slot, key, owner); // the file may be torn now; the frame stays dirty
@@ -311,9 +312,15 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 // writes back the dirty copies; a page modified before the flush began must be in the file when it
                 // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
                 try {
-                    owner.fileSwapper().write(PageKey.pageId(key), address);
+                    writeFile(owner, PageKey.pageId(key), address);
                 } catch (IOException f) {
                     e.addSuppressed(f);
+                    // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
+                    // way that counted on the copy returned as if the file had it. Its force reports it (once).
+                    IOException lost = new IOException("the NVM tier dropped its dirty copy of page "
+                        + PageKey.pageId(key) + " of " + owner.file() + " (an NVM write tore it) and the file refused the"
+                        + " frame's newer version: the file may lack the page until the frame is written: " + f, e);
+                    owner.lostDirtyCopy(lost);
                 }
             }
             if (keepDirty) {
@@ -339,7 +346,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (slot == NO_SLOT) {
             bypasses.incrementAndGet();
             if (keepDirty) {
-                owner.fileSwapper().write(pageId, address);
+                writeFile(owner, pageId, address);
             }
             return;
         }
@@ -440,11 +447,22 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         dirtySlots.decrementAndGet();
     }
 
+    /**
+     * Every write of a page to its file through the tier: the file owes a force from then on. Set after the write, so
+     * that a close clearing it just before its own force ({@link #forget}) has the write behind that force; set later,
+     * the write came after the close's force (a page evicted during the close, written back by the clock, written
+     * through, or bypassing a full tier), and the drop forces the file again before it frees the file id.
+     */
+    private static void writeFile(NvmPageSwapper owner, long pageId, long address) throws IOException {
+        owner.fileSwapper().write(pageId, address);
+        owner.owesForce();
+    }
+
     /** Under {@code key}'s latch: writes the dirty copy in {@code slot} to its file and marks it clean. */
     private void writeBack(int slot, long key, NvmPageSwapper owner) throws IOException {
         long buffer = scratch + (long) stripe(key) * slotSize;
         device.read(slot, buffer, owner.filePageSize());
-        owner.fileSwapper().write(PageKey.pageId(key), buffer);
+        writeFile(owner, PageKey.pageId(key), buffer);
         clearFlags(slot, DIRTY);
         markedClean(owner);
         writeBacks.incrementAndGet();
@@ -467,7 +485,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         latch.lock();
         try {
             owner.checkOpen();
-            owner.fileSwapper().write(pageId, address);
+            writeFile(owner, pageId, address);
             flushWrites.incrementAndGet();
             int slot = index.get(key);
             if (slot != PageSlotIndex.ABSENT) {
@@ -493,6 +511,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
             owner.checkOpen();
             owner.fileSwapper().write(startPageId, addresses, count);
+            owner.owesForce(); // as writeFile does
             flushWrites.addAndGet(count);
             for (int i = 0; i < count; i++) {
                 long key = PageKey.of(owner.fileId(), startPageId + i);
@@ -513,6 +532,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         owner.checkOpen();
         writeBackFile(owner);
         owner.fileSwapper().force();
+        IOException lost = owner.takeLostDirtyCopy();
+        if (lost != null) {
+            throw lost;
+        }
     }
 
     private void writeBackFile(NvmPageSwapper owner) throws IOException {
@@ -583,6 +606,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     void forget(NvmPageSwapper owner) throws IOException {
         if (!owner.isReleased()) {
             writeBackFile(owner);
+            // A write to the file from here on (a page evicted during the close: its copy written back by the clock for
+            // another file's eviction before the drop reaches it, written through, or bypassing a full tier) owes the
+            // drop a force: the drop found nothing dirty, and the late page, written after this force, was never forced.
+            owner.forced();
             owner.fileSwapper().force();
         }
         if (swappers.get(owner.fileId()) == owner) {
@@ -595,7 +622,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * Refuses every call through {@code owner} from now on and drops its copies, writing back one still dirty (evicted
      * during a close: never dropped dirty), then forgets the file id. No call is under way once each latch was free for
      * a moment (a call checks under its page's latch): no eviction can put a copy back behind the scan, and after it
-     * the file id, free for another file, is never reached through this swapper. A copy written back leaves the
+     * the file id, free for another file, is never reached through this swapper. A copy written back, here or by the
+     * clock since the close's force, leaves the
      * file owing a force ({@link NvmPageSwapper#forceOwed}), which {@code payOwedForce} pays before the file id is
      * freed: a force that fails leaves the swapper under its id, where a retried close, or the tier's, finds it.
      */
@@ -615,8 +643,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        owner.owesForce();
-                        writeBack(slot, key, owner);
+                        writeBack(slot, key, owner); // owes a force
                     }
                     invalidate(slot, key, owner);
                 }
@@ -895,6 +922,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 throw e;
             }
             (failure != null ? failure : fatal).addSuppressed(e);
+        } catch (Error e) {
+            // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
+            // with that failure in it
+            if (fatal == null) {
+                fatal = e;
+            } else {
+                fatal.addSuppressed(e);
+            }
         }
         if (failure != null || fatal != null) {
             throw thrown(failure, fatal);

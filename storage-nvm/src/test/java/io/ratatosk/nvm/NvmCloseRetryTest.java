@@ -188,6 +188,117 @@ class NvmCloseRetryTest {
         assertEquals(1, closes.get(), "the tier's close closed the file");
     }
 
+    /**
+     * A copy evicted dirty during the close (after its force, before its drop) that the tier's clock writes back, making
+     * room for another file's eviction, before the drop reaches it: the drop found no dirty copy, so the close forced
+     * nothing after the late write and returned with the page written but never made durable.
+     */
+    @Test
+    void aLateCopyTheClockWritesBackBeforeTheDropIsForcedByTheClose() throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        AtomicReferenceHolder other = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAfterForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        super.force();
+                        if (path.equals(FILE) && forces.incrementAndGet() == 1) {
+                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                            other.swapper.evict(3, page(3), false); // the one slot's clock writes page 7 back for it
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(1).injectLatency(false).build(), evictingAfterForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        other.swapper = store.create(Path.of("b.db"), 1, PAGE, true);
+
+        swapper.close();
+        assertEquals(1, files.file(FILE).writesOf(7), "the clock wrote the late copy back");
+        assertTrue(store.contains(1, 3), "b.db's page took the slot");
+        assertEquals(2, forces.get(), "the close forced the file again after the late copy's write");
+        other.swapper.close();
+        store.close();
+    }
+
+    /**
+     * A page evicted dirty during the close (after its force, before its drop) that the tier writes to the file itself
+     * rather than keep dirty in NVM: under write-through, or bypassing a tier whose one slot holds a failing file's dirty
+     * page. The drop found nothing dirty, so the close forced nothing after that write.
+     */
+    @Test
+    void aLatePageWrittenThroughToTheFileIsForcedByTheClose() throws IOException {
+        assertEquals(2, forcesOfAClosedDuringALateEviction(WritePolicy.WRITE_THROUGH, false),
+            "the close forced the file again after the late page's write-through");
+        assertEquals(1, files.file(FILE).writesOf(7), "the late page was written through");
+    }
+
+    @Test
+    void aLatePageBypassingTheTierToTheFileIsForcedByTheClose() throws IOException {
+        assertEquals(2, forcesOfAClosedDuringALateEviction(WritePolicy.WRITE_BACK, true),
+            "the close forced the file again after the late page's bypass");
+        assertEquals(1, files.file(FILE).writesOf(7), "the late page bypassed the tier to its file");
+    }
+
+    private int forcesOfAClosedDuringALateEviction(WritePolicy policy, boolean tierFullOfAFailingFile)
+        throws IOException {
+        AtomicInteger forces = new AtomicInteger();
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        PageSwapperFactory evictingAfterForce = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        super.force();
+                        if (path.equals(FILE) && forces.incrementAndGet() == 1) {
+                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        NvmSwapStore store = new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(1).writePolicy(policy).injectLatency(false).build(), evictingAfterForce);
+        PageSwapper swapper = store.create(FILE, 0, PAGE, true);
+        holder.swapper = swapper;
+        PageSwapper failing = null;
+        Path failingFile = Path.of("b.db");
+        if (tierFullOfAFailingFile) {
+            failing = store.create(failingFile, 1, PAGE, true);
+            failing.evict(3, page(3), true);
+            files.hook = (file, pageId) -> {
+                if (file.equals(failingFile)) {
+                    throw new IOException("injected: b.db's disk fails");
+                }
+            };
+        }
+
+        swapper.close();
+        if (failing != null) {
+            assertTrue(store.isDirtyInNvm(1, 3), "the failing file's page stays dirty in the one slot");
+            files.hook = (file, pageId) -> {
+            };
+            failing.close();
+        }
+        store.close();
+        return forces.get();
+    }
+
     private static final class AtomicReferenceHolder {
         volatile PageSwapper swapper;
     }

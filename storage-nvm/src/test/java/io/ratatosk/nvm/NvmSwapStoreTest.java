@@ -228,6 +228,38 @@ class NvmSwapStoreTest {
         store.close(); // closed: nothing more to do
     }
 
+    /**
+     * The tier's close where a file cannot be made durable (its force fails) and the factory's close then throws an
+     * Error: the Error came out bare, and the file's failure, the one the close was for, was lost with it.
+     */
+    @Test
+    void anErrorClosingTheFactoryKeepsTheFileThatCouldNotBeMadeDurableInTheReport() throws IOException {
+        PageSwapperFactory failing = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        throw new IOException("injected force failure of " + path);
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                throw new AssertionError("injected factory close error");
+            }
+        };
+        long liveBefore = NvmDevice.liveBytes();
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
+        AssertionError e = assertThrows(AssertionError.class, store::close);
+        assertEquals("injected factory close error", e.getMessage());
+        assertEquals(1, e.getSuppressed().length, "the file's failure is reported with it");
+        assertEquals("injected force failure of " + FILE_A, e.getSuppressed()[0].getMessage());
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "the device was freed");
+    }
+
     /** A slot out of range is named with the range; it got the JDK's "Index 4 out of bounds for length 4". */
     @Test
     void keyInSlotOutOfRangeNamesTheSlotAndTheRange() throws IOException {
@@ -473,6 +505,37 @@ class NvmSwapStoreTest {
             assertFileHolds(FILE_A, 2, 21);
             assertEquals(3, store.stats().deviceWriteErrors());
             assertEquals(3, store.device().stats().failedWrites());
+        }
+    }
+
+    /**
+     * A dirty copy torn by a failed NVM write whose frame's newer version could not be written to the file either: the
+     * copy, the only holder of a version the file never got, is dropped, and a flush under way that counted on it must
+     * not return as if the file had it. Its force succeeded, the file without the page.
+     */
+    @Test
+    void aTornDirtyCopyWhoseRescueFailedFailsTheNextForce() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(20);
+            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
+            swapper.read(2, frame);
+            pages.fill(frame, 21);
+            store.device().failNextWrites(1);
+            files.hook = (file, pageId) -> {
+                throw new IOException("injected: a.db's disk fails");
+            };
+            assertThrows(IOException.class, () -> swapper.evict(2, frame, true));
+            files.hook = (file, pageId) -> {
+            };
+            assertFalse(store.contains(0, 2), "the torn slot is dropped");
+            IOException lost = assertThrows(IOException.class, swapper::force, "a flush under way did not get page 2");
+            assertTrue(lost.getMessage().contains("page 2 of a.db"), lost.getMessage());
+            swapper.write(2, frame);                      // the frame, still dirty, is flushed later
+            swapper.force();                              // reported once
+            assertFileHolds(FILE_A, 2, 21);
+            store.checkInvariants();
+            swapper.close();
         }
     }
 
