@@ -31,9 +31,10 @@ import sun.misc.Unsafe;
  * {@link #checkAndClearBoundsFlag()} reports.
  *
  * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
- * cursor's offset ({@link #getOffset()}), which it advances by the access's width (a write that a read cursor refuses
- * leaves it where it was); {@code next()} sets the offset to 0, and a {@code shouldRetry()} that returns true puts it back where the read began (the last
- * {@code next()} or {@code setOffset}). A record format read field by field:
+ * cursor's offset ({@link #getOffset()}), which it advances by the access's width (a write that a read
+ * cursor refuses leaves it where it was); {@code next()} sets the offset to 0, and a {@code shouldRetry()}
+ * that returns true puts it back where the read began (the last {@code next()} or {@code setOffset}). A
+ * record format read field by field:
  * <pre>{@code
  * if (c.next(pageId)) {
  *     do {
