@@ -22,10 +22,10 @@ import sun.misc.Unsafe;
  * ({@link FileReopener}: the same file even if it was renamed, or a clear IOException) and retries.
  * Either way a caller's interrupt status is cleared for the duration of the call and set again after it,
  * so an interrupted thread does not close an interruptible channel at every call it makes.
- * A reopen while something written is not yet known to be durable (written since the last force began, in flight as
- * the channel closed, or before a force that had not yet forced it through the old channel) makes every later {@link #force()} fail, saying so: the
- * operating system (Linux) does not report a write error from before the reopen to the new channel, so a force through
- * it may succeed over lost pages.
+ * A reopen while something written is not yet known to be durable (written since the last force began, in
+ * flight as the channel closed, or before a force that had not yet forced it through the old channel) makes
+ * every later {@link #force()} fail, saying so: the operating system (Linux) does not report a write error
+ * from before the reopen to the new channel, so a force through it may succeed over lost pages.
  * <p>
  * Channels may transfer fewer bytes than asked; reads and writes loop until the page is done.
  * {@link #close()} forces what was written since the last {@link #force()}; any operation after it
