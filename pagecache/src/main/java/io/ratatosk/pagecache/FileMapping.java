@@ -721,6 +721,9 @@ final class FileMapping implements FrameOwner {
             while ((last = lastPageId.get()) > pageCount - 1 && !lastPageId.compareAndSet(last, pageCount - 1)) {
                 Thread.onSpinWait();
             }
+            if (unwrittenLastPage >= pageCount) {
+                unwrittenLastPage = -1; // an earlier cut's page, cut off now (a cut to 0 pages writes none of its own)
+            }
             if (last >= pageCount && pageCount > 0) {
                 // Set before, not in the catch: an Error (the zero page's native memory) left it unset, and nothing wrote the page
                 unwrittenLastPage = pageCount - 1;

@@ -283,6 +283,29 @@ class TruncateTest {
         assertFileIsTheCut(config, path);
     }
 
+    /**
+     * As above, then a truncate to no page at all, which cuts the unwritten page off, and a write growing the file past
+     * it again: a flush while writes fail reported 'a truncate left its last page 20 unwritten' (the cut to 0 pages had
+     * not cleared it), blaming a truncate whose page no longer mattered; it must name the flush's own failure.
+     */
+    @Test
+    void aCutToNoPageForgetsTheLastPageAnEarlierCutLeftUnwritten() throws Exception {
+        AtomicBoolean failWrites = new AtomicBoolean();
+        PageCacheConfig config = cutConfig();
+        cache = PageCache.open(config, failingWrites(failWrites));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        file.truncate(0); // nothing to write: a cut to 0 pages keeps no page
+        assertEquals(-1, file.getLastPageId());
+        writePages(file, 30, 31, 7);
+        IOException e = assertThrows(IOException.class, file::flush, "a flush while writes fail");
+        assertFalse(e.getMessage().contains("last page 20"), e.getMessage());
+        failWrites.set(false);
+        file.flush();
+        assertEquals(31L * PAGE, Files.size(path));
+    }
+
     /** As above, with no flush: the close writes the page the truncate could not. */
     @Test
     void aCutWhoseNewLastPageCannotBeWrittenIsWrittenByTheClose() throws Exception {
