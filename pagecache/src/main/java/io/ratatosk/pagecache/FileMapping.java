@@ -302,12 +302,28 @@ final class FileMapping implements FrameOwner {
      * ({@link #forceAfter}); a failed force does not: the pages it was to make durable were written, and so marked
      * clean, before it, and a later flush does not write them again. Its message says so, rather than that the dirty
      * pages stay in the cache (it did): after a failed fsync the operating system may have dropped them, and the next
-     * force succeed.
+     * force succeed. The last page a failed truncate left unwritten is written first; a failure there still lets the
+     * dirty pages go, and is thrown after them.
      */
     private void writeAndForce(boolean limited) throws IOException {
         try {
-            writeUnwrittenLastPage();
-            writePages(limited);
+            IOException lastPage = null;
+            try {
+                writeUnwrittenLastPage();
+            } catch (IOException e) {
+                lastPage = e; // the dirty pages go all the same: they do not wait on it (the unmap's must, as it drops them)
+            }
+            try {
+                writePages(limited);
+            } catch (Throwable t) {
+                if (lastPage != null) {
+                    Failures.add(t, lastPage);
+                }
+                throw t;
+            }
+            if (lastPage != null) {
+                throw lastPage;
+            }
             checkLastPageWritten();
         } catch (Throwable t) {
             forceAfter(t);

@@ -9,8 +9,12 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -304,6 +308,45 @@ class TruncateTest {
         failWrites.set(false);
         file.flush();
         assertEquals(31L * PAGE, Files.size(path));
+    }
+
+    /**
+     * As above, where only the cut's last page cannot be written (a bad block): a flush first tried that page and, when
+     * it failed, wrote none of the file's dirty pages, although they do not wait on it. Now it writes them, then fails
+     * for the page, which the next flush tries again.
+     */
+    @Test
+    void aFlushThatCannotWriteTheCutsLastPageStillWritesTheDirtyPages() throws Exception {
+        long badPage = 20;
+        AtomicBoolean badBlock = new AtomicBoolean();
+        PageCacheConfig config = cutConfig();
+        cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (badBlock.get() && pageId == badPage) {
+                    throw new IOException("injected: a bad block at page " + pageId);
+                }
+                super.write(pageId, address);
+            }
+        }));
+        Path path = dir.resolve("truncate.db");
+        PagedFile file = cache.map(path, PAGE);
+        writePages(file, 0, 2, 1);
+        file.flush(); // the file on disk: 2 pages
+        writePages(file, 22, 27, 1);
+        badBlock.set(true);
+        assertThrows(IOException.class, () -> file.truncate(21));
+        writePages(file, 5, 6, 500); // dirty, and no neighbour of the bad page
+        IOException e = assertThrows(IOException.class, file::flush, "a flush while the cut's last page cannot be written");
+        assertTrue(e.getMessage().contains("last page 20"), e.getMessage());
+        ByteBuffer buf = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            ch.read(buf, 5L * PAGE);
+        }
+        assertEquals(505, buf.getLong(0), "page 5, dirty, was written by the flush that could not write page 20");
+        badBlock.set(false);
+        file.flush();
+        assertEquals(21L * PAGE, Files.size(path));
     }
 
     /** As above, with no flush: the close writes the page the truncate could not. */
