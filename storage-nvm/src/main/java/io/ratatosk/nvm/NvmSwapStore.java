@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.TierCounters;
@@ -878,17 +879,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     // loop, leaving the files after it open and the device kept whatever NVM held.
                     IOException named = e instanceof IOException io ? io
                         : new IOException("closing " + owner.file() + " through the NVM tier failed: " + e, e);
-                    if (failure == null) {
-                        failure = named;
-                    } else {
-                        failure.addSuppressed(named);
-                    }
+                    failure = (IOException) Failures.add(failure, named);
                 } catch (Error e) {
-                    if (fatal == null) {
-                        fatal = e;
-                    } else {
-                        fatal.addSuppressed(e);
-                    }
+                    fatal = (Error) Failures.add(fatal, e);
                 }
             }
         }
@@ -925,11 +918,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         } catch (Error e) {
             // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
             // with that failure in it
-            if (fatal == null) {
-                fatal = e;
-            } else {
-                fatal.addSuppressed(e);
-            }
+            fatal = (Error) Failures.add(fatal, e);
         }
         if (failure != null || fatal != null) {
             throw thrown(failure, fatal);
