@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,20 +25,7 @@ class ThrowingLogHandlerTest {
     @Test
     void aCloseThatWarnsOfAnOpenCursorSucceedsWhenTheLogThrows() throws Exception {
         Logger log = Logger.getLogger("io.ratatosk.pagecache");
-        Handler throwing = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                throw new IllegalStateException("injected: the host's log handler failed");
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        Handler throwing = new ThrowingLogHandler();
         PrintStream err = System.err;
         ByteArrayOutputStream said = new ByteArrayOutputStream();
         PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",

@@ -174,20 +174,7 @@ class TierProviderLoadingTest {
     @Test
     void aLogHandlerThatThrowsOnTheWarningLeavesTheFlagsLoadable() throws Throwable {
         java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.ratatosk.pagecache");
-        java.util.logging.Handler throwing = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                throw new IllegalStateException("injected: the host's log handler failed");
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        java.util.logging.Handler throwing = new ThrowingLogHandler();
         log.addHandler(throwing);
         try (URLClassLoader loader = loaderWith(List.of(BrokenTierProviders.UpperCaseName.class.getName(),
                 BrokenTierProviders.Good.class.getName()))) {

@@ -225,20 +225,7 @@ class WarmupTest {
         bytes[bytes.length / 2] ^= 0x5A;
         Files.write(profile, bytes);
         java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.ratatosk.pagecache.warmup");
-        java.util.logging.Handler throwing = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord record) {
-                throw new IllegalStateException("injected: the host's log handler failed");
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        java.util.logging.Handler throwing = new ThrowingLogHandler();
         log.addHandler(throwing);
         try (PageCache cache = PageCache.open(config(true, "8m"))) {
             PagedFile paged = cache.map(file, PAGE, false); // warns of the corrupt profile
