@@ -2,6 +2,7 @@ package io.ratatosk.pagecache.internal;
 
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where threads that found a page being faulted in by another thread wait for that fault to end, parked
@@ -30,11 +31,13 @@ public final class FaultWaiters {
     private static final int PADDING = 32;
     /** A page fault served from the OS's cache takes a few microseconds: spin that long before sleeping. */
     private static final int SPINS = 32;
-    private static final long MAX_WAIT_MILLIS = 10;
+    static final long MAX_WAIT_MILLIS = 10;
 
     private final Object[] monitors = new Object[STRIPES];
     /** The first {@link #PADDING} ints stay unused: they share a cache line with the array's length, which every access reads. */
     private final AtomicIntegerArray waiting = new AtomicIntegerArray((STRIPES + 1) * PADDING);
+    /** Sleeps begun, each up to the bound: how often waiters looked again before their faults ended (read by tests). */
+    private final AtomicLong sleeps = new AtomicLong();
 
     public FaultWaiters() {
         for (int i = 0; i < STRIPES; i++) {
@@ -66,6 +69,7 @@ public final class FaultWaiters {
             synchronized (monitor) {
                 while (table.get(pageId) == TranslationTable.FAULTING) {
                     try {
+                        sleeps.incrementAndGet(); // once per sleep of up to the bound: nothing beside a fault's IO
                         monitor.wait(MAX_WAIT_MILLIS);
                     } catch (InterruptedException e) {
                         interrupted = true; // a fault is short: wait it out, and give the flag back after
@@ -78,6 +82,11 @@ public final class FaultWaiters {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Sleeps begun by waiters so far. */
+    long sleeps() {
+        return sleeps.get();
     }
 
     /** Called by the faulting thread after it moved {@code pageId}'s entry off FAULTING (either way). */
