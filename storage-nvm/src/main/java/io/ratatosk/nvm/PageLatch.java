@@ -26,7 +26,7 @@ final class PageLatch {
      * burnt a third of a CPU.
      */
     private static final long REGISTERED_PARK_NANOS = 10_000_000;
-    private static final long REGISTERED_PARK_MILLIS = REGISTERED_PARK_NANOS / 1_000_000;
+    static final long REGISTERED_PARK_MILLIS = REGISTERED_PARK_NANOS / 1_000_000;
     private static final int WAITER_SLOTS = 8;
 
     /** 0 free, 1 held. */
@@ -39,6 +39,8 @@ final class PageLatch {
      * number of them, which the slots' fixed array cannot name.
      */
     private final Object beyondSlotsMonitor = new Object();
+    /** Waits begun on {@link #beyondSlotsMonitor}, each up to the bound (read by tests); written under that monitor. */
+    private int beyondSlotsWaits;
     /**
      * The holder, written only by it (set after taking the latch, cleared before giving it up). Another thread may read
      * a stale value, but never itself: it only ever sees its own identity here between its own writes.
@@ -156,6 +158,7 @@ final class PageLatch {
             synchronized (beyondSlotsMonitor) {
                 if (state.get() != 0 && !anySlotFree()) {
                     try {
+                        beyondSlotsWaits++;
                         beyondSlotsMonitor.wait(REGISTERED_PARK_MILLIS);
                     } catch (InterruptedException e) {
                         interrupted = true;
@@ -166,6 +169,13 @@ final class PageLatch {
             beyondSlots.decrementAndGet();
         }
         return interrupted;
+    }
+
+    /** Waits begun by waiters without a slot so far. */
+    int beyondSlotsWaits() {
+        synchronized (beyondSlotsMonitor) {
+            return beyondSlotsWaits;
+        }
     }
 
     private boolean anySlotFree() {
