@@ -3,6 +3,7 @@ package io.ratatosk.pagecache;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.DaemonWorker;
+import io.ratatosk.pagecache.internal.HostLog;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
@@ -69,15 +70,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
      * then, with the log's failure.
      */
     private static void log(String message) {
-        try {
-            System.getLogger("io.ratatosk.pagecache.warmup").log(System.Logger.Level.WARNING, message);
-        } catch (Throwable logFailure) {
-            try {
-                System.err.println("io.ratatosk.pagecache.warmup: " + message + " (the log failed: " + logFailure + ")");
-            } catch (Throwable ignored) {
-                // nowhere left to say it
-            }
-        }
+        HostLog.warn("io.ratatosk.pagecache.warmup", message);
     }
 
     /** For tests: where warnings go instead of the system logger. */

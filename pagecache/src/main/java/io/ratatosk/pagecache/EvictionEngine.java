@@ -10,6 +10,7 @@ import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.internal.Backoff;
 import io.ratatosk.pagecache.internal.CacheCounter;
 import io.ratatosk.pagecache.internal.FreeList;
+import io.ratatosk.pagecache.internal.HostLog;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.CursorCounts;
 import io.ratatosk.pagecache.internal.PageMemory;
@@ -705,15 +706,7 @@ final class EvictionEngine {
      * read-ahead fail. Where the log fails, the warning goes to standard error with the log's failure.
      */
     static void warn(String warning) {
-        try {
-            System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, warning);
-        } catch (Throwable logFailure) {
-            try {
-                System.err.println(warning + " (the log failed: " + logFailure + ")");
-            } catch (Throwable ignored) {
-                // nowhere left to say it
-            }
-        }
+        HostLog.warn("io.ratatosk.pagecache", warning);
     }
 
     /** Cursors open right now, on any file of this cache. */

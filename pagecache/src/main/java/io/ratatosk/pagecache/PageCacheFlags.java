@@ -4,6 +4,7 @@ import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagCatalog;
 import io.ratatosk.core.config.FlagProblem;
 import io.ratatosk.core.config.FlagRule;
+import io.ratatosk.pagecache.internal.HostLog;
 import io.ratatosk.pagecache.tier.SwapTierProvider;
 import io.ratatosk.policies.PolicyRegistry;
 import java.util.ArrayList;
@@ -145,7 +146,7 @@ public final class PageCacheFlags {
                 if (name.equals(context.values().given(SWAP))) {
                     problems.add(new FlagProblem(SWAP.name(), name, "the rules of the tier provider "
                         + tier.provider().getClass().getName() + " cannot check this configuration: one threw "
-                        + TierProviders.inWords(e)));
+                        + HostLog.inWords(e)));
                 }
                 return;
             }
@@ -247,10 +248,10 @@ public final class PageCacheFlags {
 
         /** The throwable and its causes, in one line: a ServiceConfigurationError's own message hides the provider's. */
         private static String describe(Throwable t) {
-            StringBuilder text = new StringBuilder(inWords(t));
+            StringBuilder text = new StringBuilder(HostLog.inWords(t));
             Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Throwable cause = causeOf(t); cause != null && seen.add(cause); cause = causeOf(cause)) {
-                text.append(", caused by ").append(inWords(cause));
+                text.append(", caused by ").append(HostLog.inWords(cause));
             }
             return text.toString();
         }
@@ -260,14 +261,6 @@ public final class PageCacheFlags {
          * inside PageCacheFlags' initialization, whose failure (once, from a getMessage that threw) made every
          * configuration and page cache of the class loader fail for good.
          */
-        private static String inWords(Throwable t) {
-            try {
-                return String.valueOf(t);
-            } catch (Throwable unprintable) {
-                return t.getClass().getName() + " (its message could not be made: " + unprintable.getClass().getName() + ")";
-            }
-        }
-
         private static Throwable causeOf(Throwable t) {
             try {
                 return t.getCause();
@@ -278,18 +271,10 @@ public final class PageCacheFlags {
 
         private static TierProviders done(List<Loaded> loaded, List<String> refused) {
             for (String reason : refused) {
-                String warning = "swap tier provider left out (pagecache.swap cannot select it): " + reason;
-                try {
-                    System.getLogger("io.ratatosk.pagecache").log(System.Logger.Level.WARNING, warning);
-                } catch (Throwable logFailure) {
-                    // The host's logging, in PageCacheFlags' initialization: its failure once failed the class for good.
-                    // The reason stays in REFUSED_TIERS, and choosing the tier is refused naming it.
-                    try {
-                        System.err.println(warning + " (the log failed: " + inWords(logFailure) + ")");
-                    } catch (Throwable ignored) {
-                        // nowhere left to say it
-                    }
-                }
+                // In PageCacheFlags' initialization: a failing log once failed the class for good. The reason stays in
+                // REFUSED_TIERS, and choosing the tier is refused naming it.
+                HostLog.warn("io.ratatosk.pagecache", "swap tier provider left out (pagecache.swap cannot select it): "
+                    + reason);
             }
             return new TierProviders(loaded, refused);
         }
