@@ -164,7 +164,7 @@ final class FaultInjector {
             try {
                 maybeFail("write", file, pageId, true);
             } catch (IOException | Error e) {
-                noteTierForceFailure();
+                noteTierFailure(e);
                 throw e;
             }
             super.write(pageId, address);
@@ -172,12 +172,27 @@ final class FaultInjector {
 
         /**
          * With the NVM tier in front, the mapping's force writes the tier's dirty copies into the file before it forces
-         * the file: a write failing there fails the mapping's force, which sticks as any failed force does.
+         * the file: a write failing there fails the mapping's force, which sticks as any failed force does. The tier's
+         * forget (the first step of its close of the file) writes them too: a write failing there fails that close, which
+         * unmapped the file all the same and reported the failure, so the swapper counts as closed from it on, as where
+         * the forget reached its force ({@link #force}). A retried close that then succeeds owes nothing more: left
+         * open, this record took that retry for the close of a mapping whose failed force had never been reported.
+         * And where an NVM write tore a dirty copy, the tier writes the frame's version to the file at once
+         * ({@code NvmSwapStore.overwrite}): an IOException there leaves the page in neither, which the tier keeps for the
+         * mapping's next force to throw, and that failure sticks as any failed force does.
          */
-        private void noteTierForceFailure() {
-            if (insideTier("force")) {
-                forceFailed = true;
-            }
+        private void noteTierFailure(Throwable failure) {
+            StackWalker.getInstance().walk(frames -> {
+                frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
+                    if (f.getMethodName().equals("force")
+                        || f.getMethodName().equals("overwrite") && failure instanceof IOException) {
+                        forceFailed = true;
+                    } else if (f.getMethodName().equals("forget") && closedBy == null) {
+                        closedBy = Thread.currentThread();
+                    }
+                });
+                return null;
+            });
         }
 
         /**
@@ -192,7 +207,7 @@ final class FaultInjector {
             try {
                 maybeFail("vectored write", file, startPageId, true);
             } catch (IOException | Error e) {
-                noteTierForceFailure();
+                noteTierFailure(e);
                 int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
                 if (written > 0) {
                     super.write(startPageId, addresses, written);
