@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache.writeaware;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.FrameTable;
@@ -185,6 +186,32 @@ class WriteAwareEvictionTest {
             assertEquals(1, aware.nextVictim(sweep));
             assertEquals(0, aware.dirtySkips());
             assertEquals("round-robin+write-aware", aware.name());
+        }
+    }
+
+    /**
+     * A wrapped policy naming a frame the cache does not have (a bug) is refused naming the policy and the frame, at
+     * every budget: with one above 0 the wrapper read that frame's skip count first, an ArrayIndexOutOfBoundsException
+     * that named neither (and past it, the frame's dirty bit, a read outside the frame table).
+     */
+    @Test
+    void aVictimThatIsNoFrameOfTheCacheIsRefusedNamingThePolicyAndTheFrame() {
+        try (FrameTable frames = new FrameTable(4)) {
+            for (int bad : new int[] {frames.frameCount(), -2}) {
+                WriteAwareEviction aware = new WriteAwareEviction(new InertPolicy("off-by-one") {
+                    @Override
+                    public int nextVictim(Sweep sweep) {
+                        return bad;
+                    }
+                }, frames, 4, 1, 1);
+                for (int budget : WriteAwareEviction.BUDGETS) {
+                    aware.forceBudget(budget);
+                    IllegalStateException e = assertThrows(IllegalStateException.class, () -> aware.nextVictim(Sweep.background()),
+                        "victim " + bad + ", budget " + budget);
+                    assertTrue(e.getMessage().startsWith("eviction policy off-by-one named frame " + bad + " as its victim")
+                        && e.getMessage().contains("(0 to " + (frames.frameCount() - 1) + ")"), e.getMessage());
+                }
+            }
         }
     }
 
