@@ -9,6 +9,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.pagecache.InertPolicy;
 import io.ratatosk.policies.PolicyRegistry;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,10 +58,19 @@ class WriteAwareEvictionTest {
      * and DeferredLRU the wrapper still never costs more than a sixteenth in misses (the other tests),
      * but the budget the shadows choose cuts their write-backs far less (2%, 23% and 2% measured).
      */
-    static Iterable<String> usageClockPolicies() {
+    static List<String> usageClockPolicies() {
         return PolicyRegistry.NAMES.stream()
             .filter(name -> !name.startsWith("clock-pro") && !name.equals("deferred-lru"))
             .toList();
+    }
+
+    /**
+     * The policies {@link #usageClockPolicies} leaves out. On the read/write mix their misses and write-backs are bounded
+     * here; the usage clocks' are held to more (a quarter fewer write-backs, misses within the same sixteenth) by
+     * {@link #cutsWriteBacksByAQuarterOrMoreOnAReadWriteMixWithoutCostingMisses} over the very same runs.
+     */
+    static List<String> otherPolicies() {
+        return PolicyRegistry.NAMES.stream().filter(name -> !usageClockPolicies().contains(name)).toList();
     }
 
     private static FrameCacheSimulation run(String policy, boolean writeAware, Workload workload) {
@@ -90,7 +100,7 @@ class WriteAwareEvictionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("policies")
+    @MethodSource("otherPolicies")
     void neverCostsMoreThanASixteenthInMissesOnTheReadWriteMix(String policy) {
         FrameCacheSimulation plain = run(policy, false, WRITES_ON_A_HOT_TENTH);
         FrameCacheSimulation aware = run(policy, true, WRITES_ON_A_HOT_TENTH);
