@@ -225,6 +225,17 @@ class WriteAwareEvictionTest {
         }
     }
 
+    /** A negative count of NVM slots is refused naming it: the sampler made it a tier of one slot per shadow. */
+    @Test
+    void aNegativeNvmSlotCountIsRefusedNamingIt() {
+        try (FrameTable frames = new FrameTable(4)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new WriteAwareEviction(new InertPolicy("inert"), frames, -5, 4, 1, 1));
+            assertEquals("the NVM tier's slots must be 0 (no tier) or more: nvmSlots=-5", e.getMessage());
+            assertEquals(0, new WriteAwareEviction(new InertPolicy("inert"), frames, 0, 4, 1, 1).budget());
+        }
+    }
+
     @Test
     void theBestVariantHasTheFewestMissesPlusWriteBacksAmongThoseWithinASixteenthOfThePlainMisses() {
         // Variant 1 is cheapest overall but misses 1/8 more than variant 0: refused.
