@@ -179,6 +179,24 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * A page trace's key whose file part (file id + 1) is 0 is no page's key, and is refused naming it and the offset:
+     * another format's 64-bit keys under a .pagetrace name (small numbers, all of them such keys) were read as pages
+     * without a word. The writer refuses to write one, so that what it writes reads back.
+     */
+    @Test
+    void aPageTraceKeyNamingNoFileIsRefusedByTheReaderAndTheWriter() throws IOException {
+        long noFile = PageKey.MAX_PAGE_ID; // every page bit set, no file bit
+        Path f = write(dir, "corda-keys.pagetrace", longs(PageKey.of(0, 5), noFile));
+        assertFails(() -> TraceReader.read(f), f.toString(), "decompressed byte 8",
+            String.format(java.util.Locale.ROOT, "page key 0x%016x names no file", noFile));
+        try (PageTraceWriter w = new PageTraceWriter(dir.resolve("x.pagetrace"))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.append(5));
+            assertTrue(e.getMessage().contains("0x0000000000000005 names no file"), e.getMessage());
+            w.append(PageKey.of(PageKey.MAX_FILE_ID, PageKey.MAX_PAGE_ID)); // the largest key still names a file
+        }
+    }
+
     @Test
     void pageTraceWithKeyZeroFailsNamingTheOffset() throws IOException {
         Path f = write(dir, "bad.pagetrace", longs(PageKey.of(0, 5), 0));
