@@ -172,6 +172,16 @@ class TraceReaderTest {
         }
     }
 
+    /** A folder given as a trace is refused naming it: read, it failed with an IOException "Is a directory" alone. */
+    @Test
+    void aFolderIsRefusedNamingIt() throws IOException {
+        Path folder = java.nio.file.Files.createDirectories(dir.resolve("lirs/folder.trace"));
+        for (TraceFormat format : TraceFormat.values()) {
+            IOException e = assertThrows(IOException.class, () -> TraceReader.read(folder, format), format.id());
+            assertEquals(folder + ": a folder, not a trace file", e.getMessage());
+        }
+    }
+
     @Test
     void pageTraceWriterRefusesTheUnboundKey() throws IOException {
         try (PageTraceWriter w = new PageTraceWriter(dir.resolve("x.pagetrace"))) {
