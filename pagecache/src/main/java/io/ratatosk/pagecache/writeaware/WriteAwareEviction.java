@@ -127,8 +127,8 @@ public final class WriteAwareEviction implements EvictionPolicy {
         while (true) {
             int victim = policy.nextVictim(sweep);
             if (victim != NO_VICTIM && (victim < 0 || victim >= skips.length)) {
-                // Its skip count and dirty bit were read at that index: an ArrayIndexOutOfBoundsException naming no
-                // policy, or, past the skips' checks, a read of native memory outside the frame table.
+                // Its skip count was read at that index first (a bare ArrayIndexOutOfBoundsException), and its dirty
+                // bit lies in native memory outside the frame table.
                 throw new IllegalStateException("eviction policy " + policy.name() + " named frame " + victim + " as its"
                     + " victim, which is no frame of this cache (0 to " + (skips.length - 1) + "): a bug in the policy;"
                     + " nothing was evicted");
