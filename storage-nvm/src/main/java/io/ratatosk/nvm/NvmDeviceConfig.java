@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
+import io.ratatosk.core.config.FlagValueException;
 import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCacheFlags;
 
 /**
  * Everything that shapes the emulated NVM tier, immutable and validated when built. A bad value
@@ -30,7 +32,7 @@ public final class NvmDeviceConfig {
     public static final String INJECT_LATENCY = NvmFlags.INJECT_LATENCY.name();
     public static final String REMAPPING = NvmFlags.REMAPPING.name();
     /** Not an NVM flag; named in messages about the page size this config was built for. */
-    public static final String PAGE_SIZE = "pagecache.page_size";
+    public static final String PAGE_SIZE = PageCacheFlags.PAGE_SIZE.name();
 
     public static final NvmProfile DEFAULT_PROFILE = NvmProfile.NVME;
     public static final long DEFAULT_CAPACITY = 256L << 20;
@@ -59,9 +61,7 @@ public final class NvmDeviceConfig {
     private final int prefetch;
 
     private NvmDeviceConfig(Builder b) {
-        if (b.pageSize <= 0) {
-            throw refused(PAGE_SIZE, "be positive", b.pageSize);
-        }
+        checkPageSize(b.pageSize);
         this.profile = notNull(PROFILE, b.profile, NvmFlags.PROFILES);
         this.pageSize = b.pageSize;
         if (b.capacityBytes < b.pageSize) {
@@ -99,6 +99,19 @@ public final class NvmDeviceConfig {
             throw refused(PREFETCH, "be in [0, " + MAX_PREFETCH + "]", b.prefetch);
         }
         this.prefetch = b.prefetch;
+    }
+
+    /**
+     * The page cache's own rule for its page size, from its flag: the builder took any positive size, so a tier
+     * could be built for pages the page cache refuses, and at 1 GiB pages took 64 GiB of scratch buffers besides its
+     * slots.
+     */
+    private static void checkPageSize(int pageSize) {
+        try {
+            PageCacheFlags.PAGE_SIZE.parse(Integer.toString(pageSize));
+        } catch (FlagValueException e) {
+            throw refused(PAGE_SIZE, "be " + PageCacheFlags.PAGE_SIZE.accepted(), pageSize);
+        }
     }
 
     private static long checkOverride(String flag, long nanos) {

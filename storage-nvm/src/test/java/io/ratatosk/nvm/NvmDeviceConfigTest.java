@@ -172,9 +172,26 @@ class NvmDeviceConfigTest {
         assertEquals("pagecache.nvm.devices must not exceed the number of NVM slots (capacity / page size = 4):"
             + " pagecache.nvm.devices=5", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(0).build());
-        assertTrue(e.getMessage().startsWith("pagecache.page_size must be positive"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("pagecache.page_size must be a power-of-two size"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> NvmDeviceConfig.builder(PAGE).capacityBytes(4096).build());
         assertTrue(e.getMessage().startsWith("pagecache.nvm.capacity must be at least one page"), e.getMessage());
+    }
+
+    /**
+     * The builder refuses a page size the page cache's flag refuses (a power of two from 512 bytes to 1 MiB), naming
+     * it: it took any positive size, and the tier built on it then took 64 such pages of scratch memory.
+     */
+    @Test
+    void theBuilderRefusesAPageSizeThePageCacheRefuses() {
+        for (int pageSize : new int[] {256, 3000, PAGE + 512, 2 << 20, 1 << 30, Integer.MAX_VALUE, -PAGE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NvmDeviceConfig.builder(pageSize).slots(4).build(), "page size " + pageSize);
+            assertEquals("pagecache.page_size must be a power-of-two size in [512, 1m]: pagecache.page_size=" + pageSize,
+                e.getMessage());
+        }
+        for (int pageSize = 512; pageSize <= 1 << 20; pageSize <<= 1) {
+            assertEquals(pageSize, NvmDeviceConfig.builder(pageSize).slots(4).build().pageSize());
+        }
     }
 
     /** A null choice is refused naming the flag and its values, as the builder's other refusals: it was a NullPointerException. */

@@ -56,7 +56,7 @@ final class EvictionOrder {
         sweep.begin();
         long calls = (long) MAX_CALLS_PER_FRAME * frames.frameCount();
         while (n < count && calls-- > 0) {
-            int victim = outgoing.nextVictim(sweep);
+            int victim = VictimCheck.checked(outgoing.nextVictim(sweep), "the outgoing expert", outgoing, frames);
             if (victim == EvictionPolicy.NO_VICTIM) {
                 if (++emptyPasses > MAX_EMPTY_PASSES) {
                     break; // what is left cannot be evicted now (pinned)

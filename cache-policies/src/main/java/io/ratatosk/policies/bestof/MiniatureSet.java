@@ -122,7 +122,7 @@ final class MiniatureSet {
         policy.housekeeping();
         sweeps[miniature].begin();
         for (int empty = 0; empty < MAX_EMPTY_SWEEPS; empty++) {
-            int victim = policy.nextVictim(sweeps[miniature]);
+            int victim = VictimCheck.checked(policy.nextVictim(sweeps[miniature]), "the miniature of", policy, table);
             if (victim != EvictionPolicy.NO_VICTIM) {
                 long old = table.binding(victim);
                 table.setBinding(victim, PageKey.UNBOUND);

@@ -61,7 +61,7 @@ public final class WriteAwareEviction implements EvictionPolicy {
 
     /**
      * @param policy         the configured policy, which keeps deciding everything but whether to pass over
-     * @param nvmSlots       the NVM tier's slots, which the shadows model to count NVM writes; 0 without NVM
+     * @param nvmSlots       the NVM tier's slots, which the shadows model to count NVM writes; 0 without NVM, never negative
      * @param maxUsage       max usage of the usage-count clock the shadows model the policy with, in [1, 127]
      * @param faultUsage     its fault usage, in [0, maxUsage]
      * @param evictThreshold its evict threshold, in [0, maxUsage]
@@ -69,6 +69,10 @@ public final class WriteAwareEviction implements EvictionPolicy {
      */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int nvmSlots, int maxUsage, int faultUsage,
                               int evictThreshold) {
+        if (nvmSlots < 0) {
+            // The sampler rounds a tier's slots to at least one per shadow, so a negative count modeled a tier of one.
+            throw new IllegalArgumentException("the NVM tier's slots must be 0 (no tier) or more: nvmSlots=" + nvmSlots);
+        }
         this.policy = policy;
         this.frames = frames;
         this.skips = new byte[frames.frameCount()];
@@ -122,6 +126,13 @@ public final class WriteAwareEviction implements EvictionPolicy {
         int passed = 0;
         while (true) {
             int victim = policy.nextVictim(sweep);
+            if (victim != NO_VICTIM && (victim < 0 || victim >= skips.length)) {
+                // Its skip count was read at that index first (a bare ArrayIndexOutOfBoundsException), and its dirty
+                // bit lies in native memory outside the frame table.
+                throw new IllegalStateException("eviction policy " + policy.name() + " named frame " + victim + " as its"
+                    + " victim, which is no frame of this cache (0 to " + (skips.length - 1) + "): a bug in the policy;"
+                    + " nothing was evicted");
+            }
             if (budget == 0 || victim == NO_VICTIM || passed >= MAX_SKIPS_PER_SEARCH
                 || skips[victim] >= budget || !frames.isModified(victim)) {
                 return victim;

@@ -1,10 +1,6 @@
 package io.ratatosk.bench.sim;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -16,59 +12,52 @@ import java.util.Locale;
  * readers of this format (Caffeine's simulator among them, where the anchors come from) take any line with a start and
  * a count, and a held-out trace converted by one of them may have two or three.
  */
-final class ArcRangeDecoder extends KeyDecoder {
+final class ArcRangeDecoder extends TextKeyDecoder {
     /**
      * The most requests one line may stand for. The published traces' counts are 8 to 512 blocks; a corrupt line's
      * count in the billions would expand into as many keys and run out of memory after minutes, naming no line.
      */
     static final long MAX_COUNT = 1 << 20;
 
-    private long line;
-
     ArcRangeDecoder(Path file) {
         super(file);
     }
 
     @Override
-    void decode(InputStream in, KeySink sink) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII), 1 << 16);
-        String text;
-        while ((text = reader.readLine()) != null) {
-            line++;
-            int startFrom = skipSpaces(text, 0);
-            if (startFrom == text.length()) {
-                continue;
-            }
-            int startTo = skipToken(text, startFrom);
-            int countFrom = skipSpaces(text, startTo);
-            int countTo = skipToken(text, countFrom);
-            if (countFrom == countTo) {
-                throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
-            }
-            long start;
-            long count;
-            try {
-                start = Long.parseLong(text, startFrom, startTo, 10);
-                count = Long.parseLong(text, countFrom, countTo, 10);
-            } catch (NumberFormatException e) {
-                throw malformed("expected `start count ignored reqno` with integer start and count, found \""
-                    + LirsTextDecoder.abbreviate(text) + "\"");
-            }
-            if (count < 0) {
-                throw malformed("negative count " + count);
-            }
-            if (count > MAX_COUNT) {
-                throw malformed(String.format(Locale.ROOT, "count %d is above %,d, the most one line may stand for"
-                    + " (ARC traces' counts are 8 to 512 blocks)", count, MAX_COUNT));
-            }
-            if (count > 0 && start > Long.MAX_VALUE - (count - 1)) {
-                // start + count overflowed, so the loop below ran no times: the line's requests were dropped silently
-                throw malformed(String.format(Locale.ROOT, "start %d and count %d pass the largest key %d", start, count,
-                    Long.MAX_VALUE));
-            }
-            for (long k = start, end = start + count; k != end; k++) {
-                sink.accept(k);
-            }
+    void decodeLine(String text, KeySink sink) throws IOException {
+        int startFrom = skipSpaces(text, 0);
+        if (startFrom == text.length()) {
+            return;
+        }
+        int startTo = skipToken(text, startFrom);
+        int countFrom = skipSpaces(text, startTo);
+        int countTo = skipToken(text, countFrom);
+        if (countFrom == countTo) {
+            throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
+        }
+        long start;
+        long count;
+        try {
+            start = Long.parseLong(text, startFrom, startTo, 10);
+            count = Long.parseLong(text, countFrom, countTo, 10);
+        } catch (NumberFormatException e) {
+            throw malformed("expected `start count ignored reqno` with integer start and count, found \""
+                + LirsTextDecoder.abbreviate(text) + "\"");
+        }
+        if (count < 0) {
+            throw malformed("negative count " + count);
+        }
+        if (count > MAX_COUNT) {
+            throw malformed(String.format(Locale.ROOT, "count %d is above %,d, the most one line may stand for"
+                + " (ARC traces' counts are 8 to 512 blocks)", count, MAX_COUNT));
+        }
+        if (count > 0 && start > Long.MAX_VALUE - (count - 1)) {
+            // start + count overflowed, so the loop below ran no times: the line's requests were dropped silently
+            throw malformed(String.format(Locale.ROOT, "start %d and count %d pass the largest key %d", start, count,
+                Long.MAX_VALUE));
+        }
+        for (long k = start, end = start + count; k != end; k++) {
+            sink.accept(k);
         }
     }
 
@@ -84,10 +73,5 @@ final class ArcRangeDecoder extends KeyDecoder {
             i++;
         }
         return i;
-    }
-
-    @Override
-    String position() {
-        return "line " + line;
     }
 }

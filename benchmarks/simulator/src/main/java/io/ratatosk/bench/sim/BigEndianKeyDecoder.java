@@ -1,15 +1,18 @@
 package io.ratatosk.bench.sim;
 
+import io.ratatosk.core.PageKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Binary traces: big-endian keys of 4 bytes (unsigned) or 8 bytes, back to back, nothing else. A
- * stream that ends inside a key is an error, as is key 0 in a page trace (0 means "unbound").
+ * stream that ends inside a key is an error, as is a page trace's key that is no {@link PageKey}: 0 (it means
+ * "unbound"), or one whose file part (the top 16 bits, file id + 1) is 0.
  */
 final class BigEndianKeyDecoder extends KeyDecoder {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -48,6 +51,11 @@ final class BigEndianKeyDecoder extends KeyDecoder {
                 long key = width == 4 ? Integer.toUnsignedLong((int) INT.get(buf, i)) : (long) LONG.get(buf, i);
                 if (pageKeys && key == 0) {
                     throw malformed("page key 0 is not a page (0 means unbound)");
+                }
+                if (pageKeys && PageKey.fileId(key) < 0) {
+                    // No page's key has 0 in its file part (file id + 1): the keys of another format, or damage
+                    throw malformed(String.format(Locale.ROOT, "page key 0x%016x names no file (its top %d bits, file id + 1,"
+                        + " are 0): not a page trace? --format names another", key, PageKey.FILE_ID_BITS));
                 }
                 sink.accept(key);
                 offset += width;

@@ -1,10 +1,6 @@
 package io.ratatosk.bench.sim;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -13,35 +9,23 @@ import java.nio.file.Path;
  * format do, so that a trace whose markers carry more than the star still reads). Anything else that is
  * not an integer is an error.
  */
-final class LirsTextDecoder extends KeyDecoder {
-    private long line;
-
+final class LirsTextDecoder extends TextKeyDecoder {
     LirsTextDecoder(Path file) {
         super(file);
     }
 
     @Override
-    void decode(InputStream in, KeySink sink) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII), 1 << 16);
-        String text;
-        while ((text = reader.readLine()) != null) {
-            line++;
-            String s = text.strip();
-            if (s.isEmpty() || s.indexOf('*') >= 0) {
-                continue;
-            }
-            try {
-                sink.accept(Long.parseLong(s));
-            } catch (NumberFormatException e) {
-                throw malformed("expected one integer key per line, found \"" + abbreviate(s) + "\""
-                    + (line == 1 && s.startsWith("\uFFFD\uFFFD\uFFFD") ? " (a UTF-8 byte order mark?)" : ""));
-            }
+    void decodeLine(String text, KeySink sink) throws IOException {
+        String s = text.strip();
+        if (s.isEmpty() || s.indexOf('*') >= 0) {
+            return;
         }
-    }
-
-    @Override
-    String position() {
-        return "line " + line;
+        try {
+            sink.accept(Long.parseLong(s));
+        } catch (NumberFormatException e) {
+            throw malformed("expected one integer key per line, found \"" + abbreviate(s) + "\""
+                + (lineNumber() == 1 && s.startsWith("\uFFFD\uFFFD\uFFFD") ? " (a UTF-8 byte order mark?)" : ""));
+        }
     }
 
     /**

@@ -44,10 +44,15 @@ public final class PageTraceWriter implements AutoCloseable {
         }
     }
 
-    /** Appends one request; {@code pageKey} must be a bound {@link PageKey} (never 0). */
+    /** Appends one request; {@code pageKey} must be a bound {@link PageKey}: never 0, and naming a file. */
     public void append(long pageKey) throws IOException {
         if (pageKey == PageKey.UNBOUND) {
             throw new IllegalArgumentException("a page trace holds bound page keys only: pageKey=0");
+        }
+        if (PageKey.fileId(pageKey) < 0) {
+            // the reader refuses it: a trace written with one could not be read back
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "a page trace holds page keys only, and"
+                + " 0x%016x names no file (its top %d bits, file id + 1, are 0)", pageKey, PageKey.FILE_ID_BITS));
         }
         if (fill == buffer.length) {
             out.write(buffer, 0, fill);

@@ -3,6 +3,7 @@ package io.ratatosk.bench.sim;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +44,10 @@ public final class TraceReader {
 
     /** As {@link #read(Path, TraceFormat, String)}, a trace past {@code limits} refused naming where it passed them. */
     static Trace read(Path file, TraceFormat format, String name, Trace.Limits limits) throws IOException {
+        if (Files.isDirectory(file)) {
+            // Opened and read, a folder failed with an IOException "Is a directory" that named nothing
+            throw new FileSystemException(file.toString(), null, "a folder, not a trace file");
+        }
         long sizeOnDisk = Files.size(file);
         TraceCompression compression = TraceCompression.of(file);
         Trace.Builder builder = new Trace.Builder(name, format.id(),

@@ -52,6 +52,71 @@ class TraceReaderTest {
         assertEquals("lirs/t.trace.gz", t.name());
     }
 
+    /**
+     * A text trace whose line runs on without a break (a binary trace read as text, a damaged one) is refused at that
+     * line, naming the file and the line: readLine gathered the whole line, and a large file's ran the heap out.
+     */
+    @Test
+    void aTextLineLongerThanTheBoundIsRefusedNamingTheFileAndTheLine() throws IOException {
+        byte[] noBreak = new byte[8 << 20];
+        Arrays.fill(noBreak, (byte) '7');
+        for (String[] trace : new String[][] {{"lirs/long.trace.gz", "5\n"}, {"arc/long.lis.gz", "5 1 0 0\r\n"}}) {
+            byte[] firstLine = text(trace[1]);
+            byte[] data = Arrays.copyOf(firstLine, firstLine.length + noBreak.length);
+            System.arraycopy(noBreak, 0, data, firstLine.length, noBreak.length);
+            Path f = write(dir, trace[0], gzip(data));
+            assertFails(() -> TraceReader.read(f), f + ": line 2: a line of more than "
+                + String.format(java.util.Locale.ROOT, "%,d", TextKeyDecoder.MAX_LINE_CHARS) + " characters");
+        }
+    }
+
+    /** The text decoders stop within a little more than the bound of a line without a break, whatever follows it. */
+    @Test
+    void aTextDecoderReadsLittleMoreThanTheBoundOfALineWithoutABreak() {
+        for (TraceFormat format : new TraceFormat[] {TraceFormat.LIRS, TraceFormat.ARC}) {
+            CountingInputStream digits = new CountingInputStream(new java.io.InputStream() {
+                private long left = 32 << 20;
+
+                @Override
+                public int read() {
+                    return left-- > 0 ? '7' : -1;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    int n = (int) Math.min(len, left);
+                    Arrays.fill(b, off, off + n, (byte) '7');
+                    left -= n;
+                    return n == 0 && len > 0 ? -1 : n;
+                }
+            });
+            KeyDecoder decoder = format.decoderFor(dir.resolve("digits"));
+            assertThrows(TraceFormatException.class, () -> decoder.decode(digits, key -> { }), format.id());
+            assertTrue(digits.count() <= 4 * TextKeyDecoder.MAX_LINE_CHARS, format.id() + ": read " + digits.count() + " bytes");
+        }
+    }
+
+    @Test
+    void textLinesEndAtLineFeedCarriageReturnOrBothAcrossTheDecodersChunks() throws IOException {
+        // A key on each side of every chunk boundary the decoder's 64k characters could fall on, ended three ways.
+        StringBuilder text = new StringBuilder();
+        List<Long> keys = new java.util.ArrayList<>();
+        String[] ends = {"\n", "\r", "\r\n"};
+        for (int key = 0; text.length() < 3 * 65536; key++) {
+            text.append(key).append(ends[key % 3]);
+            keys.add((long) key);
+        }
+        text.append("9999999"); // the last line without an end
+        keys.add(9_999_999L);
+        List<Long> read = new java.util.ArrayList<>();
+        decoderOf(TraceFormat.LIRS).decode(new java.io.ByteArrayInputStream(text(text.toString())), read::add);
+        assertEquals(keys, read);
+    }
+
+    private KeyDecoder decoderOf(TraceFormat format) {
+        return format.decoderFor(dir.resolve("t"));
+    }
+
     @Test
     void arcLinesExpandToConsecutiveKeysFromStart() throws IOException {
         Path f = write(dir, "arc/t.lis.zst", zstd(text("10 3 0 0\n11 1 0 1\n\n100 0 0 2\n10 2 0 3\n")));
@@ -107,10 +172,38 @@ class TraceReaderTest {
         }
     }
 
+    /** A folder given as a trace is refused naming it: read, it failed with an IOException "Is a directory" alone. */
+    @Test
+    void aFolderIsRefusedNamingIt() throws IOException {
+        Path folder = java.nio.file.Files.createDirectories(dir.resolve("lirs/folder.trace"));
+        for (TraceFormat format : TraceFormat.values()) {
+            IOException e = assertThrows(IOException.class, () -> TraceReader.read(folder, format), format.id());
+            assertEquals(folder + ": a folder, not a trace file", e.getMessage());
+        }
+    }
+
     @Test
     void pageTraceWriterRefusesTheUnboundKey() throws IOException {
         try (PageTraceWriter w = new PageTraceWriter(dir.resolve("x.pagetrace"))) {
             assertThrows(IllegalArgumentException.class, () -> w.append(PageKey.UNBOUND));
+        }
+    }
+
+    /**
+     * A page trace's key whose file part (file id + 1) is 0 is no page's key, and is refused naming it and the offset:
+     * another format's 64-bit keys under a .pagetrace name (small numbers, all of them such keys) were read as pages
+     * without a word. The writer refuses to write one, so that what it writes reads back.
+     */
+    @Test
+    void aPageTraceKeyNamingNoFileIsRefusedByTheReaderAndTheWriter() throws IOException {
+        long noFile = PageKey.MAX_PAGE_ID; // every page bit set, no file bit
+        Path f = write(dir, "corda-keys.pagetrace", longs(PageKey.of(0, 5), noFile));
+        assertFails(() -> TraceReader.read(f), f.toString(), "decompressed byte 8",
+            String.format(java.util.Locale.ROOT, "page key 0x%016x names no file", noFile));
+        try (PageTraceWriter w = new PageTraceWriter(dir.resolve("x.pagetrace"))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.append(5));
+            assertTrue(e.getMessage().contains("0x0000000000000005 names no file"), e.getMessage());
+            w.append(PageKey.of(PageKey.MAX_FILE_ID, PageKey.MAX_PAGE_ID)); // the largest key still names a file
         }
     }
 

@@ -24,11 +24,17 @@ import java.util.Set;
  * like, membership or friendship that exists already is found there).
  */
 public final class UpdatePrecheck {
-    /** The id index's largest id (56 bits, the id space above them). */
+    /** The largest id the store's id index takes (IdIndexLayout.MAX_LDBC_ID: 56 bits, the id space above them). */
     private static final long MAX_ID = (1L << 56) - 1;
     private final StoreReader reader;
-    /** The nodes earlier updates add, by id-index key (posts and comments share an id space). */
-    private final Map<Long, Added> added = new HashMap<>();
+    /** The nodes earlier updates add, by id space and id, as the id index files them (posts and comments share a space). */
+    private final Map<IndexedId, Added> added = new HashMap<>();
+
+    private record IndexedId(int idSpace, long id) {
+        IndexedId(Label label, long id) {
+            this(label.idSpace(), id);
+        }
+    }
 
     private record Added(Label label, Update by) {
     }
@@ -63,7 +69,7 @@ public final class UpdatePrecheck {
         Set<Long> ids = new HashSet<>();
         added.forEach((key, a) -> {
             if (a.label() == label) {
-                ids.add(key & MAX_ID);
+                ids.add(key.id());
             }
         });
         return ids;
@@ -84,14 +90,8 @@ public final class UpdatePrecheck {
                 }
                 add(u, Label.PERSON, "personId");
             }
-            case IU2 -> {
-                existing(u, Label.PERSON, u.id("personId"), "personId");
-                existing(u, Label.POST, u.id("postId"), "postId");
-            }
-            case IU3 -> {
-                existing(u, Label.PERSON, u.id("personId"), "personId");
-                existing(u, Label.COMMENT, u.id("commentId"), "commentId");
-            }
+            case IU2 -> like(u, "postId", Label.POST);
+            case IU3 -> like(u, "commentId", Label.COMMENT);
             case IU4 -> {
                 absent(u, Label.FORUM, "forumId");
                 existing(u, Label.PERSON, u.id("moderatorPersonId"), "moderatorPersonId");
@@ -138,8 +138,14 @@ public final class UpdatePrecheck {
         }
     }
 
+    /** A person's like of a post or a comment: one check for both, as the applier's addLike. */
+    private void like(Update u, String messageField, Label label) throws IOException {
+        existing(u, Label.PERSON, u.id("personId"), "personId");
+        existing(u, label, u.id(messageField), messageField);
+    }
+
     private void existing(Update u, Label label, long id, String field) throws IOException {
-        Added a = added.get(key(label, id));
+        Added a = added.get(new IndexedId(label, id));
         boolean found;
         if (a != null) {
             found = a.label() == label;
@@ -165,7 +171,7 @@ public final class UpdatePrecheck {
             // The store would refuse it mid-run without naming the update.
             throw UpdateApplier.error(u, field + " " + id + " is outside [0, " + MAX_ID + "]");
         }
-        Added a = added.get(key(label, id));
+        Added a = added.get(new IndexedId(label, id));
         if (a != null) {
             throw UpdateApplier.error(u, field + " " + id + " exists already (added by " + a.by().where() + ")");
         }
@@ -175,11 +181,6 @@ public final class UpdatePrecheck {
     }
 
     private void add(Update u, Label label, String field) {
-        added.put(key(label, u.id(field)), new Added(label, u));
-    }
-
-    /** The id index's key: the label's id space above the id's 56 bits (an id out of them is no key of an added node). */
-    private static long key(Label label, long id) {
-        return id < 0 || id > MAX_ID ? -1 : ((long) label.idSpace() << 56) | id;
+        added.put(new IndexedId(label, u.id(field)), new Added(label, u));
     }
 }
