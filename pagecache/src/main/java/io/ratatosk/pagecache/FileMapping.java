@@ -514,14 +514,30 @@ final class FileMapping implements FrameOwner {
             }
             FaultEvent event = JfrEvents.fault();
             int filled = fill(pageId, key, frame, forWrite);
-            if (event != null && event.shouldCommit()) {
-                event.file = path.toString();
-                event.page = pageId;
-                event.commit();
+            if (event != null) {
+                commit(event, pageId);
             }
             return filled;
         } finally {
             gate.exit();
+        }
+    }
+
+    /**
+     * Commits the fault's JFR event, or leaves it out where that fails (an {@link OutOfMemoryError} naming the file
+     * while a recording enables it), as {@link JfrEvents} leaves out an event it cannot make: the frame is bound and
+     * exclusively locked for the caller by then, and a throw here once kept it locked for good, every later cursor on
+     * the page waiting for it.
+     */
+    private void commit(FaultEvent event, long pageId) {
+        try {
+            if (event.shouldCommit()) {
+                event.file = path.toString();
+                event.page = pageId;
+                event.commit();
+            }
+        } catch (Throwable t) {
+            // an event is worth less than the fault it would describe
         }
     }
 
