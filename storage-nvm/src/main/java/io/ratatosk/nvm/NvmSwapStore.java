@@ -941,7 +941,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * its swapper from now on, drops its (clean) copies and closes the file.
      */
     private void abandon(NvmPageSwapper owner) throws IOException {
-        dropCopies(owner, false); // none of them dirty (the caller checked): no write-back to the file that failed
-        owner.closeFile();
+        // none of them dirty (the caller checked): no write-back to the file that failed
+        owner.abandon(() -> dropCopies(owner, false));
     }
 }
