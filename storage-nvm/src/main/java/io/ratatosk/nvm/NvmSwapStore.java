@@ -234,7 +234,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         try {
             delegate.close();
         } catch (IOException | RuntimeException e) {
-            refusal.addSuppressed(e);
+            Failures.add(refusal, e); // not itself: filePageSize and close may throw one instance
         }
     }
 
@@ -899,7 +899,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     try {
                         abandon(owner);
                     } catch (IOException | RuntimeException | Error e) {
-                        first.addSuppressed(e);
+                        // not itself: a file failing its force and its close with one instance (a plug-in's, the JVM's
+                        // preallocated OutOfMemoryError) made addSuppressed throw, and the device was never closed
+                        Failures.add(first, e);
                     }
                 }
             }
@@ -914,7 +916,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (failure == null && fatal == null) {
                 throw e;
             }
-            (failure != null ? failure : fatal).addSuppressed(e);
+            Failures.add(failure != null ? failure : fatal, e);
         } catch (Error e) {
             // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
             // with that failure in it
