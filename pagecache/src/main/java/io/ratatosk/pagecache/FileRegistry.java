@@ -392,7 +392,9 @@ final class FileRegistry implements MappingOwner {
             }
             if (unmapFailure != null) {
                 if (closeFailure != null) {
-                    unmapFailure.addSuppressed(closeFailure);
+                    // not itself: one Error instance (the JVM's preallocated OutOfMemoryError) failing both made
+                    // addSuppressed throw IllegalArgumentException, which the close reported in the Error's place
+                    Failures.add(unmapFailure, closeFailure);
                 }
                 Failures.rethrow(unmapFailure);
             }
