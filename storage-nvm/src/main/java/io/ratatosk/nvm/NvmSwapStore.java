@@ -186,7 +186,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
         }
         PageSwapper delegate = checked(files.create(file, fileId, filePageSize, create), file, filePageSize);
-        NvmPageSwapper swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
+        NvmPageSwapper swapper;
+        try {
+            swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
+        } catch (Throwable t) {
+            // an OutOfMemoryError making it: the file, opened, would stay open with no one to close it
+            closeRefused(delegate, t);
+            throw t;
+        }
         if (!swappers.compareAndSet(fileId, null, swapper)) {
             delegate.close();
             throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier");
@@ -216,8 +223,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         int delegatePageSize;
         try {
             delegatePageSize = delegate.filePageSize();
-        } catch (RuntimeException e) {
-            closeRefused(delegate, e);
+        } catch (RuntimeException | Error e) {
+            closeRefused(delegate, e); // an Error too (a plug-in's AssertionError): the file was left open
             throw e;
         }
         if (delegatePageSize != filePageSize) {
@@ -233,7 +240,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private static void closeRefused(PageSwapper delegate, Throwable refusal) {
         try {
             delegate.close();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             Failures.add(refusal, e); // not itself: filePageSize and close may throw one instance
         }
     }
