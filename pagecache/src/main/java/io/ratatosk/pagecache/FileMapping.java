@@ -589,10 +589,20 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** The fault of {@code pageId} failed: its waiters learn why, then the page is absent again. */
+    /**
+     * The fault of {@code pageId} failed: its waiters learn why, then the page is absent again, whatever the record of
+     * the failure costs. With the heap exhausted (the fault's own failure, often) the record cannot be made: its waiters
+     * then look the page up again and fault it themselves. (That allocation's OutOfMemoryError once left the page
+     * FAULTING for good: every later cursor on it waited for ever, and the file's unmap was refused.)
+     */
     private void failed(long pageId, Throwable cause) {
-        recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
-        endFault(pageId, TranslationTable.ABSENT);
+        try {
+            recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+        } catch (Throwable unrecorded) {
+            // the caller throws the fault's own failure: this one would only hide it
+        } finally {
+            endFault(pageId, TranslationTable.ABSENT);
+        }
     }
 
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
