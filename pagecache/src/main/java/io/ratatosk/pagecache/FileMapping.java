@@ -793,7 +793,17 @@ final class FileMapping implements FrameOwner {
      */
     private IntArrayList dropCleanPages(IntArrayList held) {
         FrameTable frames = engine.frames();
-        IntArrayList dirty = new IntArrayList();
+        IntArrayList dirty;
+        try {
+            // Sized for every page at once, before any is dropped: grown in the loop, an OutOfMemoryError there left the
+            // pages held (some dropped, the rest exclusively locked) locked for good, and every cursor on them waited.
+            dirty = new IntArrayList(held.size(), IntArrayList.DEFAULT_NULL_VALUE);
+        } catch (Throwable t) {
+            for (int i = 0; i < held.size(); i++) {
+                frames.unlockExclusive(held.getInt(i));
+            }
+            throw t;
+        }
         for (int i = 0; i < held.size(); i++) {
             int frame = held.getInt(i);
             if (frames.isModified(frame)) {
@@ -918,7 +928,12 @@ final class FileMapping implements FrameOwner {
             for (long pageId = table.nextPresent(pageCount); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
                 int frame = lockResidentPage(pageId, "truncated", heldByWriter);
                 if (frame >= 0) {
-                    held.addInt(frame);
+                    try {
+                        held.addInt(frame);
+                    } catch (Throwable t) {
+                        frames.unlockExclusive(frame); // not in held yet (its growth ran out of memory): released here
+                        throw t;
+                    }
                 }
             }
         } catch (Throwable t) {
