@@ -322,13 +322,24 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 try {
                     writeFile(owner, PageKey.pageId(key), address);
                 } catch (IOException f) {
-                    e.addSuppressed(f);
                     // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
-                    // way that counted on the copy returned as if the file had it. Its force reports it (once).
-                    IOException lost = new IOException("the NVM tier dropped its dirty copy of page "
-                        + PageKey.pageId(key) + " of " + owner.file() + " (an NVM write tore it) and the file refused the"
-                        + " frame's newer version: the file may lack the page until the frame is written: " + f, e);
+                    // way that counted on the copy returned as if the file had it. Its force reports it (once), recorded
+                    // before anything else is made: an OutOfMemoryError making the report (the file's write may have
+                    // failed for want of memory too) once left it unrecorded, and that force succeeded.
+                    IOException lost;
+                    try {
+                        lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key)
+                            + " of " + owner.file() + " (an NVM write tore it) and the file refused the frame's newer"
+                            + " version: the file may lack the page until the frame is written: " + f, e);
+                    } catch (Throwable full) {
+                        lost = f; // the heap full: the file's refusal of the page tells the force as it is
+                    }
                     owner.lostDirtyCopy(lost);
+                    try {
+                        e.addSuppressed(f);
+                    } catch (Throwable full) {
+                        // the eviction's failure goes on without it
+                    }
                 }
             }
             if (keepDirty) {
