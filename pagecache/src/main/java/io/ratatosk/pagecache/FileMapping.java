@@ -76,6 +76,12 @@ final class FileMapping implements FrameOwner {
      */
     private volatile IOException failedForce;
     /**
+     * The first failed force's own failure, kept before anything is made of it: where the heap is full, {@link #failedForce}
+     * cannot be made, and the failure must stick all the same (a force that ran out of memory once stuck nothing, and
+     * the next flush's force returned normally over pages whose force had failed).
+     */
+    private volatile Throwable firstFailedForce;
+    /**
      * The new last page a truncate cut to but could not write ({@link #keepLastPage} failed), so the file may end before
      * it; -1 if none. Every flush and the unmap write it first, and fail while they cannot: otherwise nothing would, and a
      * flush that returned normally left the file shorter than {@link #lastPageId()} says.
@@ -409,6 +415,9 @@ final class FileMapping implements FrameOwner {
         try {
             swapper.force();
         } catch (Throwable t) {
+            if (firstFailedForce == null) {
+                firstFailedForce = t; // nothing made yet: this sticks whatever the message below costs
+            }
             // Always said, even where the swapper's message names the file: what the caller may no longer count on.
             // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
             // fails, and are written again: the message says what holds either way, for the frames' pages.
@@ -416,22 +425,22 @@ final class FileMapping implements FrameOwner {
                 + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
                 + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
                 + (t instanceof IOException ? t.getMessage() : t), t);
-            if (failedForce == null) {
-                failedForce = failed;
+            if (failedForce == null && firstFailedForce == t) {
+                failedForce = failed; // the report of the failure that sticks, not of a later one
             }
             if (t instanceof Error e) {
                 throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
             }
             throw failed;
         }
-        IOException earlier = failedForce;
-        if (earlier != null) {
-            Throwable cause = earlier.getCause();
+        Throwable cause = firstFailedForce;
+        if (cause != null) {
+            IOException earlier = failedForce;
             throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
                 ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
                 + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
                 + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
-                + " recover its content (from a log) and map it again", earlier);
+                + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
         }
     }
 
