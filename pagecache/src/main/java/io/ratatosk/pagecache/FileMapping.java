@@ -76,6 +76,12 @@ final class FileMapping implements FrameOwner {
      */
     private volatile IOException failedForce;
     /**
+     * The first failed force's own failure, kept before anything is made of it: where the heap is full, {@link #failedForce}
+     * cannot be made, and the failure must stick all the same (a force that ran out of memory once stuck nothing, and
+     * the next flush's force returned normally over pages whose force had failed).
+     */
+    private volatile Throwable firstFailedForce;
+    /**
      * The new last page a truncate cut to but could not write ({@link #keepLastPage} failed), so the file may end before
      * it; -1 if none. Every flush and the unmap write it first, and fail while they cannot: otherwise nothing would, and a
      * flush that returned normally left the file shorter than {@link #lastPageId()} says.
@@ -409,6 +415,9 @@ final class FileMapping implements FrameOwner {
         try {
             swapper.force();
         } catch (Throwable t) {
+            if (firstFailedForce == null) {
+                firstFailedForce = t; // nothing made yet: this sticks whatever the message below costs
+            }
             // Always said, even where the swapper's message names the file: what the caller may no longer count on.
             // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
             // fails, and are written again: the message says what holds either way, for the frames' pages.
@@ -416,22 +425,22 @@ final class FileMapping implements FrameOwner {
                 + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
                 + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
                 + (t instanceof IOException ? t.getMessage() : t), t);
-            if (failedForce == null) {
-                failedForce = failed;
+            if (failedForce == null && firstFailedForce == t) {
+                failedForce = failed; // the report of the failure that sticks, not of a later one
             }
             if (t instanceof Error e) {
                 throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
             }
             throw failed;
         }
-        IOException earlier = failedForce;
-        if (earlier != null) {
-            Throwable cause = earlier.getCause();
+        Throwable cause = firstFailedForce;
+        if (cause != null) {
+            IOException earlier = failedForce;
             throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
                 ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
                 + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
                 + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
-                + " recover its content (from a log) and map it again", earlier);
+                + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
         }
     }
 
@@ -514,14 +523,30 @@ final class FileMapping implements FrameOwner {
             }
             FaultEvent event = JfrEvents.fault();
             int filled = fill(pageId, key, frame, forWrite);
-            if (event != null && event.shouldCommit()) {
-                event.file = path.toString();
-                event.page = pageId;
-                event.commit();
+            if (event != null) {
+                commit(event, pageId);
             }
             return filled;
         } finally {
             gate.exit();
+        }
+    }
+
+    /**
+     * Commits the fault's JFR event, or leaves it out where that fails (an {@link OutOfMemoryError} naming the file
+     * while a recording enables it), as {@link JfrEvents} leaves out an event it cannot make: the frame is bound and
+     * exclusively locked for the caller by then, and a throw here once kept it locked for good, every later cursor on
+     * the page waiting for it.
+     */
+    private void commit(FaultEvent event, long pageId) {
+        try {
+            if (event.shouldCommit()) {
+                event.file = path.toString();
+                event.page = pageId;
+                event.commit();
+            }
+        } catch (Throwable t) {
+            // an event is worth less than the fault it would describe
         }
     }
 
@@ -573,10 +598,20 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** The fault of {@code pageId} failed: its waiters learn why, then the page is absent again. */
+    /**
+     * The fault of {@code pageId} failed: its waiters learn why, then the page is absent again, whatever the record of
+     * the failure costs. With the heap exhausted (the fault's own failure, often) the record cannot be made: its waiters
+     * then look the page up again and fault it themselves. (That allocation's OutOfMemoryError once left the page
+     * FAULTING for good: every later cursor on it waited for ever, and the file's unmap was refused.)
+     */
     private void failed(long pageId, Throwable cause) {
-        recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
-        endFault(pageId, TranslationTable.ABSENT);
+        try {
+            recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+        } catch (Throwable unrecorded) {
+            // the caller throws the fault's own failure: this one would only hide it
+        } finally {
+            endFault(pageId, TranslationTable.ABSENT);
+        }
     }
 
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
@@ -767,7 +802,17 @@ final class FileMapping implements FrameOwner {
      */
     private IntArrayList dropCleanPages(IntArrayList held) {
         FrameTable frames = engine.frames();
-        IntArrayList dirty = new IntArrayList();
+        IntArrayList dirty;
+        try {
+            // Sized for every page at once, before any is dropped: grown in the loop, an OutOfMemoryError there left the
+            // pages held (some dropped, the rest exclusively locked) locked for good, and every cursor on them waited.
+            dirty = new IntArrayList(held.size(), IntArrayList.DEFAULT_NULL_VALUE);
+        } catch (Throwable t) {
+            for (int i = 0; i < held.size(); i++) {
+                frames.unlockExclusive(held.getInt(i));
+            }
+            throw t;
+        }
         for (int i = 0; i < held.size(); i++) {
             int frame = held.getInt(i);
             if (frames.isModified(frame)) {
@@ -892,7 +937,12 @@ final class FileMapping implements FrameOwner {
             for (long pageId = table.nextPresent(pageCount); pageId >= 0; pageId = table.nextPresent(pageId + 1)) {
                 int frame = lockResidentPage(pageId, "truncated", heldByWriter);
                 if (frame >= 0) {
-                    held.addInt(frame);
+                    try {
+                        held.addInt(frame);
+                    } catch (Throwable t) {
+                        frames.unlockExclusive(frame); // not in held yet (its growth ran out of memory): released here
+                        throw t;
+                    }
                 }
             }
         } catch (Throwable t) {

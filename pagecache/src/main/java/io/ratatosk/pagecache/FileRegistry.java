@@ -37,6 +37,8 @@ final class FileRegistry implements MappingOwner {
     private int nextFileId;
     /** Guarded by lock. */
     private boolean closed;
+    /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
+    static volatile Runnable registered = () -> { };
     /** Told of every new mapping and every unmap; set once, before the first map. */
     private volatile MappingListener listener = MappingListener.NONE;
 
@@ -91,12 +93,15 @@ final class FileRegistry implements MappingOwner {
         JvmFileClaims.Claim claim = JvmFileClaims.claim(identity, real); // before the open: no other cache opens it meanwhile
         PagedFile file;
         try {
+            // Before the open: once the file is registered, only its claim here lets its unmap give the claim back (a put
+            // after it that ran out of memory left the file claimed, against every other cache, for good).
+            claims.put(identity, claim);
             file = open(real, identity, fileId, filePageSize, create);
         } catch (Throwable t) {
+            claims.remove(identity, claim); // a put that failed resizing had inserted it
             claim.release(); // a map that failed half-way must not keep the file from every other cache for good
             throw t;
         }
-        claims.put(identity, claim);
         try {
             listener.mapped(file.mapping());
         } catch (Throwable t) {
@@ -147,19 +152,35 @@ final class FileRegistry implements MappingOwner {
             closeAfterFailedMap(swapper, replaced);
             throw replaced;
         }
-        FileMapping mapping;
+        PagedFile file = null;
         try {
-            mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
+            FileMapping mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
                 SwapperCalls.guard(swapper, engine, real));
+            file = new PagedFile(mapping);
+            usedFileIds.set(fileId);
+            engine.register(fileId, mapping);
+            filesByIdentity.put(identity, file);
+            registered.run();
         } catch (Throwable t) {
+            // Whatever failed (an OutOfMemoryError making the file's objects, growing the ids or resizing the map after
+            // it inserted the file): nothing of the file stays registered, and its swapper is closed. It once stayed
+            // open, its id taken, and the file registered under a reference no caller held.
+            unregister(fileId, identity, file);
             closeAfterFailedMap(swapper, t);
             throw t;
         }
-        PagedFile file = new PagedFile(mapping);
-        usedFileIds.set(fileId);
-        engine.register(fileId, mapping);
-        filesByIdentity.put(identity, file);
         return file;
+    }
+
+    /** Under lock: forgets what a map that failed half-way registered of {@code file} (null if it was not made). */
+    private void unregister(int fileId, Object identity, PagedFile file) {
+        if (file != null) {
+            filesByIdentity.remove(identity, file);
+            if (engine.owner(fileId) == file.mapping()) {
+                engine.forget(fileId);
+            }
+        }
+        usedFileIds.clear(fileId); // free when the map took it
     }
 
     /** Under lock: unmaps and closes a file whose map failed at its listener, which is not told of it. */
@@ -371,7 +392,9 @@ final class FileRegistry implements MappingOwner {
             }
             if (unmapFailure != null) {
                 if (closeFailure != null) {
-                    unmapFailure.addSuppressed(closeFailure);
+                    // not itself: one Error instance (the JVM's preallocated OutOfMemoryError) failing both made
+                    // addSuppressed throw IllegalArgumentException, which the close reported in the Error's place
+                    Failures.add(unmapFailure, closeFailure);
                 }
                 Failures.rethrow(unmapFailure);
             }

@@ -22,6 +22,12 @@ public final class NvmPageSwapper implements PageSwapper {
     /** Pages of this file that are dirty in NVM; lets force skip the slot scan when 0. */
     private final AtomicLong dirtyPages = new AtomicLong();
     private volatile boolean closed;
+    /**
+     * Held by every close of the file ({@link #close}, {@link #abandon}): the page cache retrying a file's failed close
+     * and the tier's close of the same file once ran at once, and the one that came second forced or wrote through a
+     * file the first had made durable and closed meanwhile, and failed (ClosedChannelException) over a file that was fine.
+     */
+    private final Object closing = new Object();
     /** Set once the tier made the file durable and dropped its copies: all a close has left to do is close the file. */
     private volatile boolean forgotten;
     /**
@@ -114,25 +120,39 @@ public final class NvmPageSwapper implements PageSwapper {
      */
     @Override
     public void close() throws IOException {
-        if (closed) {
-            return;
+        synchronized (closing) {
+            if (closed) {
+                return; // also when another thread's close made the file durable and closed it while this one waited
+            }
+            if (!forgotten) {
+                store.forget(this);
+                forgotten = true;
+            }
+            fileSwapper.close();
+            closed = true;
         }
-        if (!forgotten) {
-            store.forget(this);
-            forgotten = true;
-        }
-        fileSwapper.close();
-        closed = true;
     }
 
     /**
-     * Called by the tier's close for a file it gives up on (released, no copy left in NVM): closes the file, with no
-     * force, and marks this swapper closed.
+     * Called by the tier's close for a file it gives up on (no dirty copy in NVM): unless a close got there first, drops
+     * its copies through the tier ({@code dropCopies}) and closes the file, with no force, marking this swapper closed.
      */
-    void closeFile() throws IOException {
-        forgotten = true;
-        closed = true; // before the file's close, which may throw: a later close has nothing to retry
-        fileSwapper.close();
+    void abandon(FileCloseStep dropCopies) throws IOException {
+        synchronized (closing) {
+            if (closed) {
+                return;
+            }
+            dropCopies.run();
+            forgotten = true;
+            closed = true; // before the file's close, which may throw: a later close has nothing to retry
+            fileSwapper.close();
+        }
+    }
+
+    /** A step of the tier's that may fail with an IOException. */
+    @FunctionalInterface
+    interface FileCloseStep {
+        void run() throws IOException;
     }
 
     /** Called by the tier, with the file durable, before it drops the file's copies. */

@@ -186,7 +186,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
         }
         PageSwapper delegate = checked(files.create(file, fileId, filePageSize, create), file, filePageSize);
-        NvmPageSwapper swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
+        NvmPageSwapper swapper;
+        try {
+            swapper = new NvmPageSwapper(this, file, fileId, filePageSize, delegate);
+        } catch (Throwable t) {
+            // an OutOfMemoryError making it: the file, opened, would stay open with no one to close it
+            closeRefused(delegate, t);
+            throw t;
+        }
         if (!swappers.compareAndSet(fileId, null, swapper)) {
             delegate.close();
             throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier");
@@ -216,8 +223,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         int delegatePageSize;
         try {
             delegatePageSize = delegate.filePageSize();
-        } catch (RuntimeException e) {
-            closeRefused(delegate, e);
+        } catch (RuntimeException | Error e) {
+            closeRefused(delegate, e); // an Error too (a plug-in's AssertionError): the file was left open
             throw e;
         }
         if (delegatePageSize != filePageSize) {
@@ -233,8 +240,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private static void closeRefused(PageSwapper delegate, Throwable refusal) {
         try {
             delegate.close();
-        } catch (IOException | RuntimeException e) {
-            refusal.addSuppressed(e);
+        } catch (IOException | RuntimeException | Error e) {
+            Failures.add(refusal, e); // not itself: filePageSize and close may throw one instance
         }
     }
 
@@ -315,13 +322,24 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 try {
                     writeFile(owner, PageKey.pageId(key), address);
                 } catch (IOException f) {
-                    e.addSuppressed(f);
                     // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
-                    // way that counted on the copy returned as if the file had it. Its force reports it (once).
-                    IOException lost = new IOException("the NVM tier dropped its dirty copy of page "
-                        + PageKey.pageId(key) + " of " + owner.file() + " (an NVM write tore it) and the file refused the"
-                        + " frame's newer version: the file may lack the page until the frame is written: " + f, e);
+                    // way that counted on the copy returned as if the file had it. Its force reports it (once), recorded
+                    // before anything else is made: an OutOfMemoryError making the report (the file's write may have
+                    // failed for want of memory too) once left it unrecorded, and that force succeeded.
+                    IOException lost;
+                    try {
+                        lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key)
+                            + " of " + owner.file() + " (an NVM write tore it) and the file refused the frame's newer"
+                            + " version: the file may lack the page until the frame is written: " + f, e);
+                    } catch (Throwable full) {
+                        lost = f; // the heap full: the file's refusal of the page tells the force as it is
+                    }
                     owner.lostDirtyCopy(lost);
+                    try {
+                        e.addSuppressed(f);
+                    } catch (Throwable full) {
+                        // the eviction's failure goes on without it
+                    }
                 }
             }
             if (keepDirty) {
@@ -899,7 +917,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     try {
                         abandon(owner);
                     } catch (IOException | RuntimeException | Error e) {
-                        first.addSuppressed(e);
+                        // not itself: a file failing its force and its close with one instance (a plug-in's, the JVM's
+                        // preallocated OutOfMemoryError) made addSuppressed throw, and the device was never closed
+                        Failures.add(first, e);
                     }
                 }
             }
@@ -914,7 +934,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (failure == null && fatal == null) {
                 throw e;
             }
-            (failure != null ? failure : fatal).addSuppressed(e);
+            Failures.add(failure != null ? failure : fatal, e);
         } catch (Error e) {
             // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
             // with that failure in it
@@ -941,7 +961,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * its swapper from now on, drops its (clean) copies and closes the file.
      */
     private void abandon(NvmPageSwapper owner) throws IOException {
-        dropCopies(owner, false); // none of them dirty (the caller checked): no write-back to the file that failed
-        owner.closeFile();
+        // none of them dirty (the caller checked): no write-back to the file that failed
+        owner.abandon(() -> dropCopies(owner, false));
     }
 }

@@ -26,6 +26,8 @@ class NvmCloseRetryTest {
 
     private final OffHeapPages pages = new OffHeapPages(PAGE);
     private final InMemoryFiles files = new InMemoryFiles();
+    /** Closes of the test's files behind the tier. */
+    private final AtomicInteger fileCloses = new AtomicInteger();
 
     @AfterEach
     void freePages() {
@@ -38,28 +40,32 @@ class NvmCloseRetryTest {
         return address;
     }
 
-    @Test
-    void aCloseWhoseLateDirtyCopyFailedToWriteBackIsRetriedToTheEnd() throws IOException {
-        AtomicBoolean evictDuringForce = new AtomicBoolean(true);
-        AtomicReferenceHolder holder = new AtomicReferenceHolder();
-        AtomicInteger forcesAfterTheLateWrite = new AtomicInteger();
-        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
+    /** What a file's force does: {@code force} is the file's own; the hook may evict, fail or count around it. */
+    @FunctionalInterface
+    private interface ForceHook {
+        void force(Path file, IoStep force) throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface IoStep {
+        void run() throws IOException;
+    }
+
+    /** A tier of {@code slots} slots over the test's files, each file's force going through {@code hook}. */
+    private NvmSwapStore store(int slots, WritePolicy policy, ForceHook hook) {
+        PageSwapperFactory hooked = new PageSwapperFactory() {
             @Override
             public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
                 return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
                     @Override
                     public void force() throws IOException {
-                        if (evictDuringForce.getAndSet(false)) {
-                            // another thread's eviction landing between the close's force and its drop of the copies
-                            holder.swapper.evict(7, page(7), true);
-                            files.hook = (file, pageId) -> {
-                                files.hook = (f, p) -> forcesAfterTheLateWrite.set(0);
-                                throw new IOException("injected write-back failure of page " + pageId);
-                            };
-                        } else {
-                            forcesAfterTheLateWrite.incrementAndGet();
-                        }
-                        super.force();
+                        hook.force(path, super::force);
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        fileCloses.incrementAndGet();
+                        super.close();
                     }
                 };
             }
@@ -68,8 +74,41 @@ class NvmCloseRetryTest {
             public void close() {
             }
         };
-        NvmSwapStore store = new NvmSwapStore(
-            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        return new NvmSwapStore(
+            NvmDeviceConfig.builder(PAGE).slots(slots).writePolicy(policy).injectLatency(false).build(), hooked);
+    }
+
+    /** The first force evicts page 7 dirty (between the close's force and its drop), the second fails. */
+    private ForceHook lateEvictionThenFailedForce(AtomicInteger forces, AtomicReferenceHolder holder) {
+        return (path, force) -> {
+            int n = forces.incrementAndGet();
+            if (n == 1) {
+                holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+            } else if (n == 2) {
+                throw new IOException("injected failure of the force after the late write-back");
+            }
+            force.run();
+        };
+    }
+
+    @Test
+    void aCloseWhoseLateDirtyCopyFailedToWriteBackIsRetriedToTheEnd() throws IOException {
+        AtomicBoolean evictDuringForce = new AtomicBoolean(true);
+        AtomicReferenceHolder holder = new AtomicReferenceHolder();
+        AtomicInteger forcesAfterTheLateWrite = new AtomicInteger();
+        NvmSwapStore store = store(8, WritePolicy.WRITE_BACK, (path, force) -> {
+            if (evictDuringForce.getAndSet(false)) {
+                // another thread's eviction landing between the close's force and its drop of the copies
+                holder.swapper.evict(7, page(7), true);
+                files.hook = (file, pageId) -> {
+                    files.hook = (f, p) -> forcesAfterTheLateWrite.set(0);
+                    throw new IOException("injected write-back failure of page " + pageId);
+                };
+            } else {
+                forcesAfterTheLateWrite.incrementAndGet();
+            }
+            force.run();
+        });
         PageSwapper swapper = store.create(FILE, 0, PAGE, true);
         holder.swapper = swapper;
         swapper.evict(1, page(1), true);
@@ -95,29 +134,7 @@ class NvmCloseRetryTest {
     void aCloseWhoseForceAfterALateWriteBackFailedForcesAgainWhenRetried() throws IOException {
         AtomicInteger forces = new AtomicInteger();
         AtomicReferenceHolder holder = new AtomicReferenceHolder();
-        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        int force = forces.incrementAndGet();
-                        if (force == 1) {
-                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
-                        } else if (force == 2) {
-                            throw new IOException("injected failure of the force after the late write-back");
-                        }
-                        super.force();
-                    }
-                };
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        NvmSwapStore store = new NvmSwapStore(
-            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        NvmSwapStore store = store(8, WritePolicy.WRITE_BACK, lateEvictionThenFailedForce(forces, holder));
         PageSwapper swapper = store.create(FILE, 0, PAGE, true);
         holder.swapper = swapper;
 
@@ -148,44 +165,15 @@ class NvmCloseRetryTest {
     @Test
     void theTiersCloseFindsAFileWhoseForceAfterALateWriteBackFailed() throws IOException {
         AtomicInteger forces = new AtomicInteger();
-        AtomicInteger closes = new AtomicInteger();
         AtomicReferenceHolder holder = new AtomicReferenceHolder();
-        PageSwapperFactory evictingAtForce = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        int force = forces.incrementAndGet();
-                        if (force == 1) {
-                            holder.swapper.evict(7, page(7), true);
-                        } else if (force == 2) {
-                            throw new IOException("injected failure of the force after the late write-back");
-                        }
-                        super.force();
-                    }
-
-                    @Override
-                    public void close() throws IOException {
-                        closes.incrementAndGet();
-                        super.close();
-                    }
-                };
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        NvmSwapStore store = new NvmSwapStore(
-            NvmDeviceConfig.builder(PAGE).slots(8).injectLatency(false).build(), evictingAtForce);
+        NvmSwapStore store = store(8, WritePolicy.WRITE_BACK, lateEvictionThenFailedForce(forces, holder));
         PageSwapper swapper = store.create(FILE, 0, PAGE, true);
         holder.swapper = swapper;
         assertThrows(IOException.class, swapper::close);
 
         store.close();
         assertEquals(3, forces.get(), "the tier's close forced the late copy's write");
-        assertEquals(1, closes.get(), "the tier's close closed the file");
+        assertEquals(1, fileCloses.get(), "the tier's close closed the file");
     }
 
     /**
@@ -198,27 +186,13 @@ class NvmCloseRetryTest {
         AtomicInteger forces = new AtomicInteger();
         AtomicReferenceHolder holder = new AtomicReferenceHolder();
         AtomicReferenceHolder other = new AtomicReferenceHolder();
-        PageSwapperFactory evictingAfterForce = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        super.force();
-                        if (path.equals(FILE) && forces.incrementAndGet() == 1) {
-                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
-                            other.swapper.evict(3, page(3), false); // the one slot's clock writes page 7 back for it
-                        }
-                    }
-                };
+        NvmSwapStore store = store(1, WritePolicy.WRITE_BACK, (path, force) -> {
+            force.run();
+            if (path.equals(FILE) && forces.incrementAndGet() == 1) {
+                holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
+                other.swapper.evict(3, page(3), false); // the one slot's clock writes page 7 back for it
             }
-
-            @Override
-            public void close() {
-            }
-        };
-        NvmSwapStore store = new NvmSwapStore(
-            NvmDeviceConfig.builder(PAGE).slots(1).injectLatency(false).build(), evictingAfterForce);
+        });
         PageSwapper swapper = store.create(FILE, 0, PAGE, true);
         holder.swapper = swapper;
         other.swapper = store.create(Path.of("b.db"), 1, PAGE, true);
@@ -254,26 +228,12 @@ class NvmCloseRetryTest {
         throws IOException {
         AtomicInteger forces = new AtomicInteger();
         AtomicReferenceHolder holder = new AtomicReferenceHolder();
-        PageSwapperFactory evictingAfterForce = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        super.force();
-                        if (path.equals(FILE) && forces.incrementAndGet() == 1) {
-                            holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
-                        }
-                    }
-                };
+        NvmSwapStore store = store(1, policy, (path, force) -> {
+            force.run();
+            if (path.equals(FILE) && forces.incrementAndGet() == 1) {
+                holder.swapper.evict(7, page(7), true); // evicted between the close's force and its drop
             }
-
-            @Override
-            public void close() {
-            }
-        };
-        NvmSwapStore store = new NvmSwapStore(
-            NvmDeviceConfig.builder(PAGE).slots(1).writePolicy(policy).injectLatency(false).build(), evictingAfterForce);
+        });
         PageSwapper swapper = store.create(FILE, 0, PAGE, true);
         holder.swapper = swapper;
         PageSwapper failing = null;

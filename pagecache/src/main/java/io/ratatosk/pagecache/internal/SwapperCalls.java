@@ -4,6 +4,7 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.IntFunction;
 
 /**
  * Which page cache's swapper call the current thread is inside, so that a swapper (a plug-in, or a tier) that calls
@@ -18,39 +19,60 @@ public final class SwapperCalls {
     private SwapperCalls() {
     }
 
-    /** A stack of swapper calls: which cache made each, what it was, and on which file. */
+    /** Makes the larger array a growing stack of calls moves to: a test's seam to fail there as a full heap would. */
+    static volatile IntFunction<Object[]> newEntries = Object[]::new;
+
+    /**
+     * A stack of swapper calls: which cache made each, what it was, and on which file, three entries a call in one
+     * array, so that growing it is one allocation and one store. (Three arrays grown one after the other were left at
+     * two lengths by an OutOfMemoryError between the copies, and every later call that deep on the thread failed with
+     * ArrayIndexOutOfBoundsException.)
+     */
     private static final class Calls {
-        Object[] caches = new Object[4];
-        String[] operations = new String[4];
-        Path[] files = new Path[4];
+        private static final int CACHE = 0;
+        private static final int OPERATION = 1;
+        private static final int FILE = 2;
+        private static final int STRIDE = 3;
+
+        Object[] entries = new Object[4 * STRIDE];
         int depth;
 
         void push(Object cache, String operation, Path file) {
-            if (depth == caches.length) {
-                caches = java.util.Arrays.copyOf(caches, depth * 2);
-                operations = java.util.Arrays.copyOf(operations, depth * 2);
-                files = java.util.Arrays.copyOf(files, depth * 2);
+            int at = depth * STRIDE;
+            if (at == entries.length) {
+                Object[] grown = newEntries.apply(entries.length * 2);
+                System.arraycopy(entries, 0, grown, 0, at);
+                entries = grown;
             }
-            caches[depth] = cache;
-            operations[depth] = operation;
-            files[depth] = file;
+            entries[at + CACHE] = cache;
+            entries[at + OPERATION] = operation;
+            entries[at + FILE] = file;
             depth++;
         }
 
         /** The innermost call made by {@code cache}, or -1. */
         int innermost(Object cache) {
             for (int i = depth - 1; i >= 0; i--) {
-                if (caches[i] == cache) {
+                if (entries[i * STRIDE + CACHE] == cache) {
                     return i;
                 }
             }
             return -1;
         }
 
+        String operation(int call) {
+            return (String) entries[call * STRIDE + OPERATION];
+        }
+
+        Path file(int call) {
+            return (Path) entries[call * STRIDE + FILE];
+        }
+
         void pop() {
             depth--;
-            caches[depth] = null; // a closed cache is not kept reachable from a pooled thread
-            files[depth] = null;
+            int at = depth * STRIDE;
+            entries[at + CACHE] = null; // a closed cache is not kept reachable from a pooled thread
+            entries[at + FILE] = null;
         }
     }
 
@@ -63,7 +85,7 @@ public final class SwapperCalls {
         int i = calls.innermost(cache);
         if (i >= 0) {
             throw new IllegalStateException(what + " was called from inside a call of its swapper ("
-                + calls.operations[i] + " of " + calls.files[i] + "): a swapper or swap tier must not call back into"
+                + calls.operation(i) + " of " + calls.file(i) + "): a swapper or swap tier must not call back into"
                 + " the page cache that called it; the call would wait for the swapper call in progress, that is for itself");
         }
     }
