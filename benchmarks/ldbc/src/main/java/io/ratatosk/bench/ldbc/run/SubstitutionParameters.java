@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc.run;
 
+import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.Utf8Lines;
@@ -10,11 +11,8 @@ import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreReader;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -27,7 +25,8 @@ import java.util.Set;
 /**
  * The complex reads' parameters from a data set's {@code substitution_parameters/interactive_N_param.txt}
  * files ({@code |} separated, a header of parameter names): values of the names
- * {@link QueryType#isNumeric} accepts are numbers, the rest strings.
+ * {@link QueryType#isNumeric} accepts are numbers, the rest strings; a line is at most
+ * {@link BoundedLineReader#MAX_LINE_CHARS} characters.
  */
 public final class SubstitutionParameters {
     private final Map<QueryType, List<Query>> queries;
@@ -57,7 +56,7 @@ public final class SubstitutionParameters {
 
     private static List<Query> read(QueryType type, InputStream stream, String name) throws IOException {
         List<Query> list = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+        try (BoundedLineReader in = new BoundedLineReader(stream, name)) {
             String header = in.readLine();
             if (header == null) {
                 throw LdbcDataException.at(name, 1, "empty file; expected the header " + String.join("|", type.parameters()));
@@ -74,9 +73,8 @@ public final class SubstitutionParameters {
                     + "'s parameters " + String.join("|", type.parameters()));
             }
             String line;
-            long lineNo = 1;
             while ((line = in.readLine()) != null) {
-                lineNo++;
+                long lineNo = in.lineNumber();
                 if (line.isBlank()) {
                     continue;
                 }

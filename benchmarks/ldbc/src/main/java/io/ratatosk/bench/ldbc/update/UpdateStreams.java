@@ -1,12 +1,10 @@
 package io.ratatosk.bench.ldbc.update;
 
+import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.Utf8Lines;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -19,8 +17,8 @@ import java.util.Map;
  * header, {@code |} separated, {@code scheduledStartTime|dependencyTime|type|fields...}) into the
  * order they execute in: merged by scheduledStartTime, and on equal times person files first, then
  * file order, then line order. Strict: every line is parsed before anything is applied, and a line
- * with an unknown type, the wrong number of columns or a bad number stops the read with an error
- * naming the file and the line.
+ * with an unknown type, the wrong number of columns, a bad number or more than
+ * {@link BoundedLineReader#MAX_LINE_CHARS} characters stops the read with an error naming the file and the line.
  */
 public final class UpdateStreams {
     private UpdateStreams() {
@@ -43,12 +41,10 @@ public final class UpdateStreams {
     private static List<Update> read(LdbcDataSource source, String file) throws IOException {
         String name = source.describeUpdateStream(file);
         List<Update> updates = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(source.openUpdateStream(file),
-            StandardCharsets.UTF_8))) {
+        try (BoundedLineReader in = new BoundedLineReader(source.openUpdateStream(file), name)) {
             String line;
-            long lineNo = 0;
             while ((line = in.readLine()) != null) {
-                lineNo++;
+                long lineNo = in.lineNumber();
                 if (lineNo == 1 && line.startsWith("\uFEFF")) { // a UTF-8 byte order mark: no part of the time
                     line = line.substring(1);
                 }
