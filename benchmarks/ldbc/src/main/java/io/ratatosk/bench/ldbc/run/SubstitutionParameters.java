@@ -9,11 +9,8 @@ import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreReader;
-import io.ratatosk.pagecache.PageCache;
-import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -109,37 +106,32 @@ public final class SubstitutionParameters {
     private static final List<String> PERSON_PARAMETERS = List.of("personId", "person1Id", "person2Id");
 
     /**
-     * The person ids of these parameters that name no person of the store at {@code storeDir} nor one in {@code added}
+     * The person ids of these parameters that name no person of the store {@code reader} reads nor one in {@code added}
      * (the persons the update streams add). Parameters from another data set make every complex read find nothing: the
      * run then measures "no such person" and says nothing of it.
      */
-    public UnknownPersons unknownPersons(Path storeDir, Set<Long> added) throws IOException {
-        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
-            "pagecache.warmup.enabled", "false");
+    public UnknownPersons unknownPersons(StoreReader reader, Set<Long> added) throws IOException {
         Map<Long, Boolean> known = new HashMap<>();
         List<QueryType> allUnknown = new ArrayList<>();
-        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); GraphStore store = GraphStore.open(storeDir, cache);
-             StoreReader reader = store.newReader()) {
-            for (Map.Entry<QueryType, List<Query>> e : queries.entrySet()) {
-                int unknownRows = 0;
-                for (Query q : e.getValue()) {
-                    boolean unknownRow = false;
-                    for (String name : PERSON_PARAMETERS) {
-                        if (q.params().containsKey(name)) {
-                            long id = q.longParam(name);
-                            Boolean found = known.get(id);
-                            if (found == null) {
-                                found = added.contains(id) || reader.nodeById(Label.PERSON, id) != GraphStore.NONE;
-                                known.put(id, found);
-                            }
-                            unknownRow |= !found;
+        for (Map.Entry<QueryType, List<Query>> e : queries.entrySet()) {
+            int unknownRows = 0;
+            for (Query q : e.getValue()) {
+                boolean unknownRow = false;
+                for (String name : PERSON_PARAMETERS) {
+                    if (q.params().containsKey(name)) {
+                        long id = q.longParam(name);
+                        Boolean found = known.get(id);
+                        if (found == null) {
+                            found = added.contains(id) || reader.nodeById(Label.PERSON, id) != GraphStore.NONE;
+                            known.put(id, found);
                         }
+                        unknownRow |= !found;
                     }
-                    unknownRows += unknownRow ? 1 : 0;
                 }
-                if (unknownRows == e.getValue().size()) {
-                    allUnknown.add(e.getKey());
-                }
+                unknownRows += unknownRow ? 1 : 0;
+            }
+            if (unknownRows == e.getValue().size()) {
+                allUnknown.add(e.getKey());
             }
         }
         int unknown = (int) known.values().stream().filter(found -> !found).count();
