@@ -260,6 +260,43 @@ class LdbcLoaderErrorsTest {
         assertTrue(e.getMessage().startsWith(stream + ":" + (streamLines + 1) + ": " + problem), e.getMessage());
     }
 
+    /**
+     * A long value the reader refuses is quoted cut, with its length: the messages quoted the whole header, number or
+     * column, which a file that is no LDBC file (a line of JSON, say) made as long as its line, up to a mebibyte on the
+     * terminal for one error.
+     */
+    @Test
+    void aLongValueInAMessageIsCutNamingItsLength() throws IOException {
+        String longValue = "x".repeat(200_000);
+        String quoted = "'" + "x".repeat(100) + "...' (200,000 characters)";
+        Path person = csv("dynamic/person_0_0.csv");
+        List<String> lines = Files.readAllLines(person, StandardCharsets.UTF_8);
+        String[] row = lines.get(1).split("\\|", -1);
+        row[0] = longValue;
+        append(person, String.join("|", row));
+        assertFailsAt(person, lines.size() + 1, "column id: " + quoted + " is not a number");
+        Files.writeString(person, longValue + "\n", StandardCharsets.UTF_8);
+        assertFailsAt(person, 1, "header is " + quoted + " but the LDBC layout has");
+
+        Path parameters = data.resolve("substitution_parameters").resolve(QueryType.IC1.parameterFile());
+        List<String> parameterLines = Files.readAllLines(parameters, StandardCharsets.UTF_8);
+        append(parameters, longValue + "|Jose");
+        LdbcDataException e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertEquals(parameters + ":" + (parameterLines.size() + 1) + ": personId: " + quoted + " is not a number", e.getMessage());
+        Files.writeString(parameters, longValue + "\n", StandardCharsets.UTF_8);
+        e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertTrue(e.getMessage().startsWith(parameters + ":1: header " + quoted + " does not name IC1"), e.getMessage());
+
+        Path stream;
+        try (Stream<Path> files = Files.list(data.resolve("update_streams"))) {
+            stream = files.filter(p -> p.toString().endsWith(".csv")).sorted().findFirst().orElseThrow();
+        }
+        long streamLines = lines(stream);
+        append(stream, longValue + "|0|1");
+        e = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertEquals(stream + ":" + (streamLines + 1) + ": scheduledStartTime: " + quoted + " is not a number", e.getMessage());
+    }
+
     @Test
     void aMissingFileIsNamed() throws IOException {
         Path missing = csv("dynamic/post_hasCreator_person_0_0.csv");

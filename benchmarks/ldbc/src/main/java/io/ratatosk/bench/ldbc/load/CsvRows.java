@@ -35,7 +35,7 @@ final class CsvRows implements AutoCloseable {
             throw LdbcDataException.at(file, 1, "empty file; expected the header " + String.join("|", expectedHeader));
         }
         if (!first.equals(String.join("|", expectedHeader))) {
-            throw LdbcDataException.at(file, 1, "header is '" + first + "' but the LDBC layout has '"
+            throw LdbcDataException.at(file, 1, "header is " + LdbcDataException.quote(first) + " but the LDBC layout has '"
                 + String.join("|", expectedHeader) + "'");
         }
     }
@@ -88,7 +88,7 @@ final class CsvRows implements AutoCloseable {
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw error("column " + header.get(column) + ": '" + v + "' is not a number");
+            throw error("column " + header.get(column) + ": " + LdbcDataException.quote(v) + " is not a number");
         }
     }
 

@@ -66,7 +66,7 @@ public final class SubstitutionParameters {
             // as a set, and each once: "personId|firstName|firstName" read the row's last column as its firstName
             if (names.length != type.parameters().size()
                 || !new java.util.HashSet<>(List.of(names)).equals(new java.util.HashSet<>(type.parameters()))) {
-                throw LdbcDataException.at(name, 1, "header '" + header.strip() + "' does not name " + type
+                throw LdbcDataException.at(name, 1, "header " + LdbcDataException.quote(header.strip()) + " does not name " + type
                     + "'s parameters " + String.join("|", type.parameters()));
             }
             String line;
@@ -98,7 +98,7 @@ public final class SubstitutionParameters {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw LdbcDataException.at(file, line, parameter + ": '" + text + "' is not a number");
+            throw LdbcDataException.at(file, line, parameter + ": " + LdbcDataException.quote(text) + " is not a number");
         }
     }
 

@@ -108,7 +108,7 @@ public final class UpdateStreams {
             for (String part : text.split(";", -1)) {
                 String[] pair = part.split(",", -1);
                 if (pair.length != 2) {
-                    throw LdbcDataException.at(file, line, field + ": '" + part + "' is not organisationId,year");
+                    throw LdbcDataException.at(file, line, field + ": " + LdbcDataException.quote(part) + " is not organisationId,year");
                 }
                 list.add(List.of(number(pair[0], field, file, line), number(pair[1], field, file, line)));
             }
@@ -120,7 +120,7 @@ public final class UpdateStreams {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw LdbcDataException.at(file, line, field + ": '" + text + "' is not a number");
+            throw LdbcDataException.at(file, line, field + ": " + LdbcDataException.quote(text) + " is not a number");
         }
     }
 }
