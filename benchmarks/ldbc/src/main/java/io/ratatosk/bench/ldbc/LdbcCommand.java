@@ -13,6 +13,7 @@ import io.ratatosk.bench.ldbc.run.SubstitutionParameters;
 import io.ratatosk.bench.ldbc.run.TraceRecorder;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.StoreFile;
+import io.ratatosk.bench.ldbc.store.StoreReader;
 import io.ratatosk.bench.ldbc.update.Update;
 import io.ratatosk.bench.ldbc.update.UpdatePrecheck;
 import io.ratatosk.bench.ldbc.update.UpdateStreams;
@@ -398,17 +399,14 @@ public final class LdbcCommand implements Callable<Integer> {
         cacheFlags.put("pagecache.io", ioMode(prepared.storeDir(), progress));
         SubstitutionParameters parameters = SubstitutionParameters.load(prepared.source());
         List<Update> updateStream = List.of();
-        Set<Long> addedPersons = Set.of();
         if (updates.equals("interleaved")) {
             updateStream = UpdateStreams.load(prepared.source());
             if (updateStream.isEmpty()) {
                 progress.line("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
                     prepared.name());
             }
-            // Every update's ids against the store now, not when a run reaches a bad one minutes in.
-            addedPersons = UpdatePrecheck.check(prepared.storeDir(), updateStream);
         }
-        warnOfUnknownPersons(prepared, parameters, addedPersons, progress);
+        checkAgainstTheStore(prepared, parameters, updateStream, progress);
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
@@ -556,12 +554,30 @@ public final class LdbcCommand implements Callable<Integer> {
     }
 
     /**
+     * The update stream's ids and the parameters' persons against the loaded store, before any run, through one small
+     * cache of their own (the id index is read once per id, and the runs start with their own caches).
+     */
+    private void checkAgainstTheStore(LdbcDatasets.Prepared prepared, SubstitutionParameters parameters,
+                                      List<Update> updateStream, ProgressOutput progress) throws IOException {
+        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
+            "pagecache.warmup.enabled", "false");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags));
+             GraphStore store = GraphStore.open(prepared.storeDir(), cache);
+             StoreReader reader = store.newReader()) {
+            // Every update's ids against the store now, not when a run reaches a bad one minutes in.
+            Set<Long> addedPersons = UpdatePrecheck.check(reader, updateStream);
+            warnOfUnknownPersons(prepared, parameters, reader, addedPersons, progress);
+        }
+    }
+
+    /**
      * One line if the substitution parameters name persons the data set lacks: taken from another data set, every
      * complex read would find nothing, and the run would report the speed of "no such person" as a result.
      */
     private void warnOfUnknownPersons(LdbcDatasets.Prepared prepared, SubstitutionParameters parameters,
-                                      Set<Long> addedPersons, ProgressOutput progress) throws IOException {
-        SubstitutionParameters.UnknownPersons unknown = parameters.unknownPersons(prepared.storeDir(), addedPersons);
+                                      StoreReader reader, Set<Long> addedPersons, ProgressOutput progress)
+        throws IOException {
+        SubstitutionParameters.UnknownPersons unknown = parameters.unknownPersons(reader, addedPersons);
         if (!unknown.worthSaying()) {
             return; // the sample's IC13 asks for a pair of unknown persons on purpose: its answer is -1
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
+import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.LdbcLoader;
@@ -225,6 +226,75 @@ class LdbcLoaderErrorsTest {
         Files.createSymbolicLink(parameters, nowhere);
         e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
         assertEquals(parameters + ": a link to " + nowhere + ", which is not there", e.getMessage());
+    }
+
+    /**
+     * A line without a break (a binary or compressed file in an LDBC file's place, a damaged download) stops the read at
+     * that line, naming the file, in a CSV, a parameter file and an update stream alike: each was read with readLine,
+     * which gathered the whole line into one string (a large file's ran the heap out, naming nothing), and a line of
+     * 2 MiB was then refused as a row of one column.
+     */
+    @Test
+    void aLineLongerThanTheBoundIsRefusedNamingTheFileAndTheLine() throws IOException {
+        String tooLong = "x".repeat(2 * BoundedLineReader.MAX_LINE_CHARS);
+        String problem = String.format(java.util.Locale.ROOT, "a line of more than %,d characters",
+            BoundedLineReader.MAX_LINE_CHARS);
+        Path person = csv("dynamic/person_0_0.csv");
+        long personLines = lines(person);
+        append(person, tooLong);
+        assertFailsAt(person, personLines + 1, problem);
+
+        Path parameters = data.resolve("substitution_parameters").resolve(QueryType.IC1.parameterFile());
+        long parameterLines = lines(parameters);
+        append(parameters, tooLong);
+        LdbcDataException e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertTrue(e.getMessage().startsWith(parameters + ":" + (parameterLines + 1) + ": " + problem), e.getMessage());
+
+        Path stream;
+        try (Stream<Path> files = Files.list(data.resolve("update_streams"))) {
+            stream = files.filter(p -> p.toString().endsWith(".csv")).sorted().findFirst().orElseThrow();
+        }
+        long streamLines = lines(stream);
+        append(stream, tooLong);
+        e = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertTrue(e.getMessage().startsWith(stream + ":" + (streamLines + 1) + ": " + problem), e.getMessage());
+    }
+
+    /**
+     * A long value the reader refuses is quoted cut, with its length: the messages quoted the whole header, number or
+     * column, which a file that is no LDBC file (a line of JSON, say) made as long as its line, up to a mebibyte on the
+     * terminal for one error.
+     */
+    @Test
+    void aLongValueInAMessageIsCutNamingItsLength() throws IOException {
+        String longValue = "x".repeat(200_000);
+        String quoted = "'" + "x".repeat(100) + "...' (200,000 characters)";
+        Path person = csv("dynamic/person_0_0.csv");
+        List<String> lines = Files.readAllLines(person, StandardCharsets.UTF_8);
+        String[] row = lines.get(1).split("\\|", -1);
+        row[0] = longValue;
+        append(person, String.join("|", row));
+        assertFailsAt(person, lines.size() + 1, "column id: " + quoted + " is not a number");
+        Files.writeString(person, longValue + "\n", StandardCharsets.UTF_8);
+        assertFailsAt(person, 1, "header is " + quoted + " but the LDBC layout has");
+
+        Path parameters = data.resolve("substitution_parameters").resolve(QueryType.IC1.parameterFile());
+        List<String> parameterLines = Files.readAllLines(parameters, StandardCharsets.UTF_8);
+        append(parameters, longValue + "|Jose");
+        LdbcDataException e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertEquals(parameters + ":" + (parameterLines.size() + 1) + ": personId: " + quoted + " is not a number", e.getMessage());
+        Files.writeString(parameters, longValue + "\n", StandardCharsets.UTF_8);
+        e = assertThrows(LdbcDataException.class, () -> SubstitutionParameters.load(LdbcDataSource.directory(data)));
+        assertTrue(e.getMessage().startsWith(parameters + ":1: header " + quoted + " does not name IC1"), e.getMessage());
+
+        Path stream;
+        try (Stream<Path> files = Files.list(data.resolve("update_streams"))) {
+            stream = files.filter(p -> p.toString().endsWith(".csv")).sorted().findFirst().orElseThrow();
+        }
+        long streamLines = lines(stream);
+        append(stream, longValue + "|0|1");
+        e = assertThrows(LdbcDataException.class, () -> UpdateStreams.load(LdbcDataSource.directory(data)));
+        assertEquals(stream + ":" + (streamLines + 1) + ": scheduledStartTime: " + quoted + " is not a number", e.getMessage());
     }
 
     @Test

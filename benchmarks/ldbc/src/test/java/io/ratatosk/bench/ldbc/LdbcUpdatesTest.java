@@ -176,27 +176,30 @@ class LdbcUpdatesTest {
         Path storeDir = dir.resolve("store");
         LdbcTestData.loadSample(storeDir);
         List<Update> sample = UpdateStreams.load(LdbcDataSource.sample());
-        UpdatePrecheck.check(storeDir, sample);
-        Update addedPerson = sample.stream().filter(u -> u.type() == UpdateType.IU1).findFirst().orElseThrow();
-        String file = "updates.csv";
-        Map<String, String> bad = new java.util.LinkedHashMap<>();
-        bad.put("1|0|2|2199023255589|1|1290687902110", "updates.csv:9001: IU2: postId 1 is no post of the store");
-        bad.put("1|0|8|" + addedPerson.id("personId") + "|" + addedPerson.id("personId") + "|1290687902110",
-            "updates.csv:9001: IU8: a person cannot befriend themselves: " + addedPerson.id("personId"));
-        bad.put("1|0|7|999999999|1290693129505|1.2.3.4|Firefox|great|5|4398046511268|50|-1|-1|",
-            "updates.csv:9001: IU7: exactly one of replyToPostId (-1) and replyToCommentId (-1) must be -1");
-        bad.put("1|0|5|999999|2199023255589|1290687902110", "updates.csv:9001: IU5: forumId 999999 is no forum of the store");
-        bad.put("1|0|4|274877906944|title|1290687902110|2199023255589|",
-            "updates.csv:9001: IU4: forumId 274877906944 exists already");
-        bad.put(addedPerson.scheduledStartTime() + "|0|1|" + addedPerson.id("personId")
-                + "|Ann|Smith|female|0|1|1.2.3.4|Firefox|" + addedPerson.id("cityId") + "|||||",
-            "updates.csv:9001: IU1: personId " + addedPerson.id("personId") + " exists already (added by "
-                + addedPerson.where() + ")");
-        for (Map.Entry<String, String> e : bad.entrySet()) {
-            List<Update> stream = new java.util.ArrayList<>(sample);
-            stream.add(UpdateStreams.parse(e.getKey(), file, 9001));
-            LdbcDataException error = assertThrows(LdbcDataException.class, () -> UpdatePrecheck.check(storeDir, stream));
-            assertEquals(e.getValue(), error.getMessage());
+        try (PageCache cache = LdbcTestData.cache("8m"); GraphStore store = GraphStore.open(storeDir, cache);
+             StoreReader reader = store.newReader()) {
+            UpdatePrecheck.check(reader, sample);
+            Update addedPerson = sample.stream().filter(u -> u.type() == UpdateType.IU1).findFirst().orElseThrow();
+            String file = "updates.csv";
+            Map<String, String> bad = new java.util.LinkedHashMap<>();
+            bad.put("1|0|2|2199023255589|1|1290687902110", "updates.csv:9001: IU2: postId 1 is no post of the store");
+            bad.put("1|0|8|" + addedPerson.id("personId") + "|" + addedPerson.id("personId") + "|1290687902110",
+                "updates.csv:9001: IU8: a person cannot befriend themselves: " + addedPerson.id("personId"));
+            bad.put("1|0|7|999999999|1290693129505|1.2.3.4|Firefox|great|5|4398046511268|50|-1|-1|",
+                "updates.csv:9001: IU7: exactly one of replyToPostId (-1) and replyToCommentId (-1) must be -1");
+            bad.put("1|0|5|999999|2199023255589|1290687902110", "updates.csv:9001: IU5: forumId 999999 is no forum of the store");
+            bad.put("1|0|4|274877906944|title|1290687902110|2199023255589|",
+                "updates.csv:9001: IU4: forumId 274877906944 exists already");
+            bad.put(addedPerson.scheduledStartTime() + "|0|1|" + addedPerson.id("personId")
+                    + "|Ann|Smith|female|0|1|1.2.3.4|Firefox|" + addedPerson.id("cityId") + "|||||",
+                "updates.csv:9001: IU1: personId " + addedPerson.id("personId") + " exists already (added by "
+                    + addedPerson.where() + ")");
+            for (Map.Entry<String, String> e : bad.entrySet()) {
+                List<Update> stream = new java.util.ArrayList<>(sample);
+                stream.add(UpdateStreams.parse(e.getKey(), file, 9001));
+                LdbcDataException error = assertThrows(LdbcDataException.class, () -> UpdatePrecheck.check(reader, stream));
+                assertEquals(e.getValue(), error.getMessage());
+            }
         }
     }
 

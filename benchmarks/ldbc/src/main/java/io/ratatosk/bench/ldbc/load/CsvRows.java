@@ -1,22 +1,20 @@
 package io.ratatosk.bench.ldbc.load;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
  * Reads one LDBC CSV file row by row: {@code |} separated, no quoting (LDBC's values never hold
  * {@code |} or a line break), a header first, UTF-8. Checks the header, every row's column count and that
- * every byte is UTF-8, and parses numbers, each failure naming the file and line.
+ * every byte is UTF-8, and parses numbers, each failure naming the file and line; a line is at most
+ * {@link BoundedLineReader#MAX_LINE_CHARS} characters.
  */
 final class CsvRows implements AutoCloseable {
     /** The UTF-8 byte order mark, as a character. */
     static final String BOM = "\uFEFF";
 
-    private final BufferedReader in;
+    private final BoundedLineReader in;
     private final String file;
     private final List<String> header;
     private final String[] fields;
@@ -24,7 +22,7 @@ final class CsvRows implements AutoCloseable {
     private long bytes;
 
     CsvRows(InputStream stream, String file, List<String> expectedHeader) throws IOException {
-        this.in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
+        this.in = new BoundedLineReader(stream, file);
         this.file = file;
         this.header = expectedHeader;
         this.fields = new String[expectedHeader.size()];
@@ -37,7 +35,7 @@ final class CsvRows implements AutoCloseable {
             throw LdbcDataException.at(file, 1, "empty file; expected the header " + String.join("|", expectedHeader));
         }
         if (!first.equals(String.join("|", expectedHeader))) {
-            throw LdbcDataException.at(file, 1, "header is '" + first + "' but the LDBC layout has '"
+            throw LdbcDataException.at(file, 1, "header is " + LdbcDataException.quote(first) + " but the LDBC layout has '"
                 + String.join("|", expectedHeader) + "'");
         }
     }
@@ -45,11 +43,8 @@ final class CsvRows implements AutoCloseable {
     private String readLine() throws IOException {
         String s = in.readLine();
         if (s != null) {
-            line++;
+            line = in.lineNumber();
             bytes += s.length() + 1;
-            if (!s.isEmpty() && s.charAt(s.length() - 1) == '\r') {
-                s = s.substring(0, s.length() - 1);
-            }
             Utf8Lines.check(s, file, line);
         }
         return s;
@@ -93,7 +88,7 @@ final class CsvRows implements AutoCloseable {
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw error("column " + header.get(column) + ": '" + v + "' is not a number");
+            throw error("column " + header.get(column) + ": " + LdbcDataException.quote(v) + " is not a number");
         }
     }
 
@@ -118,7 +113,7 @@ final class CsvRows implements AutoCloseable {
 
     /**
      * Rows in a stream: its line breaks, minus the header; an upper bound on its entities. A line break is what
-     * {@link BufferedReader#readLine} ends a line at ({@code \n}, {@code \r\n} or a lone {@code \r}): counted by
+     * {@link BoundedLineReader#readLine} ends a line at ({@code \n}, {@code \r\n} or a lone {@code \r}): counted by
      * {@code \n} alone, a file with {@code \r} line ends held no rows, the id index was sized for none, and the load
      * failed with "the id index is full" and a stack trace though every row read.
      */

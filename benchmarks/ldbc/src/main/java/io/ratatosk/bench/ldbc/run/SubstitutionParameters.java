@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc.run;
 
+import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.Utf8Lines;
@@ -8,14 +9,8 @@ import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreReader;
-import io.ratatosk.pagecache.PageCache;
-import io.ratatosk.pagecache.PageCacheConfig;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -27,7 +22,8 @@ import java.util.Set;
 /**
  * The complex reads' parameters from a data set's {@code substitution_parameters/interactive_N_param.txt}
  * files ({@code |} separated, a header of parameter names): values of the names
- * {@link QueryType#isNumeric} accepts are numbers, the rest strings.
+ * {@link QueryType#isNumeric} accepts are numbers, the rest strings; a line is at most
+ * {@link BoundedLineReader#MAX_LINE_CHARS} characters.
  */
 public final class SubstitutionParameters {
     private final Map<QueryType, List<Query>> queries;
@@ -57,7 +53,7 @@ public final class SubstitutionParameters {
 
     private static List<Query> read(QueryType type, InputStream stream, String name) throws IOException {
         List<Query> list = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+        try (BoundedLineReader in = new BoundedLineReader(stream, name)) {
             String header = in.readLine();
             if (header == null) {
                 throw LdbcDataException.at(name, 1, "empty file; expected the header " + String.join("|", type.parameters()));
@@ -70,13 +66,12 @@ public final class SubstitutionParameters {
             // as a set, and each once: "personId|firstName|firstName" read the row's last column as its firstName
             if (names.length != type.parameters().size()
                 || !new java.util.HashSet<>(List.of(names)).equals(new java.util.HashSet<>(type.parameters()))) {
-                throw LdbcDataException.at(name, 1, "header '" + header.strip() + "' does not name " + type
+                throw LdbcDataException.at(name, 1, "header " + LdbcDataException.quote(header.strip()) + " does not name " + type
                     + "'s parameters " + String.join("|", type.parameters()));
             }
             String line;
-            long lineNo = 1;
             while ((line = in.readLine()) != null) {
-                lineNo++;
+                long lineNo = in.lineNumber();
                 if (line.isBlank()) {
                     continue;
                 }
@@ -103,7 +98,7 @@ public final class SubstitutionParameters {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw LdbcDataException.at(file, line, parameter + ": '" + text + "' is not a number");
+            throw LdbcDataException.at(file, line, parameter + ": " + LdbcDataException.quote(text) + " is not a number");
         }
     }
 
@@ -111,37 +106,32 @@ public final class SubstitutionParameters {
     private static final List<String> PERSON_PARAMETERS = List.of("personId", "person1Id", "person2Id");
 
     /**
-     * The person ids of these parameters that name no person of the store at {@code storeDir} nor one in {@code added}
+     * The person ids of these parameters that name no person of the store {@code reader} reads nor one in {@code added}
      * (the persons the update streams add). Parameters from another data set make every complex read find nothing: the
      * run then measures "no such person" and says nothing of it.
      */
-    public UnknownPersons unknownPersons(Path storeDir, Set<Long> added) throws IOException {
-        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
-            "pagecache.warmup.enabled", "false");
+    public UnknownPersons unknownPersons(StoreReader reader, Set<Long> added) throws IOException {
         Map<Long, Boolean> known = new HashMap<>();
         List<QueryType> allUnknown = new ArrayList<>();
-        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); GraphStore store = GraphStore.open(storeDir, cache);
-             StoreReader reader = store.newReader()) {
-            for (Map.Entry<QueryType, List<Query>> e : queries.entrySet()) {
-                int unknownRows = 0;
-                for (Query q : e.getValue()) {
-                    boolean unknownRow = false;
-                    for (String name : PERSON_PARAMETERS) {
-                        if (q.params().containsKey(name)) {
-                            long id = q.longParam(name);
-                            Boolean found = known.get(id);
-                            if (found == null) {
-                                found = added.contains(id) || reader.nodeById(Label.PERSON, id) != GraphStore.NONE;
-                                known.put(id, found);
-                            }
-                            unknownRow |= !found;
+        for (Map.Entry<QueryType, List<Query>> e : queries.entrySet()) {
+            int unknownRows = 0;
+            for (Query q : e.getValue()) {
+                boolean unknownRow = false;
+                for (String name : PERSON_PARAMETERS) {
+                    if (q.params().containsKey(name)) {
+                        long id = q.longParam(name);
+                        Boolean found = known.get(id);
+                        if (found == null) {
+                            found = added.contains(id) || reader.nodeById(Label.PERSON, id) != GraphStore.NONE;
+                            known.put(id, found);
                         }
+                        unknownRow |= !found;
                     }
-                    unknownRows += unknownRow ? 1 : 0;
                 }
-                if (unknownRows == e.getValue().size()) {
-                    allUnknown.add(e.getKey());
-                }
+                unknownRows += unknownRow ? 1 : 0;
+            }
+            if (unknownRows == e.getValue().size()) {
+                allUnknown.add(e.getKey());
             }
         }
         int unknown = (int) known.values().stream().filter(found -> !found).count();

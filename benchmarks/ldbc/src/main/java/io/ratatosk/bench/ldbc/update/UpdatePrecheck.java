@@ -4,10 +4,7 @@ import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreReader;
-import io.ratatosk.pagecache.PageCache;
-import io.ratatosk.pagecache.PageCacheConfig;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -44,24 +41,15 @@ public final class UpdatePrecheck {
     }
 
     /**
-     * Checks {@code updates} (in execution order) against the loaded store in {@code storeDir}; returns the ids of the
+     * Checks {@code updates} (in execution order) against the loaded store {@code reader} reads; returns the ids of the
      * persons they add, which the substitution parameters may name too.
      */
-    public static Set<Long> check(Path storeDir, List<Update> updates) throws IOException {
-        if (updates.isEmpty()) {
-            return Set.of();
+    public static Set<Long> check(StoreReader reader, List<Update> updates) throws IOException {
+        UpdatePrecheck check = new UpdatePrecheck(reader);
+        for (Update u : updates) {
+            check.check(u);
         }
-        // A small cache of its own: the id index is read once per id, and the runs start with their own caches.
-        Map<String, String> flags = Map.of("pagecache.memory", "8m", "pagecache.jmx.enabled", "false",
-            "pagecache.warmup.enabled", "false");
-        try (PageCache cache = PageCache.open(PageCacheConfig.parse(flags)); GraphStore store = GraphStore.open(storeDir, cache);
-             StoreReader reader = store.newReader()) {
-            UpdatePrecheck check = new UpdatePrecheck(reader);
-            for (Update u : updates) {
-                check.check(u);
-            }
-            return check.added(Label.PERSON);
-        }
+        return check.added(Label.PERSON);
     }
 
     /** The ids of the nodes of {@code label} the updates checked so far add. */

@@ -1,12 +1,10 @@
 package io.ratatosk.bench.ldbc.update;
 
+import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
 import io.ratatosk.bench.ldbc.load.Utf8Lines;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -19,8 +17,8 @@ import java.util.Map;
  * header, {@code |} separated, {@code scheduledStartTime|dependencyTime|type|fields...}) into the
  * order they execute in: merged by scheduledStartTime, and on equal times person files first, then
  * file order, then line order. Strict: every line is parsed before anything is applied, and a line
- * with an unknown type, the wrong number of columns or a bad number stops the read with an error
- * naming the file and the line.
+ * with an unknown type, the wrong number of columns, a bad number or more than
+ * {@link BoundedLineReader#MAX_LINE_CHARS} characters stops the read with an error naming the file and the line.
  */
 public final class UpdateStreams {
     private UpdateStreams() {
@@ -43,12 +41,10 @@ public final class UpdateStreams {
     private static List<Update> read(LdbcDataSource source, String file) throws IOException {
         String name = source.describeUpdateStream(file);
         List<Update> updates = new ArrayList<>();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(source.openUpdateStream(file),
-            StandardCharsets.UTF_8))) {
+        try (BoundedLineReader in = new BoundedLineReader(source.openUpdateStream(file), name)) {
             String line;
-            long lineNo = 0;
             while ((line = in.readLine()) != null) {
-                lineNo++;
+                long lineNo = in.lineNumber();
                 if (lineNo == 1 && line.startsWith("\uFEFF")) { // a UTF-8 byte order mark: no part of the time
                     line = line.substring(1);
                 }
@@ -112,7 +108,7 @@ public final class UpdateStreams {
             for (String part : text.split(";", -1)) {
                 String[] pair = part.split(",", -1);
                 if (pair.length != 2) {
-                    throw LdbcDataException.at(file, line, field + ": '" + part + "' is not organisationId,year");
+                    throw LdbcDataException.at(file, line, field + ": " + LdbcDataException.quote(part) + " is not organisationId,year");
                 }
                 list.add(List.of(number(pair[0], field, file, line), number(pair[1], field, file, line)));
             }
@@ -124,7 +120,7 @@ public final class UpdateStreams {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw LdbcDataException.at(file, line, field + ": '" + text + "' is not a number");
+            throw LdbcDataException.at(file, line, field + ": " + LdbcDataException.quote(text) + " is not a number");
         }
     }
 }
