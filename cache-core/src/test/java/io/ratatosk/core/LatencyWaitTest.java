@@ -16,16 +16,20 @@ class LatencyWaitTest {
     @Test
     void anInterruptedThreadWaitsTheWholeTimeParkedAndKeepsItsInterrupt() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().getId();
         Thread.currentThread().interrupt();
         try {
             long start = System.nanoTime();
-            long cpuBefore = mx.getCurrentThreadCpuTime();
+            // A park counts as a wait (TIMED_WAITING) whether or not it returns at once
+            long waitsBefore = mx.getThreadInfo(id).getWaitedCount();
             LatencyWait.until(start + TimeUnit.SECONDS.toNanos(1));
-            long cpu = mx.getCurrentThreadCpuTime() - cpuBefore;
+            long parks = mx.getThreadInfo(id).getWaitedCount() - waitsBefore;
             assertTrue(System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(1), "an interrupt does not cut the wait short");
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
-            // Spinning takes the whole second of CPU (half of it on a loaded machine); parking a few milliseconds.
-            assertTrue(cpu < TimeUnit.MILLISECONDS.toNanos(300), "CPU while waiting: " + cpu / 1_000_000 + " ms");
+            // Spinning through parks that return at once, millions; parked, the one that returns at once for the
+            // interrupt, then one for the rest of the second, and a few for early returns. Counted in parks, not CPU
+            // time (once bounded at 300 ms): a busy machine moves a thread's CPU, and the parks only fall as it slows
+            assertTrue(parks <= 100, "an interrupted wait of a second parked " + parks + " times");
         } finally {
             Thread.interrupted();
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class BackgroundEvictorTest {
     private static final int CLEAN_FILE_ID = 1;
 
-    /** Calls that each leave work: slept between, they would take 10 ms apiece, 5 s in all. */
+    /** Calls that each leave work: slept between, they would take 10 ms apiece, 5 s in all, and 499 parks. */
     private static final int PENDING_CALLS = 500;
 
     /**
@@ -57,7 +58,8 @@ class BackgroundEvictorTest {
                 engine.frames().unlockExclusive(frame);
             }
             evictor.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            // An evictor that no longer refills never does: a minute, not 5 s, for a loaded machine's slow but live one
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
             while (engine.freeFrames() < keepFree && System.nanoTime() - deadline < 0) {
                 Thread.sleep(1);
             }
@@ -76,10 +78,16 @@ class BackgroundEvictorTest {
             "pagecache.evictor.enabled", "false"));
         AtomicInteger calls = new AtomicInteger();
         CountDownLatch allDone = new CountDownLatch(1);
+        // The evictor thread's waited count (each park is a wait) at the first call and at the last that left work
+        long[] waitedCounts = new long[2];
         EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("chunked") {
             @Override
             public void housekeeping() {
-                if (calls.incrementAndGet() == PENDING_CALLS) {
+                int call = calls.incrementAndGet();
+                if (call == 1) {
+                    waitedCounts[0] = waitedCount(Thread.currentThread());
+                } else if (call == PENDING_CALLS) {
+                    waitedCounts[1] = waitedCount(Thread.currentThread());
                     allDone.countDown();
                 }
             }
@@ -92,7 +100,12 @@ class BackgroundEvictorTest {
         BackgroundEvictor evictor = new BackgroundEvictor(engine, 1);
         try {
             evictor.start();
-            assertTrue(allDone.await(2, TimeUnit.SECONDS), "the evictor slept between calls that left work: " + calls.get() + " calls");
+            // Counted in parks, not timed (all the calls within 2 s, once): a loaded machine slows a thread that never
+            // sleeps, and a minute is only how long a test waits for them
+            assertTrue(allDone.await(1, TimeUnit.MINUTES), "the evictor stopped calling: " + calls.get() + " calls");
+            long sleeps = waitedCounts[1] - waitedCounts[0];
+            assertTrue(sleeps == 0, "the evictor slept " + sleeps + " times between " + PENDING_CALLS
+                + " calls that each left work");
             int done = calls.get();
             long start = System.nanoTime();
             Thread.sleep(50);
@@ -103,5 +116,10 @@ class BackgroundEvictorTest {
             evictor.shutdown();
             engine.close();
         }
+    }
+
+    /** How many times {@code thread} has waited (parked, slept, waited on a monitor) so far. */
+    private static long waitedCount(Thread thread) {
+        return ManagementFactory.getThreadMXBean().getThreadInfo(thread.getId()).getWaitedCount();
     }
 }

@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,10 +36,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** PagedFile.truncate: pages leave the cache and the file, never to be written back; refusal changes nothing. */
 class TruncateTest {
     private static final int PAGE = 4096;
+    /** The cache of the tests of a cut whose last page cannot be written: 1m, no evictor to write pages behind them. */
+    private static final PageCacheConfig CUT_CONFIG = PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+        "pagecache.page_size", String.valueOf(PAGE), "pagecache.evictor.enabled", "false"));
 
     @TempDir
     Path dir;
+    /** The file the tests truncate. */
+    private Path path;
     private PageCache cache;
+    /** While set, the swapper of {@link #mapFailingWrites} refuses every write. */
+    private final AtomicBoolean failWrites = new AtomicBoolean();
+
+    @BeforeEach
+    void namePath() {
+        path = dir.resolve("truncate.db");
+    }
 
     @AfterEach
     void close() throws Exception {
@@ -50,7 +63,26 @@ class TruncateTest {
     private PagedFile open(String memory, boolean evictor) throws IOException {
         cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", memory, "pagecache.page_size", String.valueOf(PAGE),
             "pagecache.evictor.enabled", String.valueOf(evictor))));
-        return cache.map(dir.resolve("truncate.db"), PAGE);
+        return cache.map(path, PAGE);
+    }
+
+    /** Maps the file in a cache of {@link #CUT_CONFIG} whose writes fail while {@link #failWrites} is set. */
+    private PagedFile mapFailingWrites() throws IOException {
+        return mapCut(SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (failWrites.get()) {
+                    throw new IOException("injected: the write failed");
+                }
+                super.write(pageId, address);
+            }
+        }));
+    }
+
+    /** Maps the file in a cache of {@link #CUT_CONFIG} with {@code swappers}. */
+    private PagedFile mapCut(PageSwapperFactory swappers) throws IOException {
+        cache = PageCache.open(CUT_CONFIG, swappers);
+        return cache.map(path, PAGE);
     }
 
     private static void writePages(PagedFile file, int from, int to, long value) throws IOException {
@@ -72,7 +104,7 @@ class TruncateTest {
         file.truncate(4);
         assertEquals(3, file.getLastPageId());
         assertEquals(4, file.numberOfCachedPages());
-        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals(4L * PAGE, Files.size(path));
         try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             assertFalse(r.next(4));
             assertFalse(r.next(9));
@@ -82,7 +114,7 @@ class TruncateTest {
         }
         file.flush();
         cache.close();
-        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")), "neither flush nor close wrote a dropped page");
+        assertEquals(4L * PAGE, Files.size(path), "neither flush nor close wrote a dropped page");
         file = open("1m", false);
         assertEquals(3, file.getLastPageId());
         try (PageCursor r = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
@@ -113,7 +145,7 @@ class TruncateTest {
         file.truncate(4);
         assertEquals(3, file.getLastPageId());
         file.flush();
-        assertEquals(4L * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals(4L * PAGE, Files.size(path));
         cache.close();
         file = open("1m", false);
         assertEquals(3, file.getLastPageId(), "the end the cache reported before the close");
@@ -227,7 +259,7 @@ class TruncateTest {
                     super.truncate(pageCount);
                 }
             }));
-        PagedFile file = cache.map(dir.resolve("truncate.db"), PAGE);
+        PagedFile file = cache.map(path, PAGE);
         writePages(file, 0, 8, 100);
         file.flush(); // the file on disk holds the first version of every page
         writePages(file, 4, 8, 200); // pages 4 to 7 dirty with a second
@@ -250,11 +282,11 @@ class TruncateTest {
             assertEquals(205, readLong(r));
         }
         file.flush();
-        assertEquals(8L * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals(8L * PAGE, Files.size(path));
         failCut.set(false);
         file.truncate(2); // retried, it cuts
         assertEquals(1, file.getLastPageId());
-        assertEquals(2L * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals(2L * PAGE, Files.size(path));
         try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next(6));
             assertEquals(0, w.getLong(0), "a new page where a truncated one was");
@@ -272,19 +304,15 @@ class TruncateTest {
      */
     @Test
     void aCutWhoseNewLastPageCannotBeWrittenIsWrittenByTheNextFlushWhichFailsWhileItCannot() throws Exception {
-        AtomicBoolean failWrites = new AtomicBoolean();
-        PageCacheConfig config = cutConfig();
-        cache = PageCache.open(config, failingWrites(failWrites));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
-        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        PagedFile file = mapFailingWrites();
+        cutWhoseLastPageCannotBeWritten(file);
         IOException e = assertThrows(IOException.class, file::flush, "a flush while the page cannot be written");
         assertTrue(e.getMessage().contains("truncate.db") && e.getMessage().contains("last page 20"), e.getMessage());
         failWrites.set(false);
         file.flush();
         assertEquals(21L * PAGE, Files.size(path), "the file ends at the cut, as the cache says, once a flush returned");
         cache.close();
-        assertFileIsTheCut(config, path);
+        assertFileIsTheCut();
     }
 
     /**
@@ -294,12 +322,8 @@ class TruncateTest {
      */
     @Test
     void aCutToNoPageForgetsTheLastPageAnEarlierCutLeftUnwritten() throws Exception {
-        AtomicBoolean failWrites = new AtomicBoolean();
-        PageCacheConfig config = cutConfig();
-        cache = PageCache.open(config, failingWrites(failWrites));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
-        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        PagedFile file = mapFailingWrites();
+        cutWhoseLastPageCannotBeWritten(file);
         file.truncate(0); // nothing to write: a cut to 0 pages keeps no page
         assertEquals(-1, file.getLastPageId());
         writePages(file, 30, 31, 7);
@@ -319,8 +343,7 @@ class TruncateTest {
     void aFlushThatCannotWriteTheCutsLastPageStillWritesTheDirtyPages() throws Exception {
         long badPage = 20;
         AtomicBoolean badBlock = new AtomicBoolean();
-        PageCacheConfig config = cutConfig();
-        cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+        PagedFile file = mapCut(SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
             @Override
             public void write(long pageId, long address) throws IOException {
                 if (badBlock.get() && pageId == badPage) {
@@ -329,8 +352,6 @@ class TruncateTest {
                 super.write(pageId, address);
             }
         }));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
         writePages(file, 0, 2, 1);
         file.flush(); // the file on disk: 2 pages
         writePages(file, 22, 27, 1);
@@ -352,17 +373,13 @@ class TruncateTest {
     /** As above, with no flush: the close writes the page the truncate could not. */
     @Test
     void aCutWhoseNewLastPageCannotBeWrittenIsWrittenByTheClose() throws Exception {
-        AtomicBoolean failWrites = new AtomicBoolean();
-        PageCacheConfig config = cutConfig();
-        cache = PageCache.open(config, failingWrites(failWrites));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
-        cutWhoseLastPageCannotBeWritten(file, failWrites);
+        PagedFile file = mapFailingWrites();
+        cutWhoseLastPageCannotBeWritten(file);
         assertThrows(IOException.class, file::close, "a close while the page cannot be written");
         failWrites.set(false);
         file.close();
         cache.close();
-        assertFileIsTheCut(config, path);
+        assertFileIsTheCut();
     }
 
     /**
@@ -372,9 +389,7 @@ class TruncateTest {
      */
     @Test
     void aCutWhoseNewLastPageFailsWithAnErrorIsWrittenByTheNextFlush() throws Exception {
-        AtomicBoolean failWrites = new AtomicBoolean();
-        PageCacheConfig config = cutConfig();
-        cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+        PagedFile file = mapCut(SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
             @Override
             public void write(long pageId, long address) throws IOException {
                 if (failWrites.get()) {
@@ -383,8 +398,6 @@ class TruncateTest {
                 super.write(pageId, address);
             }
         }));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
         writePages(file, 0, 2, 1);
         file.flush(); // the file on disk: 2 pages
         writePages(file, 22, 27, 1);
@@ -395,7 +408,7 @@ class TruncateTest {
         file.flush();
         assertEquals(21L * PAGE, Files.size(path), "the file ends at the cut, as the cache says, once a flush returned");
         cache.close();
-        assertFileIsTheCut(config, path);
+        assertFileIsTheCut();
     }
 
     /**
@@ -405,10 +418,7 @@ class TruncateTest {
      */
     @Test
     void theLastPageAFlushWritesForAFailedTruncateNeverGoesOverAWriteOfIt() throws Exception {
-        AtomicBoolean failWrites = new AtomicBoolean();
-        cache = PageCache.open(cutConfig(), failingWrites(failWrites));
-        Path path = dir.resolve("truncate.db");
-        PagedFile file = cache.map(path, PAGE);
+        PagedFile file = mapFailingWrites();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (java.nio.channels.FileChannel disk = java.nio.channels.FileChannel.open(path)) {
             for (int round = 0; round < 100; round++) {
@@ -443,25 +453,8 @@ class TruncateTest {
         }
     }
 
-    private static PageCacheConfig cutConfig() {
-        return PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size", String.valueOf(PAGE),
-            "pagecache.evictor.enabled", "false"));
-    }
-
-    private static PageSwapperFactory failingWrites(AtomicBoolean failWrites) {
-        return SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
-            @Override
-            public void write(long pageId, long address) throws IOException {
-                if (failWrites.get()) {
-                    throw new IOException("injected: the write failed");
-                }
-                super.write(pageId, address);
-            }
-        });
-    }
-
     /** Pages 0 and 1 on disk, 22 to 26 dirty in the cache, then a cut to 21 pages whose page 20 cannot be written. */
-    private static void cutWhoseLastPageCannotBeWritten(PagedFile file, AtomicBoolean failWrites) throws IOException {
+    private void cutWhoseLastPageCannotBeWritten(PagedFile file) throws IOException {
         writePages(file, 0, 2, 1);
         file.flush(); // the file on disk: 2 pages
         writePages(file, 22, 27, 1); // the cache's: 27, pages 2 to 21 holes, 22 to 26 dirty
@@ -472,8 +465,8 @@ class TruncateTest {
     }
 
     /** Mapped again, the file ends at page 20: pages 0 and 1 as written, zeros after. */
-    private void assertFileIsTheCut(PageCacheConfig config, Path path) throws IOException {
-        cache = PageCache.open(config);
+    private void assertFileIsTheCut() throws IOException {
+        cache = PageCache.open(CUT_CONFIG);
         PagedFile again = cache.map(path, PAGE);
         assertEquals(20, again.getLastPageId(), "the cut's end; the cut pages were never written");
         try (PageCursor r = again.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
@@ -511,7 +504,7 @@ class TruncateTest {
                     super.truncate(pageCount);
                 }
             }));
-        PagedFile file = cache.map(dir.resolve("truncate.db"), PAGE);
+        PagedFile file = cache.map(path, PAGE);
         PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
         writePages(file, 0, frames, 100);
         file.flush(); // every frame holds a clean page of the file
@@ -577,9 +570,9 @@ class TruncateTest {
         file.flush();
         file.truncate(pageCount);
         assertEquals(9, file.getLastPageId());
-        assertEquals(10L * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals(10L * PAGE, Files.size(path));
         file.close();
-        PagedFile reopened = cache.map(dir.resolve("truncate.db"), PAGE, false);
+        PagedFile reopened = cache.map(path, PAGE, false);
         assertEquals(9, reopened.getLastPageId());
         try (PageCursor r = reopened.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             for (int p = 0; p < 10; p++) {
@@ -657,7 +650,7 @@ class TruncateTest {
         }
         file.flush();
         long last = file.getLastPageId();
-        assertEquals((last + 1) * PAGE, Files.size(dir.resolve("truncate.db")));
+        assertEquals((last + 1) * PAGE, Files.size(path));
     }
 
     @Test
@@ -681,7 +674,7 @@ class TruncateTest {
             });
             file.close();
             int done = truncates.get(60, TimeUnit.SECONDS);
-            long size = Files.size(dir.resolve("truncate.db"));
+            long size = Files.size(path);
             assertTrue(size <= 50L * PAGE && size % PAGE == 0, "size " + size + " after " + done + " truncates");
         } finally {
             pool.shutdownNow();

@@ -23,27 +23,41 @@ import org.junit.jupiter.api.io.TempDir;
  * closed.
  */
 class UnmapListenerFailureTest {
+    private static final PageCacheConfig CONFIG = PageCacheConfig.parse(Map.of("pagecache.memory", "64k",
+        "pagecache.page_size", "4k", "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
+
     @TempDir
     Path dir;
 
+    /** A listener that runs {@code atMap} as a file is newly mapped and {@code atUnmap} as its last mapping goes. */
+    private static MappingListener listener(Runnable atMap, Runnable atUnmap) {
+        return new MappingListener() {
+            @Override
+            public void mapped(FileMapping mapping) {
+                atMap.run();
+            }
+
+            @Override
+            public void unmapping(FileMapping mapping) {
+                atUnmap.run();
+            }
+        };
+    }
+
+    /** The first run throws what a large cache's profile can: an OutOfMemoryError; the runs after it do nothing. */
+    private static Runnable outOfMemoryOnce() {
+        AtomicBoolean fail = new AtomicBoolean(true);
+        return () -> {
+            if (fail.getAndSet(false)) {
+                throw new OutOfMemoryError("Java heap space (test)");
+            }
+        };
+    }
+
     @Test
     void aListenerThatThrowsAtUnmapLeavesTheFileMappedForARetriedClose() throws IOException {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
-            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
-        AtomicBoolean fail = new AtomicBoolean(true);
-        try (PageCache cache = PageCache.open(config)) {
-            cache.fileRegistry().listener(new MappingListener() {
-                @Override
-                public void mapped(FileMapping mapping) {
-                }
-
-                @Override
-                public void unmapping(FileMapping mapping) {
-                    if (fail.getAndSet(false)) {
-                        throw new OutOfMemoryError("Java heap space (test)");
-                    }
-                }
-            });
+        try (PageCache cache = PageCache.open(CONFIG)) {
+            cache.fileRegistry().listener(listener(() -> { }, outOfMemoryOnce()));
             Path path = dir.resolve("a");
             PagedFile file = cache.map(path, 4096);
             try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
@@ -69,22 +83,8 @@ class UnmapListenerFailureTest {
      */
     @Test
     void aListenerThatThrowsAtMapLeavesTheFileUnmapped() throws IOException {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
-            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
-        AtomicBoolean fail = new AtomicBoolean(true);
-        try (PageCache cache = PageCache.open(config)) {
-            cache.fileRegistry().listener(new MappingListener() {
-                @Override
-                public void mapped(FileMapping mapping) {
-                    if (fail.getAndSet(false)) {
-                        throw new OutOfMemoryError("Java heap space (test)");
-                    }
-                }
-
-                @Override
-                public void unmapping(FileMapping mapping) {
-                }
-            });
+        try (PageCache cache = PageCache.open(CONFIG)) {
+            cache.fileRegistry().listener(listener(outOfMemoryOnce(), () -> { }));
             Path path = dir.resolve("b");
             assertThrows(OutOfMemoryError.class, () -> cache.map(path, 4096));
             assertEquals(0, cache.fileRegistry().mapped().size(), "the failed map left the file mapped");
@@ -102,8 +102,6 @@ class UnmapListenerFailureTest {
      */
     @Test
     void aListenerThatThrowsAtMapWithAForceThatFailsClosesTheFile() throws IOException {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "4k",
-            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false"));
         AtomicInteger closes = new AtomicInteger();
         PageSwapperFactory forceFails = SwapperFactories.wrapping(s -> new ForwardingPageSwapper(s) {
             @Override
@@ -118,17 +116,10 @@ class UnmapListenerFailureTest {
             }
         });
         Path path = dir.resolve("c");
-        try (PageCache cache = PageCache.open(config, forceFails); PageCache other = PageCache.open(config)) {
-            cache.fileRegistry().listener(new MappingListener() {
-                @Override
-                public void mapped(FileMapping mapping) {
-                    throw new IllegalStateException("injected listener failure");
-                }
-
-                @Override
-                public void unmapping(FileMapping mapping) {
-                }
-            });
+        try (PageCache cache = PageCache.open(CONFIG, forceFails); PageCache other = PageCache.open(CONFIG)) {
+            cache.fileRegistry().listener(listener(() -> {
+                throw new IllegalStateException("injected listener failure");
+            }, () -> { }));
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> cache.map(path, 4096));
             assertEquals("injected listener failure", e.getMessage());
             assertTrue(e.getSuppressed().length == 1 && e.getSuppressed()[0].getMessage().contains("injected force failure"),

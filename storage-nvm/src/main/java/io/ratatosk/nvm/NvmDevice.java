@@ -54,8 +54,11 @@ public final class NvmDevice implements AutoCloseable {
      * flags allow latencies of 10 s, and each queued operation adds its own) woke 10,000 times a second.
      */
     private static final long MAX_CLOSE_POLL_NANOS = 10_000_000;
+    static final long MAX_CLOSE_POLL_MILLIS = MAX_CLOSE_POLL_NANOS / 1_000_000;
 
     private final NvmDeviceConfig config;
+    /** Parks of the close while it waited for operations in flight (read by tests); written by the one closing thread. */
+    private int closeWaits;
     private final int slots;
     private final int physicalSlots;
     private final int pageSize;
@@ -411,6 +414,7 @@ public final class NvmDevice implements AutoCloseable {
         boolean interrupted = false; // an interrupt does not end the wait (the memory is still in use): kept for later
         long poll = CLOSE_POLL_NANOS;
         while (operationsInFlight.get() > 0) {
+            closeWaits++;
             LockSupport.parkNanos(poll);
             interrupted |= Thread.interrupted();
             poll = Math.min(2 * poll, MAX_CLOSE_POLL_NANOS);
@@ -420,5 +424,10 @@ public final class NvmDevice implements AutoCloseable {
         }
         UNSAFE.freeMemory(base);
         LIVE_BYTES.addAndGet(-bytes);
+    }
+
+    /** Parks of the close while it waited, for tests; read on the thread that closed. */
+    int closeWaits() {
+        return closeWaits;
     }
 }

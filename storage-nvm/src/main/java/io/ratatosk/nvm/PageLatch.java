@@ -1,6 +1,7 @@
 package io.ratatosk.nvm;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
@@ -41,6 +42,10 @@ final class PageLatch {
     private final Object beyondSlotsMonitor = new Object();
     /** Waits begun on {@link #beyondSlotsMonitor}, each up to the bound (read by tests); written under that monitor. */
     private int beyondSlotsWaits;
+    private static final AtomicIntegerFieldUpdater<PageLatch> REGISTERED_PARKS =
+        AtomicIntegerFieldUpdater.newUpdater(PageLatch.class, "registeredParks");
+    /** Parks begun by registered waiters, each up to the bound (read by tests); a field, so a latch allocates nothing more. */
+    private volatile int registeredParks;
     /**
      * The holder, written only by it (set after taking the latch, cleared before giving it up). Another thread may read
      * a stale value, but never itself: it only ever sees its own identity here between its own writes.
@@ -132,6 +137,7 @@ final class PageLatch {
             }
             boolean acquired = state.compareAndSet(0, 1);
             if (!acquired) {
+                REGISTERED_PARKS.incrementAndGet(this);
                 LockSupport.parkNanos(this, REGISTERED_PARK_NANOS);
                 interrupted |= Thread.interrupted();
                 acquired = state.compareAndSet(0, 1);
@@ -169,6 +175,11 @@ final class PageLatch {
             beyondSlots.decrementAndGet();
         }
         return interrupted;
+    }
+
+    /** Parks begun by waiters in a slot so far. */
+    int registeredParks() {
+        return registeredParks;
     }
 
     /** Waits begun by waiters without a slot so far. */

@@ -1,5 +1,6 @@
 package io.ratatosk.nvm;
 
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
@@ -27,11 +28,16 @@ final class QueueLock {
      * and burnt a tenth of a CPU (as {@code PageLatch}'s waiters did).
      */
     private static final long REGISTERED_PARK_NANOS = 10_000_000;
+    static final long REGISTERED_PARK_MILLIS = REGISTERED_PARK_NANOS / 1_000_000;
+    private static final AtomicIntegerFieldUpdater<QueueLock> PARKS = AtomicIntegerFieldUpdater.newUpdater(QueueLock.class,
+        "parks");
 
     private final AtomicLong nextTicket = new AtomicLong();
     private volatile long serving;
     private final AtomicReferenceArray<Thread> parked;
     private final int slotMask;
+    /** Parks begun by waiters, each up to its bound (read by tests); a field, so a lock allocates nothing more. */
+    private volatile int parks;
 
     /** @param waiterSlots waiters that can be woken directly rather than by their park's bound; a power of two */
     QueueLock(int waiterSlots) {
@@ -60,6 +66,7 @@ final class QueueLock {
             boolean registered = parked.compareAndSet(slot, null, me);
             // set, then read serving; unlock writes serving, then reads the slot: one of us sees the other
             if (serving != ticket) {
+                PARKS.incrementAndGet(this);
                 LockSupport.parkNanos(this, registered ? REGISTERED_PARK_NANOS : MAX_PARK_NANOS);
                 interrupted |= Thread.interrupted();
             }
@@ -75,6 +82,11 @@ final class QueueLock {
     /** Threads that have taken a ticket and not yet been served: the holder, if any, and those queued behind it. */
     long queued() {
         return nextTicket.get() - serving;
+    }
+
+    /** Parks begun by waiters so far. */
+    int parks() {
+        return parks;
     }
 
     /** Hands the lock to the next ticket. Only the holder may call it. */

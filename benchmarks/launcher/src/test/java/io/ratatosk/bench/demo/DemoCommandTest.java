@@ -15,6 +15,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -70,20 +71,26 @@ class DemoCommandTest {
     @Test
     void aWorkerThatFailsStopsTheOthersAndIsSaidInOneLine() {
         DemoCommand.Worker real = DemoCommand.worker;
+        AtomicBoolean otherStopped = new AtomicBoolean();
+        AtomicBoolean otherReachedItsDeadline = new AtomicBoolean();
         DemoCommand.worker = (demo, file, pages, deadline, stop, seed) -> {
             if (seed == 1) {
                 throw new IOException("injected: the disk went away");
             }
-            return real.run(demo, file, pages, deadline, stop, seed);
+            DemoCommand.Counts counts = real.run(demo, file, pages, deadline, stop, seed);
+            // Why the other worker ended, not how long it took: a loaded machine stretches any time bound
+            otherStopped.set(stop.get());
+            otherReachedItsDeadline.set(System.nanoTime() - deadline >= 0);
+            return counts;
         };
         try {
-            long start = System.nanoTime();
             BenchRun.Output run = BenchRun.run(err, "demo", "--policies", "muninn", "--cache", "256k", "--file-factor", "2",
                 "--threads", "2", "--seconds", "60");
-            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
             assertEquals(1, run.status(), run.out() + err);
             assertEquals("bench demo: a worker of muninn failed: injected: the disk went away", err.toString().strip());
-            assertTrue(seconds < 30, "the other worker ran on to the deadline: " + seconds + " s");
+            assertTrue(otherStopped.get() && !otherReachedItsDeadline.get(),
+                "the other worker ran on to the deadline: it ended " + (otherStopped.get() ? "stopped" : "not stopped")
+                    + (otherReachedItsDeadline.get() ? ", at" : ", before") + " its deadline");
         } finally {
             DemoCommand.worker = real;
         }
