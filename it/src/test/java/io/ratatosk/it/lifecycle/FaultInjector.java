@@ -7,6 +7,7 @@ import io.ratatosk.nvm.NvmDevice;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
@@ -88,7 +89,10 @@ final class FaultInjector {
         /** Whether a force of this mapping failed (it then sticks until the file is unmapped). */
         boolean forceFailed();
 
-        /** The thread that closed this swapper (unmapping its file), or null while it is open. */
+        /**
+         * The thread whose unmap of this mapping got past its point of no return (its force after the drop: the file is
+         * unmapped whatever that force does), or that closed this swapper; null while the file is mapped.
+         */
         Thread closedBy();
     }
 
@@ -193,6 +197,9 @@ final class FaultInjector {
                 });
                 return null;
             });
+            if (closedBy == null && insideUnmapsForce()) {
+                closedBy = Thread.currentThread(); // the tier's write-back inside the unmap's force: see force()
+            }
         }
 
         /**
@@ -237,7 +244,11 @@ final class FaultInjector {
             // (gone from the cache even where this force or the close after it fails), and a failure here is the
             // close's, which the file's next map starts afresh from, not this mapping's failed force.
             boolean tierClosing = insideTier("forget");
-            if (tierClosing && closedBy == null) {
+            // The unmap's own force, after its drop, is its point of no return: the file is unmapped once it ends, whatever
+            // it throws, and a flushAndForce waiting on the unmap skips the file from then on. Marked only at the
+            // swapper's close (after the unmap, the tier's forget writing back its copies first), the record still said
+            // 'mapped' meanwhile, and a flushAndForce that rightly skipped the stuck file was judged wrong.
+            if ((tierClosing || insideUnmapsForce()) && closedBy == null) {
                 closedBy = Thread.currentThread();
             }
             try {
@@ -277,7 +288,17 @@ final class FaultInjector {
             f -> f.getClassName().equals(NVM_STORE) && f.getMethodName().equals(method)));
     }
 
+    /**
+     * Whether this thread is in the force an unmap makes once every page is written and dropped ({@code FileMapping.force}
+     * called by {@code FileMapping.unmap}, not by its {@code forceAfter} for a failed write, which keeps the file mapped).
+     */
+    private static boolean insideUnmapsForce() {
+        return StackWalker.getInstance().walk(frames -> frames.filter(f -> f.getClassName().equals(FILE_MAPPING)).limit(2)
+            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of("force", "unmap"));
+    }
+
     private static final String NVM_STORE = "io.ratatosk.nvm.NvmSwapStore";
+    private static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {
