@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -86,14 +87,31 @@ final class FaultInjector {
 
     /** What the model knows of the forces of one mapping (one swapper: a new map opens a new one). */
     interface Forces {
-        /** Whether a force of this mapping failed (it then sticks until the file is unmapped). */
+        /**
+         * Whether a force of this mapping failed and the cache has that failure: the operation of the worker whose force
+         * failed has returned ({@link FaultInjector#settle}). It then sticks until the file is unmapped.
+         */
         boolean forceFailed();
+
+        /** Whether a force of this mapping failed, the failure in the cache or still on its way up to it. */
+        boolean anyForceFailed();
 
         /**
          * The thread whose unmap of this mapping got past its point of no return (its force after the drop: the file is
          * unmapped whatever that force does), or that closed this swapper; null while the file is mapped.
          */
         Thread closedBy();
+    }
+
+    /**
+     * Called by a worker as each of its operations returns: the forces of that operation that failed are in the cache now
+     * (its FileMapping keeps the failure as the exception passes it on its way up), so they count from here on.
+     */
+    void settle() {
+        Thread me = Thread.currentThread();
+        for (FaultySwapper swapper : swappers.values()) {
+            swapper.settle(me);
+        }
     }
 
     /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
@@ -145,6 +163,13 @@ final class FaultInjector {
     private final class FaultySwapper extends ForwardingPageSwapper implements Forces {
         private final Path file;
         private volatile boolean forceFailed;
+        /**
+         * The worker whose force failed first, until its operation returns. The injector hears of a failure before the
+         * cache does: the mapping keeps it only once the exception has come back up to it. Counted at once, a flush by
+         * another thread that began meanwhile and forced before the mapping kept the failure returned normally, and was
+         * judged wrong for it.
+         */
+        private final AtomicReference<Thread> unsettledBy = new AtomicReference<>();
         private volatile Thread closedBy;
 
         FaultySwapper(PageSwapper real, Path file) {
@@ -188,9 +213,10 @@ final class FaultInjector {
         private void noteTierFailure(Throwable failure) {
             StackWalker.getInstance().walk(frames -> {
                 frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
-                    if (f.getMethodName().equals("force")
-                        || f.getMethodName().equals("overwrite") && failure instanceof IOException) {
-                        forceFailed = true;
+                    if (f.getMethodName().equals("force")) {
+                        failedForce(false);
+                    } else if (f.getMethodName().equals("overwrite") && failure instanceof IOException) {
+                        failedForce(true); // the tier keeps the lost copy in the same call, for the next force
                     } else if (f.getMethodName().equals("forget") && closedBy == null) {
                         closedBy = Thread.currentThread();
                     }
@@ -255,15 +281,32 @@ final class FaultInjector {
                 maybeFail("force", file, -1, false);
             } catch (IOException e) {
                 if (!tierClosing) {
-                    forceFailed = true;
+                    failedForce(false);
                 }
                 throw e;
             }
             super.force();
         }
 
+        /** A force of this mapping failed here; {@code inTheCache}: the cache has the failure by the time this call returns. */
+        private void failedForce(boolean inTheCache) {
+            if (!forceFailed && !inTheCache) {
+                unsettledBy.set(Thread.currentThread());
+            }
+            forceFailed = true;
+        }
+
+        void settle(Thread worker) {
+            unsettledBy.compareAndSet(worker, null);
+        }
+
         @Override
         public boolean forceFailed() {
+            return forceFailed && unsettledBy.get() == null;
+        }
+
+        @Override
+        public boolean anyForceFailed() {
             return forceFailed;
         }
 
