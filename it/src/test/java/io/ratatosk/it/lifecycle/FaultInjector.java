@@ -7,10 +7,12 @@ import io.ratatosk.nvm.NvmDevice;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -85,11 +87,31 @@ final class FaultInjector {
 
     /** What the model knows of the forces of one mapping (one swapper: a new map opens a new one). */
     interface Forces {
-        /** Whether a force of this mapping failed (it then sticks until the file is unmapped). */
+        /**
+         * Whether a force of this mapping failed and the cache has that failure: the operation of the worker whose force
+         * failed has returned ({@link FaultInjector#settle}). It then sticks until the file is unmapped.
+         */
         boolean forceFailed();
 
-        /** The thread that closed this swapper (unmapping its file), or null while it is open. */
+        /** Whether a force of this mapping failed, the failure in the cache or still on its way up to it. */
+        boolean anyForceFailed();
+
+        /**
+         * The thread whose unmap of this mapping got past its point of no return (its force after the drop: the file is
+         * unmapped whatever that force does), or that closed this swapper; null while the file is mapped.
+         */
         Thread closedBy();
+    }
+
+    /**
+     * Called by a worker as each of its operations returns: the forces of that operation that failed are in the cache now
+     * (its FileMapping keeps the failure as the exception passes it on its way up), so they count from here on.
+     */
+    void settle() {
+        Thread me = Thread.currentThread();
+        for (FaultySwapper swapper : swappers.values()) {
+            swapper.settle(me);
+        }
     }
 
     /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
@@ -141,6 +163,13 @@ final class FaultInjector {
     private final class FaultySwapper extends ForwardingPageSwapper implements Forces {
         private final Path file;
         private volatile boolean forceFailed;
+        /**
+         * The worker whose force failed first, until its operation returns. The injector hears of a failure before the
+         * cache does: the mapping keeps it only once the exception has come back up to it. Counted at once, a flush by
+         * another thread that began meanwhile and forced before the mapping kept the failure returned normally, and was
+         * judged wrong for it.
+         */
+        private final AtomicReference<Thread> unsettledBy = new AtomicReference<>();
         private volatile Thread closedBy;
 
         FaultySwapper(PageSwapper real, Path file) {
@@ -184,15 +213,19 @@ final class FaultInjector {
         private void noteTierFailure(Throwable failure) {
             StackWalker.getInstance().walk(frames -> {
                 frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
-                    if (f.getMethodName().equals("force")
-                        || f.getMethodName().equals("overwrite") && failure instanceof IOException) {
-                        forceFailed = true;
+                    if (f.getMethodName().equals("force")) {
+                        failedForce(false);
+                    } else if (f.getMethodName().equals("overwrite") && failure instanceof IOException) {
+                        failedForce(true); // the tier keeps the lost copy in the same call, for the next force
                     } else if (f.getMethodName().equals("forget") && closedBy == null) {
                         closedBy = Thread.currentThread();
                     }
                 });
                 return null;
             });
+            if (closedBy == null && insideUnmapsForce()) {
+                closedBy = Thread.currentThread(); // the tier's write-back inside the unmap's force: see force()
+            }
         }
 
         /**
@@ -237,22 +270,43 @@ final class FaultInjector {
             // (gone from the cache even where this force or the close after it fails), and a failure here is the
             // close's, which the file's next map starts afresh from, not this mapping's failed force.
             boolean tierClosing = insideTier("forget");
-            if (tierClosing && closedBy == null) {
+            // The unmap's own force, after its drop, is its point of no return: the file is unmapped once it ends, whatever
+            // it throws, and a flushAndForce waiting on the unmap skips the file from then on. Marked only at the
+            // swapper's close (after the unmap, the tier's forget writing back its copies first), the record still said
+            // 'mapped' meanwhile, and a flushAndForce that rightly skipped the stuck file was judged wrong.
+            if ((tierClosing || insideUnmapsForce()) && closedBy == null) {
                 closedBy = Thread.currentThread();
             }
             try {
                 maybeFail("force", file, -1, false);
             } catch (IOException e) {
                 if (!tierClosing) {
-                    forceFailed = true;
+                    failedForce(false);
                 }
                 throw e;
             }
             super.force();
         }
 
+        /** A force of this mapping failed here; {@code inTheCache}: the cache has the failure by the time this call returns. */
+        private void failedForce(boolean inTheCache) {
+            if (!forceFailed && !inTheCache) {
+                unsettledBy.set(Thread.currentThread());
+            }
+            forceFailed = true;
+        }
+
+        void settle(Thread worker) {
+            unsettledBy.compareAndSet(worker, null);
+        }
+
         @Override
         public boolean forceFailed() {
+            return forceFailed && unsettledBy.get() == null;
+        }
+
+        @Override
+        public boolean anyForceFailed() {
             return forceFailed;
         }
 
@@ -277,7 +331,17 @@ final class FaultInjector {
             f -> f.getClassName().equals(NVM_STORE) && f.getMethodName().equals(method)));
     }
 
+    /**
+     * Whether this thread is in the force an unmap makes once every page is written and dropped ({@code FileMapping.force}
+     * called by {@code FileMapping.unmap}, not by its {@code forceAfter} for a failed write, which keeps the file mapped).
+     */
+    private static boolean insideUnmapsForce() {
+        return StackWalker.getInstance().walk(frames -> frames.filter(f -> f.getClassName().equals(FILE_MAPPING)).limit(2)
+            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of("force", "unmap"));
+    }
+
     private static final String NVM_STORE = "io.ratatosk.nvm.NvmSwapStore";
+    private static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {

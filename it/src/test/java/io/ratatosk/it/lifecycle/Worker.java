@@ -94,6 +94,7 @@ final class Worker implements Runnable {
                 runOne(pick());
             }
             releaseAll();
+            sc.injector.settle();
         } catch (AssertionError e) {
             // recorded already
         } catch (Throwable e) {
@@ -167,6 +168,7 @@ final class Worker implements Runnable {
             String outcome = judge(e);
             log.end(trace + outcome);
         } finally {
+            sc.injector.settle();
             sc.watchdog.end(t);
             sc.ops.incrementAndGet();
         }
@@ -549,7 +551,7 @@ final class Worker implements Runnable {
             if (stuck) {
                 sc.stuckForcesReported.incrementAndGet();
             }
-            if (aliveBefore && String.valueOf(e.getMessage()).contains(EARLIER_FORCE_FAILED) && !forces.forceFailed()
+            if (aliveBefore && String.valueOf(e.getMessage()).contains(EARLIER_FORCE_FAILED) && !forces.anyForceFailed()
                 && forces.closedBy() == null && sc.injector.forcesOf(f.name) == forces && alive(ref.pf())) {
                 throw fail("PagedFile.flush() of " + ref + " threw " + e + ", but no force of this mapping failed: a failed"
                     + " force of an earlier mapping of the file stuck to the new one", e);

@@ -1,0 +1,195 @@
+package io.ratatosk.it.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import io.ratatosk.core.PageSwapper;
+import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCursor;
+import io.ratatosk.pagecache.PagedFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault injector's record of a mapping's forces ({@link FaultInjector.Forces}), which the model's checks of the
+ * sticky failed force read: what it says at each step of a close must be what the cache does at that step.
+ */
+@Timeout(30)
+class FaultInjectorTest {
+    private static final int PAGE = 4096;
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A flushAndForce skips a file whose unmap ended while it waited (the unmap reported the failed force), so the record
+     * must say 'closed' from the moment the unmap can be seen, not only once the swapper's close (after the unmap, and
+     * with the NVM tier after its forget's write-backs) is reached.
+     */
+    @Test
+    void theRecordSaysClosedOnceTheUnmapOfAFileWhoseForceFailedCanBeSeen() throws Exception {
+        FaultInjector injector = new FaultInjector(1);
+        injector.errors(false);
+        CountDownLatch swapperClosing = new CountDownLatch(1);
+        CountDownLatch letClose = new CountDownLatch(1);
+        PageSwapperFactory injected = injector.factory();
+        PageSwapperFactory closesWaiting = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(injected.create(file, fileId, filePageSize, create)) {
+                    @Override
+                    public void close() throws IOException {
+                        swapperClosing.countDown();
+                        try {
+                            letClose.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        super.close();
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                injected.close();
+            }
+        };
+        try (PageCache cache = PageCache.open(config(), closesWaiting)) {
+            PagedFile pf = cache.map(dir.resolve("f"), PAGE);
+            try (PageCursor c = pf.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, 42);
+            }
+            injector.enable(10_000); // every call fails: the flush's write, then the force after it
+            assertThrows(IOException.class, pf::flush);
+            injector.disable();
+            injector.settle(); // as a worker does when its operation returns
+            FaultInjector.Forces forces = injector.forcesOf("f");
+            assertTrue(forces.forceFailed(), "the flush's force failed");
+            assertNull(forces.closedBy(), "still mapped");
+
+            Thread closer = new Thread(() -> {
+                try {
+                    pf.close(); // unmaps, then throws the failed force
+                } catch (IOException expected) {
+                    // the earlier force's failure: what the model's close checks judge
+                }
+            }, "closer");
+            closer.start();
+            Thread closedBy;
+            try {
+                assertTrue(swapperClosing.await(20, TimeUnit.SECONDS), "the close reached the swapper's close");
+                assertThrows(IllegalStateException.class, () -> pf.io(0, PagedFile.PF_SHARED_READ_LOCK), "unmapped by now");
+                closedBy = forces.closedBy();
+            } finally {
+                letClose.countDown(); // before the cache's close, which waits for the closer's
+                closer.join();
+            }
+            assertSame(closer, closedBy, "the record of a mapping whose unmap a flushAndForce can see as done");
+        }
+    }
+
+    /**
+     * The injector hears of a failed force before the cache does (the mapping keeps the failure once the exception comes
+     * back up to it): a flush of another thread that forces in between returns normally, so the failure counts only once
+     * the failing worker's operation has returned.
+     */
+    @Test
+    void aFailedForceCountsOnceTheFailingOperationReturned() throws Exception {
+        FaultInjector injector = new FaultInjector(1);
+        injector.errors(false);
+        CountDownLatch failed = new CountDownLatch(1);
+        CountDownLatch letThrow = new CountDownLatch(1);
+        AtomicReference<Thread> failing = new AtomicReference<>();
+        PageSwapperFactory injected = injector.factory();
+        PageSwapperFactory slowToReport = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+                return new ForwardingPageSwapper(injected.create(file, fileId, filePageSize, create)) {
+                    @Override
+                    public void force() throws IOException {
+                        try {
+                            super.force();
+                        } catch (IOException e) {
+                            if (Thread.currentThread() == failing.get()) {
+                                failed.countDown(); // on its way up to the cache, which does not have it yet
+                                awaitQuietly(letThrow);
+                            }
+                            throw e;
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                injected.close();
+            }
+        };
+        try (PageCache cache = PageCache.open(config(), slowToReport)) {
+            PagedFile pf = cache.map(dir.resolve("f"), PAGE);
+            try (PageCursor c = pf.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, 42);
+            }
+            AtomicReference<Throwable> flushed = new AtomicReference<>();
+            Thread flusher = new Thread(() -> {
+                try {
+                    pf.flush(); // its write fails, and the force after it
+                } catch (Throwable e) {
+                    flushed.set(e);
+                }
+                injector.settle();
+            }, "flusher");
+            failing.set(flusher);
+            injector.enable(10_000);
+            flusher.start();
+            FaultInjector.Forces forces;
+            try {
+                assertTrue(failed.await(20, TimeUnit.SECONDS), "the flusher's force failed");
+                injector.disable();
+                forces = injector.forcesOf("f");
+                assertTrue(forces.anyForceFailed());
+                assertFalse(forces.forceFailed(), "a failure the cache does not have yet");
+                pf.flush(); // writes the page and forces: the mapping has no failed force to report yet
+            } finally {
+                letThrow.countDown();
+                flusher.join();
+            }
+            assertTrue(flushed.get() instanceof IOException, "the flusher's flush failed: " + flushed.get());
+            assertTrue(forces.forceFailed(), "the failing operation returned: the cache has the failure");
+            IOException again = assertThrows(IOException.class, pf::flush);
+            assertTrue(again.getMessage().contains(Worker.EARLIER_FORCE_FAILED), again.getMessage());
+            assertThrows(IOException.class, pf::close, "the close that unmaps it reports the failed force too");
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static PageCacheConfig config() {
+        return PageCacheConfig.parse(Map.of(
+            "pagecache.memory", Long.toString(16L * PAGE),
+            "pagecache.page_size", Integer.toString(PAGE),
+            "pagecache.evictor.enabled", "false"));
+    }
+}
