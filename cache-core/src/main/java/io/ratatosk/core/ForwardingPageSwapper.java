@@ -25,6 +25,12 @@ public class ForwardingPageSwapper implements PageSwapper {
         return delegate.filePageSize();
     }
 
+    /** What the delegate holds: a wrapper that watches or breaks calls holds no page of its own. */
+    @Override
+    public boolean holdsUnwrittenPages() {
+        return delegate.holdsUnwrittenPages();
+    }
+
     @Override
     public int read(long pageId, long address) throws IOException {
         return delegate.read(pageId, address);

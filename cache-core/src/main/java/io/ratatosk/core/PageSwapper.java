@@ -61,6 +61,16 @@ public interface PageSwapper extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether this swapper holds pages its storage does not have yet (a tier's dirty copies, written to the file later):
+     * what a close that failed would lose. The page cache's close keeps the cache open, its close to be retried, while
+     * the close of such a swapper fails, as it does for a dirty page it could not write out of a frame. False unless a
+     * swapper says so: a plain file swapper writes every page it is given before it returns.
+     */
+    default boolean holdsUnwrittenPages() {
+        return false;
+    }
+
     /** Makes every completed write durable. */
     void force() throws IOException;
 

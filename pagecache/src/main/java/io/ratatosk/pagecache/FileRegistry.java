@@ -326,6 +326,19 @@ final class FileRegistry implements MappingOwner {
         releaseClaim(mapping.identity());
     }
 
+    /**
+     * Whether the swapper of {@code mapping}, whose close failed with {@code failure}, holds pages its file lacks; a
+     * plug-in's answer that throws counts as none (and goes into {@code failure}): it cannot keep a cache open for good.
+     */
+    private static boolean holdsUnwrittenPages(FileMapping mapping, Throwable failure) {
+        try {
+            return mapping.swapper().holdsUnwrittenPages();
+        } catch (Throwable t) {
+            Failures.add(failure, t);
+            return false;
+        }
+    }
+
     /** Under lock: another cache may map the file of {@code identity} from now on. */
     private void releaseClaim(Object identity) {
         JvmFileClaims.Claim claim = claims.remove(identity);
@@ -358,7 +371,10 @@ final class FileRegistry implements MappingOwner {
      * registry still open. Once every file is unmapped (flushed, its pages dropped), a failed force of it (now or
      * before) and a swapper whose close fails do not keep the registry open: nothing of its file is left to lose, a
      * retried force would prove nothing, and a swapper that never closes would keep the cache, its threads and its
-     * memory forever. Those failures are returned (the first, the rest suppressed), null when there were none.
+     * memory forever. Those failures are returned (the first, the rest suppressed), null when there were none. Except
+     * where the swapper whose close failed still holds pages its file lacks (a tier's dirty copies it could not write
+     * back, {@link io.ratatosk.core.PageSwapper#holdsUnwrittenPages}): that failure is thrown with the registry open, as
+     * for a dirty page that cannot be written out of a frame, and a retried close tries the swapper's close again.
      */
     Throwable closeAll() throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.close");
@@ -370,6 +386,7 @@ final class FileRegistry implements MappingOwner {
             Throwable closeFailure = null;
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
+                Throwable fileFailure = null;
                 if (!mapping.isClosed()) {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
@@ -381,13 +398,24 @@ final class FileRegistry implements MappingOwner {
                         // A failed force (now or before: it sticks) after every page was written and dropped: a
                         // retried close could only force again, whose success says nothing, so the cache closes and
                         // reports it, as for a swapper whose close fails.
-                        closeFailure = Failures.add(closeFailure, t);
+                        fileFailure = t;
                     }
                 }
                 try {
                     closeSwapper(mapping);
                 } catch (Throwable t) {
-                    closeFailure = Failures.add(closeFailure, t);
+                    fileFailure = Failures.add(fileFailure, t);
+                    if (holdsUnwrittenPages(mapping, fileFailure)) {
+                        // A tier's dirty copies its close could not write back: newer than the file, and in no frame.
+                        // Closed, the cache would lose them (the tier's close fails on them as well, and a second close
+                        // of the cache does nothing). Kept open, as for a dirty frame that cannot be written: the close
+                        // can be retried once the file takes writes again.
+                        unmapFailure = Failures.add(unmapFailure, fileFailure);
+                        continue;
+                    }
+                }
+                if (fileFailure != null) {
+                    closeFailure = Failures.add(closeFailure, fileFailure);
                 }
             }
             if (unmapFailure != null) {

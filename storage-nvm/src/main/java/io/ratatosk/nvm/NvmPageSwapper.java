@@ -199,6 +199,15 @@ public final class NvmPageSwapper implements PageSwapper {
         return dirtyPages.get();
     }
 
+    /**
+     * Whether NVM holds a dirty copy of a page of this file: newer than the file until written back. A close that failed
+     * writing one back leaves it here, dirty, for a retried close to write.
+     */
+    @Override
+    public boolean holdsUnwrittenPages() {
+        return dirtyPages.get() > 0;
+    }
+
     void addDirty() {
         dirtyPages.incrementAndGet();
     }
