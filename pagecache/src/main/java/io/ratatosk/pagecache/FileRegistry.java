@@ -403,13 +403,26 @@ final class FileRegistry implements MappingOwner {
 
     /**
      * Once {@link #closeAll} succeeded: gives back the claims of the files whose swapper would not close (they stay
-     * registered, but this cache maps nothing more). Called after the swapper factory closed: a tier writes back at its
+     * registered, but this cache maps nothing more). Called after the swapper factory's close: a tier writes back at its
      * close what such a file's own close could not, and another cache that mapped the file before that read pages the
-     * tier then wrote over.
+     * tier then wrote over. Where that close failed ({@code factoryClosed} false), the tier may still hold a file's dirty
+     * copies for a retry to write: only the files whose swapper now closes are given back, the others once a retried
+     * {@code PagedFile.close} closes it (given back all the same, another cache mapped such a file, and the retry wrote
+     * the tier's older copies over that cache's pages).
      */
-    void releaseClaims() {
+    void releaseClaims(boolean factoryClosed) {
         synchronized (lock) {
             if (!closed) {
+                return;
+            }
+            if (!factoryClosed) {
+                for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
+                    try {
+                        closeSwapper(file.mapping()); // gives its claim back once it closes (a tier's abandoned file does)
+                    } catch (Throwable stillOpen) {
+                        // reported by closeAll already; the file stays claimed until its close is retried
+                    }
+                }
                 return;
             }
             for (JvmFileClaims.Claim claim : claims.values()) {
