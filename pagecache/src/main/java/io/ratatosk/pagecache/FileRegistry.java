@@ -37,6 +37,8 @@ final class FileRegistry implements MappingOwner {
     private int nextFileId;
     /** Guarded by lock. */
     private boolean closed;
+    /** Run by {@link #open} as it reads the file's identity again after the open: a test's seam to fail there. */
+    static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
     static volatile Runnable registered = () -> { };
     /** Told of every new mapping and every unmap; set once, before the first map. */
@@ -143,17 +145,17 @@ final class FileRegistry implements MappingOwner {
             throw new IllegalStateException("cannot map " + real + ": the swapper factory " + swappers + " returned "
                 + swapper + ", the swapper of " + sharing.path() + ", which is mapped; each file needs a swapper of its own");
         }
-        if (!identity.equals(identityAfterOpen(real, swapper))) {
-            // The swapper opened whatever the path named by then, which the registry would have filed under the identity
-            // read before: a later map of the path would not have found it, and mapped the same file a second time.
-            IOException replaced = new IOException("cannot map " + real + ": the file at this path was deleted or replaced"
-                + " (renamed over) while it was being mapped, so which file was opened is unknown; nothing was mapped, map"
-                + " it again");
-            closeAfterFailedMap(swapper, replaced);
-            throw replaced;
-        }
         PagedFile file = null;
         try {
+            // Inside what closes the swapper on any failure: an Error reading the attributes (an OutOfMemoryError) once
+            // passed with the swapper left open, a file descriptor for the cache's life.
+            if (!identity.equals(identityAfterOpen(real))) {
+                // The swapper opened whatever the path named by then, which the registry would have filed under the
+                // identity read before: a later map of the path would not have found it, and mapped the file twice.
+                throw new IOException("cannot map " + real + ": the file at this path was deleted or replaced (renamed"
+                    + " over) while it was being mapped, so which file was opened is unknown; nothing was mapped, map it"
+                    + " again");
+            }
             FileMapping mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
                 SwapperCalls.guard(swapper, engine, real));
             file = new PagedFile(mapping);
@@ -162,9 +164,10 @@ final class FileRegistry implements MappingOwner {
             filesByIdentity.put(identity, file);
             registered.run();
         } catch (Throwable t) {
-            // Whatever failed (an OutOfMemoryError making the file's objects, growing the ids or resizing the map after
-            // it inserted the file): nothing of the file stays registered, and its swapper is closed. It once stayed
-            // open, its id taken, and the file registered under a reference no caller held.
+            // Whatever failed (the file replaced, its identity unreadable, an OutOfMemoryError making the file's
+            // objects, growing the ids or resizing the map after it inserted the file): nothing of the file stays
+            // registered, and its swapper is closed. It once stayed open, its id taken, and the file registered under a
+            // reference no caller held.
             unregister(fileId, identity, file);
             closeAfterFailedMap(swapper, t);
             throw t;
@@ -196,18 +199,13 @@ final class FileRegistry implements MappingOwner {
         closeSwapper(mapping);
     }
 
-    /**
-     * The identity of the file at {@code real} once {@code swapper} opened it, null if there is none any more; the swapper
-     * is closed if it cannot be read.
-     */
-    private static Object identityAfterOpen(Path real, PageSwapper swapper) throws IOException {
+    /** The identity of the file at {@code real} once its swapper opened it, null if there is none any more. */
+    private static Object identityAfterOpen(Path real) throws IOException {
         try {
+            reidentifying.run();
             return identityOf(real);
         } catch (NoSuchFileException deleted) {
             return null;
-        } catch (IOException | RuntimeException e) {
-            closeAfterFailedMap(swapper, e);
-            throw e;
         }
     }
 
@@ -433,13 +431,26 @@ final class FileRegistry implements MappingOwner {
 
     /**
      * Once {@link #closeAll} succeeded: gives back the claims of the files whose swapper would not close (they stay
-     * registered, but this cache maps nothing more). Called after the swapper factory closed: a tier writes back at its
+     * registered, but this cache maps nothing more). Called after the swapper factory's close: a tier writes back at its
      * close what such a file's own close could not, and another cache that mapped the file before that read pages the
-     * tier then wrote over.
+     * tier then wrote over. Where that close failed ({@code factoryClosed} false), the tier may still hold a file's dirty
+     * copies for a retry to write: only the files whose swapper now closes are given back, the others once a retried
+     * {@code PagedFile.close} closes it (given back all the same, another cache mapped such a file, and the retry wrote
+     * the tier's older copies over that cache's pages).
      */
-    void releaseClaims() {
+    void releaseClaims(boolean factoryClosed) {
         synchronized (lock) {
             if (!closed) {
+                return;
+            }
+            if (!factoryClosed) {
+                for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
+                    try {
+                        closeSwapper(file.mapping()); // gives its claim back once it closes (a tier's abandoned file does)
+                    } catch (Throwable stillOpen) {
+                        // reported by closeAll already; the file stays claimed until its close is retried
+                    }
+                }
                 return;
             }
             for (JvmFileClaims.Claim claim : claims.values()) {

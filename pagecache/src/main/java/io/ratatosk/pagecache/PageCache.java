@@ -477,7 +477,8 @@ public final class PageCache implements AutoCloseable {
             if (closed) {
                 return;
             }
-            // Every file is flushed and unmapped from here on; a swapper that failed to close is reported, not retried.
+            // Every file is flushed and unmapped from here on; a swapper that failed to close is reported, and retried
+            // only to give its file's claim back where the factory's close failed too (releaseClaims).
             Throwable swapperFailure = files.closeAll();
             // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
             // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
@@ -486,7 +487,15 @@ public final class PageCache implements AutoCloseable {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
-            }, () -> stop(evictor, prefetcher, warmer), swappers::close, files::releaseClaims, () -> {
+            }, () -> stop(evictor, prefetcher, warmer));
+            Throwable factoryFailure = runAll(null, swappers::close);
+            // A factory whose close failed (a tier keeping a file's dirty copies, its device open for a retry) may still
+            // write the files whose close failed: given back anyway, another cache mapped such a file, and a retried close
+            // wrote the tier's older copies over that cache's pages.
+            if (factoryFailure != null) {
+                failure = Failures.add(failure, factoryFailure);
+            }
+            failure = runAll(failure, () -> files.releaseClaims(factoryFailure == null), () -> {
                 release(swappers);
                 release(behindTier);
             }, engine::close, () -> {

@@ -32,6 +32,7 @@ class MapOutOfMemoryTest {
     @AfterEach
     void noMoreFailures() {
         FileRegistry.registered = () -> { };
+        FileRegistry.reidentifying = () -> { };
     }
 
     @Test
@@ -69,5 +70,43 @@ class MapOutOfMemoryTest {
             other.map(path, 8192).close(); // the file is free for another cache
         }
         assertTrue(Files.exists(path));
+    }
+
+    /**
+     * An Error reading the file's identity again once its swapper is open (the check that the path still names the file
+     * that was opened) closes that swapper: only an IOException or RuntimeException did, and an OutOfMemoryError left the
+     * file open, a descriptor no one held, for the cache's life.
+     */
+    @Test
+    void anErrorReadingTheIdentityAfterTheOpenClosesTheSwapper() throws IOException {
+        AtomicInteger opened = new AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
+        Path path = Files.createFile(dir.resolve("b.db"));
+        try (PageCache cache = PageCache.open(CONFIG, SwapperFactories.wrapping(swapper -> {
+            opened.incrementAndGet();
+            return new ForwardingPageSwapper(swapper) {
+                @Override
+                public void close() throws IOException {
+                    closed.incrementAndGet();
+                    super.close();
+                }
+            };
+        }))) {
+            OutOfMemoryError failure = new OutOfMemoryError("Java heap space (injected: reading the file's attributes)");
+            FileRegistry.reidentifying = () -> {
+                throw failure;
+            };
+            assertSame(failure, assertThrows(OutOfMemoryError.class, () -> cache.map(path, 8192)));
+            assertEquals(1, opened.get());
+            assertEquals(1, closed.get(), "the failed map closed the swapper it opened");
+
+            FileRegistry.reidentifying = () -> { };
+            cache.map(path, 8192).close();
+            assertEquals(2, opened.get(), "the next map opened the file afresh");
+            assertEquals(2, closed.get(), "and its close closed it");
+        }
+        try (PageCache other = PageCache.open(CONFIG)) {
+            other.map(path, 8192).close(); // the file is free for another cache
+        }
     }
 }

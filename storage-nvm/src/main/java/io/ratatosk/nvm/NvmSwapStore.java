@@ -321,7 +321,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
                 try {
                     writeFile(owner, PageKey.pageId(key), address);
-                } catch (IOException f) {
+                } catch (IOException | RuntimeException | Error f) {
+                    // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with
+                    // nothing recorded, and the next force succeeded without the page.
                     // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
                     // way that counted on the copy returned as if the file had it. Its force reports it (once), recorded
                     // before anything else is made: an OutOfMemoryError making the report (the file's write may have
@@ -332,9 +334,13 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                             + " of " + owner.file() + " (an NVM write tore it) and the file refused the frame's newer"
                             + " version: the file may lack the page until the frame is written: " + f, e);
                     } catch (Throwable full) {
-                        lost = f; // the heap full: the file's refusal of the page tells the force as it is
+                        // the heap full: the file's refusal of the page tells the force as it is, else the torn write
+                        lost = f instanceof IOException refusal ? refusal : e;
                     }
                     owner.lostDirtyCopy(lost);
+                    if (f instanceof Error fatal) {
+                        throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
+                    }
                     try {
                         e.addSuppressed(f);
                     } catch (Throwable full) {

@@ -3,10 +3,12 @@ package io.ratatosk.nvm;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -530,6 +532,52 @@ class NvmSwapStoreTest {
             };
             assertFalse(store.contains(0, 2), "the torn slot is dropped");
             IOException lost = assertThrows(IOException.class, swapper::force, "a flush under way did not get page 2");
+            assertTrue(lost.getMessage().contains("page 2 of a.db"), lost.getMessage());
+            swapper.write(2, frame);                      // the frame, still dirty, is flushed later
+            swapper.force();                              // reported once
+            assertFileHolds(FILE_A, 2, 21);
+            store.checkInvariants();
+            swapper.close();
+        }
+    }
+
+    /**
+     * As above, the file refusing the frame's version with a RuntimeException (a plug-in's bug) or an Error (an
+     * OutOfMemoryError writing) rather than an IOException: that failure passed out of the eviction with nothing
+     * recorded, and the next force succeeded with page 2 in neither NVM nor the file.
+     */
+    @Test
+    void aTornDirtyCopyWhoseRescueFailsUncheckedFailsTheNextForce() throws IOException {
+        for (RuntimeException unchecked : List.of(new UncheckedIOException(new IOException("injected: a.db's plug-in")),
+            new IllegalStateException("injected: a.db's plug-in"))) {
+            tornDirtyCopyWhoseRescueThrows(unchecked);
+        }
+        tornDirtyCopyWhoseRescueThrows(new OutOfMemoryError("injected: Java heap space writing a.db"));
+    }
+
+    private void tornDirtyCopyWhoseRescueThrows(Throwable refusal) throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(20);
+            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
+            swapper.read(2, frame);
+            pages.fill(frame, 21);
+            store.device().failNextWrites(1);
+            files.hook = (file, pageId) -> {
+                if (refusal instanceof Error e) {
+                    throw e;
+                }
+                throw (RuntimeException) refusal;
+            };
+            Throwable evicting = assertThrows(Throwable.class, () -> swapper.evict(2, frame, true));
+            if (refusal instanceof Error) {
+                assertSame(refusal, evicting, "an Error passes as itself");
+            }
+            files.hook = (file, pageId) -> {
+            };
+            assertFalse(store.contains(0, 2), "the torn slot is dropped");
+            IOException lost = assertThrows(IOException.class, swapper::force, "a flush under way did not get page 2: "
+                + refusal);
             assertTrue(lost.getMessage().contains("page 2 of a.db"), lost.getMessage());
             swapper.write(2, frame);                      // the frame, still dirty, is flushed later
             swapper.force();                              // reported once
