@@ -74,25 +74,6 @@ class FaultFailureOutOfHeapTest {
             System.exit(0);
         }
 
-        /** Fills the heap down to its last bytes, keeping all of it reachable: the next allocation fails. */
-        private static void fillTheHeap() {
-            Object[] chain = null;
-            int size = 1 << 16;
-            while (true) {
-                try {
-                    Object[] link = new Object[2];
-                    link[0] = chain;
-                    link[1] = new long[size];
-                    chain = link;
-                } catch (OutOfMemoryError full) {
-                    if (size == 0) {
-                        break;
-                    }
-                    size /= 2;
-                }
-            }
-            hog = chain;
-        }
 
         /** A swapper whose read fills the heap and fails as a full heap does. */
         private static final class FillingTheHeap implements PageSwapper {
@@ -112,7 +93,7 @@ class FaultFailureOutOfHeapTest {
                 if (pageId == 1) {
                     return 0; // a hole: zeros
                 }
-                fillTheHeap();
+                hog = HeapFiller.fill();
                 throw exhausted;
             }
 

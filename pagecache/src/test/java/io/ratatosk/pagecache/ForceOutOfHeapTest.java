@@ -70,25 +70,6 @@ class ForceOutOfHeapTest {
             System.exit(1);
         }
 
-        /** Fills the heap down to its last bytes, keeping all of it reachable: the next allocation fails. */
-        private static void fillTheHeap() {
-            Object[] chain = null;
-            int size = 1 << 16;
-            while (true) {
-                try {
-                    Object[] link = new Object[2];
-                    link[0] = chain;
-                    link[1] = new long[size];
-                    chain = link;
-                } catch (OutOfMemoryError full) {
-                    if (size == 0) {
-                        break;
-                    }
-                    size /= 2;
-                }
-            }
-            hog = chain;
-        }
 
         /** A file of zeros whose force, once {@link #failTheForce} is set, fills the heap and fails (once). */
         private static final class FailingForce implements PageSwapper {
@@ -116,7 +97,7 @@ class ForceOutOfHeapTest {
             public void force() throws IOException {
                 if (failTheForce) {
                     failTheForce = false;
-                    fillTheHeap();
+                    hog = HeapFiller.fill();
                     throw fsyncFailed;
                 }
             }

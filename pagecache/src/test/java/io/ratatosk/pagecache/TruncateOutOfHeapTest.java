@@ -43,7 +43,7 @@ class TruncateOutOfHeapTest {
                 public void onEvicted(int frame, long pageKey) {
                     if (fillOnEviction) {
                         fillOnEviction = false;
-                        fillTheHeap();
+                        hog = HeapFiller.fill();
                     }
                 }
             });
@@ -81,25 +81,6 @@ class TruncateOutOfHeapTest {
             System.exit(0);
         }
 
-        /** Fills the heap down to its last bytes, keeping all of it reachable: the next allocation fails. */
-        private static void fillTheHeap() {
-            Object[] chain = null;
-            int size = 1 << 16;
-            while (true) {
-                try {
-                    Object[] link = new Object[2];
-                    link[0] = chain;
-                    link[1] = new long[size];
-                    chain = link;
-                } catch (OutOfMemoryError full) {
-                    if (size == 0) {
-                        break;
-                    }
-                    size /= 2;
-                }
-            }
-            hog = chain;
-        }
 
         /** A file of zeros whose cut and writes do nothing. */
         private static final class Zeros implements PageSwapper {

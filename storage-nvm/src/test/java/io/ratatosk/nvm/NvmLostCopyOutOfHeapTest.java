@@ -9,6 +9,7 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.ChildJvm;
+import io.ratatosk.pagecache.HeapFiller;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class NvmLostCopyOutOfHeapTest {
             files.hook = (file, pageId) -> {
                 if (fillOnWrite) {
                     fillOnWrite = false;
-                    fillTheHeap();
+                    hog = HeapFiller.fill();
                 }
                 throw refused;
             };
@@ -94,24 +95,5 @@ class NvmLostCopyOutOfHeapTest {
             }
         }
 
-        /** Fills the heap down to its last bytes, keeping all of it reachable: the next allocation fails. */
-        private static void fillTheHeap() {
-            Object[] chain = null;
-            int size = 1 << 16;
-            while (true) {
-                try {
-                    Object[] link = new Object[2];
-                    link[0] = chain;
-                    link[1] = new long[size];
-                    chain = link;
-                } catch (OutOfMemoryError full) {
-                    if (size == 0) {
-                        break;
-                    }
-                    size /= 2;
-                }
-            }
-            hog = chain;
-        }
     }
 }
