@@ -35,12 +35,9 @@ class MapOutOfMemoryTest {
         FileRegistry.reidentifying = () -> { };
     }
 
-    @Test
-    void aMapOutOfMemoryOnceTheFileIsRegisteredClosesItsSwapperAndLeavesNothingMapped() throws IOException {
-        AtomicInteger opened = new AtomicInteger();
-        AtomicInteger closed = new AtomicInteger();
-        Path path = Files.createFile(dir.resolve("a.db"));
-        try (PageCache cache = PageCache.open(CONFIG, SwapperFactories.wrapping(swapper -> {
+    /** A cache whose file swappers count their opens in {@code opened} and their closes in {@code closed}. */
+    private static PageCache countingOpensAndCloses(AtomicInteger opened, AtomicInteger closed) {
+        return PageCache.open(CONFIG, SwapperFactories.wrapping(swapper -> {
             opened.incrementAndGet();
             return new ForwardingPageSwapper(swapper) {
                 @Override
@@ -49,7 +46,15 @@ class MapOutOfMemoryTest {
                     super.close();
                 }
             };
-        }))) {
+        }));
+    }
+
+    @Test
+    void aMapOutOfMemoryOnceTheFileIsRegisteredClosesItsSwapperAndLeavesNothingMapped() throws IOException {
+        AtomicInteger opened = new AtomicInteger();
+        AtomicInteger closed = new AtomicInteger();
+        Path path = Files.createFile(dir.resolve("a.db"));
+        try (PageCache cache = countingOpensAndCloses(opened, closed)) {
             OutOfMemoryError failure = new OutOfMemoryError("Java heap space (injected: registering the file)");
             FileRegistry.registered = () -> {
                 throw failure;
@@ -82,16 +87,7 @@ class MapOutOfMemoryTest {
         AtomicInteger opened = new AtomicInteger();
         AtomicInteger closed = new AtomicInteger();
         Path path = Files.createFile(dir.resolve("b.db"));
-        try (PageCache cache = PageCache.open(CONFIG, SwapperFactories.wrapping(swapper -> {
-            opened.incrementAndGet();
-            return new ForwardingPageSwapper(swapper) {
-                @Override
-                public void close() throws IOException {
-                    closed.incrementAndGet();
-                    super.close();
-                }
-            };
-        }))) {
+        try (PageCache cache = countingOpensAndCloses(opened, closed)) {
             OutOfMemoryError failure = new OutOfMemoryError("Java heap space (injected: reading the file's attributes)");
             FileRegistry.reidentifying = () -> {
                 throw failure;
