@@ -95,11 +95,11 @@ public final class ChildJvm {
             return false;
         }
         long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DUMP_WAIT_MILLIS);
-        while (output.size() == before && child.isAlive() && System.nanoTime() < giveUp) {
+        while (output.size() == before && child.isAlive() && System.nanoTime() - giveUp < 0) {
             Thread.sleep(50); // the dump has not begun
         }
         int size = -1;
-        while (output.size() != size && System.nanoTime() < giveUp) {
+        while (output.size() != size && System.nanoTime() - giveUp < 0) {
             size = output.size();
             Thread.sleep(500); // it is done when half a second adds nothing
         }
