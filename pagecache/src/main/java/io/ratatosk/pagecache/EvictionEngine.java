@@ -60,6 +60,8 @@ final class EvictionEngine {
     private final long pageBeforeFirst;
     private final int pageShift;
     private volatile long policyStallTimeoutNanos = POLICY_STALL_TIMEOUT_NANOS;
+    /** Read only once every frame is found pinned, never on a hit or a fault that finds a victim. */
+    private volatile long allPinnedTimeoutNanos = ALL_PINNED_TIMEOUT_NANOS;
     /** How the memory was configured, for messages: "pagecache.memory=... bytes, pagecache.page_size=...". */
     private final String sizeText;
     private final PageMemory memory;
@@ -347,7 +349,7 @@ final class EvictionEngine {
      * The eviction loop: asks the policy for candidates and evicts the first it can, returning the frame
      * exclusively locked and unbound. A cooperative sweep (a fault's) takes a free frame if one appears
      * meanwhile, throws a write-out failure at once, and waits while every frame is pinned, giving up after
-     * {@link #ALL_PINNED_TIMEOUT_NANOS} with a {@link NoEvictableFrameException}. A background sweep never
+     * {@link #allPinnedTimeoutNanos} with a {@link NoEvictableFrameException}. A background sweep never
      * waits: after {@link #BACKGROUND_PASSES} passes without a victim, or a failed write-out, it returns
      * {@link #NO_FRAME} so the evictor can back off.
      */
@@ -507,8 +509,16 @@ final class EvictionEngine {
     }
 
     /**
+     * For tests: how long {@link #waitWhileAllPinned} waits for a frame to be unpinned before it refuses the fault
+     * ({@link #ALL_PINNED_TIMEOUT_NANOS} otherwise); each refusal a test provokes waits this out.
+     */
+    void allPinnedTimeoutNanos(long nanos) {
+        this.allPinnedTimeoutNanos = nanos;
+    }
+
+    /**
      * Called after several passes found no victim. If every frame is pinned, backs off; once that has
-     * lasted {@link #ALL_PINNED_TIMEOUT_NANOS}, gives up with an exception naming the numbers.
+     * lasted {@link #allPinnedTimeoutNanos}, gives up with an exception naming the numbers.
      */
     private long waitWhileAllPinned(long allPinnedSince) {
         int pinned = 0;
@@ -528,7 +538,7 @@ final class EvictionEngine {
         long now = System.nanoTime();
         if (allPinnedSince == 0) {
             allPinnedSince = now;
-        } else if (now - allPinnedSince > ALL_PINNED_TIMEOUT_NANOS) {
+        } else if (now - allPinnedSince > allPinnedTimeoutNanos) {
             throw new NoEvictableFrameException("no frame can be evicted: all " + frameCount + " frames of the page cache"
                 + " (" + sizeText + ") are pinned: " + writeLocked + " by write cursors, " + (pinned - writeLocked)
                 + " being faulted in, evicted or flushed. More pages are pinned at once than the cache has frames:"

@@ -1,17 +1,28 @@
 package io.ratatosk.pagecache;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A test's {@code main} in a JVM of its own, on the test's class path: for what must not take the test run with it
  * (a read of freed memory that would crash the JVM, a heap too small on purpose). Its crash log goes to {@code dir},
- * and no core dump is written.
+ * and no core dump is written. A child still running at its deadline is killed and the test fails: what these
+ * children guard (a frame left locked, a page left faulting) hangs them, and a hung child hung the whole build.
  */
 public final class ChildJvm {
+    /** Generous: these children take seconds, but CI runs them on two loaded cores. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
+    /** How long a killed child's thread dump may take to arrive, once it has begun. */
+    private static final long DUMP_WAIT_MILLIS = 10_000;
+
     private ChildJvm() {
     }
 
@@ -27,6 +38,16 @@ public final class ChildJvm {
     /** As {@link #run(Path, String, Class, String...)}, with {@code options} for the JVM ({@code --limit-modules ...}). */
     public static Result run(Path dir, String maxHeap, List<String> options, Class<?> main, String... args)
             throws IOException, InterruptedException {
+        return run(dir, maxHeap, options, DEFAULT_DEADLINE, main, args);
+    }
+
+    /**
+     * As {@link #run(Path, String, List, Class, String...)}, waiting at most {@code deadline}: a child still running
+     * then has its threads' stacks printed (SIGQUIT, where there is a {@code kill}) and is killed, and this throws an
+     * {@link AssertionError} saying it hung, with everything it printed.
+     */
+    public static Result run(Path dir, String maxHeap, List<String> options, Duration deadline, Class<?> main,
+            String... args) throws IOException, InterruptedException {
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx" + maxHeap, "-XX:-CreateCoredumpOnCrash",
             "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log")));
@@ -37,10 +58,59 @@ public final class ChildJvm {
             command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
         }
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (var in = child.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            // Read on a thread of its own: a blocking read here would never see the deadline of a child that hangs.
+            ByteArrayOutputStream output = new ByteArrayOutputStream();
+            Thread reader = new Thread(() -> copy(child.getInputStream(), output), "child JVM output of " + main.getSimpleName());
+            reader.setDaemon(true);
+            reader.start();
+            if (!child.waitFor(deadline.toNanos(), TimeUnit.NANOSECONDS)) {
+                boolean dumped = printThreads(child, output);
+                child.destroyForcibly().waitFor();
+                reader.join();
+                throw new AssertionError(main.getName() + " in a JVM of its own (pid " + child.pid() + ") hung: still running "
+                    + deadline.toSeconds() + " s after it started, so it was killed. Its output"
+                    + (dumped ? ", ending with its threads' stacks" : "") + ":\n" + output.toString(StandardCharsets.UTF_8));
+            }
+            reader.join();
+            return new Result(child.exitValue(), output.toString(StandardCharsets.UTF_8));
+        } finally {
+            child.destroyForcibly(); // a no-op for a child that exited; never leave one behind an interrupted test
         }
-        return new Result(child.waitFor(), output);
+    }
+
+    /**
+     * Asks a hung child's JVM to print every thread's stack to its output (SIGQUIT) and waits until that has stopped
+     * growing; false where it could not be asked (no {@code kill}) or printed nothing.
+     */
+    private static boolean printThreads(Process child, ByteArrayOutputStream output) throws InterruptedException {
+        int before = output.size();
+        try {
+            Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(child.pid())).redirectErrorStream(true).start();
+            if (!kill.waitFor(DUMP_WAIT_MILLIS, TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                kill.destroyForcibly();
+                return false;
+            }
+        } catch (IOException noKill) {
+            return false;
+        }
+        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DUMP_WAIT_MILLIS);
+        while (output.size() == before && child.isAlive() && System.nanoTime() - giveUp < 0) {
+            Thread.sleep(50); // the dump has not begun
+        }
+        int size = -1;
+        while (output.size() != size && System.nanoTime() - giveUp < 0) {
+            size = output.size();
+            Thread.sleep(500); // it is done when half a second adds nothing
+        }
+        return output.size() > before;
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream to) {
+        try (in) {
+            in.transferTo(to);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading a child JVM's output", e);
+        }
     }
 }

@@ -32,8 +32,13 @@ class PolicyPinningEdgeTest {
     private static final int PAGE = 4096;
     private static final int[] FRAME_COUNTS = {2, 3, 4, 8};
     /**
-     * Each refusal waits out the cache's two seconds, so each policy is refused once per evictor setting: in the
-     * smallest cache with the evictor on, in one of a few frames more with it off (both in every case took 106 s of CI).
+     * How long these caches wait with every frame pinned before they refuse a fault, in place of the two seconds a
+     * cache waits: 26 refusals waited out 52 s of them. Long enough that a refusal at once (no wait) cannot pass for one.
+     */
+    private static final Duration ALL_PINNED_WAIT = Duration.ofMillis(150);
+    /**
+     * Each policy is refused once per evictor setting: in the smallest cache with the evictor on, in one of a few
+     * frames more with it off (both in every case took 106 s of CI, at two seconds a refusal).
      */
     private static int refusalFrames(boolean evictor) {
         return evictor ? 2 : 8;
@@ -100,6 +105,7 @@ class PolicyPinningEdgeTest {
         Path path = dir.resolve(policy + "-" + frames + "-" + evictor + ".db");
         ExecutorService pinners = Executors.newFixedThreadPool(frames);
         try (PageCache cache = PageCache.open(config(policy, frames, evictor)); PagedFile file = cache.map(path, PAGE)) {
+            cache.engine().allPinnedTimeoutNanos(ALL_PINNED_WAIT.toNanos());
             CountDownLatch pinned = new CountDownLatch(frames - 1);
             CountDownLatch release = new CountDownLatch(1);
             List<Future<?>> holders = new ArrayList<>();
@@ -111,9 +117,15 @@ class PolicyPinningEdgeTest {
             CountDownLatch lastPinned = new CountDownLatch(1);
             holders.add(pinners.submit(() -> holdPage(file, 1_000, lastPinned, release)));
             lastPinned.await();
+            long faultStarted = System.nanoTime();
             NoEvictableFrameException refused = assertThrows(NoEvictableFrameException.class, () -> touchPage(file, 2_000),
                 policy + " on " + frames + " frames");
-            assertTrue(refused.getMessage().contains(String.valueOf(frames)), refused.getMessage());
+            long waitedNanos = System.nanoTime() - faultStarted;
+            // A bound from below only: a loaded machine makes the wait longer, never shorter.
+            assertTrue(waitedNanos >= ALL_PINNED_WAIT.toNanos(), "refused after " + waitedNanos / 1_000_000 + " ms, before"
+                + " the " + ALL_PINNED_WAIT.toMillis() + " ms wait for a frame to be unpinned: " + refused.getMessage());
+            assertTrue(refused.getMessage().contains("all " + frames + " frames"), refused.getMessage());
+            assertTrue(refused.getMessage().contains(frames + " by write cursors"), refused.getMessage());
             release.countDown();
             for (Future<?> holder : holders) {
                 holder.get();

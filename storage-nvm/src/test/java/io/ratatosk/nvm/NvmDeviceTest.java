@@ -293,18 +293,27 @@ class NvmDeviceTest {
     /** A close waiting out an operation of a second looks now and then, not every 100 us (10,000 wake-ups a second). */
     @Test
     void aCloseWaitingForALongOperationDoesNotSpin() throws Exception {
-        NvmDevice device = new NvmDevice(config(2).injectLatency(true).readLatencyNanos(1_000_000_000L).build());
+        long readLatencyNanos = TimeUnit.SECONDS.toNanos(1);
+        NvmDevice device = new NvmDevice(config(2).injectLatency(true).readLatencyNanos(readLatencyNanos).build());
         try (OffHeapPages pages = new OffHeapPages(PAGE)) {
             long page = pages.allocate();
             device.write(0, page, PAGE);
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread inLatency = reader(device, 0, page, failed);
+            long readerStarted = System.nanoTime(); // before the read's modeled second began
             inLatency.start();
             awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled second, holding the device
             long begin = System.nanoTime();
             device.close();
-            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
-            assertFalse(inLatency.isAlive(), "the close waited for the read");
+            long closedAt = System.nanoTime();
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(closedAt - begin);
+            // Waited for the read: returned no sooner than its modeled second could end. Not whether the reader's thread
+            // has ended: it outlives the read by its last steps, and a close that saw the read end may return between.
+            assertTrue(closedAt - readerStarted >= readLatencyNanos, "the close returned "
+                + TimeUnit.NANOSECONDS.toMillis(closedAt - readerStarted) + " ms after the read began, within its modeled "
+                + TimeUnit.NANOSECONDS.toMillis(readLatencyNanos) + " ms");
+            inLatency.join(TimeUnit.MINUTES.toMillis(1));
+            assertFalse(inLatency.isAlive(), "the read never returned");
             // Its step doubles from 100 us to the bound (7 steps), then the bound's: about waitedMillis / bound. Counted
             // in parks, not CPU time (once bounded at 50 ms): CPU includes compilation, and a busy machine moves it; the
             // parks only fall as the machine gets slower

@@ -121,11 +121,15 @@ class QueueLockTest {
         assertParkedUntilWoken(lock, heldMillis, "the waiter"); // woken every 100 us: thousands
     }
 
-    /** Keeps the held lock a second once {@code waiter} queued behind it, unlocks it and waits for the waiter's end. */
+    /**
+     * Keeps the held lock a second once {@code waiter} parked behind it, unlocks it and waits for the waiter's end. Parked,
+     * not only queued: a waiter that a loaded machine held off between its ticket and its park for the whole second was
+     * served without a park.
+     */
     private static long holdWhileQueued(QueueLock lock, Thread waiter) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (lock.queued() < 2) {
-            assertTrue(System.nanoTime() - deadline < 0, "the waiter never queued");
+        while (lock.parks() == 0) {
+            assertTrue(System.nanoTime() - deadline < 0, "the waiter never parked");
             Thread.sleep(1);
         }
         long begin = System.nanoTime();
@@ -146,6 +150,5 @@ class QueueLockTest {
         long most = 2 * heldMillis / QueueLock.REGISTERED_PARK_MILLIS + 5;
         assertTrue(lock.parks() <= most, who + " parked " + lock.parks() + " times while the lock was held " + heldMillis
             + " ms, more than " + most);
-        assertTrue(lock.parks() > 0, who + " parked");
     }
 }
