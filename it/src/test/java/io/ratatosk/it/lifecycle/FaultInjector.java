@@ -193,7 +193,7 @@ final class FaultInjector {
             try {
                 maybeFail("write", file, pageId, true);
             } catch (IOException | Error e) {
-                noteTierFailure(e);
+                noteTierFailure();
                 throw e;
             }
             super.write(pageId, address);
@@ -207,15 +207,16 @@ final class FaultInjector {
          * the forget reached its force ({@link #force}). A retried close that then succeeds owes nothing more: left
          * open, this record took that retry for the close of a mapping whose failed force had never been reported.
          * And where an NVM write tore a dirty copy, the tier writes the frame's version to the file at once
-         * ({@code NvmSwapStore.overwrite}): an IOException there leaves the page in neither, which the tier keeps for the
-         * mapping's next force to throw, and that failure sticks as any failed force does.
+         * ({@code NvmSwapStore.overwrite}): a failure there (an IOException, and since fb66a11 an Error too) leaves the
+         * page in neither, which the tier keeps for the mapping's next force to throw, and that failure sticks as any
+         * failed force does.
          */
-        private void noteTierFailure(Throwable failure) {
+        private void noteTierFailure() {
             StackWalker.getInstance().walk(frames -> {
                 frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
                     if (f.getMethodName().equals("force")) {
                         failedForce(false);
-                    } else if (f.getMethodName().equals("overwrite") && failure instanceof IOException) {
+                    } else if (f.getMethodName().equals("overwrite")) {
                         failedForce(true); // the tier keeps the lost copy in the same call, for the next force
                     } else if (f.getMethodName().equals("forget") && closedBy == null) {
                         closedBy = Thread.currentThread();
@@ -240,7 +241,7 @@ final class FaultInjector {
             try {
                 maybeFail("vectored write", file, startPageId, true);
             } catch (IOException | Error e) {
-                noteTierFailure(e);
+                noteTierFailure();
                 int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
                 if (written > 0) {
                     super.write(startPageId, addresses, written);
