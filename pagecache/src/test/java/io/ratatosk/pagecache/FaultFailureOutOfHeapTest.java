@@ -74,7 +74,6 @@ class FaultFailureOutOfHeapTest {
             System.exit(0);
         }
 
-
         /** A swapper whose read fills the heap and fails as a full heap does. */
         private static final class FillingTheHeap implements PageSwapper {
             private final OutOfMemoryError exhausted;

@@ -70,7 +70,6 @@ class ForceOutOfHeapTest {
             System.exit(1);
         }
 
-
         /** A file of zeros whose force, once {@link #failTheForce} is set, fills the heap and fails (once). */
         private static final class FailingForce implements PageSwapper {
             private final IOException fsyncFailed;

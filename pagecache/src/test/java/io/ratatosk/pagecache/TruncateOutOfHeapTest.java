@@ -81,7 +81,6 @@ class TruncateOutOfHeapTest {
             System.exit(0);
         }
 
-
         /** A file of zeros whose cut and writes do nothing. */
         private static final class Zeros implements PageSwapper {
             @Override
