@@ -40,5 +40,14 @@ public interface SwapTier extends PageSwapperFactory {
      * shows it pays, and its shadows model a tier of {@code slots} slots to count the writes it saves.
      */
     record WriteAwareness(int slots) {
+        /**
+         * Refuses a negative count where the tier makes it, naming it: passed on, it failed the page cache's open with
+         * the advice for shadows too big for the heap ("more heap, fewer slots"), wrong for a tier's bug.
+         */
+        public WriteAwareness {
+            if (slots < 0) {
+                throw new IllegalArgumentException("write-aware eviction models a tier of 0 or more slots: slots=" + slots);
+            }
+        }
     }
 }
