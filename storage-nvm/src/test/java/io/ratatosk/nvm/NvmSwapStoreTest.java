@@ -2,6 +2,7 @@ package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -517,28 +518,7 @@ class NvmSwapStoreTest {
      */
     @Test
     void aTornDirtyCopyWhoseRescueFailedFailsTheNextForce() throws IOException {
-        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
-            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
-            long frame = page(20);
-            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
-            swapper.read(2, frame);
-            pages.fill(frame, 21);
-            store.device().failNextWrites(1);
-            files.hook = (file, pageId) -> {
-                throw new IOException("injected: a.db's disk fails");
-            };
-            assertThrows(IOException.class, () -> swapper.evict(2, frame, true));
-            files.hook = (file, pageId) -> {
-            };
-            assertFalse(store.contains(0, 2), "the torn slot is dropped");
-            IOException lost = assertThrows(IOException.class, swapper::force, "a flush under way did not get page 2");
-            assertTrue(lost.getMessage().contains("page 2 of a.db"), lost.getMessage());
-            swapper.write(2, frame);                      // the frame, still dirty, is flushed later
-            swapper.force();                              // reported once
-            assertFileHolds(FILE_A, 2, 21);
-            store.checkInvariants();
-            swapper.close();
-        }
+        tornDirtyCopyWhoseRescueThrows(new IOException("injected: a.db's disk fails"));
     }
 
     /**
@@ -564,6 +544,9 @@ class NvmSwapStoreTest {
             pages.fill(frame, 21);
             store.device().failNextWrites(1);
             files.hook = (file, pageId) -> {
+                if (refusal instanceof IOException e) {
+                    throw e;
+                }
                 if (refusal instanceof Error e) {
                     throw e;
                 }
@@ -572,6 +555,8 @@ class NvmSwapStoreTest {
             Throwable evicting = assertThrows(Throwable.class, () -> swapper.evict(2, frame, true));
             if (refusal instanceof Error) {
                 assertSame(refusal, evicting, "an Error passes as itself");
+            } else {
+                assertInstanceOf(IOException.class, evicting, "the eviction fails with the torn write: " + evicting);
             }
             files.hook = (file, pageId) -> {
             };
