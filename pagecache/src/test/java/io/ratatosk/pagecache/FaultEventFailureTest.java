@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,7 +33,7 @@ class FaultEventFailureTest {
             recording.enable("io.ratatosk.Fault");
             recording.start();
             FileMapping file = new FileMapping(engine, mapping -> { }, FILE_ID, pathFailingToBeNamed(nameFails, failure),
-                "identity", PAGE_SIZE, new ZeroPages());
+                "identity", PAGE_SIZE, new ZeroPagesSwapper(PAGE_SIZE, 1));
             engine.register(FILE_ID, file);
             long key = PageKey.of(FILE_ID, 0);
             nameFails.set(true);
@@ -70,39 +69,5 @@ class FaultEventFailureTest {
                 }
                 return method.invoke(real, args);
             });
-    }
-
-    /** A file of zero pages: every read fills the frame with nothing. */
-    private static final class ZeroPages implements PageSwapper {
-        @Override
-        public int filePageSize() {
-            return PAGE_SIZE;
-        }
-
-        @Override
-        public int read(long pageId, long address) {
-            return 0;
-        }
-
-        @Override
-        public void write(long pageId, long address) {
-        }
-
-        @Override
-        public void force() {
-        }
-
-        @Override
-        public long pageCount() {
-            return 1;
-        }
-
-        @Override
-        public void truncate(long pageCount) {
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

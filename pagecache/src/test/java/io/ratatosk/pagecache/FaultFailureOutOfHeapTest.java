@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.nio.file.Path;
 import java.util.Map;
@@ -75,16 +74,12 @@ class FaultFailureOutOfHeapTest {
         }
 
         /** A swapper whose read fills the heap and fails as a full heap does. */
-        private static final class FillingTheHeap implements PageSwapper {
+        private static final class FillingTheHeap extends ZeroPagesSwapper {
             private final OutOfMemoryError exhausted;
 
             FillingTheHeap(OutOfMemoryError exhausted) {
+                super(PAGE_SIZE, 2);
                 this.exhausted = exhausted;
-            }
-
-            @Override
-            public int filePageSize() {
-                return PAGE_SIZE;
             }
 
             @Override
@@ -94,27 +89,6 @@ class FaultFailureOutOfHeapTest {
                 }
                 hog = HeapFiller.fill();
                 throw exhausted;
-            }
-
-            @Override
-            public void write(long pageId, long address) {
-            }
-
-            @Override
-            public void force() {
-            }
-
-            @Override
-            public long pageCount() {
-                return 2;
-            }
-
-            @Override
-            public void truncate(long pageCount) {
-            }
-
-            @Override
-            public void close() {
             }
         }
     }

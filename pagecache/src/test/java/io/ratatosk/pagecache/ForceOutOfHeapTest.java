@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -71,25 +70,12 @@ class ForceOutOfHeapTest {
         }
 
         /** A file of zeros whose force, once {@link #failTheForce} is set, fills the heap and fails (once). */
-        private static final class FailingForce implements PageSwapper {
+        private static final class FailingForce extends ZeroPagesSwapper {
             private final IOException fsyncFailed;
 
             FailingForce(IOException fsyncFailed) {
+                super(PAGE_SIZE, 1);
                 this.fsyncFailed = fsyncFailed;
-            }
-
-            @Override
-            public int filePageSize() {
-                return PAGE_SIZE;
-            }
-
-            @Override
-            public int read(long pageId, long address) {
-                return 0;
-            }
-
-            @Override
-            public void write(long pageId, long address) {
             }
 
             @Override
@@ -99,19 +85,6 @@ class ForceOutOfHeapTest {
                     hog = HeapFiller.fill();
                     throw fsyncFailed;
                 }
-            }
-
-            @Override
-            public long pageCount() {
-                return 1;
-            }
-
-            @Override
-            public void truncate(long pageCount) {
-            }
-
-            @Override
-            public void close() {
             }
         }
     }

@@ -3,7 +3,6 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.ratatosk.core.PageKey;
-import io.ratatosk.core.PageSwapper;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,7 +47,7 @@ class TruncateOutOfHeapTest {
                 }
             });
             FileMapping file = new FileMapping(engine, mapping -> { }, 1, Path.of("cut.db"), "identity", PAGE_SIZE,
-                new Zeros());
+                new ZeroPagesSwapper(PAGE_SIZE, PAGES));
             engine.register(1, file);
             for (int page = 0; page < PAGES; page++) {
                 int frame = file.faultIn(page, PageKey.of(1, page), page > 0, true);
@@ -79,40 +78,6 @@ class TruncateOutOfHeapTest {
             System.out.println("no frame is left locked by the truncate, which " + (failure == null ? "returned"
                 : "failed with " + failure));
             System.exit(0);
-        }
-
-        /** A file of zeros whose cut and writes do nothing. */
-        private static final class Zeros implements PageSwapper {
-            @Override
-            public int filePageSize() {
-                return PAGE_SIZE;
-            }
-
-            @Override
-            public int read(long pageId, long address) {
-                return 0;
-            }
-
-            @Override
-            public void write(long pageId, long address) {
-            }
-
-            @Override
-            public void force() {
-            }
-
-            @Override
-            public long pageCount() {
-                return PAGES;
-            }
-
-            @Override
-            public void truncate(long pageCount) {
-            }
-
-            @Override
-            public void close() {
-            }
         }
     }
 }
