@@ -1,5 +1,7 @@
-package io.ratatosk.nvm;
+package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.LifecycleTest.read;
+import static io.ratatosk.pagecache.LifecycleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,11 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
-import io.ratatosk.pagecache.PageCache;
-import io.ratatosk.pagecache.PageCacheConfig;
-import io.ratatosk.pagecache.PageCacheInternals;
-import io.ratatosk.pagecache.PageCursor;
-import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A cache whose close could not write a file's dirty copies in the NVM tier back (the file's write-backs failing) keeps
  * that file from every other cache of the JVM until a retried close wrote those copies: the cache's close once gave the
  * file's claim back all the same, another cache mapped it and wrote it, and the retry then wrote the tier's older copies
- * over that cache's newer pages. Since b649fbb the cache stays open then, claims and all.
+ * over that cache's newer pages. Since b649fbb the cache stays open then, claims and all. In this package for
+ * {@link LifecycleTest}'s read and write.
  */
 class NvmClaimAfterFailedTierCloseTest {
     private static final int PAGE = 4096;
@@ -53,24 +52,6 @@ class NvmClaimAfterFailedTierCloseTest {
             flags.put("pagecache.policy", "clock");
         }
         return flags;
-    }
-
-    private static void write(PagedFile file, long pageId, long value) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            assertTrue(c.next());
-            c.putLong(0, value);
-        }
-    }
-
-    private static long read(PagedFile file, long pageId) throws IOException {
-        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-            assertTrue(c.next());
-            long value;
-            do {
-                value = c.getLong(0);
-            } while (c.shouldRetry());
-            return value;
-        }
     }
 
     /** The first word of the page as the file itself holds it. */
@@ -119,7 +100,7 @@ class NvmClaimAfterFailedTierCloseTest {
         PageCache closing = PageCache.open(PageCacheConfig.parse(flags(true)), failing);
         NvmSwapStore tier = (NvmSwapStore) closing.tier();
         PagedFile file = closing.map(path, PAGE);
-        int fileId = PageCacheInternals.fileId(file);
+        int fileId = file.fileId();
         write(file, 0, 1);
         for (long other = 100; !tier.isDirtyInNvm(fileId, 0); other++) {
             assertTrue(other < 200, "page 0 never went dirty into NVM: " + tier.stats());
