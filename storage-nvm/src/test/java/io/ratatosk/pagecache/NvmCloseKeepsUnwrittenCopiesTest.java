@@ -17,7 +17,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,19 +69,9 @@ class NvmCloseKeepsUnwrittenCopiesTest {
 
     @Test
     void aCloseThatCannotWriteTheTiersDirtyCopiesLeavesTheCacheOpenAndARetryWritesThem() throws IOException {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of(
-            "pagecache.memory", String.valueOf(16 * PAGE),
-            "pagecache.page_size", String.valueOf(PAGE),
-            "pagecache.evictor.enabled", "false",
-            "pagecache.policy", "clock",
-            "pagecache.warmup.enabled", "false",
-            "pagecache.swap", "nvm",
-            "pagecache.nvm.capacity", String.valueOf(64 * PAGE),
-            "pagecache.nvm.write_policy", "write-back",
-            "pagecache.nvm.inject_latency", "false"));
         FailingWrites swappers = new FailingWrites();
         Path path = dir.resolve("f.db");
-        PageCache cache = PageCache.open(config, swappers);
+        PageCache cache = PageCache.open(NvmTruncateFailureTest.sixteenFramesBeforeAWriteBackTier(), swappers);
         try {
             PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
             for (int p = 0; p < 32; p++) {

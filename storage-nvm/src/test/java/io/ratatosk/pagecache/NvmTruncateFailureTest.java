@@ -49,18 +49,26 @@ class NvmTruncateFailureTest {
         }
     }
 
-    @Test
-    void aFailedCutKeepsTheTiersDirtyCopiesPastIt() throws IOException {
-        PageCacheConfig config = PageCacheConfig.parse(Map.of(
+    /**
+     * 16 frames of 4 KiB, no evictor, no warm-up, before a write-back NVM tier of 64 pages without modeled latency: a
+     * file of a few dozen pages goes out of the frames into the tier, dirty, at the test's own pace.
+     */
+    static PageCacheConfig sixteenFramesBeforeAWriteBackTier() {
+        return PageCacheConfig.parse(Map.of(
             "pagecache.memory", String.valueOf(16 * PAGE),
             "pagecache.page_size", String.valueOf(PAGE),
             "pagecache.evictor.enabled", "false",
-            "pagecache.policy", "clock", // a plain second chance: the other file's 40 pages push every page out
+            "pagecache.policy", "clock", // a plain second chance: another file's pages push every page out
             "pagecache.warmup.enabled", "false",
             "pagecache.swap", "nvm",
             "pagecache.nvm.capacity", String.valueOf(64 * PAGE),
             "pagecache.nvm.write_policy", "write-back",
             "pagecache.nvm.inject_latency", "false"));
+    }
+
+    @Test
+    void aFailedCutKeepsTheTiersDirtyCopiesPastIt() throws IOException {
+        PageCacheConfig config = sixteenFramesBeforeAWriteBackTier();
         FailingTruncates swappers = new FailingTruncates();
         try (PageCache cache = PageCache.open(config, swappers);
              PagedFile file = cache.map(dir.resolve("cut.db"), PAGE);
