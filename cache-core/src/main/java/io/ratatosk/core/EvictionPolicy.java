@@ -56,6 +56,24 @@ public interface EvictionPolicy {
     int nextVictim(Sweep sweep);
 
     /**
+     * {@code victim}, which {@code policy} named over a table of {@code frameCount} frames, if it is {@link #NO_VICTIM}
+     * or a frame of that table; else throws {@link IllegalStateException} naming the policy, the victim and the frames.
+     * Such a victim is a bug in the policy, and whoever used it would read or write native memory outside the table,
+     * which can crash the JVM. For every caller of {@link #nextVictim} that touches the frame (the page cache's engine,
+     * write-aware eviction, best-of's miniatures and its switch): one comparison, nothing built unless it throws.
+     *
+     * @param asWhat what the policy is to the caller, ahead of its name in the message (a constant, so that nothing is
+     *               built on a good victim): "eviction policy ", "best-of: the miniature of "
+     */
+    static int checkedVictim(int victim, String asWhat, EvictionPolicy policy, int frameCount) {
+        if (victim != NO_VICTIM && (victim < 0 || victim >= frameCount)) {
+            throw new IllegalStateException(asWhat + policy.name() + " named frame " + victim + " as its victim, which is"
+                + " no frame of its table (0 to " + (frameCount - 1) + "): a bug in the policy; nothing was evicted");
+        }
+        return victim;
+    }
+
+    /**
      * Work kept off the fault path (history trimming, list consolidation), run by the background
      * evictor between batches and by the simulator now and then. Default: nothing.
      */

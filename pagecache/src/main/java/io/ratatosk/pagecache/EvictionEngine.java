@@ -380,13 +380,9 @@ final class EvictionEngine {
                 }
                 continue;
             }
-            if (victim < 0 || victim >= frameCount) {
-                // Locked as it was, a frame past the table's end (or before its start) was a compare-and-set on native
-                // memory that is not the cache's, and the loop went on from whatever it read there.
-                throw new IllegalStateException("eviction policy " + policy.name() + " named frame " + victim + " as its"
-                    + " victim, which is no frame of this cache (0 to " + (frameCount - 1) + "): a bug in the policy;"
-                    + " nothing was evicted");
-            }
+            // Locked as it was, a frame past the table's end (or before its start) was a compare-and-set on native
+            // memory that is not the cache's, and the loop went on from whatever it read there.
+            EvictionPolicy.checkedVictim(victim, "eviction policy ", policy, frameCount);
             noVictimSince = 0;
             EvictionOutcome outcome = tryEvict(victim, background);
             if (outcome == EvictionOutcome.EVICTED) {

@@ -56,7 +56,8 @@ final class EvictionOrder {
         sweep.begin();
         long calls = (long) MAX_CALLS_PER_FRAME * frames.frameCount();
         while (n < count && calls-- > 0) {
-            int victim = VictimCheck.checked(outgoing.nextVictim(sweep), "the outgoing expert", outgoing, frames);
+            int victim = EvictionPolicy.checkedVictim(outgoing.nextVictim(sweep),
+                BestOfPolicy.NAME + ": the outgoing expert ", outgoing, frames.frameCount());
             if (victim == EvictionPolicy.NO_VICTIM) {
                 if (++emptyPasses > MAX_EMPTY_PASSES) {
                     break; // what is left cannot be evicted now (pinned)

@@ -122,7 +122,8 @@ final class MiniatureSet {
         policy.housekeeping();
         sweeps[miniature].begin();
         for (int empty = 0; empty < MAX_EMPTY_SWEEPS; empty++) {
-            int victim = VictimCheck.checked(policy.nextVictim(sweeps[miniature]), "the miniature of", policy, table);
+            int victim = EvictionPolicy.checkedVictim(policy.nextVictim(sweeps[miniature]),
+                BestOfPolicy.NAME + ": the miniature of ", policy, table.frameCount());
             if (victim != EvictionPolicy.NO_VICTIM) {
                 long old = table.binding(victim);
                 table.setBinding(victim, PageKey.UNBOUND);

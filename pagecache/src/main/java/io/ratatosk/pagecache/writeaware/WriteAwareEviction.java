@@ -125,14 +125,9 @@ public final class WriteAwareEviction implements EvictionPolicy {
         int budget = sampler.chosenBudget();
         int passed = 0;
         while (true) {
-            int victim = policy.nextVictim(sweep);
-            if (victim != NO_VICTIM && (victim < 0 || victim >= skips.length)) {
-                // Its skip count was read at that index first (a bare ArrayIndexOutOfBoundsException), and its dirty
-                // bit lies in native memory outside the frame table.
-                throw new IllegalStateException("eviction policy " + policy.name() + " named frame " + victim + " as its"
-                    + " victim, which is no frame of this cache (0 to " + (skips.length - 1) + "): a bug in the policy;"
-                    + " nothing was evicted");
-            }
+            // Unchecked, its skip count was read at that index first (a bare ArrayIndexOutOfBoundsException), and its
+            // dirty bit lies in native memory outside the frame table.
+            int victim = EvictionPolicy.checkedVictim(policy.nextVictim(sweep), "eviction policy ", policy, skips.length);
             if (budget == 0 || victim == NO_VICTIM || passed >= MAX_SKIPS_PER_SEARCH
                 || skips[victim] >= budget || !frames.isModified(victim)) {
                 return victim;
