@@ -3,11 +3,10 @@ package io.ratatosk.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
+import io.ratatosk.bench.sim.ChildProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,15 +24,12 @@ class BenchScriptTest {
         Path script = ROOT.resolve("bench");
         assertTrue(Files.isRegularFile(script), script + " is the launcher");
         Path home = dir.resolve("no jdk here");
-        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "--help").redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder("bash", script.toString(), "--help");
         pb.environment().put("JAVA_HOME", home.toString());
-        Process run = pb.start();
-        run.getOutputStream().close();
-        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
-        assertEquals(1, run.exitValue(), output);
+        ChildProcess.Result run = ChildProcess.run(pb);
+        assertEquals(1, run.status(), run.output());
         assertEquals("bench: no java at " + home.resolve("bin").resolve("java") + " (JAVA_HOME=" + home
-            + "): set JAVA_HOME to a JDK 17 or later, or unset it to use the java on the PATH\n", output);
+            + "): set JAVA_HOME to a JDK 17 or later, or unset it to use the java on the PATH\n", run.output());
     }
 
     /**
@@ -55,19 +51,20 @@ class BenchScriptTest {
         Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
         executable(jdk.resolve("java"), "#!/bin/sh\n[ \"$1\" = -version ] && echo 'openjdk version \"17.0.1\"' >&2 && exit 0\n"
             + "echo ran\n");
-        List<Process> runs = new java.util.ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help").redirectErrorStream(true);
-            pb.environment().put("JAVA_HOME", jdk.getParent().toString());
-            pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-            runs.add(pb.start());
-        }
-        for (Process run : runs) {
-            run.getOutputStream().close();
-            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
-            assertEquals(0, run.exitValue(), output);
-            assertTrue(output.endsWith("ran\n"), output);
+        List<ChildProcess> runs = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help");
+                pb.environment().put("JAVA_HOME", jdk.getParent().toString());
+                pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+                runs.add(ChildProcess.start(pb));
+            }
+            for (ChildProcess run : runs) {
+                assertEquals(0, run.awaitExit(ChildProcess.DEADLINE), run.output());
+                assertTrue(run.output().endsWith("ran\n"), run.output());
+            }
+        } finally {
+            runs.forEach(ChildProcess::close);
         }
         assertEquals(List.of("build"), Files.readAllLines(builds), "one build for the two runs");
     }
@@ -87,15 +84,12 @@ class BenchScriptTest {
             Path jdk = Files.createDirectories(dir.resolve("jdk-" + version + "/bin"));
             executable(jdk.resolve("java"), "#!/bin/sh\n[ \"$1\" = -version ] && echo 'openjdk version \"" + version
                 + "\" 2019-01-15' >&2 && exit 0\necho ran\n");
-            ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help").redirectErrorStream(true);
+            ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help");
             pb.environment().put("JAVA_HOME", jdk.getParent().toString());
-            Process run = pb.start();
-            run.getOutputStream().close();
-            String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(run.waitFor(60, TimeUnit.SECONDS), output);
-            assertEquals(1, run.exitValue(), output);
+            ChildProcess.Result run = ChildProcess.run(pb);
+            assertEquals(1, run.status(), run.output());
             assertEquals("bench: " + jdk.resolve("java") + " is Java " + version + "; ./bench needs a JDK 17 or later: set"
-                + " JAVA_HOME to one\n", output);
+                + " JAVA_HOME to one\n", run.output());
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.bench.sim.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -66,22 +67,16 @@ class StoppedRunsLeaveNoScratchFilesTest {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
         command.addAll(List.of(args));
-        Path log = Files.createTempFile("stopped-run", ".log"); // outside tmp, which must be left empty
-        Process run = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
+        try (ChildProcess run = ChildProcess.start(new ProcessBuilder(command))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (left(tmp).stream().noneMatch(p -> p.getFileName().toString().startsWith(written))) {
-                assertTrue(run.isAlive(), "the run ended before it wrote " + written + ": " + Files.readString(log));
-                assertTrue(System.nanoTime() - deadline < 0, "no " + written + " after 60 s: " + Files.readString(log));
+                assertTrue(run.process().isAlive(), "the run ended before it wrote " + written + ": " + run.output());
+                assertTrue(System.nanoTime() - deadline < 0, "no " + written + " after 60 s: " + run.output());
                 Thread.sleep(50);
             }
             Thread.sleep(millis);
-            run.destroy(); // SIGTERM
-            assertTrue(run.waitFor(30, TimeUnit.SECONDS), "stopped");
-            assertEquals(143, run.exitValue(), Files.readString(log));
-        } finally {
-            run.destroyForcibly();
-            Files.deleteIfExists(log);
+            run.process().destroy(); // SIGTERM
+            assertEquals(143, run.awaitExit(ChildProcess.DEADLINE), run.output());
         }
     }
 

@@ -2,8 +2,8 @@ package io.ratatosk.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.bench.sim.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,23 +24,17 @@ class BenchFileTest {
 
     @Test
     void aJvmThatExitsWithoutClosingItDeletesIt() throws Exception {
-        Process child = start("exit");
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the JVM exits");
-        assertEquals(0, child.exitValue(), new String(child.getInputStream().readAllBytes()));
+        ChildProcess.Result child = ChildProcess.run(jvm("exit"));
+        assertEquals(0, child.status(), child.output());
         assertEquals(List.of(), left());
     }
 
     @Test
     void aJvmStoppedWithItOpenDeletesIt() throws Exception {
-        Process child = start("wait");
-        try {
-            // create has returned: the file is there, whole
-            assertEquals("created", new String(child.getInputStream().readNBytes(7)), "the JVM made its file");
-            child.destroy(); // SIGTERM, as a stopped fork gets
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "stopped");
-            assertEquals(143, child.exitValue());
-        } finally {
-            child.destroyForcibly();
+        try (ChildProcess child = ChildProcess.start(jvm("wait"))) {
+            child.awaitOutput("created", ChildProcess.DEADLINE); // create has returned: the file is there, whole
+            child.process().destroy(); // SIGTERM, as a stopped fork gets
+            assertEquals(143, child.awaitExit(ChildProcess.DEADLINE), child.output());
         }
         assertEquals(List.of(), left());
     }
@@ -55,10 +49,9 @@ class BenchFileTest {
         assertFalse(Files.exists(path.getParent()), "the folder is gone with the file");
     }
 
-    private Process start(String then) throws IOException {
+    private ProcessBuilder jvm(String then) {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), MakeAndLeave.class.getName(), then)
-            .redirectErrorStream(true).start();
+            "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), MakeAndLeave.class.getName(), then);
     }
 
     private List<Path> left() throws IOException {

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
+import io.ratatosk.bench.sim.ChildProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,36 +34,29 @@ class DeviceBundleScriptTest {
             {"no-such-revision-xyz", "device-bundle.sh: no such revision: no-such-revision-xyz"},
             {"HEAD", "HEAD", "device-bundle.sh: one BEFORE_REV at most: HEAD HEAD"}};
         for (String[] c : cases) {
-            Result r = run(List.of(c).subList(0, c.length - 1));
-            assertEquals(2, r.status, r.output);
-            assertTrue(r.output.contains(c[c.length - 1]), r.output);
-            assertTrue(r.output.contains("Usage: benchmarks/jmh/scripts/device-bundle.sh [--no-peer] [BEFORE_REV]"), r.output);
-            assertFalse(r.output.contains("stand-in mvn ran"), "refused before the build: " + r.output);
+            ChildProcess.Result r = run(List.of(c).subList(0, c.length - 1));
+            assertEquals(2, r.status(), r.output());
+            assertTrue(r.output().contains(c[c.length - 1]), r.output());
+            assertTrue(r.output().contains("Usage: benchmarks/jmh/scripts/device-bundle.sh [--no-peer] [BEFORE_REV]"), r.output());
+            assertFalse(r.output().contains("stand-in mvn ran"), "refused before the build: " + r.output());
         }
-        Result help = run(List.of("--help"));
-        assertEquals(0, help.status, help.output);
-        assertTrue(help.output.contains("Usage: benchmarks/jmh/scripts/device-bundle.sh"), help.output);
-        assertFalse(help.output.contains("stand-in mvn ran"), help.output);
-        Result late = run(List.of("HEAD", "--no-peer")); // --no-peer after the revision counts: the build starts
-        assertTrue(late.output.contains("stand-in mvn ran"), late.output);
+        ChildProcess.Result help = run(List.of("--help"));
+        assertEquals(0, help.status(), help.output());
+        assertTrue(help.output().contains("Usage: benchmarks/jmh/scripts/device-bundle.sh"), help.output());
+        assertFalse(help.output().contains("stand-in mvn ran"), help.output());
+        ChildProcess.Result late = run(List.of("HEAD", "--no-peer")); // --no-peer after the revision counts: the build starts
+        assertTrue(late.output().contains("stand-in mvn ran"), late.output());
     }
 
-    private record Result(int status, String output) {
-    }
-
-    private Result run(List<String> args) throws Exception {
+    private ChildProcess.Result run(List<String> args) throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path mvn = bin.resolve("mvn");
         Files.writeString(mvn, "#!/bin/sh\necho 'stand-in mvn ran'\nexit 97\n");
         Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
         List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
         command.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), output);
-        return new Result(p.exitValue(), output);
+        return ChildProcess.run(pb);
     }
 }

@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.ratatosk.bench.sim.ChildProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,18 +39,16 @@ class DisasmScriptTest {
             if (c[1] != null) {
                 args.add(c[1]);
             }
-            Process run = new ProcessBuilder(args).redirectErrorStream(true).start();
-            String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(run.waitFor(30, TimeUnit.SECONDS));
-            assertEquals(1, run.exitValue(), out);
-            assertFalse(out.contains("Traceback"), out);
-            assertTrue(out.contains(c[2]), out);
+            ChildProcess.Result run = ChildProcess.run(new ProcessBuilder(args));
+            assertEquals(1, run.status(), run.output());
+            assertFalse(run.output().contains("Traceback"), run.output());
+            assertTrue(run.output().contains(c[2]), run.output());
         }
     }
 
     private static boolean python() throws InterruptedException {
         try {
-            return new ProcessBuilder("python3", "--version").start().waitFor() == 0;
+            return ChildProcess.run(new ProcessBuilder("python3", "--version")).status() == 0;
         } catch (IOException e) {
             return false;
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.policies.PolicyRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,10 +30,9 @@ class JmhCommandTest {
     void theHintsResultsPathIsOneShellWordWhateverItHolds() throws Exception {
         for (String path : List.of("bench-out/jmh.json", "/tmp/my results/jmh.json", "it's $HOME/*.json", "a\"b;c|d")) {
             String quoted = io.ratatosk.bench.sim.OutputFile.shellQuoted(path);
-            Process p = new ProcessBuilder("bash", "-c", "printf %s " + quoted).redirectErrorStream(true).start();
-            String echoed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertEquals(0, p.waitFor(), echoed);
-            assertEquals(path, echoed, "bash read back " + quoted);
+            ChildProcess.Result echo = ChildProcess.run(new ProcessBuilder("bash", "-c", "printf %s " + quoted));
+            assertEquals(0, echo.status(), echo.output());
+            assertEquals(path, echo.output(), "bash read back " + quoted);
         }
         assertEquals("bench-out/jmh.json", io.ratatosk.bench.sim.OutputFile.shellQuoted("bench-out/jmh.json"), "a plain path stays as it is");
     }

@@ -11,6 +11,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.Trace;
 import io.ratatosk.bench.sim.TraceReader;
@@ -351,23 +352,18 @@ class LdbcCommandTest {
             .toString(), "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
         command.addAll(List.of("ldbc", "--quiet", "--data", "sample", "--data-cache", cache.toString(), "--out",
             dir.resolve("first").toString(), "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops", "400"));
-        Path log = dir.resolve("first.log");
-        Process first = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
+        try (ChildProcess first = ChildProcess.start(new ProcessBuilder(command))) {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
             while (!Files.isDirectory(cache.resolve("sample").resolve("store"))) { // the first is loading
-                assertTrue(first.isAlive() && System.nanoTime() < deadline, "no store loading: " + Files.readString(log));
+                assertTrue(first.process().isAlive() && System.nanoTime() - deadline < 0, "no store loading: " + first.output());
                 Thread.sleep(5);
             }
             Progress second = withProgress("ldbc", "--data-cache", cache.toString(), "--data", "sample", "--policies", "clock",
                 "--threads", "1", "--warmup", "0", "--ops", "400", "--out", dir.resolve("second").toString());
-            assertTrue(first.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
-            assertEquals(0, first.exitValue(), Files.readString(log));
+            assertEquals(0, first.awaitExit(ChildProcess.DEADLINE), first.output());
             assertEquals(0, second.rc(), err + second.lines());
             assertTrue(second.lines().contains("another ./bench ldbc is using the data cache " + cache + "; waiting until it"
                 + " ends"), second.lines());
-        } finally {
-            first.destroyForcibly();
         }
     }
 

@@ -43,8 +43,11 @@ class OutputFileTest {
     /** A run killed while it wrote the report (no finally block runs) left its file of its own there for ever. */
     @Test
     void aKilledRunsLeftoverIsRemovedByTheNextReplaceAndALiveOnesIsNot() throws IOException, InterruptedException {
-        Process gone = new ProcessBuilder("true").start();
-        gone.waitFor();
+        Process gone;
+        try (ChildProcess ended = ChildProcess.start(new ProcessBuilder("true"))) {
+            ended.awaitExit(ChildProcess.DEADLINE);
+            gone = ended.process();
+        }
         Path report = dir.resolve("summary.json");
         Path killed = Files.writeString(dir.resolve("." + gone.pid() + "-1-summary.json"), "{\"cut");
         Path live = Files.writeString(dir.resolve("." + ProcessHandle.current().pid() + "-999999-summary.json"), "{");

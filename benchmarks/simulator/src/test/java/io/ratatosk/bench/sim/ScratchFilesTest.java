@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,11 +33,8 @@ class ScratchFilesTest {
      */
     @Test
     void aFolderMadeWhileTheJvmShutsDownIsDeletedAtOnce() throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-            System.getProperty("java.class.path"), MakesScratchWhileShuttingDown.class.getName(), dir.toString())
-            .redirectErrorStream(true).start();
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM ended");
-        String said = new String(child.getInputStream().readAllBytes());
+        String said = ChildProcess.run(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), MakesScratchWhileShuttingDown.class.getName(), dir.toString())).output();
         assertTrue(said.contains("refused: Shutdown in progress"), said);
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.toList(), said);
