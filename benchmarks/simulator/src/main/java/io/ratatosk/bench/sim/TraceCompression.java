@@ -12,7 +12,8 @@ import org.tukaani.xz.XZInputStream;
 /**
  * How a trace file's bytes are compressed, told by its first bytes (each format's magic number), not by its name
  * or its format: the same trace is published plain, gzipped, zstd- or xz-compressed in different places, and a
- * format forced with {@code --format} reads any of them. A file that starts with no known magic is read as it is.
+ * format forced with {@code --format} reads any of them. A file that starts with no known magic is read as it is; so
+ * is one whose name says plain and whose bytes, read as the magic says, are no such data ({@link TraceReader}).
  */
 enum TraceCompression {
     GZIP("gzip", new int[] {0x1f, 0x8b, 0x08}),

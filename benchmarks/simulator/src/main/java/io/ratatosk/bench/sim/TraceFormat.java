@@ -30,6 +30,8 @@ public enum TraceFormat {
 
     /** Name endings that say only how a file is compressed; what is before them names the format. */
     private static final String[] COMPRESSION_SUFFIXES = {".gz", ".zst", ".xz", ".bz2"};
+    /** The endings of the formats' own names, which a plain trace's name ends in (a compressed one's adds a suffix). */
+    private static final String[] PLAIN_ENDINGS = {".trace", ".lis", ".pagetrace"};
     /** The formats a folder of their name places a {@code *.trace} in (ARC and page traces have names of their own). */
     private static final TraceFormat[] FOLDER_FORMATS = {LIRS, CACHE2K, CLOUDPHYSICS, CORDA, SCARAB};
 
@@ -114,6 +116,17 @@ public enum TraceFormat {
         // (backup.tar.gz, results.csv.gz) is some other file, which was read as corda keys without a word
         boolean otherExtension = name.matches(".*\\.[a-z][a-z0-9]*");
         return suffix.equals(".gz") && !otherExtension ? Optional.of(CORDA) : Optional.empty();
+    }
+
+    /**
+     * Whether {@code path}'s name says the file is plain: it ends in a format's own ending ({@code .trace}, {@code .lis},
+     * {@code .pagetrace}) with no compression suffix after it, as every published trace is named that is not
+     * compressed.
+     */
+    static boolean namedPlain(Path path) {
+        Path fileName = path.getFileName();
+        String name = fileName == null ? "" : fileName.toString().toLowerCase(Locale.ROOT);
+        return Arrays.stream(PLAIN_ENDINGS).anyMatch(name::endsWith);
     }
 
     /** The format named by the nearest folder above {@code path} that is named as a binary or LIRS format is. */

@@ -14,6 +14,21 @@ public final class TraceFormatException extends IOException {
         this.file = file;
     }
 
+    private TraceFormatException(Path file, String message, Throwable cause) {
+        super(message, cause);
+        this.file = file;
+    }
+
+    /** This failure, its message ending in {@code note} (what else was tried, and why). */
+    TraceFormatException noting(String note) {
+        TraceFormatException noted = new TraceFormatException(file, getMessage() + " " + note, getCause());
+        noted.setStackTrace(getStackTrace());
+        for (Throwable s : getSuppressed()) {
+            noted.addSuppressed(s);
+        }
+        return noted;
+    }
+
     public Path file() {
         return file;
     }

@@ -16,8 +16,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Loads a whole trace file into a {@link Trace}, decompressed as its first bytes say ({@link TraceCompression}).
- * Decompression is the libraries' (commons-compress, zstd-jni, xz); any failure, the decompressor's or the
+ * Loads a whole trace file into a {@link Trace}, decompressed as its first bytes say ({@link TraceCompression}); one
+ * whose name says plain ({@link TraceFormat#namedPlain}) and that is not the compressed data its first bytes announce
+ * is read as it is (those bytes are its first key). Decompression is the libraries' (commons-compress, zstd-jni, xz); any failure, the decompressor's or the
  * decoder's, ends with a
  * {@link TraceFormatException} that names the file, the line or decompressed byte reached and the
  * compressed bytes read, never with a silently shorter trace.
@@ -48,8 +49,66 @@ public final class TraceReader {
             // Opened and read, a folder failed with an IOException "Is a directory" that named nothing
             throw new FileSystemException(file.toString(), null, "a folder, not a trace file");
         }
-        long sizeOnDisk = Files.size(file);
         TraceCompression compression = TraceCompression.of(file);
+        if (compression == TraceCompression.NONE) {
+            return readOrThrow(file, format, name, limits, compression);
+        }
+        if (!TraceFormat.namedPlain(file)) {
+            try {
+                return read(file, format, name, limits, compression);
+            } catch (DecompressionFailed failed) {
+                // A plain binary trace whose first key begins with a magic number (a 32-bit key 0x1f8b08.., gzip's)
+                // failed as corrupt compressed data, and nothing said why it had been read as compressed at all
+                throw OutputFile.compressionEnding(file) != null ? failed.exception : failed.exception.noting("(read as "
+                    + compression.displayName() + " because its first bytes are " + compression.displayName() + "'s magic"
+                    + " number; a plain trace whose first key begins so is read as it is where its name says plain:"
+                    + " *.trace, *.lis, *.pagetrace)");
+            }
+        }
+        // Its name says plain, its first bytes a compression: read as compressed first (such a file always was), and
+        // failing that as the name says, the magic number being its first key's first bytes. A plain trace does not
+        // pass for compressed data: it would have to be one whole valid stream to its last byte, checksums and all.
+        TraceFormatException asCompressed;
+        try {
+            return read(file, format, name, limits, compression);
+        } catch (DecompressionFailed failed) {
+            asCompressed = failed.exception;
+        } catch (TraceFormatException e) {
+            asCompressed = e;
+        }
+        try {
+            return readOrThrow(file, format, name, limits, TraceCompression.NONE);
+        } catch (TraceFormatException plain) {
+            plain.addSuppressed(asCompressed);
+            throw plain.noting("(read as it is, as its name says, its first bytes being " + compression.displayName() + "'s"
+                + " magic number but no " + compression.displayName() + " data: " + asCompressed.getMessage() + ")");
+        }
+    }
+
+    private static Trace readOrThrow(Path file, TraceFormat format, String name, Trace.Limits limits,
+            TraceCompression compression) throws IOException {
+        try {
+            return read(file, format, name, limits, compression);
+        } catch (DecompressionFailed failed) {
+            throw failed.exception;
+        }
+    }
+
+    /** A failure of the file's read or decompression, not of its keys: the caller may read it another way. */
+    private static final class DecompressionFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        final TraceFormatException exception;
+
+        DecompressionFailed(TraceFormatException exception) {
+            super(exception.getMessage(), exception, false, false);
+            this.exception = exception;
+        }
+    }
+
+    private static Trace read(Path file, TraceFormat format, String name, Trace.Limits limits, TraceCompression compression)
+            throws IOException, DecompressionFailed {
+        long sizeOnDisk = Files.size(file);
         Trace.Builder builder = new Trace.Builder(name, format.id(),
             estimateRequests(format, compression, sizeOnDisk), limits);
         KeyDecoder decoder = format.decoderFor(file);
@@ -72,17 +131,17 @@ public final class TraceReader {
                 if (compression != TraceCompression.NONE && raw.count() >= sizeOnDisk) {
                     // The decompressor read the whole file and asked for more: the file was cut short. Said so, with
                     // how far it got, not as the decompressor's exception printed ("java.io.EOFException").
-                    throw new TraceFormatException(file, "the " + compression.displayName() + " data is truncated",
-                        String.format(Locale.ROOT, "the file ends at byte %d before the end of the compressed stream,"
-                            + " after %,d decompressed bytes (or more: decompressors read ahead) and %,d requests read",
-                            sizeOnDisk, decompressed, builder.requests()), e);
+                    throw new DecompressionFailed(new TraceFormatException(file, "the " + compression.displayName()
+                        + " data is truncated", String.format(Locale.ROOT, "the file ends at byte %d before the end of the"
+                        + " compressed stream, after %,d decompressed bytes (or more: decompressors read ahead) and %,d"
+                        + " requests read", sizeOnDisk, decompressed, builder.requests()), e));
                 }
                 String where = (plain == null ? "before the first decompressed byte"
                     : "after decompressed byte " + decompressed + " (or later: decompressors read ahead)")
                     + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
                 String detail = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-                throw new TraceFormatException(file, where, (compression == TraceCompression.NONE ? "" : "corrupt "
-                    + compression.displayName() + " data: ") + detail, e);
+                throw new DecompressionFailed(new TraceFormatException(file, where, (compression == TraceCompression.NONE
+                    ? "" : "corrupt " + compression.displayName() + " data: ") + detail, e));
             }
         }
         if (builder.requests() == 0) {

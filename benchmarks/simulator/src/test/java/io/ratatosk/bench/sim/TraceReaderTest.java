@@ -232,6 +232,41 @@ class TraceReaderTest {
         assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(lirsPlain)));
     }
 
+    /**
+     * A plain binary trace whose first key begins with a compression's magic number was read as compressed, and refused
+     * as corrupt compressed data ('after decompressed byte 0 ...: corrupt gzip data: ...'): a valid trace, named as
+     * plain, could not be read at all. Where the name says plain it is now read as it is once the decompression fails;
+     * where the name says nothing the refusal says why it was read as compressed; a compressed file under a plain name
+     * still reads.
+     */
+    @Test
+    void aPlainTraceWhoseFirstKeyBeginsWithAMagicNumberIsReadWhereItsNameSaysPlain() throws IOException {
+        long gzip = 0x1f8b_0800L;
+        long bzip2 = 0x425a_6839L; // "BZh9"
+        long zstd = 0x28b5_2ffdL;
+        long xz = 0xfd37_7a58_5a00_0001L;
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/g.trace", ints(gzip, 5, gzip)))));
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/b.trace", ints(bzip2, 5, bzip2)))));
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cloudphysics/z.trace", ints(zstd, 5, zstd)))));
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "corda/x.trace", longs(xz, 5, xz)))));
+        long pageKey = (gzip << 32) | 7; // file id 0x1f8a, page 0x08_0000_0007
+        assertArrayEquals(new int[] {0, 0, 1}, ids(TraceReader.read(write(dir, "run.pagetrace", longs(pageKey, pageKey,
+            PageKey.of(0, 5))))));
+
+        Path unnamed = write(dir, "keys.bin", ints(gzip, 5, gzip));
+        assertFails(() -> TraceReader.read(unnamed, TraceFormat.CACHE2K), unnamed.toString(), "(read as gzip because its"
+            + " first bytes are gzip's magic number; a plain trace whose first key begins so is read as it is where its name"
+            + " says plain: *.trace, *.lis, *.pagetrace)");
+
+        assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/xz.trace", xz(ints(7, 8, 7))))),
+            "compressed under a plain name");
+        Path damaged = write(dir, "lirs/cut.trace", truncate(gzip(text("1\n2\n3\n")), 6));
+        TraceFormatException e = assertFails(() -> TraceReader.read(damaged), damaged + ": line 1: ",
+            "(read as it is, as its name says, its first bytes being gzip's magic number but no gzip data: " + damaged
+            + ": the gzip data is truncated: ");
+        assertEquals(1, e.getSuppressed().length, "the gzip failure is kept");
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
