@@ -7,7 +7,8 @@ import java.nio.file.Path;
  * LIRS text traces: one integer key per line. Lines holding {@code *} are the LIRS tools' print
  * markers, and blank lines carry nothing; both are skipped (any line with a star, as other readers of the
  * format do, so that a trace whose markers carry more than the star still reads). Anything else that is
- * not an integer is an error.
+ * not an integer is an error. A key is any 64-bit integer, signed or not: the published traces' are block numbers,
+ * but a key is only a name, mapped to a dense id (docs/simulator.md).
  */
 final class LirsTextDecoder extends TextKeyDecoder {
     LirsTextDecoder(Path file) {

@@ -126,6 +126,17 @@ class TraceReaderTest {
         assertArrayEquals(new int[] {0, 1, 2, 1, 0, 1}, ids(t));
     }
 
+    /** A key or a start is any 64-bit integer, a sign allowed (docs/simulator.md); past the range is refused. */
+    @Test
+    void textKeysAreAny64BitIntegerSignedOrNot() throws IOException {
+        Path lirs = write(dir, "lirs/signed.trace", text("-5\n+5\n5\n-9223372036854775808\n9223372036854775807\n-5\n"));
+        assertArrayEquals(new int[] {0, 1, 1, 2, 3, 0}, ids(TraceReader.read(lirs)));
+        Path arc = write(dir, "arc/signed.lis", text("-1 3 0 0\n+0 1 0 1\n"));
+        assertArrayEquals(new int[] {0, 1, 2, 1}, ids(TraceReader.read(arc)), "keys -1 0 1 | 0");
+        Path past = write(dir, "lirs/past.trace", text("1\n-9223372036854775809\n"));
+        assertFails(() -> TraceReader.read(past), past.toString(), "line 2");
+    }
+
     @Test
     void cache2kXzHoldsBigEndianUnsigned32BitKeys() throws IOException {
         Path f = write(dir, "cache2k/t.trace.xz", xz(ints(1, 0xFFFF_FFFFL, 1, 0x0100_0000L, 0xFFFF_FFFFL)));
