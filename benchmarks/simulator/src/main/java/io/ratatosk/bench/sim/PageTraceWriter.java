@@ -25,7 +25,8 @@ public final class PageTraceWriter implements AutoCloseable {
             Files.createDirectories(folder);
         }
         OutputStream raw = Files.newOutputStream(file);
-        this.out = file.getFileName().toString().endsWith(".gz")
+        // The ending as checkName reads it, in any case: a .GZ passed the check and was written plain under a gzip name
+        this.out = ".gz".equals(OutputFile.compressionEnding(file))
             ? new GZIPOutputStream(raw, 1 << 16) : new BufferedOutputStream(raw, 1 << 16);
     }
 

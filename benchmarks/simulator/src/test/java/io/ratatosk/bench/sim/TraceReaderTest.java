@@ -183,6 +183,21 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * The writer's name check reads the ending in any case (.GZ passes as gzip), but it gzipped only a name ending in
+     * lower-case .gz: run.pagetrace.GZ held plain keys under a gzip name, which zcat refused. Now it is gzipped.
+     */
+    @Test
+    void aPageTraceNamedGzInCapitalsIsGzipped() throws IOException {
+        Path f = dir.resolve("run.pagetrace.GZ");
+        try (PageTraceWriter w = new PageTraceWriter(f)) {
+            w.append(PageKey.of(0, 1));
+        }
+        byte[] head = java.util.Arrays.copyOf(java.nio.file.Files.readAllBytes(f), 2);
+        assertArrayEquals(new byte[] {0x1f, (byte) 0x8b}, head, "gzip's magic number");
+        assertArrayEquals(new int[] {0}, ids(TraceReader.read(f)));
+    }
+
     /** A folder given as a trace is refused naming it: read, it failed with an IOException "Is a directory" alone. */
     @Test
     void aFolderIsRefusedNamingIt() throws IOException {
