@@ -47,7 +47,7 @@ def main():
     start = starts[index]
     print(lines[start])
     code, base, notes, pending, in_code = bytearray(), None, {}, [], False
-    for line in lines[start:]:
+    for number, line in enumerate(lines[start:], start + 1):
         if line.startswith('[Verified Entry Point]') or line.startswith('[Entry Point]'):
             in_code = True
             continue
@@ -66,7 +66,12 @@ def main():
             if pending:
                 notes.setdefault(address, []).extend(pending)
                 pending = []
-            code += bytes.fromhex(''.join(w for w in rest.replace('|', ' ').split() if re.fullmatch(r'[0-9a-f]+', w)))
+            words = [w for w in rest.replace('|', ' ').split() if re.fullmatch(r'[0-9a-f]+', w)]
+            odd = [w for w in words if len(w) % 2]
+            if odd:
+                # bytes.fromhex failed with a traceback ("non-hexadecimal number found") on a line cut mid-word
+                fail('%s:%d: %s is not whole bytes (was the log cut short?)' % (sys.argv[1], number, odd[0]))
+            code += bytes.fromhex(''.join(words))
         elif line.strip().startswith(';'):
             pending.append(line.strip())
     if not code:
