@@ -59,22 +59,24 @@ public final class TraceReader {
             } catch (DecompressionFailed failed) {
                 // A plain binary trace whose first key begins with a magic number (a 32-bit key 0x1f8b08.., gzip's)
                 // failed as corrupt compressed data, and nothing said why it had been read as compressed at all
-                throw OutputFile.compressionEnding(file) != null ? failed.exception : failed.exception.noting("(read as "
-                    + compression.displayName() + " because its first bytes are " + compression.displayName() + "'s magic"
-                    + " number; a plain trace whose first key begins so is read as it is where its name says plain:"
-                    + " *.trace, *.lis, *.pagetrace)");
+                throw OutputFile.compressionEnding(file) != null || failed.decompressed > 0 ? failed.exception
+                    : failed.exception.noting("(read as " + compression.displayName() + " because its first bytes are "
+                    + compression.displayName() + "'s magic number; a plain trace whose first key begins so is read as it"
+                    + " is where its name says plain: *.trace, *.lis, *.pagetrace)");
             }
         }
         // Its name says plain, its first bytes a compression: read as compressed first (such a file always was), and
-        // failing that as the name says, the magic number being its first key's first bytes. A plain trace does not
-        // pass for compressed data: it would have to be one whole valid stream to its last byte, checksums and all.
+        // where that fails before a byte came out, as the name says, the magic number being its first key's first
+        // bytes: a plain trace is no compressed stream, and fails at once (its header, its first block). Compressed
+        // data that failed further on is damaged compressed data: read as keys, it was garbage without a word.
         TraceFormatException asCompressed;
         try {
             return read(file, format, name, limits, compression);
         } catch (DecompressionFailed failed) {
+            if (failed.decompressed > 0) {
+                throw failed.exception;
+            }
             asCompressed = failed.exception;
-        } catch (TraceFormatException e) {
-            asCompressed = e;
         }
         try {
             return readOrThrow(file, format, name, limits, TraceCompression.NONE);
@@ -99,10 +101,13 @@ public final class TraceReader {
         private static final long serialVersionUID = 1L;
 
         final TraceFormatException exception;
+        /** The bytes the decompressor delivered before it failed. */
+        final long decompressed;
 
-        DecompressionFailed(TraceFormatException exception) {
+        DecompressionFailed(TraceFormatException exception, long decompressed) {
             super(exception.getMessage(), exception, false, false);
             this.exception = exception;
+            this.decompressed = decompressed;
         }
     }
 
@@ -134,14 +139,14 @@ public final class TraceReader {
                     throw new DecompressionFailed(new TraceFormatException(file, "the " + compression.displayName()
                         + " data is truncated", String.format(Locale.ROOT, "the file ends at byte %d before the end of the"
                         + " compressed stream, after %,d decompressed bytes (or more: decompressors read ahead) and %,d"
-                        + " requests read", sizeOnDisk, decompressed, builder.requests()), e));
+                        + " requests read", sizeOnDisk, decompressed, builder.requests()), e), decompressed);
                 }
                 String where = (plain == null ? "before the first decompressed byte"
                     : "after decompressed byte " + decompressed + " (or later: decompressors read ahead)")
                     + " (compressed byte " + raw.count() + " of " + sizeOnDisk + ")";
                 String detail = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
                 throw new DecompressionFailed(new TraceFormatException(file, where, (compression == TraceCompression.NONE
-                    ? "" : "corrupt " + compression.displayName() + " data: ") + detail, e));
+                    ? "" : "corrupt " + compression.displayName() + " data: ") + detail, e), decompressed);
             }
         }
         if (builder.requests() == 0) {

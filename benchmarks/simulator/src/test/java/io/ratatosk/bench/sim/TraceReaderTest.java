@@ -293,6 +293,18 @@ class TraceReaderTest {
         assertEquals(1, e.getSuppressed().length, "the gzip failure is kept");
     }
 
+    /**
+     * Compressed data under a plain name that fails past its start is damaged compressed data, not a plain trace: it is
+     * refused as such, not read as keys (a cut gzip of 32-bit keys, cut at a whole key, read as the gzip's bytes).
+     */
+    @Test
+    void compressedDataUnderAPlainNameThatFailsPastItsStartIsRefusedNotReadAsKeys() throws IOException {
+        byte[] whole = gzip(ints(manyKeys()));
+        Path cut = write(dir, "cache2k/cut.trace", Arrays.copyOf(whole, (whole.length / 2) & ~3));
+        TraceFormatException e = assertFails(() -> TraceReader.read(cut), cut + ": the gzip data is truncated: ");
+        assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
