@@ -6,6 +6,7 @@ import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ResultTable;
+import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.SimulationProgress;
 import io.ratatosk.bench.sim.SimulationSummary;
 import io.ratatosk.bench.sim.TimelineTable;
@@ -145,7 +146,27 @@ public final class SimCommand implements Callable<Integer> {
         }
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
-        checkOutputs(files);
+        // The folders the outputs' check makes go again if the run writes nothing into them (a check that refuses the
+        // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty.
+        List<ScratchFiles> madeFolders = new ArrayList<>();
+        for (Path output : Arrays.asList(json, chart, timelineChart)) {
+            if (output != null) {
+                madeFolders.add(ScratchFiles.unlessWritten(OutputFile.topMissingFolder(output.toAbsolutePath().getParent())));
+            }
+        }
+        try {
+            checkOutputs(files);
+            return replay(out, forced, specs, cacheSizes, bucket, files);
+        } finally {
+            for (ScratchFiles folder : madeFolders) {
+                folder.close();
+            }
+        }
+    }
+
+    /** Replays {@code files} and writes the outputs, the options checked. */
+    private int replay(PrintWriter out, TraceFormat forced, List<PolicySpec> specs, List<CacheSize> cacheSizes, int bucket,
+            List<Path> files) throws IOException, InterruptedException {
         Map<Path, String> names = TraceReader.displayNames(files);
         boolean summarise = traceDir != null || files.size() > 1;
 

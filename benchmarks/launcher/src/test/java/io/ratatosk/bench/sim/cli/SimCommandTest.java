@@ -54,6 +54,31 @@ class SimCommandTest {
         return cl.execute(args);
     }
 
+    /**
+     * The outputs' check makes their folders before the replays; a run that then failed (a trace it could not read, an
+     * output refused after another's folder was made) left them behind, empty. They go again; a run that writes keeps
+     * its folder.
+     */
+    @Test
+    void aFailedRunLeavesNoFolderItMadeForItsOutputs() throws IOException {
+        Path bad = Files.writeString(dir.resolve("lirs").resolve("bad.trace"), "1\n2\nx\n");
+        Path json = dir.resolve("new/deeper/r.json");
+        Path chart = dir.resolve("charts/r.png");
+        assertEquals(1, bench("sim", "--quiet", "--json", json.toString(), "--chart", chart.toString(), bad.toString()));
+        assertTrue(err.toString().contains("line 3: expected one integer key per line"), err.toString());
+        assertFalse(Files.exists(dir.resolve("new")), "no folder left for --json");
+        assertFalse(Files.exists(dir.resolve("charts")), "no folder left for --chart");
+
+        Path folderNamedAsAChart = Files.createDirectories(dir.resolve("a folder.png")); // checked after --json's folder
+        assertEquals(2, bench("sim", "--quiet", "--json", json.toString(), "--chart", folderNamedAsAChart.toString(),
+            loop.toString()));
+        assertTrue(err.toString().contains("--chart " + folderNamedAsAChart + " is a folder"), err.toString());
+        assertFalse(Files.exists(dir.resolve("new")), "refused: no folder left for --json");
+
+        assertEquals(0, bench("sim", "--quiet", "--json", json.toString(), loop.toString()), err.toString());
+        assertTrue(Files.isRegularFile(json), "a run that writes keeps its folder");
+    }
+
     @Test
     void oneTracePrintsATableAndWritesTheTraceObject() throws IOException {
         Path json = dir.resolve("one.json");
