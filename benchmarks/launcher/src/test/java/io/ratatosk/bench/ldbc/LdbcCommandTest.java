@@ -631,6 +631,9 @@ class LdbcCommandTest {
         assertTrue(err.toString().contains("--data-cache: cannot create the folder " + file.resolve("sub")
             + ": a folder on its path is a file"), err.toString());
         assertFalse(Files.exists(dir.resolve("o")), "no --out folder for a run refused");
+        assertEquals(2, bench("ldbc", "--quiet", "--data", "sample", "--data-cache", file.toString(), "--out",
+            dir.resolve("o").toString(), "--record-trace", dir.resolve("t/run.pagetrace").toString()));
+        assertFalse(Files.exists(dir.resolve("t")), "no --record-trace folder for a run refused after its check");
     }
 
     /**
@@ -832,6 +835,14 @@ class LdbcCommandTest {
             assertEquals(Set.of("results.jsonl", "run.pagetrace"),
                 files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()), "nothing else left there");
         }
+        // Named in folders not there yet: the check made them before the run, and the failed run left them, empty.
+        Path newDump = dir.resolve("new dump/results.jsonl");
+        Path newTrace = dir.resolve("new trace/deeper/run.pagetrace");
+        assertEquals(1, bench("ldbc", "--quiet", "--data-cache", dir.resolve("cache").toString(), "--warmup", "0", "--ops",
+            "160", "--data", data.toString(), "--policies", "clock", "--threads", "1", "--out", dir.resolve("o").toString(),
+            "--dump-results", newDump.toString(), "--record-trace", newTrace.toString()), err.toString());
+        assertFalse(Files.exists(dir.resolve("new dump")), "no folder left for --dump-results");
+        assertFalse(Files.exists(dir.resolve("new trace")), "no folder left for --record-trace");
     }
 
     /**

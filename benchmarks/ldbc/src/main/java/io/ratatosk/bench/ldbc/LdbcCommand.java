@@ -263,44 +263,58 @@ public final class LdbcCommand implements Callable<Integer> {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path plannedOut = out != null ? out : defaultOuts.resolve(stamp);
         Path[] freshOut = {null};
-        // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
-        // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
-        Path madeOut = usage(() -> {
-            LdbcDatasets.check(data);
-            List<Path> inputs = dataFiles();
-            refuseClash("--record-trace", recordTrace, "--dump-results", dumpResults);
-            for (String report : REPORT_FILES) {
-                refuseClash("--record-trace", recordTrace, "--out", plannedOut.resolve(report));
-                refuseClash("--dump-results", dumpResults, "--out", plannedOut.resolve(report));
+        // The folders the checks below make for --record-trace and --dump-results go again, as --out's does, if the run
+        // writes nothing into them (a check refusing the next path, a bad update stream, Ctrl-C): left behind, empty.
+        List<ScratchFiles> madeFolders = new ArrayList<>();
+        for (Path file : java.util.Arrays.asList(recordTrace, dumpResults)) {
+            if (file != null) {
+                madeFolders.add(ScratchFiles.unlessWritten(OutputFile.topMissingFolder(file.toAbsolutePath().getParent())));
             }
-            refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
-            refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
-            if (recordTrace != null) { // before its folder is made
-                PageTraceWriter.checkName("--record-trace", recordTrace);
-            }
-            if (dumpResults != null) {
-                ResultDump.checkName("--dump-results", dumpResults);
-            }
-            OutputFile.check("--record-trace", recordTrace, inputs);
-            OutputFile.check("--dump-results", dumpResults, inputs);
-            OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
-            OutputFile.createFolder("--data-cache", cacheDir);
-            if (out != null) {
-                return OutputFile.createFolder("--out", out);
-            }
-            // Without --out, a folder of this run's own: two runs started in one second shared one, and the later
-            // report overwrote the earlier's.
-            Path top = OutputFile.createFolder("--out", defaultOuts);
-            freshOut[0] = freshFolder(defaultOuts, stamp);
-            return top != null ? top : freshOut[0];
-        });
-        Path outDir = out != null ? out : freshOut[0];
-        // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
-        ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
+        }
         try {
-            return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
+            // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
+            // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
+            Path madeOut = usage(() -> {
+                LdbcDatasets.check(data);
+                List<Path> inputs = dataFiles();
+                refuseClash("--record-trace", recordTrace, "--dump-results", dumpResults);
+                for (String report : REPORT_FILES) {
+                    refuseClash("--record-trace", recordTrace, "--out", plannedOut.resolve(report));
+                    refuseClash("--dump-results", dumpResults, "--out", plannedOut.resolve(report));
+                }
+                refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
+                refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
+                if (recordTrace != null) { // before its folder is made
+                    PageTraceWriter.checkName("--record-trace", recordTrace);
+                }
+                if (dumpResults != null) {
+                    ResultDump.checkName("--dump-results", dumpResults);
+                }
+                OutputFile.check("--record-trace", recordTrace, inputs);
+                OutputFile.check("--dump-results", dumpResults, inputs);
+                OutputFile.refuseFile("--out", plannedOut); // before the data cache is made
+                OutputFile.createFolder("--data-cache", cacheDir);
+                if (out != null) {
+                    return OutputFile.createFolder("--out", out);
+                }
+                // Without --out, a folder of this run's own: two runs started in one second shared one, and the later
+                // report overwrote the earlier's.
+                Path top = OutputFile.createFolder("--out", defaultOuts);
+                freshOut[0] = freshFolder(defaultOuts, stamp);
+                return top != null ? top : freshOut[0];
+            });
+            Path outDir = out != null ? out : freshOut[0];
+            // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
+            ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
+            try {
+                return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
+            } finally {
+                emptyOut.close();
+            }
         } finally {
-            emptyOut.close();
+            for (ScratchFiles folder : madeFolders) {
+                folder.close();
+            }
         }
     }
 
