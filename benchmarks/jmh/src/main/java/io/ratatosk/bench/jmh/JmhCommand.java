@@ -154,25 +154,34 @@ public final class JmhCommand implements Callable<Integer> {
         if (roundCount < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds must be positive: " + roundCount);
         }
-        // The top-most folder of the results that the check below makes: gone again if nothing is written.
-        Path made = OutputFile.topMissingFolder(results.toAbsolutePath().getParent());
-        try { // before the first run, not when its results are written: a folder there lost the run
-            OutputFile.check(resultsOption, results);
-            OutputFile.check("-o", cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null); // JMH's log
-            // both are written plain: a .gz name held plain text that zcat refused (sim --json and ldbc refuse it too)
-            OutputFile.refuseCompressedName(resultsOption, results, "the results are written as plain JSON");
-            if (cmd.getOutput().hasValue()) {
-                OutputFile.refuseCompressedName("-o", Path.of(cmd.getOutput().get()), "JMH's log is written as plain text");
+        Path log = cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null; // JMH's log
+        // The top-most folders of the results and the log that the checks below make: gone again if nothing is written
+        // there (a refusal after the check, a pattern that matches nothing: --out new/r.json -o log.gz left new/).
+        List<Path> made = new ArrayList<>();
+        for (Path file : java.util.Arrays.asList(results, log)) {
+            if (file != null) {
+                made.add(OutputFile.topMissingFolder(file.toAbsolutePath().getParent())); // null: none to make
             }
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Map<String, RunResult> merged = new LinkedHashMap<>();
         try {
+            try { // before the first run, not when its results are written: a folder there lost the run
+                OutputFile.check(resultsOption, results);
+                OutputFile.check("-o", log);
+                // both are written plain: a .gz name held plain text that zcat refused (sim --json and ldbc refuse it too)
+                OutputFile.refuseCompressedName(resultsOption, results, "the results are written as plain JSON");
+                if (log != null) {
+                    OutputFile.refuseCompressedName("-o", log, "JMH's log is written as plain text");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
             return run(cmd, roundCount, results, resultsOption, merged);
         } finally {
-            if (merged.isEmpty()) { // a pattern that matched nothing leaves no empty bench-out/ behind
-                OutputFile.deleteIfNoFile(made);
+            if (merged.isEmpty()) { // nothing written: a folder made for it, and the ones above it made with it, go
+                for (Path folder : made) {
+                    OutputFile.deleteIfNoFile(folder);
+                }
             }
         }
     }

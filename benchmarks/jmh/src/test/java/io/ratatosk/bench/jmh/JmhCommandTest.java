@@ -157,6 +157,13 @@ class JmhCommandTest {
             "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-o " + dir.resolve("log.xz") + ": JMH's log is written as plain text, not .xz"),
             err.toString());
+        // In folders not there yet: the check made them before the refusal, which left them, empty.
+        assertEquals(2, jmh(new StringWriter(), "--out", dir.resolve("new/r.json.gz").toString(), "NoSuchBenchmarkXyz"));
+        assertEquals(2, jmh(new StringWriter(), "-o", dir.resolve("logs/deeper/log.xz").toString(), "--out",
+            dir.resolve("results/r.json").toString(), "NoSuchBenchmarkXyz"));
+        for (String folder : List.of("new", "logs", "results")) {
+            assertFalse(Files.exists(dir.resolve(folder)), folder + " left behind");
+        }
     }
 
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
