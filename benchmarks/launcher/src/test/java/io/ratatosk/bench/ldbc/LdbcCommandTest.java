@@ -352,6 +352,14 @@ class LdbcCommandTest {
         assertArrayEquals(before, Files.readAllBytes(csv), "the data set is as it was");
         assertFalse(Files.exists(same));
         assertFalse(Files.exists(outDir), "nothing was run");
+        // The report among the loaded store's files, which a --reload deletes: it ran and wrote it there.
+        Path insideCache = dir.resolve("cache").resolve("sample").resolve("store-updated");
+        err.getBuffer().setLength(0);
+        assertEquals(2, bench(quickArgs("--data", "sample", "--policies", "clock", "--out", insideCache.toString())),
+            err.toString());
+        assertTrue(err.toString().contains("--out " + insideCache + " is inside --data-cache " + dir.resolve("cache")
+            + ", the runner's own copies of the data: name a folder elsewhere"), err.toString());
+        assertFalse(Files.exists(insideCache.resolve("summary.json")), "nothing was run");
     }
 
     /**

@@ -284,6 +284,7 @@ public final class LdbcCommand implements Callable<Integer> {
                 }
                 refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
                 refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
+                refuseInside("--out", plannedOut, "--data-cache", cacheDir);
                 if (recordTrace != null) { // before its folder is made
                     PageTraceWriter.checkName("--record-trace", recordTrace);
                 }
@@ -348,7 +349,8 @@ public final class LdbcCommand implements Callable<Integer> {
 
     /**
      * Refuses an output inside the data cache: its files are the loaded stores the runs read (a dump over
-     * {@code nodes.store} damaged the store every later run reuses), and a --reload deletes whatever is there.
+     * {@code nodes.store} damaged the store every later run reuses), and a --reload deletes whatever is there (an --out
+     * there, such as {@code cache/sample/store-updated}, put the report among the store's files, lost at the reload).
      */
     private static void refuseInside(String option, Path file, String folderOption, Path folder) {
         if (file == null) {
@@ -356,7 +358,8 @@ public final class LdbcCommand implements Callable<Integer> {
         }
         if (resolved(file).startsWith(resolved(folder))) {
             throw new IllegalArgumentException(option + " " + file + " is inside " + folderOption + " " + folder
-                + ", the runner's own copies of the data: name a file elsewhere");
+                + ", the runner's own copies of the data: name a " + (option.equals("--out") ? "folder" : "file")
+                + " elsewhere");
         }
     }
 
