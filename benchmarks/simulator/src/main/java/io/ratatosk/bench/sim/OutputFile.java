@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -146,7 +147,7 @@ public final class OutputFile {
         }
         removeLeftovers(file);
         Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
-            + "-" + file.getFileName());
+            + ownSuffix(file));
         try {
             writeTo.run(own);
             try {
@@ -166,7 +167,7 @@ public final class OutputFile {
      */
     private static void removeLeftovers(Path file) {
         Path dir = file.toAbsolutePath().getParent();
-        String suffix = "-" + file.getFileName();
+        String suffix = ownSuffix(file);
         try (Stream<Path> siblings = Files.list(dir)) {
             siblings.filter(p -> leftoverPid(p.getFileName().toString(), suffix) > 0)
                 .filter(p -> ProcessHandle.of(leftoverPid(p.getFileName().toString(), suffix)).isEmpty())
@@ -181,6 +182,25 @@ public final class OutputFile {
         } catch (IOException | UncheckedIOException e) {
             // as above
         }
+    }
+
+    /** The longest file name most file systems take, in bytes of UTF-8. */
+    private static final int MOST_NAME_BYTES = 255;
+    /** What {@code .PID-THREAD} and the dash after it take at most (the digits {@link #leftoverPid} accepts). */
+    private static final int OWN_PREFIX_BYTES = 1 + 18 + 1 + 19 + 1;
+
+    /**
+     * {@code -NAME} for the file of its own beside {@code file}: its whole name, or as much of its end as keeps the own
+     * file's name within {@value #MOST_NAME_BYTES} bytes. A name near that limit passed {@link #check} (which creates
+     * the file itself) and failed here, "File name too long", after the run whose report it was.
+     */
+    static String ownSuffix(Path file) {
+        String name = file.getFileName().toString();
+        int from = 0;
+        while (name.substring(from).getBytes(StandardCharsets.UTF_8).length > MOST_NAME_BYTES - OWN_PREFIX_BYTES) {
+            from = name.offsetByCodePoints(from, 1);
+        }
+        return "-" + name.substring(from);
     }
 
     /** The process id in a name {@code .PID-THREAD<suffix>}, or -1 if the name is not one. */

@@ -58,6 +58,34 @@ class OutputFileTest {
         assertTrue(Files.exists(live) && Files.exists(other) && Files.exists(otherReport), listing().toString());
     }
 
+    /**
+     * A name near a file name's limit of 255 bytes passed check, which creates the file itself, and failed at the end of
+     * the run: the file of its own, .PID-THREAD-NAME, was too long ("File name too long"), and the report was lost. Its
+     * name now keeps NAME's end, the format's ending with it; a killed run's such file is removed as any other.
+     */
+    @Test
+    void aNameNearTheFileSystemsLimitIsReplacedWhole() throws IOException, InterruptedException {
+        for (String name : List.of("r".repeat(245) + ".json", "\u00e9".repeat(125) + ".json")) { // 250 and 255 bytes
+            Path report = dir.resolve(name);
+            OutputFile.check("--json", report);
+            OutputFile.replace("--json", report, file -> {
+                assertTrue(file.getFileName().toString().endsWith(".json"), file.toString());
+                Files.writeString(file, "{}");
+            });
+            assertEquals("{}", Files.readString(report));
+            assertEquals(List.of(report), listing());
+            Process gone;
+            try (ChildProcess ended = ChildProcess.start(new ProcessBuilder("true"))) {
+                ended.awaitExit(ChildProcess.DEADLINE);
+                gone = ended.process();
+            }
+            Path killed = Files.writeString(dir.resolve("." + gone.pid() + "-1" + OutputFile.ownSuffix(report)), "{\"cut");
+            OutputFile.replace("--json", report, file -> Files.writeString(file, "{}"));
+            assertFalse(Files.exists(killed), "the killed run's file is gone");
+            Files.delete(report);
+        }
+    }
+
     @Test
     void onlyNamesOfTheOwnFilesPattern() {
         assertEquals(12, OutputFile.leftoverPid(".12-3-a.json", "-a.json"));
