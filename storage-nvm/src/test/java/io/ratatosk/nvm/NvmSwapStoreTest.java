@@ -172,22 +172,14 @@ class NvmSwapStoreTest {
      */
     @Test
     void aFactoryWhoseCloseThrowsDoesNotHideAFileTheTierCouldNotForce() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
+        PageSwapperFactory failing = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        throw new IOException("injected force failure");
-                    }
-                };
+            public void force() throws IOException {
+                throw new IOException("injected force failure");
             }
-
-            @Override
-            public void close() {
-                throw new IllegalStateException("injected factory close failure");
-            }
-        };
+        }, () -> {
+            throw new IllegalStateException("injected factory close failure");
+        });
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false); // a clean copy: nothing dirty held back
         IOException e = assertThrows(IOException.class, store::close);
@@ -204,22 +196,13 @@ class NvmSwapStoreTest {
      */
     @Test
     void anErrorClosingOneFileDoesNotLeaveTheNextFilesDirtyPagesUnwritten() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                PageSwapper file = files.create(path, fileId, filePageSize, create);
-                return !path.equals(FILE_A) ? file : new ForwardingPageSwapper(file) {
-                    @Override
-                    public void force() {
-                        throw new AssertionError("injected force error of " + FILE_A);
-                    }
-                };
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        PageSwapperFactory failing = files.wrapped((path, file) -> !path.equals(FILE_A) ? file
+            : new ForwardingPageSwapper(file) {
+                @Override
+                public void force() {
+                    throw new AssertionError("injected force error of " + FILE_A);
+                }
+            }, () -> { });
         long liveBefore = NvmDevice.liveBytes();
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
@@ -237,22 +220,14 @@ class NvmSwapStoreTest {
      */
     @Test
     void anErrorClosingTheFactoryKeepsTheFileThatCouldNotBeMadeDurableInTheReport() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
+        PageSwapperFactory failing = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        throw new IOException("injected force failure of " + path);
-                    }
-                };
+            public void force() throws IOException {
+                throw new IOException("injected force failure of " + path);
             }
-
-            @Override
-            public void close() {
-                throw new AssertionError("injected factory close error");
-            }
-        };
+        }, () -> {
+            throw new AssertionError("injected factory close error");
+        });
         long liveBefore = NvmDevice.liveBytes();
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
@@ -844,26 +819,16 @@ class NvmSwapStoreTest {
         CountDownLatch forceEntered = new CountDownLatch(1);
         CountDownLatch letForceGo = new CountDownLatch(1);
         AtomicInteger factoryCloses = new AtomicInteger();
-        PageSwapperFactory slowForce = new PageSwapperFactory() {
+        PageSwapperFactory slowForce = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        if (forceEntered.getCount() > 0) {
-                            forceEntered.countDown();
-                            awaitQuietly(letForceGo);
-                        }
-                        super.force();
-                    }
-                };
+            public void force() throws IOException {
+                if (forceEntered.getCount() > 0) {
+                    forceEntered.countDown();
+                    awaitQuietly(letForceGo);
+                }
+                super.force();
             }
-
-            @Override
-            public void close() throws IOException {
-                factoryCloses.incrementAndGet();
-            }
-        };
+        }, factoryCloses::incrementAndGet);
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), slowForce);
         store.create(FILE_A, 1, PAGE, true).evict(0, page(1), true);
         AtomicReference<Throwable> firstFailed = new AtomicReference<>();
