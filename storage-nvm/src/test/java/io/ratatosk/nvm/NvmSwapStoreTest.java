@@ -215,6 +215,44 @@ class NvmSwapStoreTest {
     }
 
     /**
+     * The tier's close where a file's close throws a RuntimeException that cannot be named (its message cannot be made:
+     * the heap full, here an OutOfMemoryError from its getMessage): the files after it are still made durable and closed,
+     * the device freed, and the file's failure thrown as it is. Naming it threw out of the close's loop: the next file's
+     * dirty copy was never written, and the device kept.
+     */
+    @Test
+    void aFilesFailureThatCannotBeNamedDoesNotEndTheClose() throws IOException {
+        RuntimeException unnameable = new IllegalStateException() {
+            @Override
+            public String getMessage() {
+                throw new OutOfMemoryError("injected: no heap left to name the failure");
+            }
+        };
+        PageSwapperFactory failing = files.wrapped((path, file) -> !path.equals(FILE_A) ? file
+            : new ForwardingPageSwapper(file) {
+                @Override
+                public void close() {
+                    throw unnameable;
+                }
+            }, () -> { });
+        long liveBefore = NvmDevice.liveBytes();
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
+        store.create(FILE_B, 1, PAGE, true).evict(0, page(2), true); // dirty: only NVM has it
+        Throwable thrown = null;
+        try {
+            store.close();
+        } catch (Throwable t) {
+            thrown = t; // an OutOfMemoryError reaching JUnit would end the test JVM, and its message cannot be made
+        }
+        assertTrue(thrown == unnameable, "the close threw " + (thrown == null ? "nothing" : thrown.getClass().getName())
+            + ", not the file's own failure as it is");
+        assertFileHolds(FILE_B, 0, 2);
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "the device was freed");
+        store.close(); // closed: nothing more to do
+    }
+
+    /**
      * The tier's close where a file cannot be made durable (its force fails) and the factory's close then throws an
      * Error: the Error came out bare, and the file's failure, the one the close was for, was lost with it.
      */
