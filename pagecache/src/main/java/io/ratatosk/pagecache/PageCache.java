@@ -257,7 +257,8 @@ public final class PageCache implements AutoCloseable {
      * once. Identity is the file itself: the file system's file key, or its real path where there is none.
      * A file is mapped by one page cache of the JVM at a time: two would each keep its pages in frames of their own,
      * and each one's flushes would write over the other's pages. Another cache may map it once its last mapping here is
-     * closed (or a map of it here failed), or this cache is closed.
+     * closed (or a map of it here failed), or this cache is closed (where the file's swapper and the swapper factory
+     * would not close, once the swapper does: another cache's map of the file tries its close again first).
      *
      * @param filePageSize the file's page size, at most the cache's {@code pagecache.page_size}
      * @throws IllegalStateException once the cache is closed (or while it closes), or if another page cache of this JVM
