@@ -314,39 +314,15 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         } catch (IOException e) {
             deviceWriteErrors.incrementAndGet();
             boolean tornDirty = (slotFlags.get(slot) & DIRTY) != 0;
-            invalidate(slot, key, owner); // torn; the frame holds the newest version
-            if (tornDirty) {
-                // The torn copy held a version the file never got, and a flush under way may count on it (its force
-                // writes back the dirty copies; a page modified before the flush began must be in the file when it
-                // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
-                try {
-                    writeFile(owner, PageKey.pageId(key), address);
-                } catch (IOException | RuntimeException | Error f) {
-                    // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with
-                    // nothing recorded, and the next force succeeded without the page.
-                    // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
-                    // way that counted on the copy returned as if the file had it. Its force reports it (once), recorded
-                    // before anything else is made: an OutOfMemoryError making the report (the file's write may have
-                    // failed for want of memory too) once left it unrecorded, and that force succeeded.
-                    IOException lost;
-                    try {
-                        lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key)
-                            + " of " + owner.file() + " (an NVM write tore it) and the file refused the frame's newer"
-                            + " version: the file may lack the page until the frame is written: " + f, e);
-                    } catch (Throwable full) {
-                        // the heap full: the file's refusal of the page tells the force as it is, else the torn write
-                        lost = f instanceof IOException refusal ? refusal : e;
-                    }
-                    owner.lostDirtyCopy(lost);
-                    if (f instanceof Error fatal) {
-                        throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
-                    }
-                    try {
-                        e.addSuppressed(f);
-                    } catch (Throwable full) {
-                        // the eviction's failure goes on without it
-                    }
+            try {
+                if (tornDirty) {
+                    rescue(key, owner, address, e);
                 }
+            } finally {
+                // Torn: dropped, the frame holds the newest version. Only now: dropped before the rescue, the slot let a
+                // force's scan pass it without waiting for this latch, and that force returned normally before the
+                // rescue's write reached the file, or before its failure was recorded for the force to report.
+                invalidate(slot, key, owner);
             }
             if (keepDirty) {
                 throw e;
@@ -362,6 +338,44 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             setFlags(slot, REFERENCED);
         }
         swapOuts.incrementAndGet();
+    }
+
+    /**
+     * Under {@code key}'s latch, before the dirty copy an NVM write tore ({@code torn}) is dropped: writes the frame's
+     * newer version to the file, or records the loss for the file's next force.
+     */
+    private void rescue(long key, NvmPageSwapper owner, long address, IOException torn) {
+        // The torn copy held a version the file never got, and a flush under way may count on it (its force writes back
+        // the dirty copies; a page modified before the flush began must be in the file when it returns). The frame's
+        // version supersedes it: it goes to the file now, and the frame stays dirty.
+        try {
+            writeFile(owner, PageKey.pageId(key), address);
+        } catch (IOException | RuntimeException | Error f) {
+            // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with nothing
+            // recorded, and the next force succeeded without the page.
+            // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under way that
+            // counted on the copy returned as if the file had it. Its force reports it (once), recorded before anything
+            // else is made: an OutOfMemoryError making the report (the file's write may have failed for want of memory
+            // too) once left it unrecorded, and that force succeeded.
+            IOException lost;
+            try {
+                lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key) + " of "
+                    + owner.file() + " (an NVM write tore it) and the file refused the frame's newer version: the file"
+                    + " may lack the page until the frame is written: " + f, torn);
+            } catch (Throwable full) {
+                // the heap full: the file's refusal of the page tells the force as it is, else the torn write
+                lost = f instanceof IOException refusal ? refusal : torn;
+            }
+            owner.lostDirtyCopy(lost);
+            if (f instanceof Error fatal) {
+                throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
+            }
+            try {
+                torn.addSuppressed(f);
+            } catch (Throwable full) {
+                // the eviction's failure goes on without it
+            }
+        }
     }
 
     /** A page with no copy in NVM: claim a slot (reclaiming one if need be) and write it there. */

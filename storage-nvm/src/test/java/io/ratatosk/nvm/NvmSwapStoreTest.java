@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.ratatosk.core.ForwardingPageSwapper;
@@ -582,6 +583,108 @@ class NvmSwapStoreTest {
             assertFileHolds(FILE_A, 2, 21);
             store.checkInvariants();
             swapper.close();
+        }
+    }
+
+    /**
+     * A force that runs while a torn dirty copy's rescue (the frame's newer version written to the file) is under way:
+     * the tier dropped the copy before the rescue, so the force's scan passed over its slot without waiting, forced the
+     * file and returned normally before the rescue's write had reached the file (a flush under way counting on the copy
+     * told its page was durable), or before the rescue's failure was recorded for it (never reported to that flush).
+     * The copy is now dropped once the rescue is over, so the force waits for it, then reports its failure or forces
+     * its write.
+     */
+    @Test
+    void aForceDuringATornDirtyCopysRescueWaitsForItsOutcome() throws Exception {
+        forceDuringTheRescueOfATornDirtyCopy(true);
+        forceDuringTheRescueOfATornDirtyCopy(false);
+    }
+
+    private void forceDuringTheRescueOfATornDirtyCopy(boolean rescueFails) throws Exception {
+        CountDownLatch rescueEntered = new CountDownLatch(1);
+        CountDownLatch rescueMayEnd = new CountDownLatch(1);
+        Path path = rescueFails ? FILE_A : FILE_B; // a file of its own for each
+        AtomicLong pageWritesAtTheForce = new AtomicLong(-1);
+        PageSwapperFactory watchingForces = files.wrapped((file, swapper) -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public void force() throws IOException {
+                pageWritesAtTheForce.compareAndSet(-1, files.file(file).writesOf(2));
+                super.force();
+            }
+        }, () -> { });
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), watchingForces);
+        try {
+            PageSwapper swapper = store.create(path, 0, PAGE, true);
+            long frame = page(20);
+            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
+            swapper.read(2, frame);
+            pages.fill(frame, 21);
+            store.device().failNextWrites(1);
+            files.hook = (file, pageId) -> {
+                rescueEntered.countDown();
+                awaitQuietly(rescueMayEnd);
+                if (rescueFails) {
+                    throw new IOException("injected: a.db refuses page " + pageId);
+                }
+            };
+            Thread evictor = daemon(() -> {
+                try {
+                    swapper.evict(2, frame, true);        // tears the copy: the frame's version 21 goes to the file
+                } catch (IOException expected) {
+                    // the torn write: the frame stays dirty
+                }
+            });
+            evictor.start();
+            assertTrue(rescueEntered.await(10, TimeUnit.SECONDS), "the rescue began");
+            AtomicReference<Throwable> forceOutcome = new AtomicReference<>();
+            Thread forcing = daemon(() -> {
+                try {
+                    swapper.force();
+                } catch (Throwable t) {
+                    forceOutcome.set(t);
+                }
+            });
+            forcing.start();
+            awaitEndedOrParked(forcing);
+            rescueMayEnd.countDown();
+            evictor.join(10_000);
+            forcing.join(10_000);
+            files.hook = (file, pageId) -> {
+            };
+
+            if (rescueFails) {
+                Throwable lost = forceOutcome.get();
+                assertInstanceOf(IOException.class, lost, "the force returned normally during the rescue that failed");
+                assertTrue(lost.getMessage().contains("page 2 of " + path), lost.getMessage());
+                swapper.write(2, frame);                  // the frame, still dirty, is flushed later
+            } else {
+                assertEquals(null, forceOutcome.get());
+                assertEquals(1, pageWritesAtTheForce.get(), "the force ran before the rescue had written the page");
+            }
+            swapper.force();
+            assertFileHolds(path, 2, 21);
+            store.checkInvariants();
+            swapper.close();
+        } finally {
+            rescueMayEnd.countDown(); // before the close, which waits for the eviction's latch
+            files.hook = (file, pageId) -> {
+            };
+            store.close();
+        }
+    }
+
+    /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
+    private static void awaitEndedOrParked(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.isAlive()) {
+            Thread.State state = thread.getState();
+            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && java.util.Arrays.stream(thread.getStackTrace())
+                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()))) {
+                return;
+            }
+            assertTrue(System.nanoTime() - deadline < 0, thread + " neither ended nor waited: " + thread.getState());
+            Thread.sleep(1);
         }
     }
 
