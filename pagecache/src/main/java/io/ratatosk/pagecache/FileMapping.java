@@ -82,6 +82,13 @@ final class FileMapping implements FrameOwner {
      */
     private volatile Throwable firstFailedForce;
     /**
+     * Held by every {@link #force}, from the swapper's force to the failure it recorded: two forces of the file at once
+     * once overlapped, and where one failed (an fsync reporting a page the operating system could not write, which it
+     * reports to one fsync only; a tier's lost copy, which it reports to one force only) the other could return normally
+     * before the first had recorded the failure, a flush told its data was durable where it may not be.
+     */
+    private final Object forcing = new Object();
+    /**
      * The new last page a truncate cut to but could not write ({@link #keepLastPage} failed), so the file may end before
      * it; -1 if none. Every flush and the unmap write it first, and fail while they cannot: otherwise nothing would, and a
      * flush that returned normally left the file shorter than {@link #lastPageId()} says.
@@ -409,9 +416,17 @@ final class FileMapping implements FrameOwner {
      * sticks: every later one throws too, saying so, even where the swapper's force succeeds, until the file is unmapped.
      * After a failed fsync the operating system may have dropped the pages it could not write and report the next fsync
      * as a success (the "fsyncgate" lesson), and the cache holds those pages dirty no more: a later success would tell
-     * a store that retries its flush or its close that its data is durable when it may not be.
+     * a store that retries its flush or its close that its data is durable when it may not be. Forces of the file take
+     * turns ({@link #forcing}), so that a force overlapping a failed one reports that failure as well.
      */
     private void force() throws IOException {
+        synchronized (forcing) {
+            forceAndReport();
+        }
+    }
+
+    /** Under {@link #forcing}: {@link #force}. */
+    private void forceAndReport() throws IOException {
         try {
             swapper.force();
         } catch (Throwable t) {

@@ -345,6 +345,25 @@ final class FileRegistry implements MappingOwner {
         }
     }
 
+    /**
+     * For another cache's map of a file this closed registry still claims: closes its swapper again, giving the claim
+     * back if that succeeds; returns the failure, or null once nothing of the file is left open.
+     */
+    private Throwable closeAgain(FileMapping mapping) {
+        synchronized (lock) {
+            PagedFile registered = filesByIdentity.get(mapping.identity());
+            if (registered == null || registered.mapping() != mapping) {
+                return null; // closed meanwhile, by a retried PagedFile.close
+            }
+            try {
+                closeSwapper(mapping);
+                return null;
+            } catch (Throwable stillOpen) {
+                return stillOpen;
+            }
+        }
+    }
+
     /** Sets who is told of maps and unmaps ({@link MappingListener}); before the first map. */
     void listener(MappingListener listener) {
         this.listener = listener;
@@ -448,7 +467,12 @@ final class FileRegistry implements MappingOwner {
                     try {
                         closeSwapper(file.mapping()); // gives its claim back once it closes (a tier's abandoned file does)
                     } catch (Throwable stillOpen) {
-                        // reported by closeAll already; the file stays claimed until its close is retried
+                        // reported by closeAll already; the file stays claimed until its close is retried, by a
+                        // PagedFile.close here or by another cache's map of it
+                        JvmFileClaims.Claim claim = claims.get(file.mapping().identity());
+                        if (claim != null) {
+                            claim.leftOpen(() -> closeAgain(file.mapping()));
+                        }
                     }
                 }
                 return;

@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A cache's registry claims a file before it opens its swapper and gives the claim back when the file leaves it:
  * a failed map, the unmap that closed its swapper, the cache's close (for a file whose swapper would not close, once
- * the cache's swapper factory has closed: a tier writes back at its close what that file's close could not).
+ * the cache's swapper factory has closed: a tier writes back at its close what that file's close could not). Where
+ * that factory's close failed too, the closed cache leaves the claim to its {@link LeftOpen} file: another cache's map
+ * of the file tries its close again, and takes the file once it closes.
  */
 final class JvmFileClaims {
     private static final ConcurrentHashMap<Object, Claim> CLAIMS = new ConcurrentHashMap<>();
@@ -18,10 +20,21 @@ final class JvmFileClaims {
     private JvmFileClaims() {
     }
 
+    /** A closed cache's file whose swapper would not close: what another cache's map of it tries first. */
+    interface LeftOpen {
+        /**
+         * Closes the file's swapper again, giving its claim back if that succeeds; returns the failure, or null once
+         * nothing of the file is left open.
+         */
+        Throwable closeAgain();
+    }
+
     /** One cache's hold on one file. */
     static final class Claim {
         private final Object identity;
         private final Path path;
+        /** Set once the holding cache closed without closing the file; null while it may still map or unmap it. */
+        private volatile LeftOpen leftOpen;
 
         private Claim(Object identity, Path path) {
             this.identity = identity;
@@ -32,22 +45,43 @@ final class JvmFileClaims {
         void release() {
             CLAIMS.remove(identity, this);
         }
+
+        /** The holding cache closed, but {@code file} would not close: another cache's map may close it. */
+        void leftOpen(LeftOpen file) {
+            leftOpen = file;
+        }
     }
 
     /**
      * Claims the file of {@code identity} at {@code real}.
      *
-     * @throws IllegalStateException if another page cache of this JVM has it mapped
+     * @throws IllegalStateException if another page cache of this JVM has it mapped, or closed without closing it
      */
     static Claim claim(Object identity, Path real) {
         Claim mine = new Claim(identity, real);
-        Claim held = CLAIMS.putIfAbsent(identity, mine);
-        if (held != null) {
-            throw new IllegalStateException("cannot map " + real + ": another page cache in this JVM has it mapped"
-                + (held.path.equals(real) ? "" : " (as " + held.path + ")") + "; two caches of one file would each keep"
-                + " its pages, a write through one unseen by the other and lost under its flushes. Map it through that"
-                + " cache, or close it there first");
+        Claim held;
+        while ((held = CLAIMS.putIfAbsent(identity, mine)) != null) {
+            LeftOpen left = held.leftOpen;
+            if (left == null) {
+                throw new IllegalStateException("cannot map " + real + ": another page cache in this JVM has it mapped"
+                    + as(held, real) + "; two caches of one file would each keep its pages, a write through one unseen by"
+                    + " the other and lost under its flushes. Map it through that cache, or close it there first");
+            }
+            // Without this, only a retried PagedFile.close of the dead mapping gave the file back: a host that closed the
+            // tier itself (which closed the file) kept it from every other cache for the JVM's life.
+            Throwable stillOpen = left.closeAgain();
+            if (stillOpen != null) {
+                throw new IllegalStateException("cannot map " + real + ": a page cache in this JVM that was closed could"
+                    + " not close it" + as(held, real) + ", and keeps it until it can, since its swapper may still write"
+                    + " it (a tier's copies the file lacks); closing it again failed: " + stillOpen + ". Map it again once"
+                    + " its storage takes that close", stillOpen);
+            }
+            held.release(); // given back by its close already; another cache may have claimed the file since
         }
         return mine;
+    }
+
+    private static String as(Claim held, Path real) {
+        return held.path.equals(real) ? "" : " (as " + held.path + ")";
     }
 }

@@ -257,7 +257,8 @@ public final class PageCache implements AutoCloseable {
      * once. Identity is the file itself: the file system's file key, or its real path where there is none.
      * A file is mapped by one page cache of the JVM at a time: two would each keep its pages in frames of their own,
      * and each one's flushes would write over the other's pages. Another cache may map it once its last mapping here is
-     * closed (or a map of it here failed), or this cache is closed.
+     * closed (or a map of it here failed), or this cache is closed (where the file's swapper and the swapper factory
+     * would not close, once the swapper does: another cache's map of the file tries its close again first).
      *
      * @param filePageSize the file's page size, at most the cache's {@code pagecache.page_size}
      * @throws IllegalStateException once the cache is closed (or while it closes), or if another page cache of this JVM
@@ -280,8 +281,9 @@ public final class PageCache implements AutoCloseable {
     /**
      * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
      * flushed by its close. A file that cannot be flushed does not keep the others from being flushed: each is, and
-     * then the first failure is thrown, the others suppressed in it. An eviction's failure pending when the call
-     * begins is one of them: taken once for the whole call, it keeps no file from being flushed.
+     * then the first failure is thrown, the others suppressed in it (an Error, such as a plug-in swapper's, is thrown as
+     * itself, the other failures in it). An eviction's failure pending when the call begins is one of them: taken once
+     * for the whole call, it keeps no file from being flushed.
      *
      * @throws IllegalStateException once the cache is closed
      */
@@ -296,14 +298,35 @@ public final class PageCache implements AutoCloseable {
         } catch (IOException e) {
             failure = e;
         }
+        // An Error too (a plug-in swapper's AssertionError, an OutOfMemoryError): it ended the call at its file, and the
+        // files after it were left unflushed. It is thrown as itself at the end, the other failures suppressed in it.
+        Error fatal = null;
         for (PagedFile file : files.mapped()) {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
+            } catch (Error e) {
+                fatal = (Error) added(fatal, e);
             } catch (IOException | RuntimeException e) {
-                failure = Failures.add(failure, e);
+                failure = added(failure, e);
             }
         }
+        if (fatal != null) {
+            added(fatal, failure);
+            throw fatal;
+        }
         Failures.rethrow(failure);
+    }
+
+    /** {@link Failures#add}, where a failure to add (the heap full) leaves {@code next} out rather than end the call. */
+    private static Throwable added(Throwable first, Throwable next) {
+        if (next == null) {
+            return first;
+        }
+        try {
+            return Failures.add(first, next);
+        } catch (Throwable full) {
+            return first;
+        }
     }
 
     /**

@@ -149,6 +149,64 @@ class OneCachePerFileTest {
         }
     }
 
+    /**
+     * A cache closed with a file whose swapper would not close, and whose factory's close failed too, keeps the file; once
+     * the host closed the factory itself (a retry of the tier's close, which closes its files), nothing of the file is
+     * left open and another cache maps it. Only a retried {@code PagedFile.close} of the dead mapping gave the file back,
+     * and a host that retried the factory's close kept it from every other cache for the JVM's life.
+     */
+    @Test
+    void aFileIsFreeOnceARetriedCloseOfTheFactoryClosedIt() throws IOException {
+        Path file = dir.resolve("a.db");
+        AtomicBoolean factoryCloseFails = new AtomicBoolean(true);
+        AtomicBoolean factoryClosed = new AtomicBoolean();
+        PageSwapperFactory files = new FileSwapperFactory();
+        List<PageSwapper> opened = new ArrayList<>();
+        PageSwapperFactory tierLike = new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
+                PageSwapper swapper = files.create(f, fileId, filePageSize, create);
+                opened.add(swapper);
+                return new ForwardingPageSwapper(swapper) {
+                    @Override
+                    public void close() throws IOException {
+                        if (!factoryClosed.get()) {
+                            throw new IOException("injected: the tier still holds pages of " + f);
+                        }
+                        // closed with the factory, as a tier closes its files: nothing left to do
+                    }
+                };
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (factoryCloseFails.get()) {
+                    throw new IOException("injected: the tier cannot close yet");
+                }
+                for (PageSwapper swapper : opened) {
+                    swapper.close();
+                }
+                factoryClosed.set(true);
+            }
+        };
+        PageCache closing = PageCache.open(CONFIG, tierLike);
+        write(closing.map(file, 8192), 0, 7);
+        assertThrows(IOException.class, closing::close);
+        assertTrue(closing.isClosed());
+        try (PageCache other = PageCache.open(CONFIG)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
+                "the file's swapper still does not close");
+
+            factoryCloseFails.set(false);
+            tierLike.close(); // the host retries the tier's close: it closes the file
+            try (PagedFile again = other.map(file, 8192)) {
+                assertEquals(7, read(again, 0), "free once nothing of it is left open");
+            }
+            assertTrue(refused.getMessage().contains("was closed could not close it") && refused.getMessage().contains(
+                "injected: the tier still holds pages of"), "the refusal says why: " + refused.getMessage());
+        }
+    }
+
     /** Every way a map fails half-way frees the file: the factory's refusal, a listener's failure, a failed size. */
     @Test
     void aMapThatFailsHalfWayFreesTheFile() throws IOException {

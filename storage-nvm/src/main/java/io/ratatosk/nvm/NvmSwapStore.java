@@ -314,39 +314,15 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         } catch (IOException e) {
             deviceWriteErrors.incrementAndGet();
             boolean tornDirty = (slotFlags.get(slot) & DIRTY) != 0;
-            invalidate(slot, key, owner); // torn; the frame holds the newest version
-            if (tornDirty) {
-                // The torn copy held a version the file never got, and a flush under way may count on it (its force
-                // writes back the dirty copies; a page modified before the flush began must be in the file when it
-                // returns). The frame's version supersedes it: it goes to the file now, and the frame stays dirty.
-                try {
-                    writeFile(owner, PageKey.pageId(key), address);
-                } catch (IOException | RuntimeException | Error f) {
-                    // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with
-                    // nothing recorded, and the next force succeeded without the page.
-                    // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under
-                    // way that counted on the copy returned as if the file had it. Its force reports it (once), recorded
-                    // before anything else is made: an OutOfMemoryError making the report (the file's write may have
-                    // failed for want of memory too) once left it unrecorded, and that force succeeded.
-                    IOException lost;
-                    try {
-                        lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key)
-                            + " of " + owner.file() + " (an NVM write tore it) and the file refused the frame's newer"
-                            + " version: the file may lack the page until the frame is written: " + f, e);
-                    } catch (Throwable full) {
-                        // the heap full: the file's refusal of the page tells the force as it is, else the torn write
-                        lost = f instanceof IOException refusal ? refusal : e;
-                    }
-                    owner.lostDirtyCopy(lost);
-                    if (f instanceof Error fatal) {
-                        throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
-                    }
-                    try {
-                        e.addSuppressed(f);
-                    } catch (Throwable full) {
-                        // the eviction's failure goes on without it
-                    }
+            try {
+                if (tornDirty) {
+                    rescue(key, owner, address, e);
                 }
+            } finally {
+                // Torn: dropped, the frame holds the newest version. Only now: dropped before the rescue, the slot let a
+                // force's scan pass it without waiting for this latch, and that force returned normally before the
+                // rescue's write reached the file, or before its failure was recorded for the force to report.
+                invalidate(slot, key, owner);
             }
             if (keepDirty) {
                 throw e;
@@ -362,6 +338,44 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             setFlags(slot, REFERENCED);
         }
         swapOuts.incrementAndGet();
+    }
+
+    /**
+     * Under {@code key}'s latch, before the dirty copy an NVM write tore ({@code torn}) is dropped: writes the frame's
+     * newer version to the file, or records the loss for the file's next force.
+     */
+    private void rescue(long key, NvmPageSwapper owner, long address, IOException torn) {
+        // The torn copy held a version the file never got, and a flush under way may count on it (its force writes back
+        // the dirty copies; a page modified before the flush began must be in the file when it returns). The frame's
+        // version supersedes it: it goes to the file now, and the frame stays dirty.
+        try {
+            writeFile(owner, PageKey.pageId(key), address);
+        } catch (IOException | RuntimeException | Error f) {
+            // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with nothing
+            // recorded, and the next force succeeded without the page.
+            // Neither in NVM nor in the file now: the eviction's caller keeps the frame dirty, but a flush under way that
+            // counted on the copy returned as if the file had it. Its force reports it (once), recorded before anything
+            // else is made: an OutOfMemoryError making the report (the file's write may have failed for want of memory
+            // too) once left it unrecorded, and that force succeeded.
+            IOException lost;
+            try {
+                lost = new IOException("the NVM tier dropped its dirty copy of page " + PageKey.pageId(key) + " of "
+                    + owner.file() + " (an NVM write tore it) and the file refused the frame's newer version: the file"
+                    + " may lack the page until the frame is written: " + f, torn);
+            } catch (Throwable full) {
+                // the heap full: the file's refusal of the page tells the force as it is, else the torn write
+                lost = f instanceof IOException refusal ? refusal : torn;
+            }
+            owner.lostDirtyCopy(lost);
+            if (f instanceof Error fatal) {
+                throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
+            }
+            try {
+                torn.addSuppressed(f);
+            } catch (Throwable full) {
+                // the eviction's failure goes on without it
+            }
+        }
     }
 
     /** A page with no copy in NVM: claim a slot (reclaiming one if need be) and write it there. */
@@ -888,44 +902,36 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (closed) {
             return;
         }
-        IOException failure = null;
         // An Error from a file's close (the file swapper's, a plug-in's or the JVM's) ended the loop: the files after
         // it were left open, their dirty copies unwritten, and the device and scratch memory kept. It goes on now, and
         // the Error is thrown at the end as itself, the other failures suppressed in it.
-        Error fatal = null;
+        CloseFailures failures = new CloseFailures();
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null) {
                 try {
                     owner.close();
-                } catch (IOException | RuntimeException e) {
+                } catch (Throwable t) {
                     // The file swapper's RuntimeException too (a plug-in's bug, an UncheckedIOException): it ended the
                     // loop, leaving the files after it open and the device kept whatever NVM held.
-                    IOException named = e instanceof IOException io ? io
-                        : new IOException("closing " + owner.file() + " through the NVM tier failed: " + e, e);
-                    failure = (IOException) Failures.add(failure, named);
-                } catch (Error e) {
-                    fatal = (Error) Failures.add(fatal, e);
+                    failures.add(owner.file(), t);
                 }
             }
         }
-        if (failure != null || fatal != null) {
+        if (failures.any()) {
             if (dirtySlots.get() > 0) {
-                throw thrown(failure, fatal); // dirty pages are still in NVM; the device stays open
+                failures.throwThem(); // dirty pages are still in NVM; the device stays open
             }
             // No file lacks anything NVM holds: what failed was making a file durable (its force) or closing it. A
             // page cache closes its tier once and closes all the same, so keeping the device for another attempt kept
             // its region (the whole capacity, off-heap) and those files open for the life of the JVM.
-            Throwable first = failure != null ? failure : fatal;
             for (int fileId = 0; fileId < swappers.length(); fileId++) {
                 NvmPageSwapper owner = swappers.get(fileId);
                 if (owner != null) {
                     try {
                         abandon(owner);
-                    } catch (IOException | RuntimeException | Error e) {
-                        // not itself: a file failing its force and its close with one instance (a plug-in's, the JVM's
-                        // preallocated OutOfMemoryError) made addSuppressed throw, and the device was never closed
-                        Failures.add(first, e);
+                    } catch (Throwable t) {
+                        failures.suppress(t);
                     }
                 }
             }
@@ -935,31 +941,102 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         UnsafeAccess.UNSAFE.freeMemory(scratch);
         try {
             files.close();
-        } catch (IOException | RuntimeException e) {
-            // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable
-            if (failure == null && fatal == null) {
-                throw e;
-            }
-            Failures.add(failure != null ? failure : fatal, e);
-        } catch (Error e) {
-            // thrown bare, it hid a file that could not be made durable as well: thrown as itself, as a file's Error is,
-            // with that failure in it
-            fatal = (Error) Failures.add(fatal, e);
+        } catch (Throwable t) {
+            // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable; an
+            // Error is thrown as itself, as a file's Error is, with that failure in it
+            failures.addFactorys(t);
         }
-        if (failure != null || fatal != null) {
-            throw thrown(failure, fatal);
-        }
+        failures.throwThem();
     }
 
-    /** The close's failure to throw: an Error as itself, the IOException (if any) suppressed in it. */
-    private static IOException thrown(IOException failure, Error fatal) {
-        if (fatal != null) {
-            if (failure != null) {
-                fatal.addSuppressed(failure);
-            }
-            throw fatal;
+    /**
+     * The failures of the tier's close, gathered so that gathering them never ends the close. Naming a file's
+     * RuntimeException, or suppressing one failure in another, allocates, and an OutOfMemoryError there (the heap
+     * full, or a plug-in's exception whose message cannot be made) once came out of the loop over the files: the files
+     * after it stayed open, their dirty copies unwritten, and the device and its memory were kept. Whatever cannot be
+     * recorded so is recorded as it is, or left out once a failure of its kind is kept.
+     */
+    private static final class CloseFailures {
+        private IOException failure;
+        private Error fatal;
+        /** A failure kept as it is: a file's that could not be named (the heap full), the factory's where no file failed. */
+        private Throwable asItIs;
+
+        boolean any() {
+            return failure != null || fatal != null || asItIs != null;
         }
-        return failure;
+
+        /** A file's failure to close: an IOException as it is, a RuntimeException named, an Error kept apart. */
+        void add(Path file, Throwable t) {
+            try {
+                if (t instanceof Error e) {
+                    fatal = (Error) Failures.add(fatal, e);
+                } else {
+                    IOException named = t instanceof IOException io ? io
+                        : new IOException("closing " + file + " through the NVM tier failed: " + t, t);
+                    failure = (IOException) Failures.add(failure, named);
+                }
+            } catch (Throwable full) {
+                keepAsItIs(t);
+            }
+        }
+
+        /** The factory's failure: thrown alone where no file failed, else suppressed in the file's; an Error as itself. */
+        void addFactorys(Throwable t) {
+            if (!any() || t instanceof Error) {
+                try {
+                    if (t instanceof Error e) {
+                        fatal = (Error) Failures.add(fatal, e);
+                    } else {
+                        asItIs = t;
+                    }
+                } catch (Throwable full) {
+                    keepAsItIs(t);
+                }
+                return;
+            }
+            suppress(t);
+        }
+
+        /** A later failure, suppressed in the first; left out where that fails (not itself: see Failures.add). */
+        void suppress(Throwable t) {
+            try {
+                Failures.add(first(), t);
+            } catch (Throwable full) {
+                // the first failure is thrown without it
+            }
+        }
+
+        private void keepAsItIs(Throwable t) {
+            if (t instanceof Error e) {
+                if (fatal == null) {
+                    fatal = e;
+                }
+            } else if (t instanceof IOException io && failure == null) {
+                failure = io;
+            } else if (asItIs == null) {
+                asItIs = t;
+            }
+        }
+
+        private Throwable first() {
+            return fatal != null ? fatal : failure != null ? failure : asItIs;
+        }
+
+        /** Throws the close's failure, if any: an Error as itself, the others suppressed in it; else the IOException. */
+        void throwThem() throws IOException {
+            Throwable first = first();
+            if (first == null) {
+                return;
+            }
+            if (failure != null && failure != first) {
+                suppress(failure);
+            }
+            if (asItIs != null && asItIs != first) {
+                suppress(asItIs);
+            }
+            Failures.rethrow(first);
+        }
     }
 
     /**

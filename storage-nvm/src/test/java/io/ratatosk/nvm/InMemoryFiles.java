@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
@@ -45,6 +46,30 @@ final class InMemoryFiles implements PageSwapperFactory {
     final ConcurrentHashMap<Path, MemoryFile> files = new ConcurrentHashMap<>();
     volatile WriteHook hook = (file, pageId) -> {
     };
+
+    /** What a factory of {@link #wrapped} does at its close. */
+    @FunctionalInterface
+    interface FactoryClose {
+        void close() throws IOException;
+    }
+
+    /**
+     * A factory of these files whose swappers {@code wrap} may wrap (it gets the file's path and swapper: a
+     * {@code ForwardingPageSwapper} that breaks or holds up some calls), and whose own close runs {@code close}.
+     */
+    PageSwapperFactory wrapped(BiFunction<Path, PageSwapper, PageSwapper> wrap, FactoryClose close) {
+        return new PageSwapperFactory() {
+            @Override
+            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
+                return wrap.apply(path, InMemoryFiles.this.create(path, fileId, filePageSize, create));
+            }
+
+            @Override
+            public void close() throws IOException {
+                close.close();
+            }
+        };
+    }
 
     MemoryFile file(Path path) {
         return files.computeIfAbsent(path, p -> new MemoryFile());

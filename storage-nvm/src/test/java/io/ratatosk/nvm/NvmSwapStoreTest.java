@@ -20,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.ratatosk.core.ForwardingPageSwapper;
@@ -172,22 +173,14 @@ class NvmSwapStoreTest {
      */
     @Test
     void aFactoryWhoseCloseThrowsDoesNotHideAFileTheTierCouldNotForce() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
+        PageSwapperFactory failing = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        throw new IOException("injected force failure");
-                    }
-                };
+            public void force() throws IOException {
+                throw new IOException("injected force failure");
             }
-
-            @Override
-            public void close() {
-                throw new IllegalStateException("injected factory close failure");
-            }
-        };
+        }, () -> {
+            throw new IllegalStateException("injected factory close failure");
+        });
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false); // a clean copy: nothing dirty held back
         IOException e = assertThrows(IOException.class, store::close);
@@ -204,22 +197,13 @@ class NvmSwapStoreTest {
      */
     @Test
     void anErrorClosingOneFileDoesNotLeaveTheNextFilesDirtyPagesUnwritten() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                PageSwapper file = files.create(path, fileId, filePageSize, create);
-                return !path.equals(FILE_A) ? file : new ForwardingPageSwapper(file) {
-                    @Override
-                    public void force() {
-                        throw new AssertionError("injected force error of " + FILE_A);
-                    }
-                };
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        PageSwapperFactory failing = files.wrapped((path, file) -> !path.equals(FILE_A) ? file
+            : new ForwardingPageSwapper(file) {
+                @Override
+                public void force() {
+                    throw new AssertionError("injected force error of " + FILE_A);
+                }
+            }, () -> { });
         long liveBefore = NvmDevice.liveBytes();
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
@@ -232,27 +216,57 @@ class NvmSwapStoreTest {
     }
 
     /**
+     * The tier's close where a file's close throws a RuntimeException that cannot be named (its message cannot be made:
+     * the heap full, here an OutOfMemoryError from its getMessage): the files after it are still made durable and closed,
+     * the device freed, and the file's failure thrown as it is. Naming it threw out of the close's loop: the next file's
+     * dirty copy was never written, and the device kept.
+     */
+    @Test
+    void aFilesFailureThatCannotBeNamedDoesNotEndTheClose() throws IOException {
+        RuntimeException unnameable = new IllegalStateException() {
+            @Override
+            public String getMessage() {
+                throw new OutOfMemoryError("injected: no heap left to name the failure");
+            }
+        };
+        PageSwapperFactory failing = files.wrapped((path, file) -> !path.equals(FILE_A) ? file
+            : new ForwardingPageSwapper(file) {
+                @Override
+                public void close() {
+                    throw unnameable;
+                }
+            }, () -> { });
+        long liveBefore = NvmDevice.liveBytes();
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
+        store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
+        store.create(FILE_B, 1, PAGE, true).evict(0, page(2), true); // dirty: only NVM has it
+        Throwable thrown = null;
+        try {
+            store.close();
+        } catch (Throwable t) {
+            thrown = t; // an OutOfMemoryError reaching JUnit would end the test JVM, and its message cannot be made
+        }
+        assertTrue(thrown == unnameable, "the close threw " + (thrown == null ? "nothing" : thrown.getClass().getName())
+            + ", not the file's own failure as it is");
+        assertFileHolds(FILE_B, 0, 2);
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "the device was freed");
+        store.close(); // closed: nothing more to do
+    }
+
+    /**
      * The tier's close where a file cannot be made durable (its force fails) and the factory's close then throws an
      * Error: the Error came out bare, and the file's failure, the one the close was for, was lost with it.
      */
     @Test
     void anErrorClosingTheFactoryKeepsTheFileThatCouldNotBeMadeDurableInTheReport() throws IOException {
-        PageSwapperFactory failing = new PageSwapperFactory() {
+        PageSwapperFactory failing = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        throw new IOException("injected force failure of " + path);
-                    }
-                };
+            public void force() throws IOException {
+                throw new IOException("injected force failure of " + path);
             }
-
-            @Override
-            public void close() {
-                throw new AssertionError("injected factory close error");
-            }
-        };
+        }, () -> {
+            throw new AssertionError("injected factory close error");
+        });
         long liveBefore = NvmDevice.liveBytes();
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failing);
         store.create(FILE_A, 0, PAGE, true).evict(0, page(1), false);
@@ -572,6 +586,108 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A force that runs while a torn dirty copy's rescue (the frame's newer version written to the file) is under way:
+     * the tier dropped the copy before the rescue, so the force's scan passed over its slot without waiting, forced the
+     * file and returned normally before the rescue's write had reached the file (a flush under way counting on the copy
+     * told its page was durable), or before the rescue's failure was recorded for it (never reported to that flush).
+     * The copy is now dropped once the rescue is over, so the force waits for it, then reports its failure or forces
+     * its write.
+     */
+    @Test
+    void aForceDuringATornDirtyCopysRescueWaitsForItsOutcome() throws Exception {
+        forceDuringTheRescueOfATornDirtyCopy(true);
+        forceDuringTheRescueOfATornDirtyCopy(false);
+    }
+
+    private void forceDuringTheRescueOfATornDirtyCopy(boolean rescueFails) throws Exception {
+        CountDownLatch rescueEntered = new CountDownLatch(1);
+        CountDownLatch rescueMayEnd = new CountDownLatch(1);
+        Path path = rescueFails ? FILE_A : FILE_B; // a file of its own for each
+        AtomicLong pageWritesAtTheForce = new AtomicLong(-1);
+        PageSwapperFactory watchingForces = files.wrapped((file, swapper) -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public void force() throws IOException {
+                pageWritesAtTheForce.compareAndSet(-1, files.file(file).writesOf(2));
+                super.force();
+            }
+        }, () -> { });
+        NvmSwapStore store = new NvmSwapStore(tiny(4).build(), watchingForces);
+        try {
+            PageSwapper swapper = store.create(path, 0, PAGE, true);
+            long frame = page(20);
+            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
+            swapper.read(2, frame);
+            pages.fill(frame, 21);
+            store.device().failNextWrites(1);
+            files.hook = (file, pageId) -> {
+                rescueEntered.countDown();
+                awaitQuietly(rescueMayEnd);
+                if (rescueFails) {
+                    throw new IOException("injected: a.db refuses page " + pageId);
+                }
+            };
+            Thread evictor = daemon(() -> {
+                try {
+                    swapper.evict(2, frame, true);        // tears the copy: the frame's version 21 goes to the file
+                } catch (IOException expected) {
+                    // the torn write: the frame stays dirty
+                }
+            });
+            evictor.start();
+            assertTrue(rescueEntered.await(10, TimeUnit.SECONDS), "the rescue began");
+            AtomicReference<Throwable> forceOutcome = new AtomicReference<>();
+            Thread forcing = daemon(() -> {
+                try {
+                    swapper.force();
+                } catch (Throwable t) {
+                    forceOutcome.set(t);
+                }
+            });
+            forcing.start();
+            awaitEndedOrParked(forcing);
+            rescueMayEnd.countDown();
+            evictor.join(10_000);
+            forcing.join(10_000);
+            files.hook = (file, pageId) -> {
+            };
+
+            if (rescueFails) {
+                Throwable lost = forceOutcome.get();
+                assertInstanceOf(IOException.class, lost, "the force returned normally during the rescue that failed");
+                assertTrue(lost.getMessage().contains("page 2 of " + path), lost.getMessage());
+                swapper.write(2, frame);                  // the frame, still dirty, is flushed later
+            } else {
+                assertEquals(null, forceOutcome.get());
+                assertEquals(1, pageWritesAtTheForce.get(), "the force ran before the rescue had written the page");
+            }
+            swapper.force();
+            assertFileHolds(path, 2, 21);
+            store.checkInvariants();
+            swapper.close();
+        } finally {
+            rescueMayEnd.countDown(); // before the close, which waits for the eviction's latch
+            files.hook = (file, pageId) -> {
+            };
+            store.close();
+        }
+    }
+
+    /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
+    private static void awaitEndedOrParked(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.isAlive()) {
+            Thread.State state = thread.getState();
+            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && java.util.Arrays.stream(thread.getStackTrace())
+                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()))) {
+                return;
+            }
+            assertTrue(System.nanoTime() - deadline < 0, thread + " neither ended nor waited: " + thread.getState());
+            Thread.sleep(1);
+        }
+    }
+
     @Test
     void aVictimWhoseFileWriteFailsStaysDirtyInNvmAndTheEvictionBypassesToTheFile() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
@@ -844,26 +960,16 @@ class NvmSwapStoreTest {
         CountDownLatch forceEntered = new CountDownLatch(1);
         CountDownLatch letForceGo = new CountDownLatch(1);
         AtomicInteger factoryCloses = new AtomicInteger();
-        PageSwapperFactory slowForce = new PageSwapperFactory() {
+        PageSwapperFactory slowForce = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
             @Override
-            public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(files.create(path, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        if (forceEntered.getCount() > 0) {
-                            forceEntered.countDown();
-                            awaitQuietly(letForceGo);
-                        }
-                        super.force();
-                    }
-                };
+            public void force() throws IOException {
+                if (forceEntered.getCount() > 0) {
+                    forceEntered.countDown();
+                    awaitQuietly(letForceGo);
+                }
+                super.force();
             }
-
-            @Override
-            public void close() throws IOException {
-                factoryCloses.incrementAndGet();
-            }
-        };
+        }, factoryCloses::incrementAndGet);
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), slowForce);
         store.create(FILE_A, 1, PAGE, true).evict(0, page(1), true);
         AtomicReference<Throwable> firstFailed = new AtomicReference<>();
