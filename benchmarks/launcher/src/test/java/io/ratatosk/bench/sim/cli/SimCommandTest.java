@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -77,6 +78,45 @@ class SimCommandTest {
 
         assertEquals(0, bench("sim", "--quiet", "--json", json.toString(), loop.toString()), err.toString());
         assertTrue(Files.isRegularFile(json), "a run that writes keeps its folder");
+    }
+
+    /**
+     * Two runs given outputs in one folder that neither found (a script's runs in parallel, --json results/NAME.json):
+     * the one whose check made it and that then failed deleted it again, empty, while the other replayed, which then
+     * lost its results at its end, "cannot write --json results/b.json: no such folder". A run makes its outputs'
+     * folder again where it is gone, as ldbc does for its --out.
+     */
+    @Test
+    void aRunWhoseOutputsFolderIsDeletedMeanwhileStillWritesItsOutputs() throws IOException {
+        Path results = Files.createDirectory(dir.resolve("results")); // made by the other run's check: not this one's
+        Path json = results.resolve("b.json");
+        Path chart = results.resolve("b.png");
+        boolean[] deleted = {false};
+        ByteArrayOutputStream progress = new ByteArrayOutputStream() {
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                super.write(b, off, len);
+                if (!deleted[0]) { // the replays have begun: the other run fails and deletes the folder it made, empty
+                    deleted[0] = true;
+                    try {
+                        OutputFile.deleteIfNoFile(results);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+        java.io.PrintStream stderr = System.err; // where sim's progress goes
+        int rc;
+        try {
+            System.setErr(new java.io.PrintStream(progress, true, StandardCharsets.UTF_8));
+            rc = bench("sim", "--json", json.toString(), "--chart", chart.toString(), loop.toString());
+        } finally {
+            System.setErr(stderr);
+        }
+        assertTrue(deleted[0], "the run reported its progress: " + err);
+        assertEquals(0, rc, err + progress.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.isRegularFile(json) && Files.isRegularFile(chart), err.toString());
     }
 
     @Test
