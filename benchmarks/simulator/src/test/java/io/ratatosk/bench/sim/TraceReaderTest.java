@@ -324,6 +324,23 @@ class TraceReaderTest {
         assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
     }
 
+    /**
+     * The same where nothing can come out before the damage: bzip2 and xz check a whole block before they deliver a byte,
+     * so a cut bzip2 or xz trace under a plain name delivered none, was taken for a plain trace, and was read as its
+     * compressed bytes. Past its magic number, each stream's header (bzip2's block magic, xz's header checksum) tells
+     * its data from a plain key.
+     */
+    @Test
+    void aCutBzip2OrXzUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        byte[] keys = ints(manyKeys());
+        for (byte[] whole : List.of(bzip2(keys), xz(keys))) {
+            Path cut = write(dir, "cache2k/cut-block.trace", Arrays.copyOf(whole, (whole.length / 2) & ~3));
+            TraceFormatException e = assertThrows(TraceFormatException.class, () -> TraceReader.read(cut));
+            assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+            assertTrue(e.getMessage().contains(TraceCompression.of(cut).displayName()), e.getMessage());
+        }
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
