@@ -192,7 +192,7 @@ public final class OutputFile {
     }
 
     /** The longest file name most file systems take, in bytes of UTF-8. */
-    private static final int MOST_NAME_BYTES = 255;
+    public static final int MOST_NAME_BYTES = 255;
     /** What {@code .PID-THREAD} and the dash after it take at most (the digits {@link #leftoverPid} accepts). */
     private static final int OWN_PREFIX_BYTES = 1 + 18 + 1 + 19 + 1;
 

@@ -119,6 +119,28 @@ class SimCommandTest {
         assertTrue(Files.isRegularFile(json) && Files.isRegularFile(chart), err.toString());
     }
 
+    /**
+     * Several timeline charts are named STEM-TRACE-SIZE.EXT: a --timeline-chart whose own name fits a file name's 255
+     * bytes passed the check, and after the replays the charts failed, "File name too long". Refused before them now.
+     */
+    @Test
+    void aTimelineChartWhoseChartsNamesPassTheFileNameLimitIsRefusedBeforeTheReplays() throws IOException {
+        String stem = "t".repeat(245); // its charts: 245 + "-skewed-30.png", 259 bytes
+        Path timelineChart = dir.resolve("charts").resolve(stem + ".png");
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "30", "--timeline", "100", "--timeline-chart",
+            timelineChart.toString(), loop.toString(), zipf.toString()), err.toString());
+        assertTrue(err.toString().contains("--timeline-chart " + timelineChart + ": its charts' names (" + stem
+            + "-TRACE-SIZE.png) may take "), err.toString());
+        assertEquals("", out.toString(), "refused before the replays");
+        assertFalse(Files.exists(dir.resolve("charts")), "no folder left for it");
+
+        String fits = "t".repeat(241); // 241 + "-skewed-30.png", 255 bytes
+        Path written = dir.resolve(fits + ".png");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "30", "--timeline", "100", "--timeline-chart", written.toString(),
+            loop.toString(), zipf.toString()), err.toString());
+        assertTrue(Files.isRegularFile(dir.resolve(fits + "-skewed-30.png")), err.toString());
+    }
+
     @Test
     void oneTracePrintsATableAndWritesTheTraceObject() throws IOException {
         Path json = dir.resolve("one.json");
