@@ -415,6 +415,20 @@ class LdbcCommandTest {
         assertEquals(0, kill.status(), kill.output());
     }
 
+    /** --dump-results / or --record-trace /: the folders their check would make were looked for above null, an NPE. */
+    @Test
+    void aDumpOrTraceNamedTheRootFolderIsAUsageError() {
+        for (String option : List.of("--dump-results", "--record-trace")) {
+            StringWriter said = new StringWriter();
+            CommandLine cl = Bench.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(said, true));
+            assertEquals(2, cl.execute(quickArgs("--data", "sample", "--policies", "clock", option, "/")), said.toString());
+            assertTrue(said.toString().contains(option + " / "), said.toString());
+            assertFalse(said.toString().contains("Exception"), said.toString());
+        }
+    }
+
     /**
      * A flag that holds at one cache size and not at another failed that run when it opened its cache, after the runs
      * before it: their results were printed but never reached summary.json. Every run's flags are now parsed at its

@@ -261,8 +261,14 @@ public final class OutputFile {
         return "'" + path.replace("'", "'\\''") + "'";
     }
 
-    /** The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is. */
+    /**
+     * The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is, or is null (the
+     * folder of {@code /}: its callers' --json / failed here with a NullPointerException, before the check that names it).
+     */
     public static Path topMissingFolder(Path dir) {
+        if (dir == null) {
+            return null;
+        }
         Path top = null;
         for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
             top = p;

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,27 @@ class SimCommandTest {
         assertEquals(0, bench("sim", "--quiet", "--sizes", "30", "--timeline", "100", "--timeline-chart", written.toString(),
             loop.toString(), zipf.toString()), err.toString());
         assertTrue(Files.isRegularFile(dir.resolve(fits + "-skewed-30.png")), err.toString());
+    }
+
+    /**
+     * An output named {@code /}, whose path has no file name and no folder above it: the folders --json's check would
+     * make were looked for above null, and a chart's extension read from no name, each a NullPointerException's stack
+     * trace, exit 1. Each is a usage error naming it.
+     */
+    @Test
+    void anOutputNamedTheRootFolderIsAUsageError() {
+        Map<String, String> refusals = Map.of("--json", "--json / is a folder; name a file",
+            "--chart", "--chart file must end in .png or .svg: /",
+            "--timeline-chart", "--timeline-chart file must end in .png or .svg: /");
+        refusals.forEach((option, refusal) -> {
+            StringWriter said = new StringWriter();
+            CommandLine cl = Bench.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(said, true));
+            assertEquals(2, cl.execute("sim", "--quiet", "--timeline", "100", option, "/", loop.toString()), said.toString());
+            assertTrue(said.toString().contains(refusal), said.toString());
+            assertFalse(said.toString().contains("Exception"), said.toString());
+        });
     }
 
     @Test
