@@ -166,6 +166,17 @@ class JmhCommandTest {
         }
     }
 
+    /** --out / or -o /: the folders their check would make were looked for above null, a NullPointerException's trace. */
+    @Test
+    void anOutOrLogNamedTheRootFolderIsAUsageError(@TempDir Path dir) {
+        StringWriter err = new StringWriter();
+        assertEquals(2, jmh(err, "--out", "/", "NoSuchBenchmarkXyz"), err.toString());
+        assertTrue(err.toString().contains("--out / is a folder; name a file"), err.toString());
+        err = new StringWriter();
+        assertEquals(2, jmh(err, "-o", "/", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"), err.toString());
+        assertTrue(err.toString().contains("-o / is a folder; name a file"), err.toString());
+    }
+
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
     @Test
     void anUnknownPolicyTierOrSideIsAUsageErrorNamingIt(@TempDir Path dir) {

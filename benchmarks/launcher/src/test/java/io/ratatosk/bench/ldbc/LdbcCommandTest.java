@@ -365,6 +365,8 @@ class LdbcCommandTest {
     /**
      * Two runs given one --data-cache loaded one store at once, each deleting the other's files, and one failed on a
      * store "damaged" by the other (its completion marker over half-written files). The second now waits for the first.
+     * The first is stopped (SIGSTOP) while it holds the data cache, until the second says it waits: its 40 operations
+     * end in moments, and on a loaded machine it had ended before the second asked, which then never waited.
      */
     @Test
     void twoRunsOnOneDataCacheTakeTurns() throws Exception {
@@ -373,18 +375,57 @@ class LdbcCommandTest {
             .toString(), "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
         command.addAll(List.of("ldbc", "--quiet", "--data", "sample", "--data-cache", cache.toString(), "--out",
             dir.resolve("first").toString(), "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops", "40"));
+        String waits = "another ./bench ldbc is using the data cache " + cache + "; waiting until it ends";
         try (ChildProcess first = ChildProcess.start(new ProcessBuilder(command))) {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-            while (!Files.isDirectory(cache.resolve("sample").resolve("store"))) { // the first is loading
+            while (!Files.isDirectory(cache.resolve("sample").resolve("store"))) { // the first is loading: it holds the cache
                 assertTrue(first.process().isAlive() && System.nanoTime() - deadline < 0, "no store loading: " + first.output());
                 Thread.sleep(5);
             }
-            Progress second = withProgress("ldbc", "--data-cache", cache.toString(), "--data", "sample", "--policies", "clock",
-                "--threads", "1", "--warmup", "0", "--ops", "40", "--out", dir.resolve("second").toString());
+            java.util.concurrent.CompletableFuture<Progress> second;
+            signal(first, "STOP");
+            try {
+                try (FileChannel lockFile = FileChannel.open(cache.resolve(".lock"), StandardOpenOption.WRITE);
+                     java.nio.channels.FileLock free = lockFile.tryLock()) {
+                    assertTrue(free == null, () -> "the first had let go of the data cache when stopped: " + first.output());
+                }
+                second = java.util.concurrent.CompletableFuture.supplyAsync(() -> withProgress("ldbc", "--data-cache",
+                    cache.toString(), "--data", "sample", "--policies", "clock", "--threads", "1", "--warmup", "0", "--ops",
+                    "40", "--out", dir.resolve("second").toString()));
+                deadline = System.nanoTime() + ChildProcess.DEADLINE.toNanos();
+                while (!err.toString().contains(waits)) {
+                    assertFalse(second.isDone(), () -> "the second ran without waiting: " + err);
+                    assertTrue(System.nanoTime() - deadline < 0, () -> "the second never said it waits: " + err);
+                    Thread.sleep(5);
+                }
+            } finally {
+                signal(first, "CONT");
+            }
             assertEquals(0, first.awaitExit(ChildProcess.DEADLINE), first.output());
-            assertEquals(0, second.rc(), err + second.lines());
-            assertTrue(second.lines().contains("another ./bench ldbc is using the data cache " + cache + "; waiting until it"
-                + " ends"), second.lines());
+            Progress ended = second.get(ChildProcess.DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(0, ended.rc(), err + ended.lines());
+            assertTrue(ended.lines().contains(waits), ended.lines());
+        }
+    }
+
+    /** Sends {@code signal} (STOP, CONT) to the child, which keeps what it holds (its file locks) while stopped. */
+    private static void signal(ChildProcess child, String signal) throws IOException, InterruptedException {
+        ChildProcess.Result kill = ChildProcess.run(new ProcessBuilder("kill", "-" + signal,
+            Long.toString(child.process().pid())));
+        assertEquals(0, kill.status(), kill.output());
+    }
+
+    /** --dump-results / or --record-trace /: the folders their check would make were looked for above null, an NPE. */
+    @Test
+    void aDumpOrTraceNamedTheRootFolderIsAUsageError() {
+        for (String option : List.of("--dump-results", "--record-trace")) {
+            StringWriter said = new StringWriter();
+            CommandLine cl = Bench.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(said, true));
+            assertEquals(2, cl.execute(quickArgs("--data", "sample", "--policies", "clock", option, "/")), said.toString());
+            assertTrue(said.toString().contains(option + " / "), said.toString());
+            assertFalse(said.toString().contains("Exception"), said.toString());
         }
     }
 

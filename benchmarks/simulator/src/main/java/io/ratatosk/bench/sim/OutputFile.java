@@ -133,7 +133,8 @@ public final class OutputFile {
      * same report at the same time, leaves the old file or a whole new one, never a cut or mixed one. The file of its
      * own is named as {@code file} is at the end (a chart's format is read from the name) and is gone if the write
      * fails. Anything there but a plain file (a link, {@code /dev/stdout}, a named pipe) is written through, as
-     * {@link #write} does: a rename would put a file in its place.
+     * {@link #write} does: a rename would put a file in its place. A folder {@link #check} made, gone meanwhile, is made
+     * again.
      */
     public static void replace(String option, Path file, WriteTo writeTo) throws IOException {
         write(option, file, () -> replace(file, writeTo));
@@ -141,6 +142,12 @@ public final class OutputFile {
 
     /** {@link #replace(String, Path, WriteTo)} for a caller that says itself which option failed. */
     public static void replace(Path file, WriteTo writeTo) throws IOException {
+        // Made again where it is gone: another run given the same folder, whose check made it, deleted it as empty when
+        // it failed or was stopped, and this run's report was lost at its end ("no such folder")
+        Path folder = file.toAbsolutePath().getParent();
+        if (!Files.exists(folder)) { // a file there is said as before: "a folder on its path is a file"
+            Files.createDirectories(folder);
+        }
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             writeTo.run(file);
             return;
@@ -185,7 +192,7 @@ public final class OutputFile {
     }
 
     /** The longest file name most file systems take, in bytes of UTF-8. */
-    private static final int MOST_NAME_BYTES = 255;
+    public static final int MOST_NAME_BYTES = 255;
     /** What {@code .PID-THREAD} and the dash after it take at most (the digits {@link #leftoverPid} accepts). */
     private static final int OWN_PREFIX_BYTES = 1 + 18 + 1 + 19 + 1;
 
@@ -254,8 +261,14 @@ public final class OutputFile {
         return "'" + path.replace("'", "'\\''") + "'";
     }
 
-    /** The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is. */
+    /**
+     * The top-most of {@code dir} and the folders above it that are not there, null if {@code dir} is, or is null (the
+     * folder of {@code /}: its callers' --json / failed here with a NullPointerException, before the check that names it).
+     */
     public static Path topMissingFolder(Path dir) {
+        if (dir == null) {
+            return null;
+        }
         Path top = null;
         for (Path p = dir.toAbsolutePath(); p != null && !Files.exists(p); p = p.getParent()) {
             top = p;

@@ -61,6 +61,37 @@ enum TraceCompression {
         return NONE;
     }
 
+    /** bzip2's first block's magic (pi's digits), or its end-of-stream magic in an empty stream, after "BZh1".."BZh9". */
+    private static final int[][] BZIP2_AFTER_HEADER = {{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}, {0x17, 0x72, 0x45, 0x38, 0x50, 0x90}};
+
+    /**
+     * Whether {@code file}'s stream header, past the magic number, is this compression's beyond doubt: bzip2's block
+     * magic, xz's stream flags with their CRC32. A plain key that begins with the magic number holds it one time in 2^32
+     * or less. bzip2 and xz deliver no byte before a whole block checks out, so a cut one under a plain name delivered
+     * none and was taken for plain keys; gzip and zstd have no such header, and their data comes out as it decodes.
+     */
+    boolean headerProves(Path file) throws IOException {
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(12);
+        }
+        if (this == BZIP2) {
+            for (int[] after : BZIP2_AFTER_HEADER) {
+                if (startsWith(java.util.Arrays.copyOfRange(head, Math.min(4, head.length), head.length), after)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (this == XZ && head.length == 12) {
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(head, 6, 2);
+            long stored = (head[8] & 0xffL) | (head[9] & 0xffL) << 8 | (head[10] & 0xffL) << 16 | (head[11] & 0xffL) << 24;
+            return crc.getValue() == stored;
+        }
+        return false;
+    }
+
     private static boolean startsWith(byte[] head, int[] magic) {
         if (head.length < magic.length) {
             return false;

@@ -59,7 +59,8 @@ public final class TraceReader {
             } catch (DecompressionFailed failed) {
                 // A plain binary trace whose first key begins with a magic number (a 32-bit key 0x1f8b08.., gzip's)
                 // failed as corrupt compressed data, and nothing said why it had been read as compressed at all
-                throw OutputFile.compressionEnding(file) != null || failed.decompressed > 0 ? failed.exception
+                throw OutputFile.compressionEnding(file) != null || bytesOut(file, compression, failed) > 0
+                    || compression.headerProves(file) ? failed.exception
                     : failed.exception.noting("(read as " + compression.displayName() + " because its first bytes are "
                     + compression.displayName() + "'s magic number; a plain trace whose first key begins so is read as it"
                     + " is where its name says plain: *.trace, *.lis, *.pagetrace)");
@@ -68,12 +69,13 @@ public final class TraceReader {
         // Its name says plain, its first bytes a compression: read as compressed first (such a file always was), and
         // where that fails before a byte came out, as the name says, the magic number being its first key's first
         // bytes: a plain trace is no compressed stream, and fails at once (its header, its first block). Compressed
-        // data that failed further on is damaged compressed data: read as keys, it was garbage without a word.
+        // data that failed further on is damaged compressed data: read as keys, it was garbage without a word. So is
+        // bzip2 or xz data whose header past the magic checks out: they deliver nothing before a whole block does.
         TraceFormatException asCompressed;
         try {
             return read(file, format, name, limits, compression);
         } catch (DecompressionFailed failed) {
-            if (failed.decompressed > 0) {
+            if (bytesOut(file, compression, failed) > 0 || compression.headerProves(file)) {
                 throw failed.exception;
             }
             asCompressed = failed.exception;
@@ -85,6 +87,30 @@ public final class TraceReader {
             throw plain.noting("(read as it is, as its name says, its first bytes being " + compression.displayName() + "'s"
                 + " magic number but no " + compression.displayName() + " data: " + asCompressed.getMessage() + ")");
         }
+    }
+
+    /** How many bytes {@link #bytesOut} counts one at a time: more would have filled a whole read. */
+    private static final int EXACT_COUNT_BYTES = 8192;
+
+    /**
+     * The bytes the decompressor delivered from {@code file} before it failed: {@link DecompressionFailed#decompressed}
+     * counts whole reads of up to 8 KiB, and the read that failed counts none, so where it says none they are counted
+     * again, one at a time. A small cut gzip (1,000 keys) counted none, was taken for a plain trace whose first key
+     * begins with the magic number, and was read as its compressed bytes.
+     */
+    private static long bytesOut(Path file, TraceCompression compression, DecompressionFailed failed) {
+        if (failed.decompressed > 0) {
+            return failed.decompressed;
+        }
+        long delivered = 0;
+        try (InputStream in = compression.open(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+            while (delivered < EXACT_COUNT_BYTES && in.read() >= 0) {
+                delivered++;
+            }
+        } catch (IOException | RuntimeException failedAgain) {
+            // where the first read failed: what came out before is counted
+        }
+        return delivered;
     }
 
     private static Trace readOrThrow(Path file, TraceFormat format, String name, Trace.Limits limits,

@@ -13,7 +13,8 @@ import java.util.stream.Stream;
  * A process a test starts (a script, {@code ./bench}, a JVM), waited for with a deadline. A wait without one (a bare
  * {@code waitFor()}, or reading the output to its end before a timed {@code waitFor}) never returned from a child that
  * hung, and the build hung with it. Here a child still running at its deadline has the threads' stacks of its JVMs
- * printed, is killed with every process it started, and the test fails with everything it printed. Its output (stdout
+ * printed, is killed with every process it started, and the test fails with everything it printed; close kills them
+ * too, also those the child left running when it ended (found by a mark in their environment). Its output (stdout
  * and stderr together) is read on a thread of its own, so that a child printing much never blocks on a full pipe; its
  * input is closed at once, so that one reading it ends instead of waiting. Shared by the benchmarks' modules (the
  * simulator's test jar).
@@ -29,9 +30,15 @@ public final class ChildProcess implements AutoCloseable {
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final Thread reader;
 
-    private ChildProcess(Process process, List<String> command) {
+    /** Set in the child's environment, which every process it starts inherits: they are found by it, orphaned or not. */
+    private static final String MARK = "RATATOSK_TEST_CHILD";
+
+    private final String mark;
+
+    private ChildProcess(Process process, List<String> command, String mark) {
         this.process = process;
         this.commandLine = String.join(" ", command);
+        this.mark = mark;
         this.reader = new Thread(() -> copy(process.getInputStream(), output), "output of child " + process.pid());
         reader.setDaemon(true);
         reader.start();
@@ -56,6 +63,8 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Starts {@code command}, its stderr into its stdout, for a test that talks to it before it waits; close kills it. */
     public static ChildProcess start(ProcessBuilder command) throws IOException {
+        String mark = MARK + "=" + java.util.UUID.randomUUID();
+        command.environment().put(MARK, mark.substring(MARK.length() + 1));
         Process process = command.redirectErrorStream(true).start();
         try {
             process.getOutputStream().close();
@@ -63,7 +72,7 @@ public final class ChildProcess implements AutoCloseable {
             process.destroyForcibly();
             throw e;
         }
-        return new ChildProcess(process, command.command());
+        return new ChildProcess(process, command.command(), mark);
     }
 
     public Process process() {
@@ -113,8 +122,10 @@ public final class ChildProcess implements AutoCloseable {
     /** Kills the child and every process it started, if still running: a failed or interrupted test leaves none. */
     @Override
     public void close() {
-        // The descendants are listed first: once the child is gone, its orphans are no longer found through it.
-        List<ProcessHandle> tree = Stream.concat(process.descendants(), Stream.of(process.toHandle())).toList();
+        // The descendants are listed first: once the child is gone, its orphans are no longer found through it, only
+        // by the mark in their environment (a script's background process outlived the test, and the build).
+        List<ProcessHandle> tree = Stream.concat(Stream.concat(process.descendants(), Stream.of(process.toHandle())),
+            ProcessHandle.allProcesses().filter(this::marked)).distinct().toList();
         tree.forEach(ProcessHandle::destroyForcibly);
         for (ProcessHandle p : tree) {
             try {
@@ -166,6 +177,17 @@ public final class ChildProcess implements AutoCloseable {
             Thread.sleep(500); // it is done when half a second adds nothing
         }
         return output.size() > before;
+    }
+
+    /** Whether {@code p} was started under the child: its environment holds the child's mark (Linux's /proc). */
+    private boolean marked(ProcessHandle p) {
+        byte[] environment;
+        try {
+            environment = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(p.pid()), "environ"));
+        } catch (IOException | RuntimeException goneOrNotOurs) {
+            return false;
+        }
+        return ("\0" + new String(environment, StandardCharsets.ISO_8859_1) + "\0").contains("\0" + mark + "\0");
     }
 
     private String describe() {

@@ -35,6 +35,23 @@ class ChildProcessTest {
         }
     }
 
+    /**
+     * A child that ends leaving a process it started running (in the background, as a script's daemon): once the child
+     * was gone its orphans were no longer found among its descendants, and the process outlived the test, the build
+     * too. Now every process started under the child is killed at close, orphaned or not.
+     */
+    @Test
+    void aProcessTheChildLeftRunningIsKilledAtClose() throws Exception {
+        ChildProcess.Result r = ChildProcess.run(new ProcessBuilder("bash", "-c",
+            "sleep 600 </dev/null >/dev/null 2>&1 & echo $!"));
+        assertEquals(0, r.status(), r.output());
+        ProcessHandle sleeper = ProcessHandle.of(Long.parseLong(r.output().strip())).orElse(null);
+        if (sleeper != null) {
+            sleeper.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS); // SIGKILL is sent, not yet done
+        }
+        assertFalse(sleeper != null && sleeper.isAlive(), "the sleep the script left running was killed");
+    }
+
     /** A hung JVM is killed with its threads' stacks in the failure: where it waits. */
     @Test
     void aHungJvmFailsWithItsThreadsStacks() throws Exception {

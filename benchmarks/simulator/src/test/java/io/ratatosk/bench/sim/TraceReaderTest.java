@@ -286,7 +286,7 @@ class TraceReaderTest {
 
         assertArrayEquals(new int[] {0, 1, 0}, ids(TraceReader.read(write(dir, "cache2k/xz.trace", xz(ints(7, 8, 7))))),
             "compressed under a plain name");
-        Path damaged = write(dir, "lirs/cut.trace", truncate(gzip(text("1\n2\n3\n")), 6));
+        Path damaged = write(dir, "lirs/cut.trace", Arrays.copyOf(gzip(text("1\n2\n3\n")), 8)); // cut in its header
         TraceFormatException e = assertFails(() -> TraceReader.read(damaged), damaged + ": line 1: ",
             "(read as it is, as its name says, its first bytes being gzip's magic number but no gzip data: " + damaged
             + ": the gzip data is truncated: ");
@@ -303,6 +303,42 @@ class TraceReaderTest {
         Path cut = write(dir, "cache2k/cut.trace", Arrays.copyOf(whole, (whole.length / 2) & ~3));
         TraceFormatException e = assertFails(() -> TraceReader.read(cut), cut + ": the gzip data is truncated: ");
         assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+    }
+
+    /**
+     * The same for a small trace: the bytes that came out were counted a read of 8 KiB at a time, and the read that
+     * failed counted none, so a cut gzip of 1,000 keys (4,000 bytes) counted none, was taken for a plain trace whose
+     * first key begins with gzip's magic number, and was read as its gzip bytes, each four a key, without a word.
+     */
+    @Test
+    void aSmallCutGzipUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        long[] keys = Arrays.copyOf(manyKeys(), 1_000);
+        assertTrue(keys.length * Integer.BYTES < 8192, "less than one read comes out");
+        byte[] whole = gzip(ints(keys));
+        Path cut = write(dir, "cache2k/small-cut.trace", Arrays.copyOf(whole, (whole.length / 2) & ~3));
+        TraceFormatException e = assertFails(() -> TraceReader.read(cut), cut + ": the gzip data is truncated: ");
+        assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+        // Its keys all out, its trailer cut: 6 bytes came out, one read's worth, which counted none
+        Path noTrailer = write(dir, "lirs/no-trailer.trace", truncate(gzip(text("1\n2\n3\n")), 6));
+        e = assertFails(() -> TraceReader.read(noTrailer), noTrailer + ": the gzip data is truncated: ");
+        assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+    }
+
+    /**
+     * The same where nothing can come out before the damage: bzip2 and xz check a whole block before they deliver a byte,
+     * so a cut bzip2 or xz trace under a plain name delivered none, was taken for a plain trace, and was read as its
+     * compressed bytes. Past its magic number, each stream's header (bzip2's block magic, xz's header checksum) tells
+     * its data from a plain key.
+     */
+    @Test
+    void aCutBzip2OrXzUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        byte[] keys = ints(manyKeys());
+        for (byte[] whole : List.of(bzip2(keys), xz(keys))) {
+            Path cut = write(dir, "cache2k/cut-block.trace", Arrays.copyOf(whole, (whole.length / 2) & ~3));
+            TraceFormatException e = assertThrows(TraceFormatException.class, () -> TraceReader.read(cut));
+            assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+            assertTrue(e.getMessage().contains(TraceCompression.of(cut).displayName()), e.getMessage());
+        }
     }
 
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */

@@ -20,7 +20,8 @@ final class ChartFile {
      * Also puts AWT in headless mode, which drawing needs on a machine without a display.
      */
     static boolean isSvg(Path file, String what) {
-        String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        // "/" has no file name: a NullPointerException's stack trace, not this refusal
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean svg = name.endsWith(".svg");
         if (!svg && !name.endsWith(".png")) {
             throw new IllegalArgumentException(what + " file must end in .png or .svg: " + file);

@@ -155,7 +155,7 @@ public final class SimCommand implements Callable<Integer> {
             }
         }
         try {
-            checkOutputs(files);
+            checkOutputs(files, cacheSizes);
             return replay(out, forced, specs, cacheSizes, bucket, files);
         } finally {
             for (ScratchFiles folder : madeFolders) {
@@ -264,7 +264,7 @@ public final class SimCommand implements Callable<Integer> {
      * extension, a JSON file named as compressed (it is written plain), a path that is a folder, a folder that cannot be
      * created or written, a path that is one of the traces (it would be overwritten). Missing folders are created.
      */
-    private void checkOutputs(List<Path> traceFiles) {
+    private void checkOutputs(List<Path> traceFiles, List<CacheSize> cacheSizes) {
         if (chart != null) {
             usage(() -> ChartFile.isSvg(chart, "--chart"));
         }
@@ -280,11 +280,32 @@ public final class SimCommand implements Callable<Integer> {
             OutputFile.check("--json", json, traceFiles);
             OutputFile.check("--chart", chart, traceFiles);
             OutputFile.check("--timeline-chart", timelineChart, traceFiles);
+            refuseLongTimelineNames(traceFiles, cacheSizes);
             if (json != null) { // after: a --json that is one of the traces is told so first
                 OutputFile.refuseCompressedName("--json", json, "the results are written as plain JSON");
             }
             return null;
         });
+    }
+
+    /**
+     * Refuses a --timeline-chart whose charts' names, several charts' {@code STEM-TRACE-SIZE.EXT}, may pass a file name's
+     * 255 bytes: its own name passed the check, and the charts failed at the run's end, "File name too long". A size of
+     * /N, known once the trace is read, is counted at its most, 10 digits.
+     */
+    private void refuseLongTimelineNames(List<Path> traceFiles, List<CacheSize> cacheSizes) {
+        if (timelineChart == null || traceFiles.size() * cacheSizes.size() < 2) {
+            return; // one chart, named as given
+        }
+        int sizeDigits = cacheSizes.stream().mapToInt(s -> s.absolute() > 0 ? Integer.toString(s.absolute()).length()
+            : Integer.toString(Integer.MAX_VALUE).length()).max().orElse(0);
+        int most = TimelineChart.mostNameBytes(timelineChart, TraceReader.displayNames(traceFiles).values(), sizeDigits);
+        if (most > OutputFile.MOST_NAME_BYTES) {
+            String name = timelineChart.getFileName().toString();
+            throw new IllegalArgumentException("--timeline-chart " + timelineChart + ": its charts' names ("
+                + name.substring(0, name.length() - 4) + "-TRACE-SIZE" + name.substring(name.length() - 4) + ") may take "
+                + most + " bytes, past the " + OutputFile.MOST_NAME_BYTES + " a file name may have: name it shorter");
+        }
     }
 
     /**

@@ -3,8 +3,10 @@ package io.ratatosk.bench.sim.cli;
 import io.ratatosk.bench.sim.HitCount;
 import io.ratatosk.bench.sim.TraceResult;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -37,6 +39,29 @@ final class TimelineChart {
             && otherName.endsWith(name.substring(name.length() - 4));
     }
 
+    /**
+     * The most bytes a chart's file name may take when {@code file} stands for several ({@code STEM-TRACE-SIZE.EXT}):
+     * each trace named as {@link #write} names it, by its short name where no other trace's is the same, else by its
+     * short or its whole name (which one, known once the traces are read: a trace skipped leaves the others'), and a size
+     * of {@code sizeDigits} digits.
+     */
+    static int mostNameBytes(Path file, Collection<String> traces, int sizeDigits) {
+        String name = file.getFileName().toString();
+        int stem = (name.substring(0, name.length() - 4) + "-" + "-" + name.substring(name.length() - 4))
+            .getBytes(StandardCharsets.UTF_8).length;
+        Map<String, Long> shortNames = traces.stream().collect(Collectors.groupingBy(ChartFile::shortName,
+            Collectors.counting()));
+        int longestTrace = traces.stream().mapToInt(t -> {
+            int shortBytes = ChartFile.shortName(t).getBytes(StandardCharsets.UTF_8).length;
+            return shortNames.get(ChartFile.shortName(t)) == 1 ? shortBytes : Math.max(shortBytes, wholeName(t).length());
+        }).max().orElse(0);
+        return stem + longestTrace + sizeDigits;
+    }
+
+    private static String wholeName(String trace) {
+        return trace.replaceAll("[^A-Za-z0-9._-]+", "-");
+    }
+
     /** Writes the charts; returns the files written. */
     static List<Path> write(Path file, List<TraceResult> traces) throws IOException {
         boolean svg = ChartFile.isSvg(file, "timeline chart");
@@ -49,7 +74,7 @@ final class TimelineChart {
             .collect(Collectors.groupingBy(t -> ChartFile.shortName(t.trace()), Collectors.counting()));
         for (TraceResult t : traces) {
             String traceName = shortNames.get(ChartFile.shortName(t.trace())) == 1 ? ChartFile.shortName(t.trace())
-                : t.trace().replaceAll("[^A-Za-z0-9._-]+", "-");
+                : wholeName(t.trace());
             for (int size : t.sizes()) {
                 Path target = charts == 1 ? file : file.resolveSibling(name.substring(0, name.length() - 4) + "-"
                     + traceName + "-" + size + name.substring(name.length() - 4));

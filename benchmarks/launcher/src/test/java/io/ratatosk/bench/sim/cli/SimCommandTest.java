@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,88 @@ class SimCommandTest {
 
         assertEquals(0, bench("sim", "--quiet", "--json", json.toString(), loop.toString()), err.toString());
         assertTrue(Files.isRegularFile(json), "a run that writes keeps its folder");
+    }
+
+    /**
+     * Two runs given outputs in one folder that neither found (a script's runs in parallel, --json results/NAME.json):
+     * the one whose check made it and that then failed deleted it again, empty, while the other replayed, which then
+     * lost its results at its end, "cannot write --json results/b.json: no such folder". A run makes its outputs'
+     * folder again where it is gone, as ldbc does for its --out.
+     */
+    @Test
+    void aRunWhoseOutputsFolderIsDeletedMeanwhileStillWritesItsOutputs() throws IOException {
+        Path results = Files.createDirectory(dir.resolve("results")); // made by the other run's check: not this one's
+        Path json = results.resolve("b.json");
+        Path chart = results.resolve("b.png");
+        boolean[] deleted = {false};
+        ByteArrayOutputStream progress = new ByteArrayOutputStream() {
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                super.write(b, off, len);
+                if (!deleted[0]) { // the replays have begun: the other run fails and deletes the folder it made, empty
+                    deleted[0] = true;
+                    try {
+                        OutputFile.deleteIfNoFile(results);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+        java.io.PrintStream stderr = System.err; // where sim's progress goes
+        int rc;
+        try {
+            System.setErr(new java.io.PrintStream(progress, true, StandardCharsets.UTF_8));
+            rc = bench("sim", "--json", json.toString(), "--chart", chart.toString(), loop.toString());
+        } finally {
+            System.setErr(stderr);
+        }
+        assertTrue(deleted[0], "the run reported its progress: " + err);
+        assertEquals(0, rc, err + progress.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.isRegularFile(json) && Files.isRegularFile(chart), err.toString());
+    }
+
+    /**
+     * Several timeline charts are named STEM-TRACE-SIZE.EXT: a --timeline-chart whose own name fits a file name's 255
+     * bytes passed the check, and after the replays the charts failed, "File name too long". Refused before them now.
+     */
+    @Test
+    void aTimelineChartWhoseChartsNamesPassTheFileNameLimitIsRefusedBeforeTheReplays() throws IOException {
+        String stem = "t".repeat(245); // its charts: 245 + "-skewed-30.png", 259 bytes
+        Path timelineChart = dir.resolve("charts").resolve(stem + ".png");
+        assertEquals(2, bench("sim", "--quiet", "--sizes", "30", "--timeline", "100", "--timeline-chart",
+            timelineChart.toString(), loop.toString(), zipf.toString()), err.toString());
+        assertTrue(err.toString().contains("--timeline-chart " + timelineChart + ": its charts' names (" + stem
+            + "-TRACE-SIZE.png) may take "), err.toString());
+        assertEquals("", out.toString(), "refused before the replays");
+        assertFalse(Files.exists(dir.resolve("charts")), "no folder left for it");
+
+        String fits = "t".repeat(241); // 241 + "-skewed-30.png", 255 bytes
+        Path written = dir.resolve(fits + ".png");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "30", "--timeline", "100", "--timeline-chart", written.toString(),
+            loop.toString(), zipf.toString()), err.toString());
+        assertTrue(Files.isRegularFile(dir.resolve(fits + "-skewed-30.png")), err.toString());
+    }
+
+    /**
+     * An output named {@code /}, whose path has no file name and no folder above it: the folders --json's check would
+     * make were looked for above null, and a chart's extension read from no name, each a NullPointerException's stack
+     * trace, exit 1. Each is a usage error naming it.
+     */
+    @Test
+    void anOutputNamedTheRootFolderIsAUsageError() {
+        Map<String, String> refusals = Map.of("--json", "--json / is a folder; name a file",
+            "--chart", "--chart file must end in .png or .svg: /",
+            "--timeline-chart", "--timeline-chart file must end in .png or .svg: /");
+        refusals.forEach((option, refusal) -> {
+            StringWriter said = new StringWriter();
+            CommandLine cl = Bench.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(said, true));
+            assertEquals(2, cl.execute("sim", "--quiet", "--timeline", "100", option, "/", loop.toString()), said.toString());
+            assertTrue(said.toString().contains(refusal), said.toString());
+            assertFalse(said.toString().contains("Exception"), said.toString());
+        });
     }
 
     @Test
