@@ -10,6 +10,7 @@ import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,34 +108,16 @@ class OneCachePerFileTest {
         Path file = dir.resolve("a.db");
         try (PageCache other = PageCache.open(CONFIG)) {
             AtomicReference<String> mapDuringTheFactorysClose = new AtomicReference<>();
-            PageSwapperFactory files = new FileSwapperFactory();
-            List<PageSwapper> opened = new ArrayList<>();
-            PageSwapperFactory tierLike = new PageSwapperFactory() {
-                @Override
-                public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
-                    PageSwapper swapper = files.create(f, fileId, filePageSize, create);
-                    opened.add(swapper);
-                    return new ForwardingPageSwapper(swapper) {
-                        @Override
-                        public void close() throws IOException {
-                            throw new IOException("injected: the tier still holds pages of " + f);
-                        }
-                    };
+            TierLikeFactory tierLike = new TierLikeFactory(() -> {
+                try {
+                    other.map(file, 8192).close();
+                    mapDuringTheFactorysClose.set("mapped");
+                } catch (IllegalStateException refused) {
+                    mapDuringTheFactorysClose.set(refused.getMessage());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
-
-                @Override
-                public void close() throws IOException {
-                    try {
-                        other.map(file, 8192).close();
-                        mapDuringTheFactorysClose.set("mapped");
-                    } catch (IllegalStateException refused) {
-                        mapDuringTheFactorysClose.set(refused.getMessage());
-                    }
-                    for (PageSwapper swapper : opened) {
-                        swapper.close(); // what the tier writes back, then the file's close
-                    }
-                }
-            };
+            });
             PageCache closing = PageCache.open(CONFIG, tierLike);
             write(closing.map(file, 8192), 0, 7);
             IOException closeFailure = assertThrows(IOException.class, closing::close);
@@ -158,37 +141,8 @@ class OneCachePerFileTest {
     @Test
     void aFileIsFreeOnceARetriedCloseOfTheFactoryClosedIt() throws IOException {
         Path file = dir.resolve("a.db");
-        AtomicBoolean factoryCloseFails = new AtomicBoolean(true);
-        AtomicBoolean factoryClosed = new AtomicBoolean();
-        PageSwapperFactory files = new FileSwapperFactory();
-        List<PageSwapper> opened = new ArrayList<>();
-        PageSwapperFactory tierLike = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
-                PageSwapper swapper = files.create(f, fileId, filePageSize, create);
-                opened.add(swapper);
-                return new ForwardingPageSwapper(swapper) {
-                    @Override
-                    public void close() throws IOException {
-                        if (!factoryClosed.get()) {
-                            throw new IOException("injected: the tier still holds pages of " + f);
-                        }
-                        // closed with the factory, as a tier closes its files: nothing left to do
-                    }
-                };
-            }
-
-            @Override
-            public void close() throws IOException {
-                if (factoryCloseFails.get()) {
-                    throw new IOException("injected: the tier cannot close yet");
-                }
-                for (PageSwapper swapper : opened) {
-                    swapper.close();
-                }
-                factoryClosed.set(true);
-            }
-        };
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        tierLike.closeFails = true;
         PageCache closing = PageCache.open(CONFIG, tierLike);
         write(closing.map(file, 8192), 0, 7);
         assertThrows(IOException.class, closing::close);
@@ -197,13 +151,57 @@ class OneCachePerFileTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
                 "the file's swapper still does not close");
 
-            factoryCloseFails.set(false);
+            tierLike.closeFails = false;
             tierLike.close(); // the host retries the tier's close: it closes the file
             try (PagedFile again = other.map(file, 8192)) {
                 assertEquals(7, read(again, 0), "free once nothing of it is left open");
             }
             assertTrue(refused.getMessage().contains("was closed could not close it") && refused.getMessage().contains(
                 "injected: the tier still holds pages of"), "the refusal says why: " + refused.getMessage());
+        }
+    }
+
+    /**
+     * Swappers of real files that, as a tier's, will not close until their factory has closed: the tier writes back at
+     * its close what a file's own close could not, then closes the file. Its close runs {@code beforeClosing} first, and
+     * fails while {@link #closeFails} is set.
+     */
+    private static final class TierLikeFactory implements PageSwapperFactory {
+        private final PageSwapperFactory files = new FileSwapperFactory();
+        private final List<PageSwapper> opened = new ArrayList<>();
+        private final Runnable beforeClosing;
+        volatile boolean closeFails;
+        private volatile boolean closed;
+
+        TierLikeFactory(Runnable beforeClosing) {
+            this.beforeClosing = beforeClosing;
+        }
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            PageSwapper swapper = files.create(file, fileId, filePageSize, create);
+            opened.add(swapper);
+            return new ForwardingPageSwapper(swapper) {
+                @Override
+                public void close() throws IOException {
+                    if (!closed) {
+                        throw new IOException("injected: the tier still holds pages of " + file);
+                    }
+                    // closed with the factory, as a tier closes its files: nothing left to do
+                }
+            };
+        }
+
+        @Override
+        public void close() throws IOException {
+            beforeClosing.run();
+            if (closeFails) {
+                throw new IOException("injected: the tier cannot close yet");
+            }
+            for (PageSwapper swapper : opened) {
+                swapper.close();
+            }
+            closed = true;
         }
     }
 
