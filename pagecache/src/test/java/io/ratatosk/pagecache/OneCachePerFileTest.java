@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -159,6 +161,47 @@ class OneCachePerFileTest {
             assertTrue(refused.getMessage().contains("was closed could not close it") && refused.getMessage().contains(
                 "injected: the tier still holds pages of"), "the refusal says why: " + refused.getMessage());
         }
+    }
+
+    /**
+     * A cache closed with a file it could not close, and dropped by the host, is not kept reachable for that file: what
+     * another cache's map needs to close the file again is its swapper alone. The file's claim, in a static map until the
+     * file closes (perhaps never), held the closed cache's registry, and through it its engine: the policy's and the free
+     * list's arrays, sized by the frames, and every file's translation table, for the JVM's life. Another cache's map
+     * still closes the file first, and maps it once that close succeeds.
+     */
+    @Test
+    void aClosedCacheThatLeftAFileOpenIsNotKeptReachableByTheFile() throws Exception {
+        Path file = dir.resolve("a.db");
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        tierLike.closeFails = true;
+        WeakReference<EvictionEngine> engine = closeLeavingTheFileOpen(tierLike, file);
+        for (int i = 0; i < 100 && engine.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(engine.get(), "the closed cache's engine is still reachable, from the claim of the file it left open");
+        try (PageCache other = PageCache.open(CONFIG)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
+                "the file's swapper still does not close");
+            assertTrue(refused.getMessage().contains("injected: the tier still holds pages of"), refused.getMessage());
+
+            tierLike.closeFails = false;
+            tierLike.close(); // the host retries the tier's close: it closes the file
+            try (PagedFile again = other.map(file, 8192)) {
+                assertEquals(7, read(again, 0), "free once nothing of it is left open");
+            }
+        }
+    }
+
+    /** Opens a cache on {@code tierLike}, writes {@code file} through it and closes it (failing): its engine, weakly. */
+    private static WeakReference<EvictionEngine> closeLeavingTheFileOpen(TierLikeFactory tierLike, Path file)
+        throws IOException {
+        PageCache closing = PageCache.open(CONFIG, tierLike);
+        write(closing.map(file, 8192), 0, 7);
+        assertThrows(IOException.class, closing::close);
+        assertTrue(closing.isClosed());
+        return new WeakReference<>(closing.engine());
     }
 
     /**
