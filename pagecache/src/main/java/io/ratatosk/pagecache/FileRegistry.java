@@ -58,6 +58,18 @@ final class FileRegistry implements MappingOwner {
      */
     PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.map");
+        while (true) {
+            try {
+                return mapUnderLock(path, filePageSize, create);
+            } catch (JvmFileClaims.HeldByClosedCache held) {
+                // Outside this cache's lock: that close is another cache's swapper's, its storage perhaps slow to take it
+                // or no longer answering, and under the lock every map and close of this cache waited for it.
+                held.closeAgain();
+            }
+        }
+    }
+
+    private PagedFile mapUnderLock(Path path, int filePageSize, boolean create) throws IOException {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache is closed");

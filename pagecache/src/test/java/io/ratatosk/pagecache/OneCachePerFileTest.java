@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
@@ -15,9 +16,12 @@ import java.io.UncheckedIOException;
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -194,6 +198,49 @@ class OneCachePerFileTest {
         }
     }
 
+    /**
+     * While another cache's map waits for a closed cache's file to close again (its storage slow to take the close), this
+     * cache's other maps and closes go on: that close ran under this cache's mapping lock, and every map, unmap and the
+     * close of the cache waited for it, for ever with storage that no longer answers.
+     */
+    @Test
+    void aMapRetryingAClosedCachesFileCloseHoldsUpNoOtherMapOfItsCache() throws Exception {
+        Path file = dir.resolve("a.db");
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        tierLike.closeFails = true;
+        PageCache closing = PageCache.open(CONFIG, tierLike);
+        write(closing.map(file, 8192), 0, 7);
+        assertThrows(IOException.class, closing::close);
+        CountDownLatch retryEntered = new CountDownLatch(1);
+        CountDownLatch retryMayEnd = new CountDownLatch(1);
+        tierLike.fileCloseFailing = () -> {
+            retryEntered.countDown();
+            try {
+                retryMayEnd.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try (PageCache other = PageCache.open(CONFIG)) {
+            AtomicReference<Throwable> retried = new AtomicReference<>();
+            Thread mapping = new Thread(() -> retried.set(assertThrows(IllegalStateException.class,
+                () -> other.map(file, 8192))), "map of the file left open");
+            mapping.setDaemon(true);
+            mapping.start();
+            try {
+                assertTrue(retryEntered.await(60, TimeUnit.SECONDS), "the map tries the file's close again");
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> other.map(dir.resolve("b.db"), 8192).close(),
+                    "another map of the cache waited for the close of a closed cache's file");
+            } finally {
+                retryMayEnd.countDown();
+                mapping.join(60_000);
+            }
+            assertNotNull(retried.get(), "the map of the file left open was refused");
+            assertTrue(retried.get().getMessage().contains("injected: the tier still holds pages of"),
+                retried.get().getMessage());
+        }
+    }
+
     /** Opens a cache on {@code tierLike}, writes {@code file} through it and closes it (failing): its engine, weakly. */
     private static WeakReference<EvictionEngine> closeLeavingTheFileOpen(TierLikeFactory tierLike, Path file)
         throws IOException {
@@ -214,6 +261,8 @@ class OneCachePerFileTest {
         private final List<PageSwapper> opened = new ArrayList<>();
         private final Runnable beforeClosing;
         volatile boolean closeFails;
+        /** Run by each file's close before it fails: a test's seam to hold it up. */
+        volatile Runnable fileCloseFailing = () -> { };
         private volatile boolean closed;
 
         TierLikeFactory(Runnable beforeClosing) {
@@ -228,6 +277,7 @@ class OneCachePerFileTest {
                 @Override
                 public void close() throws IOException {
                     if (!closed) {
+                        fileCloseFailing.run();
                         throw new IOException("injected: the tier still holds pages of " + file);
                     }
                     // closed with the factory, as a tier closes its files: nothing left to do
