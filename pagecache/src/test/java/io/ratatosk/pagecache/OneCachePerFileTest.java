@@ -148,11 +148,7 @@ class OneCachePerFileTest {
     void aFileIsFreeOnceARetriedCloseOfTheFactoryClosedIt() throws IOException {
         Path file = dir.resolve("a.db");
         TierLikeFactory tierLike = new TierLikeFactory(() -> { });
-        tierLike.closeFails = true;
-        PageCache closing = PageCache.open(CONFIG, tierLike);
-        write(closing.map(file, 8192), 0, 7);
-        assertThrows(IOException.class, closing::close);
-        assertTrue(closing.isClosed());
+        closeLeavingTheFileOpen(tierLike, file);
         try (PageCache other = PageCache.open(CONFIG)) {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
                 "the file's swapper still does not close");
@@ -178,7 +174,6 @@ class OneCachePerFileTest {
     void aClosedCacheThatLeftAFileOpenIsNotKeptReachableByTheFile() throws Exception {
         Path file = dir.resolve("a.db");
         TierLikeFactory tierLike = new TierLikeFactory(() -> { });
-        tierLike.closeFails = true;
         WeakReference<EvictionEngine> engine = closeLeavingTheFileOpen(tierLike, file);
         for (int i = 0; i < 100 && engine.get() != null; i++) {
             System.gc();
@@ -207,10 +202,7 @@ class OneCachePerFileTest {
     void aMapRetryingAClosedCachesFileCloseHoldsUpNoOtherMapOfItsCache() throws Exception {
         Path file = dir.resolve("a.db");
         TierLikeFactory tierLike = new TierLikeFactory(() -> { });
-        tierLike.closeFails = true;
-        PageCache closing = PageCache.open(CONFIG, tierLike);
-        write(closing.map(file, 8192), 0, 7);
-        assertThrows(IOException.class, closing::close);
+        closeLeavingTheFileOpen(tierLike, file);
         CountDownLatch retryEntered = new CountDownLatch(1);
         CountDownLatch retryMayEnd = new CountDownLatch(1);
         tierLike.fileCloseFailing = () -> {
@@ -241,9 +233,13 @@ class OneCachePerFileTest {
         }
     }
 
-    /** Opens a cache on {@code tierLike}, writes {@code file} through it and closes it (failing): its engine, weakly. */
+    /**
+     * Opens a cache on {@code tierLike}, writes 7 to {@code file} through it and closes it, the factory's close failing
+     * too, so that the file is left open: the cache's engine, weakly.
+     */
     private static WeakReference<EvictionEngine> closeLeavingTheFileOpen(TierLikeFactory tierLike, Path file)
         throws IOException {
+        tierLike.closeFails = true;
         PageCache closing = PageCache.open(CONFIG, tierLike);
         write(closing.map(file, 8192), 0, 7);
         assertThrows(IOException.class, closing::close);
