@@ -23,8 +23,8 @@ final class JvmFileClaims {
     /** A closed cache's file whose swapper would not close: what another cache's map of it tries first. */
     interface LeftOpen {
         /**
-         * Closes the file's swapper again, giving its claim back if that succeeds; returns the failure, or null once
-         * nothing of the file is left open.
+         * Closes the file's swapper again; returns the failure, or null once nothing of the file is left open (its claim
+         * is then given back, by the closed cache or by the caller).
          */
         Throwable closeAgain();
     }
