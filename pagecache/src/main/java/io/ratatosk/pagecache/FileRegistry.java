@@ -6,6 +6,7 @@ import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.SwapperCalls;
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -57,6 +58,18 @@ final class FileRegistry implements MappingOwner {
      */
     PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.map");
+        while (true) {
+            try {
+                return mapUnderLock(path, filePageSize, create);
+            } catch (JvmFileClaims.HeldByClosedCache held) {
+                // Outside this cache's lock: that close is another cache's swapper's, its storage perhaps slow to take it
+                // or no longer answering, and under the lock every map and close of this cache waited for it.
+                held.closeAgain();
+            }
+        }
+    }
+
+    private PagedFile mapUnderLock(Path path, int filePageSize, boolean create) throws IOException {
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache is closed");
@@ -346,21 +359,65 @@ final class FileRegistry implements MappingOwner {
     }
 
     /**
-     * For another cache's map of a file this closed registry still claims: closes its swapper again, giving the claim
-     * back if that succeeds; returns the failure, or null once nothing of the file is left open.
+     * For another cache's map of a file this closed registry still claims: closes the file's swapper ({@code swapper},
+     * unguarded) again, giving the claim back if that succeeds; returns the failure, or null once nothing of the file is
+     * left open.
      */
-    private Throwable closeAgain(FileMapping mapping) {
+    private Throwable closeAgain(Object identity, PageSwapper swapper) {
         synchronized (lock) {
-            PagedFile registered = filesByIdentity.get(mapping.identity());
-            if (registered == null || registered.mapping() != mapping) {
+            PagedFile registered = filesByIdentity.get(identity);
+            if (registered == null || SwapperCalls.unguarded(registered.mapping().swapper()) != swapper) {
                 return null; // closed meanwhile, by a retried PagedFile.close
             }
             try {
-                closeSwapper(mapping);
+                closeSwapper(registered.mapping());
                 return null;
             } catch (Throwable stillOpen) {
                 return stillOpen;
             }
+        }
+    }
+
+    /**
+     * A file a closed registry could not close, as its claim holds it until the file closes (a static map, perhaps for the
+     * JVM's life): the file's swapper, and the registry only weakly. Holding the registry (a lambda once did), the claim
+     * kept the closed cache's engine reachable after the host had dropped the cache: the policy's and the free list's
+     * arrays, sized by the frames, and every file's translation table. While the registry lives, its lock orders this
+     * close with a retried {@code PagedFile.close} of the file; once it is gone, no one else can close the swapper.
+     */
+    private static final class LeftOpenFile implements JvmFileClaims.LeftOpen {
+        private final WeakReference<FileRegistry> registry;
+        private final Object identity;
+        /** Unguarded: the guard holds the cache's engine. */
+        private final PageSwapper swapper;
+        /** Guarded by this: the swapper closed, by this or by the registry. */
+        private boolean closed;
+
+        LeftOpenFile(FileRegistry registry, FileMapping mapping) {
+            this.registry = new WeakReference<>(registry);
+            this.identity = mapping.identity();
+            this.swapper = SwapperCalls.unguarded(mapping.swapper());
+        }
+
+        @Override
+        public synchronized Throwable closeAgain() {
+            if (closed) {
+                return null;
+            }
+            FileRegistry owner = registry.get();
+            Throwable stillOpen;
+            if (owner != null) {
+                stillOpen = owner.closeAgain(identity, swapper);
+            } else {
+                try {
+                    swapper.close();
+                    stillOpen = null;
+                } catch (Throwable t) {
+                    stillOpen = t;
+                }
+            }
+            closed = stillOpen == null;
+            return stillOpen;
         }
     }
 
@@ -471,7 +528,7 @@ final class FileRegistry implements MappingOwner {
                         // PagedFile.close here or by another cache's map of it
                         JvmFileClaims.Claim claim = claims.get(file.mapping().identity());
                         if (claim != null) {
-                            claim.leftOpen(() -> closeAgain(file.mapping()));
+                            claim.leftOpen(new LeftOpenFile(this, file.mapping()));
                         }
                     }
                 }

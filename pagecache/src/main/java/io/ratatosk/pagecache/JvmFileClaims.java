@@ -23,8 +23,8 @@ final class JvmFileClaims {
     /** A closed cache's file whose swapper would not close: what another cache's map of it tries first. */
     interface LeftOpen {
         /**
-         * Closes the file's swapper again, giving its claim back if that succeeds; returns the failure, or null once
-         * nothing of the file is left open.
+         * Closes the file's swapper again; returns the failure, or null once nothing of the file is left open (its claim
+         * is then given back, by the closed cache or by the caller).
          */
         Throwable closeAgain();
     }
@@ -55,30 +55,53 @@ final class JvmFileClaims {
     /**
      * Claims the file of {@code identity} at {@code real}.
      *
-     * @throws IllegalStateException if another page cache of this JVM has it mapped, or closed without closing it
+     * @throws IllegalStateException if another page cache of this JVM has it mapped; {@link HeldByClosedCache} if one
+     *                               closed without closing it
      */
     static Claim claim(Object identity, Path real) {
         Claim mine = new Claim(identity, real);
-        Claim held;
-        while ((held = CLAIMS.putIfAbsent(identity, mine)) != null) {
-            LeftOpen left = held.leftOpen;
-            if (left == null) {
-                throw new IllegalStateException("cannot map " + real + ": another page cache in this JVM has it mapped"
-                    + as(held, real) + "; two caches of one file would each keep its pages, a write through one unseen by"
-                    + " the other and lost under its flushes. Map it through that cache, or close it there first");
+        Claim held = CLAIMS.putIfAbsent(identity, mine);
+        if (held != null) {
+            if (held.leftOpen != null) {
+                throw new HeldByClosedCache(held, real);
             }
+            throw new IllegalStateException("cannot map " + real + ": another page cache in this JVM has it mapped"
+                + as(held, real) + "; two caches of one file would each keep its pages, a write through one unseen by"
+                + " the other and lost under its flushes. Map it through that cache, or close it there first");
+        }
+        return mine;
+    }
+
+    /**
+     * A claim refused because a closed cache holds the file it could not close: the claimer tries that close again
+     * ({@link #closeAgain}) holding none of its own locks, and claims again once it succeeds. (Tried inside the claim, the
+     * close ran under the claiming cache's mapping lock, and every map and close of that cache waited for the other
+     * cache's swapper, for ever where its storage no longer answered.)
+     */
+    static final class HeldByClosedCache extends IllegalStateException {
+        private final transient Claim held;
+
+        private HeldByClosedCache(Claim held, Path real) {
+            super("cannot map " + real + ": a page cache in this JVM that was closed could not close it" + as(held, real)
+                + ", and keeps it until it can, since its swapper may still write it (a tier's copies the file lacks)");
+            this.held = held;
+        }
+
+        /**
+         * Closes the file's swapper again; once it closes, the file is free to claim.
+         *
+         * @throws IllegalStateException while it still does not close, naming that close's failure
+         */
+        void closeAgain() {
             // Without this, only a retried PagedFile.close of the dead mapping gave the file back: a host that closed the
             // tier itself (which closed the file) kept it from every other cache for the JVM's life.
-            Throwable stillOpen = left.closeAgain();
+            Throwable stillOpen = held.leftOpen.closeAgain();
             if (stillOpen != null) {
-                throw new IllegalStateException("cannot map " + real + ": a page cache in this JVM that was closed could"
-                    + " not close it" + as(held, real) + ", and keeps it until it can, since its swapper may still write"
-                    + " it (a tier's copies the file lacks); closing it again failed: " + stillOpen + ". Map it again once"
-                    + " its storage takes that close", stillOpen);
+                throw new IllegalStateException(getMessage() + "; closing it again failed: " + stillOpen + ". Map it"
+                    + " again once its storage takes that close", stillOpen);
             }
             held.release(); // given back by its close already; another cache may have claimed the file since
         }
-        return mine;
     }
 
     private static String as(Claim held, Path real) {

@@ -2,7 +2,9 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
@@ -10,11 +12,16 @@ import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -107,34 +114,16 @@ class OneCachePerFileTest {
         Path file = dir.resolve("a.db");
         try (PageCache other = PageCache.open(CONFIG)) {
             AtomicReference<String> mapDuringTheFactorysClose = new AtomicReference<>();
-            PageSwapperFactory files = new FileSwapperFactory();
-            List<PageSwapper> opened = new ArrayList<>();
-            PageSwapperFactory tierLike = new PageSwapperFactory() {
-                @Override
-                public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
-                    PageSwapper swapper = files.create(f, fileId, filePageSize, create);
-                    opened.add(swapper);
-                    return new ForwardingPageSwapper(swapper) {
-                        @Override
-                        public void close() throws IOException {
-                            throw new IOException("injected: the tier still holds pages of " + f);
-                        }
-                    };
+            TierLikeFactory tierLike = new TierLikeFactory(() -> {
+                try {
+                    other.map(file, 8192).close();
+                    mapDuringTheFactorysClose.set("mapped");
+                } catch (IllegalStateException refused) {
+                    mapDuringTheFactorysClose.set(refused.getMessage());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
-
-                @Override
-                public void close() throws IOException {
-                    try {
-                        other.map(file, 8192).close();
-                        mapDuringTheFactorysClose.set("mapped");
-                    } catch (IllegalStateException refused) {
-                        mapDuringTheFactorysClose.set(refused.getMessage());
-                    }
-                    for (PageSwapper swapper : opened) {
-                        swapper.close(); // what the tier writes back, then the file's close
-                    }
-                }
-            };
+            });
             PageCache closing = PageCache.open(CONFIG, tierLike);
             write(closing.map(file, 8192), 0, 7);
             IOException closeFailure = assertThrows(IOException.class, closing::close);
@@ -158,52 +147,150 @@ class OneCachePerFileTest {
     @Test
     void aFileIsFreeOnceARetriedCloseOfTheFactoryClosedIt() throws IOException {
         Path file = dir.resolve("a.db");
-        AtomicBoolean factoryCloseFails = new AtomicBoolean(true);
-        AtomicBoolean factoryClosed = new AtomicBoolean();
-        PageSwapperFactory files = new FileSwapperFactory();
-        List<PageSwapper> opened = new ArrayList<>();
-        PageSwapperFactory tierLike = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path f, int fileId, int filePageSize, boolean create) throws IOException {
-                PageSwapper swapper = files.create(f, fileId, filePageSize, create);
-                opened.add(swapper);
-                return new ForwardingPageSwapper(swapper) {
-                    @Override
-                    public void close() throws IOException {
-                        if (!factoryClosed.get()) {
-                            throw new IOException("injected: the tier still holds pages of " + f);
-                        }
-                        // closed with the factory, as a tier closes its files: nothing left to do
-                    }
-                };
-            }
-
-            @Override
-            public void close() throws IOException {
-                if (factoryCloseFails.get()) {
-                    throw new IOException("injected: the tier cannot close yet");
-                }
-                for (PageSwapper swapper : opened) {
-                    swapper.close();
-                }
-                factoryClosed.set(true);
-            }
-        };
-        PageCache closing = PageCache.open(CONFIG, tierLike);
-        write(closing.map(file, 8192), 0, 7);
-        assertThrows(IOException.class, closing::close);
-        assertTrue(closing.isClosed());
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        closeLeavingTheFileOpen(tierLike, file);
         try (PageCache other = PageCache.open(CONFIG)) {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
                 "the file's swapper still does not close");
 
-            factoryCloseFails.set(false);
+            tierLike.closeFails = false;
             tierLike.close(); // the host retries the tier's close: it closes the file
             try (PagedFile again = other.map(file, 8192)) {
                 assertEquals(7, read(again, 0), "free once nothing of it is left open");
             }
             assertTrue(refused.getMessage().contains("was closed could not close it") && refused.getMessage().contains(
                 "injected: the tier still holds pages of"), "the refusal says why: " + refused.getMessage());
+        }
+    }
+
+    /**
+     * A cache closed with a file it could not close, and dropped by the host, is not kept reachable for that file: what
+     * another cache's map needs to close the file again is its swapper alone. The file's claim, in a static map until the
+     * file closes (perhaps never), held the closed cache's registry, and through it its engine: the policy's and the free
+     * list's arrays, sized by the frames, and every file's translation table, for the JVM's life. Another cache's map
+     * still closes the file first, and maps it once that close succeeds.
+     */
+    @Test
+    void aClosedCacheThatLeftAFileOpenIsNotKeptReachableByTheFile() throws Exception {
+        Path file = dir.resolve("a.db");
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        WeakReference<EvictionEngine> engine = closeLeavingTheFileOpen(tierLike, file);
+        for (int i = 0; i < 100 && engine.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(engine.get(), "the closed cache's engine is still reachable, from the claim of the file it left open");
+        try (PageCache other = PageCache.open(CONFIG)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> other.map(file, 8192),
+                "the file's swapper still does not close");
+            assertTrue(refused.getMessage().contains("injected: the tier still holds pages of"), refused.getMessage());
+
+            tierLike.closeFails = false;
+            tierLike.close(); // the host retries the tier's close: it closes the file
+            try (PagedFile again = other.map(file, 8192)) {
+                assertEquals(7, read(again, 0), "free once nothing of it is left open");
+            }
+        }
+    }
+
+    /**
+     * While another cache's map waits for a closed cache's file to close again (its storage slow to take the close), this
+     * cache's other maps and closes go on: that close ran under this cache's mapping lock, and every map, unmap and the
+     * close of the cache waited for it, for ever with storage that no longer answers.
+     */
+    @Test
+    void aMapRetryingAClosedCachesFileCloseHoldsUpNoOtherMapOfItsCache() throws Exception {
+        Path file = dir.resolve("a.db");
+        TierLikeFactory tierLike = new TierLikeFactory(() -> { });
+        closeLeavingTheFileOpen(tierLike, file);
+        CountDownLatch retryEntered = new CountDownLatch(1);
+        CountDownLatch retryMayEnd = new CountDownLatch(1);
+        tierLike.fileCloseFailing = () -> {
+            retryEntered.countDown();
+            try {
+                retryMayEnd.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try (PageCache other = PageCache.open(CONFIG)) {
+            AtomicReference<Throwable> retried = new AtomicReference<>();
+            Thread mapping = new Thread(() -> retried.set(assertThrows(IllegalStateException.class,
+                () -> other.map(file, 8192))), "map of the file left open");
+            mapping.setDaemon(true);
+            mapping.start();
+            try {
+                assertTrue(retryEntered.await(60, TimeUnit.SECONDS), "the map tries the file's close again");
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> other.map(dir.resolve("b.db"), 8192).close(),
+                    "another map of the cache waited for the close of a closed cache's file");
+            } finally {
+                retryMayEnd.countDown();
+                mapping.join(60_000);
+            }
+            assertNotNull(retried.get(), "the map of the file left open was refused");
+            assertTrue(retried.get().getMessage().contains("injected: the tier still holds pages of"),
+                retried.get().getMessage());
+        }
+    }
+
+    /**
+     * Opens a cache on {@code tierLike}, writes 7 to {@code file} through it and closes it, the factory's close failing
+     * too, so that the file is left open: the cache's engine, weakly.
+     */
+    private static WeakReference<EvictionEngine> closeLeavingTheFileOpen(TierLikeFactory tierLike, Path file)
+        throws IOException {
+        tierLike.closeFails = true;
+        PageCache closing = PageCache.open(CONFIG, tierLike);
+        write(closing.map(file, 8192), 0, 7);
+        assertThrows(IOException.class, closing::close);
+        assertTrue(closing.isClosed());
+        return new WeakReference<>(closing.engine());
+    }
+
+    /**
+     * Swappers of real files that, as a tier's, will not close until their factory has closed: the tier writes back at
+     * its close what a file's own close could not, then closes the file. Its close runs {@code beforeClosing} first, and
+     * fails while {@link #closeFails} is set.
+     */
+    private static final class TierLikeFactory implements PageSwapperFactory {
+        private final PageSwapperFactory files = new FileSwapperFactory();
+        private final List<PageSwapper> opened = new ArrayList<>();
+        private final Runnable beforeClosing;
+        volatile boolean closeFails;
+        /** Run by each file's close before it fails: a test's seam to hold it up. */
+        volatile Runnable fileCloseFailing = () -> { };
+        private volatile boolean closed;
+
+        TierLikeFactory(Runnable beforeClosing) {
+            this.beforeClosing = beforeClosing;
+        }
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            PageSwapper swapper = files.create(file, fileId, filePageSize, create);
+            opened.add(swapper);
+            return new ForwardingPageSwapper(swapper) {
+                @Override
+                public void close() throws IOException {
+                    if (!closed) {
+                        fileCloseFailing.run();
+                        throw new IOException("injected: the tier still holds pages of " + file);
+                    }
+                    // closed with the factory, as a tier closes its files: nothing left to do
+                }
+            };
+        }
+
+        @Override
+        public void close() throws IOException {
+            beforeClosing.run();
+            if (closeFails) {
+                throw new IOException("injected: the tier cannot close yet");
+            }
+            for (PageSwapper swapper : opened) {
+                swapper.close();
+            }
+            closed = true;
         }
     }
 

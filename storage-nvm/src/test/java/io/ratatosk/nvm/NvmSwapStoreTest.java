@@ -552,11 +552,7 @@ class NvmSwapStoreTest {
     private void tornDirtyCopyWhoseRescueThrows(Throwable refusal) throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
             PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
-            long frame = page(20);
-            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
-            swapper.read(2, frame);
-            pages.fill(frame, 21);
-            store.device().failNextWrites(1);
+            long frame = frameOverADirtyCopyTheNextEvictionTears(store, swapper);
             files.hook = (file, pageId) -> {
                 if (refusal instanceof IOException e) {
                     throw e;
@@ -615,11 +611,7 @@ class NvmSwapStoreTest {
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), watchingForces);
         try {
             PageSwapper swapper = store.create(path, 0, PAGE, true);
-            long frame = page(20);
-            swapper.evict(2, frame, true);                // version 20 is dirty in NVM only
-            swapper.read(2, frame);
-            pages.fill(frame, 21);
-            store.device().failNextWrites(1);
+            long frame = frameOverADirtyCopyTheNextEvictionTears(store, swapper);
             files.hook = (file, pageId) -> {
                 rescueEntered.countDown();
                 awaitQuietly(rescueMayEnd);
@@ -637,13 +629,7 @@ class NvmSwapStoreTest {
             evictor.start();
             assertTrue(rescueEntered.await(10, TimeUnit.SECONDS), "the rescue began");
             AtomicReference<Throwable> forceOutcome = new AtomicReference<>();
-            Thread forcing = daemon(() -> {
-                try {
-                    swapper.force();
-                } catch (Throwable t) {
-                    forceOutcome.set(t);
-                }
-            });
+            Thread forcing = daemon(swapper::force, forceOutcome);
             forcing.start();
             awaitEndedOrParked(forcing);
             rescueMayEnd.countDown();
@@ -671,6 +657,19 @@ class NvmSwapStoreTest {
             };
             store.close();
         }
+    }
+
+    /**
+     * Page 2's version 20 dirty in NVM only, read back into a frame that now holds version 21, and the device's next write
+     * failing: the frame's eviction tears the dirty copy. Returns the frame.
+     */
+    private long frameOverADirtyCopyTheNextEvictionTears(NvmSwapStore store, PageSwapper swapper) throws IOException {
+        long frame = page(20);
+        swapper.evict(2, frame, true);
+        swapper.read(2, frame);
+        pages.fill(frame, 21);
+        store.device().failNextWrites(1);
+        return frame;
     }
 
     /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
@@ -973,23 +972,11 @@ class NvmSwapStoreTest {
         NvmSwapStore store = new NvmSwapStore(tiny(4).build(), slowForce);
         store.create(FILE_A, 1, PAGE, true).evict(0, page(1), true);
         AtomicReference<Throwable> firstFailed = new AtomicReference<>();
-        Thread first = daemon(() -> {
-            try {
-                store.close();
-            } catch (Throwable t) {
-                firstFailed.set(t);
-            }
-        });
+        Thread first = daemon(store::close, firstFailed);
         first.start();
         assertTrue(forceEntered.await(10, TimeUnit.SECONDS), "the first close forces the file");
         AtomicReference<Throwable> secondFailed = new AtomicReference<>();
-        Thread second = daemon(() -> {
-            try {
-                store.close();
-            } catch (Throwable t) {
-                secondFailed.set(t);
-            }
-        });
+        Thread second = daemon(store::close, secondFailed);
         AtomicReference<Object> created = new AtomicReference<>();
         Thread creator = daemon(() -> {
             try {
@@ -1017,6 +1004,23 @@ class NvmSwapStoreTest {
         assertEquals("NVM swap store is closed", ((Throwable) created.get()).getMessage());
         assertFileHolds(FILE_A, 0, 1);
         assertEquals(1, factoryCloses.get(), "the file factory closed once");
+    }
+
+    /** A daemon thread running {@code body}, what it throws set in {@code outcome}. */
+    private static Thread daemon(Step body, AtomicReference<Throwable> outcome) {
+        return daemon(() -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+    }
+
+    /** A call that may throw. */
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
     }
 
     private static Thread daemon(Runnable body) {
