@@ -420,42 +420,39 @@ final class FileMapping implements FrameOwner {
      * turns ({@link #forcing}), so that a force overlapping a failed one reports that failure as well.
      */
     private void force() throws IOException {
+        // One method, the swapper's force called from it: the lifecycle model test tells an unmap's force by
+        // FileMapping.force called from FileMapping.unmap on the stack.
         synchronized (forcing) {
-            forceAndReport();
-        }
-    }
-
-    /** Under {@link #forcing}: {@link #force}. */
-    private void forceAndReport() throws IOException {
-        try {
-            swapper.force();
-        } catch (Throwable t) {
-            if (firstFailedForce == null) {
-                firstFailedForce = t; // nothing made yet: this sticks whatever the message below costs
+            try {
+                swapper.force();
+            } catch (Throwable t) {
+                if (firstFailedForce == null) {
+                    firstFailedForce = t; // nothing made yet: this sticks whatever the message below costs
+                }
+                // Always said, even where the swapper's message names the file: what the caller may no longer count on.
+                // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
+                // fails, and are written again: the message says what holds either way, for the frames' pages.
+                IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
+                    + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
+                    + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
+                    + (t instanceof IOException ? t.getMessage() : t), t);
+                if (failedForce == null && firstFailedForce == t) {
+                    failedForce = failed; // the report of the failure that sticks, not of a later one
+                }
+                if (t instanceof Error e) {
+                    throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
+                }
+                throw failed;
             }
-            // Always said, even where the swapper's message names the file: what the caller may no longer count on.
-            // With a swap tier the force writes the tier's dirty copies first; those stay dirty in the tier if that
-            // fails, and are written again: the message says what holds either way, for the frames' pages.
-            IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
-                + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
-                + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
-                + (t instanceof IOException ? t.getMessage() : t), t);
-            if (failedForce == null && firstFailedForce == t) {
-                failedForce = failed; // the report of the failure that sticks, not of a later one
+            Throwable cause = firstFailedForce;
+            if (cause != null) {
+                IOException earlier = failedForce;
+                throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
+                    ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
+                    + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
+                    + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
+                    + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
             }
-            if (t instanceof Error e) {
-                throw e; // an Error passes as it is; whether it forced is unknown, so later forces report it
-            }
-            throw failed;
-        }
-        Throwable cause = firstFailedForce;
-        if (cause != null) {
-            IOException earlier = failedForce;
-            throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
-                ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
-                + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
-                + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
-                + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
         }
     }
 
