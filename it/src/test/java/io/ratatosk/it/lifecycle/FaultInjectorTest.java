@@ -105,8 +105,8 @@ class FaultInjectorTest {
 
     /**
      * The injector hears of a failed force before the cache does (the mapping keeps the failure once the exception comes
-     * back up to it): a flush of another thread that forces in between returns normally, so the failure counts only once
-     * the failing worker's operation has returned.
+     * back up to it), so the failure counts only once the failing worker's operation has returned. A flush of another
+     * thread that forces in between waits for the failing force (forces of a file take turns) and reports its failure.
      */
     @Test
     void aFailedForceCountsOnceTheFailingOperationReturned() throws Exception {
@@ -155,6 +155,14 @@ class FaultInjectorTest {
                 }
                 injector.settle();
             }, "flusher");
+            AtomicReference<Throwable> secondFlushed = new AtomicReference<>();
+            Thread second = new Thread(() -> {
+                try {
+                    pf.flush();
+                } catch (Throwable e) {
+                    secondFlushed.set(e);
+                }
+            }, "second flusher");
             failing.set(flusher);
             injector.enable(10_000);
             flusher.start();
@@ -165,12 +173,23 @@ class FaultInjectorTest {
                 forces = injector.forcesOf("f");
                 assertTrue(forces.anyForceFailed());
                 assertFalse(forces.forceFailed(), "a failure the cache does not have yet");
-                pf.flush(); // writes the page and forces: the mapping has no failed force to report yet
+                // Writes the page, then waits to force behind the failing force, whose failure it reports once that is done.
+                second.start();
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (second.getState() != Thread.State.BLOCKED && second.isAlive() && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(1);
+                }
+                assertFalse(forces.forceFailed(), "a failure the cache does not have yet, while another flush waits to force");
             } finally {
                 letThrow.countDown();
                 flusher.join();
+                if (second.getState() != Thread.State.NEW) {
+                    second.join();
+                }
             }
             assertTrue(flushed.get() instanceof IOException, "the flusher's flush failed: " + flushed.get());
+            assertTrue(secondFlushed.get() instanceof IOException, "the overlapping flush failed: " + secondFlushed.get());
+            assertTrue(secondFlushed.get().getMessage().contains(Worker.EARLIER_FORCE_FAILED), secondFlushed.get().getMessage());
             assertTrue(forces.forceFailed(), "the failing operation returned: the cache has the failure");
             IOException again = assertThrows(IOException.class, pf::flush);
             assertTrue(again.getMessage().contains(Worker.EARLIER_FORCE_FAILED), again.getMessage());
