@@ -4,6 +4,7 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.nvm.NvmDevice;
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -214,11 +215,11 @@ final class FaultInjector {
         private void noteTierFailure() {
             StackWalker.getInstance().walk(frames -> {
                 frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
-                    if (f.getMethodName().equals("force")) {
+                    if (f.getMethodName().equals(TIER_FORCE)) {
                         failedForce(false);
-                    } else if (f.getMethodName().equals("overwrite")) {
+                    } else if (f.getMethodName().equals(TIER_OVERWRITE)) {
                         failedForce(true); // the tier keeps the lost copy in the same call, for the next force
-                    } else if (f.getMethodName().equals("forget") && closedBy == null) {
+                    } else if (f.getMethodName().equals(TIER_FORGET) && closedBy == null) {
                         closedBy = Thread.currentThread();
                     }
                 });
@@ -270,7 +271,7 @@ final class FaultInjector {
             // The NVM tier forces a file as it forgets it, the first step of its close: the mapping is being unmapped
             // (gone from the cache even where this force or the close after it fails), and a failure here is the
             // close's, which the file's next map starts afresh from, not this mapping's failed force.
-            boolean tierClosing = insideTier("forget");
+            boolean tierClosing = insideTier(TIER_FORGET);
             // The unmap's own force, after its drop, is its point of no return: the file is unmapped once it ends, whatever
             // it throws, and a flushAndForce waiting on the unmap skips the file from then on. Marked only at the
             // swapper's close (after the unmap, the tier's forget writing back its copies first), the record still said
@@ -338,11 +339,24 @@ final class FaultInjector {
      */
     private static boolean insideUnmapsForce() {
         return StackWalker.getInstance().walk(frames -> frames.filter(f -> f.getClassName().equals(FILE_MAPPING)).limit(2)
-            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of("force", "unmap"));
+            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of(MAPPING_FORCE, MAPPING_UNMAP));
     }
 
-    private static final String NVM_STORE = "io.ratatosk.nvm.NvmSwapStore";
-    private static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
+    /**
+     * The methods this injector tells apart by name on a failing thread's stack: the NVM tier's force of a mapping, its
+     * forget of a file (the first step of its close) and its rescue write of a torn dirty copy; the mapping's force and
+     * unmap. Renamed in the library, the injector would no longer see the step, and the model's checks of the sticky
+     * failed force would judge by a wrong record: FaultInjectorTest checks that each is still a method of its class.
+     */
+    static final String TIER_FORCE = "force";
+    static final String TIER_FORGET = "forget";
+    static final String TIER_OVERWRITE = "overwrite";
+    static final String MAPPING_FORCE = "force";
+    static final String MAPPING_UNMAP = "unmap";
+    /** A class of the tier's own module: moved or renamed, this does not compile. */
+    static final String NVM_STORE = NvmSwapStore.class.getName();
+    /** Package-private in the page cache, so named by its name; FaultInjectorTest checks it. */
+    static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {
