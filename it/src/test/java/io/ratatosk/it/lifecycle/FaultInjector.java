@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A disk that fails now and then while {@link #enable switched on}: the cache's own file swappers, with
- * an {@link InjectedIOException} thrown from reads, writes, forces and closes at random, and an
- * {@link InjectedError} from reads, writes and forces. A failing close still closes the file (as close(2) does), then reports. Behind the
+ * an {@link InjectedIOException} thrown from reads, writes, forces, truncates, page counts and closes at random,
+ * and an {@link InjectedError} from all of them but closes. A failing close still closes the file (as close(2) does),
+ * then reports; a failing truncate cuts nothing. Behind the
  * NVM tier (which wraps these swappers) it also fails the tier's device: one failure in four is
  * turned into a failed write of the emulated NVM, the next page the tier writes there. It can
  * also be slow ({@link #slowReads}): each read returns a while after it completed, so that faults are
@@ -144,8 +145,11 @@ final class FaultInjector {
             roll = random.nextInt(10_000);
         }
         // A force is a rare call: failed four times as often, so that a mapping whose force failed (which sticks) is
-        // met by later flushes and closes in most faulty scenarios.
-        int chance = Math.min(10_000, call.equals("force") ? 4 * perTenThousand : perTenThousand);
+        // met by later flushes and closes in most faulty scenarios. A truncate is rarer still (a thread's own file is
+        // cut a few dozen times a scenario, half of them while the disk fails): 25 times as often, so that a failed cut is
+        // met in most faulty scenarios (at ten times, in fewer than half of them).
+        int chance = Math.min(10_000, call.equals("force") ? 4 * perTenThousand
+            : call.equals(TRUNCATE) ? 25 * perTenThousand : perTenThousand);
         if (roll >= chance) {
             return;
         }
@@ -252,6 +256,23 @@ final class FaultInjector {
                 throw e;
             }
             super.write(startPageId, addresses, count);
+        }
+
+        /**
+         * Fails before the file is cut: the cache then promises that nothing changed (PagedFile.truncate: its end, its pages
+         * past the cut, dirty ones still to be written), which the model holds it to ({@link #failedAt}).
+         */
+        @Override
+        public void truncate(long pageCount) throws IOException {
+            maybeFail(TRUNCATE, file, -1, true);
+            super.truncate(pageCount);
+        }
+
+        /** Read at map (which then fails), and by a truncate or flush that must see the file reach its new last page. */
+        @Override
+        public long pageCount() throws IOException {
+            maybeFail("pageCount", file, -1, true);
+            return super.pageCount();
         }
 
         /** A file swapper's eviction is its write: injected the same way. */
@@ -378,6 +399,23 @@ final class FaultInjector {
         InjectedError(String message) {
             super(message);
         }
+    }
+
+    /** The swapper call whose injected failure leaves the file as it was: see {@link #failedAt}. */
+    static final String TRUNCATE = "truncate";
+
+    /**
+     * True if {@code t}, or its cause, or theirs, is a failure this injector made up for the swapper's {@code call} (its
+     * message names the call): what {@code t} reports. Not a suppressed one: that is a failure of another step.
+     */
+    static boolean failedAt(Throwable t, String call) {
+        String prefix = "injected " + call + " failure";
+        for (int depth = 0; t != null && depth <= 10; t = t.getCause(), depth++) {
+            if ((t instanceof InjectedIOException || t instanceof InjectedError) && String.valueOf(t.getMessage()).startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True if {@code t}, its causes or suppressed exceptions, or its message, come from an injected fault. */
