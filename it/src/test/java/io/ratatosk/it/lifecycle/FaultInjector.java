@@ -4,6 +4,7 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.nvm.NvmDevice;
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A disk that fails now and then while {@link #enable switched on}: the cache's own file swappers, with
- * an {@link InjectedIOException} or an {@link InjectedError} thrown from reads, writes, forces and
- * closes at random. A failing close still closes the file (as close(2) does), then reports. Behind the
+ * an {@link InjectedIOException} thrown from reads, writes, forces, truncates, page counts and closes at random,
+ * and an {@link InjectedError} from all of them but closes. A failing close still closes the file (as close(2) does),
+ * then reports; a failing truncate cuts nothing. Behind the
  * NVM tier (which wraps these swappers) it also fails the tier's device: one failure in four is
  * turned into a failed write of the emulated NVM, the next page the tier writes there. It can
  * also be slow ({@link #slowReads}): each read returns a while after it completed, so that faults are
@@ -143,8 +145,12 @@ final class FaultInjector {
             roll = random.nextInt(10_000);
         }
         // A force is a rare call: failed four times as often, so that a mapping whose force failed (which sticks) is
-        // met by later flushes and closes in most faulty scenarios.
-        if (roll >= (call.equals("force") ? Math.min(10_000, 4 * perTenThousand) : perTenThousand)) {
+        // met by later flushes and closes in most faulty scenarios. A truncate is rarer still (a thread's own file is
+        // cut a few dozen times a scenario, half of them while the disk fails): 25 times as often, so that a failed cut is
+        // met in most faulty scenarios (at ten times, in fewer than half of them).
+        int chance = Math.min(10_000, call.equals("force") ? 4 * perTenThousand
+            : call.equals(TRUNCATE) ? 25 * perTenThousand : perTenThousand);
+        if (roll >= chance) {
             return;
         }
         injected.incrementAndGet();
@@ -154,7 +160,8 @@ final class FaultInjector {
             return;
         }
         String what = "injected " + call + " failure: " + file.getFileName() + (pageId >= 0 ? " page " + pageId : "");
-        if (errorsToo && errors && roll < perTenThousand / 5) {
+        // One failure in five, of every call that may throw one (of a force too, though failed more often)
+        if (errorsToo && errors && roll < chance / 5) {
             throw new InjectedError(what);
         }
         throw new InjectedIOException(what);
@@ -214,11 +221,11 @@ final class FaultInjector {
         private void noteTierFailure() {
             StackWalker.getInstance().walk(frames -> {
                 frames.filter(f -> f.getClassName().equals(NVM_STORE)).forEach(f -> {
-                    if (f.getMethodName().equals("force")) {
+                    if (f.getMethodName().equals(TIER_FORCE)) {
                         failedForce(false);
-                    } else if (f.getMethodName().equals("overwrite")) {
+                    } else if (f.getMethodName().equals(TIER_OVERWRITE)) {
                         failedForce(true); // the tier keeps the lost copy in the same call, for the next force
-                    } else if (f.getMethodName().equals("forget") && closedBy == null) {
+                    } else if (f.getMethodName().equals(TIER_FORGET) && closedBy == null) {
                         closedBy = Thread.currentThread();
                     }
                 });
@@ -251,6 +258,23 @@ final class FaultInjector {
             super.write(startPageId, addresses, count);
         }
 
+        /**
+         * Fails before the file is cut: the cache then promises that nothing changed (PagedFile.truncate: its end, its pages
+         * past the cut, dirty ones still to be written), which the model holds it to ({@link #failedAt}).
+         */
+        @Override
+        public void truncate(long pageCount) throws IOException {
+            maybeFail(TRUNCATE, file, -1, true);
+            super.truncate(pageCount);
+        }
+
+        /** Read at map (which then fails), and by a truncate or flush that must see the file reach its new last page. */
+        @Override
+        public long pageCount() throws IOException {
+            maybeFail("pageCount", file, -1, true);
+            return super.pageCount();
+        }
+
         /** A file swapper's eviction is its write: injected the same way. */
         @Override
         public void evict(long pageId, long address, boolean dirty) throws IOException {
@@ -270,7 +294,7 @@ final class FaultInjector {
             // The NVM tier forces a file as it forgets it, the first step of its close: the mapping is being unmapped
             // (gone from the cache even where this force or the close after it fails), and a failure here is the
             // close's, which the file's next map starts afresh from, not this mapping's failed force.
-            boolean tierClosing = insideTier("forget");
+            boolean tierClosing = insideTier(TIER_FORGET);
             // The unmap's own force, after its drop, is its point of no return: the file is unmapped once it ends, whatever
             // it throws, and a flushAndForce waiting on the unmap skips the file from then on. Marked only at the
             // swapper's close (after the unmap, the tier's forget writing back its copies first), the record still said
@@ -279,8 +303,10 @@ final class FaultInjector {
                 closedBy = Thread.currentThread();
             }
             try {
-                maybeFail("force", file, -1, false);
-            } catch (IOException e) {
+                // An Error too (the heap full as the swapper builds its report, a plug-in's bug): it passes as it is, and
+                // since whether the file was forced is unknown, it sticks as an IOException does (docs/architecture.md)
+                maybeFail("force", file, -1, true);
+            } catch (IOException | Error e) {
                 if (!tierClosing) {
                     failedForce(false);
                 }
@@ -338,11 +364,24 @@ final class FaultInjector {
      */
     private static boolean insideUnmapsForce() {
         return StackWalker.getInstance().walk(frames -> frames.filter(f -> f.getClassName().equals(FILE_MAPPING)).limit(2)
-            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of("force", "unmap"));
+            .map(StackWalker.StackFrame::getMethodName).toList()).equals(List.of(MAPPING_FORCE, MAPPING_UNMAP));
     }
 
-    private static final String NVM_STORE = "io.ratatosk.nvm.NvmSwapStore";
-    private static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
+    /**
+     * The methods this injector tells apart by name on a failing thread's stack: the NVM tier's force of a mapping, its
+     * forget of a file (the first step of its close) and its rescue write of a torn dirty copy; the mapping's force and
+     * unmap. Renamed in the library, the injector would no longer see the step, and the model's checks of the sticky
+     * failed force would judge by a wrong record: FaultInjectorTest checks that each is still a method of its class.
+     */
+    static final String TIER_FORCE = "force";
+    static final String TIER_FORGET = "forget";
+    static final String TIER_OVERWRITE = "overwrite";
+    static final String MAPPING_FORCE = "force";
+    static final String MAPPING_UNMAP = "unmap";
+    /** A class of the tier's own module: moved or renamed, this does not compile. */
+    static final String NVM_STORE = NvmSwapStore.class.getName();
+    /** Package-private in the page cache, so named by its name; FaultInjectorTest checks it. */
+    static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {
@@ -360,6 +399,23 @@ final class FaultInjector {
         InjectedError(String message) {
             super(message);
         }
+    }
+
+    /** The swapper call whose injected failure leaves the file as it was: see {@link #failedAt}. */
+    static final String TRUNCATE = "truncate";
+
+    /**
+     * True if {@code t}, or its cause, or theirs, is a failure this injector made up for the swapper's {@code call} (its
+     * message names the call): what {@code t} reports. Not a suppressed one: that is a failure of another step.
+     */
+    static boolean failedAt(Throwable t, String call) {
+        String prefix = "injected " + call + " failure";
+        for (int depth = 0; t != null && depth <= 10; t = t.getCause(), depth++) {
+            if ((t instanceof InjectedIOException || t instanceof InjectedError) && String.valueOf(t.getMessage()).startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True if {@code t}, its causes or suppressed exceptions, or its message, come from an injected fault. */

@@ -15,6 +15,8 @@ import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -195,6 +197,30 @@ class FaultInjectorTest {
             assertTrue(again.getMessage().contains(Worker.EARLIER_FORCE_FAILED), again.getMessage());
             assertThrows(IOException.class, pf::close, "the close that unmaps it reports the failed force too");
         }
+    }
+
+    /**
+     * The injector knows which step of the NVM tier or of an unmap failed by the names of the methods on the failing
+     * thread's stack (NvmSwapStore's force, forget and overwrite; FileMapping's force and unmap). A rename in the library
+     * would compile, and the model would silently take a failed tier force for none, or an unmap's force for a flush's:
+     * each name must still be a method of its class.
+     */
+    @Test
+    void theMethodsTheInjectorLooksForOnTheStackStillExist() throws Exception {
+        Class<?> store = Class.forName(FaultInjector.NVM_STORE);
+        for (String method : List.of(FaultInjector.TIER_FORCE, FaultInjector.TIER_FORGET, FaultInjector.TIER_OVERWRITE)) {
+            assertTrue(declares(store, method), store.getName() + " has no method " + method + " any more: FaultInjector"
+                + " looks for it on the stack to tell the tier's steps apart");
+        }
+        Class<?> mapping = Class.forName(FaultInjector.FILE_MAPPING);
+        for (String method : List.of(FaultInjector.MAPPING_FORCE, FaultInjector.MAPPING_UNMAP)) {
+            assertTrue(declares(mapping, method), mapping.getName() + " has no method " + method + " any more: FaultInjector"
+                + " looks for it on the stack to tell an unmap's force from a flush's");
+        }
+    }
+
+    private static boolean declares(Class<?> type, String method) {
+        return Arrays.stream(type.getDeclaredMethods()).anyMatch(m -> m.getName().equals(method));
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -74,7 +74,10 @@ final class OwnFileOperations {
     /**
      * Writes some pages of this thread's own file, then truncates it to a page in its middle (or past its end, or to
      * nothing): the pages from the cut on read as past the end, those before it as they were, and the last page id
-     * is the cut's. A cut that failed (an injected write of the new last page) leaves the model unsure of those pages.
+     * is the cut's. A cut that failed (an injected failure of the swapper's truncate) changed nothing: the end is where
+     * it was and every page holds what it held, the cut pages too (a reader on one finds it again after its
+     * {@code shouldRetry()}). A truncate that cut and then failed (writing the new last page, or reading the file's
+     * length) leaves the model unsure of those pages.
      */
     void ownFileTruncate() throws IOException {
         Ref ref = ownFile();
@@ -108,18 +111,40 @@ final class OwnFileOperations {
                 PageImage.readPinned(link, linkWords);
                 trace.append("and through a link ").append(linkId).append(' ');
             }
+            long lastBefore = ref.pf().getLastPageId();
             trace.append("truncate(").append(cut).append(") ");
             boolean certain = false;
+            boolean cutFailed = false;
             try {
                 ref.pf().truncate(cut);
                 certain = true;
                 sc.ownTruncates.incrementAndGet();
+            } catch (IOException | Error e) {
+                if (!FaultInjector.failedAt(e, FaultInjector.TRUNCATE)) {
+                    throw e;
+                }
+                cutFailed = true;
+                trace.append("cut failed: ").append(e).append(' ');
             } finally {
-                f.truncated(cut, certain);
+                if (!cutFailed) {
+                    f.truncated(cut, certain);
+                }
             }
-            checkLastPage(ref, " after truncate(" + cut + ")");
+            long cutMade = cut;
+            if (cutFailed) {
+                // The swapper's cut failed (an IOException naming the file, or the Error as it is): nothing changed, the
+                // cache promises, so the end is where it was and every page keeps what it held, a dirty one too
+                long lastAfter = ref.pf().getLastPageId();
+                if (lastAfter != lastBefore) {
+                    throw worker.fail("truncate(" + cut + ") of " + ref + " failed cutting the file, which changes nothing in"
+                        + " the cache, but moved its last page id from " + lastBefore + " to " + lastAfter, null);
+                }
+                cutMade = Long.MAX_VALUE;
+                sc.ownCutsFailed.incrementAndGet();
+            }
+            checkLastPage(ref, " after truncate(" + cut + ")" + (cutFailed ? ", whose cut failed" : ""));
             if (readerOn) {
-                readAcrossTruncate(reader, ref, readId, cut, words, ackedBefore,
+                readAcrossTruncate(reader, ref, readId, cutMade, words, ackedBefore,
                     linkOn ? new LinkedRead(link, linkId, linkWords, linkAckedBefore) : null);
             }
         } finally {

@@ -64,6 +64,8 @@ final class Scenario {
     final AtomicLong stuckForcesReported = new AtomicLong();
     /** Truncates of a thread's own file that returned, moves past its end checked, unmaps under its cursors checked. */
     final AtomicLong ownTruncates = new AtomicLong();
+    /** Truncates of a thread's own file whose cut failed (injected), checked to have changed nothing. */
+    final AtomicLong ownCutsFailed = new AtomicLong();
     final AtomicLong ownEndChecks = new AtomicLong();
     final AtomicLong ownUnmapsUnderCursors = new AtomicLong();
     /** Calls with a bad argument, each refused with IllegalArgumentException naming it. */
@@ -316,6 +318,7 @@ final class Scenario {
             + injectedSurfaced.get() + " surfaced, write-behind runs " + injector.writeBehindRuns() + ", failed forces met"
             + " again " + stuckForcesReported.get() : "") + ", linked records " + linkedRecords.get() + ", calls on closed"
             + " cursors refused " + closedCursorRefusals.get() + ", own files: truncates " + ownTruncates.get()
+            + (faulty() ? " (cuts failed, nothing changed: " + ownCutsFailed.get() + ")" : "")
             + ", ends checked " + ownEndChecks.get() + ", unmaps under cursors " + ownUnmapsUnderCursors.get()
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
