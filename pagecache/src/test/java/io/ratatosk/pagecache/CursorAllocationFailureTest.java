@@ -3,12 +3,10 @@ package io.ratatosk.pagecache;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,25 +57,16 @@ class CursorAllocationFailureTest {
     /**
      * Runs {@code main} in a child JVM with a 32 MiB heap on a file of {@code fileName}; returns what it printed. Without
      * thread-local allocation buffers: a heap filled to the last bytes then stays full (another thread's buffer, given
-     * back at a collection, left room for the allocation that was to fail, now and then).
+     * back at a collection, left room for the allocation that was to fail, now and then). Through {@link ChildJvm}: a
+     * child that takes a second alone once took over 60 s in a CI run beside a model-test soak and printed nothing, and
+     * this test's own 60 s wait killed it without a word of where it was; ChildJvm waits its generous deadline and
+     * prints the child's threads' stacks if it hangs.
      */
     private String runInSmallHeap(Class<?> main, String fileName) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx32m", "-XX:+UseSerialGC", "-XX:-UseTLAB", "-cp", System.getProperty("java.class.path"), main.getName(),
-            dir.resolve(fileName).toString()));
-        if (Runtime.version().feature() >= 23) {
-            command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
-        }
-        Path log = dir.resolve(fileName + ".log");
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = child.waitFor(60, TimeUnit.SECONDS);
-        if (!ended) {
-            child.destroyForcibly().waitFor();
-        }
-        String output = Files.readString(log);
-        assertTrue(ended, "the child did not end in 60 s:\n" + output);
-        assertEquals(0, child.exitValue(), output);
-        return output;
+        ChildJvm.Result result = ChildJvm.run(dir, "32m", List.of("-XX:+UseSerialGC", "-XX:-UseTLAB"), main,
+            dir.resolve(fileName).toString());
+        assertEquals(0, result.status(), result.output());
+        return result.output();
     }
 
     /** Allocates arrays from {@code largest} bytes down to 8 until none fits: the heap is then full. */
