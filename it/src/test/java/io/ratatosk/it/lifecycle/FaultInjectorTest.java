@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
-import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.SwapperFactories;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -47,29 +47,15 @@ class FaultInjectorTest {
         injector.errors(false);
         CountDownLatch swapperClosing = new CountDownLatch(1);
         CountDownLatch letClose = new CountDownLatch(1);
-        PageSwapperFactory injected = injector.factory();
-        PageSwapperFactory closesWaiting = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(injected.create(file, fileId, filePageSize, create)) {
-                    @Override
-                    public void close() throws IOException {
-                        swapperClosing.countDown();
-                        try {
-                            letClose.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        super.close();
-                    }
-                };
-            }
-
-            @Override
-            public void close() throws IOException {
-                injected.close();
-            }
-        };
+        PageSwapperFactory closesWaiting = SwapperFactories.wrapping(injector.factory(),
+            swapper -> new ForwardingPageSwapper(swapper) {
+                @Override
+                public void close() throws IOException {
+                    swapperClosing.countDown();
+                    awaitQuietly(letClose);
+                    super.close();
+                }
+            });
         try (PageCache cache = PageCache.open(config(), closesWaiting)) {
             PagedFile pf = cache.map(dir.resolve("f"), PAGE);
             try (PageCursor c = pf.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
@@ -117,31 +103,21 @@ class FaultInjectorTest {
         CountDownLatch failed = new CountDownLatch(1);
         CountDownLatch letThrow = new CountDownLatch(1);
         AtomicReference<Thread> failing = new AtomicReference<>();
-        PageSwapperFactory injected = injector.factory();
-        PageSwapperFactory slowToReport = new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(injected.create(file, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        try {
-                            super.force();
-                        } catch (IOException e) {
-                            if (Thread.currentThread() == failing.get()) {
-                                failed.countDown(); // on its way up to the cache, which does not have it yet
-                                awaitQuietly(letThrow);
-                            }
-                            throw e;
+        PageSwapperFactory slowToReport = SwapperFactories.wrapping(injector.factory(),
+            swapper -> new ForwardingPageSwapper(swapper) {
+                @Override
+                public void force() throws IOException {
+                    try {
+                        super.force();
+                    } catch (IOException e) {
+                        if (Thread.currentThread() == failing.get()) {
+                            failed.countDown(); // on its way up to the cache, which does not have it yet
+                            awaitQuietly(letThrow);
                         }
+                        throw e;
                     }
-                };
-            }
-
-            @Override
-            public void close() throws IOException {
-                injected.close();
-            }
-        };
+                }
+            });
         try (PageCache cache = PageCache.open(config(), slowToReport)) {
             PagedFile pf = cache.map(dir.resolve("f"), PAGE);
             try (PageCursor c = pf.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
