@@ -17,10 +17,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.ratatosk.core.ForwardingPageSwapper;
-import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.nvm.NvmSwapStore;
-import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,36 +65,25 @@ class NvmClaimAfterFailedTierCloseTest {
     void aFileWhoseDirtyCopiesTheTierKeptStaysClaimedUntilARetriedCloseWritesThem() throws IOException {
         Path path = dir.resolve("a.db");
         AtomicBoolean pageZeroRefused = new AtomicBoolean();
-        FileSwapperFactory real = new FileSwapperFactory();
-        PageSwapperFactory failing = new PageSwapperFactory() {
+        PageSwapperFactory failing = SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
             @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(real.create(file, fileId, filePageSize, create)) {
-                    @Override
-                    public void write(long pageId, long address) throws IOException {
-                        refuse(pageId, 1);
-                        super.write(pageId, address);
-                    }
-
-                    @Override
-                    public void write(long startPageId, long[] addresses, int count) throws IOException {
-                        refuse(startPageId, count);
-                        super.write(startPageId, addresses, count);
-                    }
-
-                    private void refuse(long startPageId, int count) throws IOException {
-                        if (pageZeroRefused.get() && startPageId == 0) {
-                            throw new IOException("injected: the storage refuses page 0 of " + file);
-                        }
-                    }
-                };
+            public void write(long pageId, long address) throws IOException {
+                refuse(pageId, 1);
+                super.write(pageId, address);
             }
 
             @Override
-            public void close() throws IOException {
-                real.close();
+            public void write(long startPageId, long[] addresses, int count) throws IOException {
+                refuse(startPageId, count);
+                super.write(startPageId, addresses, count);
             }
-        };
+
+            private void refuse(long startPageId, int count) throws IOException {
+                if (pageZeroRefused.get() && startPageId == 0) {
+                    throw new IOException("injected: the storage refuses page 0 of " + path);
+                }
+            }
+        });
         PageCache closing = PageCache.open(PageCacheConfig.parse(flags(true)), failing);
         NvmSwapStore tier = (NvmSwapStore) closing.tier();
         PagedFile file = closing.map(path, PAGE);
@@ -140,23 +127,12 @@ class NvmClaimAfterFailedTierCloseTest {
     @Test
     void aFileTheTiersFailedCloseAbandonedIsFreeAtTheCachesClose() throws IOException {
         Path path = dir.resolve("b.db");
-        FileSwapperFactory real = new FileSwapperFactory();
-        PageSwapperFactory forceFails = new PageSwapperFactory() {
+        PageSwapperFactory forceFails = SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
             @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                return new ForwardingPageSwapper(real.create(file, fileId, filePageSize, create)) {
-                    @Override
-                    public void force() throws IOException {
-                        throw new IOException("injected: the storage cannot force " + file);
-                    }
-                };
+            public void force() throws IOException {
+                throw new IOException("injected: the storage cannot force " + path);
             }
-
-            @Override
-            public void close() throws IOException {
-                real.close();
-            }
-        };
+        });
         PageCache closing = PageCache.open(PageCacheConfig.parse(flags(true)), forceFails);
         write(closing.map(path, PAGE), 0, 3);
         assertThrows(IOException.class, closing::close);
