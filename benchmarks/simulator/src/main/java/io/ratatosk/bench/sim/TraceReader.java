@@ -59,8 +59,8 @@ public final class TraceReader {
             } catch (DecompressionFailed failed) {
                 // A plain binary trace whose first key begins with a magic number (a 32-bit key 0x1f8b08.., gzip's)
                 // failed as corrupt compressed data, and nothing said why it had been read as compressed at all
-                throw OutputFile.compressionEnding(file) != null || bytesOut(file, compression, failed) > 0
-                    || compression.headerProves(file) ? failed.exception
+                throw OutputFile.compressionEnding(file) != null || isCompressedData(file, compression, failed)
+                    ? failed.exception
                     : failed.exception.noting("(read as " + compression.displayName() + " because its first bytes are "
                     + compression.displayName() + "'s magic number; a plain trace whose first key begins so is read as it"
                     + " is where its name says plain: *.trace, *.lis, *.pagetrace)");
@@ -75,7 +75,7 @@ public final class TraceReader {
         try {
             return read(file, format, name, limits, compression);
         } catch (DecompressionFailed failed) {
-            if (bytesOut(file, compression, failed) > 0 || compression.headerProves(file)) {
+            if (isCompressedData(file, compression, failed)) {
                 throw failed.exception;
             }
             asCompressed = failed.exception;
@@ -87,6 +87,16 @@ public final class TraceReader {
             throw plain.noting("(read as it is, as its name says, its first bytes being " + compression.displayName() + "'s"
                 + " magic number but no " + compression.displayName() + " data: " + asCompressed.getMessage() + ")");
         }
+    }
+
+    /**
+     * Whether {@code file}, which failed to decompress, is compressed data nonetheless (damaged), not a plain trace whose
+     * first key begins with the magic number: the decompressor delivered bytes before it failed, or the header past the
+     * magic checks out.
+     */
+    private static boolean isCompressedData(Path file, TraceCompression compression, DecompressionFailed failed)
+            throws IOException {
+        return bytesOut(file, compression, failed) > 0 || compression.headerProves(file);
     }
 
     /** How many bytes {@link #bytesOut} counts one at a time: more would have filled a whole read. */
