@@ -157,12 +157,7 @@ public final class JmhCommand implements Callable<Integer> {
         Path log = cmd.getOutput().hasValue() ? Path.of(cmd.getOutput().get()) : null; // JMH's log
         // The top-most folders of the results and the log that the checks below make: gone again if nothing is written
         // there (a refusal after the check, a pattern that matches nothing: --out new/r.json -o log.gz left new/).
-        List<Path> made = new ArrayList<>();
-        for (Path file : java.util.Arrays.asList(results, log)) {
-            if (file != null) {
-                made.add(OutputFile.topMissingFolder(file.toAbsolutePath().getParent())); // null: none to make
-            }
-        }
+        List<Path> made = OutputFile.foldersToMake(results, log);
         Map<String, RunResult> merged = new LinkedHashMap<>();
         try {
             try { // before the first run, not when its results are written: a folder there lost the run

@@ -70,10 +70,7 @@ public final class JmhReportCommand implements Callable<Integer> {
         }
         // The top-most folders the check below makes for --doc and --chart: gone again if the run writes nothing there
         // (a document refused, a chart folder that cannot be written).
-        List<Path> made = new ArrayList<>();
-        for (Path file : List.of(doc, chart)) {
-            made.add(OutputFile.topMissingFolder(file.toAbsolutePath().getParent()));
-        }
+        List<Path> made = OutputFile.foldersToMake(doc, chart);
         try {
             checkOutputs();
             return report(parsed);

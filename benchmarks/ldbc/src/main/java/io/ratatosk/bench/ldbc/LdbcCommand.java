@@ -265,12 +265,7 @@ public final class LdbcCommand implements Callable<Integer> {
         Path[] freshOut = {null};
         // The folders the checks below make for --record-trace and --dump-results go again, as --out's does, if the run
         // writes nothing into them (a check refusing the next path, a bad update stream, Ctrl-C): left behind, empty.
-        List<ScratchFiles> madeFolders = new ArrayList<>();
-        for (Path file : java.util.Arrays.asList(recordTrace, dumpResults)) {
-            if (file != null) {
-                madeFolders.add(ScratchFiles.unlessWritten(OutputFile.topMissingFolder(file.toAbsolutePath().getParent())));
-            }
-        }
+        List<ScratchFiles> madeFolders = ScratchFiles.foldersMadeFor(recordTrace, dumpResults);
         try {
             // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
             // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.

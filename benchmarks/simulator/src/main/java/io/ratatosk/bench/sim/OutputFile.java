@@ -14,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -259,6 +260,21 @@ public final class OutputFile {
             return path;
         }
         return "'" + path.replace("'", "'\\''") + "'";
+    }
+
+    /**
+     * The folders {@link #check} makes for {@code files} (null ones are none): the {@link #topMissingFolder} of each one's
+     * folder where it is missing, for a run to delete again ({@link #deleteIfNoFile}) if it writes nothing there.
+     */
+    public static List<Path> foldersToMake(Path... files) {
+        List<Path> folders = new ArrayList<>();
+        for (Path file : files) {
+            Path top = file == null ? null : topMissingFolder(file.toAbsolutePath().getParent());
+            if (top != null) {
+                folders.add(top);
+            }
+        }
+        return folders;
     }
 
     /**

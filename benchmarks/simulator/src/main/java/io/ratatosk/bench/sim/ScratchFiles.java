@@ -6,6 +6,8 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The folder a benchmark writes its files in (tens to hundreds of MiB in /tmp), deleted when the run ends and also when
@@ -61,6 +63,15 @@ public final class ScratchFiles implements AutoCloseable {
      */
     public static ScratchFiles unlessWritten(Path folder) {
         return new ScratchFiles(folder, OutputFile::deleteIfNoFile);
+    }
+
+    /** {@link #unlessWritten} for each folder the check of {@code outputs} makes ({@link OutputFile#foldersToMake}). */
+    public static List<ScratchFiles> foldersMadeFor(Path... outputs) {
+        List<ScratchFiles> made = new ArrayList<>();
+        for (Path folder : OutputFile.foldersToMake(outputs)) {
+            made.add(unlessWritten(folder));
+        }
+        return made;
     }
 
     public Path folder() {

@@ -148,12 +148,7 @@ public final class SimCommand implements Callable<Integer> {
         List<Path> files = traceFiles(forced);
         // The folders the outputs' check makes go again if the run writes nothing into them (a check that refuses the
         // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty.
-        List<ScratchFiles> madeFolders = new ArrayList<>();
-        for (Path output : Arrays.asList(json, chart, timelineChart)) {
-            if (output != null) {
-                madeFolders.add(ScratchFiles.unlessWritten(OutputFile.topMissingFolder(output.toAbsolutePath().getParent())));
-            }
-        }
+        List<ScratchFiles> madeFolders = ScratchFiles.foldersMadeFor(json, chart, timelineChart);
         try {
             checkOutputs(files, cacheSizes);
             return replay(out, forced, specs, cacheSizes, bucket, files);
