@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.management.ObjectName;
 
 /**
@@ -64,6 +65,12 @@ public final class PageCache implements AutoCloseable {
     /** The cache's MBean while it is open ({@code pagecache.jmx.enabled}), else null. */
     private final PageCacheMBeanRegistration mbean;
     private final Object closeLock = new Object();
+    /**
+     * What {@link SwapTier#servesCache} asks: true from the open's success until the close has unmapped every file, the
+     * tier to be closed by no one else meanwhile. Apart from the cache, so that a tier kept by its host after the cache
+     * closed does not keep the closed cache reachable.
+     */
+    private final AtomicBoolean servingTier = new AtomicBoolean();
     private volatile boolean closed;
 
     /**
@@ -101,6 +108,10 @@ public final class PageCache implements AutoCloseable {
         try {
             // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
             source = tier == null ? null : tier.prefetchSource();
+            if (tier != null) {
+                // Only this cache closes its tier, once closed: a host's close of it released every file under the cache.
+                tier.servesCache(servingTier::get);
+            }
             if (OperationsFlags.jmxEnabled(config)) {
                 if (!JmxSupport.AVAILABLE) {
                     throw new IllegalStateException("pagecache.jmx.enabled=true, but this JVM has no java.management module"
@@ -152,6 +163,7 @@ public final class PageCache implements AutoCloseable {
         this.evictor = backgroundEvictor;
         this.prefetcher = tierPrefetcher;
         this.warmer = cacheWarmer;
+        servingTier.set(true);
     }
 
     /**
@@ -389,7 +401,10 @@ public final class PageCache implements AutoCloseable {
             prefetcher == null ? 0 : prefetcher.dropped());
     }
 
-    /** The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), for its own counters and tests' error injection; else null. */
+    /**
+     * The swap tier in front of the files ({@code pagecache.swap} other than {@code file}), for its own counters and tests'
+     * error injection; else null. The cache closes it with itself: the NVM tier refuses a close while the cache is open.
+     */
     public SwapTier tier() {
         return tier;
     }
@@ -506,6 +521,7 @@ public final class PageCache implements AutoCloseable {
             // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
             // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
             closed = true;
+            servingTier.set(false);
             Throwable failure = runAll(swapperFailure, () -> {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);

@@ -2,11 +2,13 @@ package io.ratatosk.nvm;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
 
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
@@ -92,6 +94,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      */
     private final Object lifecycle = new Object();
     private volatile boolean closed;
+    /**
+     * Whether the page cache this tier serves is open ({@link #servesCache}); guarded by lifecycle. While it is, only
+     * that cache closes the tier, once closed.
+     */
+    private BooleanSupplier servedCacheOpen = () -> false;
 
     private final AtomicLong swapIns = new AtomicLong();
     private final AtomicLong fileReads = new AtomicLong();
@@ -890,11 +897,35 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * wrapped file swapper factory. If a file cannot be made durable while NVM holds dirty pages, throws and leaves
      * the device open, so those pages are still there for another attempt; with none, closes the files that failed and
      * the device all the same, then throws the failure. A close, or a {@link #create}, called meanwhile waits for it.
+     *
+     * @throws IllegalStateException while the page cache this tier serves is open: that cache closes it with itself
      */
     @Override
     public void close() throws IOException {
         synchronized (lifecycle) {
+            if (!closed && servedCacheOpen.getAsBoolean()) {
+                // Closed under the cache, every file's swapper was released: the cache's dirty frames could no longer be
+                // written, and every close of the cache failed, keeping its memory and threads for the JVM's life.
+                throw new IllegalStateException("the NVM tier serves an open page cache, which closes it with itself:"
+                    + " close the page cache (PageCache.close), not its tier");
+            }
             closeFilesAndDevice();
+        }
+    }
+
+    /**
+     * The page cache taking this tier: while {@code cacheOpen} answers true, {@link #close} is refused, and so is
+     * another cache.
+     */
+    @Override
+    public void servesCache(BooleanSupplier cacheOpen) {
+        Objects.requireNonNull(cacheOpen, "cacheOpen");
+        synchronized (lifecycle) {
+            if (servedCacheOpen.getAsBoolean()) {
+                throw new IllegalStateException("the NVM tier already serves an open page cache: each cache needs a tier"
+                    + " of its own");
+            }
+            servedCacheOpen = cacheOpen;
         }
     }
 

@@ -2,6 +2,7 @@ package io.ratatosk.pagecache.tier;
 
 import io.ratatosk.core.PageSwapperFactory;
 import java.io.IOException;
+import java.util.function.BooleanSupplier;
 
 /**
  * A tier between the page frames and the store's files: the page cache reaches every file through it
@@ -32,6 +33,18 @@ public interface SwapTier extends PageSwapperFactory {
     default void checkInvariants() {
     }
 
+    /**
+     * Called once by the page cache that takes this tier, before it maps a file through it: {@code cacheOpen} answers
+     * true for as long as that cache is open, and false once it is closing the tier (or failed to open). A tier that
+     * closes the files it holds should refuse {@link #close()} with an {@code IllegalStateException} while it answers
+     * true, and refuse another cache's call meanwhile: closed under an open cache, such a tier released every mapped
+     * file, and every later close of the cache failed writing its dirty pages, keeping its memory and threads for the
+     * JVM's life. The default ignores it.
+     */
+    default void servesCache(BooleanSupplier cacheOpen) {
+    }
+
+    /** Closes the tier and every file it holds; the page cache it serves calls this once that cache has closed. */
     @Override
     void close() throws IOException;
 

@@ -1,0 +1,74 @@
+package io.ratatosk.pagecache;
+
+import static io.ratatosk.pagecache.LifecycleTest.read;
+import static io.ratatosk.pagecache.LifecycleTest.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.nvm.NvmDeviceConfig;
+import io.ratatosk.nvm.NvmSwapStore;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A host that closes the NVM tier of an open page cache ({@code cache.tier().close()}) is refused: the tier's close
+ * released every file's swapper under the cache, whose every later close then failed writing its dirty frames, so the
+ * cache kept its memory and threads for the JVM's life and those pages never reached the file. Once the cache is
+ * closed, the tier's close is the no-op it was. In this package for {@link LifecycleTest}'s read and write.
+ */
+class NvmTierClosedUnderItsCacheTest {
+    private static final int PAGE = 4096;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTiersCloseIsRefusedWhileItsCacheIsOpen() throws IOException {
+        PageCacheConfig config = NvmTruncateFailureTest.sixteenFramesBeforeAWriteBackTier();
+        Path path = dir.resolve("a.db");
+        PageCache cache = PageCache.open(config);
+        NvmSwapStore tier = (NvmSwapStore) cache.tier();
+        PagedFile file = cache.map(path, PAGE);
+        write(file, 0, 7); // dirty in its frame: only the cache's close can write it
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, tier::close,
+            "the tier serves an open cache, which closes it with itself");
+        assertTrue(refused.getMessage().contains("PageCache.close"), refused.getMessage());
+        assertEquals(7, read(file, 0), "the file still works through the tier");
+
+        file.close();
+        cache.close();
+        assertTrue(cache.isClosed(), "the cache closed");
+        assertTrue(cache.isMemoryReleased(), "and freed its memory");
+        tier.close(); // closed with the cache: nothing more to do
+
+        try (PageCache plain = PageCache.open(PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(16 * PAGE), "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")));
+             PagedFile again = plain.map(path, PAGE)) {
+            assertEquals(7, read(again, 0), "the page written through the cache reached the file");
+        }
+    }
+
+    @Test
+    void aTierHandedToACacheIsRefusedItsCloseUntilThatCacheClosed() throws IOException {
+        PageCacheConfig config = NvmTruncateFailureTest.sixteenFramesBeforeAWriteBackTier();
+        NvmSwapStore tier = new NvmSwapStore(NvmDeviceConfig.from(config), new FileSwapperFactory());
+        PageCache cache = PageCache.open(config, tier);
+        try (PagedFile file = cache.map(dir.resolve("b.db"), PAGE)) {
+            write(file, 3, 9);
+            assertThrows(IllegalStateException.class, tier::close, "the cache it serves is open");
+        }
+        assertThrows(IllegalStateException.class, tier::close, "still open with no file mapped");
+        assertFalse(cache.isClosed());
+        cache.close();
+        assertTrue(cache.isClosed());
+        tier.close();
+    }
+}
