@@ -294,8 +294,9 @@ final class FileMapping implements FrameOwner {
     }
 
     /**
-     * As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap. The
-     * pending error is the caller's to throw, once for all the files (see {@link PageCache#flushAndForce}).
+     * As {@link #flush}, for a caller that flushes every mapped file: one unmapped meanwhile was flushed by its unmap, whose
+     * force is then the caller's, and a failure of it (or an earlier one, sticking) is thrown here too. The pending error
+     * is the caller's to throw, once for all the files (see {@link PageCache#flushAndForce}).
      */
     void flushUnlessUnmapped() throws IOException {
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
@@ -305,6 +306,16 @@ final class FileMapping implements FrameOwner {
             } finally {
                 gate.exit();
             }
+            return;
+        }
+        // Skipped silently, a checkpoint's flushAndForce returned normally over pages modified before it began that the
+        // unmap wrote but could not force.
+        Throwable cause = firstFailedForce;
+        if (cause != null) {
+            IOException report = failedForce;
+            throw new IOException(path + " was closed while it was being flushed, and the close's force failed ("
+                + (cause instanceof IOException ? cause.getMessage() : cause) + "), so what was written to it may not be on"
+                + " storage", report != null ? report : cause);
         }
     }
 
