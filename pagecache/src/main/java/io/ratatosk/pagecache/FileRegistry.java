@@ -534,9 +534,9 @@ final class FileRegistry implements MappingOwner {
                 }
                 return;
             }
-            for (JvmFileClaims.Claim claim : claims.values()) {
-                claim.release();
-            }
+            // forEach, not an iterator: nothing allocated, as the cache's close may run with the heap full (a tier's
+            // close filling it), and a claim left here kept the file from every other cache for the JVM's life
+            claims.forEach((identity, claim) -> claim.release());
             claims.clear();
         }
     }

@@ -232,7 +232,7 @@ public final class PageCache implements AutoCloseable {
             try {
                 tier.close();
             } catch (Throwable suppressed) {
-                t.addSuppressed(suppressed);
+                added(t, suppressed); // not addSuppressed itself: with the heap full it threw, and the release was skipped
             }
             release(swappers);
             throw t;
@@ -519,29 +519,54 @@ public final class PageCache implements AutoCloseable {
             // only to give its file's claim back where the factory's close failed too (releaseClaims).
             Throwable swapperFailure = files.closeAll();
             // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
-            // step runs, the threads stop before the memory they use is freed, and the first failure is thrown.
+            // step runs, the threads stop before the memory they use is freed, and the first failure is thrown. Each step
+            // has a try of its own and nothing is allocated between them (no lambda, no array of steps): with the heap
+            // full (a tier's close filling it) such an allocation, or suppressing one failure in another, came out of the
+            // close past the steps after it, and the cache, marked closed, never freed its page memory.
             closed = true;
             servingTier.set(false);
-            Throwable failure = runAll(swapperFailure, () -> {
+            Throwable failure = swapperFailure;
+            try {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
-            }, () -> stop(evictor, prefetcher, warmer));
-            Throwable factoryFailure = runAll(null, swappers::close);
+            } catch (Throwable t) {
+                failure = added(failure, t);
+            }
+            try {
+                stopWorkers();
+            } catch (Throwable t) {
+                failure = added(failure, t);
+            }
+            Throwable factoryFailure = null;
+            try {
+                swappers.close();
+            } catch (Throwable t) {
+                factoryFailure = t;
+            }
             // A factory whose close failed (a tier keeping a file's dirty copies, its device open for a retry) may still
             // write the files whose close failed: given back anyway, another cache mapped such a file, and a retried close
             // wrote the tier's older copies over that cache's pages.
-            if (factoryFailure != null) {
-                failure = Failures.add(failure, factoryFailure);
+            failure = added(failure, factoryFailure);
+            try {
+                files.releaseClaims(factoryFailure == null);
+            } catch (Throwable t) {
+                failure = added(failure, t);
             }
-            failure = runAll(failure, () -> files.releaseClaims(factoryFailure == null), () -> {
-                release(swappers);
-                release(behindTier);
-            }, engine::close, () -> {
+            release(swappers);
+            release(behindTier);
+            try {
+                engine.close();
+            } catch (Throwable t) {
+                failure = added(failure, t);
+            }
+            try {
                 if (mbean != null) {
                     mbean.close();
                 }
-            });
+            } catch (Throwable t) {
+                failure = added(failure, t);
+            }
             Failures.rethrow(failure);
         }
     }
@@ -554,7 +579,8 @@ public final class PageCache implements AutoCloseable {
 
     /**
      * Runs every step, whatever the ones before threw; returns {@code first} (when not null) with the steps' failures
-     * suppressed in it, else the first step's failure with the later ones suppressed, else null.
+     * suppressed in it, else the first step's failure with the later ones suppressed, else null; a failure the heap has no
+     * room to suppress is left out ({@link #added}).
      */
     private static Throwable runAll(Throwable first, Step... steps) {
         Throwable failure = first;
@@ -562,7 +588,7 @@ public final class PageCache implements AutoCloseable {
             try {
                 step.run();
             } catch (Throwable t) {
-                failure = Failures.add(failure, t);
+                failure = added(failure, t);
             }
         }
         return failure;
@@ -592,6 +618,19 @@ public final class PageCache implements AutoCloseable {
             synchronized (FACTORIES_IN_USE) {
                 FACTORIES_IN_USE.remove(factory);
             }
+        }
+    }
+
+    /** {@link #stop} of this cache's workers, with no array made: see {@link #close}. */
+    private void stopWorkers() {
+        if (evictor != null) {
+            evictor.shutdown();
+        }
+        if (prefetcher != null) {
+            prefetcher.shutdown();
+        }
+        if (warmer != null) {
+            warmer.shutdown();
         }
     }
 
