@@ -90,6 +90,11 @@ public final class NvmDevice implements AutoCloseable {
     /** Reads and writes between their check that the device is open and their last touch of the region. */
     private final AtomicInteger operationsInFlight = new AtomicInteger();
     private final AtomicBoolean closing = new AtomicBoolean();
+    /**
+     * Set by the tier this device serves ({@link NvmSwapStore}), which alone closes it ({@link #closeForTier}): closed by
+     * a host through {@code tier.device()}, it freed the tier's slots under the open cache, dirty copies and all.
+     */
+    private volatile boolean ownedByTier;
     private final long openedAt;
     private volatile long closedAt;
 
@@ -404,9 +409,26 @@ public final class NvmDevice implements AutoCloseable {
      * Refuses further reads and writes, waits for those in flight (each ends within its queueing and modeled latency),
      * then frees the region; once only, also when called again or from several threads at once. Freeing it under an
      * operation still copying (a swap-in, a start-gap move) was a use after free, which can crash the JVM.
+     *
+     * @throws IllegalStateException for the device of an {@link NvmSwapStore} that is open: the tier closes it
      */
     @Override
     public void close() {
+        if (ownedByTier && !closing.get()) {
+            throw new IllegalStateException("this NVM device belongs to an NVM tier (NvmSwapStore), which closes it with"
+                + " itself: close the tier, or the page cache it serves, not its device (closed under the tier, it would"
+                + " lose the tier's dirty copies of pages its files lack)");
+        }
+        closeForTier();
+    }
+
+    /** For the {@link NvmSwapStore} that owns this device: from then on only its {@link #closeForTier} closes it. */
+    void ownedByTier() {
+        ownedByTier = true;
+    }
+
+    /** {@link #close}, for the tier that owns this device (and a device no tier owns). */
+    void closeForTier() {
         if (!closing.compareAndSet(false, true)) {
             return;
         }

@@ -149,10 +149,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ") on the Java heap: " + e.getMessage()
                 + "; give the JVM more heap (-Xmx) or the tier fewer devices", e);
         }
+        device.ownedByTier(); // closed by this tier alone: see closeFilesAndDevice
         try {
             this.scratch = UnsafeAccess.UNSAFE.allocateMemory((long) LATCH_STRIPES * slotSize);
         } catch (Throwable t) {
-            device.close();
+            device.closeForTier();
             throw t;
         }
     }
@@ -161,7 +162,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         return config;
     }
 
-    /** The emulated device (for its counters, and for tests' error injection). */
+    /** The emulated device (for its counters, and for tests' error injection); this tier closes it, and refuses anyone else. */
     public NvmDevice device() {
         return device;
     }
@@ -968,7 +969,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         closed = true;
-        device.close();
+        device.closeForTier();
         UnsafeAccess.UNSAFE.freeMemory(scratch);
         try {
             files.close();

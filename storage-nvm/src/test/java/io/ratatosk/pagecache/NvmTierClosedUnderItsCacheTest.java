@@ -56,6 +56,44 @@ class NvmTierClosedUnderItsCacheTest {
         }
     }
 
+    /**
+     * The tier's device ({@code tier.device()}, public for its counters and tests' error injection) is the tier's to
+     * close: a host's close of it freed the tier's slots under the open cache, its dirty copies with them, and every
+     * later close of the cache failed writing them back, keeping its memory and threads for the JVM's life.
+     */
+    @Test
+    void theTiersDeviceIsRefusedItsCloseWhileTheTierIsOpen() throws IOException {
+        PageCacheConfig config = NvmTruncateFailureTest.sixteenFramesBeforeAWriteBackTier();
+        Path path = dir.resolve("c.db");
+        PageCache cache = PageCache.open(config);
+        NvmSwapStore tier = (NvmSwapStore) cache.tier();
+        PagedFile file = cache.map(path, PAGE);
+        int fileId = file.fileId();
+        for (int p = 0; p < 40; p++) {
+            write(file, p, 100 + p); // more pages than frames: the first ones go dirty into the tier
+        }
+        assertTrue(tier.isDirtyInNvm(fileId, 0), "page 0 is dirty in the tier: " + tier.stats());
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> tier.device().close(),
+            "the device is the tier's, which holds dirty copies in it");
+        assertTrue(refused.getMessage().contains("NvmSwapStore"), refused.getMessage());
+        assertEquals(100, read(file, 0), "the tier still serves its copy");
+
+        file.close();
+        cache.close();
+        assertTrue(cache.isClosed(), "the cache closed");
+        assertTrue(cache.isMemoryReleased(), "and freed its memory");
+        tier.device().close(); // closed with the tier: nothing more to do
+        try (PageCache plain = PageCache.open(PageCacheConfig.parse(Map.of(
+            "pagecache.memory", String.valueOf(64 * PAGE), "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")));
+             PagedFile again = plain.map(path, PAGE)) {
+            for (int p = 0; p < 40; p++) {
+                assertEquals(100 + p, read(again, p), "page " + p + " reached the file");
+            }
+        }
+    }
+
     @Test
     void aTierHandedToACacheIsRefusedItsCloseUntilThatCacheClosed() throws IOException {
         PageCacheConfig config = NvmTruncateFailureTest.sixteenFramesBeforeAWriteBackTier();
