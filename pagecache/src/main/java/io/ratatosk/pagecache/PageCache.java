@@ -291,11 +291,12 @@ public final class PageCache implements AutoCloseable {
     }
 
     /**
-     * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was
-     * flushed by its close, whose failed force (or an earlier one of the file, sticking) is reported here too. A file that cannot be flushed does not keep the others from being flushed: each is, and
-     * then the first failure is thrown, the others suppressed in it (an Error, such as a plug-in swapper's, is thrown as
-     * itself, the other failures in it). An eviction's failure pending when the call begins is one of them: taken once
-     * for the whole call, it keeps no file from being flushed.
+     * Flushes every mapped file and forces it to storage. A file closed by another thread meanwhile was flushed by its
+     * close, whose failed force (or an earlier one of the file, sticking) is reported here too. A file that cannot be
+     * flushed does not keep the others from being flushed: each is, and then the first failure is thrown, the others
+     * suppressed in it (an Error, such as a plug-in swapper's, is thrown as itself, the other failures in it). An
+     * eviction's failure pending when the call begins is one of them: taken once for the whole call, it keeps no file
+     * from being flushed.
      *
      * @throws IllegalStateException once the cache is closed
      */
