@@ -239,11 +239,7 @@ class EvictionWriteFailureTest {
             assertTrue(kept.length <= EvictionEngine.MAX_KEPT_PENDING_ERRORS + 1, kept.length + " failures kept");
             assertTrue(kept[kept.length - 1].getMessage().contains("more failures"), kept[kept.length - 1].getMessage());
             swappers.failWrites = false;
-            try {
-                file.flush();
-            } catch (IOException recordedSince) {
-                file.flush();
-            }
+            swappers.retryFailuresOfTheFailingPeriod(file::flush);
         }
     }
 
