@@ -61,7 +61,9 @@ class IntMpscQueueTest {
                     start.await();
                     for (int i = 0; i < perProducer; i++) {
                         while (!queue.offer(producer * perProducer + i)) {
-                            Thread.onSpinWait();
+                            // Full: let the consumer run. Four producers spinning here took the two cores from it, and
+                            // the transfer took 20 s of them.
+                            Thread.yield();
                         }
                     }
                     return null;
@@ -78,7 +80,7 @@ class IntMpscQueueTest {
                 int v = queue.poll();
                 if (v < 0) {
                     assertTrue(System.nanoTime() < deadline, "stalled after " + received);
-                    Thread.onSpinWait();
+                    Thread.yield(); // empty: let a producer run
                     continue;
                 }
                 deadline = System.nanoTime() + stallNanos;

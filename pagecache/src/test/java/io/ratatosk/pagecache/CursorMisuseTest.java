@@ -67,10 +67,10 @@ class CursorMisuseTest {
                 return null;
             });
             try {
-                oneMore.get(10, TimeUnit.SECONDS);
+                oneMore.get(1, TimeUnit.MINUTES);
                 fail("a write lock past the limit was granted");
             } catch (TimeoutException e) {
-                fail("the write cursor past the limit still waits after 10 s");
+                fail("the write cursor past the limit still waits after a minute");
             } catch (ExecutionException e) {
                 IllegalStateException refused = assertInstanceOf(IllegalStateException.class, e.getCause());
                 assertTrue(refused.getMessage().startsWith("page 0 of " + file.path() + " already has "

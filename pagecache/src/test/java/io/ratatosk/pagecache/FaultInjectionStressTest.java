@@ -79,7 +79,13 @@ class FaultInjectionStressTest {
         Thread runner = new Thread(task, "fault-injection-scenario");
         runner.setDaemon(true);
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
-        Thread.setDefaultUncaughtExceptionHandler(scenario::uncaught); // the evictor reports its errors here
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (thread.getName().startsWith("ratatosk-")) {
+                scenario.uncaught(thread, e); // the evictor reports its errors here
+            } else {
+                e.printStackTrace(); // the handler is the JVM's: a thread another test left running is not this scenario's
+            }
+        });
         try {
             runner.start();
             task.get(DEADLINE_SECONDS, TimeUnit.SECONDS);

@@ -21,6 +21,43 @@ final class FaultySwapperFactory implements PageSwapperFactory {
     /** Swappers closed, each counted once. */
     final AtomicInteger closedSwappers = new AtomicInteger();
 
+    /** A call into the cache that may fail with an I/O error. */
+    interface IoCall {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code call} once {@link #failWrites} is off, again as long as it fails with a failure of the failing period.
+     * A write that read failWrites just before it went off (the background evictor's, preempted between its check and
+     * its throw) fails after it, and its failure waits, pending, for the next fault or flush: a call that took one
+     * failure of that period does not make the next call succeed. No injected failure can begin once failWrites is
+     * off, so a few retries end it; any other failure is thrown.
+     */
+    void retryFailuresOfTheFailingPeriod(IoCall call) throws IOException {
+        if (failWrites) {
+            throw new IllegalStateException("writes still fail: turn failWrites off first");
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                call.run();
+                return;
+            } catch (IOException e) {
+                if (!isInjectedWriteFailure(e) || attempt == 16) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isInjectedWriteFailure(Throwable t) {
+        for (Throwable cause = t; cause != null; cause = cause.getCause()) {
+            if (String.valueOf(cause.getMessage()).contains("injected write failure")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
         return new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create)) {

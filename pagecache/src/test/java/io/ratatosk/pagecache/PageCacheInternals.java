@@ -2,7 +2,10 @@ package io.ratatosk.pagecache;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
+import io.ratatosk.pagecache.internal.DaemonWorker;
 import io.ratatosk.pagecache.internal.IopsLimiter;
+import java.lang.reflect.Field;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What tests of other modules (the NVM tier's, which plugs into the page cache) may look at inside a
@@ -41,12 +44,40 @@ public final class PageCacheInternals {
      * still holds unbound.
      */
     public static void stopBackgroundEvictor(PageCache cache) throws ReflectiveOperationException {
-        java.lang.reflect.Field field = PageCache.class.getDeclaredField("evictor");
-        field.setAccessible(true);
-        BackgroundEvictor evictor = (BackgroundEvictor) field.get(cache);
+        BackgroundEvictor evictor = (BackgroundEvictor) field(PageCache.class, "evictor").get(cache);
         if (evictor != null) {
             evictor.shutdown();
         }
+    }
+
+    /**
+     * Returns once the cache's tier prefetcher has served every hint offered before the call: its queue is empty and its
+     * thread is back in its idle sleep, which it enters only from a step that found the queue empty, so the prefetch of
+     * the last hint it took has ended. At once where the cache has no prefetcher; fails after a minute, saying what it
+     * waited for.
+     */
+    public static void awaitPrefetcherIdle(PageCache cache) throws ReflectiveOperationException, InterruptedException {
+        TierPrefetcher prefetcher = (TierPrefetcher) field(PageCache.class, "prefetcher").get(cache);
+        if (prefetcher == null) {
+            return;
+        }
+        Field queued = field(TierPrefetcher.class, "queued");
+        Field sleeping = field(DaemonWorker.class, "sleeping");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        // queued first: a hint taken before that read, and the worker seen asleep after it, means that step has ended
+        while ((int) queued.get(prefetcher) != 0 || !(boolean) sleeping.get(prefetcher)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("after a minute the tier prefetcher still has " + queued.get(prefetcher)
+                    + " hints queued or a prefetch under way");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private static Field field(Class<?> owner, String name) throws NoSuchFieldException {
+        Field field = owner.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
     }
 
     /** The page's translation-table entry: 0 absent, -1 being faulted in, else frame + 1. */

@@ -181,17 +181,10 @@ class PolicyPinningEdgeTest {
             assertTrue(swappers.failedWrites.get() > 0, failed.toString());
             swappers.failWrites = false;
             for (long page = 100; page < 100 + 2L * frames; page++) {
-                try {
-                    touchPage(file, page);
-                } catch (IOException pendingFromTheFailingPeriod) {
-                    touchPage(file, page);
-                }
+                long faulted = page;
+                swappers.retryFailuresOfTheFailingPeriod(() -> touchPage(file, faulted));
             }
-            try {
-                file.flush();
-            } catch (IOException pendingFromTheFailingPeriod) {
-                file.flush();
-            }
+            swappers.retryFailuresOfTheFailingPeriod(file::flush);
             file.close();
         }
     }

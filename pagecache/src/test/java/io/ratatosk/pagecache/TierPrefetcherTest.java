@@ -15,6 +15,7 @@ import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -109,9 +110,11 @@ class TierPrefetcherTest {
         return new long[] {tier.readsInFlightCalls.get() - calls, millis};
     }
 
-    private static Thread prefetchThread() {
+    /** The prefetch thread alive that was not in {@code before}: this cache's, not a cache's another test left open. */
+    private static Thread prefetchThread(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().equals("ratatosk-tier-prefetch") && t.isAlive()).findFirst().orElse(null);
+            .filter(t -> t.getName().equals("ratatosk-tier-prefetch") && t.isAlive() && !before.contains(t))
+            .findFirst().orElse(null);
     }
 
     /**
@@ -124,6 +127,7 @@ class TierPrefetcherTest {
     void aDemandReadThatLastsIsWaitedForWithoutSpinning() throws Exception {
         StalledTier tier = new StalledTier();
         PageCacheConfig config = SwapPluginMisuseTest.config("pagecache.memory", "64k");
+        Set<Thread> before = SwapPluginMisuseTest.threadsNow();
         PageCache cache = PageCache.open(config, tier);
         try {
             PagedFile file = cache.map(dir.resolve("stalled.db"), PAGE);
@@ -141,7 +145,7 @@ class TierPrefetcherTest {
             assertTrue(waiting[0] <= 2 * maxPolls * waiting[1] / TimeUnit.NANOSECONDS.toMillis(WATCH_NANOS) + 16,
                 waiting[0] + " polls of the demand reads in " + waiting[1] + " ms");
 
-            Thread prefetcher = prefetchThread();
+            Thread prefetcher = prefetchThread(before);
             assertNotNull(prefetcher);
             prefetcher.interrupt();
             long[] interrupted = pollsWhileWatching(tier);
@@ -171,7 +175,7 @@ class TierPrefetcherTest {
             long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closing);
             assertTrue(closeMillis < TimeUnit.SECONDS.toMillis(5), "the close waited " + closeMillis + " ms for the stall");
         }
-        assertNull(prefetchThread(), "the prefetcher stopped");
+        assertNull(prefetchThread(before), "the prefetcher stopped");
     }
 
     /**

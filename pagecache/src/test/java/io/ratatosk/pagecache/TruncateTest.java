@@ -441,8 +441,8 @@ class TruncateTest {
                     return null;
                 });
                 start.countDown();
-                flusher.get(20, TimeUnit.SECONDS);
-                writer.get(20, TimeUnit.SECONDS);
+                flusher.get(1, TimeUnit.MINUTES);
+                writer.get(1, TimeUnit.MINUTES);
                 java.nio.ByteBuffer page = java.nio.ByteBuffer.allocate(Long.BYTES).order(java.nio.ByteOrder.nativeOrder());
                 disk.read(page, 20L * PAGE);
                 assertEquals(value, page.getLong(0), "page 20 on disk, round " + round);
@@ -497,7 +497,7 @@ class TruncateTest {
                 public void truncate(long pageCount) throws IOException {
                     cutting.countDown();
                     try {
-                        assertTrue(letCut.await(20, TimeUnit.SECONDS));
+                        assertTrue(letCut.await(1, TimeUnit.MINUTES));
                     } catch (InterruptedException e) {
                         throw new IOException(e);
                     }
@@ -515,10 +515,10 @@ class TruncateTest {
                 file.truncate(0);
                 return null;
             });
-            assertTrue(cutting.await(20, TimeUnit.SECONDS));
+            assertTrue(cutting.await(1, TimeUnit.MINUTES));
             writePages(other, 0, 1, 7); // a fault while the cut runs: a frame is free
             letCut.countDown();
-            truncate.get(20, TimeUnit.SECONDS);
+            truncate.get(1, TimeUnit.MINUTES);
         } finally {
             letCut.countDown();
             pool.shutdown();

@@ -206,7 +206,7 @@ class UnmapForceTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            if (!latch.await(20, TimeUnit.SECONDS)) {
+            if (!latch.await(1, TimeUnit.MINUTES)) {
                 throw new AssertionError("timed out waiting for the other thread");
             }
         } catch (InterruptedException e) {

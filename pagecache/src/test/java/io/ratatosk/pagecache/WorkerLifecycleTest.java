@@ -98,15 +98,15 @@ class WorkerLifecycleTest {
         tier.listener.swappedIn(PageCacheInternals.fileId(file), 0, 0); // a hint: the prefetcher's next step fails
         Thread closer;
         try {
-            closer = closedOn.get(10, TimeUnit.SECONDS);
+            closer = closedOn.get(1, TimeUnit.MINUTES);
         } catch (TimeoutException e) {
-            fail("the close from the handler did not return in 10 s; cache threads: " + newCacheThreads(before));
+            fail("the close from the handler did not return in a minute; cache threads: " + newCacheThreads(before));
             return;
         }
         assertEquals("ratatosk-tier-prefetch", closer.getName(), "the handler ran on the failed worker's thread");
         assertTrue(cache.isClosed());
         assertTrue(cache.isMemoryReleased());
-        closer.join(TimeUnit.SECONDS.toMillis(10)); // it ends once the handler returns
+        closer.join(TimeUnit.MINUTES.toMillis(1)); // it ends once the handler returns
         assertEquals(List.of(), newCacheThreads(before), "the cache's threads must end");
         try (PageCache again = PageCache.open(config()); PagedFile reopened = again.map(path, PAGE)) {
             assertEquals(7, read(reopened, 0), "the close flushed the file");

@@ -69,7 +69,7 @@ class NvmFileCloseRaceTest {
             }
         }, "file-close");
         fileCloser.start();
-        assertTrue(inForce.await(10, TimeUnit.SECONDS), "the file's close reached its force");
+        assertTrue(inForce.await(1, TimeUnit.MINUTES), "the file's close reached its force");
         AtomicReference<Throwable> tierClose = new AtomicReference<>();
         Thread tierCloser = new Thread(() -> {
             try {
@@ -81,8 +81,8 @@ class NvmFileCloseRaceTest {
         tierCloser.start();
         waitUntilDoneOrBlocked(tierCloser);
         letForceEnd.countDown();
-        fileCloser.join(10_000);
-        tierCloser.join(10_000);
+        fileCloser.join(TimeUnit.MINUTES.toMillis(1));
+        tierCloser.join(TimeUnit.MINUTES.toMillis(1));
 
         assertNull(fileClose.get(), "the file is durable and closed, by one close or the other: no failure to report");
         assertNull(tierClose.get(), "nor for the tier's close");
@@ -99,7 +99,7 @@ class NvmFileCloseRaceTest {
 
     private static void await(CountDownLatch latch) throws IOException {
         try {
-            if (!latch.await(10, TimeUnit.SECONDS)) {
+            if (!latch.await(1, TimeUnit.MINUTES)) {
                 throw new IOException("the test never let the force end");
             }
         } catch (InterruptedException e) {

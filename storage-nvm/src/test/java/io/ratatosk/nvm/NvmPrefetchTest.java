@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,11 +59,17 @@ class NvmPrefetchTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1); // the prefetcher may not run for seconds under load
         while (!condition.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
             Thread.sleep(1);
         }
+    }
+
+    /** Whether a page of {@code file} is in a frame once the prefetcher has served every hint offered so far. */
+    private static boolean anyResidentOnceThePrefetcherIsIdle(PageCache cache, PagedFile file) throws Exception {
+        PageCacheInternals.awaitPrefetcherIdle(cache);
+        return anyResident(file);
     }
 
     private static void write(PagedFile file, long pageId) throws IOException {
@@ -74,14 +81,16 @@ class NvmPrefetchTest {
 
     /**
      * Writes every page of {@code file}, fills the frames with pages of a second file and closes it,
-     * so that every page of {@code file} is in NVM and every frame is free.
+     * so that every page of {@code file} is in NVM and every frame is free. The filler's swap-ins hint their NVM slot
+     * neighbours, pages of {@code file} among them: the push ends only once the prefetcher has served every hint, or
+     * a late one would bring a page of {@code file} back into the frames the filler's close freed.
      */
-    private void writeAllAndPushOutOfFrames(PageCache cache, PagedFile file) throws IOException {
+    private void writeAllAndPushOutOfFrames(PageCache cache, PagedFile file) throws Exception {
         for (int p = 0; p < PAGES; p++) {
             write(file, p);
         }
         try (PagedFile filler = cache.map(dir.resolve("filler.db"), PAGE)) {
-            for (int p = 0; anyResident(file); p++) {
+            for (int p = 0; anyResident(file) || anyResidentOnceThePrefetcherIsIdle(cache, file); p++) {
                 assertTrue(p < 100 * FRAMES, "the filler pushes every page of the file out of the frames");
                 write(filler, p % (4 * FRAMES));
             }
@@ -115,9 +124,9 @@ class NvmPrefetchTest {
         try (PageCache cache = PageCache.open(config(2)); PagedFile file = cache.map(dir.resolve("resident.db"), PAGE)) {
             writeAllAndPushOutOfFrames(cache, file);
             read(file, 51); // page 51 is resident again
-            // 51's own swap-in hints its NVM slot neighbour, which may be page 50: let those hints be
-            // served, then demand a page that is still absent and whose hints (page + 1, + 2) include 51.
-            Thread.sleep(100);
+            // 51's own swap-in hints its NVM slot neighbour, which may be page 50: once those hints are
+            // served, demand a page that is still absent and whose hints (page + 1, + 2) include 51.
+            PageCacheInternals.awaitPrefetcherIdle(cache);
             long demand = PageCacheInternals.tableEntry(file, 50) == TranslationTable.ABSENT ? 50 : 49;
             assertEquals(TranslationTable.ABSENT, PageCacheInternals.tableEntry(file, demand), "page " + demand + " is still in NVM only");
             long dropped = cache.stats().nvm().prefetchHintsDropped();

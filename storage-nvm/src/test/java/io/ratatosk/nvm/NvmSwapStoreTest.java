@@ -375,8 +375,8 @@ class NvmSwapStoreTest {
                         swapper.write(0, frame);
                         return null;
                     });
-                    churn.get(10, TimeUnit.SECONDS);
-                    flush.get(10, TimeUnit.SECONDS);
+                    churn.get(1, TimeUnit.MINUTES);
+                    flush.get(1, TimeUnit.MINUTES);
                     last = v2;
                     assertFileHolds(FILE_A, 0, last);
                 }
@@ -627,7 +627,7 @@ class NvmSwapStoreTest {
                 }
             });
             evictor.start();
-            assertTrue(rescueEntered.await(10, TimeUnit.SECONDS), "the rescue began");
+            assertTrue(rescueEntered.await(1, TimeUnit.MINUTES), "the rescue began");
             AtomicReference<Throwable> forceOutcome = new AtomicReference<>();
             Thread forcing = daemon(swapper::force, forceOutcome);
             forcing.start();
@@ -674,7 +674,7 @@ class NvmSwapStoreTest {
 
     /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
     private static void awaitEndedOrParked(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (thread.isAlive()) {
             Thread.State state = thread.getState();
             if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
@@ -974,7 +974,7 @@ class NvmSwapStoreTest {
         AtomicReference<Throwable> firstFailed = new AtomicReference<>();
         Thread first = daemon(store::close, firstFailed);
         first.start();
-        assertTrue(forceEntered.await(10, TimeUnit.SECONDS), "the first close forces the file");
+        assertTrue(forceEntered.await(1, TimeUnit.MINUTES), "the first close forces the file");
         AtomicReference<Throwable> secondFailed = new AtomicReference<>();
         Thread second = daemon(store::close, secondFailed);
         AtomicReference<Object> created = new AtomicReference<>();
@@ -1038,7 +1038,7 @@ class NvmSwapStoreTest {
     }
 
     private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (thread.getState() != Thread.State.BLOCKED && thread.getState() != Thread.State.TERMINATED) {
             assertTrue(System.nanoTime() < deadline, thread + " neither waited nor ended: " + thread.getState());
             Thread.sleep(1);

@@ -68,7 +68,7 @@ class QueueLockTest {
                 }
             });
             th.start();
-            assertTrue(queued.await(10, TimeUnit.SECONDS));
+            assertTrue(queued.await(1, TimeUnit.MINUTES));
             // wait until it has taken its ticket, so that arrival order is fixed
             while (lock.queued() < w + 2) {
                 Thread.sleep(1);
@@ -77,7 +77,7 @@ class QueueLockTest {
         }
         lock.unlock();
         for (Thread th : ts) {
-            th.join(10_000);
+            th.join(TimeUnit.MINUTES.toMillis(1));
             assertFalse(th.isAlive());
         }
         assertEquals(List.of(0, 1, 2, 3, 4), order);

@@ -142,7 +142,7 @@ class ClockProPlusPolicyTest {
                 clock.checkInvariants();
                 Sweep evictor = Sweep.background();
                 List<Integer> evicted = new ArrayList<>();
-                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                assertTimeoutPreemptively(Duration.ofMinutes(1), () -> {
                     for (int i = 0; i < 2; i++) {
                         evictor.begin();
                         int victim = clock.nextVictim(evictor);

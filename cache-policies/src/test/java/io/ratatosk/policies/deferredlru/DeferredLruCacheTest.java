@@ -144,7 +144,7 @@ class DeferredLruCacheTest {
         Thread insert = new Thread(() -> cache.put(next, 2));
         insert.setDaemon(true); // spins if the entry is lost: must not keep the JVM alive
         insert.start();
-        insert.join(TimeUnit.SECONDS.toMillis(10));
+        insert.join(TimeUnit.MINUTES.toMillis(1));
         assertFalse(insert.isAlive(), "the next insert still waits for the cache's one entry");
         assertEquals(2, cache.get(next));
         cache.checkInvariants();
@@ -172,7 +172,7 @@ class DeferredLruCacheTest {
         });
         reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
         reader.start();
-        reader.join(TimeUnit.SECONDS.toMillis(10));
+        reader.join(TimeUnit.MINUTES.toMillis(1));
         assertFalse(reader.isAlive(), "a get or put still spins on the entry whose eviction failed");
         assertEquals(1, read[0], "the entry kept its pair");
         assertEquals(2, cache.get(newer));
@@ -192,7 +192,7 @@ class DeferredLruCacheTest {
         Thread reader = new Thread(() -> read[0] = cache.get(key));
         reader.setDaemon(true); // spins on a locked entry before the fix: must not keep the JVM alive
         reader.start();
-        reader.join(TimeUnit.SECONDS.toMillis(10));
+        reader.join(TimeUnit.MINUTES.toMillis(1));
         assertFalse(reader.isAlive(), "a get still spins on the entry whose replace failed");
         assertEquals(1, read[0], "the value the failed put did not replace");
         cache.checkInvariants();

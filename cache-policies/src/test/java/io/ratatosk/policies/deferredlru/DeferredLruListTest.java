@@ -27,7 +27,7 @@ class DeferredLruListTest {
         CountDownLatch unlinked = unlinkInAnotherThread(list, 1);
         assertFalse(unlinked.await(200, TimeUnit.MILLISECONDS), "the unlink waits for the insertion's last step");
         list.finishInsert(oldNext, 1);
-        assertTrue(unlinked.await(10, TimeUnit.SECONDS));
+        assertTrue(unlinked.await(1, TimeUnit.MINUTES));
         list.releaseClaim(1);
         assertConsistent(list, new int[] {0});
     }
@@ -42,7 +42,7 @@ class DeferredLruListTest {
         CountDownLatch unlinked = unlinkInAnotherThread(list, 1);
         assertFalse(unlinked.await(200, TimeUnit.MILLISECONDS), "the unlink waits for the insertion's last step");
         list.finishInsert(oldNext, 1);
-        assertTrue(unlinked.await(10, TimeUnit.SECONDS));
+        assertTrue(unlinked.await(1, TimeUnit.MINUTES));
         list.releaseClaim(1);
         assertConsistent(list, new int[] {2, 0});
     }
@@ -54,7 +54,7 @@ class DeferredLruListTest {
         insert(list, 1);
         insert(list, 2); // HEAD -> 2 -> 1 -> 0
         for (int node : new int[] {1, 2}) { // one inside, then the one after HEAD
-            assertTrue(unlinkInAnotherThread(list, node).await(10, TimeUnit.SECONDS));
+            assertTrue(unlinkInAnotherThread(list, node).await(1, TimeUnit.MINUTES));
         }
         assertConsistent(list, new int[] {0});
     }

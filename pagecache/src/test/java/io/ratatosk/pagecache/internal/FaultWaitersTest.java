@@ -36,7 +36,7 @@ class FaultWaitersTest {
             });
             ts[i].start();
         }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        assertTrue(started.await(1, TimeUnit.MINUTES));
         Thread.sleep(20); // let them get past their spin and asleep (not needed for correctness)
         for (Thread t : ts) {
             assertTrue(t.isAlive(), "a waiter returned while the page was still FAULTING");
@@ -72,7 +72,7 @@ class FaultWaitersTest {
             });
             ts[i].start();
         }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        assertTrue(started.await(1, TimeUnit.MINUTES));
         long begin = System.nanoTime();
         Thread.sleep(2000);
         table.set(5, 42);

@@ -37,7 +37,7 @@ class WriteAwareSettingsTest {
     void aShadowFullOfPagesEvictsWithValidSettings() {
         try (FrameTable frames = new FrameTable(4)) {
             WriteAwareEviction eviction = new WriteAwareEviction(new InertPolicy("inert"), frames, 0, 4, 1, 0);
-            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            assertTimeoutPreemptively(Duration.ofMinutes(1), () -> {
                 for (long page = 0; page < 64; page++) {
                     int frame = (int) (page % 4);
                     long key = PageKey.of(1, page);
