@@ -367,7 +367,7 @@ final class OwnFileOperations {
             writer = pf.io(rnd.nextInt(f.pages), PagedFile.PF_SHARED_WRITE_LOCK);
             worker.refs.remove(ref);
             trace.append("close ").append(ref).append(' ');
-            FaultInjector.Forces forces = ref.gen().forcesTracked ? sc.injector.forcesOf(f.name) : null;
+            FaultInjector.Forces forces = worker.forcesOf(ref);
             boolean stuck = forces != null && forces.forceFailed() && forces.closedBy() == null;
             String forceFailure = null;
             try {
@@ -376,7 +376,11 @@ final class OwnFileOperations {
                     throw worker.fail("PagedFile.close() of " + ref + ", its only reference, unmapped it and returned normally"
                         + " although a force of this mapping had failed before: the failure sticks to the close", null);
                 }
-            } catch (IOException e) {
+            } catch (AssertionError e) {
+                throw e; // the model's own verdict
+            } catch (IOException | Error e) {
+                // An injected Error too, as it is: it once left this operation with the reference dropped, the file perhaps
+                // still mapped, and nothing of what the close left checked
                 if (!FaultInjector.isInjected(e)) {
                     throw worker.fail("PagedFile.close() of " + ref + " threw " + e + " with no disk fault injected", e);
                 }
@@ -385,6 +389,7 @@ final class OwnFileOperations {
                     forceFailure = message;
                 }
                 trace.append("failed: ").append(e).append(' ');
+                worker.stillMappedAfterFailedClose(ref, forces, e);
             }
             if (worker.alive(pf)) {
                 if (!sc.faulty()) {

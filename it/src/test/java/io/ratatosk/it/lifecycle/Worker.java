@@ -508,6 +508,7 @@ final class Worker implements Runnable {
         Ref ref = refs.remove(rnd.nextInt(refs.size()));
         ctxRef = ref;
         trace.append("close ").append(ref).append(' ');
+        FaultInjector.Forces forces = forcesOf(ref);
         try {
             closeJudgingStuckForce(ref, "");
         } catch (IllegalStateException e) {
@@ -516,15 +517,49 @@ final class Worker implements Runnable {
             }
             refs.add(ref); // refused while another thread's write cursor holds a page: still ours
             trace.append("refused (pinned) ");
-        } catch (IOException e) {
+        } catch (AssertionError e) {
+            throw e; // the model's own verdict
+        } catch (IOException | Error e) {
+            // An injected Error too, as it is: dropped here before, the reference was lost with the file still mapped
+            // (its count restored), and what the close left was never checked
             if (!FaultInjector.isInjected(e)) {
                 throw e;
             }
-            if (alive(ref.pf())) {
+            trace.append("failed: ").append(e).append(' ');
+            if (stillMappedAfterFailedClose(ref, forces, e)) {
                 refs.add(ref);
             }
-            trace.append("failed: ").append(e).append(' ');
         }
+    }
+
+    /** The injector's record of the forces of {@code ref}'s mapping where it speaks for its cache, else null. */
+    FaultInjector.Forces forcesOf(Ref ref) {
+        return ref.gen().forcesTracked ? sc.injector.forcesOf(ref.file().name) : null;
+    }
+
+    /**
+     * After a close of {@code ref} that threw the injected failure {@code e} (an IOException, or an Error as it is):
+     * whether the file is still mapped, checked against where the close failed. Past its point of no return (the unmap's
+     * force after every page was dropped, or the swapper's close: {@code forces.closedBy()} is this thread) the file is
+     * unmapped whatever the close threw; before it (a write, the new last page of a cut) the unmap is undone, and the file
+     * stays mapped with this reference still counted, unless a close of the cache explains its going.
+     */
+    boolean stillMappedAfterFailedClose(Ref ref, FaultInjector.Forces forces, Throwable e) {
+        boolean mapped = alive(ref.pf());
+        if (forces == null) {
+            return mapped;
+        }
+        boolean pastNoReturn = forces.closedBy() == Thread.currentThread();
+        if (mapped && pastNoReturn) {
+            throw fail("PagedFile.close() of " + ref + " got past its unmap's point of no return (every page dropped, then the"
+                + " force or the file's close) and threw " + e + ", but left the file mapped (io() gives cursors): such a close"
+                + " unmaps the file all the same", e);
+        }
+        if (!mapped && !pastNoReturn && !ref.mayBeClosed()) {
+            throw fail("PagedFile.close() of " + ref + " failed before its unmap's point of no return (" + e + "), which leaves"
+                + " the file mapped with this reference counted, but the file is unmapped and no close of the cache explains it", e);
+        }
+        return mapped;
     }
 
     /**
@@ -687,7 +722,7 @@ final class Worker implements Runnable {
      * Throws what the close threw.
      */
     private void closeJudgingStuckForce(Ref ref, String when) throws IOException {
-        FaultInjector.Forces forces = ref.gen().forcesTracked ? sc.injector.forcesOf(ref.file().name) : null;
+        FaultInjector.Forces forces = forcesOf(ref);
         boolean stuck = forces != null && forces.forceFailed() && forces.closedBy() == null;
         ref.pf().close();
         if (stuck && forces.closedBy() == Thread.currentThread()) {
