@@ -92,9 +92,11 @@ final class CloseOperations {
         trace.append(ref).append(" read ").append(id).append(" across close ");
         PageCursor c = ref.pf().io(id, PagedFile.PF_SHARED_READ_LOCK);
         try {
+            int cutsBefore = f.cutsFinished();
             boolean pinned = c.next();
             if (pinned) {
-                worker.verifyUnderReadCursor(c, f, id, false);
+                // a page another thread's truncate cut under the read leaves the cursor on no page
+                pinned = worker.verifyUnderReadCursor(c, f, id, false, cutsBefore);
             }
             // now and then a link holds a page too: it outlives the cache as its parent does
             long linkedId = rnd.nextInt(f.pages);
