@@ -31,7 +31,7 @@ final class Worker implements Runnable {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
-        BAD_INPUT(4), SHARED_TRUNCATE(6);
+        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8);
 
         final int weight;
 
@@ -160,6 +160,7 @@ final class Worker implements Runnable {
                 case OWN_FILE_UNMAP_UNDER_CURSORS -> ownFile.ownFileUnmapUnderCursors();
                 case BAD_INPUT -> misuse.badInput();
                 case SHARED_TRUNCATE -> sharedTruncate();
+                case TOUCH -> touch();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -742,6 +743,29 @@ final class Worker implements Runnable {
         } finally {
             f.cutEnds(cut, ackedBefore, outcome);
         }
+    }
+
+    /**
+     * Faults a few pages of a shared file in without pinning them, racing the others' cursors, unmaps, truncates and
+     * cache closes: it brings in at most what it was asked for, and changes no page (the reads after it judge them).
+     */
+    private void touch() throws IOException {
+        FileModel f = randomFile();
+        Ref ref = ensureRef(f);
+        long start = rnd.nextInt(f.pages + 8);
+        int count = 1 + rnd.nextInt(16);
+        trace.append("touch ").append(ref).append(' ').append(start).append('+').append(count).append(' ');
+        int touched = ref.pf().touch(start, count);
+        trace.append("= ").append(touched).append(' ');
+        if (touched < 0 || touched > count) {
+            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages", null);
+        }
+        long cached = ref.pf().numberOfCachedPages();
+        if (cached < 0 || cached > ref.gen().cache.frameCount()) {
+            throw fail("numberOfCachedPages() of " + ref + " is " + cached + " in a cache of " + ref.gen().cache.frameCount()
+                + " frames", null);
+        }
+        sc.touches.incrementAndGet();
     }
 
     private void flushAll() throws IOException {
