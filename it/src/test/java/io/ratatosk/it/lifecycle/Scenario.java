@@ -77,7 +77,8 @@ final class Scenario {
     final AtomicLong sharedTruncates = new AtomicLong();
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
     final AtomicLong sharedReadsCutUnder = new AtomicLong();
-    /** Touches of shared files. */
+    /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
+    final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
     final AtomicLong touches = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
@@ -330,7 +331,7 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + ", touches " + touches.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + ", touches " + touches.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 
