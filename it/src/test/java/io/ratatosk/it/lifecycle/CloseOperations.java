@@ -92,9 +92,11 @@ final class CloseOperations {
         trace.append(ref).append(" read ").append(id).append(" across close ");
         PageCursor c = ref.pf().io(id, PagedFile.PF_SHARED_READ_LOCK);
         try {
+            int cutsBefore = f.cutsFinished();
             boolean pinned = c.next();
             if (pinned) {
-                worker.verifyUnderReadCursor(c, f, id, false);
+                // a page another thread's truncate cut under the read leaves the cursor on no page
+                pinned = worker.verifyUnderReadCursor(c, f, id, false, cutsBefore);
             }
             // now and then a link holds a page too: it outlives the cache as its parent does
             long linkedId = rnd.nextInt(f.pages);
@@ -199,6 +201,7 @@ final class CloseOperations {
             worker.checkMappedWhilePinned(ref, id);
             worker.writeIfOwn(c, f, id, pending);
             worker.refs.remove(ref);
+            FaultInjector.Forces forces = worker.forcesOf(ref);
             try {
                 ref.pf().close();
                 trace.append("reference dropped ");
@@ -208,14 +211,16 @@ final class CloseOperations {
                 }
                 worker.refs.add(ref);
                 trace.append("refused ");
-            } catch (IOException e) {
+            } catch (IOException | Error e) {
+                // An injected Error too (a write before the refusal): it once left this operation with the reference
+                // dropped and the file mapped, and the page held was never checked again
                 if (!FaultInjector.isInjected(e)) {
                     throw e;
                 }
-                if (worker.alive(ref.pf())) {
+                trace.append("failed: ").append(e).append(' ');
+                if (worker.stillMappedAfterFailedClose(ref, forces, e)) {
                     worker.refs.add(ref); // the unmap failed: still mapped, still ours
                 }
-                trace.append("failed: ").append(e).append(' ');
             }
             if (!worker.alive(ref.pf()) && !ref.mayBeClosed()) {
                 throw worker.fail("PagedFile.close() unmapped " + f.name + " while this thread's write cursor held page " + id, null);

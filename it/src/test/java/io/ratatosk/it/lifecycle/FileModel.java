@@ -3,6 +3,7 @@ package io.ratatosk.it.lifecycle;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
@@ -15,6 +16,14 @@ import java.util.function.Function;
  * moved on or closed without an exception). A page read at any time must hold a version between
  * the one acknowledged before the read and the one started after it; an all-zero page only while
  * nothing was acknowledged. Every other page (a hole) must read as zeros.
+ *
+ * <p>Any thread may cut a shared file to a middle page while the others read and write it ({@link #cutBegins},
+ * {@link #cutEnds}). What the model knows of a cut slot: the versions acknowledged before the truncate began were
+ * cut, and never come back; those started after it returned were written after the cut; of those in between it
+ * cannot tell whether their write came before the cut or after it (the truncate refuses a page held by a write
+ * cursor, so each came wholly before or wholly after), so their acknowledgements are left out ({@link #ack}).
+ * A check that read the model before a cut whose bookkeeping was not yet done ({@link Seen}) takes a page read as
+ * zeros, past the end, or cut under its read cursor for what the cut may have made of it.
  */
 final class FileModel {
     /** Far page ids: within ext4's 16 TiB at 4k pages, far past every cache, and the last id a page key can address. */
@@ -48,6 +57,14 @@ final class FileModel {
      */
     private volatile long lastPageLow = -1;
     private volatile long lastPageHigh = -1;
+    /**
+     * Per slot, the versions up to this one may or may not have survived a truncate that overlapped their write: an
+     * acknowledgement of one of them says nothing of what the page holds, and is left out.
+     */
+    private final AtomicLongArray uncertainUpTo;
+    /** Truncates of this file begun, and those whose bookkeeping is done: see {@link Seen}. */
+    private final AtomicInteger cutsBegun = new AtomicInteger();
+    private final AtomicInteger cutsFinished = new AtomicInteger();
 
     FileModel(int index, String name, long tag, int pageSize, int pages, int threads, List<Path> spellings,
               Function<Path, String> labels) {
@@ -82,6 +99,7 @@ final class FileModel {
         this.started = new AtomicLongArray(slotPageIds.length);
         this.acked = new AtomicLongArray(slotPageIds.length);
         this.cutFloor = new AtomicLongArray(slotPageIds.length);
+        this.uncertainUpTo = new AtomicLongArray(slotPageIds.length);
     }
 
     int slots() {
@@ -136,10 +154,100 @@ final class FileModel {
         return started.incrementAndGet(slot);
     }
 
-    /** The owner's write of {@code version} to {@code slot} was acknowledged. */
-    void ack(int slot, long version) {
+    /**
+     * The owner's write of {@code version} to {@code slot} was acknowledged; left out where a truncate may have cut it
+     * (under the lock {@link #cutEnds} takes, so that no acknowledgement of a cut version comes in after its reset).
+     */
+    synchronized void ack(int slot, long version) {
+        if (version <= uncertainUpTo.get(slot)) {
+            return;
+        }
         acked.accumulateAndGet(slot, version, Math::max);
         maxAckedPageId.accumulateAndGet(pageId(slot), Math::max);
+    }
+
+    /**
+     * What a check read of the model before it read the page (or its end): the slot's acknowledged version and cut floor,
+     * and how many truncates of the file had done their bookkeeping. A truncate begun since (or under way then) may have
+     * cut the page without the model saying so yet.
+     */
+    record Seen(long acked, long cutFloor, int cutsFinished) {
+    }
+
+    /** The model of {@code slot} as it is now: read before the page is. */
+    Seen seen(int slot) {
+        return seen(slot, cutsFinished.get()); // first: a cut that finishes after this left its mark in what is read next
+    }
+
+    /** As {@link #seen(int)}, excusing the cuts under way since {@code cutsFinishedBefore} was read (before a cursor's move). */
+    Seen seen(int slot, int cutsFinishedBefore) {
+        return new Seen(acked.get(slot), cutFloor.get(slot), cutsFinishedBefore);
+    }
+
+    /** {@code ackedBefore} of {@code slot} with no cut excused: a thread's own file, which no other thread cuts. */
+    Seen seenExactly(int slot, long ackedBefore) {
+        return new Seen(ackedBefore, cutFloor.get(slot), Integer.MAX_VALUE);
+    }
+
+    /** How many truncates did their bookkeeping so far: read before what {@link #cutSince} is to excuse. */
+    int cutsFinished() {
+        return cutsFinished.get();
+    }
+
+    /** Whether a truncate began since {@code finishedBefore} was read, or was under way then. */
+    boolean cutSince(int finishedBefore) {
+        return cutsBegun.get() > finishedBefore;
+    }
+
+    /** What came of a truncate: the cut made, none (refused, or its cut failed: nothing changed), or not known. */
+    enum CutOutcome { MADE, NONE, UNKNOWN }
+
+    /**
+     * A truncate of this file begins: returns the versions acknowledged so far, per slot, which a cut made by it cuts
+     * for certain (their writes ended before it began).
+     */
+    long[] cutBegins() {
+        cutsBegun.incrementAndGet();
+        long[] ackedBefore = new long[slots()];
+        for (int s = 0; s < ackedBefore.length; s++) {
+            ackedBefore[s] = acked(s);
+        }
+        return ackedBefore;
+    }
+
+    /**
+     * The truncate to {@code pageCount} pages that {@link #cutBegins} returned {@code ackedBefore} for has returned (or
+     * failed): each page it may have cut holds zeros, or a version written after the cut. The versions started by now
+     * are uncertain from here on; those acknowledged before it began may never come back where the cut was made.
+     */
+    synchronized void cutEnds(long pageCount, long[] ackedBefore, CutOutcome outcome) {
+        try {
+            if (outcome == CutOutcome.NONE) {
+                return;
+            }
+            long maxAcked = -1;
+            for (int s = 0; s < slots(); s++) {
+                if (pageId(s) < pageCount) {
+                    if (acked(s) > 0) {
+                        maxAcked = Math.max(maxAcked, pageId(s));
+                    }
+                    continue;
+                }
+                long startedNow = started(s); // after the truncate returned: a version started later was written after the cut
+                uncertainUpTo.accumulateAndGet(s, startedNow, Math::max);
+                if (outcome == CutOutcome.MADE) {
+                    cutFloor.accumulateAndGet(s, ackedBefore[s], Math::max);
+                }
+                if (acked(s) <= startedNow) {
+                    acked.set(s, 0);
+                } else {
+                    maxAcked = Math.max(maxAcked, pageId(s));
+                }
+            }
+            maxAckedPageId.set(maxAcked);
+        } finally {
+            cutsFinished.incrementAndGet();
+        }
     }
 
     long maxAckedPageId() {
@@ -152,6 +260,19 @@ final class FileModel {
      * their last version). Only the owner calls this, with no write of its own in flight.
      */
     void truncated(long pageCount, boolean certain) {
+        try {
+            truncatedOwnFile(pageCount, certain);
+        } finally {
+            cutsFinished.incrementAndGet();
+        }
+    }
+
+    /** A truncate of this (private) file failed cutting it, so it changed nothing: only its bookkeeping is done. */
+    void cutChangedNothing() {
+        cutsFinished.incrementAndGet();
+    }
+
+    private void truncatedOwnFile(long pageCount, boolean certain) {
         long maxAcked = -1;
         for (int s = 0; s < slots(); s++) {
             if (pageId(s) >= pageCount) {
@@ -195,9 +316,10 @@ final class FileModel {
      * Null if {@code version} (read from {@code slot}, with {@code ackedBefore} read before the page was) is
      * possible; else why not.
      */
-    String judge(int slot, long version, long ackedBefore) {
+    String judge(int slot, long version, Seen before) {
         long startedNow = started(slot);
-        if (version == 0 && ackedBefore > 0) {
+        long ackedBefore = before.acked();
+        if (version == 0 && ackedBefore > 0 && !cutSince(before.cutsFinished())) {
             return "reads as never written, but version " + ackedBefore + " was acknowledged (lost write)";
         }
         if (version != 0 && version < ackedBefore) {
@@ -206,8 +328,8 @@ final class FileModel {
         if (version > startedNow) {
             return "holds version " + version + ", but only " + startedNow + " versions were ever written";
         }
-        if (version != 0 && version <= cutFloor.get(slot)) {
-            return "holds version " + version + ", but a truncate cut the page off after version " + cutFloor.get(slot)
+        if (version != 0 && version <= before.cutFloor()) {
+            return "holds version " + version + ", but a truncate cut the page off after version " + before.cutFloor()
                 + " was written (a cut page came back)";
         }
         return null;

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
  * cursors ({@code next()}, {@code next(id)}, far and invalid ids), cursors with linked cursors (read in one
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
- * cursors (each must throw IllegalStateException), flush, truncate (past every page the model
- * writes, so that it loses nothing while its gate races the rest), cache close and reopen, over
+ * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), flush, touch, truncate (past every page the model
+ * writes, so that it loses nothing while its gate races the rest; and to a middle page of a shared file while the
+ * others read and write it, where the model learns what it cannot know: see {@link FileModel}), cache close and reopen, over
  * several files, small caches with the background evictor on or off, and every policy, against a model of
  * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
  * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps

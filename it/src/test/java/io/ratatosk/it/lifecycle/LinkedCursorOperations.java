@@ -45,9 +45,10 @@ final class LinkedCursorOperations {
         try {
             int slotA = f.slotOf(first);
             int slotB = f.slotOf(second);
+            int cutsBefore = f.cutsFinished();
             long maxAcked = f.maxAckedPageId();
-            long ackedA = f.acked(slotA);
-            long ackedB = slotB >= 0 ? f.acked(slotB) : 0;
+            FileModel.Seen seenA = f.seen(slotA, cutsBefore);
+            FileModel.Seen seenB = slotB >= 0 ? f.seen(slotB, cutsBefore) : null;
             boolean closedBefore = ref.gen().closed;
             boolean onFirst = parent.next();
             trace.append("next()=").append(onFirst).append(' ');
@@ -56,7 +57,7 @@ final class LinkedCursorOperations {
                     + " returned before the call, instead of throwing IllegalStateException", null);
             }
             if (!onFirst) {
-                if (first <= maxAcked) {
+                if (first <= maxAcked && !f.cutSince(cutsBefore)) {
                     throw worker.fail("read cursor next(" + first + ") on " + ref + " returned false (past the end), but page "
                         + maxAcked + " was acknowledged", null);
                 }
@@ -83,17 +84,24 @@ final class LinkedCursorOperations {
                 }
             } while (parent.shouldRetry());
             trace.append("link next()=").append(onSecond).append(' ');
-            if (parent.checkAndClearBoundsFlag()) {
+            boolean cutUnder = parent.checkAndClearBoundsFlag();
+            if (cutUnder && !f.cutSince(cutsBefore)) {
                 throw worker.fail("bounds flag raised by in-page reads of " + f.name + " pages " + first + " and " + second
                     + " through a cursor and its link", null);
             }
-            if (!onSecond && second <= maxAcked) {
+            if (!onSecond && second <= maxAcked && !f.cutSince(cutsBefore)) {
                 throw worker.fail("linked read cursor next(" + second + ") on " + ref + " returned false (past the end), but page "
                     + maxAcked + " was acknowledged", null);
             }
-            judgeLinkedRead(f, first, a, slotA, ackedA, "read cursor");
-            if (onSecond) {
-                judgeLinkedRead(f, second, b, slotB, ackedB, "linked read cursor");
+            if (cutUnder) {
+                // a truncate cut the parent's page or the link's under the record: void, and the parent says so. Only the
+                // pages read in bounds hold what they held; the other reads nothing
+                worker.expectCutUnder(parent, f, first, allZero(a) ? a : b);
+            } else {
+                judgeLinkedRead(f, first, a, slotA, seenA, "read cursor");
+                if (onSecond) {
+                    judgeLinkedRead(f, second, b, slotB, seenB, "linked read cursor");
+                }
             }
             sc.linkedRecords.incrementAndGet();
             if (link != null && rnd.nextBoolean()) {
@@ -112,7 +120,16 @@ final class LinkedCursorOperations {
         }
     }
 
-    private void judgeLinkedRead(FileModel f, long id, long[] words, int slot, long ackedBefore, String what) {
+    private static boolean allZero(long[] words) {
+        for (long w : words) {
+            if (w != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void judgeLinkedRead(FileModel f, long id, long[] words, int slot, FileModel.Seen seen, String what) {
         long version;
         try {
             version = PageImage.versionOf(words, f.tag, id);
@@ -122,7 +139,7 @@ final class LinkedCursorOperations {
         }
         trace.append('v').append(version).append(' ');
         String wrong = slot < 0 ? version == 0 ? null : "holds version " + version + ", but no thread writes it"
-            : f.judge(slot, version, ackedBefore);
+            : f.judge(slot, version, seen);
         if (wrong != null) {
             throw worker.fail(what + ": " + (slot >= 0 ? f.describe(slot) : f.name + " page " + id) + " " + wrong, null);
         }

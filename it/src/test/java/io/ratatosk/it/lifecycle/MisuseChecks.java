@@ -5,6 +5,9 @@ import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A worker's calls that the cache must refuse and survive: calls on closed cursors (IllegalStateException) and
@@ -64,7 +67,14 @@ final class MisuseChecks {
                     worker.writeIfOwn(c, f, id, pending);
                 }
             }
-            worker.closeCursor(c);
+            if (rnd.nextInt(4) == 0) {
+                // closed on two threads at once (a cursor shared by mistake, or the parent here and its link there): one
+                // close releases the page and uncounts the cursor, the other does nothing (the scenario's end checks that
+                // no cache counts a cursor open: one uncounted twice would let a closed cache free memory under another)
+                closeOnTwoThreads(c, link != null && rnd.nextBoolean() ? link : c);
+            } else {
+                worker.closeCursor(c);
+            }
             pending.ack();
             worker.closeCursor(c); // a second close does nothing
             expectRefusedAfterClose(c, "a closed " + (write ? "write" : "read") + " cursor");
@@ -75,6 +85,48 @@ final class MisuseChecks {
             worker.closeCursor(c);
             pending.ack();
         }
+    }
+
+    /**
+     * Closes {@code mine} on this thread while another thread closes {@code theirs} (the same cursor, or its link) at the
+     * same moment: both closes return normally, and neither waits for the other.
+     */
+    private void closeOnTwoThreads(PageCursor mine, PageCursor theirs) {
+        trace.append(mine == theirs ? "closed on two threads at once " : "closed here, its link on another thread at once ");
+        CountDownLatch start = new CountDownLatch(2);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                start.countDown();
+                start.await();
+                theirs.close();
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        }, Thread.currentThread().getName() + "-closer");
+        other.setDaemon(true);
+        other.start();
+        start.countDown();
+        try {
+            start.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        worker.closeCursor(mine);
+        try {
+            other.join(TimeUnit.SECONDS.toMillis(20));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (other.isAlive()) {
+            throw worker.fail("PageCursor.close() on another thread, at the same time as this thread's close, has not returned"
+                + " after 20 s", null);
+        }
+        if (failed.get() != null) {
+            throw worker.fail("PageCursor.close() on another thread, at the same time as this thread's close, threw " + failed.get(),
+                failed.get());
+        }
+        sc.cursorsClosedOnTwoThreads.incrementAndGet();
     }
 
     /** One to three calls on the closed cursor {@code c}, drawn from every method but close: each must throw IllegalStateException. */

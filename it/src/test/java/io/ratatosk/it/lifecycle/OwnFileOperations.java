@@ -115,6 +115,7 @@ final class OwnFileOperations {
             trace.append("truncate(").append(cut).append(") ");
             boolean certain = false;
             boolean cutFailed = false;
+            f.cutBegins(); // counted, so that a disk check of another thread's cache close excuses it until it is booked
             try {
                 ref.pf().truncate(cut);
                 certain = true;
@@ -128,6 +129,8 @@ final class OwnFileOperations {
             } finally {
                 if (!cutFailed) {
                     f.truncated(cut, certain);
+                } else {
+                    f.cutChangedNothing();
                 }
             }
             long cutMade = cut;
@@ -193,12 +196,14 @@ final class OwnFileOperations {
             }
             worker.writeIfOwn(link, f, held, pending);
             long lastBefore = ref.pf().getLastPageId();
+            f.cutBegins();
             try {
                 ref.pf().truncate(cut);
                 f.truncated(cut, true);
                 throw worker.fail("truncate(" + cut + ") of " + ref + " returned normally while this thread's linked write cursor"
                     + " held page " + held, null);
             } catch (IllegalStateException e) {
+                f.cutChangedNothing();
                 if (!worker.alive(ref.pf())) {
                     throw e; // the cache closed meanwhile: judged as such
                 }
@@ -263,7 +268,7 @@ final class OwnFileOperations {
 
     private void judgeAcrossTruncate(FileModel f, long id, long[] words, long ackedBefore, long cut) {
         long version = PageImage.versionOf(words, f.tag, id);
-        String wrong = f.judge(f.slotOf(id), version, ackedBefore);
+        String wrong = f.judge(f.slotOf(id), version, f.seenExactly(f.slotOf(id), ackedBefore));
         if (wrong != null) {
             throw worker.fail("read cursor across truncate(" + cut + "): " + f.describe(f.slotOf(id)) + " " + wrong, null);
         }
@@ -367,7 +372,7 @@ final class OwnFileOperations {
             writer = pf.io(rnd.nextInt(f.pages), PagedFile.PF_SHARED_WRITE_LOCK);
             worker.refs.remove(ref);
             trace.append("close ").append(ref).append(' ');
-            FaultInjector.Forces forces = ref.gen().forcesTracked ? sc.injector.forcesOf(f.name) : null;
+            FaultInjector.Forces forces = worker.forcesOf(ref);
             boolean stuck = forces != null && forces.forceFailed() && forces.closedBy() == null;
             String forceFailure = null;
             try {
@@ -376,7 +381,11 @@ final class OwnFileOperations {
                     throw worker.fail("PagedFile.close() of " + ref + ", its only reference, unmapped it and returned normally"
                         + " although a force of this mapping had failed before: the failure sticks to the close", null);
                 }
-            } catch (IOException e) {
+            } catch (AssertionError e) {
+                throw e; // the model's own verdict
+            } catch (IOException | Error e) {
+                // An injected Error too, as it is: it once left this operation with the reference dropped, the file perhaps
+                // still mapped, and nothing of what the close left checked
                 if (!FaultInjector.isInjected(e)) {
                     throw worker.fail("PagedFile.close() of " + ref + " threw " + e + " with no disk fault injected", e);
                 }
@@ -385,6 +394,7 @@ final class OwnFileOperations {
                     forceFailure = message;
                 }
                 trace.append("failed: ").append(e).append(' ');
+                worker.stillMappedAfterFailedClose(ref, forces, e);
             }
             if (worker.alive(pf)) {
                 if (!sc.faulty()) {

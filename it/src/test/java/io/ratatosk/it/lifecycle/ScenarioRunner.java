@@ -152,7 +152,7 @@ final class ScenarioRunner {
                 } catch (PageImage.DamagedPage e) {
                     throw sc.fail("fresh cache: " + f.describe(s) + " " + e.getMessage(), null);
                 }
-                String wrong = f.judge(s, version, f.acked(s));
+                String wrong = f.judge(s, version, f.seen(s));
                 if (wrong == null && f.acked(s) == f.started(s) && version != f.acked(s)) {
                     wrong = "holds version " + version + " instead of " + f.acked(s);
                 }

@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.pagecache.CursorException;
 import io.ratatosk.pagecache.NoEvictableFrameException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
@@ -30,7 +31,7 @@ final class Worker implements Runnable {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
-        BAD_INPUT(4);
+        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8);
 
         final int weight;
 
@@ -158,6 +159,8 @@ final class Worker implements Runnable {
                 case OWN_FILE_END -> ownFile.ownFileEnd();
                 case OWN_FILE_UNMAP_UNDER_CURSORS -> ownFile.ownFileUnmapUnderCursors();
                 case BAD_INPUT -> misuse.badInput();
+                case SHARED_TRUNCATE -> sharedTruncate();
+                case TOUCH -> touch();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -239,6 +242,7 @@ final class Worker implements Runnable {
                 }
                 boolean sequential = kind < 50 && expectNext >= 0;
                 long id = sequential ? expectNext : anyPage(f);
+                int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
                 boolean ok = sequential ? c.next() : c.next(id);
@@ -248,7 +252,7 @@ final class Worker implements Runnable {
                         + " had returned before the call, instead of throwing IllegalStateException", null);
                 }
                 if (!ok) {
-                    if (id <= maxAcked) {
+                    if (id <= maxAcked && !f.cutSince(cutsBefore)) {
                         throw fail("read cursor next(" + id + ") on " + ref + " returned false (past the end), but page "
                             + maxAcked + " was acknowledged" + (alive(ref.pf()) ? "" : "; the file is unmapped, so next()"
                             + " must throw IllegalStateException"), null);
@@ -260,21 +264,35 @@ final class Worker implements Runnable {
                 if (slow) {
                     LockSupport.parkNanos(200_000);
                 }
-                verifyUnderReadCursor(c, f, id, slow);
-                expectNext = id + 1;
+                // a read that a truncate cut under it leaves the cursor on no page: go on with a jump
+                expectNext = verifyUnderReadCursor(c, f, id, slow, cutsBefore) ? id + 1 : -1;
             }
         } finally {
             closeCursor(c);
         }
     }
 
+    /** As below, for a file no other thread cuts (this thread's own): nothing is excused. */
     void verifyUnderReadCursor(PageCursor c, FileModel f, long id, boolean slow) throws IOException {
+        verifyUnderReadCursor(c, f, id, slow, f.cutsFinished());
+    }
+
+    /**
+     * Reads the page under the read cursor {@code c} (moved to {@code id} after {@code cutsBefore} was read) and judges
+     * it. A truncate begun since may have cut the page under the read: the cursor then says so (the read out of bounds,
+     * a cursor exception), and the read is void; returns false then, true for a page read and judged.
+     */
+    boolean verifyUnderReadCursor(PageCursor c, FileModel f, long id, boolean slow, int cutsBefore) throws IOException {
         int slot = f.slotOf(id);
-        long ackedBefore = slot >= 0 ? f.acked(slot) : 0;
+        FileModel.Seen seen = slot >= 0 ? f.seen(slot, cutsBefore) : null;
         long[] words = new long[PageImage.words(f.pageSize)];
         PageImage.readValidated(c, words, slow ? Thread::yield : null);
         if (c.checkAndClearBoundsFlag()) {
-            throw fail("bounds flag raised by in-page reads of " + f.name + " page " + id, null);
+            if (!f.cutSince(cutsBefore)) {
+                throw fail("bounds flag raised by in-page reads of " + f.name + " page " + id, null);
+            }
+            expectCutUnder(c, f, id, words);
+            return false;
         }
         long version;
         try {
@@ -288,12 +306,38 @@ final class Worker implements Runnable {
             if (version != 0) {
                 throw fail("read cursor: " + f.name + " page " + id + ", which no thread writes, holds version " + version, null);
             }
-            return;
+            return true;
         }
-        String wrong = f.judge(slot, version, ackedBefore);
+        String wrong = f.judge(slot, version, seen);
         if (wrong != null) {
             throw fail("read cursor: " + f.describe(slot) + " " + wrong, null);
         }
+        return true;
+    }
+
+    /**
+     * A read of {@code f} page {@code id} (or of a link's page) whose in-page reads went out of bounds under a truncate of
+     * the file: the page was cut under it, so its {@code shouldRetry()} left it on no page, where nothing is read (zeros
+     * out of bounds, never the page's old bytes) and its cursor exception says the page was truncated away.
+     */
+    void expectCutUnder(PageCursor c, FileModel f, long id, long[]... reads) {
+        for (long[] words : reads) {
+            for (int i = 0; i < words.length; i++) {
+                if (words[i] != 0) {
+                    throw fail("a read of " + f.name + " page " + id + " went out of bounds under a truncate, but read word " + i
+                        + " = " + Long.toHexString(words[i]) + " after its shouldRetry(): a cursor on no page reads nothing", null);
+                }
+            }
+        }
+        try {
+            c.checkAndClearCursorException();
+        } catch (CursorException e) {
+            trace.append("cut under the read: ").append(e.getMessage()).append(' ');
+            sc.sharedReadsCutUnder.incrementAndGet();
+            return;
+        }
+        throw fail("a read of " + f.name + " page " + id + " went out of bounds under a truncate of the file, but the cursor has"
+            + " no cursor exception to say its page was cut", null);
     }
 
     private void write() throws IOException {
@@ -320,13 +364,14 @@ final class Worker implements Runnable {
                 }
                 boolean sequential = kind < 45 && expectNext >= 0;
                 long id = sequential ? expectNext : ownPage(f);
+                int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
                 boolean ok = sequential ? c.next() : c.next(id);
                 pending.ack(); // moved on
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
                 if (!ok) {
-                    if (!noGrow || id <= maxAcked) {
+                    if (!noGrow || (id <= maxAcked && !f.cutSince(cutsBefore))) {
                         throw fail("write cursor" + (noGrow ? " (PF_NO_GROW)" : "") + " next(" + id + ") on " + ref
                             + " returned false; highest acknowledged page " + maxAcked, null);
                     }
@@ -356,6 +401,8 @@ final class Worker implements Runnable {
         long id = f.pageId(slot);
         boolean ok;
         trace.append("far next(").append(id).append(")=");
+        int cutsBefore = f.cutsFinished();
+        long maxAcked = f.maxAckedPageId();
         try {
             ok = c.next(id);
         } catch (IllegalArgumentException | IOException e) {
@@ -369,7 +416,7 @@ final class Worker implements Runnable {
         pending.ack();
         trace.append(ok).append(' ');
         if (!ok) {
-            if (!noGrow || id <= f.maxAckedPageId()) {
+            if (!noGrow || (id <= maxAcked && !f.cutSince(cutsBefore))) {
                 throw fail("write cursor next(" + id + ") on " + ref + " returned false", null);
             }
             return;
@@ -387,6 +434,9 @@ final class Worker implements Runnable {
             trace.append("pinned ");
             return;
         }
+        // After the pin, which a truncate cannot cut while it lasts: one that cut the page before is done with its
+        // bookkeeping by now, or is excused as under way
+        FileModel.Seen seen = f.seen(slot);
         long[] words = new long[PageImage.words(f.pageSize)];
         PageImage.readPinned(c, words);
         long version;
@@ -395,7 +445,7 @@ final class Worker implements Runnable {
         } catch (PageImage.DamagedPage e) {
             throw fail("write cursor, before writing: " + f.describe(slot) + " " + e.getMessage(), null);
         }
-        String wrong = f.judge(slot, version, f.acked(slot));
+        String wrong = f.judge(slot, version, seen);
         if (wrong != null) {
             throw fail("write cursor, before writing: " + f.describe(slot) + " " + wrong, null);
         }
@@ -508,6 +558,7 @@ final class Worker implements Runnable {
         Ref ref = refs.remove(rnd.nextInt(refs.size()));
         ctxRef = ref;
         trace.append("close ").append(ref).append(' ');
+        FaultInjector.Forces forces = forcesOf(ref);
         try {
             closeJudgingStuckForce(ref, "");
         } catch (IllegalStateException e) {
@@ -516,15 +567,49 @@ final class Worker implements Runnable {
             }
             refs.add(ref); // refused while another thread's write cursor holds a page: still ours
             trace.append("refused (pinned) ");
-        } catch (IOException e) {
+        } catch (AssertionError e) {
+            throw e; // the model's own verdict
+        } catch (IOException | Error e) {
+            // An injected Error too, as it is: dropped here before, the reference was lost with the file still mapped
+            // (its count restored), and what the close left was never checked
             if (!FaultInjector.isInjected(e)) {
                 throw e;
             }
-            if (alive(ref.pf())) {
+            trace.append("failed: ").append(e).append(' ');
+            if (stillMappedAfterFailedClose(ref, forces, e)) {
                 refs.add(ref);
             }
-            trace.append("failed: ").append(e).append(' ');
         }
+    }
+
+    /** The injector's record of the forces of {@code ref}'s mapping where it speaks for its cache, else null. */
+    FaultInjector.Forces forcesOf(Ref ref) {
+        return ref.gen().forcesTracked ? sc.injector.forcesOf(ref.file().name) : null;
+    }
+
+    /**
+     * After a close of {@code ref} that threw the injected failure {@code e} (an IOException, or an Error as it is):
+     * whether the file is still mapped, checked against where the close failed. Past its point of no return (the unmap's
+     * force after every page was dropped, or the swapper's close: {@code forces.closedBy()} is this thread) the file is
+     * unmapped whatever the close threw; before it (a write, the new last page of a cut) the unmap is undone, and the file
+     * stays mapped with this reference still counted, unless a close of the cache explains its going.
+     */
+    boolean stillMappedAfterFailedClose(Ref ref, FaultInjector.Forces forces, Throwable e) {
+        boolean mapped = alive(ref.pf());
+        if (forces == null) {
+            return mapped;
+        }
+        boolean pastNoReturn = forces.closedBy() == Thread.currentThread();
+        if (mapped && pastNoReturn) {
+            throw fail("PagedFile.close() of " + ref + " got past its unmap's point of no return (every page dropped, then the"
+                + " force or the file's close) and threw " + e + ", but left the file mapped (io() gives cursors): such a close"
+                + " unmaps the file all the same", e);
+        }
+        if (!mapped && !pastNoReturn && !ref.mayBeClosed()) {
+            throw fail("PagedFile.close() of " + ref + " failed before its unmap's point of no return (" + e + "), which leaves"
+                + " the file mapped with this reference counted, but the file is unmapped and no close of the cache explains it", e);
+        }
+        return mapped;
     }
 
     /**
@@ -579,14 +664,108 @@ final class Worker implements Runnable {
      */
     private void truncatePastEveryPage() throws IOException {
         Ref ref = ensureRef(randomFile());
+        int cutsBefore = ref.file().cutsFinished();
         long last = ref.pf().getLastPageId();
         trace.append("truncate ").append(ref).append(' ');
         ref.pf().truncate(ref.pf().maxPageId() + 1);
         long after = ref.pf().getLastPageId();
-        if (after < last) {
+        if (after < last && !ref.file().cutSince(cutsBefore)) { // another thread's cut to a middle page lowers it
             throw fail("truncate(" + (ref.pf().maxPageId() + 1) + ") of " + ref + " lowered its last page from " + last
                 + " to " + after + ", cutting pages it must keep", null);
         }
+    }
+
+    /**
+     * A truncate of a file every thread reads and writes, to a page in its upper half now and then anywhere, while the
+     * others go on. Refused while another thread's write cursor holds a page past the cut (nothing changed then). The
+     * model learns what the cut leaves ({@link FileModel#cutEnds}): what was acknowledged before it is gone for good,
+     * what was written while it ran may or may not be, and the other threads' checks that overlapped it take a page
+     * read as zeros, past the end, or cut under their read cursor for what it may be now.
+     */
+    private void sharedTruncate() throws IOException {
+        FileModel f = randomFile();
+        Ref ref = ensureRef(f);
+        long cut = rnd.nextInt(8) == 0 ? rnd.nextInt(f.pages + 1) : f.pages / 2 + rnd.nextInt(f.pages - f.pages / 2 + 1);
+        trace.append("truncate ").append(ref).append(" to ").append(cut).append(' ');
+        // half the time this thread reads a page past the cut as it runs: the read must find out at its shouldRetry()
+        long readId = cut < f.pages && rnd.nextBoolean() ? cut + rnd.nextInt((int) (f.pages - cut)) : -1;
+        int cutsBefore = f.cutsFinished();
+        PageCursor reader = readId >= 0 ? ref.pf().io(readId, PagedFile.PF_SHARED_READ_LOCK) : null;
+        try {
+            boolean readerOn = reader != null && reader.next();
+            if (readerOn) {
+                PageImage.readPinned(reader, new long[PageImage.words(f.pageSize)]);
+                trace.append("reading ").append(readId).append(' ');
+            }
+            if (truncateShared(ref, cut) && readerOn && !reader.shouldRetry()) {
+                throw fail("shouldRetry() of a read cursor on page " + readId + " of " + ref + " returned false after truncate("
+                    + cut + ") cut it off: the read through it is void", null);
+            }
+            if (readerOn) {
+                // on no page (its reads out of bounds, a cursor exception), or on the page again where another thread grew
+                // the file back to it meanwhile: then it holds zeros or what was written since, never what was cut
+                verifyUnderReadCursor(reader, f, readId, false, cutsBefore);
+            }
+        } finally {
+            if (reader != null) {
+                closeCursor(reader);
+            }
+        }
+    }
+
+    /** Truncates the shared file of {@code ref} to {@code cut} pages, telling the model; true if the cut was made. */
+    private boolean truncateShared(Ref ref, long cut) throws IOException {
+        FileModel f = ref.file();
+        long[] ackedBefore = f.cutBegins();
+        FileModel.CutOutcome outcome = FileModel.CutOutcome.UNKNOWN;
+        try {
+            ref.pf().truncate(cut);
+            outcome = FileModel.CutOutcome.MADE;
+            sc.sharedTruncates.incrementAndGet();
+            return true;
+        } catch (IllegalStateException e) {
+            outcome = FileModel.CutOutcome.NONE; // refused: held by a write cursor, or the file unmapped
+            if (!String.valueOf(e.getMessage()).contains("held by a write cursor")) {
+                throw e; // judged: a close must explain it
+            }
+            if (sc.config.threads() == 1) {
+                throw fail("truncate(" + cut + ") of " + ref + " was refused for a page held by a write cursor, but no cursor of"
+                    + " any thread is open", e);
+            }
+            sc.sharedTruncatesRefused.incrementAndGet();
+            trace.append("refused (pinned) ");
+            return false;
+        } catch (IOException | Error e) {
+            if (FaultInjector.failedAt(e, FaultInjector.TRUNCATE)) {
+                outcome = FileModel.CutOutcome.NONE; // the swapper's cut failed: nothing changed, the cache promises
+            }
+            throw e;
+        } finally {
+            f.cutEnds(cut, ackedBefore, outcome);
+        }
+    }
+
+    /**
+     * Faults a few pages of a shared file in without pinning them, racing the others' cursors, unmaps, truncates and
+     * cache closes: it brings in at most what it was asked for, and changes no page (the reads after it judge them).
+     */
+    private void touch() throws IOException {
+        FileModel f = randomFile();
+        Ref ref = ensureRef(f);
+        long start = rnd.nextInt(f.pages + 8);
+        int count = 1 + rnd.nextInt(16);
+        trace.append("touch ").append(ref).append(' ').append(start).append('+').append(count).append(' ');
+        int touched = ref.pf().touch(start, count);
+        trace.append("= ").append(touched).append(' ');
+        if (touched < 0 || touched > count) {
+            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages", null);
+        }
+        long cached = ref.pf().numberOfCachedPages();
+        if (cached < 0 || cached > ref.gen().cache.frameCount()) {
+            throw fail("numberOfCachedPages() of " + ref + " is " + cached + " in a cache of " + ref.gen().cache.frameCount()
+                + " frames", null);
+        }
+        sc.touches.incrementAndGet();
     }
 
     private void flushAll() throws IOException {
@@ -687,7 +866,7 @@ final class Worker implements Runnable {
      * Throws what the close threw.
      */
     private void closeJudgingStuckForce(Ref ref, String when) throws IOException {
-        FaultInjector.Forces forces = ref.gen().forcesTracked ? sc.injector.forcesOf(ref.file().name) : null;
+        FaultInjector.Forces forces = forcesOf(ref);
         boolean stuck = forces != null && forces.forceFailed() && forces.closedBy() == null;
         ref.pf().close();
         if (stuck && forces.closedBy() == Thread.currentThread()) {
