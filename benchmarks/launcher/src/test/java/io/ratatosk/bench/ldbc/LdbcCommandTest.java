@@ -318,6 +318,21 @@ class LdbcCommandTest {
      * --dump-results and --record-trace naming one file wrote both into it at once (a trace the simulator could not
      * read); one naming a file of the --data folder destroyed it after the load, or the report's own summary.json.
      */
+    /**
+     * A --data-cache that holds the default --out (bench-out/ldbc/DATE-TIME under the checkout; --data-cache . there) was
+     * refused as "--out ... is inside --data-cache ...: name a folder elsewhere", naming an option never given.
+     */
+    @Test
+    void aDataCacheHoldingTheDefaultOutSaysTheOutIsTheDefault() {
+        Path here = Path.of("").toAbsolutePath();
+        assertEquals(2, bench("ldbc", "--quiet", "--data", "sample", "--policies", "clock", "--data-cache", here.toString(),
+            "--warmup", "0", "--ops", "40"), err.toString());
+        assertTrue(err.toString().contains("the default --out, " + here.resolve("bench-out").resolve("ldbc")), err.toString());
+        assertTrue(err.toString().contains("is inside --data-cache " + here + ", the runner's own copies of the data: give"
+            + " --out a folder elsewhere, or a --data-cache that does not hold " + here.resolve("bench-out").resolve("ldbc")),
+            err.toString());
+    }
+
     @Test
     void outputsThatWouldOverwriteEachOtherOrTheDataAreRefusedBeforeTheRun() throws IOException {
         Path data = dir.resolve("data");

@@ -279,7 +279,14 @@ public final class LdbcCommand implements Callable<Integer> {
                 }
                 refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
                 refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
-                refuseInside("--out", plannedOut, "--data-cache", cacheDir);
+                if (out != null) {
+                    refuseInside("--out", plannedOut, "--data-cache", cacheDir);
+                } else if (resolved(plannedOut).startsWith(resolved(cacheDir))) {
+                    // Said as --out's refusal, it named an option the user never gave: --data-cache . in the checkout
+                    throw new IllegalArgumentException("the default --out, " + plannedOut + ", is inside --data-cache "
+                        + cacheDir + ", the runner's own copies of the data: give --out a folder elsewhere, or a"
+                        + " --data-cache that does not hold " + defaultOuts);
+                }
                 if (recordTrace != null) { // before its folder is made
                     PageTraceWriter.checkName("--record-trace", recordTrace);
                 }
