@@ -6,6 +6,7 @@ import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ResultTable;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.SimulationProgress;
 import io.ratatosk.bench.sim.SimulationSummary;
@@ -147,15 +148,11 @@ public final class SimCommand implements Callable<Integer> {
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
         // The folders the outputs' check makes go again if the run writes nothing into them (a check that refuses the
-        // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty.
-        List<ScratchFiles> madeFolders = ScratchFiles.foldersMadeFor(json, chart, timelineChart);
-        try {
+        // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty. One that
+        // will not go is said after the run's own failure, not instead of it.
+        try (CleanUp madeFolders = CleanUp.closing(ScratchFiles.foldersMadeFor(json, chart, timelineChart))) {
             checkOutputs(files, cacheSizes);
             return replay(out, forced, specs, cacheSizes, bucket, files);
-        } finally {
-            for (ScratchFiles folder : madeFolders) {
-                folder.close();
-            }
         }
     }
 

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.sim.AppendOnlyFolder;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -79,6 +80,25 @@ class SimCommandTest {
 
         assertEquals(0, bench("sim", "--quiet", "--json", json.toString(), loop.toString()), err.toString());
         assertTrue(Files.isRegularFile(json), "a run that writes keeps its folder");
+    }
+
+    /**
+     * A run that failed and then could not delete the folder it made for its output (one that takes no deletion) said
+     * the clean-up's failure alone, "bench sim: /x/new: Operation not permitted": why the run failed was lost.
+     */
+    @Test
+    void aCleanUpThatFailsIsSaidAfterTheRunsOwnFailureNotInsteadOfIt() throws Exception {
+        Path bad = Files.writeString(dir.resolve("lirs").resolve("bad.trace"), "1\n2\nx\n");
+        Path appendOnly = Files.createDirectory(dir.resolve("append-only"));
+        AppendOnlyFolder undeletable = AppendOnlyFolder.make(appendOnly);
+        assumeTrue(undeletable != null, "chattr +a takes root");
+        try (undeletable) {
+            assertEquals(1, bench("sim", "--quiet", "--json", appendOnly.resolve("new/r.json").toString(), bad.toString()));
+        }
+        String said = err.toString();
+        int failure = said.indexOf("line 3: expected one integer key per line");
+        int cleanUp = said.indexOf("bench sim: could not clean up after the run: " + appendOnly.resolve("new"));
+        assertTrue(failure >= 0 && cleanUp > failure, said);
     }
 
     /**
