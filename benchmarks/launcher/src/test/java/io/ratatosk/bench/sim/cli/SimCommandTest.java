@@ -263,6 +263,30 @@ class SimCommandTest {
         assertTrue(err.toString().contains(b + " is " + a + "; replayed once"), err.toString());
     }
 
+    /**
+     * A *.trace under --trace-dir whose folders and name tell no format (x/keys.trace) was left out without a word, as a
+     * README is, and --format did not bring it in either: the run replayed the others and exited 0.
+     */
+    @Test
+    void aTraceUnderTheTraceDirWhoseFormatIsUntoldIsNotedOrReadAsTheFormatGiven() throws IOException {
+        Path traces = Files.createDirectories(dir.resolve("mixed"));
+        Files.copy(loop, Files.createDirectories(traces.resolve("lirs")).resolve("a.trace.gz"));
+        Path untold = Files.writeString(Files.createDirectories(traces.resolve("x")).resolve("keys.trace"), "1\n2\n1\n");
+        Files.writeString(traces.resolve("README"), "not a trace\n");
+        Path json = dir.resolve("mixed.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--json", json.toString(),
+            "--trace-dir", traces.toString()), err.toString());
+        assertEquals(1, new ObjectMapper().readTree(json.toFile()).get("traces").size());
+        assertTrue(err.toString().contains("note: passing over " + untold + ": neither its folders nor its name tell its"
+            + " format; --format names it"), err.toString());
+        assertFalse(err.toString().contains("README"), err.toString());
+
+        err.getBuffer().setLength(0);
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--format", "lirs", "--json",
+            json.toString(), "--trace-dir", traces.toString()), err.toString());
+        assertEquals(2, new ObjectMapper().readTree(json.toFile()).get("traces").size());
+    }
+
     @Test
     void chartIsWrittenAsPngOrSvgByExtension() throws IOException {
         Path png = dir.resolve("c.png");
