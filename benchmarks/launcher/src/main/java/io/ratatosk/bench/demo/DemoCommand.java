@@ -88,7 +88,11 @@ public final class DemoCommand implements Callable<Integer> {
         PageCacheConfig base;
         Map<String, PageCacheConfig> configs = new LinkedHashMap<>();
         try { // every policy before the file is written: a typo in the last one is not found after the others ran
-            base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
+            try { // named as the user wrote it: pagecache.memory's refusal alone named a flag they never wrote
+                base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--cache " + cache + ": " + e.getMessage(), e);
+            }
             PolicyCatalog catalog = PolicyCatalog.standard();
             for (PolicySpec spec : catalog.parsePageCacheList(policies)) { // name[:flag=value]..., as in ./bench sim
                 configs.put(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
