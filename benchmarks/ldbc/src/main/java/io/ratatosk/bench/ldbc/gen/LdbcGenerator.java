@@ -399,6 +399,7 @@ public final class LdbcGenerator {
                 }
             }
             task.stepTo(persons);
+            task.finished();
         }
     }
 
