@@ -527,6 +527,19 @@ class LdbcCommandTest {
         }
     }
 
+    /**
+     * A scale under the smallest graph's 20 persons (generated:0.00001, 0.1 of a person) generated and ran that graph
+     * under a data cache folder of its own, as if it were another, without a word.
+     */
+    @Test
+    void aScaleBelowTheSmallestGraphIsRefused() {
+        assertEquals(2, bench(quickArgs("--data", "generated:0.00001", "--policies", "clock", "--out",
+            dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--data generated:0.00001: a scale of 0.00001 is 0 persons, fewer than the"
+            + " smallest graph's 20 (generated:0.002)"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing generated");
+    }
+
     @Test
     void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));
