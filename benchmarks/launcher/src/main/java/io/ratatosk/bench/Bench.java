@@ -6,6 +6,7 @@ import io.ratatosk.bench.nvm.NvmCommand;
 import io.ratatosk.bench.jmh.JmhCommand;
 import io.ratatosk.bench.jmh.JmhReportCommand;
 import io.ratatosk.bench.sim.cli.SimCommand;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.TraceFormatException;
 import io.ratatosk.pagecache.MachineMemoryExceededException;
 import java.io.IOException;
@@ -60,6 +61,7 @@ public final class Bench implements Runnable {
             CommandLine failed = e.getCommandLine();
             String name = failed.getCommandSpec().qualifiedName();
             failed.getErr().println(name + ": " + e.getMessage());
+            printCleanUpFailures(failed, e);
             failed.getErr().println("Try '" + name + " --help' for more information.");
             return failed.getCommandSpec().exitCodeOnInvalidInput();
         });
@@ -74,6 +76,7 @@ public final class Bench implements Runnable {
             if (e instanceof TraceFormatException || e instanceof IOException || e instanceof UncheckedIOException
                 || e instanceof IllegalArgumentException || noMemory) {
                 commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + message(e));
+                printCleanUpFailures(commandLine, e);
                 return 1;
             }
             throw e;
@@ -82,10 +85,23 @@ public final class Bench implements Runnable {
     }
 
     /**
+     * The clean-ups that failed after {@code e} ended the run ({@link CleanUp}), each on a line of its own after the
+     * run's failure: they were thrown instead of it, and the user saw a folder that would not go, not why the run failed.
+     */
+    private static void printCleanUpFailures(CommandLine commandLine, Exception e) {
+        for (CleanUp.Failed failed : CleanUp.Failed.in(e)) {
+            commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + message(failed));
+        }
+    }
+
+    /**
      * What went wrong, in words: a {@link NoSuchFileException} or {@link AccessDeniedException} that a tool let through
      * has the bare path as its whole message ("bench ldbc: /data/static/place_0_0.csv"), saying nothing of why.
      */
     static String message(Exception e) {
+        if (e instanceof CleanUp.Failed && e.getCause() instanceof Exception cause) {
+            return "could not clean up after the run: " + message(cause); // a bare path said with why, as below
+        }
         if (e instanceof UncheckedIOException u && u.getCause() != null
             && String.valueOf(u.getMessage()).equals(u.getCause().toString())) {
             return message(u.getCause()); // wrapped without words of its own: "java.io.IOException: ..." said nothing more

@@ -5,6 +5,7 @@ import io.ratatosk.bench.jmh.ThreadCounts;
 import io.ratatosk.bench.sim.FlagSettings;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.workload.Zipf;
 import io.ratatosk.pagecache.PageCache;
@@ -102,7 +103,7 @@ public final class ThroughputCommand implements Callable<Integer> {
         int pages = FILE_FACTOR * frames;
         // deleted also when the run is stopped (Ctrl-C), with the profile a --set warmup.enabled=true writes beside the file
         ScratchFiles scratch = ScratchFiles.create(null, "ratatosk-throughput");
-        try {
+        try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             Path file = scratch.folder().resolve("throughput.db");
             try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
                 raf.setLength((long) pages * PAGE_SIZE);
@@ -124,8 +125,6 @@ public final class ThroughputCommand implements Callable<Integer> {
                 }
             }
             return 0;
-        } finally {
-            scratch.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.pagecache.PageCacheFlags;
@@ -159,7 +160,14 @@ public final class JmhCommand implements Callable<Integer> {
         // there (a refusal after the check, a pattern that matches nothing: --out new/r.json -o log.gz left new/).
         List<Path> made = OutputFile.foldersToMake(results, log);
         Map<String, RunResult> merged = new LinkedHashMap<>();
-        try {
+        // nothing written: a folder made for it, and the ones above it made with it, go; one that will not go is said
+        // after the run's own failure, not instead of it
+        CleanUp.Step[] deleteMade = made.stream().map(folder -> (CleanUp.Step) () -> {
+            if (merged.isEmpty()) {
+                OutputFile.deleteIfNoFile(folder);
+            }
+        }).toArray(CleanUp.Step[]::new);
+        try (CleanUp madeFolders = CleanUp.of(deleteMade)) {
             try { // before the first run, not when its results are written: a folder there lost the run
                 OutputFile.check(resultsOption, results);
                 OutputFile.check("-o", log);
@@ -172,12 +180,6 @@ public final class JmhCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             return run(cmd, roundCount, results, resultsOption, merged);
-        } finally {
-            if (merged.isEmpty()) { // nothing written: a folder made for it, and the ones above it made with it, go
-                for (Path folder : made) {
-                    OutputFile.deleteIfNoFile(folder);
-                }
-            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.jmh;
 
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,14 +71,12 @@ public final class JmhReportCommand implements Callable<Integer> {
         }
         // The top-most folders the check below makes for --doc and --chart: gone again if the run writes nothing there
         // (a document refused, a chart folder that cannot be written).
-        List<Path> made = OutputFile.foldersToMake(doc, chart);
-        try {
+        // One that will not go is said after the run's own failure, not instead of it.
+        CleanUp.Step[] deleteMade = OutputFile.foldersToMake(doc, chart).stream()
+            .map(folder -> (CleanUp.Step) () -> OutputFile.deleteIfNoFile(folder)).toArray(CleanUp.Step[]::new);
+        try (CleanUp madeFolders = CleanUp.of(deleteMade)) {
             checkOutputs();
             return report(parsed);
-        } finally {
-            for (Path folder : made) {
-                OutputFile.deleteIfNoFile(folder);
-            }
         }
     }
 

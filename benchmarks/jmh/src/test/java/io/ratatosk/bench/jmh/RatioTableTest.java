@@ -690,4 +690,24 @@ class RatioTableTest {
         assertTrue(err.toString().contains("--chart"), err.toString());
         assertFalse(Files.exists(dir.resolve("docs")), "no folder made for the document");
     }
+
+    /**
+     * The same where the folder made for the chart cannot be deleted (a folder that takes no deletion): the clean-up's
+     * failure was thrown instead of the document's refusal, "/x/new: Operation not permitted" and a stack trace.
+     */
+    @Test
+    void aRefusedRunSaysWhyThoughItsFolderWouldNotGo() throws Exception {
+        Path appendOnly = Files.createDirectory(dir.resolve("append-only"));
+        String markersOutOfOrder = "# Benchmarks\n" + JmhReportCommand.END + "\nnotes\n" + JmhReportCommand.BEGIN + "\n";
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), markersOutOfOrder);
+        Exception[] thrown = {null};
+        int exit;
+        try (var undeletable = FailedCleanUpTest.appendOnly(appendOnly)) {
+            exit = FailedCleanUpTest.execute(new JmhReportCommand(), thrown, sample().toString(), "--doc", doc.toString(),
+                "--chart", appendOnly.resolve("new/r.png").toString());
+        }
+        assertEquals(1, exit);
+        assertTrue(thrown[0].getMessage().contains("before"), thrown[0].getMessage());
+        FailedCleanUpTest.assertCleanUpFailureFor(thrown[0], appendOnly.resolve("new"));
+    }
 }

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.demo;
 
 import io.ratatosk.bench.jmh.ThreadCounts;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.DiskSpace;
 import io.ratatosk.bench.sim.PolicyCatalog;
@@ -87,7 +88,11 @@ public final class DemoCommand implements Callable<Integer> {
         PageCacheConfig base;
         Map<String, PageCacheConfig> configs = new LinkedHashMap<>();
         try { // every policy before the file is written: a typo in the last one is not found after the others ran
-            base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
+            try { // named as the user wrote it: pagecache.memory's refusal alone named a flag they never wrote
+                base = PageCacheConfig.parse(Map.of("pagecache.memory", cache, "pagecache.page_size", "8k"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--cache " + cache + ": " + e.getMessage(), e);
+            }
             PolicyCatalog catalog = PolicyCatalog.standard();
             for (PolicySpec spec : catalog.parsePageCacheList(policies)) { // name[:flag=value]..., as in ./bench sim
                 configs.put(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
@@ -102,7 +107,7 @@ public final class DemoCommand implements Callable<Integer> {
         ScratchFiles scratch = ScratchFiles.create(null, "ratatosk-demo"); // deleted also when the demo is stopped (Ctrl-C)
         Path dir = scratch.folder();
         Path path = dir.resolve("demo.db");
-        try {
+        try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             long pages = (long) base.frames() * fileFactor;
             DiskSpace.require(dir, DiskSpace.bytes(pages, PAGE), "--cache " + cache + " x --file-factor " + fileFactor);
             System.err.printf("demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
@@ -127,8 +132,6 @@ public final class DemoCommand implements Callable<Integer> {
             verify(base, path, pages, writes);
             out.printf("verified: every page holds its last write after close and reopen (%d writes)%n", writes);
             return 0;
-        } finally {
-            scratch.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.nvm;
 
 import io.ratatosk.bench.jmh.ThreadCounts;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.nvm.NvmRun.Mix;
 import io.ratatosk.bench.nvm.NvmRun.Result;
@@ -137,7 +138,7 @@ public final class NvmCommand implements Callable<Integer> {
         ScratchFiles scratch = ScratchFiles.create(dir, "ratatosk-nvm");
         Path workDir = scratch.folder();
         Path path = workDir.resolve(FILE_NAME);
-        try {
+        try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             DiskSpace.require(workDir, DiskSpace.bytes(pages, pageSize), "--pages " + pages + " x --page-size " + pageSize);
             NvmRun.createFile(path, pages, pageSize);
             out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
@@ -149,8 +150,6 @@ public final class NvmCommand implements Callable<Integer> {
             if (!experiment.equals("reads")) {
                 writeAware(out, path, frames, slots);
             }
-        } finally {
-            scratch.close();
         }
         out.flush();
         return 0;

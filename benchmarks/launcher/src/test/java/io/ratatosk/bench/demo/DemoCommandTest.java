@@ -63,6 +63,17 @@ class DemoCommandTest {
         assertTrue(err.toString().contains("pagecache.memory=1x"), err.toString());
     }
 
+    /** A --cache the page cache refuses was said as pagecache.memory's refusal alone, a flag the user never wrote. */
+    @Test
+    void aCacheSizeRefusedNamesTheCacheOption() {
+        for (String size : new String[] {"0", "1x", "2t"}) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, demo("--cache", size));
+            assertTrue(err.toString().contains("bench demo: --cache " + size + ": pagecache.memory=" + size + ": "),
+                err.toString());
+        }
+    }
+
     /**
      * A worker that fails fails the run at once, in one line naming the policy and the failure: its IOException came out
      * of the pool inside an ExecutionException, which the launcher took for a bug and printed as a stack trace, and only

@@ -11,6 +11,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.ldbc.gen.LdbcGenerator;
 import io.ratatosk.bench.ldbc.query.QueryType;
+import io.ratatosk.bench.sim.AppendOnlyFolder;
 import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.Trace;
@@ -318,6 +319,41 @@ class LdbcCommandTest {
      * --dump-results and --record-trace naming one file wrote both into it at once (a trace the simulator could not
      * read); one naming a file of the --data folder destroyed it after the load, or the report's own summary.json.
      */
+    /**
+     * A run that failed and then could not delete the --out folder it made (one that takes no deletion) said the
+     * clean-up's failure alone, "bench ldbc: /x/new: Operation not permitted", and not that the data set was missing.
+     */
+    @Test
+    void aCleanUpThatFailsIsSaidAfterTheRunsOwnFailureNotInsteadOfIt() throws Exception {
+        Path noData = Files.createDirectory(dir.resolve("no-data"));
+        Path appendOnly = Files.createDirectory(dir.resolve("append-only"));
+        AppendOnlyFolder undeletable = AppendOnlyFolder.make(appendOnly);
+        Assumptions.assumeTrue(undeletable != null, "chattr +a takes root");
+        try (undeletable) {
+            assertEquals(1, bench(quickArgs("--data", noData.toString(), "--policies", "clock", "--out",
+                appendOnly.resolve("new").toString())), err.toString());
+        }
+        String said = err.toString();
+        int failure = said.indexOf("missing LDBC file: " + noData);
+        int cleanUp = said.indexOf("bench ldbc: could not clean up after the run: " + appendOnly.resolve("new"));
+        assertTrue(failure >= 0 && cleanUp > failure, said);
+    }
+
+    /**
+     * A --data-cache that holds the default --out (bench-out/ldbc/DATE-TIME under the checkout; --data-cache . there) was
+     * refused as "--out ... is inside --data-cache ...: name a folder elsewhere", naming an option never given.
+     */
+    @Test
+    void aDataCacheHoldingTheDefaultOutSaysTheOutIsTheDefault() {
+        Path here = Path.of("").toAbsolutePath();
+        assertEquals(2, bench("ldbc", "--quiet", "--data", "sample", "--policies", "clock", "--data-cache", here.toString(),
+            "--warmup", "0", "--ops", "40"), err.toString());
+        assertTrue(err.toString().contains("the default --out, " + here.resolve("bench-out").resolve("ldbc")), err.toString());
+        assertTrue(err.toString().contains("is inside --data-cache " + here + ", the runner's own copies of the data: give"
+            + " --out a folder elsewhere, or a --data-cache that does not hold " + here.resolve("bench-out").resolve("ldbc")),
+            err.toString());
+    }
+
     @Test
     void outputsThatWouldOverwriteEachOtherOrTheDataAreRefusedBeforeTheRun() throws IOException {
         Path data = dir.resolve("data");
@@ -489,6 +525,19 @@ class LdbcCommandTest {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * A scale under the smallest graph's 20 persons (generated:0.00001, 0.1 of a person) generated and ran that graph
+     * under a data cache folder of its own, as if it were another, without a word.
+     */
+    @Test
+    void aScaleBelowTheSmallestGraphIsRefused() {
+        assertEquals(2, bench(quickArgs("--data", "generated:0.00001", "--policies", "clock", "--out",
+            dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("--data generated:0.00001: a scale of 0.00001 is 0 persons, fewer than the"
+            + " smallest graph's 20 (generated:0.002)"), err.toString());
+        assertFalse(Files.exists(dir.resolve("cache")), "nothing generated");
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PageTraceWriter;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.TraceFormat;
 import io.ratatosk.pagecache.PageCache;
@@ -265,8 +266,8 @@ public final class LdbcCommand implements Callable<Integer> {
         Path[] freshOut = {null};
         // The folders the checks below make for --record-trace and --dump-results go again, as --out's does, if the run
         // writes nothing into them (a check refusing the next path, a bad update stream, Ctrl-C): left behind, empty.
-        List<ScratchFiles> madeFolders = ScratchFiles.foldersMadeFor(recordTrace, dumpResults);
-        try {
+        // One that will not go is said after the run's own failure, not instead of it.
+        try (CleanUp madeFolders = CleanUp.closing(ScratchFiles.foldersMadeFor(recordTrace, dumpResults))) {
             // The data's name, and the paths written only once the data is ready and the runs are done: refused now, not
             // after minutes of work. The folders are made now; --out is removed again if the run writes nothing into it.
             Path madeOut = usage(() -> {
@@ -279,7 +280,14 @@ public final class LdbcCommand implements Callable<Integer> {
                 }
                 refuseInside("--record-trace", recordTrace, "--data-cache", cacheDir);
                 refuseInside("--dump-results", dumpResults, "--data-cache", cacheDir);
-                refuseInside("--out", plannedOut, "--data-cache", cacheDir);
+                if (out != null) {
+                    refuseInside("--out", plannedOut, "--data-cache", cacheDir);
+                } else if (resolved(plannedOut).startsWith(resolved(cacheDir))) {
+                    // Said as --out's refusal, it named an option the user never gave: --data-cache . in the checkout
+                    throw new IllegalArgumentException("the default --out, " + plannedOut + ", is inside --data-cache "
+                        + cacheDir + ", the runner's own copies of the data: give --out a folder elsewhere, or a"
+                        + " --data-cache that does not hold " + defaultOuts);
+                }
                 if (recordTrace != null) { // before its folder is made
                     PageTraceWriter.checkName("--record-trace", recordTrace);
                 }
@@ -301,15 +309,8 @@ public final class LdbcCommand implements Callable<Integer> {
             });
             Path outDir = out != null ? out : freshOut[0];
             // Also when the run is stopped (Ctrl-C), which skips finally: no empty bench-out/ldbc/<date-time> left behind.
-            ScratchFiles emptyOut = ScratchFiles.unlessWritten(madeOut);
-            try {
+            try (CleanUp emptyOut = CleanUp.closing(List.of(ScratchFiles.unlessWritten(madeOut)))) {
                 return run(stdout, caches, specs, warm, measured, cacheFlags, nvmFlags, pageSize, cacheDir, outDir);
-            } finally {
-                emptyOut.close();
-            }
-        } finally {
-            for (ScratchFiles folder : madeFolders) {
-                folder.close();
             }
         }
     }

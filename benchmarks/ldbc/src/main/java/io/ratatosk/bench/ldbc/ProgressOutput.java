@@ -76,7 +76,11 @@ public final class ProgressOutput {
         return new Task(taskPrefix + name, Math.max(1, max), unit, unitSize);
     }
 
-    /** One task's progress; {@link #stepBy} may be called from several threads. */
+    /**
+     * One task's progress; {@link #stepBy} may be called from several threads. Its end says done only where the task
+     * said it finished ({@link #finished}) before it closed; a task closed without (its try left by a failure) says where
+     * it stopped: "done" before a failed load's error lied.
+     */
     public final class Task implements AutoCloseable {
         private final String name;
         private final long max;
@@ -86,6 +90,7 @@ public final class ProgressOutput {
         private final AtomicLong lastLine = new AtomicLong(System.currentTimeMillis());
         private final long start = System.nanoTime();
         private final ProgressBar bar;
+        private volatile boolean finished;
 
         Task(String name, long max, String unit, long unitSize) {
             this.name = name;
@@ -119,6 +124,11 @@ public final class ProgressOutput {
             stepBy(n - done.get());
         }
 
+        /** The task's work is done: its close says so. */
+        public void finished() {
+            finished = true;
+        }
+
         public long done() {
             return done.get();
         }
@@ -132,8 +142,11 @@ public final class ProgressOutput {
             if (bar != null) {
                 bar.stepTo(Math.min(done.get(), max));
                 bar.close();
-            } else {
+            } else if (finished) {
                 line("%s: done in %.1f s", name, (System.nanoTime() - start) / 1e9);
+            } else {
+                line("%s: stopped after %.1f s (%s of %s %s)", name, (System.nanoTime() - start) / 1e9,
+                    format(Math.min(done.get(), max)), format(max), unit);
             }
         }
     }

@@ -94,6 +94,24 @@ class LdbcLoaderErrorsTest {
         assertNothingLooksComplete();
     }
 
+    /** A load that failed was said done: "load ...: done in 1.1 s", then the CSV's error. */
+    @Test
+    void aLoadThatFailedIsNotSaidDone() throws IOException {
+        append(csv("dynamic/person_0_0.csv"), "garbage|line");
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        ProgressOutput progress = new ProgressOutput(new java.io.PrintStream(said, true, StandardCharsets.UTF_8), false, false);
+        assertThrows(LdbcDataException.class,
+            () -> new LdbcLoader(LdbcDataSource.directory(data), progress).load(store, 8L << 20));
+        String lines = said.toString(StandardCharsets.UTF_8);
+        assertFalse(lines.contains(": done in"), lines);
+        assertTrue(lines.contains("ldbc: load " + data + ": stopped after "), lines);
+
+        Files.writeString(csv("dynamic/person_0_0.csv"), Files.readString(pristine.resolve("vanilla/dynamic/person_0_0.csv")));
+        said.reset();
+        new LdbcLoader(LdbcDataSource.directory(data), progress).load(store, 8L << 20);
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("ldbc: load " + data + ": done in "), said.toString());
+    }
+
     private void assertNothingLooksComplete() throws IOException {
         assertFalse(Files.exists(store.resolve(GraphStore.META_FILE)), "store.meta must not exist");
         for (StoreFile f : StoreFile.values()) {

@@ -104,6 +104,39 @@ class LdbcWorkloadTest {
     }
 
     /**
+     * A month that is none (IC10's 13 or 0) and a duration of no days or so many that its end passes the largest time
+     * (IC3's and IC4's durationDays -5 or 10^17, whose end overflowed negative) were taken, and their reads found
+     * nothing, or IC10 the birthdays of the wrong month, measured without a word.
+     */
+    @Test
+    void aParameterOutOfItsRangeIsRefusedNamingItsLine(@TempDir Path dir) throws IOException {
+        Path params = dir.resolve("substitution_parameters");
+        Files.createDirectories(params);
+        for (QueryType t : QueryType.COMPLEX) {
+            String row = String.join("|", t.parameters().stream().map(name -> QueryType.isNumeric(name) ? "1" : "Jose").toList());
+            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + row + "\n");
+        }
+        Path ic10 = params.resolve(QueryType.IC10.parameterFile());
+        Path ic4 = params.resolve(QueryType.IC4.parameterFile());
+        for (String month : List.of("13", "0", "-1")) {
+            Files.writeString(ic10, "personId|month\n933|5\n933|" + month + "\n");
+            LdbcDataException e = assertThrows(LdbcDataException.class,
+                () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));
+            assertTrue(e.getMessage().endsWith("interactive_10_param.txt:3: month: " + month + " is no month (1 to 12)"),
+                e.getMessage());
+        }
+        Files.writeString(ic10, "personId|month\n933|12\n");
+        for (String days : List.of("0", "-5", "100000000000000000")) {
+            Files.writeString(ic4, "personId|startDate|durationDays\n933|1275350400000|" + days + "\n");
+            LdbcDataException e = assertThrows(LdbcDataException.class,
+                () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));
+            assertTrue(e.getMessage().contains("interactive_4_param.txt:2: durationDays: " + days), e.getMessage());
+        }
+        Files.writeString(ic4, "personId|startDate|durationDays\n933|1275350400000|29\n");
+        assertEquals(1, SubstitutionParameters.load(LdbcDataSource.directory(dir)).of(QueryType.IC4).size());
+    }
+
+    /**
      * A header that names a parameter twice was taken, as its set of names is the read's: IC1's
      * personId|firstName|firstName ran every IC1 with the row's last column as its first name, the middle one dropped.
      */

@@ -156,15 +156,14 @@ public final class OutputFile {
         removeLeftovers(file);
         Path own = file.resolveSibling("." + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId()
             + ownSuffix(file));
-        try {
+        // A file of its own that will not go is said after why the write failed, not instead of it
+        try (CleanUp deleteOwn = CleanUp.of(() -> Files.deleteIfExists(own))) {
             writeTo.run(own);
             try {
                 Files.move(own, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(own, file, StandardCopyOption.REPLACE_EXISTING);
             }
-        } finally {
-            Files.deleteIfExists(own);
         }
     }
 

@@ -16,6 +16,8 @@ public final class SimulationProgress {
     /** Traces with at least this many requests times runs get a bar or per-run lines. */
     private static final long LONG_WORK = 20_000_000L;
 
+    private final long longWork;
+
     private final PrintStream err;
     private final boolean quiet;
     private final boolean terminal;
@@ -25,9 +27,15 @@ public final class SimulationProgress {
     private volatile boolean longTrace;
 
     public SimulationProgress(PrintStream err, boolean quiet, boolean terminal) {
+        this(err, quiet, terminal, LONG_WORK);
+    }
+
+    /** As the public constructor, a trace long from {@code longWork} requests times runs (a test's bar on short ones). */
+    SimulationProgress(PrintStream err, boolean quiet, boolean terminal, long longWork) {
         this.err = err;
         this.quiet = quiet;
         this.terminal = terminal;
+        this.longWork = longWork;
     }
 
     public static SimulationProgress none() {
@@ -45,7 +53,7 @@ public final class SimulationProgress {
         runs = runCount;
         finishedRuns.set(0);
         long work = (long) trace.requests() * runCount;
-        longTrace = work >= LONG_WORK;
+        longTrace = work >= longWork;
         if (quiet || !longTrace) {
             return;
         }
@@ -65,6 +73,22 @@ public final class SimulationProgress {
         }
     }
 
+    /**
+     * A replay of the trace failed: its bar closed, not said done (the caller says why). Left open, it went on redrawing
+     * its stuck line beside the next trace's, and its thread ran until the JVM ended.
+     */
+    void traceFailed() {
+        closeBar();
+    }
+
+    private void closeBar() {
+        ProgressBar b = bar;
+        bar = null;
+        if (b != null) {
+            b.close();
+        }
+    }
+
     void runFinished(Trace trace, String policy, int size, long millis) {
         int done = finishedRuns.incrementAndGet();
         if (!quiet && !terminal && longTrace) {
@@ -74,11 +98,7 @@ public final class SimulationProgress {
     }
 
     void traceFinished(Trace trace, long millis) {
-        ProgressBar b = bar;
-        bar = null;
-        if (b != null) {
-            b.close();
-        }
+        closeBar();
         if (!quiet && !terminal) {
             err.printf("sim: %s done in %.1f s%n", trace.name(), millis / 1000.0);
         }

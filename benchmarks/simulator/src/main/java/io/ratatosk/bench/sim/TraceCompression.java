@@ -68,12 +68,17 @@ enum TraceCompression {
      * Whether {@code file}'s stream header, past the magic number, is this compression's beyond doubt: bzip2's block
      * magic, xz's stream flags with their CRC32. A plain key that begins with the magic number holds it one time in 2^32
      * or less. bzip2 and xz deliver no byte before a whole block checks out, so a cut one under a plain name delivered
-     * none and was taken for plain keys; gzip and zstd have no such header, and their data comes out as it decodes.
+     * none and was taken for plain keys. zstd decodes whole blocks too, but its header has no checksum: a frame and
+     * first block header that check out, the block running past the file's end, are a zstd stream cut inside that block
+     * ({@link #zstdCutInsideFirstBlock}). gzip has no such header, and its data comes out as it decodes.
      */
     boolean headerProves(Path file) throws IOException {
         byte[] head;
         try (InputStream in = Files.newInputStream(file)) {
-            head = in.readNBytes(12);
+            head = in.readNBytes(ZSTD_LONGEST_HEADERS);
+        }
+        if (this == ZSTD) {
+            return zstdCutInsideFirstBlock(head, Files.size(file));
         }
         if (this == BZIP2) {
             for (int[] after : BZIP2_AFTER_HEADER) {
@@ -83,13 +88,68 @@ enum TraceCompression {
             }
             return false;
         }
-        if (this == XZ && head.length == 12) {
+        if (this == XZ && head.length >= 12) {
             java.util.zip.CRC32 crc = new java.util.zip.CRC32();
             crc.update(head, 6, 2);
             long stored = (head[8] & 0xffL) | (head[9] & 0xffL) << 8 | (head[10] & 0xffL) << 16 | (head[11] & 0xffL) << 24;
             return crc.getValue() == stored;
         }
         return false;
+    }
+
+    /** zstd's magic, frame header descriptor, window descriptor, dictionary id and content size, and a block header. */
+    private static final int ZSTD_LONGEST_HEADERS = 4 + 1 + 1 + 4 + 8 + 3;
+
+    /** zstd's largest block, decompressed (and compressed: a block that would not shrink is stored raw). */
+    private static final int ZSTD_BLOCK_MAX = 128 * 1024;
+
+    /**
+     * Whether {@code head}, the first bytes of a file of {@code fileSize} bytes that begins with zstd's frame magic, is a
+     * frame header and first block header as the zstd format defines them (reserved bits clear, a window zstd allows,
+     * a block type and size it allows) whose block ends past the file's end. A plain trace whose first key is zstd's
+     * magic meets that only where the file is shorter than the block its next bytes would declare.
+     */
+    static boolean zstdCutInsideFirstBlock(byte[] head, long fileSize) {
+        if (head.length < 5 || !startsWith(head, ZSTD.magic)) {
+            return false;
+        }
+        int descriptor = head[4] & 0xff;
+        boolean singleSegment = (descriptor & 0x20) != 0;
+        if ((descriptor & 0x08) != 0) {
+            return false; // reserved bit
+        }
+        int dictionaryIdBytes = new int[] {0, 1, 2, 4}[descriptor & 3];
+        int contentSizeBytes = new int[] {singleSegment ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
+        int headerSize = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
+        if (head.length < headerSize + 3) {
+            return false; // cut inside its header: as likely two plain keys
+        }
+        long windowSize;
+        if (singleSegment) {
+            windowSize = littleEndian(head, headerSize - contentSizeBytes, contentSizeBytes) + (contentSizeBytes == 2 ? 256 : 0);
+        } else {
+            int windowLog = 10 + ((head[5] & 0xff) >>> 3);
+            if (windowLog > 31) {
+                return false;
+            }
+            windowSize = (1L << windowLog) + ((1L << windowLog) >>> 3) * (head[5] & 7);
+        }
+        int blockHeader = (int) littleEndian(head, headerSize, 3);
+        int blockType = (blockHeader >>> 1) & 3;
+        int blockSize = blockHeader >>> 3;
+        if (blockType == 3 || blockSize > Math.min(windowSize, ZSTD_BLOCK_MAX)) {
+            return false; // reserved block type; a block larger than zstd allows
+        }
+        long blockBytes = blockType == 1 ? 1 : blockSize; // an RLE block stores its one byte
+        return headerSize + 3 + blockBytes > fileSize;
+    }
+
+    private static long littleEndian(byte[] bytes, int from, int count) {
+        long value = 0;
+        for (int i = count - 1; i >= 0; i--) {
+            value = value << 8 | (bytes[from + i] & 0xff);
+        }
+        return value;
     }
 
     private static boolean startsWith(byte[] head, int[] magic) {

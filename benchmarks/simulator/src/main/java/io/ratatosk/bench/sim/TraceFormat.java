@@ -119,6 +119,25 @@ public enum TraceFormat {
     }
 
     /**
+     * Whether {@code path} is named as a trace, {@code *.trace} plain or compressed, whether or not its folders or name
+     * tell its format ({@link #detect}): {@code x/keys.trace} is a trace whose format only {@code --format} can say.
+     */
+    public static boolean namedAsTrace(Path path) {
+        Path fileName = path.getFileName();
+        if (fileName == null) {
+            return false;
+        }
+        String name = fileName.toString().toLowerCase(Locale.ROOT);
+        for (String s : COMPRESSION_SUFFIXES) {
+            if (name.endsWith(s)) {
+                name = name.substring(0, name.length() - s.length());
+                break;
+            }
+        }
+        return name.endsWith(".trace");
+    }
+
+    /**
      * Whether {@code path}'s name says the file is plain: it ends in a format's own ending ({@code .trace}, {@code .lis},
      * {@code .pagetrace}) with no compression suffix after it, as every published trace is named that is not
      * compressed.

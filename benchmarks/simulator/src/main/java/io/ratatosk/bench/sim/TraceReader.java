@@ -70,7 +70,8 @@ public final class TraceReader {
         // where that fails before a byte came out, as the name says, the magic number being its first key's first
         // bytes: a plain trace is no compressed stream, and fails at once (its header, its first block). Compressed
         // data that failed further on is damaged compressed data: read as keys, it was garbage without a word. So is
-        // bzip2 or xz data whose header past the magic checks out: they deliver nothing before a whole block does.
+        // bzip2 or xz data whose header past the magic checks out, and zstd data cut inside its first block
+        // (TraceCompression.headerProves): they deliver nothing before a whole block does.
         TraceFormatException asCompressed;
         try {
             return read(file, format, name, limits, compression);

@@ -59,10 +59,12 @@ public final class TraceSimulation {
             }
         } catch (ExecutionException e) {
             runs.forEach(r -> r.future.cancel(true));
+            progress.traceFailed();
             Throwable cause = e.getCause();
             throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
         } catch (InterruptedException e) {
             runs.forEach(r -> r.future.cancel(true));
+            progress.traceFailed();
             throw e;
         }
         long millis = (System.nanoTime() - start) / 1_000_000;

@@ -341,6 +341,21 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * The same for zstd, whose frame header has no checksum: a zstd trace cut inside its first block delivers nothing (a
+     * block is decoded whole), so under a plain name it was read as its compressed bytes, each four a key, without a
+     * word. A frame and block header that check out, the block running past the file's end, are a cut zstd stream.
+     */
+    @Test
+    void aZstdTraceCutInsideItsFirstBlockUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        byte[] whole = zstd(ints(manyKeys()));
+        for (int cutAt : new int[] {16, 100, 1_000}) {
+            Path cut = write(dir, "cache2k/cut-zstd-" + cutAt + ".trace", Arrays.copyOf(whole, cutAt));
+            TraceFormatException e = assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: ");
+            assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+        }
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {

@@ -6,6 +6,7 @@ import io.ratatosk.bench.sim.OutputFile;
 import io.ratatosk.bench.sim.PolicyCatalog;
 import io.ratatosk.bench.sim.PolicySpec;
 import io.ratatosk.bench.sim.ResultTable;
+import io.ratatosk.bench.sim.CleanUp;
 import io.ratatosk.bench.sim.ScratchFiles;
 import io.ratatosk.bench.sim.SimulationProgress;
 import io.ratatosk.bench.sim.SimulationSummary;
@@ -147,15 +148,11 @@ public final class SimCommand implements Callable<Integer> {
         int bucket = timeline == null ? 0 : timeline;
         List<Path> files = traceFiles(forced);
         // The folders the outputs' check makes go again if the run writes nothing into them (a check that refuses the
-        // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty.
-        List<ScratchFiles> madeFolders = ScratchFiles.foldersMadeFor(json, chart, timelineChart);
-        try {
+        // next output, every trace refused, a replay that fails, Ctrl-C): a failed run left them behind, empty. One that
+        // will not go is said after the run's own failure, not instead of it.
+        try (CleanUp madeFolders = CleanUp.closing(ScratchFiles.foldersMadeFor(json, chart, timelineChart))) {
             checkOutputs(files, cacheSizes);
             return replay(out, forced, specs, cacheSizes, bucket, files);
-        } finally {
-            for (ScratchFiles folder : madeFolders) {
-                folder.close();
-            }
         }
     }
 
@@ -384,7 +381,7 @@ public final class SimCommand implements Callable<Integer> {
                     ? "--trace-dir " + traceDir + " is not a folder; a trace file is named without --trace-dir"
                     : "no such folder: " + traceDir);
             }
-            List<Path> found = tracesUnder(traceDir);
+            List<Path> found = tracesUnder(traceDir, forced);
             if (found.isEmpty()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "no recognised trace under " + traceDir);
             }
@@ -399,9 +396,11 @@ public final class SimCommand implements Callable<Integer> {
     /**
      * The traces under {@code dir}, sorted, following links: a --trace-dir that is a link to a folder found nothing
      * ("no recognised trace"), and a linked folder inside it was passed over without a word. A link loop and a folder
-     * that cannot be read are passed over with a note (an unreadable folder failed the run with a stack trace).
+     * that cannot be read are passed over with a note (an unreadable folder failed the run with a stack trace). A
+     * {@code *.trace} whose format neither its folders nor its name tell is replayed as {@code forced}, or passed over
+     * with a note saying so where no --format is given: it was left out without a word, as a README is.
      */
-    private List<Path> tracesUnder(Path dir) throws IOException {
+    private List<Path> tracesUnder(Path dir, TraceFormat forced) throws IOException {
         List<Path> found = new ArrayList<>();
         PrintWriter err = spec.commandLine().getErr();
         Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
@@ -409,6 +408,14 @@ public final class SimCommand implements Callable<Integer> {
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                 if (attrs.isRegularFile() && TraceFormat.detect(file).isPresent()) {
                     found.add(file);
+                } else if (attrs.isRegularFile() && TraceFormat.namedAsTrace(file)) {
+                    if (forced != null) {
+                        found.add(file);
+                    } else {
+                        err.println(spec.qualifiedName() + ": note: passing over " + file + ": neither its folders nor its"
+                            + " name tell its format; --format names it, one of: " + TraceFormat.ids());
+                        err.flush();
+                    }
                 }
                 return FileVisitResult.CONTINUE;
             }

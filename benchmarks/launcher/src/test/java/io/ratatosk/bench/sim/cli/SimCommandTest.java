@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
+import io.ratatosk.bench.sim.AppendOnlyFolder;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -79,6 +80,25 @@ class SimCommandTest {
 
         assertEquals(0, bench("sim", "--quiet", "--json", json.toString(), loop.toString()), err.toString());
         assertTrue(Files.isRegularFile(json), "a run that writes keeps its folder");
+    }
+
+    /**
+     * A run that failed and then could not delete the folder it made for its output (one that takes no deletion) said
+     * the clean-up's failure alone, "bench sim: /x/new: Operation not permitted": why the run failed was lost.
+     */
+    @Test
+    void aCleanUpThatFailsIsSaidAfterTheRunsOwnFailureNotInsteadOfIt() throws Exception {
+        Path bad = Files.writeString(dir.resolve("lirs").resolve("bad.trace"), "1\n2\nx\n");
+        Path appendOnly = Files.createDirectory(dir.resolve("append-only"));
+        AppendOnlyFolder undeletable = AppendOnlyFolder.make(appendOnly);
+        assumeTrue(undeletable != null, "chattr +a takes root");
+        try (undeletable) {
+            assertEquals(1, bench("sim", "--quiet", "--json", appendOnly.resolve("new/r.json").toString(), bad.toString()));
+        }
+        String said = err.toString();
+        int failure = said.indexOf("line 3: expected one integer key per line");
+        int cleanUp = said.indexOf("bench sim: could not clean up after the run: " + appendOnly.resolve("new"));
+        assertTrue(failure >= 0 && cleanUp > failure, said);
     }
 
     /**
@@ -241,6 +261,30 @@ class SimCommandTest {
             "--trace-dir", linked.toString()), err.toString());
         assertEquals(1, new ObjectMapper().readTree(json.toFile()).get("traces").size());
         assertTrue(err.toString().contains(b + " is " + a + "; replayed once"), err.toString());
+    }
+
+    /**
+     * A *.trace under --trace-dir whose folders and name tell no format (x/keys.trace) was left out without a word, as a
+     * README is, and --format did not bring it in either: the run replayed the others and exited 0.
+     */
+    @Test
+    void aTraceUnderTheTraceDirWhoseFormatIsUntoldIsNotedOrReadAsTheFormatGiven() throws IOException {
+        Path traces = Files.createDirectories(dir.resolve("mixed"));
+        Files.copy(loop, Files.createDirectories(traces.resolve("lirs")).resolve("a.trace.gz"));
+        Path untold = Files.writeString(Files.createDirectories(traces.resolve("x")).resolve("keys.trace"), "1\n2\n1\n");
+        Files.writeString(traces.resolve("README"), "not a trace\n");
+        Path json = dir.resolve("mixed.json");
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--json", json.toString(),
+            "--trace-dir", traces.toString()), err.toString());
+        assertEquals(1, new ObjectMapper().readTree(json.toFile()).get("traces").size());
+        assertTrue(err.toString().contains("note: passing over " + untold + ": neither its folders nor its name tell its"
+            + " format; --format names it"), err.toString());
+        assertFalse(err.toString().contains("README"), err.toString());
+
+        err.getBuffer().setLength(0);
+        assertEquals(0, bench("sim", "--quiet", "--sizes", "2", "--policies", "lru", "--format", "lirs", "--json",
+            json.toString(), "--trace-dir", traces.toString()), err.toString());
+        assertEquals(2, new ObjectMapper().readTree(json.toFile()).get("traces").size());
     }
 
     @Test

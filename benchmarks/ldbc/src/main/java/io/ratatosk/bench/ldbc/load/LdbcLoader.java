@@ -81,7 +81,9 @@ public final class LdbcLoader {
                 }
                 warnOfRepeats(f, edges, where, Math.toIntExact(writer.nodeCount()), buckets);
             }
-            return writer.finish(fingerprint);
+            StoreMeta meta = writer.finish(fingerprint);
+            task.finished();
+            return meta;
         }
     }
 

@@ -141,6 +141,13 @@ public final class LdbcDatasets {
         if (number.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
             double scale = Double.parseDouble(number);
             if (scale > 0 && scale <= 10_000) {
+                if (Math.round(scale * LdbcGenerator.PERSONS_AT_SCALE_1) < LdbcGenerator.MIN_PERSONS) {
+                    // generated:0.00001 ran the smallest graph under a name of its own, as if it were another
+                    throw new IllegalArgumentException("--data " + spec + ": a scale of " + number + " is "
+                        + Math.round(scale * LdbcGenerator.PERSONS_AT_SCALE_1) + " persons, fewer than the smallest graph's "
+                        + LdbcGenerator.MIN_PERSONS + " (generated:" + scaleText((double) LdbcGenerator.MIN_PERSONS
+                        / LdbcGenerator.PERSONS_AT_SCALE_1) + ")");
+                }
                 return scale;
             }
         }

@@ -150,6 +150,7 @@ public final class LdbcRun {
                     });
                 }
                 long updatesApplied = updates == null ? 0 : updates.schedule.taken();
+                task.finished();
                 return new RunResult(policy.text(), cache.text(), cacheBytes, config.frames(), storeBytes,
                     settings.threads(), warm.operations(), measured.operations(), measured.seconds(),
                     RunResult.between(before, after), RunResult.between(start, after), latencies, nvmCounters,

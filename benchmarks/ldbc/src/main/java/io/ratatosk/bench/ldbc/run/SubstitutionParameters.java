@@ -85,6 +85,7 @@ public final class SubstitutionParameters {
                 for (int i = 0; i < names.length; i++) {
                     params.put(names[i], value(names[i], values[i], name, lineNo));
                 }
+                checkRange(params, name, lineNo);
                 list.add(new Query(type, params));
             }
         }
@@ -101,6 +102,31 @@ public final class SubstitutionParameters {
             throw LdbcDataException.at(file, line, parameter + ": " + LdbcDataException.quote(text) + " is not a number");
         }
     }
+
+    /**
+     * Refuses a value its read cannot mean: IC10's month outside 1 to 12 (13 read the birthdays of February alone, 0
+     * those of January), IC3's and IC4's window of no day, or of so many that its end passes the largest time (it
+     * overflowed negative): the reads found nothing, or the wrong persons, and were measured without a word.
+     */
+    private static void checkRange(Map<String, Object> params, String file, long line) throws LdbcDataException {
+        if (params.get("month") instanceof Long month && (month < 1 || month > 12)) {
+            throw LdbcDataException.at(file, line, "month: " + month + " is no month (1 to 12)");
+        }
+        if (params.get("durationDays") instanceof Long days) {
+            if (days < 1) {
+                throw LdbcDataException.at(file, line, "durationDays: " + days + " is a window of no day (1 or more)");
+            }
+            long start = params.get("startDate") instanceof Long date ? date : 0;
+            try {
+                Math.addExact(start, Math.multiplyExact(days, DAY_MILLIS));
+            } catch (ArithmeticException e) {
+                throw LdbcDataException.at(file, line, "durationDays: " + days + " days after startDate " + start
+                    + " end past the largest time a date holds");
+            }
+        }
+    }
+
+    private static final long DAY_MILLIS = 24L * 60 * 60 * 1000;
 
     /** The parameters that name a person: where every complex read starts. */
     private static final List<String> PERSON_PARAMETERS = List.of("personId", "person1Id", "person2Id");
