@@ -104,11 +104,13 @@ public final class LdbcRun {
                              TraceRecorder recorder) throws IOException {
         PageCacheConfig config = config(policy, cache, storeBytes);
         long cacheBytes = config.memoryBytes();
-        NvmSwapStore nvm = settings.nvm() ? nvmTier(config, storeBytes) : null;
         String name = policy.text() + " @ " + cache.text();
         boolean updating = !settings.updates().isEmpty();
         Path storeDir = updating ? copyForUpdates(settings.storeDir()) : settings.storeDir();
-        try (PageCache pageCache = nvm == null ? PageCache.open(config) : PageCache.open(config, nvm);
+        // Made last before the open: a tier made before the store's copy, whose failure (a full disk) came first, was
+        // never closed, its device's memory held for the rest of the runs.
+        NvmSwapStore nvm = settings.nvm() ? nvmTier(config, storeBytes) : null;
+        try (PageCache pageCache = nvm == null ? PageCache.open(config) : openOver(config, nvm);
              GraphStore store = GraphStore.open(storeDir, pageCache, recorder);
              StoreUpdater updater = updating ? store.newUpdater() : null) {
             Updates updates = updating
@@ -353,6 +355,23 @@ public final class LdbcRun {
             now = pageCache.stats().io().pagesReheated();
         }
         return now;
+    }
+
+    /**
+     * A cache in front of {@code nvm}, which closes it with itself; where the open fails, {@code nvm} stays the caller's
+     * (PageCache.open keeps nothing of a failed open) and is closed here, its device's memory with it.
+     */
+    private static PageCache openOver(PageCacheConfig config, NvmSwapStore nvm) throws IOException {
+        try {
+            return PageCache.open(config, nvm);
+        } catch (Throwable refused) {
+            try {
+                nvm.close();
+            } catch (Throwable closing) {
+                refused.addSuppressed(closing);
+            }
+            throw refused;
+        }
     }
 
     private NvmSwapStore nvmTier(PageCacheConfig config, long storeBytes) {
