@@ -97,8 +97,6 @@ public final class PageCache implements AutoCloseable {
             throw t;
         }
         this.behindTier = behindTier;
-        this.files = new FileRegistry(engine, swappers);
-        engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
         PageCacheMBeanRegistration registration = null;
@@ -106,6 +104,10 @@ public final class PageCache implements AutoCloseable {
         PrefetchSource source = null;
         boolean listening = false;
         try {
+            // Inside the try: an OutOfMemoryError making them (the engine's arrays may have left little heap) kept the
+            // page memory and the factory's claim for the JVM's life.
+            this.files = new FileRegistry(engine, swappers);
+            engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
             // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
             source = tier == null ? null : tier.prefetchSource();
             if (tier != null) {
@@ -143,19 +145,7 @@ public final class PageCache implements AutoCloseable {
                 cacheWarmer.start();
             }
         } catch (Throwable t) {
-            PrefetchSource detach = listening ? source : null;
-            PageCacheMBeanRegistration unregister = registration;
-            DaemonWorker[] workers = {backgroundEvictor, tierPrefetcher, cacheWarmer};
-            // Each step runs whatever the one before threw: the threads are stopped before the memory they use goes.
-            runAll(t, () -> {
-                if (detach != null) {
-                    detach.swapInListener(null);
-                }
-            }, () -> stop(workers), () -> {
-                if (unregister != null) {
-                    unregister.close();
-                }
-            }, engine::close, () -> release(swappers));
+            releaseFailedOpen(t, listening ? source : null, backgroundEvictor, tierPrefetcher, cacheWarmer, registration);
             throw t;
         }
         this.prefetchSource = source;
@@ -164,6 +154,44 @@ public final class PageCache implements AutoCloseable {
         this.prefetcher = tierPrefetcher;
         this.warmer = cacheWarmer;
         servingTier.set(true);
+    }
+
+    /**
+     * Gives back what a failed open took, {@code failure} its cause: each step runs whatever the one before threw, the
+     * threads stop before the memory they use is freed, and the steps' failures are suppressed in {@code failure}. Each
+     * step has a try of its own and nothing is allocated between them, as in {@link #close}: the failure may be the heap
+     * running out (a tier's hook filling it), and an array of the workers and a lambda per step, made here, threw an
+     * OutOfMemoryError in its place, past every step: the page memory was never freed and the factory stayed claimed,
+     * refused to every later open as serving an open cache.
+     */
+    private void releaseFailedOpen(Throwable failure, PrefetchSource detach, DaemonWorker backgroundEvictor,
+                                   DaemonWorker tierPrefetcher, DaemonWorker cacheWarmer,
+                                   PageCacheMBeanRegistration registration) {
+        try {
+            if (detach != null) {
+                detach.swapInListener(null);
+            }
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            if (registration != null) {
+                registration.close();
+            }
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            engine.close();
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        release(swappers);
     }
 
     /**
@@ -535,7 +563,7 @@ public final class PageCache implements AutoCloseable {
                 failure = added(failure, t);
             }
             try {
-                stopWorkers();
+                stop(evictor, prefetcher, warmer);
             } catch (Throwable t) {
                 failure = added(failure, t);
             }
@@ -572,29 +600,6 @@ public final class PageCache implements AutoCloseable {
         }
     }
 
-    /** A step of a close that may throw anything. */
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    /**
-     * Runs every step, whatever the ones before threw; returns {@code first} (when not null) with the steps' failures
-     * suppressed in it, else the first step's failure with the later ones suppressed, else null; a failure the heap has no
-     * room to suppress is left out ({@link #added}).
-     */
-    private static Throwable runAll(Throwable first, Step... steps) {
-        Throwable failure = first;
-        for (Step step : steps) {
-            try {
-                step.run();
-            } catch (Throwable t) {
-                failure = added(failure, t);
-            }
-        }
-        return failure;
-    }
-
     private static void claim(PageSwapperFactory factory) {
         synchronized (FACTORIES_IN_USE) {
             if (!FACTORIES_IN_USE.add(factory)) {
@@ -622,24 +627,16 @@ public final class PageCache implements AutoCloseable {
         }
     }
 
-    /** {@link #stop} of this cache's workers, with no array made: see {@link #close}. */
-    private void stopWorkers() {
-        if (evictor != null) {
-            evictor.shutdown();
+    /** Stops the workers there are (null: none), with no array made: see {@link #close}. */
+    private static void stop(DaemonWorker backgroundEvictor, DaemonWorker tierPrefetcher, DaemonWorker cacheWarmer) {
+        if (backgroundEvictor != null) {
+            backgroundEvictor.shutdown();
         }
-        if (prefetcher != null) {
-            prefetcher.shutdown();
+        if (tierPrefetcher != null) {
+            tierPrefetcher.shutdown();
         }
-        if (warmer != null) {
-            warmer.shutdown();
-        }
-    }
-
-    private static void stop(DaemonWorker... workers) {
-        for (DaemonWorker worker : workers) {
-            if (worker != null) {
-                worker.shutdown();
-            }
+        if (cacheWarmer != null) {
+            cacheWarmer.shutdown();
         }
     }
 }
