@@ -446,6 +446,21 @@ final class FileRegistry implements MappingOwner {
     }
 
     /**
+     * {@link #mapped}, for {@link PageCache#flushAndForce}: refused once {@link #closeAll} closed the registry. A flush of
+     * every file that waited here for the cache's close found none left and returned normally, also where the close's
+     * force of a file modified before the flush began had failed.
+     */
+    List<PagedFile> mappedToFlush() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("page cache was closed while flushAndForce began: its close flushed and"
+                    + " forced every file, and reported to its own caller what failed");
+            }
+            return mapped();
+        }
+    }
+
+    /**
      * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
      * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
      * registry still open. Once every file is unmapped (flushed, its pages dropped), a failed force of it (now or

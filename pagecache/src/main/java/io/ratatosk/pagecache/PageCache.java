@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -326,11 +327,15 @@ public final class PageCache implements AutoCloseable {
      * eviction's failure pending when the call begins is one of them: taken once for the whole call, it keeps no file
      * from being flushed.
      *
-     * @throws IllegalStateException once the cache is closed
+     * @throws IllegalStateException once the cache is closed, also where its close on another thread closed it before
+     *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
+        // The call begins with its list: a file unmapped after it is reported as its close's force went (below), and a
+        // cache closed before it refuses the call, as a closed one does.
+        List<PagedFile> mapped = files.mappedToFlush();
         Throwable failure = null;
         try {
             // Here, not in each file's flush: there it was thrown by the flush of whichever file came first, before that
@@ -342,7 +347,7 @@ public final class PageCache implements AutoCloseable {
         // An Error too (a plug-in swapper's AssertionError, an OutOfMemoryError): it ended the call at its file, and the
         // files after it were left unflushed. It is thrown as itself at the end, the other failures suppressed in it.
         Error fatal = null;
-        for (PagedFile file : files.mapped()) {
+        for (PagedFile file : mapped) {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
             } catch (Error e) {
