@@ -113,7 +113,7 @@ public final class PageCache implements AutoCloseable {
             source = tier == null ? null : tier.prefetchSource();
             if (tier != null) {
                 // Only this cache closes its tier, once closed: a host's close of it released every file under the cache.
-                tier.servesCache(servingTier::get);
+                servesCache(tier, servingTier);
             }
             if (OperationsFlags.jmxEnabled(config)) {
                 if (!JmxSupport.AVAILABLE) {
@@ -155,6 +155,22 @@ public final class PageCache implements AutoCloseable {
         this.prefetcher = tierPrefetcher;
         this.warmer = cacheWarmer;
         servingTier.set(true);
+    }
+
+    /**
+     * Tells {@code tier} it serves a cache, open while {@code open} says so. A tier's refusal (an IllegalStateException:
+     * it serves another cache) passes as it is; a plug-in's bug there (a bare NullPointerException) came out as it was,
+     * naming neither the tier nor the hook.
+     */
+    private static void servesCache(SwapTier tier, AtomicBoolean open) {
+        try {
+            tier.servesCache(open::get);
+        } catch (IllegalArgumentException | IllegalStateException refusal) {
+            throw refusal;
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("the swap tier " + tier + " failed to take the page cache (servesCache): " + e,
+                e);
+        }
     }
 
     /**
