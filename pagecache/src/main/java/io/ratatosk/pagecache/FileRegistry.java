@@ -38,6 +38,12 @@ final class FileRegistry implements MappingOwner {
     private int nextFileId;
     /** Guarded by lock. */
     private boolean closed;
+    /**
+     * The files whose swapper {@link #closeAll} could not close, each with what {@link #releaseClaims} leaves on its
+     * claim; made by closeAll, as releaseClaims runs after the swapper factory's close, which may have filled the heap.
+     * Guarded by lock.
+     */
+    private final List<LeftOpenFile> leftOpenFiles = new ArrayList<>();
     /** Run by {@link #open} as it reads the file's identity again after the open: a test's seam to fail there. */
     static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
@@ -440,6 +446,21 @@ final class FileRegistry implements MappingOwner {
     }
 
     /**
+     * {@link #mapped}, for {@link PageCache#flushAndForce}: refused once {@link #closeAll} closed the registry. A flush of
+     * every file that waited here for the cache's close found none left and returned normally, also where the close's
+     * force of a file modified before the flush began had failed.
+     */
+    List<PagedFile> mappedToFlush() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("page cache was closed while flushAndForce began: its close flushed and"
+                    + " forced every file, and reported to its own caller what failed");
+            }
+            return mapped();
+        }
+    }
+
+    /**
      * Unmaps every file, whatever its number of mappings, and from then on maps nothing. If a file cannot
      * be unmapped, the others still are, and the first failure is thrown (the rest suppressed) with the
      * registry still open. Once every file is unmapped (flushed, its pages dropped), a failed force of it (now or
@@ -458,6 +479,7 @@ final class FileRegistry implements MappingOwner {
             }
             Throwable unmapFailure = null;
             Throwable closeFailure = null;
+            leftOpenFiles.clear(); // a retried close tries every one again
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
                 Throwable fileFailure = null;
@@ -487,6 +509,7 @@ final class FileRegistry implements MappingOwner {
                         unmapFailure = Failures.add(unmapFailure, fileFailure);
                         continue;
                     }
+                    leftOpenFiles.add(new LeftOpenFile(this, mapping));
                 }
                 if (fileFailure != null) {
                     closeFailure = Failures.add(closeFailure, fileFailure);
@@ -520,20 +543,30 @@ final class FileRegistry implements MappingOwner {
                 return;
             }
             if (!factoryClosed) {
-                for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
+                // Nothing allocated here (no copy of the files, no iterator, no LeftOpenFile): with the heap full the
+                // copy failed, no claim was marked left open, and another cache's map of such a file, which would have
+                // closed it again, was refused as if this open cache had it, for the JVM's life.
+                for (int i = 0; i < leftOpenFiles.size(); i++) {
+                    LeftOpenFile file = leftOpenFiles.get(i);
+                    PagedFile registered = filesByIdentity.get(file.identity);
+                    if (registered == null) {
+                        continue; // closed meanwhile, by a retried PagedFile.close
+                    }
                     try {
-                        closeSwapper(file.mapping()); // gives its claim back once it closes (a tier's abandoned file does)
+                        closeSwapper(registered.mapping()); // gives its claim back once it closes (a tier's abandoned file does)
                     } catch (Throwable stillOpen) {
                         // reported by closeAll already; the file stays claimed until its close is retried, by a
                         // PagedFile.close here or by another cache's map of it
-                        JvmFileClaims.Claim claim = claims.get(file.mapping().identity());
+                        JvmFileClaims.Claim claim = claims.get(file.identity);
                         if (claim != null) {
-                            claim.leftOpen(new LeftOpenFile(this, file.mapping()));
+                            claim.leftOpen(file);
                         }
                     }
                 }
+                leftOpenFiles.clear(); // the claims hold those still open: a closed file's swapper is not kept here
                 return;
             }
+            leftOpenFiles.clear();
             // forEach, not an iterator: nothing allocated, as the cache's close may run with the heap full (a tier's
             // close filling it), and a claim left here kept the file from every other cache for the JVM's life
             claims.forEach((identity, claim) -> claim.release());

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -97,8 +98,6 @@ public final class PageCache implements AutoCloseable {
             throw t;
         }
         this.behindTier = behindTier;
-        this.files = new FileRegistry(engine, swappers);
-        engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
         BackgroundEvictor backgroundEvictor = null;
         TierPrefetcher tierPrefetcher = null;
         PageCacheMBeanRegistration registration = null;
@@ -106,11 +105,15 @@ public final class PageCache implements AutoCloseable {
         PrefetchSource source = null;
         boolean listening = false;
         try {
+            // Inside the try: an OutOfMemoryError making them (the engine's arrays may have left little heap) kept the
+            // page memory and the factory's claim for the JVM's life.
+            this.files = new FileRegistry(engine, swappers);
+            engine.flushLimiter(IopsLimiter.of(OperationsFlags.flushIopsLimit(config)));
             // A tier's hook is a plug-in's code: inside the try, so that whatever it throws releases what the open took.
             source = tier == null ? null : tier.prefetchSource();
             if (tier != null) {
                 // Only this cache closes its tier, once closed: a host's close of it released every file under the cache.
-                tier.servesCache(servingTier::get);
+                servesCache(tier, servingTier);
             }
             if (OperationsFlags.jmxEnabled(config)) {
                 if (!JmxSupport.AVAILABLE) {
@@ -143,19 +146,7 @@ public final class PageCache implements AutoCloseable {
                 cacheWarmer.start();
             }
         } catch (Throwable t) {
-            PrefetchSource detach = listening ? source : null;
-            PageCacheMBeanRegistration unregister = registration;
-            DaemonWorker[] workers = {backgroundEvictor, tierPrefetcher, cacheWarmer};
-            // Each step runs whatever the one before threw: the threads are stopped before the memory they use goes.
-            runAll(t, () -> {
-                if (detach != null) {
-                    detach.swapInListener(null);
-                }
-            }, () -> stop(workers), () -> {
-                if (unregister != null) {
-                    unregister.close();
-                }
-            }, engine::close, () -> release(swappers));
+            releaseFailedOpen(t, listening ? source : null, backgroundEvictor, tierPrefetcher, cacheWarmer, registration);
             throw t;
         }
         this.prefetchSource = source;
@@ -164,6 +155,60 @@ public final class PageCache implements AutoCloseable {
         this.prefetcher = tierPrefetcher;
         this.warmer = cacheWarmer;
         servingTier.set(true);
+    }
+
+    /**
+     * Tells {@code tier} it serves a cache, open while {@code open} says so. A tier's refusal (an IllegalStateException:
+     * it serves another cache) passes as it is; a plug-in's bug there (a bare NullPointerException) came out as it was,
+     * naming neither the tier nor the hook.
+     */
+    private static void servesCache(SwapTier tier, AtomicBoolean open) {
+        try {
+            tier.servesCache(open::get);
+        } catch (IllegalArgumentException | IllegalStateException refusal) {
+            throw refusal;
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("the swap tier " + tier + " failed to take the page cache (servesCache): " + e,
+                e);
+        }
+    }
+
+    /**
+     * Gives back what a failed open took, {@code failure} its cause: each step runs whatever the one before threw, the
+     * threads stop before the memory they use is freed, and the steps' failures are suppressed in {@code failure}. Each
+     * step has a try of its own and nothing is allocated between them, as in {@link #close}: the failure may be the heap
+     * running out (a tier's hook filling it), and an array of the workers and a lambda per step, made here, threw an
+     * OutOfMemoryError in its place, past every step: the page memory was never freed and the factory stayed claimed,
+     * refused to every later open as serving an open cache.
+     */
+    private void releaseFailedOpen(Throwable failure, PrefetchSource detach, DaemonWorker backgroundEvictor,
+                                   DaemonWorker tierPrefetcher, DaemonWorker cacheWarmer,
+                                   PageCacheMBeanRegistration registration) {
+        try {
+            if (detach != null) {
+                detach.swapInListener(null);
+            }
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            if (registration != null) {
+                registration.close();
+            }
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        try {
+            engine.close();
+        } catch (Throwable t) {
+            added(failure, t);
+        }
+        release(swappers);
     }
 
     /**
@@ -298,11 +343,15 @@ public final class PageCache implements AutoCloseable {
      * eviction's failure pending when the call begins is one of them: taken once for the whole call, it keeps no file
      * from being flushed.
      *
-     * @throws IllegalStateException once the cache is closed
+     * @throws IllegalStateException once the cache is closed, also where its close on another thread closed it before
+     *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
+        // The call begins with its list: a file unmapped after it is reported as its close's force went (below), and a
+        // cache closed before it refuses the call, as a closed one does.
+        List<PagedFile> mapped = files.mappedToFlush();
         Throwable failure = null;
         try {
             // Here, not in each file's flush: there it was thrown by the flush of whichever file came first, before that
@@ -314,7 +363,7 @@ public final class PageCache implements AutoCloseable {
         // An Error too (a plug-in swapper's AssertionError, an OutOfMemoryError): it ended the call at its file, and the
         // files after it were left unflushed. It is thrown as itself at the end, the other failures suppressed in it.
         Error fatal = null;
-        for (PagedFile file : files.mapped()) {
+        for (PagedFile file : mapped) {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
             } catch (Error e) {
@@ -535,7 +584,7 @@ public final class PageCache implements AutoCloseable {
                 failure = added(failure, t);
             }
             try {
-                stopWorkers();
+                stop(evictor, prefetcher, warmer);
             } catch (Throwable t) {
                 failure = added(failure, t);
             }
@@ -572,29 +621,6 @@ public final class PageCache implements AutoCloseable {
         }
     }
 
-    /** A step of a close that may throw anything. */
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    /**
-     * Runs every step, whatever the ones before threw; returns {@code first} (when not null) with the steps' failures
-     * suppressed in it, else the first step's failure with the later ones suppressed, else null; a failure the heap has no
-     * room to suppress is left out ({@link #added}).
-     */
-    private static Throwable runAll(Throwable first, Step... steps) {
-        Throwable failure = first;
-        for (Step step : steps) {
-            try {
-                step.run();
-            } catch (Throwable t) {
-                failure = added(failure, t);
-            }
-        }
-        return failure;
-    }
-
     private static void claim(PageSwapperFactory factory) {
         synchronized (FACTORIES_IN_USE) {
             if (!FACTORIES_IN_USE.add(factory)) {
@@ -622,24 +648,16 @@ public final class PageCache implements AutoCloseable {
         }
     }
 
-    /** {@link #stop} of this cache's workers, with no array made: see {@link #close}. */
-    private void stopWorkers() {
-        if (evictor != null) {
-            evictor.shutdown();
+    /** Stops the workers there are (null: none), with no array made: see {@link #close}. */
+    private static void stop(DaemonWorker backgroundEvictor, DaemonWorker tierPrefetcher, DaemonWorker cacheWarmer) {
+        if (backgroundEvictor != null) {
+            backgroundEvictor.shutdown();
         }
-        if (prefetcher != null) {
-            prefetcher.shutdown();
+        if (tierPrefetcher != null) {
+            tierPrefetcher.shutdown();
         }
-        if (warmer != null) {
-            warmer.shutdown();
-        }
-    }
-
-    private static void stop(DaemonWorker... workers) {
-        for (DaemonWorker worker : workers) {
-            if (worker != null) {
-                worker.shutdown();
-            }
+        if (cacheWarmer != null) {
+            cacheWarmer.shutdown();
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the close marks the cache closed and then runs its last steps (the swapper factory's close, the files' claims, the
  * frames' memory), gathering their failures into the first; where suppressing one in another ran out of heap, that
  * OutOfMemoryError came out of the close at once, past the steps after it, and the cache, closed, never freed its page
- * memory (a retried close does nothing). In a JVM of its own, whose heap the swapper factory's close fills.
+ * memory (a retried close does nothing). The file whose swapper would not close stays claimed, for another cache's map
+ * to close it again and map it: the claims were marked so by a step that allocated, and with the heap full no claim was,
+ * so every other cache was refused the file for the JVM's life. In a JVM of its own, whose heap the swapper factory's
+ * close fills.
  */
 class CloseOutOfHeapTest {
     @TempDir
@@ -93,7 +97,16 @@ class CloseOutOfHeapTest {
                 System.out.println("the closed cache kept its page memory; the close threw " + failure);
                 System.exit(1);
             }
-            System.out.println("closed, memory freed, the close threw " + failure);
+            // The file's swapper would not close: it stays claimed, for another cache's map to close it again first.
+            failing = false;
+            try (PageCache other = PageCache.open(config, new FileSwapperFactory());
+                 PagedFile file = other.map(Path.of(args[0]).resolve("a.db"), PAGE_SIZE)) {
+                file.fileId();
+            } catch (IllegalStateException kept) {
+                System.out.println("the closed cache kept its file from every other cache: " + kept);
+                System.exit(4);
+            }
+            System.out.println("closed, memory freed, the file free again, the close threw " + failure);
             System.exit(0);
         }
     }

@@ -13,6 +13,7 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,18 +43,9 @@ class NvmTierClosedUnderItsCacheTest {
         assertTrue(refused.getMessage().contains("PageCache.close"), refused.getMessage());
         assertEquals(7, read(file, 0), "the file still works through the tier");
 
-        file.close();
-        cache.close();
-        assertTrue(cache.isClosed(), "the cache closed");
-        assertTrue(cache.isMemoryReleased(), "and freed its memory");
+        closeFileAndCache(file, cache);
         tier.close(); // closed with the cache: nothing more to do
-
-        try (PageCache plain = PageCache.open(PageCacheConfig.parse(Map.of(
-            "pagecache.memory", String.valueOf(16 * PAGE), "pagecache.page_size", String.valueOf(PAGE),
-            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")));
-             PagedFile again = plain.map(path, PAGE)) {
-            assertEquals(7, read(again, 0), "the page written through the cache reached the file");
-        }
+        assertFileHolds(path, 7);
     }
 
     /**
@@ -79,17 +71,27 @@ class NvmTierClosedUnderItsCacheTest {
         assertTrue(refused.getMessage().contains("NvmSwapStore"), refused.getMessage());
         assertEquals(100, read(file, 0), "the tier still serves its copy");
 
+        closeFileAndCache(file, cache);
+        tier.device().close(); // closed with the tier: nothing more to do
+        assertFileHolds(path, LongStream.range(0, 40).map(p -> 100 + p).toArray());
+    }
+
+    /** Closes {@code file} and {@code cache}, which must close and free its memory: the refusal left nothing in the way. */
+    private static void closeFileAndCache(PagedFile file, PageCache cache) throws IOException {
         file.close();
         cache.close();
         assertTrue(cache.isClosed(), "the cache closed");
         assertTrue(cache.isMemoryReleased(), "and freed its memory");
-        tier.device().close(); // closed with the tier: nothing more to do
+    }
+
+    /** Reads {@code path} back through a cache with no tier: page p must hold {@code pages[p]}, as written through the tier. */
+    private static void assertFileHolds(Path path, long... pages) throws IOException {
         try (PageCache plain = PageCache.open(PageCacheConfig.parse(Map.of(
-            "pagecache.memory", String.valueOf(64 * PAGE), "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.memory", String.valueOf(16 * PAGE), "pagecache.page_size", String.valueOf(PAGE),
             "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")));
              PagedFile again = plain.map(path, PAGE)) {
-            for (int p = 0; p < 40; p++) {
-                assertEquals(100 + p, read(again, p), "page " + p + " reached the file");
+            for (int p = 0; p < pages.length; p++) {
+                assertEquals(pages[p], read(again, p), "page " + p + " written through the cache reached the file");
             }
         }
     }
