@@ -2,11 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.ratatosk.core.PageSwapper;
-import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.SwapTier;
-import io.ratatosk.pagecache.tier.TierCounters;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -31,25 +27,13 @@ class FailedOpenOutOfHeapTest {
     }
 
     /** A tier whose {@link SwapTier#servesCache} refuses the cache, with the heap filled first when {@link #fillTheHeap}. */
-    static final class OpenWithTheHeapFull implements SwapTier {
+    static final class OpenWithTheHeapFull extends PlainFilesTier {
         /** Everything allocated to fill the heap, reachable until the open is over. */
         static Object[] hog;
         static volatile boolean refusing;
         static volatile boolean fillTheHeap;
         /** Made before the heap fills: the open's failure, which it must throw as itself. */
         static final IllegalStateException REFUSED = new IllegalStateException("injected: the tier refuses the cache");
-
-        private final FileSwapperFactory files = new FileSwapperFactory();
-
-        @Override
-        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            return files.create(file, fileId, filePageSize, create);
-        }
-
-        @Override
-        public TierCounters counters() {
-            return TierCounters.NONE;
-        }
 
         @Override
         public void servesCache(BooleanSupplier cacheOpen) {
@@ -59,11 +43,6 @@ class FailedOpenOutOfHeapTest {
                 }
                 throw REFUSED;
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            files.close();
         }
 
         public static void main(String[] args) throws Exception {

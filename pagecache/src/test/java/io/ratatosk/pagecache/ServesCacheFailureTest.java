@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.PageSwapper;
-import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.SwapTier;
-import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -51,22 +48,11 @@ class ServesCacheFailureTest {
     }
 
     /** A tier over plain files whose servesCache throws {@link #failure} while it is set. */
-    private static final class BuggyTier implements SwapTier {
-        private final FileSwapperFactory files = new FileSwapperFactory();
+    private static final class BuggyTier extends PlainFilesTier {
         volatile RuntimeException failure;
 
         BuggyTier(RuntimeException failure) {
             this.failure = failure;
-        }
-
-        @Override
-        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            return files.create(file, fileId, filePageSize, create);
-        }
-
-        @Override
-        public TierCounters counters() {
-            return TierCounters.NONE;
         }
 
         @Override
@@ -75,11 +61,6 @@ class ServesCacheFailureTest {
             if (f != null) {
                 throw f;
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            files.close();
         }
     }
 }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
-import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,18 +55,12 @@ class SwapPluginMisuseTest {
      * while {@link #failListener} is, its prefetchSource() on the first call with {@link #failFirstPrefetchSource} and
      * on later ones with {@link #failHooks}.
      */
-    static class PrefetchingTier implements SwapTier, PrefetchSource {
-        final FileSwapperFactory files = new FileSwapperFactory();
+    static class PrefetchingTier extends PlainFilesTier implements PrefetchSource {
         final AtomicInteger prefetchSourceCalls = new AtomicInteger();
         volatile boolean failHooks;
         volatile boolean failFirstPrefetchSource;
         volatile boolean failListener;
         volatile int depth = 2;
-
-        @Override
-        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            return files.create(file, fileId, filePageSize, create);
-        }
 
         volatile TierCounters counters = TierCounters.NONE;
         volatile boolean failCounters;

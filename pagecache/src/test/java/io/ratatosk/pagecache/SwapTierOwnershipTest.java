@@ -4,16 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
-import io.ratatosk.pagecache.tier.SwapTier;
-import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,32 +23,6 @@ class SwapTierOwnershipTest {
     @TempDir
     Path dir;
 
-    /** Plain files behind a tier that, like the NVM tier, closes the swappers it made when it closes. */
-    private static final class ClosingTier implements SwapTier {
-        private final FileSwapperFactory files = new FileSwapperFactory();
-        private final List<PageSwapper> made = new ArrayList<>();
-
-        @Override
-        public synchronized PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-            PageSwapper swapper = new ForwardingPageSwapper(files.create(file, fileId, filePageSize, create));
-            made.add(swapper);
-            return swapper;
-        }
-
-        @Override
-        public TierCounters counters() {
-            return TierCounters.NONE;
-        }
-
-        @Override
-        public synchronized void close() throws IOException {
-            for (PageSwapper swapper : made) {
-                swapper.close();
-            }
-            made.clear();
-        }
-    }
-
     private static PageCacheConfig config() {
         return PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "4k",
             "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
@@ -61,7 +30,7 @@ class SwapTierOwnershipTest {
 
     @Test
     void aTierServingAnOpenCacheIsRefusedToAnotherAndTheFirstStillClosesWithItsPages() throws IOException {
-        ClosingTier tier = new ClosingTier();
+        BrokenTierProviders.ClosingTier tier = new BrokenTierProviders.ClosingTier(new FileSwapperFactory());
         PageCache first = PageCache.open(config(), tier);
         PagedFile file = first.map(dir.resolve("a"), 4096);
         for (int p = 0; p < 10; p++) {
@@ -74,7 +43,7 @@ class SwapTierOwnershipTest {
         assertTrue(e.getMessage().contains("already serves an open page cache"), e.getMessage());
         first.close(); // with the second cache's close, its file was closed under it and this failed
 
-        try (PageCache again = PageCache.open(config(), new ClosingTier()); PagedFile reopened = again.map(dir.resolve("a"), 4096)) {
+        try (PageCache again = PageCache.open(config(), new BrokenTierProviders.ClosingTier(new FileSwapperFactory())); PagedFile reopened = again.map(dir.resolve("a"), 4096)) {
             try (PageCursor c = reopened.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
                 for (int p = 0; p < 10; p++) {
                     assertTrue(c.next());

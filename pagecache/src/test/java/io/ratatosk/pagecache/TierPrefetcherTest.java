@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
-import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
-import io.ratatosk.pagecache.tier.SwapTier;
-import io.ratatosk.pagecache.tier.TierCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,8 +27,7 @@ class TierPrefetcherTest {
     Path dir;
 
     /** A tier of plain files that holds every page but page 0, with a demand read in flight while {@link #stalled}. */
-    static final class StalledTier implements SwapTier, PrefetchSource {
-        final FileSwapperFactory files = new FileSwapperFactory();
+    static final class StalledTier extends PlainFilesTier implements PrefetchSource {
         final AtomicLong readsInFlightCalls = new AtomicLong();
         volatile boolean stalled = true;
         volatile SwapInListener listener = SwapInListener.NONE;
@@ -55,18 +51,8 @@ class TierPrefetcherTest {
         }
 
         @Override
-        public TierCounters counters() {
-            return TierCounters.NONE;
-        }
-
-        @Override
         public PrefetchSource prefetchSource() {
             return this;
-        }
-
-        @Override
-        public void close() throws IOException {
-            files.close();
         }
 
         @Override
