@@ -120,9 +120,8 @@ enum TraceCompression {
         if ((descriptor & 0x08) != 0) {
             return false; // reserved bit
         }
-        int dictionaryIdBytes = new int[] {0, 1, 2, 4}[descriptor & 3];
-        int contentSizeBytes = new int[] {singleSegment ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
-        int headerSize = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
+        int contentSizeBytes = zstdContentSizeBytes(descriptor);
+        int headerSize = zstdFrameHeaderSize(descriptor);
         if (head.length < headerSize + 3) {
             return false; // cut inside its header: as likely two plain keys
         }
@@ -173,9 +172,7 @@ enum TraceCompression {
                     return false;
                 }
                 int descriptor = head[4] & 0xff;
-                boolean singleSegment = (descriptor & 0x20) != 0;
-                at += 5 + (singleSegment ? 0 : 1) + new int[] {0, 1, 2, 4}[descriptor & 3]
-                    + new int[] {singleSegment ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
+                at += zstdFrameHeaderSize(descriptor);
                 boolean lastBlock = false;
                 while (!lastBlock) {
                     byte[] block = read(channel, at, 3);
@@ -190,6 +187,17 @@ enum TraceCompression {
             }
             return at == size;
         }
+    }
+
+    /** A zstd frame header's bytes, its magic included, by its frame header descriptor. */
+    private static int zstdFrameHeaderSize(int descriptor) {
+        boolean singleSegment = (descriptor & 0x20) != 0;
+        return 5 + (singleSegment ? 0 : 1) + new int[] {0, 1, 2, 4}[descriptor & 3] + zstdContentSizeBytes(descriptor);
+    }
+
+    /** The bytes of a zstd frame header's content size field, by its descriptor. */
+    private static int zstdContentSizeBytes(int descriptor) {
+        return new int[] {(descriptor & 0x20) != 0 ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
     }
 
     /** Up to {@code count} bytes of {@code channel} from {@code position}: fewer where the file ends before. */
