@@ -43,6 +43,17 @@ class LdbcWorkloadTest {
         }
     };
 
+    /** {@code dir}'s substitution_parameters folder, made with one row of 1s and "Jose"s in each complex read's file. */
+    private static Path oneRowOfEachParameterFile(Path dir) throws IOException {
+        Path params = dir.resolve("substitution_parameters");
+        Files.createDirectories(params);
+        for (QueryType t : QueryType.COMPLEX) {
+            String row = String.join("|", t.parameters().stream().map(name -> QueryType.isNumeric(name) ? "1" : "Jose").toList());
+            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + row + "\n");
+        }
+        return params;
+    }
+
     private static List<Query> take(OperationStream stream, int n) throws IOException {
         List<Query> list = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -110,12 +121,7 @@ class LdbcWorkloadTest {
      */
     @Test
     void aParameterOutOfItsRangeIsRefusedNamingItsLine(@TempDir Path dir) throws IOException {
-        Path params = dir.resolve("substitution_parameters");
-        Files.createDirectories(params);
-        for (QueryType t : QueryType.COMPLEX) {
-            String row = String.join("|", t.parameters().stream().map(name -> QueryType.isNumeric(name) ? "1" : "Jose").toList());
-            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + row + "\n");
-        }
+        Path params = oneRowOfEachParameterFile(dir);
         Path ic10 = params.resolve(QueryType.IC10.parameterFile());
         Path ic4 = params.resolve(QueryType.IC4.parameterFile());
         for (String month : List.of("13", "0", "-1")) {
@@ -142,12 +148,7 @@ class LdbcWorkloadTest {
      */
     @Test
     void aParameterFileWhoseHeaderRepeatsANameIsRefused(@TempDir Path dir) throws IOException {
-        Path params = dir.resolve("substitution_parameters");
-        Files.createDirectories(params);
-        for (QueryType t : QueryType.COMPLEX) {
-            String row = String.join("|", t.parameters().stream().map(name -> QueryType.isNumeric(name) ? "1" : "Jose").toList());
-            Files.writeString(params.resolve(t.parameterFile()), String.join("|", t.parameters()) + "\n" + row + "\n");
-        }
+        Path params = oneRowOfEachParameterFile(dir);
         Files.writeString(params.resolve("interactive_1_param.txt"), "personId|firstName|firstName\n933|Jose|Ann\n");
         LdbcDataException e = assertThrows(LdbcDataException.class,
             () -> SubstitutionParameters.load(LdbcDataSource.directory(dir)));

@@ -3,6 +3,8 @@ package io.ratatosk.bench.sim;
 import com.github.luben.zstd.ZstdInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -118,9 +120,8 @@ enum TraceCompression {
         if ((descriptor & 0x08) != 0) {
             return false; // reserved bit
         }
-        int dictionaryIdBytes = new int[] {0, 1, 2, 4}[descriptor & 3];
-        int contentSizeBytes = new int[] {singleSegment ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
-        int headerSize = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
+        int contentSizeBytes = zstdContentSizeBytes(descriptor);
+        int headerSize = zstdFrameHeaderSize(descriptor);
         if (head.length < headerSize + 3) {
             return false; // cut inside its header: as likely two plain keys
         }
@@ -142,6 +143,70 @@ enum TraceCompression {
         }
         long blockBytes = blockType == 1 ? 1 : blockSize; // an RLE block stores its one byte
         return headerSize + 3 + blockBytes > fileSize;
+    }
+
+    /**
+     * Whether the zstd frames of {@code file}, which the decoder read to its end without a word, end whole at the file's
+     * end: zstd-jni ends its stream without error at a frame's end where the file ends inside the next frame, so a
+     * trace of several frames (pzstd's, or zstd's output concatenated) cut in a later frame read as its first frames'
+     * keys alone, exit 0. Walks the frame and block headers (sizes only: nothing is decoded); skippable frames are
+     * passed over, and anything else after a frame is the decoder's to judge.
+     */
+    static boolean zstdFramesEndWhole(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file)) {
+            long size = channel.size();
+            long at = 0;
+            while (at < size) {
+                byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
+                if (head.length >= 4 && of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
+                    if (head.length < 8) {
+                        return false;
+                    }
+                    at += 8 + littleEndian(head, 4, 4);
+                    continue;
+                }
+                if (!startsWith(head, ZSTD.magic)) {
+                    return true;
+                }
+                if (head.length < 5) {
+                    return false;
+                }
+                int descriptor = head[4] & 0xff;
+                at += zstdFrameHeaderSize(descriptor);
+                boolean lastBlock = false;
+                while (!lastBlock) {
+                    byte[] block = read(channel, at, 3);
+                    if (block.length < 3) {
+                        return false;
+                    }
+                    int blockHeader = (int) littleEndian(block, 0, 3);
+                    lastBlock = (blockHeader & 1) != 0;
+                    at += 3 + (((blockHeader >>> 1) & 3) == 1 ? 1 : blockHeader >>> 3); // an RLE block stores one byte
+                }
+                at += (descriptor & 0x04) != 0 ? 4 : 0; // the content checksum
+            }
+            return at == size;
+        }
+    }
+
+    /** A zstd frame header's bytes, its magic included, by its frame header descriptor. */
+    private static int zstdFrameHeaderSize(int descriptor) {
+        boolean singleSegment = (descriptor & 0x20) != 0;
+        return 5 + (singleSegment ? 0 : 1) + new int[] {0, 1, 2, 4}[descriptor & 3] + zstdContentSizeBytes(descriptor);
+    }
+
+    /** The bytes of a zstd frame header's content size field, by its descriptor. */
+    private static int zstdContentSizeBytes(int descriptor) {
+        return new int[] {(descriptor & 0x20) != 0 ? 1 : 0, 2, 4, 8}[descriptor >>> 6];
+    }
+
+    /** Up to {@code count} bytes of {@code channel} from {@code position}: fewer where the file ends before. */
+    private static byte[] read(FileChannel channel, long position, int count) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(count);
+        while (buffer.hasRemaining() && channel.read(buffer, position + buffer.position()) > 0) {
+            // a read may give fewer bytes than asked
+        }
+        return java.util.Arrays.copyOf(buffer.array(), buffer.position());
     }
 
     private static long littleEndian(byte[] bytes, int from, int count) {

@@ -161,6 +161,12 @@ public final class TraceReader {
                 try (InputStream in = new BufferedInputStream(plain, 1 << 16)) {
                     decoder.decode(in, builder);
                 }
+                if (compression == TraceCompression.ZSTD && !TraceCompression.zstdFramesEndWhole(file)) {
+                    // zstd-jni ends without a word at a frame's end where the file ends inside the next one
+                    throw new TraceFormatException(file, "the zstd data is truncated", String.format(Locale.ROOT,
+                        "the file ends at byte %d inside a zstd frame, after %,d decompressed bytes and %,d requests read",
+                        sizeOnDisk, plain.count(), builder.requests()), null);
+                }
             } catch (TraceFormatException e) {
                 throw e;
             } catch (Trace.TooLargeException e) {

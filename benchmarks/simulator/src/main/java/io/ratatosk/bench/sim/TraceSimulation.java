@@ -5,9 +5,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Replays one trace for every (policy, size) pair, the pairs spread over a shared thread pool; each
@@ -48,8 +50,9 @@ public final class TraceSimulation {
         // Longest first, so that two threads finish together: the peer and OPT cost the most.
         List<Run> submitOrder = new ArrayList<>(replays.values());
         submitOrder.sort(Comparator.comparingInt((Run r) -> costRank(r.policy)).thenComparing(r -> -r.size));
+        AtomicBoolean abandoned = new AtomicBoolean(); // a replay failed: the others stop at their next progress step
         for (Run run : submitOrder) {
-            run.future = pool.submit(() -> replay(trace, run, progress, timelineBucket));
+            run.future = pool.submit(() -> replay(trace, run, progress, timelineBucket, abandoned));
         }
         List<HitCount> results = new ArrayList<>();
         try {
@@ -58,11 +61,15 @@ public final class TraceSimulation {
                 results.add(runs.get(i).future.get().atSize(labels.get(i % labels.size())));
             }
         } catch (ExecutionException e) {
-            runs.forEach(r -> r.future.cancel(true));
+            // The other replays never look at their interrupt: cancelled, the running ones went on to their end, drawing
+            // on the next trace's bar, saying themselves done and holding the pool's threads and their heap while it ran
+            abandoned.set(true);
+            awaitEnd(runs);
             progress.traceFailed();
             Throwable cause = e.getCause();
             throw cause instanceof RuntimeException ? (RuntimeException) cause : new IllegalStateException(cause);
         } catch (InterruptedException e) {
+            abandoned.set(true);
             runs.forEach(r -> r.future.cancel(true));
             progress.traceFailed();
             throw e;
@@ -117,11 +124,32 @@ public final class TraceSimulation {
             : " (simulated at " + simulated + ", the trace's distinct keys)") + " on " + trace.name();
     }
 
-    private HitCount replay(Trace trace, Run run, SimulationProgress progress, int timelineBucket) {
+    /** Waits until every replay of {@code runs} has ended, however; an interrupt stops the wait, and is kept. */
+    private static void awaitEnd(List<Run> runs) {
+        for (Run run : runs) {
+            try {
+                run.future.get();
+            } catch (ExecutionException | CancellationException ended) {
+                // ended, as abandoned or failed: the caller says why the trace failed
+            } catch (InterruptedException e) {
+                runs.forEach(r -> r.future.cancel(true));
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private HitCount replay(Trace trace, Run run, SimulationProgress progress, int timelineBucket,
+        AtomicBoolean abandoned) {
+        PolicySimulator.Progress advance = requests -> {
+            abandonIf(abandoned);
+            progress.advance(requests);
+        };
+        abandonIf(abandoned);
         long start = System.nanoTime();
         PolicySimulator.Outcome outcome;
         try {
-            outcome = catalog.simulator(run.policy).run(trace, run.size, progress::advance, timelineBucket);
+            outcome = catalog.simulator(run.policy).run(trace, run.size, advance, timelineBucket);
         } catch (IllegalArgumentException e) { // the user's flags or size: one line, not a stack trace
             throw new IllegalArgumentException(describe(trace, run.policy, run.size) + " failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -130,10 +158,26 @@ public final class TraceSimulation {
             throw new IllegalStateException(describe(trace, run.policy, run.size) + " ran out of memory: "
                 + e.getMessage(), e);
         }
+        abandonIf(abandoned);
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.runFinished(trace, run.policy.text(), run.size, millis);
         return new HitCount(run.policy.text(), run.size, outcome.hits(), trace.requests(), millis, outcome.state(),
             outcome.timeline(), outcome.timeline() == null ? 0 : timelineBucket);
+    }
+
+    private static void abandonIf(AtomicBoolean abandoned) {
+        if (abandoned.get()) {
+            throw new Abandoned();
+        }
+    }
+
+    /** A replay stopped because another of its trace failed; the trace's failure is that one's. */
+    private static final class Abandoned extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Abandoned() {
+            super("abandoned: another replay of the trace failed", null, false, false);
+        }
     }
 
     private static int costRank(PolicySpec policy) {

@@ -2,6 +2,7 @@ package io.ratatosk.bench.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class SimulationProgressTest {
@@ -47,6 +50,49 @@ class SimulationProgressTest {
             int drawn = terminal.size();
             Thread.sleep(1_500); // three of the bar's redraws
             assertEquals(drawn, terminal.size(), "the failed trace's bar is still drawn: " + terminal);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The page cache's policies, and "broken", whose every replay fails. */
+    private static final class PageCachePoliciesAndABrokenOne implements SpiPolicyProvider {
+        private final PageCachePolicies policies = new PageCachePolicies();
+
+        @Override
+        public List<String> names() {
+            return java.util.stream.Stream.concat(policies.names().stream(), java.util.stream.Stream.of("broken")).toList();
+        }
+
+        @Override
+        public EvictionPolicy create(String name, FrameTable frames, Map<String, String> flags) {
+            return name.equals("broken") ? new BrokenProvider().create(name, frames, flags)
+                : policies.create(name, frames, flags);
+        }
+    }
+
+    /**
+     * A trace whose replay failed left its other replays running: cancelled, but never looking at their interrupt, they
+     * went on to their end while the next trace was replayed, drawing on its bar, holding the pool's threads and their
+     * heap, and each said itself done ("sim: t: ... done in 0.4 s (1/2)") after the trace had been said failed.
+     */
+    @Test
+    void aTraceWhoseReplayFailedEndsItsOtherReplays() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        SimulationProgress progress = new SimulationProgress(new PrintStream(log, true, StandardCharsets.UTF_8),
+            false, false, 1);
+        PolicyCatalog catalog = new PolicyCatalog(new PageCachePoliciesAndABrokenOne(), PolicyFlags.standard());
+        String working = new PageCachePolicies().names().get(0);
+        Trace loop = Trace.of("loop", LongStream.range(0, 5_000_000).map(i -> i % 10_000).toArray());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            TraceSimulation simulation = new TraceSimulation(catalog, pool);
+            assertThrows(IllegalStateException.class, () -> simulation.run(loop,
+                List.of(catalog.parse("broken"), catalog.parse(working)), CacheSize.parseList("100"), progress));
+            String said = log.toString(StandardCharsets.UTF_8);
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+            assertEquals(said, log.toString(StandardCharsets.UTF_8), "a replay went on after its trace failed");
         } finally {
             pool.shutdownNow();
         }

@@ -356,6 +356,31 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * A zstd trace of several frames (pzstd's, each after a skippable frame; zstd's output concatenated) cut inside a
+     * later frame: zstd-jni ended its stream without a word at the end of the last whole frame, so the trace was read as
+     * the keys of its first frames alone, exit 0. Whole, every frame's keys are read.
+     */
+    @Test
+    void aZstdTraceOfSeveralFramesCutInsideALaterFrameIsRefused() throws IOException {
+        byte[] first = zstd(ints(7, 8, 7));
+        byte[] second = zstd(ints(manyKeys()));
+        byte[] skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}; // pzstd's: the next frame's size
+        for (boolean pzstd : new boolean[] {true, false}) {
+            java.io.ByteArrayOutputStream whole = new java.io.ByteArrayOutputStream();
+            for (byte[] frame : List.of(first, second)) {
+                whole.write(pzstd ? skippable : new byte[0]);
+                whole.write(frame);
+            }
+            byte[] bytes = whole.toByteArray();
+            Path all = write(dir, "cache2k/frames-" + pzstd + ".trace.zst", bytes);
+            assertEquals(3 + manyKeys().length, TraceReader.read(all).requests());
+            Path cut = write(dir, "cache2k/cut-frames-" + pzstd + ".trace.zst", Arrays.copyOf(bytes, bytes.length - 100));
+            assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: the file ends at byte "
+                + (bytes.length - 100) + " inside a zstd frame");
+        }
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
