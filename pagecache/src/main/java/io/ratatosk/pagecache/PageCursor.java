@@ -509,7 +509,8 @@ public final class PageCursor implements AutoCloseable {
      * repeated. When it returns true, the bounds flags and cursor exceptions of this cursor and its linked
      * cursors are cleared: they spoke of a torn read. A page that was truncated away meanwhile cannot be
      * re-pinned: its cursor is left on no page (its reads are out of bounds) with a cursor exception saying
-     * so, for {@link #checkAndClearCursorException()} to report after the next {@code shouldRetry()}.
+     * so, for {@link #checkAndClearCursorException()} to report after the last {@code shouldRetry()}: a cursor on
+     * no page keeps its cursor exception through later rounds (nothing it read could tear).
      * When it returns true, the offset of each of these cursors goes back to where its last {@code next()} or
      * {@link #setOffset} put it: relative reads repeated without a {@code setOffset} of their own read what the
      * torn attempt meant to read, not the bytes after it.
@@ -603,7 +604,12 @@ public final class PageCursor implements AutoCloseable {
      * clears the bounds flags and cursor exceptions of all (the repeated reads start afresh).
      */
     private void repinTree() throws IOException {
-        cursorException = null;
+        if (frame != NO_FRAME) {
+            // A cursor on no page read nothing that could tear: its exception stands. Cleared, the one saying its page
+            // was truncated away under its read was lost in the next round that a link's changed page caused, and the
+            // loop ended with the cursor's zeros and checkAndClearCursorException() silent.
+            cursorException = null;
+        }
         offset = readStart;
         outOfBounds = false;
         if (frame != NO_FRAME && !frames().validate(frame, stamp)) {
