@@ -3,10 +3,10 @@ package io.ratatosk.it.lifecycle;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -113,14 +113,17 @@ final class MisuseChecks {
             Thread.currentThread().interrupt();
         }
         worker.closeCursor(mine);
+        // As long as any operation may take (the watchdog's bound, raised for a slow machine with ratatosk.op_timeout): the
+        // other close takes microseconds, but on a loaded 2-core machine its thread may wait that long for a core
+        Duration bound = sc.settings.opTimeout();
         try {
-            other.join(TimeUnit.SECONDS.toMillis(20));
+            other.join(bound.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (other.isAlive()) {
             throw worker.fail("PageCursor.close() on another thread, at the same time as this thread's close, has not returned"
-                + " after 20 s", null);
+                + " after " + bound.toSeconds() + " s", null);
         }
         if (failed.get() != null) {
             throw worker.fail("PageCursor.close() on another thread, at the same time as this thread's close, threw " + failed.get(),
