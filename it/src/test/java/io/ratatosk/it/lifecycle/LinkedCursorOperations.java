@@ -96,7 +96,7 @@ final class LinkedCursorOperations {
             if (cutUnder) {
                 // a truncate cut the parent's page or the link's under the record: void, and the parent says so. Only the
                 // pages read in bounds hold what they held; the other reads nothing
-                worker.expectCutUnder(parent, f, first, true, allZero(a) ? a : b);
+                worker.expectCutUnder(parent, f, first, allZero(a) ? a : b);
             } else {
                 judgeLinkedRead(f, first, a, slotA, seenA, "read cursor");
                 if (onSecond) {

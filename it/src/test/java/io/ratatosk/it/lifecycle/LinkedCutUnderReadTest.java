@@ -12,16 +12,16 @@ import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A library defect the lifecycle model can meet (LINKED_READ of a shared file that SHARED_TRUNCATE cuts): a read cursor
- * whose page a truncate cut under its read is left on no page with a cursor exception saying so (PageCursor.shouldRetry),
- * but where a later round of the same loop retries because a link's page changed, {@code repinTree} clears that exception
- * and, the cursor being on no page, sets nothing again: the loop ends with the parent's reads out of bounds (zeros) and
- * {@code checkAndClearCursorException()} silent, so the read idiom of docs/architecture.md takes the zeros for the record.
+ * A library defect the lifecycle model met (LINKED_READ of a shared file that SHARED_TRUNCATE cuts), fixed in
+ * PageCursor.repinTree: a read cursor whose page a truncate cut under its read is left on no page with a cursor exception
+ * saying so (PageCursor.shouldRetry); where a later round of the same loop retried because a link's page changed,
+ * {@code repinTree} cleared that exception and, the cursor being on no page, set nothing again: the loop ended with the
+ * parent's reads out of bounds (zeros) and {@code checkAndClearCursorException()} silent, so the read idiom of
+ * docs/architecture.md took the zeros for the record. A cursor on no page now keeps its exception.
  */
 class LinkedCutUnderReadTest {
     private static final int PAGE = 4096;
@@ -30,7 +30,6 @@ class LinkedCutUnderReadTest {
     Path dir;
 
     @Test
-    @Disabled("library defect: PageCursor.repinTree clears the 'truncated away' cursor exception of a cursor left on no page")
     void aParentCutUnderItsReadStillSaysSoAfterItsLinksPageChanged() throws IOException {
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", Long.toString(64L * PAGE),
             "pagecache.page_size", Integer.toString(PAGE), "pagecache.evictor.enabled", "false")))) {

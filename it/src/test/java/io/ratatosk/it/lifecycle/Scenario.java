@@ -77,8 +77,6 @@ final class Scenario {
     final AtomicLong sharedTruncates = new AtomicLong();
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
     final AtomicLong sharedReadsCutUnder = new AtomicLong();
-    /** Linked reads cut under whose cursor exception a later round cleared (the library defect LinkedCutUnderReadTest shows). */
-    final AtomicLong linkedCutExceptionsLost = new AtomicLong();
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
     final AtomicLong touches = new AtomicLong();
@@ -333,7 +331,6 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + " (linked ones whose cursor exception was lost " + linkedCutExceptionsLost.get() + ")"
             + ", touches " + touches.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }

@@ -321,15 +321,6 @@ final class Worker implements Runnable {
      * out of bounds, never the page's old bytes) and its cursor exception says the page was truncated away.
      */
     void expectCutUnder(PageCursor c, FileModel f, long id, long[]... reads) {
-        expectCutUnder(c, f, id, false, reads);
-    }
-
-    /**
-     * As above; {@code linked}: {@code c} has links, whose later rounds of the loop (a link's page changed) clear the cursor
-     * exception of a cursor their retry left on no page, so that none may be left to say so (a library defect,
-     * LinkedCutUnderReadTest): counted, not failed, until PageCursor keeps it. The reads must still be nothing.
-     */
-    void expectCutUnder(PageCursor c, FileModel f, long id, boolean linked, long[]... reads) {
         for (long[] words : reads) {
             for (int i = 0; i < words.length; i++) {
                 if (words[i] != 0) {
@@ -343,11 +334,6 @@ final class Worker implements Runnable {
         } catch (CursorException e) {
             trace.append("cut under the read: ").append(e.getMessage()).append(' ');
             sc.sharedReadsCutUnder.incrementAndGet();
-            return;
-        }
-        if (linked) {
-            trace.append("cut under the read, its cursor exception lost (LinkedCutUnderReadTest) ");
-            sc.linkedCutExceptionsLost.incrementAndGet();
             return;
         }
         throw fail("a read of " + f.name + " page " + id + " went out of bounds under a truncate of the file, but the cursor has"
