@@ -189,24 +189,24 @@ public final class PageCache implements AutoCloseable {
                 detach.swapInListener(null);
             }
         } catch (Throwable t) {
-            added(failure, t);
+            Failures.addOrLeaveOut(failure, t);
         }
         try {
             stop(backgroundEvictor, tierPrefetcher, cacheWarmer);
         } catch (Throwable t) {
-            added(failure, t);
+            Failures.addOrLeaveOut(failure, t);
         }
         try {
             if (registration != null) {
                 registration.close();
             }
         } catch (Throwable t) {
-            added(failure, t);
+            Failures.addOrLeaveOut(failure, t);
         }
         try {
             engine.close();
         } catch (Throwable t) {
-            added(failure, t);
+            Failures.addOrLeaveOut(failure, t);
         }
         release(swappers);
     }
@@ -277,7 +277,7 @@ public final class PageCache implements AutoCloseable {
             try {
                 tier.close();
             } catch (Throwable suppressed) {
-                added(t, suppressed); // not addSuppressed itself: with the heap full it threw, and the release was skipped
+                Failures.addOrLeaveOut(t, suppressed); // not addSuppressed itself: with the heap full it threw, and the release was skipped
             }
             release(swappers);
             throw t;
@@ -367,28 +367,16 @@ public final class PageCache implements AutoCloseable {
             try {
                 file.mapping().flushUnlessUnmapped(); // one closed meanwhile was flushed by its unmap
             } catch (Error e) {
-                fatal = (Error) added(fatal, e);
+                fatal = (Error) Failures.addOrLeaveOut(fatal, e);
             } catch (IOException | RuntimeException e) {
-                failure = added(failure, e);
+                failure = Failures.addOrLeaveOut(failure, e);
             }
         }
         if (fatal != null) {
-            added(fatal, failure);
+            Failures.addOrLeaveOut(fatal, failure);
             throw fatal;
         }
         Failures.rethrow(failure);
-    }
-
-    /** {@link Failures#add}, where a failure to add (the heap full) leaves {@code next} out rather than end the call. */
-    private static Throwable added(Throwable first, Throwable next) {
-        if (next == null) {
-            return first;
-        }
-        try {
-            return Failures.add(first, next);
-        } catch (Throwable full) {
-            return first;
-        }
     }
 
     /**
@@ -581,12 +569,12 @@ public final class PageCache implements AutoCloseable {
                     prefetchSource.swapInListener(null);
                 }
             } catch (Throwable t) {
-                failure = added(failure, t);
+                failure = Failures.addOrLeaveOut(failure, t);
             }
             try {
                 stop(evictor, prefetcher, warmer);
             } catch (Throwable t) {
-                failure = added(failure, t);
+                failure = Failures.addOrLeaveOut(failure, t);
             }
             Throwable factoryFailure = null;
             try {
@@ -597,25 +585,25 @@ public final class PageCache implements AutoCloseable {
             // A factory whose close failed (a tier keeping a file's dirty copies, its device open for a retry) may still
             // write the files whose close failed: given back anyway, another cache mapped such a file, and a retried close
             // wrote the tier's older copies over that cache's pages.
-            failure = added(failure, factoryFailure);
+            failure = Failures.addOrLeaveOut(failure, factoryFailure);
             try {
                 files.releaseClaims(factoryFailure == null);
             } catch (Throwable t) {
-                failure = added(failure, t);
+                failure = Failures.addOrLeaveOut(failure, t);
             }
             release(swappers);
             release(behindTier);
             try {
                 engine.close();
             } catch (Throwable t) {
-                failure = added(failure, t);
+                failure = Failures.addOrLeaveOut(failure, t);
             }
             try {
                 if (mbean != null) {
                     mbean.close();
                 }
             } catch (Throwable t) {
-                failure = added(failure, t);
+                failure = Failures.addOrLeaveOut(failure, t);
             }
             Failures.rethrow(failure);
         }

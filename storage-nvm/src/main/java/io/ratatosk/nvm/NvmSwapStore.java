@@ -378,11 +378,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (f instanceof Error fatal) {
                 throw fatal; // as itself, as the file's Errors pass; the frame stays dirty all the same
             }
-            try {
-                torn.addSuppressed(f);
-            } catch (Throwable full) {
-                // the eviction's failure goes on without it
-            }
+            Failures.addOrLeaveOut(torn, f); // the heap full: the eviction's failure goes on without it
         }
     }
 
@@ -1032,11 +1028,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
 
         /** A later failure, suppressed in the first; left out where that fails (not itself: see Failures.add). */
         void suppress(Throwable t) {
-            try {
-                Failures.add(first(), t);
-            } catch (Throwable full) {
-                // the first failure is thrown without it
-            }
+            Failures.addOrLeaveOut(first(), t);
         }
 
         private void keepAsItIs(Throwable t) {

@@ -21,6 +21,22 @@ public final class Failures {
         return first;
     }
 
+    /**
+     * {@link #add}, where a failure to add (the heap full: {@code addSuppressed} allocates its list) leaves {@code next}
+     * out rather than come out in place of the failures so far; {@code next} may be null. For the steps of a close that
+     * must all run, even with the heap full.
+     */
+    public static Throwable addOrLeaveOut(Throwable first, Throwable next) {
+        if (next == null) {
+            return first;
+        }
+        try {
+            return add(first, next);
+        } catch (Throwable full) {
+            return first;
+        }
+    }
+
     /** Throws {@code failure} as it is (an {@code IOException}, unchecked or an Error), another wrapped; nothing if null. */
     public static void rethrow(Throwable failure) throws IOException {
         if (failure == null) {
