@@ -141,8 +141,7 @@ enum TraceCompression {
         if (blockType == 3 || blockSize > Math.min(windowSize, ZSTD_BLOCK_MAX)) {
             return false; // reserved block type; a block larger than zstd allows
         }
-        long blockBytes = blockType == 1 ? 1 : blockSize; // an RLE block stores its one byte
-        return headerSize + 3 + blockBytes > fileSize;
+        return headerSize + 3 + zstdBlockStoredBytes(blockHeader) > fileSize;
     }
 
     /**
@@ -181,7 +180,7 @@ enum TraceCompression {
                     }
                     int blockHeader = (int) littleEndian(block, 0, 3);
                     lastBlock = (blockHeader & 1) != 0;
-                    at += 3 + (((blockHeader >>> 1) & 3) == 1 ? 1 : blockHeader >>> 3); // an RLE block stores one byte
+                    at += 3 + zstdBlockStoredBytes(blockHeader);
                 }
                 at += (descriptor & 0x04) != 0 ? 4 : 0; // the content checksum
             }
@@ -193,6 +192,11 @@ enum TraceCompression {
     private static int zstdFrameHeaderSize(int descriptor) {
         boolean singleSegment = (descriptor & 0x20) != 0;
         return 5 + (singleSegment ? 0 : 1) + new int[] {0, 1, 2, 4}[descriptor & 3] + zstdContentSizeBytes(descriptor);
+    }
+
+    /** The bytes a zstd block stores after its 3-byte header: its size, but one for an RLE block (its one byte). */
+    private static int zstdBlockStoredBytes(int blockHeader) {
+        return ((blockHeader >>> 1) & 3) == 1 ? 1 : blockHeader >>> 3;
     }
 
     /** The bytes of a zstd frame header's content size field, by its descriptor. */
