@@ -318,14 +318,23 @@ public final class PageCache implements AutoCloseable {
      * would not close, once the swapper does: another cache's map of the file tries its close again first).
      *
      * @param filePageSize the file's page size, at most the cache's {@code pagecache.page_size}
+     * @throws IllegalArgumentException a {@code filePageSize} outside [1, {@code pagecache.page_size}], naming it; or the file
+     *                                  is mapped already with another page size, naming both
      * @throws IllegalStateException once the cache is closed (or while it closes), or if another page cache of this JVM
      *                               has the file mapped (by any path), naming the file
+     * @throws IOException           the file cannot be mapped: a folder, a pipe, device or pseudo file, a folder that does
+     *                               not exist to create it in ({@link java.nio.file.NoSuchFileException}), no permission
+     *                               ({@link java.nio.file.AccessDeniedException}), or its open or read failed; each naming
+     *                               the file (docs/architecture.md, "What each misuse gets")
      */
     public PagedFile map(Path path, int filePageSize) throws IOException {
         return map(path, filePageSize, true);
     }
 
-    /** As {@link #map(Path, int)}; with {@code create == false} a missing file is an error. */
+    /**
+     * As {@link #map(Path, int)}; with {@code create == false} a missing file (or a dangling link) is refused with a
+     * {@link java.nio.file.NoSuchFileException}.
+     */
     public PagedFile map(Path path, int filePageSize, boolean create) throws IOException {
         Objects.requireNonNull(path, "path");
         if (filePageSize <= 0 || filePageSize > config.pageSize()) {

@@ -37,6 +37,14 @@ import java.util.stream.Collectors;
  * throws one {@link InvalidConfigurationException} that lists every problem, one per line. A
  * config that exists is valid. Immutable and thread-safe; {@link #with} and {@link #withAll}
  * return validated copies.
+ *
+ * <p>The accessors by name ({@link #getInt(String)}, {@link #getSize}, {@link #getFrameCount}, {@link #isSet}, ...) refuse a
+ * null name with a {@link NullPointerException}, and an unknown name or a flag of another kind (a size read with
+ * {@code getInt}) with an {@link IllegalArgumentException} naming it and what to call instead. Those without a
+ * {@code defaultIfUnset} throw {@link IllegalStateException} for a flag left unset whose default the policy computes
+ * ({@code pagecache.clock.max_usage}, {@code pagecache.clockpro.cold_min}, {@code cold_max} and {@code ghosts},
+ * {@code pagecache.history.*}, {@code pagecache.tinylfu.window}; docs/configuration.md), naming the flag and its default;
+ * {@code pagecache.evictor.keep_free} unset reads as {@link #keepFree()}.
  */
 public final class PageCacheConfig implements FlagValues {
     /** The prefix of every flag; system properties without it are ignored. */

@@ -28,7 +28,9 @@ import sun.misc.Unsafe;
  *
  * <p>An access outside the page (a negative offset, or one that would run past the file's page size)
  * reads 0 and writes nothing, never touches memory outside the frame, and raises the bounds flag that
- * {@link #checkAndClearBoundsFlag()} reports.
+ * {@link #checkAndClearBoundsFlag()} reports. A write through a read cursor ({@code put*}, {@code fill}) is refused with
+ * an {@link IllegalStateException}, and a range of the caller's array that the array does not hold ({@code getBytes},
+ * {@code putBytes}) with an {@link IndexOutOfBoundsException} naming it; either leaves the page and the offset as they were.
  *
  * <p>Every typed access has an absolute form, at an offset given with it, and a relative form, at the
  * cursor's offset ({@link #getOffset()}), which it advances by the access's width (a write that a read
@@ -677,6 +679,7 @@ public final class PageCursor implements AutoCloseable {
         return frame == NO_FRAME ? -1 : currentPageId;
     }
 
+    /** The file's page size ({@link PagedFile#pageSize()}), whether or not the cursor is on a page. */
     public int getCurrentPageSize() {
         checkOpen();
         return filePageSize;

@@ -1,0 +1,64 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.config.Flag;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Javadoc promises of the public package that no other test held to account. */
+class PublicApiPromiseTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * PageCacheConfig's class Javadoc names the flags whose unset value the by-name accessors refuse with an
+     * IllegalStateException (their default is the policy's to compute): exactly those, each named in its message; every
+     * other flag reads its default, keep_free as keepFree().
+     */
+    @Test
+    void theFlagsWhoseUnsetValueIsRefusedAreTheOnesTheJavadocNames() {
+        PageCacheConfig defaults = PageCacheConfig.defaults();
+        Set<String> refused = new TreeSet<>();
+        for (Flag flag : PageCacheFlags.ALL.all()) {
+            try {
+                defaults.getString(flag.name());
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().startsWith(flag.name() + " is not set"), e.getMessage());
+                refused.add(flag.name());
+            }
+        }
+        assertEquals(new TreeSet<>(Set.of("pagecache.clock.max_usage", "pagecache.clockpro.cold_min",
+            "pagecache.clockpro.cold_max", "pagecache.clockpro.ghosts", "pagecache.history.bits",
+            "pagecache.history.capacity", "pagecache.history.boost_usage", "pagecache.tinylfu.window")), refused,
+            "the flags PageCacheConfig's Javadoc names as refused while unset");
+        assertEquals(Integer.toString(defaults.keepFree()), defaults.getString("pagecache.evictor.keep_free"));
+        assertEquals(defaults.keepFree(), defaults.getInt("pagecache.evictor.keep_free"));
+    }
+
+    /** PageCache.map(path, size, false): a missing file, and a dangling link, are a NoSuchFileException naming the path. */
+    @Test
+    void mapWithoutCreateRefusesAMissingFileAndADanglingLinkWithNoSuchFile() throws Exception {
+        Path missing = dir.resolve("missing.db");
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling.db"), dir.resolve("gone.db"));
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+            "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")))) {
+            for (Path path : new Path[] {missing, dangling}) {
+                NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> cache.map(path, 8192, false));
+                assertTrue(e.getMessage().contains(path.getFileName().toString())
+                    || e.getMessage().contains("gone.db"), e.getMessage());
+            }
+            assertFalse(Files.exists(missing), "a refused map creates nothing");
+            assertFalse(Files.exists(dir.resolve("gone.db")), "nor the link's target");
+        }
+    }
+}
