@@ -109,7 +109,11 @@ public final class PagedFile implements AutoCloseable {
         return (getLastPageId() + 1) * pageSize();
     }
 
-    /** The highest page id this file can address: its byte offset must fit a long, its id 48 bits. */
+    /**
+     * The highest page id this file can address: the page must end within a long's byte offsets (its last byte's offset
+     * plus one is at most {@code Long.MAX_VALUE}, so that {@link #fileSize()} is a long), and its id must fit 48 bits.
+     * The first bounds files of 64 KiB pages and more.
+     */
     public long maxPageId() {
         return mapping.maxPageId();
     }

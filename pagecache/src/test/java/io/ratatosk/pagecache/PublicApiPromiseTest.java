@@ -61,4 +61,37 @@ class PublicApiPromiseTest {
             assertFalse(Files.exists(dir.resolve("gone.db")), "nor the link's target");
         }
     }
+
+    /**
+     * PagedFile.maxPageId(): the highest id whose page ends within a long's byte offsets (so that fileSize() of a file
+     * reaching it is a long) and whose id fits 48 bits; io() refuses the next id. With 1 MiB pages the offset is the bound
+     * (the next page would begin at a long's offset, but end past it), with 8 KiB pages the 48 bits.
+     */
+    @Test
+    void maxPageIdIsTheLastPageThatEndsWithinALongAndHasA48BitId() throws Exception {
+        for (String pageSize : new String[] {"1m", "8k"}) {
+            try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "4m",
+                "pagecache.page_size", pageSize, "pagecache.warmup.enabled", "false", "pagecache.jmx.enabled", "false")));
+                 PagedFile file = cache.map(dir.resolve("max-" + pageSize + ".db"), cache.pageSize())) {
+                long max = file.maxPageId();
+                long size = file.pageSize();
+                Math.multiplyExact(max + 1, size); // its end is a long
+                assertTrue(max <= (1L << 48) - 1, "a 48-bit id: " + max);
+                assertTrue(max == (1L << 48) - 1 || endOverflows(max + 1, size),
+                    "the next page would end past a long's offsets, or its id pass 48 bits: " + max);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> file.io(max + 1, PagedFile.PF_SHARED_READ_LOCK));
+                assertTrue(e.getMessage().contains("pageId=" + (max + 1)), e.getMessage());
+            }
+        }
+    }
+
+    private static boolean endOverflows(long pageId, long pageSize) {
+        try {
+            Math.multiplyExact(pageId + 1, pageSize);
+            return false;
+        } catch (ArithmeticException overflow) {
+            return true;
+        }
+    }
 }
