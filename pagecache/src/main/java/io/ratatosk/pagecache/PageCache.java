@@ -230,13 +230,17 @@ public final class PageCache implements AutoCloseable {
      * {@code swappers} here: {@link io.ratatosk.pagecache.internal.FileSwapperFactory#FileSwapperFactory(boolean)}
      * opens files for direct IO.
      *
-     * @throws IllegalStateException naming {@code pagecache.memory} and the bytes asked for, with the
-     *                               {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated,
-     *                               and with the machine's memory when it is more than the machine (or its
-     *                               container) has;
-     *                               naming the frame count, {@code pagecache.memory}, {@code pagecache.page_size} and
-     *                               {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
-     *                               {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not
+     * @throws IllegalStateException    naming {@code pagecache.memory} and the bytes asked for, with the
+     *                                  {@link OutOfMemoryError} as its cause, when the page memory cannot be allocated,
+     *                                  and ({@link MachineMemoryExceededException}) with the machine's memory when it,
+     *                                  with what the other caches of this JVM hold, is more than the machine (or its
+     *                                  container) has;
+     *                                  naming the frame count, {@code pagecache.memory}, {@code pagecache.page_size} and
+     *                                  {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
+     *                                  {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not fit
+     *                                  the heap; naming the tier or its provider when a plug-in tier fails to open or
+     *                                  to take the cache
+     * @throws IllegalArgumentException if {@code swappers} (a factory or a tier) already serves an open cache, naming it
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
