@@ -9,9 +9,9 @@ import java.nio.file.Path;
  * from {@link #io}. Mapping the same file twice, by any spelling of its path, returns the same object;
  * it is unmapped when every mapping is closed, or when the cache closes. Thread-safe.
  *
- * <p>Once unmapped, {@link #io}, {@link #flush}, the next {@code next()} of any of its cursors and the next
- * {@code shouldRetry()} of any of its read cursors on a page throw {@link IllegalStateException};
- * {@link #close} again does nothing.
+ * <p>Once unmapped, {@link #io}, {@link #flush}, {@link #truncate}, {@link #touch}, the next {@code next()} of any of its
+ * cursors and the next {@code shouldRetry()} of any of its read cursors on a page throw {@link IllegalStateException};
+ * {@link #close} again does nothing, and {@link #numberOfCachedPages()} is 0.
  */
 public final class PagedFile implements AutoCloseable {
     /** Optimistic reads: nothing is locked; validate with {@link PageCursor#shouldRetry()}. */
