@@ -17,7 +17,7 @@ public final class MuninnPolicy extends UsageClock implements RecentReferences {
     public static final String NAME = "muninn";
     public static final int DEFAULT_MAX_USAGE = 4;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
-        "Neo4j 5's clock: usage counts up to 4, the evictor's arm plus a random arm per cooperative eviction; the default.",
+        "Neo4j 5's clock: usage counts up to 4, the evictor's arm plus a random arm per cooperative eviction.",
         List.of(new PolicyEntry.ReadFlag(ClockFlags.MAX_USAGE, String.valueOf(DEFAULT_MAX_USAGE))),
         (frames, values) -> new MuninnPolicy(frames, values.getInt(ClockFlags.MAX_USAGE, DEFAULT_MAX_USAGE)));
     private static final int FAULT_USAGE = 1;
