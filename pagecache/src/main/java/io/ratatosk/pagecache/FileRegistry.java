@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The files mapped into one cache: one {@link PagedFile} per file (by identity, see {@link #map}), their
@@ -48,6 +49,12 @@ final class FileRegistry implements MappingOwner {
     static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
     static volatile Runnable registered = () -> { };
+    /**
+     * Gives a claim back, for {@link #releaseClaims}: made with the class (the cache's open, the heap free), as a lambda's
+     * first run links it, which allocates, and in a JVM's first close with the heap full that OutOfMemoryError came out
+     * with every claim kept.
+     */
+    private static final BiConsumer<Object, JvmFileClaims.Claim> RELEASE = (identity, claim) -> claim.release();
     /** Told of every new mapping and every unmap; set once, before the first map. */
     private volatile MappingListener listener = MappingListener.NONE;
 
@@ -569,7 +576,7 @@ final class FileRegistry implements MappingOwner {
             leftOpenFiles.clear();
             // forEach, not an iterator: nothing allocated, as the cache's close may run with the heap full (a tier's
             // close filling it), and a claim left here kept the file from every other cache for the JVM's life
-            claims.forEach((identity, claim) -> claim.release());
+            claims.forEach(RELEASE);
             claims.clear();
         }
     }

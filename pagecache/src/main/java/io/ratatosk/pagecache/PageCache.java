@@ -81,6 +81,13 @@ public final class PageCache implements AutoCloseable {
      */
     private static final Set<PageSwapperFactory> FACTORIES_IN_USE = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    static {
+        // The close and a failed open gather their steps' failures through it, perhaps with the heap full: loaded at its
+        // first use there, in a JVM's first close, it threw an OutOfMemoryError past the steps after it (the page memory
+        // never freed).
+        Failures.load();
+    }
+
     /**
      * Builds the cache; on any failure releases what it took (memory, threads) before throwing. {@code behindTier} is
      * already claimed by the caller, which releases it if this throws.
