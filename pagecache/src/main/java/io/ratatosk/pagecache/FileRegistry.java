@@ -49,6 +49,13 @@ final class FileRegistry implements MappingOwner {
     static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
     static volatile Runnable registered = () -> { };
+    /** Run by {@link #mappedToFlush} before it takes its list: a test's seam to hold a flushAndForce there. */
+    static volatile Runnable listing = () -> { };
+    /** PagedFile.closes so far that unmapped their file but whose force failed (now or before); written under lock. */
+    private volatile long failedForceCloses;
+    /** The latest of them: its file and what its closer was thrown; guarded by lock. */
+    private Path lastFailedForceClose;
+    private Throwable lastFailedForceCloseFailure;
     /**
      * Gives a claim back, for {@link #releaseClaims}: made with the class (the cache's open, the heap free), as a lambda's
      * first run links it, which allocates, and in a JVM's first close with the heap full that OutOfMemoryError came out
@@ -303,6 +310,10 @@ final class FileRegistry implements MappingOwner {
                 // A failed force (now or before: it sticks) after every page was written and dropped: the file is unmapped,
                 // as the failure says, so it is closed too (as closeAll does), not left open until a second close.
                 closeAfterFailedUnmap(mapping, t);
+                // For a flushAndForce that began before this close and takes its list after it (mappedToFlush).
+                failedForceCloses++;
+                lastFailedForceClose = mapping.path();
+                lastFailedForceCloseFailure = t;
             }
             throw t;
         }
@@ -452,18 +463,37 @@ final class FileRegistry implements MappingOwner {
         }
     }
 
+    /** How many PagedFile.closes so far unmapped their file with a failed force: where a flushAndForce begins. */
+    long failedForceCloses() {
+        return failedForceCloses; // not under the lock, which a cache's close holds while it unmaps every file
+    }
+
+    /** The mapped files a flushAndForce is to flush, and the failed forces of closes since it began, if any. */
+    record ToFlush(List<PagedFile> files, IOException closedMeanwhile) {
+    }
+
     /**
      * {@link #mapped}, for {@link PageCache#flushAndForce}: refused once {@link #closeAll} closed the registry. A flush of
      * every file that waited here for the cache's close found none left and returned normally, also where the close's
-     * force of a file modified before the flush began had failed.
+     * force of a file modified before the flush began had failed. A file a PagedFile.close unmapped after the call began
+     * ({@code failedForceClosesBefore}, as {@link #failedForceCloses} said then) and before this list, whose force
+     * failed, is reported as one closed after it: it is in neither, and the call returned normally over pages modified
+     * before it began that the close could not make durable.
      */
-    List<PagedFile> mappedToFlush() {
+    ToFlush mappedToFlush(long failedForceClosesBefore) {
+        listing.run();
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache was closed while flushAndForce began: its close flushed and"
                     + " forced every file, and reported to its own caller what failed");
             }
-            return mapped();
+            long meanwhile = failedForceCloses - failedForceClosesBefore;
+            IOException closedMeanwhile = meanwhile == 0 ? null : new IOException((meanwhile == 1
+                ? lastFailedForceClose + " was" : meanwhile + " files (the last " + lastFailedForceClose + ") were")
+                + " closed while flushAndForce began, and the close's force failed (" + lastFailedForceCloseFailure
+                + "), so what was written to " + (meanwhile == 1 ? "it" : "them") + " may not be on storage",
+                lastFailedForceCloseFailure);
+            return new ToFlush(mapped(), closedMeanwhile);
         }
     }
 

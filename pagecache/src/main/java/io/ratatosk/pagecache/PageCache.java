@@ -354,18 +354,21 @@ public final class PageCache implements AutoCloseable {
      *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
+        long failedForceClosesBefore = files.failedForceCloses();
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
-        // The call begins with its list: a file unmapped after it is reported as its close's force went (below), and a
-        // cache closed before it refuses the call, as a closed one does.
-        List<PagedFile> mapped = files.mappedToFlush();
-        Throwable failure = null;
+        // A file unmapped after the list is reported as its close's force went (below), one unmapped since the call
+        // began and before the list as the registry counted it, and a cache closed before it refuses the call, as a
+        // closed one does.
+        FileRegistry.ToFlush toFlush = files.mappedToFlush(failedForceClosesBefore);
+        List<PagedFile> mapped = toFlush.files();
+        Throwable failure = toFlush.closedMeanwhile();
         try {
             // Here, not in each file's flush: there it was thrown by the flush of whichever file came first, before that
             // file was flushed, which left its dirty pages unwritten while the error spoke of another file's eviction.
             engine.throwPendingError();
         } catch (IOException e) {
-            failure = e;
+            failure = Failures.addOrLeaveOut(failure, e);
         }
         // An Error too (a plug-in swapper's AssertionError, an OutOfMemoryError): it ended the call at its file, and the
         // files after it were left unflushed. It is thrown as itself at the end, the other failures suppressed in it.
