@@ -44,7 +44,7 @@ final class FileRegistry implements MappingOwner {
      * claim; made by closeAll, as releaseClaims runs after the swapper factory's close, which may have filled the heap.
      * Guarded by lock.
      */
-    private final List<LeftOpenFile> leftOpenFiles = new ArrayList<>();
+    private final ArrayList<LeftOpenFile> leftOpenFiles = new ArrayList<>(0); // not the default: see closeAll
     /** Run by {@link #open} as it reads the file's identity again after the open: a test's seam to fail there. */
     static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
@@ -352,8 +352,14 @@ final class FileRegistry implements MappingOwner {
         try {
             mapping.swapper().close();
         } catch (IOException | RuntimeException e) {
-            throw new IOException(mapping.path() + " was flushed and unmapped, but closing it failed; it is closed again"
-                + " on its next map, or when the page cache closes: " + e.getMessage(), e);
+            IOException named;
+            try {
+                named = new IOException(mapping.path() + " was flushed and unmapped, but closing it failed; it is closed"
+                    + " again on its next map, or when the page cache closes: " + e.getMessage(), e);
+            } catch (OutOfMemoryError full) {
+                throw e; // the heap full (the close may have filled it): its own failure, not the naming's
+            }
+            throw named;
         }
         engine.forget(mapping.fileId());
         filesByIdentity.remove(mapping.identity());
@@ -369,7 +375,7 @@ final class FileRegistry implements MappingOwner {
         try {
             return mapping.swapper().holdsUnwrittenPages();
         } catch (Throwable t) {
-            Failures.add(failure, t);
+            Failures.addOrLeaveOut(failure, t);
             return false;
         }
     }
@@ -517,9 +523,13 @@ final class FileRegistry implements MappingOwner {
             Throwable unmapFailure = null;
             Throwable closeFailure = null;
             leftOpenFiles.clear(); // a retried close tries every one again
+            leftOpenFiles.ensureCapacity(filesByIdentity.size()); // made now (exactly, from 0): a swapper's close may fill the heap
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
                 Throwable fileFailure = null;
+                // Made before the swapper's close, which may fill the heap (as its failure may be that): made after, its
+                // OutOfMemoryError came out of the close with the cache left open, its threads running and its memory kept.
+                LeftOpenFile ifLeftOpen = new LeftOpenFile(this, mapping);
                 if (!mapping.isClosed()) {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
@@ -537,7 +547,8 @@ final class FileRegistry implements MappingOwner {
                 try {
                     closeSwapper(mapping);
                 } catch (Throwable t) {
-                    fileFailure = Failures.add(fileFailure, t);
+                    // From here nothing that may allocate can end the close (addOrLeaveOut): see ifLeftOpen
+                    fileFailure = Failures.addOrLeaveOut(fileFailure, t);
                     if (holdsUnwrittenPages(mapping, fileFailure)) {
                         // A tier's dirty copies its close could not write back: newer than the file, and in no frame.
                         // Closed, the cache would lose them (the tier's close fails on them as well, and a second close
@@ -546,10 +557,10 @@ final class FileRegistry implements MappingOwner {
                         unmapFailure = Failures.add(unmapFailure, fileFailure);
                         continue;
                     }
-                    leftOpenFiles.add(new LeftOpenFile(this, mapping));
+                    leftOpenFiles.add(ifLeftOpen);
                 }
                 if (fileFailure != null) {
-                    closeFailure = Failures.add(closeFailure, fileFailure);
+                    closeFailure = Failures.addOrLeaveOut(closeFailure, fileFailure);
                 }
             }
             if (unmapFailure != null) {

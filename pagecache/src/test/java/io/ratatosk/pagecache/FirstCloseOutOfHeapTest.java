@@ -38,6 +38,12 @@ class FirstCloseOutOfHeapTest {
     }
 
     @Test
+    void aFirstCloseWhoseFilesSwapperFillsTheHeapAndFailsStillClosesTheCache() throws Exception {
+        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "file");
+        assertEquals(0, child.status(), child.output());
+    }
+
+    @Test
     void aFirstEngineCloseWithTheHeapFullFreesTheMemory() throws Exception {
         ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstEngineCloseWithTheHeapFull.class);
         assertEquals(0, child.status(), child.output());
@@ -49,7 +55,11 @@ class FirstCloseOutOfHeapTest {
             "pagecache.warmup.enabled", "false"));
     }
 
-    /** A cache with its evictor, one file written; the swapper factory's close fills the heap, then fails or returns. */
+    /**
+     * A cache with its evictor, one file written; the swapper factory's close fills the heap, then fails or returns
+     * ({@code fail}, {@code succeed}); or the file's swapper's close fills it and fails once ({@code file}): the file,
+     * unmapped, stays claimed for another cache's map to close it again, as after any swapper close that fails.
+     */
     static final class FirstCloseWithTheHeapFull {
         /** Everything allocated to fill the heap, reachable until the close is over. */
         static Object[] hog;
@@ -57,17 +67,32 @@ class FirstCloseOutOfHeapTest {
         public static void main(String[] args) throws Exception {
             Path file = Path.of(args[0]).resolve("a.db");
             boolean factoryFails = args[1].equals("fail");
+            boolean[] fileFails = {args[1].equals("file")};
             IOException factoryCloseFailed = new IOException("injected: closing the factory failed");
+            IOException fileCloseFailed = new IOException("injected: closing the file failed");
             FileSwapperFactory real = new FileSwapperFactory();
             PageSwapperFactory swappers = new PageSwapperFactory() {
                 @Override
                 public PageSwapper create(Path path, int fileId, int filePageSize, boolean create) throws IOException {
-                    return new ForwardingPageSwapper(real.create(path, fileId, filePageSize, create));
+                    return new ForwardingPageSwapper(real.create(path, fileId, filePageSize, create)) {
+                        @Override
+                        public void close() throws IOException {
+                            super.close();
+                            if (fileFails[0]) {
+                                fileFails[0] = false; // once: another cache's map closes it again
+                                hog = HeapFiller.fill();
+                                throw fileCloseFailed;
+                            }
+                        }
+                    };
                 }
 
                 @Override
                 public void close() throws IOException {
                     real.close();
+                    if (args[1].equals("file")) {
+                        return;
+                    }
                     hog = HeapFiller.fill();
                     if (factoryFails) {
                         throw factoryCloseFailed;
@@ -88,8 +113,9 @@ class FirstCloseOutOfHeapTest {
             hog = null;
             System.gc();
             String wrong = "";
-            if (factoryFails ? failure != factoryCloseFailed : failure != null) {
-                wrong += "the close threw " + failure + (factoryFails ? " in place of " + factoryCloseFailed : "") + "; ";
+            Throwable expected = factoryFails ? factoryCloseFailed : args[1].equals("file") ? fileCloseFailed : null;
+            if (failure != expected && (expected == null || failure == null || failure.getCause() != expected)) {
+                wrong += "the close threw " + failure + (expected != null ? " in place of " + expected : "") + "; ";
             }
             if (!cache.isClosed()) {
                 wrong += "the cache stayed open; ";
