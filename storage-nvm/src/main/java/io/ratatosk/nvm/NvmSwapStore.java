@@ -93,6 +93,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * left open on a closed device, and two closes at once both freed the scratch buffers, a double free.
      */
     private final Object lifecycle = new Object();
+    /**
+     * The failures of a close, guarded by lifecycle: made with the tier, as a close may run with the heap full (a file's
+     * close filling it), and made at the close it threw an OutOfMemoryError before anything, the device kept while the
+     * page cache reported only the file's failure.
+     */
+    private final CloseFailures closeFailures = new CloseFailures();
     /** Pages of a file {@link #closeGivingUpUnwritten} names by id; past them it counts. */
     private static final int NAMED_LOST_PAGES = 64;
     private volatile boolean closed;
@@ -1050,7 +1056,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         // An Error from a file's close (the file swapper's, a plug-in's or the JVM's) ended the loop: the files after
         // it were left open, their dirty copies unwritten, and the device and scratch memory kept. It goes on now, and
         // the Error is thrown at the end as itself, the other failures suppressed in it.
-        CloseFailures failures = new CloseFailures();
+        CloseFailures failures = closeFailures.cleared();
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null) {
@@ -1106,6 +1112,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         private Error fatal;
         /** A failure kept as it is: a file's that could not be named (the heap full), the factory's where no file failed. */
         private Throwable asItIs;
+
+        /** Empties this for a new close: a retried close records its own failures. */
+        CloseFailures cleared() {
+            failure = null;
+            fatal = null;
+            asItIs = null;
+            return this;
+        }
 
         boolean any() {
             return failure != null || fatal != null || asItIs != null;
