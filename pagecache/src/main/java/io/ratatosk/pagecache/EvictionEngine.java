@@ -18,7 +18,6 @@ import io.ratatosk.pagecache.metrics.EvictionEvent;
 import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
@@ -83,7 +82,13 @@ final class EvictionEngine {
     private long unkeptErrors;
     private final ThreadLocal<Sweep> cooperativeSweep = ThreadLocal.withInitial(Sweep::cooperative);
     private final CursorCounts cursorCounts = new CursorCounts();
-    private final AtomicBoolean memoryReleased = new AtomicBoolean();
+    /**
+     * Set once the memory is freed, under {@link #memoryLock}: a lock, not an atomic, because the close that frees it
+     * may run with the heap full, and an atomic's first compare-and-set in a JVM links its VarHandle, which allocates:
+     * the OutOfMemoryError came out before the memory was freed, which it then never was.
+     */
+    private volatile boolean memoryReleased;
+    private final Object memoryLock = new Object();
     /** Whether a background evictor runs the policy's housekeeping; if not, a cooperative eviction does. */
     private volatile boolean backgroundHousekeeping;
     /** Called when a fault finds fewer than {@code wakeThreshold} frames free; nothing until an evictor is attached. */
@@ -698,7 +703,7 @@ final class EvictionEngine {
         stopReadAhead();
         releaseMemoryIfUnused();
         long open = cursorCounts.open();
-        if (open > 0 && !memoryReleased.get()) {
+        if (open > 0 && !memoryReleased) {
             // Not an error (the memory is freed when the last of them closes), but a cursor never closed is a leak of
             // the whole page memory: say so where an operator looks.
             warn("page cache closed with " + open + " cursor" + (open == 1 ? "" : "s") + " still open: its page memory ("
@@ -757,13 +762,18 @@ final class EvictionEngine {
     }
 
     boolean isMemoryReleased() {
-        return memoryReleased.get();
+        return memoryReleased;
     }
 
     private void releaseMemoryIfUnused() {
-        if (closed && cursorCounts.open() == 0 && memoryReleased.compareAndSet(false, true)) {
-            memory.free();
-            frames.close();
+        if (closed && cursorCounts.open() == 0) {
+            synchronized (memoryLock) {
+                if (!memoryReleased) {
+                    memoryReleased = true;
+                    memory.free();
+                    frames.close();
+                }
+            }
         }
     }
 }

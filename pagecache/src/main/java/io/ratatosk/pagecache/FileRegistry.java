@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The files mapped into one cache: one {@link PagedFile} per file (by identity, see {@link #map}), their
@@ -43,11 +44,24 @@ final class FileRegistry implements MappingOwner {
      * claim; made by closeAll, as releaseClaims runs after the swapper factory's close, which may have filled the heap.
      * Guarded by lock.
      */
-    private final List<LeftOpenFile> leftOpenFiles = new ArrayList<>();
+    private final ArrayList<LeftOpenFile> leftOpenFiles = new ArrayList<>(0); // not the default: see closeAll
     /** Run by {@link #open} as it reads the file's identity again after the open: a test's seam to fail there. */
     static volatile Runnable reidentifying = () -> { };
     /** Run by {@link #open} once the new file is registered: a test's seam to fail there as a full heap would. */
     static volatile Runnable registered = () -> { };
+    /** Run by {@link #mappedToFlush} before it takes its list: a test's seam to hold a flushAndForce there. */
+    static volatile Runnable listing = () -> { };
+    /** PagedFile.closes so far that unmapped their file but whose force failed (now or before); written under lock. */
+    private volatile long failedForceCloses;
+    /** The latest of them: its file and what its closer was thrown; guarded by lock. */
+    private Path lastFailedForceClose;
+    private Throwable lastFailedForceCloseFailure;
+    /**
+     * Gives a claim back, for {@link #releaseClaims}: made with the class (the cache's open, the heap free), as a lambda's
+     * first run links it, which allocates, and in a JVM's first close with the heap full that OutOfMemoryError came out
+     * with every claim kept.
+     */
+    private static final BiConsumer<Object, JvmFileClaims.Claim> RELEASE = (identity, claim) -> claim.release();
     /** Told of every new mapping and every unmap; set once, before the first map. */
     private volatile MappingListener listener = MappingListener.NONE;
 
@@ -296,6 +310,10 @@ final class FileRegistry implements MappingOwner {
                 // A failed force (now or before: it sticks) after every page was written and dropped: the file is unmapped,
                 // as the failure says, so it is closed too (as closeAll does), not left open until a second close.
                 closeAfterFailedUnmap(mapping, t);
+                // For a flushAndForce that began before this close and takes its list after it (mappedToFlush).
+                failedForceCloses++;
+                lastFailedForceClose = mapping.path();
+                lastFailedForceCloseFailure = t;
             }
             throw t;
         }
@@ -334,8 +352,14 @@ final class FileRegistry implements MappingOwner {
         try {
             mapping.swapper().close();
         } catch (IOException | RuntimeException e) {
-            throw new IOException(mapping.path() + " was flushed and unmapped, but closing it failed; it is closed again"
-                + " on its next map, or when the page cache closes: " + e.getMessage(), e);
+            IOException named;
+            try {
+                named = new IOException(mapping.path() + " was flushed and unmapped, but closing it failed; it is closed"
+                    + " again on its next map, or when the page cache closes: " + e.getMessage(), e);
+            } catch (OutOfMemoryError full) {
+                throw e; // the heap full (the close may have filled it): its own failure, not the naming's
+            }
+            throw named;
         }
         engine.forget(mapping.fileId());
         filesByIdentity.remove(mapping.identity());
@@ -351,7 +375,7 @@ final class FileRegistry implements MappingOwner {
         try {
             return mapping.swapper().holdsUnwrittenPages();
         } catch (Throwable t) {
-            Failures.add(failure, t);
+            Failures.addOrLeaveOut(failure, t);
             return false;
         }
     }
@@ -445,18 +469,37 @@ final class FileRegistry implements MappingOwner {
         }
     }
 
+    /** How many PagedFile.closes so far unmapped their file with a failed force: where a flushAndForce begins. */
+    long failedForceCloses() {
+        return failedForceCloses; // not under the lock, which a cache's close holds while it unmaps every file
+    }
+
+    /** The mapped files a flushAndForce is to flush, and the failed forces of closes since it began, if any. */
+    record ToFlush(List<PagedFile> files, IOException closedMeanwhile) {
+    }
+
     /**
      * {@link #mapped}, for {@link PageCache#flushAndForce}: refused once {@link #closeAll} closed the registry. A flush of
      * every file that waited here for the cache's close found none left and returned normally, also where the close's
-     * force of a file modified before the flush began had failed.
+     * force of a file modified before the flush began had failed. A file a PagedFile.close unmapped after the call began
+     * ({@code failedForceClosesBefore}, as {@link #failedForceCloses} said then) and before this list, whose force
+     * failed, is reported as one closed after it: it is in neither, and the call returned normally over pages modified
+     * before it began that the close could not make durable.
      */
-    List<PagedFile> mappedToFlush() {
+    ToFlush mappedToFlush(long failedForceClosesBefore) {
+        listing.run();
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache was closed while flushAndForce began: its close flushed and"
                     + " forced every file, and reported to its own caller what failed");
             }
-            return mapped();
+            long meanwhile = failedForceCloses - failedForceClosesBefore;
+            IOException closedMeanwhile = meanwhile == 0 ? null : new IOException((meanwhile == 1
+                ? lastFailedForceClose + " was" : meanwhile + " files (the last " + lastFailedForceClose + ") were")
+                + " closed while flushAndForce began, and the close's force failed (" + lastFailedForceCloseFailure
+                + "), so what was written to " + (meanwhile == 1 ? "it" : "them") + " may not be on storage",
+                lastFailedForceCloseFailure);
+            return new ToFlush(mapped(), closedMeanwhile);
         }
     }
 
@@ -480,9 +523,13 @@ final class FileRegistry implements MappingOwner {
             Throwable unmapFailure = null;
             Throwable closeFailure = null;
             leftOpenFiles.clear(); // a retried close tries every one again
+            leftOpenFiles.ensureCapacity(filesByIdentity.size()); // made now (exactly, from 0): a swapper's close may fill the heap
             for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
                 FileMapping mapping = file.mapping();
                 Throwable fileFailure = null;
+                // Made before the swapper's close, which may fill the heap (as its failure may be that): made after, its
+                // OutOfMemoryError came out of the close with the cache left open, its threads running and its memory kept.
+                LeftOpenFile ifLeftOpen = new LeftOpenFile(this, mapping);
                 if (!mapping.isClosed()) {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
@@ -500,7 +547,8 @@ final class FileRegistry implements MappingOwner {
                 try {
                     closeSwapper(mapping);
                 } catch (Throwable t) {
-                    fileFailure = Failures.add(fileFailure, t);
+                    // From here nothing that may allocate can end the close (addOrLeaveOut): see ifLeftOpen
+                    fileFailure = Failures.addOrLeaveOut(fileFailure, t);
                     if (holdsUnwrittenPages(mapping, fileFailure)) {
                         // A tier's dirty copies its close could not write back: newer than the file, and in no frame.
                         // Closed, the cache would lose them (the tier's close fails on them as well, and a second close
@@ -509,10 +557,10 @@ final class FileRegistry implements MappingOwner {
                         unmapFailure = Failures.add(unmapFailure, fileFailure);
                         continue;
                     }
-                    leftOpenFiles.add(new LeftOpenFile(this, mapping));
+                    leftOpenFiles.add(ifLeftOpen);
                 }
                 if (fileFailure != null) {
-                    closeFailure = Failures.add(closeFailure, fileFailure);
+                    closeFailure = Failures.addOrLeaveOut(closeFailure, fileFailure);
                 }
             }
             if (unmapFailure != null) {
@@ -569,7 +617,7 @@ final class FileRegistry implements MappingOwner {
             leftOpenFiles.clear();
             // forEach, not an iterator: nothing allocated, as the cache's close may run with the heap full (a tier's
             // close filling it), and a claim left here kept the file from every other cache for the JVM's life
-            claims.forEach((identity, claim) -> claim.release());
+            claims.forEach(RELEASE);
             claims.clear();
         }
     }

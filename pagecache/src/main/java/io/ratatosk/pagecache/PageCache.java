@@ -81,6 +81,13 @@ public final class PageCache implements AutoCloseable {
      */
     private static final Set<PageSwapperFactory> FACTORIES_IN_USE = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    static {
+        // The close and a failed open gather their steps' failures through it, perhaps with the heap full: loaded at its
+        // first use there, in a JVM's first close, it threw an OutOfMemoryError past the steps after it (the page memory
+        // never freed).
+        Failures.load();
+    }
+
     /**
      * Builds the cache; on any failure releases what it took (memory, threads) before throwing. {@code behindTier} is
      * already claimed by the caller, which releases it if this throws.
@@ -360,18 +367,21 @@ public final class PageCache implements AutoCloseable {
      *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
+        long failedForceClosesBefore = files.failedForceCloses();
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
-        // The call begins with its list: a file unmapped after it is reported as its close's force went (below), and a
-        // cache closed before it refuses the call, as a closed one does.
-        List<PagedFile> mapped = files.mappedToFlush();
-        Throwable failure = null;
+        // A file unmapped after the list is reported as its close's force went (below), one unmapped since the call
+        // began and before the list as the registry counted it, and a cache closed before it refuses the call, as a
+        // closed one does.
+        FileRegistry.ToFlush toFlush = files.mappedToFlush(failedForceClosesBefore);
+        List<PagedFile> mapped = toFlush.files();
+        Throwable failure = toFlush.closedMeanwhile();
         try {
             // Here, not in each file's flush: there it was thrown by the flush of whichever file came first, before that
             // file was flushed, which left its dirty pages unwritten while the error spoke of another file's eviction.
             engine.throwPendingError();
         } catch (IOException e) {
-            failure = e;
+            failure = Failures.addOrLeaveOut(failure, e);
         }
         // An Error too (a plug-in swapper's AssertionError, an OutOfMemoryError): it ended the call at its file, and the
         // files after it were left unflushed. It is thrown as itself at the end, the other failures suppressed in it.

@@ -6,7 +6,6 @@ import io.ratatosk.pagecache.internal.MachineMemory;
 
 import java.io.IOException;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -89,7 +88,13 @@ public final class NvmDevice implements AutoCloseable {
     private final AtomicInteger writesToFail = new AtomicInteger();
     /** Reads and writes between their check that the device is open and their last touch of the region. */
     private final AtomicInteger operationsInFlight = new AtomicInteger();
-    private final AtomicBoolean closing = new AtomicBoolean();
+    /**
+     * Set once by {@link #closeForTier}, under closeLock: a volatile and a lock, not an atomic, as the close may run with
+     * the heap full, and an AtomicBoolean's first compare-and-set in a JVM links its VarHandle, which allocates: that
+     * OutOfMemoryError came out of the tier's close with the region never freed.
+     */
+    private volatile boolean closing;
+    private final Object closeLock = new Object();
     /**
      * Set by the tier this device serves ({@link NvmSwapStore}), which alone closes it ({@link #closeForTier}): closed by
      * a host through {@code tier.device()}, it freed the tier's slots under the open cache, dirty copies and all.
@@ -322,7 +327,7 @@ public final class NvmDevice implements AutoCloseable {
      */
     private void enter() {
         operationsInFlight.incrementAndGet();
-        if (closing.get()) {
+        if (closing) {
             operationsInFlight.decrementAndGet();
             throw new IllegalStateException("NVM device is closed");
         }
@@ -414,7 +419,7 @@ public final class NvmDevice implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (ownedByTier && !closing.get()) {
+        if (ownedByTier && !closing) {
             throw new IllegalStateException("this NVM device belongs to an NVM tier (NvmSwapStore), which closes it with"
                 + " itself: close the tier, or the page cache it serves, not its device (closed under the tier, it would"
                 + " lose the tier's dirty copies of pages its files lack)");
@@ -429,8 +434,11 @@ public final class NvmDevice implements AutoCloseable {
 
     /** {@link #close}, for the tier that owns this device (and a device no tier owns). */
     void closeForTier() {
-        if (!closing.compareAndSet(false, true)) {
-            return;
+        synchronized (closeLock) {
+            if (closing) {
+                return;
+            }
+            closing = true; // a volatile write, then the count's volatile read: ordered as enter() needs (see there)
         }
         closedAt = System.nanoTime();
         boolean interrupted = false; // an interrupt does not end the wait (the memory is still in use): kept for later

@@ -30,6 +30,8 @@ public final class NvmPageSwapper implements PageSwapper {
     private final Object closing = new Object();
     /** Set once the tier made the file durable and dropped its copies: all a close has left to do is close the file. */
     private volatile boolean forgotten;
+    /** Set once its close was called: its file's cache unmapped it and will only retry the close; guarded by closing. */
+    private boolean closeTried;
     /**
      * Set by the tier as it starts dropping the file's copies, once the file is durable: from then on its file id may
      * pass to another file, so every call through this swapper is refused ({@link #checkOpen}).
@@ -124,6 +126,7 @@ public final class NvmPageSwapper implements PageSwapper {
             if (closed) {
                 return; // also when another thread's close made the file durable and closed it while this one waited
             }
+            closeTried = true; // no frame of its file is left: the cache unmapped it
             if (!forgotten) {
                 store.forget(this);
                 forgotten = true;
@@ -146,6 +149,16 @@ public final class NvmPageSwapper implements PageSwapper {
             forgotten = true;
             closed = true; // before the file's close, which may throw: a later close has nothing to retry
             fileSwapper.close();
+        }
+    }
+
+    /**
+     * Whether a close of this swapper failed, leaving dirty copies in NVM: the file was unmapped (nothing of it in any
+     * frame), and only a retried close would use this swapper again.
+     */
+    boolean closeFailedHoldingUnwrittenPages() {
+        synchronized (closing) {
+            return closeTried && !closed && dirtyPages.get() > 0;
         }
     }
 

@@ -93,6 +93,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * left open on a closed device, and two closes at once both freed the scratch buffers, a double free.
      */
     private final Object lifecycle = new Object();
+    /**
+     * The failures of a close, guarded by lifecycle: made with the tier, as a close may run with the heap full (a file's
+     * close filling it), and made at the close it threw an OutOfMemoryError before anything, the device kept while the
+     * page cache reported only the file's failure.
+     */
+    private final CloseFailures closeFailures = new CloseFailures();
+    /** Pages of a file {@link #closeGivingUpUnwritten} names by id; past them it counts. */
+    private static final int NAMED_LOST_PAGES = 64;
     private volatile boolean closed;
     /**
      * Whether the page cache this tier serves is open ({@link #servesCache}); guarded by lifecycle. While it is, only
@@ -903,11 +911,126 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (!closed && servedCacheOpen.getAsBoolean()) {
                 // Closed under the cache, every file's swapper was released: the cache's dirty frames could no longer be
                 // written, and every close of the cache failed, keeping its memory and threads for the JVM's life.
-                throw new IllegalStateException("the NVM tier serves an open page cache, which closes it with itself:"
-                    + " close the page cache (PageCache.close), not its tier");
+                throw refusedUnderOpenCache();
             }
             closeFilesAndDevice();
         }
+    }
+
+    /**
+     * As {@link #close}, and where that fails with dirty copies in NVM that their files will not take (storage gone for
+     * good), gives those pages up: drops the copies unwritten, closes the files without a force and the device (its
+     * memory freed), then throws an {@code IOException} naming every page given up, by file, the close's failure its
+     * cause. Only on the host's word: {@link #close} never drops a dirty copy, and its retries kept the device for the
+     * JVM's life where the files never took writes again. Files that took their copies are closed as by {@link #close}.
+     *
+     * <p>While the page cache this tier serves is open (its close failed on such a file, and stays open so as not to
+     * lose the copies), it gives up only the files that cache has closed, whose close failed on their dirty copies, and
+     * leaves the tier open: the cache's next close then closes them, and the tier with itself.
+     */
+    public void closeGivingUpUnwritten() throws IOException {
+        synchronized (lifecycle) {
+            if (!closed && servedCacheOpen.getAsBoolean()) {
+                giveUpUnwritten(null);
+                return;
+            }
+            try {
+                closeFilesAndDevice();
+            } catch (Throwable failure) {
+                if (closed) {
+                    throw failure; // nothing dirty was left: the device is freed already
+                }
+                giveUpUnwritten(failure);
+            }
+        }
+    }
+
+    /**
+     * Under lifecycle: drops the dirty copies files would not take and closes those files, then throws naming the pages.
+     * With {@code failure} the tier's close that kept the device for them: every file is given up, and the tier closed.
+     * Without, the served cache is open: only its files whose close failed on their copies, and the tier stays open.
+     */
+    private void giveUpUnwritten(Throwable failure) throws IOException {
+        boolean closingTier = failure != null;
+        StringBuilder lost = new StringBuilder();
+        long lostPages = 0;
+        Throwable closeFailure = failure;
+        for (int fileId = 0; fileId < swappers.length(); fileId++) {
+            NvmPageSwapper owner = swappers.get(fileId);
+            if (owner != null && (closingTier || owner.closeFailedHoldingUnwrittenPages())) {
+                long[] dropped = {0};
+                StringBuilder ids = new StringBuilder();
+                try {
+                    owner.abandon(() -> dropped[0] = discardCopies(owner, ids));
+                } catch (Throwable t) {
+                    closeFailure = Failures.addOrLeaveOut(closeFailure, t); // closed as far as it goes
+                }
+                if (dropped[0] > 0) {
+                    lostPages += dropped[0];
+                    lost.append(lost.length() == 0 ? "" : "; ").append(owner.file()).append(": pages ").append(ids);
+                }
+            }
+        }
+        if (closingTier) {
+            closed = true;
+            device.closeForTier();
+            UnsafeAccess.UNSAFE.freeMemory(scratch);
+            try {
+                files.close();
+            } catch (Throwable t) {
+                closeFailure = Failures.addOrLeaveOut(closeFailure, t);
+            }
+        }
+        if (lostPages == 0) {
+            Failures.rethrow(closeFailure);
+            return;
+        }
+        throw new IOException("the NVM tier gave up " + lostPages + " dirty page" + (lostPages == 1 ? "" : "s")
+            + " that their files would not take, newer than the files, now lost: " + lost, closeFailure);
+    }
+
+    /**
+     * As {@link #dropCopies}, for a file given up: its copies are dropped unwritten, dirty ones too, their page ids
+     * added to {@code ids} (the first {@link #NAMED_LOST_PAGES}, then a count); returns the dirty ones dropped.
+     */
+    private long discardCopies(NvmPageSwapper owner, StringBuilder ids) {
+        owner.release();
+        for (PageLatch latch : latches) {
+            latch.lock();
+            latch.unlock();
+        }
+        long dirty = 0;
+        for (int slot = 0; slot < slots; slot++) {
+            long key = slotKeys.get(slot);
+            if (!ownedBy(key, owner)) {
+                continue;
+            }
+            PageLatch latch = latch(key);
+            latch.lock();
+            try {
+                if (slotKeys.get(slot) == key) {
+                    if ((slotFlags.get(slot) & DIRTY) != 0) {
+                        if (dirty < NAMED_LOST_PAGES) {
+                            ids.append(dirty == 0 ? "" : ", ").append(PageKey.pageId(key));
+                        }
+                        dirty++;
+                    }
+                    invalidate(slot, key, owner);
+                }
+            } finally {
+                latch.unlock();
+            }
+        }
+        if (dirty > NAMED_LOST_PAGES) {
+            ids.append(" and ").append(dirty - NAMED_LOST_PAGES).append(" more");
+        }
+        swappers.compareAndSet(owner.fileId(), owner, null);
+        return dirty;
+    }
+
+    private static IllegalStateException refusedUnderOpenCache() {
+        return new IllegalStateException("the NVM tier serves an open page cache, which closes it with itself:"
+            + " close the page cache (PageCache.close), not its tier");
     }
 
     /**
@@ -933,7 +1056,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         // An Error from a file's close (the file swapper's, a plug-in's or the JVM's) ended the loop: the files after
         // it were left open, their dirty copies unwritten, and the device and scratch memory kept. It goes on now, and
         // the Error is thrown at the end as itself, the other failures suppressed in it.
-        CloseFailures failures = new CloseFailures();
+        CloseFailures failures = closeFailures.cleared();
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null) {
@@ -989,6 +1112,14 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         private Error fatal;
         /** A failure kept as it is: a file's that could not be named (the heap full), the factory's where no file failed. */
         private Throwable asItIs;
+
+        /** Empties this for a new close: a retried close records its own failures. */
+        CloseFailures cleared() {
+            failure = null;
+            fatal = null;
+            asItIs = null;
+            return this;
+        }
 
         boolean any() {
             return failure != null || fatal != null || asItIs != null;

@@ -28,6 +28,13 @@ public final class CursorCounts {
     /** A stripe's cells; the first {@link #PADDING} longs stay unused (see {@link #cell}). */
     private final AtomicLongArray cells = new AtomicLongArray((STRIPES + 1) * PADDING);
 
+    public CursorCounts() {
+        // Links the array's reads now, while the heap is free: their first use links a VarHandle access mode, which
+        // allocates, and where that was the close of a cache no cursor had been summed on (the first close in a JVM),
+        // with the heap full, the OutOfMemoryError came out before the page memory was freed, which it never was.
+        open();
+    }
+
     /**
      * Where {@code counter} of {@code stripe} is. No stripe starts the array: the array's header, whose length every
      * access reads for its bounds check, shares a cache line with the first longs, so a thread counting there took

@@ -10,6 +10,15 @@ public final class Failures {
     private Failures() {
     }
 
+    /**
+     * Loads this class. Whoever gathers failures where the heap may be full (a cache's close, a failed open) calls it
+     * beforehand, with the heap free: loading a class allocates, and where a close's first use of this class came with
+     * the heap full, the OutOfMemoryError came out between its steps, past the ones after it.
+     */
+    public static void load() {
+        // nothing more: the call has loaded and initialized the class
+    }
+
     /** {@code next} as the failure so far when there was none, else suppressed in {@code first}; returns the first. */
     public static Throwable add(Throwable first, Throwable next) {
         if (first == null) {

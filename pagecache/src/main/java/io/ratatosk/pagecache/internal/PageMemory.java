@@ -3,7 +3,6 @@ package io.ratatosk.pagecache.internal;
 import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.pagecache.MachineMemoryExceededException;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.UnsafeAccess;
 import sun.misc.Unsafe;
@@ -24,7 +23,8 @@ public final class PageMemory {
     /** Frame 0's page: the allocation rounded up to {@link #ALIGNMENT}. */
     private final long base;
     private final int pageShift;
-    private final AtomicBoolean freed = new AtomicBoolean();
+    /** Guarded by this: a lock, not an atomic, whose first compare-and-set in a JVM allocates (see {@link #free}). */
+    private volatile boolean freed;
     private final String hugePages;
     /**
      * Bytes of page memory and frame metadata held by the page caches of this JVM, open or closed with cursors still
@@ -109,15 +109,20 @@ public final class PageMemory {
         return base + ((long) frame << pageShift);
     }
 
-    /** Frees the memory; later calls do nothing. Nobody may touch a page afterwards. */
-    public void free() {
-        if (freed.compareAndSet(false, true)) {
+    /**
+     * Frees the memory; later calls do nothing. Nobody may touch a page afterwards. Allocates nothing, not even to link
+     * code: a cache's close may call it with the heap full (an AtomicBoolean's first compare-and-set in the JVM threw an
+     * OutOfMemoryError there, and the memory was never freed).
+     */
+    public synchronized void free() {
+        if (!freed) {
+            freed = true;
             UNSAFE.freeMemory(allocation);
             HELD.addAndGet(-held);
         }
     }
 
     public boolean isFreed() {
-        return freed.get();
+        return freed;
     }
 }
