@@ -10,6 +10,7 @@ import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.internal.IopsLimiter;
 import io.ratatosk.pagecache.internal.SwapperCalls;
+import io.ratatosk.pagecache.internal.UnsafeModule;
 import io.ratatosk.pagecache.metrics.JmxSupport;
 import io.ratatosk.pagecache.metrics.PageCacheMBeanRegistration;
 import io.ratatosk.pagecache.metrics.PageCacheMetrics;
@@ -246,12 +247,14 @@ public final class PageCache implements AutoCloseable {
      *                                  {@code pagecache.policy} when the frames' bookkeeping does not fit the heap; naming
      *                                  {@code pagecache.nvm.write_aware} when write-aware eviction's shadows do not fit
      *                                  the heap; naming the tier or its provider when a plug-in tier fails to open or
-     *                                  to take the cache
+     *                                  to take the cache; naming the JDK module {@code jdk.unsupported} when the JVM did
+     *                                  not resolve it (a store on the module path: see the README)
      * @throws IllegalArgumentException if {@code swappers} (a factory or a tier) already serves an open cache, naming it
      */
     public static PageCache open(PageCacheConfig config, PageSwapperFactory swappers) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(swappers, "swappers");
+        UnsafeModule.require(); // before anything is taken: the page memory cannot be had without it
         if (PageCacheFlags.FILE_SWAP.equals(config.swap()) || swappers instanceof SwapTier) {
             return new PageCache(config, swappers, null);
         }
