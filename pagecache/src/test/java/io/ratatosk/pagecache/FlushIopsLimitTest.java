@@ -108,10 +108,10 @@ class FlushIopsLimitTest {
                 return null;
             });
             Thread thread = flusherThread();
-            while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals("flushAlone"))) {
+            Waits.until(() -> {
                 assertTrue(!flush.isDone(), "the flush ended without waiting for page 2");
-                Thread.onSpinWait();
-            }
+                return Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getMethodName().equals("flushAlone"));
+            }, "the flush waits for page 2 in flushAlone", thread);
             PageCacheInternals.frames(cache).unlockFlush(frame, stamp, false); // still dirty: the flush writes it
             flush.get(30, TimeUnit.SECONDS);
             assertEquals(3, calls.size(), calls.toString());

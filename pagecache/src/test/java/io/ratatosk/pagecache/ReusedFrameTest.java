@@ -124,12 +124,11 @@ class ReusedFrameTest {
     }
 
     /** Waits until {@code thread} waits in {@code method}. */
-    private static void awaitWaitingIn(Thread thread, String method) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals(method))) {
-            assertTrue(thread.isAlive() && System.nanoTime() < deadline, "never waited in " + method);
-            Thread.onSpinWait();
-        }
+    private static void awaitWaitingIn(Thread thread, String method) throws InterruptedException {
+        Waits.until(() -> {
+            assertTrue(thread.isAlive(), thread.getName() + " ended without waiting in " + method);
+            return Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getMethodName().equals(method));
+        }, thread.getName() + " waits in " + method, thread);
     }
 
     @Test

@@ -743,11 +743,11 @@ class TruncateTest {
                 }
             });
             writer.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (Arrays.stream(writer.getStackTrace()).noneMatch(f -> f.getMethodName().equals("enterGate"))) {
-                assertTrue(writer.isAlive() && System.nanoTime() < deadline, "the cursor never waited at the closed gate");
-                Thread.onSpinWait(); // past its look at the end (page 50 of 100 is there), waiting to fault it in
-            }
+            // past its look at the end (page 50 of 100 is there), waiting to fault it in
+            Waits.until(() -> {
+                assertTrue(writer.isAlive(), "the cursor ended without waiting at the closed gate");
+                return Arrays.stream(writer.getStackTrace()).anyMatch(f -> f.getMethodName().equals("enterGate"));
+            }, "the cursor waits at the closed gate", writer);
             releaseRead.countDown();
             assertTrue(read.get(30, TimeUnit.SECONDS));
             truncate.get(30, TimeUnit.SECONDS);
