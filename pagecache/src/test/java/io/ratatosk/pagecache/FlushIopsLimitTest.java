@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.internal.IopsLimiter;
@@ -226,9 +227,10 @@ class FlushIopsLimitTest {
                 file.flush();
                 return null;
             });
-            while (cache.flushLimiter().waitedNanos() == 0) { // the flush is waiting for its second slot
-                Thread.onSpinWait();
-            }
+            Waits.until(() -> {
+                assertFalse(flush.isDone(), "the flush ended (returned or threw) without waiting for its second slot");
+                return cache.flushLimiter().waitedNanos() != 0;
+            }, "the flush waits for its second slot");
             Future<?> close = threads.submit(() -> {
                 if (which.equals("file")) {
                     file.close();

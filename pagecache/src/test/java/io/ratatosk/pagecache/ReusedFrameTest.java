@@ -142,16 +142,14 @@ class ReusedFrameTest {
         CountDownLatch pinnedBoth = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Future<?> fault = evictThenKeepTheFrame(pinned, file, other, pinnedBoth, release);
-        Thread[] closer = new Thread[1];
+        AtomicReference<Thread> closer = new AtomicReference<>(); // read in a loop: a plain field's load may be hoisted
         Future<?> close = pool.submit(() -> {
-            closer[0] = Thread.currentThread();
+            closer.set(Thread.currentThread());
             file.close();
             return null;
         });
-        while (closer[0] == null) {
-            Thread.onSpinWait();
-        }
-        awaitWaitingIn(closer[0], "dropPages"); // its page's entry names the frame being evicted
+        Waits.until(() -> closer.get() != null, "the close started");
+        awaitWaitingIn(closer.get(), "dropPages"); // its page's entry names the frame being evicted
         finishEviction.countDown();
         assertTrue(pinnedBoth.await(30, TimeUnit.SECONDS), "the fault's cursor holds the frame");
         close.get(30, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"

@@ -727,9 +727,11 @@ class TruncateTest {
                 mapped.truncate(10);
                 return null;
             });
-            while (!mapped.mapping().isGateClosed()) {
-                Thread.onSpinWait(); // closed and waiting for the read to leave: the end is not lowered yet
-            }
+            // closed and waiting for the read to leave: the end is not lowered yet
+            Waits.until(() -> {
+                assertFalse(truncate.isDone(), "the truncate ended (returned or threw) without waiting for the read to leave");
+                return mapped.mapping().isGateClosed();
+            }, "the truncate closed the file's gate");
             boolean[] moved = new boolean[1];
             Throwable[] failed = new Throwable[1];
             Thread writer = new Thread(() -> {
