@@ -107,7 +107,7 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        Waits.await(pinnedFirst, "the first cursor pinned its page");
         LifecycleTest.read(file, 0);
         assertEquals(0, cache.freeFrames(), "both frames taken");
         holdNextEviction.set(true);
@@ -119,7 +119,7 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(evicting.await(30, TimeUnit.SECONDS));
+        Waits.await(evicting, "the eviction began");
         return fault;
     }
 
@@ -151,7 +151,7 @@ class ReusedFrameTest {
         Waits.until(() -> closer.get() != null, "the close started");
         awaitWaitingIn(closer.get(), "dropPages"); // its page's entry names the frame being evicted
         finishEviction.countDown();
-        assertTrue(pinnedBoth.await(30, TimeUnit.SECONDS), "the fault's cursor holds the frame");
+        Waits.await(pinnedBoth, "the fault's cursor holds the frame");
         close.get(30, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"
         assertTrue(file.mapping().isClosed(), "unmapped");
         release.countDown();
@@ -187,7 +187,7 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        Waits.await(pinnedFirst, "the first cursor pinned its page");
         try (PageCursor w = file.io(9, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next()); // the cache's end: 10 pages, page 9 dirty and pinned while
             w.putLong(0, 9);
