@@ -106,12 +106,9 @@ class BestOfSwitchesUnderConcurrencyTest {
         }
     }
 
-    private static void awaitHousekeeping(BestOfPolicy policy) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (policy.housekeepingPending() && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            Thread.yield();
-        }
+    private static void awaitHousekeeping(BestOfPolicy policy) throws InterruptedException {
+        Waits.until(() -> !policy.housekeepingPending(), "the evictor's housekeeping caught up with the sampled requests",
+            Waits.threadNamed("ratatosk-evictor"));
     }
 
     private static void read(PageCursor reader, long page) throws Exception {

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * flush, and returned normally although the close's force of a file modified before the call had failed, telling a
  * checkpoint that its pages were durable.
  */
-@Timeout(60)
+@Timeout(300) // above the bound of its waits (Waits), which name what hung
 class FlushAndForceRacingACacheCloseTest {
     private static final int PAGE = 4096;
 
@@ -43,7 +42,7 @@ class FlushAndForceRacingACacheCloseTest {
                 public void force() throws IOException {
                     if (closing.get()) {
                         forceHeld.countDown();
-                        awaitQuietly(letForceFail);
+                        Waits.awaitQuietly(letForceFail);
                         throw new IOException("injected force failure at the cache's close");
                     }
                     super.force();
@@ -54,8 +53,8 @@ class FlushAndForceRacingACacheCloseTest {
 
         closing.set(true);
         CompletableFuture<Void> close = new CompletableFuture<>();
-        started("closer", close, cache::close);
-        assertTrue(forceHeld.await(30, TimeUnit.SECONDS), "the close reached the file's force");
+        Thread closer = started("closer", close, cache::close);
+        Waits.await(forceHeld, "the close reached the file's force", closer);
 
         CompletableFuture<Void> flush = new CompletableFuture<>();
         Thread flusher = started("flusher", flush, cache::flushAndForce);
@@ -91,17 +90,7 @@ class FlushAndForceRacingACacheCloseTest {
     }
 
     private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (thread.isAlive() && thread.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Waits.until(() -> !thread.isAlive() || thread.getState() == Thread.State.BLOCKED, thread.getName()
+            + " blocked or ended", thread);
     }
 }

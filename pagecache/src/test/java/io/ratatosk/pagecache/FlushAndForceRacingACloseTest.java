@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on that close's force, and reports it when it failed: it skipped the file as flushed by its close and returned
  * normally, telling a checkpoint that pages modified before it began were durable where the close's fsync had failed.
  */
-@Timeout(60)
+@Timeout(300) // above the bound of its waits (Waits), which name what hung
 class FlushAndForceRacingACloseTest {
     private static final int PAGE = 4096;
 
@@ -85,7 +85,7 @@ class FlushAndForceRacingACloseTest {
                     throw new UncheckedIOException(e);
                 }
             });
-            assertTrue(forceHeld.await(30, TimeUnit.SECONDS), "flushAndForce reached its first file's force");
+            Waits.await(forceHeld, "flushAndForce reached its first file's force");
             Path other = heldForce.get().equals(a) ? b : a;
             PagedFile closing = other.equals(a) ? fileA : fileB;
             failingForce.set(other);
@@ -109,7 +109,7 @@ class FlushAndForceRacingACloseTest {
 
     private static void await(CountDownLatch latch) throws IOException {
         try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
+            if (!latch.await(Waits.BOUND_SECONDS, TimeUnit.SECONDS)) {
                 throw new IOException("the test never let the held force go");
             }
         } catch (InterruptedException e) {

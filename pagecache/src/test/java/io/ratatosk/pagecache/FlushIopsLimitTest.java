@@ -1,6 +1,7 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.internal.IopsLimiter;
@@ -108,10 +109,10 @@ class FlushIopsLimitTest {
                 return null;
             });
             Thread thread = flusherThread();
-            while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals("flushAlone"))) {
+            Waits.until(() -> {
                 assertTrue(!flush.isDone(), "the flush ended without waiting for page 2");
-                Thread.onSpinWait();
-            }
+                return Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getMethodName().equals("flushAlone"));
+            }, "the flush waits for page 2 in flushAlone", thread);
             PageCacheInternals.frames(cache).unlockFlush(frame, stamp, false); // still dirty: the flush writes it
             flush.get(30, TimeUnit.SECONDS);
             assertEquals(3, calls.size(), calls.toString());
@@ -226,9 +227,10 @@ class FlushIopsLimitTest {
                 file.flush();
                 return null;
             });
-            while (cache.flushLimiter().waitedNanos() == 0) { // the flush is waiting for its second slot
-                Thread.onSpinWait();
-            }
+            Waits.until(() -> {
+                assertFalse(flush.isDone(), "the flush ended (returned or threw) without waiting for its second slot");
+                return cache.flushLimiter().waitedNanos() != 0;
+            }, "the flush waits for its second slot");
             Future<?> close = threads.submit(() -> {
                 if (which.equals("file")) {
                     file.close();

@@ -465,11 +465,7 @@ class LifecycleTest {
                      public int read(long pageId, long address) throws IOException {
                          if (pageId == 9 && reads.incrementAndGet() == 1) {
                              readStarted.countDown();
-                             try {
-                                 failRead.await();
-                             } catch (InterruptedException e) {
-                                 Thread.currentThread().interrupt();
-                             }
+                             Waits.awaitQuietly(failRead);
                              throw new IOException("injected: bad sector");
                          }
                          return super.read(pageId, address);
@@ -480,23 +476,29 @@ class LifecycleTest {
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
                 Future<?> faulter = pool.submit(() -> read(file, 9));
-                readStarted.await();
+                Waits.await(readStarted, "the fault of page 9 reached its read");
                 Future<?> waiter = pool.submit(() -> read(file, 9));
-                Thread.sleep(50); // let the waiter find the page being faulted and wait for it
+                // Only a thread that waits for the fault learns of its failure; one that came later faults the page itself
+                Waits.until(LifecycleTest::aThreadWaitsForAFault, "the second reader waits for the fault of page 9");
                 failRead.countDown();
-                Exception first = assertThrows(Exception.class, () -> faulter.get(30, TimeUnit.SECONDS));
+                Exception first = assertThrows(Exception.class, () -> faulter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS));
                 assertTrue(first.getCause().getMessage().contains("bad sector"), String.valueOf(first.getCause()));
-                try {
-                    waiter.get(30, TimeUnit.SECONDS); // it may have retried after the failure, and the retry reads fine
-                } catch (java.util.concurrent.ExecutionException e) {
-                    assertTrue(e.getCause().getMessage().contains("another thread failed"), String.valueOf(e.getCause()));
-                    assertTrue(e.getCause().getCause().getMessage().contains("bad sector"));
-                }
+                Exception e = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> waiter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "the waiter read page 9 after its fault failed");
+                assertTrue(e.getCause().getMessage().contains("another thread failed"), String.valueOf(e.getCause()));
+                assertTrue(e.getCause().getCause().getMessage().contains("bad sector"));
             } finally {
                 pool.shutdownNow();
             }
             assertEquals(0, read(file, 9), "the page reads once the disk recovers");
         }
+    }
+
+    /** Whether a thread waits for a page another thread is faulting in (FileMapping.awaitFault). */
+    private static boolean aThreadWaitsForAFault() {
+        return Thread.getAllStackTraces().values().stream().anyMatch(stack -> java.util.Arrays.stream(stack)
+            .anyMatch(frame -> frame.getClassName().equals(FileMapping.class.getName())
+                && frame.getMethodName().equals("awaitFault")));
     }
 
     @Test

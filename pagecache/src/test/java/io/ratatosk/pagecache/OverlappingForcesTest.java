@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,7 +41,7 @@ class OverlappingForcesTest {
             public void force() throws IOException {
                 if (firstForce.getAndSet(false)) {
                     firstForceEntered.countDown();
-                    awaitQuietly(firstForceMayFail);
+                    Waits.awaitQuietly(firstForceMayFail);
                     throw new IOException("injected: the fsync found a page it could not write");
                 }
                 super.force(); // succeeds: the operating system reported the failure to the first fsync
@@ -54,7 +53,7 @@ class OverlappingForcesTest {
             AtomicReference<Throwable> firstOutcome = new AtomicReference<>();
             Thread first = new Thread(() -> firstOutcome.set(outcomeOf(file)), "first flush");
             first.start();
-            assertTrue(firstForceEntered.await(30, TimeUnit.SECONDS), "the first flush reached its force");
+            Waits.await(firstForceEntered, "the first flush reached its force", first);
 
             write(file, 1, 2); // the second flush writes it, and counts on its force for it
             AtomicReference<Throwable> secondOutcome = new AtomicReference<>();
@@ -62,8 +61,8 @@ class OverlappingForcesTest {
             second.start();
             awaitEndedOrWaitingToForce(second);
             firstForceMayFail.countDown();
-            first.join(30_000);
-            second.join(30_000);
+            Waits.join(first, "the first flush ended");
+            Waits.join(second, "the second flush ended");
 
             assertInstanceOf(IOException.class, firstOutcome.get(), "the failed force");
             Throwable secondFailure = secondOutcome.get();
@@ -92,24 +91,12 @@ class OverlappingForcesTest {
 
     /** Until the thread has ended, or waits in a force of the file (for the one under way). */
     private static void awaitEndedOrWaitingToForce(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (thread.isAlive()) {
-            Thread.State state = thread.getState();
-            if ((state == Thread.State.BLOCKED || state == Thread.State.WAITING) && Arrays.stream(thread.getStackTrace())
-                .anyMatch(frame -> frame.getClassName().equals(FileMapping.class.getName())
-                    && frame.getMethodName().equals("force"))) {
-                return;
-            }
-            assertTrue(System.nanoTime() - deadline < 0, "the second flush neither ended nor waited to force");
-            Thread.sleep(1);
-        }
+        Waits.until(() -> !thread.isAlive() || waitsToForce(thread), "the second flush ended or waited to force", thread);
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    private static boolean waitsToForce(Thread thread) {
+        Thread.State state = thread.getState();
+        return (state == Thread.State.BLOCKED || state == Thread.State.WAITING) && Arrays.stream(thread.getStackTrace())
+            .anyMatch(frame -> frame.getClassName().equals(FileMapping.class.getName()) && frame.getMethodName().equals("force"));
     }
 }

@@ -107,7 +107,7 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        Waits.await(pinnedFirst, "the first cursor pinned its page");
         LifecycleTest.read(file, 0);
         assertEquals(0, cache.freeFrames(), "both frames taken");
         holdNextEviction.set(true);
@@ -119,17 +119,16 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(evicting.await(30, TimeUnit.SECONDS));
+        Waits.await(evicting, "the eviction began");
         return fault;
     }
 
     /** Waits until {@code thread} waits in {@code method}. */
-    private static void awaitWaitingIn(Thread thread, String method) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals(method))) {
-            assertTrue(thread.isAlive() && System.nanoTime() < deadline, "never waited in " + method);
-            Thread.onSpinWait();
-        }
+    private static void awaitWaitingIn(Thread thread, String method) throws InterruptedException {
+        Waits.until(() -> {
+            assertTrue(thread.isAlive(), thread.getName() + " ended without waiting in " + method);
+            return Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getMethodName().equals(method));
+        }, thread.getName() + " waits in " + method, thread);
     }
 
     @Test
@@ -143,18 +142,16 @@ class ReusedFrameTest {
         CountDownLatch pinnedBoth = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Future<?> fault = evictThenKeepTheFrame(pinned, file, other, pinnedBoth, release);
-        Thread[] closer = new Thread[1];
+        AtomicReference<Thread> closer = new AtomicReference<>(); // read in a loop: a plain field's load may be hoisted
         Future<?> close = pool.submit(() -> {
-            closer[0] = Thread.currentThread();
+            closer.set(Thread.currentThread());
             file.close();
             return null;
         });
-        while (closer[0] == null) {
-            Thread.onSpinWait();
-        }
-        awaitWaitingIn(closer[0], "dropPages"); // its page's entry names the frame being evicted
+        Waits.until(() -> closer.get() != null, "the close started");
+        awaitWaitingIn(closer.get(), "dropPages"); // its page's entry names the frame being evicted
         finishEviction.countDown();
-        assertTrue(pinnedBoth.await(30, TimeUnit.SECONDS), "the fault's cursor holds the frame");
+        Waits.await(pinnedBoth, "the fault's cursor holds the frame");
         close.get(30, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"
         assertTrue(file.mapping().isClosed(), "unmapped");
         release.countDown();
@@ -190,7 +187,7 @@ class ReusedFrameTest {
             }
             return null;
         });
-        assertTrue(pinnedFirst.await(30, TimeUnit.SECONDS));
+        Waits.await(pinnedFirst, "the first cursor pinned its page");
         try (PageCursor w = file.io(9, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next()); // the cache's end: 10 pages, page 9 dirty and pinned while
             w.putLong(0, 9);

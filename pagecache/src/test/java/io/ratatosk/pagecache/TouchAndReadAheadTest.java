@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,10 +164,7 @@ class TouchAndReadAheadTest {
             for (int p = first; p < first + scanned; p++) {
                 assertTrue(c.next());
                 assertEquals(p, c.getCurrentPageId());
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1); // a scan slower than the disk
-                while (PageCacheInternals.tableEntry(file, p + 1) <= 0 && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
+                awaitReadAhead(file, p + 1, p); // a scan slower than the disk
             }
             long waited = c.faultsWaitedFor() - before;
             assertTrue(waited <= 2, "after the file grew the scanner waited for " + waited + " of its next " + scanned
@@ -177,11 +173,19 @@ class TouchAndReadAheadTest {
     }
 
     private static void awaitResident(PagedFile file, long pageId) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (PageCacheInternals.tableEntry(file, pageId) <= 0) {
-            assertTrue(System.nanoTime() < deadline, "page " + pageId + " was not read ahead");
-            Thread.sleep(1);
-        }
+        Waits.until(() -> PageCacheInternals.tableEntry(file, pageId) > 0, "page " + pageId + " read ahead",
+            Waits.threadNamed("ratatosk-read-ahead"));
+    }
+
+    /**
+     * Until {@code pageId}, which the scan on {@code scannedPageId} has requested (its window reaches a half window past
+     * it), is read ahead: the scanner "works" on its page that long. A scan slower than the disk, which is when
+     * read-ahead pays, whatever the machine's load: a bound of a second once let a read-ahead thread kept off a busy
+     * core count its pages as the scanner's waits.
+     */
+    private static void awaitReadAhead(PagedFile file, long pageId, long scannedPageId) throws InterruptedException {
+        Waits.until(() -> PageCacheInternals.tableEntry(file, pageId) > 0, "page " + pageId + " read ahead while the scan"
+            + " worked on page " + scannedPageId, Waits.threadNamed("ratatosk-read-ahead"));
     }
 
     @Test
@@ -210,8 +214,7 @@ class TouchAndReadAheadTest {
 
     /**
      * Scans the file, checking each page. With {@code giveReadAheadTime}, the scanner "works" on each page
-     * until the page after it is in the cache (at most a second): a scan slower than the disk, which is
-     * when read-ahead pays; the scan itself is the same in both runs.
+     * until the page after it is read ahead ({@link #awaitReadAhead}); the scan itself is the same in both runs.
      */
     private long scan(PagedFile file, int flags, boolean giveReadAheadTime) throws Exception {
         try (PageCursor c = file.io(0, flags)) {
@@ -223,10 +226,7 @@ class TouchAndReadAheadTest {
                 } while (c.shouldRetry());
                 assertEquals(p, v);
                 if (giveReadAheadTime && p + 1 < FILE_PAGES) {
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-                    while (PageCacheInternals.tableEntry(file, p + 1) <= 0 && System.nanoTime() < deadline) {
-                        Thread.onSpinWait();
-                    }
+                    awaitReadAhead(file, p + 1, p);
                 }
             }
             assertFalse(c.next());

@@ -727,9 +727,11 @@ class TruncateTest {
                 mapped.truncate(10);
                 return null;
             });
-            while (!mapped.mapping().isGateClosed()) {
-                Thread.onSpinWait(); // closed and waiting for the read to leave: the end is not lowered yet
-            }
+            // closed and waiting for the read to leave: the end is not lowered yet
+            Waits.until(() -> {
+                assertFalse(truncate.isDone(), "the truncate ended (returned or threw) without waiting for the read to leave");
+                return mapped.mapping().isGateClosed();
+            }, "the truncate closed the file's gate");
             boolean[] moved = new boolean[1];
             Throwable[] failed = new Throwable[1];
             Thread writer = new Thread(() -> {
@@ -743,11 +745,11 @@ class TruncateTest {
                 }
             });
             writer.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (Arrays.stream(writer.getStackTrace()).noneMatch(f -> f.getMethodName().equals("enterGate"))) {
-                assertTrue(writer.isAlive() && System.nanoTime() < deadline, "the cursor never waited at the closed gate");
-                Thread.onSpinWait(); // past its look at the end (page 50 of 100 is there), waiting to fault it in
-            }
+            // past its look at the end (page 50 of 100 is there), waiting to fault it in
+            Waits.until(() -> {
+                assertTrue(writer.isAlive(), "the cursor ended without waiting at the closed gate");
+                return Arrays.stream(writer.getStackTrace()).anyMatch(f -> f.getMethodName().equals("enterGate"));
+            }, "the cursor waits at the closed gate", writer);
             releaseRead.countDown();
             assertTrue(read.get(30, TimeUnit.SECONDS));
             truncate.get(30, TimeUnit.SECONDS);

@@ -89,7 +89,7 @@ class UnmapForceTest {
                 super.write(pageId, address);
                 if (watched && pageId == 2 && holdWriteOfPage2.compareAndSet(true, false)) {
                     writeHeld.countDown();
-                    await(letGo);
+                    await(letGo, "the writer let page 0 go");
                 }
             }
 
@@ -113,7 +113,7 @@ class UnmapForceTest {
                 super.force();
                 if (watched && holdForce.compareAndSet(true, false)) {
                     forceHeld.countDown();
-                    await(writerDone);
+                    await(writerDone, "the writer ended");
                 }
             }
 
@@ -151,13 +151,13 @@ class UnmapForceTest {
                         assertTrue(w.next(0));
                         PageContent.write(w, 0, 1);
                         pinned.countDown();
-                        await(writeHeld); // the unmap's flush wrote page 0 while this cursor held it: it stays dirty
+                        await(writeHeld, "the unmap's flush holds its write of page 2"); // the unmap's flush wrote page 0 while this cursor held it: it stays dirty
                         PageContent.write(w, 0, 2);
                         failNextWriteOfPage0.set(after == After.FAILING_DROP);
                     }
                     letGo.countDown();
                     if (evict) {
-                        await(forceHeld);
+                        await(forceHeld, "the unmap holds its first force");
                         // Faults of another file evict page 0 if it is still in a frame, writing it.
                         for (long p = 0; p < 8 * FRAMES && file.table().get(0) != TranslationTable.ABSENT; p++) {
                             other.touch(p, 1);
@@ -173,7 +173,7 @@ class UnmapForceTest {
                 }
             });
             writer.start();
-            await(pinned);
+            await(pinned, "the writer pinned page 0");
             holdWriteOfPage2.set(true);
             holdForce.set(evict);
             if (after == After.FAILING_DROP) {
@@ -204,14 +204,13 @@ class UnmapForceTest {
         }
     }
 
-    private static void await(CountDownLatch latch) {
+    /** Waits for {@code latch}, on any thread of the test; fails naming {@code what} after the tests' bound. */
+    private static void await(CountDownLatch latch, String what) {
         try {
-            if (!latch.await(1, TimeUnit.MINUTES)) {
-                throw new AssertionError("timed out waiting for the other thread");
-            }
+            Waits.await(latch, what);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssertionError(e);
+            throw new AssertionError("interrupted while waiting until " + what, e);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,11 @@ class VictimOutsideTheFramesTest {
             System.exit(0);
         }
 
-        /** What an eviction asked of the engine did, within 5 s: its exception's class and message, or a hang. */
+        /**
+         * What an eviction asked of the engine did within the tests' bound ({@link Waits#BOUND_SECONDS}): its exception's
+         * class and message, or a hang. The bound is the tests' one for a thread that never ends: a second or so is all
+         * it takes, but a child JVM on a loaded 2-core machine waits seconds for a core.
+         */
         private static String evictWithVictim(PageCacheConfig config, int victim, boolean background) throws Exception {
             EvictionEngine engine = new EvictionEngine(config, frames -> new InertPolicy("off-by-one") {
                 @Override
@@ -60,7 +65,7 @@ class VictimOutsideTheFramesTest {
                 taken.add(f);
             }
             taken.forEach(engine.frames()::unlockExclusive); // no frame free: the engine must ask the policy
-            AtomicReference<String> outcome = new AtomicReference<>("no outcome within 5 s");
+            AtomicReference<String> outcome = new AtomicReference<>("no outcome within " + Waits.BOUND_SECONDS + " s");
             Thread evicting = new Thread(() -> {
                 try {
                     int frame = background ? engine.evict(Sweep.background()) : engine.grabFrame();
@@ -71,7 +76,7 @@ class VictimOutsideTheFramesTest {
             });
             evicting.setDaemon(true);
             evicting.start();
-            evicting.join(5000);
+            evicting.join(TimeUnit.SECONDS.toMillis(Waits.BOUND_SECONDS));
             return outcome.get();
         }
     }

@@ -93,9 +93,11 @@ class WarmupTest {
     }
 
     private static void awaitIdle(PageCache cache) {
-        while (!cache.warmer().isIdle()) {
-            Thread.onSpinWait();
-            Thread.yield();
+        try {
+            Waits.until(() -> cache.warmer().isIdle(), "the warmer's reheats ended", Waits.threadNamed("ratatosk-warmup"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the warmer", e);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,8 +82,8 @@ class NvmFileCloseRaceTest {
         tierCloser.start();
         waitUntilDoneOrBlocked(tierCloser);
         letForceEnd.countDown();
-        fileCloser.join(TimeUnit.MINUTES.toMillis(1));
-        tierCloser.join(TimeUnit.MINUTES.toMillis(1));
+        Waits.join(fileCloser, "the file's close ended");
+        Waits.join(tierCloser, "the tier's close ended");
 
         assertNull(fileClose.get(), "the file is durable and closed, by one close or the other: no failure to report");
         assertNull(tierClose.get(), "nor for the tier's close");
@@ -91,10 +92,8 @@ class NvmFileCloseRaceTest {
 
     /** Until {@code thread} ended, or waits for a lock (the file's close under way). */
     private static void waitUntilDoneOrBlocked(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.isAlive() && thread.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
+        Waits.until(() -> !thread.isAlive() || thread.getState() == Thread.State.BLOCKED, thread.getName()
+            + " ended or waits for a lock", thread);
     }
 
     private static void await(CountDownLatch latch) throws IOException {

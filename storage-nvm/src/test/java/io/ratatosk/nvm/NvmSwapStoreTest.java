@@ -27,6 +27,7 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -614,7 +615,7 @@ class NvmSwapStoreTest {
             long frame = frameOverADirtyCopyTheNextEvictionTears(store, swapper);
             files.hook = (file, pageId) -> {
                 rescueEntered.countDown();
-                awaitQuietly(rescueMayEnd);
+                Waits.awaitQuietly(rescueMayEnd);
                 if (rescueFails) {
                     throw new IOException("injected: a.db refuses page " + pageId);
                 }
@@ -627,14 +628,14 @@ class NvmSwapStoreTest {
                 }
             });
             evictor.start();
-            assertTrue(rescueEntered.await(1, TimeUnit.MINUTES), "the rescue began");
+            Waits.await(rescueEntered, "the rescue began", evictor);
             AtomicReference<Throwable> forceOutcome = new AtomicReference<>();
             Thread forcing = daemon(swapper::force, forceOutcome);
             forcing.start();
             awaitEndedOrParked(forcing);
             rescueMayEnd.countDown();
-            evictor.join(10_000);
-            forcing.join(10_000);
+            Waits.join(evictor, "the torn eviction ended");
+            Waits.join(forcing, "the force ended");
             files.hook = (file, pageId) -> {
             };
 
@@ -964,7 +965,7 @@ class NvmSwapStoreTest {
             public void force() throws IOException {
                 if (forceEntered.getCount() > 0) {
                     forceEntered.countDown();
-                    awaitQuietly(letForceGo);
+                    Waits.awaitQuietly(letForceGo);
                 }
                 super.force();
             }
@@ -974,7 +975,7 @@ class NvmSwapStoreTest {
         AtomicReference<Throwable> firstFailed = new AtomicReference<>();
         Thread first = daemon(store::close, firstFailed);
         first.start();
-        assertTrue(forceEntered.await(1, TimeUnit.MINUTES), "the first close forces the file");
+        Waits.await(forceEntered, "the first close forces the file", first);
         AtomicReference<Throwable> secondFailed = new AtomicReference<>();
         Thread second = daemon(store::close, secondFailed);
         AtomicReference<Object> created = new AtomicReference<>();
@@ -994,10 +995,9 @@ class NvmSwapStoreTest {
         assertTrue(creator.isAlive(), "a create during the close returned " + created.get());
 
         letForceGo.countDown();
-        for (Thread t : List.of(first, second, creator)) {
-            t.join(10_000);
-            assertFalse(t.isAlive(), t + " ended");
-        }
+        Waits.join(first, "the first close ended");
+        Waits.join(second, "the second close ended");
+        Waits.join(creator, "the create ended");
         assertEquals(null, firstFailed.get());
         assertEquals(null, secondFailed.get());
         assertTrue(created.get() instanceof IllegalStateException, "refused: " + created.get());
@@ -1027,14 +1027,6 @@ class NvmSwapStoreTest {
         Thread thread = new Thread(body);
         thread.setDaemon(true);
         return thread;
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
