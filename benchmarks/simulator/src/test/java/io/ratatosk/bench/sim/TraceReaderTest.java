@@ -590,6 +590,19 @@ class TraceReaderTest {
         assertEquals(4, TraceReader.read(f).requests());
     }
 
+    /**
+     * A line of more than four fields was read as its start and count, the rest dropped without a word: two lines run
+     * together (a newline lost) read as the first line alone, and a text trace of another format whose first two
+     * columns are integers read as ranges of nonsense.
+     */
+    @Test
+    void arcLineOfMoreThanFourFieldsFailsNamingTheLine() throws IOException {
+        Path joined = write(dir, "arc/joined.lis.gz", gzip(text("1 8 0 0\n10 8 0 120 8 0 2\n30 8 0 3\n")));
+        assertFails(() -> TraceReader.read(joined), joined.toString(), "line 2", "7 fields", "at most four");
+        Path five = write(dir, "arc/five.lis", text("1 8 0 0 7\n"));
+        assertFails(() -> TraceReader.read(five), "line 1", "5 fields", "start count ignored reqno");
+    }
+
     /** A text trace read as binary keys gave a trace of nonsense (--format cache2k on a LIRS file), rc 0. */
     @Test
     void textReadAsBinaryKeysIsRefused() throws IOException {
