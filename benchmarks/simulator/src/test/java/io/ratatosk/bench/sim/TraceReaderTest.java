@@ -357,6 +357,30 @@ class TraceReaderTest {
     }
 
     /**
+     * A zstd trace whose first block is damaged (bytes changed inside it, the file whole) under a plain name: zstd
+     * delivers nothing before a whole block decodes, and the frame and block headers were taken as proof only where the
+     * block ran past the file's end, so it was taken for a plain trace whose first key begins with zstd's magic and
+     * read as its compressed bytes, each four a key, exit 0. Its frames, walked header by header, end exactly at the
+     * file's end, which a plain trace's bytes do about once in the largest block's size.
+     */
+    @Test
+    void aZstdTraceDamagedInsideItsFirstBlockUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        byte[] frame = zstd(ints(manyKeys()));
+        byte[] skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}; // pzstd's, before its frame
+        for (byte[] whole : List.of(frame, concat(skippable, frame))) {
+            for (int at : new int[] {12, 20, 40}) { // inside the first block, where the change fails its decoding
+                byte[] damaged = whole.clone();
+                for (int i = whole.length - frame.length + at, end = i + 16; i < end; i++) {
+                    damaged[i] = (byte) ~damaged[i];
+                }
+                Path file = write(dir, "cache2k/damaged-zstd-" + whole.length + "-" + at + ".trace", damaged);
+                TraceFormatException e = assertFails(() -> TraceReader.read(file), file + ": ", " zstd data");
+                assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+            }
+        }
+    }
+
+    /**
      * A zstd trace of several frames (pzstd's, each after a skippable frame; zstd's output concatenated) cut inside a
      * later frame: zstd-jni ended its stream without a word at the end of the last whole frame, so the trace was read as
      * the keys of its first frames alone, exit 0. Whole, every frame's keys are read.
@@ -489,6 +513,12 @@ class TraceReaderTest {
     }
 
     /** 50,000 keys of a 10,007-key range: compressed, more than one decompressor buffer. */
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
     private static long[] manyKeys() {
         long[] keys = new long[50_000];
         Arrays.setAll(keys, i -> i * 7919L % 10_007);
