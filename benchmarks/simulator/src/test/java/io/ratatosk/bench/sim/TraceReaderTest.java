@@ -381,6 +381,36 @@ class TraceReaderTest {
     }
 
     /**
+     * A whole compressed trace damaged inside (bytes changed, none cut) is said corrupt, not truncated: a zstd file
+     * smaller than zstd-jni's read (128 KiB) was read whole at the first read, so its failure, whatever it was, was said
+     * "the zstd data is truncated: the file ends at byte N before the end of the compressed stream", sending the user to
+     * download again a file whose every byte was there.
+     */
+    @Test
+    void aWholeCompressedTraceDamagedInsideIsSaidCorruptNotTruncated() throws IOException {
+        byte[] zstd = zstd(ints(manyKeys()));
+        byte[] gzip = gzip(ints(manyKeys()));
+        Path zstdDamaged = write(dir, "cache2k/damaged.trace.zst", flipped(zstd, 20)); // "Data corruption detected"
+        Path gzipDamaged = write(dir, "cache2k/damaged.trace.gz", flipped(gzip, gzip.length / 2)); // its CRC32 fails
+        for (Path file : List.of(zstdDamaged, gzipDamaged)) {
+            TraceFormatException e = assertFails(() -> TraceReader.read(file), file + ": ",
+                "corrupt " + TraceCompression.of(file).displayName() + " data");
+            assertTrue(!e.getMessage().contains("truncated"), e.getMessage());
+        }
+        Path cut = write(dir, "cache2k/cut.trace.zst", Arrays.copyOf(zstd, zstd.length - 3));
+        assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: ");
+    }
+
+    /** {@code bytes} with the 16 from {@code from} inverted. */
+    private static byte[] flipped(byte[] bytes, int from) {
+        byte[] changed = bytes.clone();
+        for (int i = from; i < from + 16; i++) {
+            changed[i] = (byte) ~changed[i];
+        }
+        return changed;
+    }
+
+    /**
      * A zstd trace of several frames (pzstd's, each after a skippable frame; zstd's output concatenated) cut inside a
      * later frame: zstd-jni ended its stream without a word at the end of the last whole frame, so the trace was read as
      * the keys of its first frames alone, exit 0. Whole, every frame's keys are read.
