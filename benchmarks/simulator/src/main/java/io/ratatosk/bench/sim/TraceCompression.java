@@ -203,7 +203,8 @@ enum TraceCompression {
      * end: zstd-jni ends its stream without error at a frame's end where the file ends inside the next frame, so a
      * trace of several frames (pzstd's, or zstd's output concatenated) cut in a later frame read as its first frames'
      * keys alone, exit 0. Walks the frame and block headers (sizes only: nothing is decoded); skippable frames are
-     * passed over, and anything else after a frame is the decoder's to judge.
+     * passed over, fewer than a magic number's four bytes after a frame are a cut one (the decoder passes over them),
+     * and anything else after a frame is the decoder's to judge.
      */
     static boolean zstdFramesEndWhole(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file)) {
@@ -211,7 +212,10 @@ enum TraceCompression {
             long at = 0;
             while (at < size) {
                 byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
-                if (head.length >= 4 && of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
+                if (head.length < 4) {
+                    return false; // a frame's magic number cut: the decoder ends before it without a word
+                }
+                if (of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
                     if (head.length < 8) {
                         return false;
                     }

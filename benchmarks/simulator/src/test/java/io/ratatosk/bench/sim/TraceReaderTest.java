@@ -435,6 +435,29 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * The same, cut inside the later frame's magic number (one to three of its four bytes there): zstd-jni ends there
+     * without a word, and the walk of the frames took bytes that are no magic number for the decoder's to judge, so the
+     * trace was read as its first frame alone, exit 0.
+     */
+    @Test
+    void aZstdTraceCutInsideALaterFramesMagicNumberIsRefused() throws IOException {
+        byte[] first = zstd(ints(7, 8, 7));
+        byte[] second = zstd(ints(manyKeys()));
+        byte[] skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}; // pzstd's: the next frame's size
+        for (boolean pzstd : new boolean[] {true, false}) {
+            byte[] firstFrame = pzstd ? concat(skippable, first) : first;
+            byte[] secondFrame = pzstd ? concat(skippable, second) : second;
+            for (int left = 1; left < 4; left++) {
+                int magicAt = firstFrame.length + (pzstd ? skippable.length : 0);
+                Path cut = write(dir, "cache2k/cut-magic-" + pzstd + left + ".trace.zst",
+                    Arrays.copyOf(concat(firstFrame, secondFrame), magicAt + left));
+                assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: the file ends at byte "
+                    + (magicAt + left) + " inside a zstd frame");
+            }
+        }
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
