@@ -156,7 +156,7 @@ class SimulationProgressTest {
     void aFailedReplayIsReportedWithoutWaitingForTheReplaysListedBeforeIt() throws Exception {
         SlowAndBrokenProvider provider = new SlowAndBrokenProvider();
         PolicyCatalog catalog = new PolicyCatalog(provider, PolicyFlags.standard());
-        int requests = 1_000_000; // the slow replay takes a second at the least
+        int requests = 3_000_000; // the slow replay takes 3 s at the least; stopped early, it ends after 65,536
         Trace oneKey = Trace.of("one-key", LongStream.range(0, requests).map(i -> 7).toArray());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
