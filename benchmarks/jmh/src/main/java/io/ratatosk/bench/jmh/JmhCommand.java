@@ -134,6 +134,11 @@ public final class JmhCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("-t", cmd.getThreads().get()));
         }
         checkParameters(cmd);
+        // JMH takes it: each iteration counted the few operations that fit in its own timing, written as the results
+        if (cmd.getMeasurementTime().hasValue() && cmd.getMeasurementTime().get().getTime() == 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-r " + given("-r") + ": a measurement"
+                + " iteration of no time measures nothing; give it a time, e.g. -r 1s");
+        }
         CommandLine.ParseResult given = spec.commandLine().getParseResult();
         if (given.hasMatchedOption("--out") && cmd.getResult().hasValue()) { // -rff won, --out was never written
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " and -rff "
@@ -276,6 +281,20 @@ public final class JmhCommand implements Callable<Integer> {
             ordered.add(PolicyCatalog.resolveDefault(policy).strip());
         }
         return List.copyOf(ordered);
+    }
+
+    /** The value the user gave JMH's {@code option} ({@code -r 0ms}, {@code -r=0ms}), as written. */
+    private String given(String option) {
+        for (int i = 0; i < jmhArgs.size(); i++) {
+            String arg = jmhArgs.get(i);
+            if (arg.equals(option) && i + 1 < jmhArgs.size()) {
+                return jmhArgs.get(i + 1);
+            }
+            if (arg.startsWith(option + "=")) {
+                return arg.substring(option.length() + 1);
+            }
+        }
+        return "";
     }
 
     private CommandLineOptions parseJmhArgs(List<String> args) {

@@ -62,6 +62,7 @@ public final class JmhReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        refuseNoFile(results);
         List<JmhResult> parsed = JmhResult.read(results); // first: results it cannot read leave no folder made for --doc
         if (parsed.isEmpty()) {
             throw new IOException(results + " holds no results");
@@ -77,6 +78,19 @@ public final class JmhReportCommand implements Callable<Integer> {
         try (CleanUp madeFolders = CleanUp.of(deleteMade)) {
             checkOutputs();
             return report(parsed);
+        }
+    }
+
+    /**
+     * A results path that is no file is the user's: said as Java's FileNotFoundException, an empty one (a script's unset
+     * variable) named nothing (" (No such file or directory)") and a folder was "X (Is a directory)", as a failed run.
+     */
+    private void refuseNoFile(Path file) {
+        String problem = file.toString().isEmpty() ? "an empty FILE.json names no results file"
+            : Files.isDirectory(file) ? file + " is a folder; name the JMH results file (./bench jmh --out)"
+            : !Files.exists(file) ? "no such results file: " + file : null;
+        if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
         }
     }
 

@@ -177,6 +177,24 @@ class JmhCommandTest {
         assertTrue(err.toString().contains("-o / is a folder; name a file"), err.toString());
     }
 
+    /**
+     * JMH takes -r 0s, a measurement iteration of no time: each iteration then counted the few operations that fit in
+     * the microseconds its timing took (RawMemoryBenchmark.read: 0.003 ops/us, where it does thousands), and the run wrote
+     * them as its results, status 0, for jmh-report to compare.
+     */
+    @Test
+    void aMeasurementTimeOfZeroIsAUsageError(@TempDir Path dir) {
+        for (String zero : new String[] {"0s", "0ms", "0ns"}) {
+            StringWriter err = new StringWriter();
+            Path results = dir.resolve("r.json");
+            assertEquals(2, jmh(err, "RawMemoryBenchmark.read", "-p", "pages=256", "-f", "1", "-wi", "0", "-i", "1",
+                "-r", zero, "--threads", "1", "--out", results.toString()), err.toString());
+            assertTrue(err.toString().contains("-r " + zero + ": a measurement iteration of no time measures nothing"),
+                err.toString());
+            assertFalse(Files.exists(results), "nothing ran");
+        }
+    }
+
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
     @Test
     void anUnknownPolicyTierOrSideIsAUsageErrorNamingIt(@TempDir Path dir) {

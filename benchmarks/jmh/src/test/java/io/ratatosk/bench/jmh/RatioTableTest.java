@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -591,6 +592,27 @@ class RatioTableTest {
         assertFalse(Files.exists(chart), "nothing written");
     }
 
+    /**
+     * A results file that is no file was said as Java's FileNotFoundException: an empty one (a script's unset variable)
+     * as "bench jmh-report:  (No such file or directory)", naming nothing, a folder as "X (Is a directory)"; exit 1, as
+     * a failed run. They are usage errors naming the file, before anything is made.
+     */
+    @Test
+    void aResultsFileThatIsNoFileIsAUsageErrorNamingIt() throws IOException {
+        Path doc = Files.writeString(dir.resolve("benchmarks.md"), "# Benchmarks\n");
+        Path chart = dir.resolve("charts/ratios.png");
+        Map<String, String> refusals = new LinkedHashMap<>();
+        refusals.put("", "an empty FILE.json names no results file");
+        refusals.put(dir.toString(), dir + " is a folder; name the JMH results file (./bench jmh --out)");
+        refusals.put(dir.resolve("nosuch.json").toString(), "no such results file: " + dir.resolve("nosuch.json"));
+        for (Map.Entry<String, String> each : refusals.entrySet()) {
+            StringWriter err = new StringWriter();
+            assertEquals(2, report(Path.of(each.getKey()), doc, chart, err), err.toString());
+            assertTrue(err.toString().contains(each.getValue()), err.toString());
+            assertFalse(Files.exists(chart.getParent()), "nothing made");
+        }
+    }
+
     /** --doc naming a folder failed with "Is a directory" and no path, after the chart had been written. */
     @Test
     void aDocumentThatIsAFolderIsRefusedNamingItBeforeTheChartIsWritten() throws IOException {
@@ -663,10 +685,13 @@ class RatioTableTest {
 
     /** A results file that cannot be read left the folders made for --doc and --chart behind, empty. */
     @Test
-    void unreadableResultsMakeNoFolderForTheDocument() {
+    void unreadableResultsMakeNoFolderForTheDocument() throws IOException {
         StringWriter err = new StringWriter();
-        assertEquals(1, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
+        assertEquals(2, report(dir.resolve("missing.json"), dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
         assertTrue(err.toString().contains("missing.json"), err.toString());
+        assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
+        Path notJson = Files.writeString(dir.resolve("notes.json"), "not JSON");
+        assertEquals(1, report(notJson, dir.resolve("new/doc.md"), dir.resolve("charts/r.png"), err));
         assertFalse(Files.exists(dir.resolve("new")) || Files.exists(dir.resolve("charts")), "no folder made");
     }
 

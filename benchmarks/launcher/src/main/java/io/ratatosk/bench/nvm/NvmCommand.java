@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -195,9 +196,35 @@ public final class NvmCommand implements Callable<Integer> {
                 // flags the user never wrote: say which of theirs they come from
                 message += String.format(Locale.ROOT, " (pagecache.memory is --pages %,d x --dram %s, pagecache.nvm.capacity"
                     + " --pages x --nvm %s, in pages of --page-size %d)", pages, dram, nvm, pageSize);
+            } else {
+                message = optionGiven(message) + message;
             }
             throw new CommandLine.ParameterException(spec.commandLine(), message);
         }
+    }
+
+    /**
+     * "--devices 0: " where {@code refusal} is that of a page cache flag one option sets as it is (--devices is
+     * pagecache.nvm.devices, --policy the policy's flags), or of --policy itself: said alone, it named a flag the user
+     * never wrote ('pagecache.clock.max_usage=99' for max_usage=99). Empty for any other refusal.
+     */
+    private String optionGiven(String refusal) {
+        if (policySpec == null) { // the catalog refused --policy, its name or one of its flags
+            return "--policy " + policy + ": ";
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("pagecache.page_size", "--page-size " + pageSize);
+        options.put("pagecache.nvm.devices", "--devices " + devices);
+        options.put("pagecache.nvm.profile", "--profile " + profile);
+        options.put("pagecache.io", "--io " + io);
+        options.put("pagecache.policy", "--policy " + policy);
+        policySpec.flags().keySet().forEach(flag -> options.put(flag, "--policy " + policy));
+        for (Map.Entry<String, String> each : options.entrySet()) {
+            if (refusal.startsWith(each.getKey() + "=")) {
+                return each.getValue() + ": ";
+            }
+        }
+        return "";
     }
 
     /** {@code pages} of --page-size in bytes, at most Long.MAX_VALUE: it overflowed to a negative pagecache.memory. */

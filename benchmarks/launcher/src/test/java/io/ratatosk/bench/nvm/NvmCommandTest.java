@@ -51,6 +51,24 @@ class NvmCommandTest {
         assertTrue(err.toString().contains("--experiment must be reads, write-aware or all"), err.toString());
     }
 
+    /**
+     * A value the page cache refuses was said as the refusal of a page cache flag alone ('pagecache.nvm.devices=0: must
+     * be ...'), a flag the user never wrote, where --pages' refusal names --pages (and demo's --cache, --cache).
+     */
+    @Test
+    void aValueThePageCacheRefusesNamesTheOptionGiven() {
+        String[][] refused = {{"--devices", "0", "pagecache.nvm.devices=0"}, {"--io", "mmap", "pagecache.io=mmap"},
+            {"--profile", "tape", "pagecache.nvm.profile=tape"}, {"--page-size", "3000", "pagecache.page_size=3000"},
+            {"--policy", "global-clock:max_usage=99", "pagecache.clock.max_usage=99"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("nvm", each[0], each[1], "--dir", dir.toString()), err.toString());
+            assertTrue(err.toString().contains("bench nvm: " + each[0] + " " + each[1] + ": " + each[2] + ": "),
+                err.toString());
+        }
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
     /** Every number out of range is named at once, before the file is written; nothing runs. */
     @Test
     void numbersOutOfRangeAreUsageErrorsNamingEachFlag() throws Exception {

@@ -8,9 +8,10 @@ import java.util.Locale;
  * ARC traces (Megiddo and Modha): each line {@code start count ignored reqno} stands for the
  * requests {@code start, start+1, ..., start+count-1}. Only the first two fields are used; a line
  * with fewer than two fields, a start or count that is no integer, a negative count or one above {@link #MAX_COUNT},
- * and a range past {@code Long.MAX_VALUE} is an error; a count of 0 stands for no request, as in Caffeine's reader. Blank lines are skipped. Fields past the second are not looked at: the published traces have four, but
+ * and a range past {@code Long.MAX_VALUE} is an error; a count of 0 stands for no request, as in Caffeine's reader. Blank lines are skipped. The third and fourth fields are not looked at: the published traces have four, but
  * readers of this format (Caffeine's simulator among them, where the anchors come from) take any line with a start and
- * a count, and a held-out trace converted by one of them may have two or three.
+ * a count, and a held-out trace converted by one of them may have two or three. A fifth field is an error: no ARC line
+ * has one, and a line that does is two lines run together (a newline lost) or a text trace of another format.
  */
 final class ArcRangeDecoder extends TextKeyDecoder {
     /**
@@ -18,6 +19,9 @@ final class ArcRangeDecoder extends TextKeyDecoder {
      * count in the billions would expand into as many keys and run out of memory after minutes, naming no line.
      */
     static final long MAX_COUNT = 1 << 20;
+
+    /** The fields of the published traces' every line: {@code start count ignored reqno}. */
+    private static final int MAX_FIELDS = 4;
 
     ArcRangeDecoder(Path file) {
         super(file);
@@ -34,6 +38,14 @@ final class ArcRangeDecoder extends TextKeyDecoder {
         int countTo = skipToken(text, countFrom);
         if (countFrom == countTo) {
             throw malformed("expected `start count ignored reqno`, found \"" + LirsTextDecoder.abbreviate(text) + "\"");
+        }
+        int fields = 2;
+        for (int i = skipSpaces(text, countTo); i < text.length(); i = skipSpaces(text, skipToken(text, i))) {
+            fields++;
+        }
+        if (fields > MAX_FIELDS) {
+            throw malformed(fields + " fields, where an ARC line has at most four (`start count ignored reqno`): found \""
+                + LirsTextDecoder.abbreviate(text) + "\"");
         }
         long start;
         long count;

@@ -36,10 +36,15 @@ public final class CleanUp implements AutoCloseable {
         return new CleanUp(steps);
     }
 
-    /** Runs every step; the first failure is thrown, the later ones suppressed in it. */
+    /**
+     * Runs every step; the first failure is thrown, the later ones suppressed in it. An {@link Error} in a step (a
+     * StackOverflowError deleting a deep tree, the heap full) does not stop the later steps either: it is thrown in
+     * the end, as it is, with the steps' other failures suppressed in it.
+     */
     @Override
     public void close() throws Failed {
         Failed first = null;
+        Error error = null;
         for (Step step : steps) {
             try {
                 step.run();
@@ -50,7 +55,19 @@ public final class CleanUp implements AutoCloseable {
                 } else {
                     first.addSuppressed(failed);
                 }
+            } catch (Error e) {
+                if (error == null) {
+                    error = e;
+                } else if (error != e) {
+                    error.addSuppressed(e);
+                }
             }
+        }
+        if (error != null) {
+            if (first != null) {
+                error.addSuppressed(first);
+            }
+            throw error;
         }
         if (first != null) {
             throw first;

@@ -72,7 +72,8 @@ enum TraceCompression {
      * or less. bzip2 and xz deliver no byte before a whole block checks out, so a cut one under a plain name delivered
      * none and was taken for plain keys. zstd decodes whole blocks too, but its header has no checksum: a frame and
      * first block header that check out, the block running past the file's end, are a zstd stream cut inside that block
-     * ({@link #zstdCutInsideFirstBlock}). gzip has no such header, and its data comes out as it decodes.
+     * ({@link #zstdCutInsideFirstBlock}), and frames whose headers all check out and end exactly at the file's end are
+     * one damaged inside ({@link #zstdFramesFillFile}). gzip has no such header, and its data comes out as it decodes.
      */
     boolean headerProves(Path file) throws IOException {
         byte[] head;
@@ -80,7 +81,7 @@ enum TraceCompression {
             head = in.readNBytes(ZSTD_LONGEST_HEADERS);
         }
         if (this == ZSTD) {
-            return zstdCutInsideFirstBlock(head, Files.size(file));
+            return zstdCutInsideFirstBlock(head, Files.size(file)) || zstdFramesFillFile(file);
         }
         if (this == BZIP2) {
             for (int[] after : BZIP2_AFTER_HEADER) {
@@ -112,36 +113,89 @@ enum TraceCompression {
      * magic meets that only where the file is shorter than the block its next bytes would declare.
      */
     static boolean zstdCutInsideFirstBlock(byte[] head, long fileSize) {
-        if (head.length < 5 || !startsWith(head, ZSTD.magic)) {
+        long windowSize = zstdWindowSize(head);
+        if (windowSize < 0) {
             return false;
         }
-        int descriptor = head[4] & 0xff;
-        boolean singleSegment = (descriptor & 0x20) != 0;
-        if ((descriptor & 0x08) != 0) {
-            return false; // reserved bit
-        }
-        int contentSizeBytes = zstdContentSizeBytes(descriptor);
-        int headerSize = zstdFrameHeaderSize(descriptor);
+        int headerSize = zstdFrameHeaderSize(head[4] & 0xff);
         if (head.length < headerSize + 3) {
             return false; // cut inside its header: as likely two plain keys
         }
-        long windowSize;
-        if (singleSegment) {
-            windowSize = littleEndian(head, headerSize - contentSizeBytes, contentSizeBytes) + (contentSizeBytes == 2 ? 256 : 0);
-        } else {
-            int windowLog = 10 + ((head[5] & 0xff) >>> 3);
-            if (windowLog > 31) {
-                return false;
-            }
-            windowSize = (1L << windowLog) + ((1L << windowLog) >>> 3) * (head[5] & 7);
-        }
         int blockHeader = (int) littleEndian(head, headerSize, 3);
-        int blockType = (blockHeader >>> 1) & 3;
-        int blockSize = blockHeader >>> 3;
-        if (blockType == 3 || blockSize > Math.min(windowSize, ZSTD_BLOCK_MAX)) {
-            return false; // reserved block type; a block larger than zstd allows
+        return zstdBlockAllowed(blockHeader, windowSize) && headerSize + 3 + zstdBlockStoredBytes(blockHeader) > fileSize;
+    }
+
+    /**
+     * The window size of the zstd frame header {@code head} begins with, or -1 where it is none the format allows (no
+     * frame magic, a reserved bit set, a window past zstd's largest, the header cut short).
+     */
+    private static long zstdWindowSize(byte[] head) {
+        if (head.length < 5 || !startsWith(head, ZSTD.magic)) {
+            return -1;
         }
-        return headerSize + 3 + zstdBlockStoredBytes(blockHeader) > fileSize;
+        int descriptor = head[4] & 0xff;
+        if ((descriptor & 0x08) != 0 || head.length < zstdFrameHeaderSize(descriptor)) {
+            return -1; // reserved bit
+        }
+        if ((descriptor & 0x20) != 0) { // single segment: the window is the content
+            int contentSizeBytes = zstdContentSizeBytes(descriptor);
+            return littleEndian(head, zstdFrameHeaderSize(descriptor) - contentSizeBytes, contentSizeBytes)
+                + (contentSizeBytes == 2 ? 256 : 0);
+        }
+        int windowLog = 10 + ((head[5] & 0xff) >>> 3);
+        if (windowLog > 31) {
+            return -1;
+        }
+        return (1L << windowLog) + ((1L << windowLog) >>> 3) * (head[5] & 7);
+    }
+
+    /** Whether a zstd block header is one the format allows in a frame of {@code windowSize}: its type, its size. */
+    private static boolean zstdBlockAllowed(int blockHeader, long windowSize) {
+        int blockType = (blockHeader >>> 1) & 3;
+        return blockType != 3 && (blockHeader >>> 3) <= Math.min(windowSize, ZSTD_BLOCK_MAX);
+    }
+
+    /**
+     * Whether {@code file} is zstd frames (skippable ones among them), every frame and block header one the format
+     * allows, that end exactly at the file's end: a zstd trace damaged inside its first block (bytes changed, not cut)
+     * delivers nothing, and its headers past the magic are all that tells it from a plain trace whose first key is the
+     * magic. Such a trace's bytes, read as headers, land exactly on its end about once in the largest block's size.
+     */
+    static boolean zstdFramesFillFile(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file)) {
+            long size = channel.size();
+            long at = 0;
+            boolean sawFrame = false;
+            while (at < size) {
+                byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
+                if (head.length >= 8 && of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
+                    at += 8 + littleEndian(head, 4, 4);
+                    continue;
+                }
+                long windowSize = zstdWindowSize(head);
+                if (windowSize < 0) {
+                    return false;
+                }
+                int descriptor = head[4] & 0xff;
+                at += zstdFrameHeaderSize(descriptor);
+                boolean lastBlock = false;
+                while (!lastBlock) {
+                    byte[] block = read(channel, at, 3);
+                    if (block.length < 3) {
+                        return false;
+                    }
+                    int blockHeader = (int) littleEndian(block, 0, 3);
+                    if (!zstdBlockAllowed(blockHeader, windowSize)) {
+                        return false;
+                    }
+                    lastBlock = (blockHeader & 1) != 0;
+                    at += 3 + zstdBlockStoredBytes(blockHeader);
+                }
+                at += (descriptor & 0x04) != 0 ? 4 : 0; // the content checksum
+                sawFrame = true;
+            }
+            return sawFrame && at == size;
+        }
     }
 
     /**
@@ -149,7 +203,8 @@ enum TraceCompression {
      * end: zstd-jni ends its stream without error at a frame's end where the file ends inside the next frame, so a
      * trace of several frames (pzstd's, or zstd's output concatenated) cut in a later frame read as its first frames'
      * keys alone, exit 0. Walks the frame and block headers (sizes only: nothing is decoded); skippable frames are
-     * passed over, and anything else after a frame is the decoder's to judge.
+     * passed over, fewer than a magic number's four bytes after a frame are a cut one (the decoder passes over them),
+     * and anything else after a frame is the decoder's to judge.
      */
     static boolean zstdFramesEndWhole(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file)) {
@@ -157,7 +212,10 @@ enum TraceCompression {
             long at = 0;
             while (at < size) {
                 byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
-                if (head.length >= 4 && of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
+                if (head.length < 4) {
+                    return false; // a frame's magic number cut: the decoder ends before it without a word
+                }
+                if (of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
                     if (head.length < 8) {
                         return false;
                     }

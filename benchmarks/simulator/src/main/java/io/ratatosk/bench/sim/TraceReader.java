@@ -176,7 +176,7 @@ public final class TraceReader {
                 // Decompressors read ahead and fail only at the damage (xz: at a block's end), so the bytes delivered
                 // are a lower bound, not a spot within 8 KiB as this said; bzip2 decodes its first block on opening.
                 long decompressed = plain == null ? 0 : plain.count();
-                if (compression != TraceCompression.NONE && raw.count() >= sizeOnDisk) {
+                if (compression != TraceCompression.NONE && raw.count() >= sizeOnDisk && ranOutOfInput(e)) {
                     // The decompressor read the whole file and asked for more: the file was cut short. Said so, with
                     // how far it got, not as the decompressor's exception printed ("java.io.EOFException").
                     throw new DecompressionFailed(new TraceFormatException(file, "the " + compression.displayName()
@@ -196,6 +196,17 @@ public final class TraceReader {
             throw new TraceFormatException(file, "end of data", "the trace holds no requests", null);
         }
         return builder.build();
+    }
+
+    /**
+     * Whether a decompressor's failure says it ran out of input (gzip's and xz's EOFException, bzip2's "Unexpected end
+     * of stream", zstd-jni's "Truncated source"), not that the data is corrupt: a file read whole by the decompressor's
+     * first read (zstd-jni reads 128 KiB at a time) or a gzip whose CRC32 fails at its end was said truncated, whatever
+     * its failure, sending the user to fetch again a file whose every byte was there.
+     */
+    private static boolean ranOutOfInput(IOException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return e instanceof java.io.EOFException || message.contains("truncated") || message.contains("end of stream");
     }
 
     /** A trace's name for tables: its folder and file name, e.g. {@code lirs/cs.trace.gz}. */

@@ -6,7 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,11 +53,16 @@ public final class TraceSimulation {
         List<Run> submitOrder = new ArrayList<>(replays.values());
         submitOrder.sort(Comparator.comparingInt((Run r) -> costRank(r.policy)).thenComparing(r -> -r.size));
         AtomicBoolean abandoned = new AtomicBoolean(); // a replay failed: the others stop at their next progress step
+        CompletionService<HitCount> ended = new ExecutorCompletionService<>(pool);
         for (Run run : submitOrder) {
-            run.future = pool.submit(() -> replay(trace, run, progress, timelineBucket, abandoned));
+            run.future = ended.submit(() -> replay(trace, run, progress, timelineBucket, abandoned));
         }
         List<HitCount> results = new ArrayList<>();
         try {
+            // In the order they end: a replay that failed is said at once, not after those listed before it (hours)
+            for (int i = 0; i < submitOrder.size(); i++) {
+                ended.take().get();
+            }
             List<Integer> labels = List.copyOf(entries.keySet());
             for (int i = 0; i < runs.size(); i++) { // policy by policy, size by size: each under the size asked for
                 results.add(runs.get(i).future.get().atSize(labels.get(i % labels.size())));

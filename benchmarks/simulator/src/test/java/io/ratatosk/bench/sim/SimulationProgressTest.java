@@ -3,6 +3,7 @@ package io.ratatosk.bench.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +95,80 @@ class SimulationProgressTest {
             pool.shutdown();
             assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
             assertEquals(said, log.toString(StandardCharsets.UTF_8), "a replay went on after its trace failed");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** "broken", whose every replay fails, and "slow", which takes a millisecond every 1,024 hits, counting them. */
+    private static final class SlowAndBrokenProvider implements SpiPolicyProvider {
+        final AtomicLong slowHits = new AtomicLong();
+
+        @Override
+        public List<String> names() {
+            return List.of("broken", "slow");
+        }
+
+        @Override
+        public EvictionPolicy create(String name, FrameTable frames, Map<String, String> flags) {
+            if (name.equals("broken")) {
+                return new BrokenProvider().create(name, frames, flags);
+            }
+            return new EvictionPolicy() { // for a trace of one key: one fault, then hits, never a victim
+                @Override
+                public String name() {
+                    return "slow";
+                }
+
+                @Override
+                public void onHit(int frame) {
+                    if (slowHits.incrementAndGet() % 1_024 == 0) {
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+
+                @Override
+                public void onFault(int frame, long pageKey) {
+                }
+
+                @Override
+                public void onEvicted(int frame, long pageKey) {
+                }
+
+                @Override
+                public int nextVictim(io.ratatosk.core.Sweep sweep) {
+                    return NO_VICTIM;
+                }
+            };
+        }
+    }
+
+    /**
+     * A replay that failed at once was reported only when every replay listed before it had ended: run waited on them
+     * in the order of the policies, so a broken policy named after a slow one (a peer, OPT, a large trace) was said
+     * failed after the slow one's whole replay, hours on a large trace, which was then thrown away.
+     */
+    @Test
+    void aFailedReplayIsReportedWithoutWaitingForTheReplaysListedBeforeIt() throws Exception {
+        SlowAndBrokenProvider provider = new SlowAndBrokenProvider();
+        PolicyCatalog catalog = new PolicyCatalog(provider, PolicyFlags.standard());
+        int requests = 3_000_000; // the slow replay takes 3 s at the least; stopped early, it ends after 65,536
+        Trace oneKey = Trace.of("one-key", LongStream.range(0, requests).map(i -> 7).toArray());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            TraceSimulation simulation = new TraceSimulation(catalog, pool);
+            SimulationProgress quiet = new SimulationProgress(new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), true, false, 1);
+            assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> assertThrows(IllegalStateException.class,
+                () -> simulation.run(oneKey, List.of(catalog.parse("slow"), catalog.parse("broken")),
+                    CacheSize.parseList("1"), quiet)));
+            long hitsWhenThrown = provider.slowHits.get();
+            assertTrue(hitsWhenThrown < requests - 1, "the failure was reported after the slow replay before it"
+                + " ended, " + hitsWhenThrown + " of its " + (requests - 1) + " hits done");
         } finally {
             pool.shutdownNow();
         }

@@ -357,6 +357,60 @@ class TraceReaderTest {
     }
 
     /**
+     * A zstd trace whose first block is damaged (bytes changed inside it, the file whole) under a plain name: zstd
+     * delivers nothing before a whole block decodes, and the frame and block headers were taken as proof only where the
+     * block ran past the file's end, so it was taken for a plain trace whose first key begins with zstd's magic and
+     * read as its compressed bytes, each four a key, exit 0. Its frames, walked header by header, end exactly at the
+     * file's end, which a plain trace's bytes do about once in the largest block's size.
+     */
+    @Test
+    void aZstdTraceDamagedInsideItsFirstBlockUnderAPlainNameIsRefusedNotReadAsKeys() throws IOException {
+        byte[] frame = zstd(ints(manyKeys()));
+        byte[] skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}; // pzstd's, before its frame
+        for (byte[] whole : List.of(frame, concat(skippable, frame))) {
+            for (int at : new int[] {12, 20, 40}) { // inside the first block, where the change fails its decoding
+                byte[] damaged = whole.clone();
+                for (int i = whole.length - frame.length + at, end = i + 16; i < end; i++) {
+                    damaged[i] = (byte) ~damaged[i];
+                }
+                Path file = write(dir, "cache2k/damaged-zstd-" + whole.length + "-" + at + ".trace", damaged);
+                TraceFormatException e = assertFails(() -> TraceReader.read(file), file + ": ", " zstd data");
+                assertTrue(!e.getMessage().contains("read as it is"), e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A whole compressed trace damaged inside (bytes changed, none cut) is said corrupt, not truncated: a zstd file
+     * smaller than zstd-jni's read (128 KiB) was read whole at the first read, so its failure, whatever it was, was said
+     * "the zstd data is truncated: the file ends at byte N before the end of the compressed stream", sending the user to
+     * download again a file whose every byte was there.
+     */
+    @Test
+    void aWholeCompressedTraceDamagedInsideIsSaidCorruptNotTruncated() throws IOException {
+        byte[] zstd = zstd(ints(manyKeys()));
+        byte[] gzip = gzip(ints(manyKeys()));
+        Path zstdDamaged = write(dir, "cache2k/damaged.trace.zst", flipped(zstd, 20)); // "Data corruption detected"
+        Path gzipDamaged = write(dir, "cache2k/damaged.trace.gz", flipped(gzip, gzip.length / 2)); // its CRC32 fails
+        for (Path file : List.of(zstdDamaged, gzipDamaged)) {
+            TraceFormatException e = assertFails(() -> TraceReader.read(file), file + ": ",
+                "corrupt " + TraceCompression.of(file).displayName() + " data");
+            assertTrue(!e.getMessage().contains("truncated"), e.getMessage());
+        }
+        Path cut = write(dir, "cache2k/cut.trace.zst", Arrays.copyOf(zstd, zstd.length - 3));
+        assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: ");
+    }
+
+    /** {@code bytes} with the 16 from {@code from} inverted. */
+    private static byte[] flipped(byte[] bytes, int from) {
+        byte[] changed = bytes.clone();
+        for (int i = from; i < from + 16; i++) {
+            changed[i] = (byte) ~changed[i];
+        }
+        return changed;
+    }
+
+    /**
      * A zstd trace of several frames (pzstd's, each after a skippable frame; zstd's output concatenated) cut inside a
      * later frame: zstd-jni ended its stream without a word at the end of the last whole frame, so the trace was read as
      * the keys of its first frames alone, exit 0. Whole, every frame's keys are read.
@@ -378,6 +432,29 @@ class TraceReaderTest {
             Path cut = write(dir, "cache2k/cut-frames-" + pzstd + ".trace.zst", Arrays.copyOf(bytes, bytes.length - 100));
             assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: the file ends at byte "
                 + (bytes.length - 100) + " inside a zstd frame");
+        }
+    }
+
+    /**
+     * The same, cut inside the later frame's magic number (one to three of its four bytes there): zstd-jni ends there
+     * without a word, and the walk of the frames took bytes that are no magic number for the decoder's to judge, so the
+     * trace was read as its first frame alone, exit 0.
+     */
+    @Test
+    void aZstdTraceCutInsideALaterFramesMagicNumberIsRefused() throws IOException {
+        byte[] first = zstd(ints(7, 8, 7));
+        byte[] second = zstd(ints(manyKeys()));
+        byte[] skippable = {0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}; // pzstd's: the next frame's size
+        for (boolean pzstd : new boolean[] {true, false}) {
+            byte[] firstFrame = pzstd ? concat(skippable, first) : first;
+            byte[] secondFrame = pzstd ? concat(skippable, second) : second;
+            for (int left = 1; left < 4; left++) {
+                int magicAt = firstFrame.length + (pzstd ? skippable.length : 0);
+                Path cut = write(dir, "cache2k/cut-magic-" + pzstd + left + ".trace.zst",
+                    Arrays.copyOf(concat(firstFrame, secondFrame), magicAt + left));
+                assertFails(() -> TraceReader.read(cut), cut + ": the zstd data is truncated: the file ends at byte "
+                    + (magicAt + left) + " inside a zstd frame");
+            }
         }
     }
 
@@ -489,6 +566,12 @@ class TraceReaderTest {
     }
 
     /** 50,000 keys of a 10,007-key range: compressed, more than one decompressor buffer. */
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
     private static long[] manyKeys() {
         long[] keys = new long[50_000];
         Arrays.setAll(keys, i -> i * 7919L % 10_007);
@@ -588,6 +671,19 @@ class TraceReaderTest {
     void arcLinesOfTwoOrThreeFieldsReadAsTheirStartAndCount() throws IOException {
         Path f = write(dir, "arc/fields.lis.gz", gzip(text("1 2\n10 1 0\n20 1 0 0\n")));
         assertEquals(4, TraceReader.read(f).requests());
+    }
+
+    /**
+     * A line of more than four fields was read as its start and count, the rest dropped without a word: two lines run
+     * together (a newline lost) read as the first line alone, and a text trace of another format whose first two
+     * columns are integers read as ranges of nonsense.
+     */
+    @Test
+    void arcLineOfMoreThanFourFieldsFailsNamingTheLine() throws IOException {
+        Path joined = write(dir, "arc/joined.lis.gz", gzip(text("1 8 0 0\n10 8 0 120 8 0 2\n30 8 0 3\n")));
+        assertFails(() -> TraceReader.read(joined), joined.toString(), "line 2", "7 fields", "at most four");
+        Path five = write(dir, "arc/five.lis", text("1 8 0 0 7\n"));
+        assertFails(() -> TraceReader.read(five), "line 1", "5 fields", "start count ignored reqno");
     }
 
     /** A text trace read as binary keys gave a trace of nonsense (--format cache2k on a LIRS file), rc 0. */

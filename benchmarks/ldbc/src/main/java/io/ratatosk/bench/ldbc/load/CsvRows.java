@@ -1,5 +1,6 @@
 package io.ratatosk.bench.ldbc.load;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -15,14 +16,16 @@ final class CsvRows implements AutoCloseable {
     static final String BOM = "\uFEFF";
 
     private final BoundedLineReader in;
+    /** The file's bytes the reader took: counted as characters and one break a line, UTF-8 names and CRLF fell short. */
+    private final Counted counted;
     private final String file;
     private final List<String> header;
     private final String[] fields;
     private long line;
-    private long bytes;
 
     CsvRows(InputStream stream, String file, List<String> expectedHeader) throws IOException {
-        this.in = new BoundedLineReader(stream, file);
+        this.counted = new Counted(stream);
+        this.in = new BoundedLineReader(counted, file);
         this.file = file;
         this.header = expectedHeader;
         this.fields = new String[expectedHeader.size()];
@@ -44,7 +47,6 @@ final class CsvRows implements AutoCloseable {
         String s = in.readLine();
         if (s != null) {
             line = in.lineNumber();
-            bytes += s.length() + 1;
             Utf8Lines.check(s, file, line);
         }
         return s;
@@ -101,9 +103,43 @@ final class CsvRows implements AutoCloseable {
         return line;
     }
 
-    /** Characters read so far (plus line ends), for progress. */
+    /** The file's bytes read so far, for progress: up to the reader's buffer ahead of the row, every byte at the end. */
     long bytesRead() {
-        return bytes;
+        return counted.bytes;
+    }
+
+    /** A stream that counts the bytes read from it. */
+    private static final class Counted extends FilterInputStream {
+        long bytes;
+
+        Counted(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                bytes++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int off, int len) throws IOException {
+            int n = super.read(buffer, off, len);
+            if (n > 0) {
+                bytes += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long skipped = super.skip(n);
+            bytes += Math.max(0, skipped);
+            return skipped;
+        }
     }
 
     @Override

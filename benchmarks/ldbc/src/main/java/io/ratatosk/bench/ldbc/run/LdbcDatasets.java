@@ -56,7 +56,12 @@ public final class LdbcDatasets {
             return load("sample", LdbcDataSource.sample(), dataCache.resolve("sample").resolve("store"), reload, progress);
         }
         if (s.startsWith("generated")) {
-            double scale = scale(s);
+            double asked = scale(s);
+            // The generator makes a whole number of persons: scales that round to one count are one graph, one entry
+            double scale = graphScale(asked);
+            if (scale != asked) {
+                progress.line("%s is %,d persons, the graph of generated:%s", s, personsAt(asked), scaleText(scale));
+            }
             Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed + "-g" + LdbcGenerator.VERSION);
             Path csv = root.resolve("csv");
             if (reload || !Files.isDirectory(csv)) {
@@ -141,10 +146,10 @@ public final class LdbcDatasets {
         if (number.matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
             double scale = Double.parseDouble(number);
             if (scale > 0 && scale <= 10_000) {
-                if (Math.round(scale * LdbcGenerator.PERSONS_AT_SCALE_1) < LdbcGenerator.MIN_PERSONS) {
+                if (personsAt(scale) < LdbcGenerator.MIN_PERSONS) {
                     // generated:0.00001 ran the smallest graph under a name of its own, as if it were another
                     throw new IllegalArgumentException("--data " + spec + ": a scale of " + number + " is "
-                        + Math.round(scale * LdbcGenerator.PERSONS_AT_SCALE_1) + " persons, fewer than the smallest graph's "
+                        + personsAt(scale) + " persons, fewer than the smallest graph's "
                         + LdbcGenerator.MIN_PERSONS + " (generated:" + scaleText((double) LdbcGenerator.MIN_PERSONS
                         / LdbcGenerator.PERSONS_AT_SCALE_1) + ")");
                 }
@@ -153,6 +158,15 @@ public final class LdbcDatasets {
         }
         throw new IllegalArgumentException("--data " + spec + ": the scale must be a number in (0, 10000], e.g."
             + " generated:1 (about " + LdbcGenerator.PERSONS_AT_SCALE_1 + " persons)");
+    }
+
+    private static long personsAt(double scale) {
+        return Math.round(scale * LdbcGenerator.PERSONS_AT_SCALE_1);
+    }
+
+    /** The scale of the graph {@code scale} makes: its persons' count over scale 1's (generated:0.00204 is 0.002). */
+    static double graphScale(double scale) {
+        return (double) personsAt(scale) / LdbcGenerator.PERSONS_AT_SCALE_1;
     }
 
     static String scaleText(double scale) {
