@@ -291,7 +291,7 @@ final class Worker implements Runnable {
             if (!f.cutSince(cutsBefore)) {
                 throw fail("bounds flag raised by in-page reads of " + f.name + " page " + id, null);
             }
-            expectCutUnder(c, f, id, words);
+            expectCutUnder(c, f, String.valueOf(id), words);
             return false;
         }
         long version;
@@ -316,11 +316,12 @@ final class Worker implements Runnable {
     }
 
     /**
-     * A read of {@code f} page {@code id} (or of a link's page) whose in-page reads went out of bounds under a truncate of
-     * the file: the page was cut under it, so its {@code shouldRetry()} left it on no page, where nothing is read (zeros
-     * out of bounds, never the page's old bytes) and its cursor exception says the page was truncated away.
+     * A read of {@code f} page {@code id} (or of both pages of a record, {@code reads} one each) whose in-page reads went
+     * out of bounds under a truncate of the file: the page was cut under it, so its {@code shouldRetry()} left it on no
+     * page, where nothing is read (zeros out of bounds, never the page's old bytes) and its cursor exception says the page
+     * was truncated away.
      */
-    void expectCutUnder(PageCursor c, FileModel f, long id, long[]... reads) {
+    void expectCutUnder(PageCursor c, FileModel f, String id, long[]... reads) {
         for (long[] words : reads) {
             for (int i = 0; i < words.length; i++) {
                 if (words[i] != 0) {
