@@ -679,7 +679,7 @@ final class Worker implements Runnable {
     /**
      * A truncate of a file every thread reads and writes, to a page in its upper half now and then anywhere, while the
      * others go on. Refused while another thread's write cursor holds a page past the cut (nothing changed then). The
-     * model learns what the cut leaves ({@link FileModel#cutEnds}): what was acknowledged before it is gone for good,
+     * model learns what the cut leaves ({@link FileModel#cutEnds}): what was written before it began is gone for good,
      * what was written while it ran may or may not be, and the other threads' checks that overlapped it take a page
      * read as zeros, past the end, or cut under their read cursor for what it may be now.
      */
@@ -717,7 +717,7 @@ final class Worker implements Runnable {
     /** Truncates the shared file of {@code ref} to {@code cut} pages, telling the model; true if the cut was made. */
     private boolean truncateShared(Ref ref, long cut) throws IOException {
         FileModel f = ref.file();
-        long[] ackedBefore = f.cutBegins();
+        long[] startedBefore = f.cutBegins();
         FileModel.CutOutcome outcome = FileModel.CutOutcome.UNKNOWN;
         try {
             ref.pf().truncate(cut);
@@ -742,7 +742,7 @@ final class Worker implements Runnable {
             }
             throw e;
         } finally {
-            f.cutEnds(cut, ackedBefore, outcome);
+            f.cutEnds(cut, startedBefore, f.startedNow(), outcome);
         }
     }
 
