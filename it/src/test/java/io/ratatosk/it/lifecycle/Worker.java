@@ -748,7 +748,10 @@ final class Worker implements Runnable {
 
     /**
      * Faults a few pages of a shared file in without pinning them, racing the others' cursors, unmaps, truncates and
-     * cache closes: it brings in at most what it was asked for, and changes no page (the reads after it judge them).
+     * cache closes. PagedFile.touch promises three things, each checked: it stops at the file's last page (the count it
+     * returns is at most the pages of the range at or below it), the count is of pages brought in (at most those asked
+     * for), and the pages it loaded are the file's: each is read and judged at once, while it is likely still in the
+     * frame the touch filled.
      */
     private void touch() throws IOException {
         FileModel f = randomFile();
@@ -756,11 +759,16 @@ final class Worker implements Runnable {
         long start = rnd.nextInt(f.pages + 8);
         int count = 1 + rnd.nextInt(16);
         trace.append("touch ").append(ref).append(' ').append(start).append('+').append(count).append(' ');
+        int cutsBefore = f.cutsFinished();
         int touched = ref.pf().touch(start, count);
-        trace.append("= ").append(touched).append(' ');
-        if (touched < 0 || touched > count) {
-            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages", null);
+        long last = ref.pf().getLastPageId(); // after the touch: only grown since, unless a truncate began
+        trace.append("= ").append(touched).append(" (last page ").append(last).append(") ");
+        long inFile = Math.max(0, Math.min(start + count, last + 1) - start);
+        if (touched < 0 || touched > count || touched > inFile && !f.cutSince(cutsBefore)) {
+            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages, but only "
+                + inFile + " of them are at or below the file's last page " + last, null);
         }
+        readTouched(ref, start, count);
         // A snapshot walked while others fault and evict may count a frame twice (a page behind the walk evicted, its frame
         // bound to one ahead of it: 25 in a cache of 24 frames, its thread preempted beside a CPU hog): only a count past the
         // frames in each of three walks says that entries outlive their frames
@@ -781,6 +789,34 @@ final class Worker implements Runnable {
                 + ref.gen().cache.frameCount() + " frames", null);
         }
         sc.touches.incrementAndGet();
+    }
+
+    /** Reads the pages {@code [start, start + count)} of {@code ref} right after a touch of them, judging each, to the end. */
+    private void readTouched(Ref ref, long start, int count) throws IOException {
+        FileModel f = ref.file();
+        trace.append("read ");
+        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_READ_LOCK);
+        try {
+            for (long id = start; id < start + count; id++) {
+                int cutsBefore = f.cutsFinished();
+                long maxAcked = f.maxAckedPageId();
+                boolean ok = c.next(id);
+                trace.append("next(").append(id).append(")=").append(ok ? "" : "false ");
+                if (!ok) {
+                    if (id <= maxAcked && !f.cutSince(cutsBefore)) {
+                        throw fail("read cursor next(" + id + ") on " + ref + " after a touch returned false (past the end),"
+                            + " but page " + maxAcked + " was acknowledged", null);
+                    }
+                    return;
+                }
+                checkPosition(c, id);
+                if (!verifyUnderReadCursor(c, f, id, false, cutsBefore)) {
+                    return;
+                }
+            }
+        } finally {
+            closeCursor(c);
+        }
     }
 
     private void flushAll() throws IOException {
