@@ -503,6 +503,11 @@ final class Worker implements Runnable {
         if (pf.pageSize() != f.pageSize) {
             throw fail("map(" + f.label(spelling) + ", " + f.pageSize + ") returned a mapping with page size " + pf.pageSize(), null);
         }
+        Path resolved = sc.spellings.resolved(f.name);
+        if (!pf.path().equals(resolved)) {
+            throw fail("map(" + f.label(spelling) + ") returned a mapping whose path() is " + pf.path() + ", not the file's real"
+                + " path " + resolved + " (every link resolved)", null);
+        }
         boolean closedAfterMap = g.closed;
         if (closedAfterMap && alive(pf)) {
             throw fail("map(" + f.label(spelling) + ") raced close() of " + g + ": the mapping it returned is still live after close()"
