@@ -286,7 +286,7 @@ final class Worker implements Runnable {
         int slot = f.slotOf(id);
         FileModel.Seen seen = slot >= 0 ? f.seen(slot, cutsBefore) : null;
         long[] words = new long[PageImage.words(f.pageSize)];
-        PageImage.readValidated(c, words, slow ? Thread::yield : null);
+        PageImage.readValidated(c, words, slow ? Thread::yield : null, PageImage.Access.of(id));
         if (c.checkAndClearBoundsFlag()) {
             if (!f.cutSince(cutsBefore)) {
                 throw fail("bounds flag raised by in-page reads of " + f.name + " page " + id, null);
@@ -451,7 +451,7 @@ final class Worker implements Runnable {
             throw fail("write cursor, before writing: " + f.describe(slot) + " " + wrong, null);
         }
         long v = f.startWrite(slot);
-        PageImage.write(c, f.tag, id, v);
+        PageImage.write(c, f.tag, id, v, PageImage.Access.of(v));
         pending.set(slot, v);
         trace.append('v').append(version).append("->v").append(v).append(' ');
         if (rnd.nextInt(16) == 0) {
