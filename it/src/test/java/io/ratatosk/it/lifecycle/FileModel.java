@@ -18,10 +18,10 @@ import java.util.function.Function;
  * nothing was acknowledged. Every other page (a hole) must read as zeros.
  *
  * <p>Any thread may cut a shared file to a middle page while the others read and write it ({@link #cutBegins},
- * {@link #cutEnds}). What the model knows of a cut slot: the versions acknowledged before the truncate began were
- * cut, and never come back; those started after it returned were written after the cut; of those in between it
- * cannot tell whether their write came before the cut or after it (the truncate refuses a page held by a write
- * cursor, so each came wholly before or wholly after), so their acknowledgements are left out ({@link #ack}).
+ * {@link #cutEnds}). What the model knows of a cut slot: the versions started before the truncate began were cut
+ * (their writes had ended: a truncate refuses a page held by a write cursor), and never come back; those started after
+ * it returned were written after the cut; of those in between it cannot tell whether their write came before the cut
+ * or after it (each came wholly before or wholly after), so their acknowledgements are left out ({@link #ack}).
  * A check that read the model before a cut whose bookkeeping was not yet done ({@link Seen}) takes a page read as
  * zeros, past the end, or cut under its read cursor for what the cut may have made of it.
  */
@@ -45,8 +45,8 @@ final class FileModel {
     /** The one thread that maps and writes this file (a thread's own file), or -1 for a file every thread shares. */
     final int privateOwner;
     /**
-     * Per slot, the last version started before a truncate cut the page off, 0 if none: the page may never hold
-     * that version or an older one again (a cut page that comes back holds zeros, then what is written after).
+     * Per slot, the last version started before a truncate that cut the page off began, 0 if none: the page may never
+     * hold that version or an older one again (a cut page that comes back holds zeros, then what is written after).
      */
     private final AtomicLongArray cutFloor;
     /**
@@ -203,24 +203,33 @@ final class FileModel {
     enum CutOutcome { MADE, NONE, UNKNOWN }
 
     /**
-     * A truncate of this file begins: returns the versions acknowledged so far, per slot, which a cut made by it cuts
-     * for certain (their writes ended before it began).
+     * A truncate of this file begins: returns the versions started so far ({@link #startedNow}), which a cut made by it
+     * cuts for certain: each was written under a pin taken before the truncate began, and a truncate that cuts is one
+     * that found no write cursor on a page past the cut, so that pin was let go, the version written, before the cut.
      */
     long[] cutBegins() {
         cutsBegun.incrementAndGet();
-        long[] ackedBefore = new long[slots()];
-        for (int s = 0; s < ackedBefore.length; s++) {
-            ackedBefore[s] = acked(s);
+        return startedNow();
+    }
+
+    /** The versions started so far, per slot: read first thing once a truncate returned or failed, for {@link #cutEnds}. */
+    long[] startedNow() {
+        long[] startedNow = new long[slots()];
+        for (int s = 0; s < startedNow.length; s++) {
+            startedNow[s] = started(s);
         }
-        return ackedBefore;
+        return startedNow;
     }
 
     /**
-     * The truncate to {@code pageCount} pages that {@link #cutBegins} returned {@code ackedBefore} for has returned (or
-     * failed): each page it may have cut holds zeros, or a version written after the cut. The versions started by now
-     * are uncertain from here on; those acknowledged before it began may never come back where the cut was made.
+     * The truncate to {@code pageCount} pages that {@link #cutBegins} returned {@code startedBefore} for has returned (or
+     * failed), and {@code startedAfter} was read since: each page it may have cut holds zeros, or a version written after
+     * the cut. The versions started in between are uncertain from here on (one started after the truncate began may have
+     * been written before its cut or after), and an acknowledgement of one is forgotten; one of a version started after
+     * the truncate returned stands (the owner wrote it after the cut, and may have acknowledged it before this took the
+     * lock). Where the cut was made, the versions started before it began may never come back.
      */
-    synchronized void cutEnds(long pageCount, long[] ackedBefore, CutOutcome outcome) {
+    synchronized void cutEnds(long pageCount, long[] startedBefore, long[] startedAfter, CutOutcome outcome) {
         try {
             if (outcome == CutOutcome.NONE) {
                 return;
@@ -233,12 +242,11 @@ final class FileModel {
                     }
                     continue;
                 }
-                long startedNow = started(s); // after the truncate returned: a version started later was written after the cut
-                uncertainUpTo.accumulateAndGet(s, startedNow, Math::max);
+                uncertainUpTo.accumulateAndGet(s, startedAfter[s], Math::max);
                 if (outcome == CutOutcome.MADE) {
-                    cutFloor.accumulateAndGet(s, ackedBefore[s], Math::max);
+                    cutFloor.accumulateAndGet(s, startedBefore[s], Math::max);
                 }
-                if (acked(s) <= startedNow) {
+                if (acked(s) <= startedAfter[s]) {
                     acked.set(s, 0);
                 } else {
                     maxAcked = Math.max(maxAcked, pageId(s));

@@ -16,10 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
- * sequences of map (by several spellings of each path, symlinks included), unmap, read and write
- * cursors ({@code next()}, {@code next(id)}, far and invalid ids), cursors with linked cursors (read in one
+ * sequences of map (by several spellings of each path, symlinks included; {@code path()} must resolve them), unmap,
+ * read and write cursors ({@code next()}, {@code next(id)}, far and invalid ids; pages through every accessor, longs,
+ * ints, shorts, bytes or one block), cursors with linked cursors (read in one
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
- * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), flush, touch, truncate (past every page the model
+ * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), flush, touch (its count, its stop at the end, the pages it loaded read at once), truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest; and to a middle page of a shared file while the
  * others read and write it, where the model learns what it cannot know: see {@link FileModel}), cache close and reopen, over
  * several files, small caches with the background evictor on or off, and every policy, against a model of

@@ -84,7 +84,11 @@ final class LinkedCursorOperations {
                 }
             } while (parent.shouldRetry());
             trace.append("link next()=").append(onSecond).append(' ');
-            boolean cutUnder = parent.checkAndClearBoundsFlag();
+            // An open link's bounds flag is its own: asked first, it says whether the link's page was cut; the parent's
+            // then says whether its own was, or (the link opened in the loop, whose close passed its flag up) either
+            boolean linkCut = link != null && link.checkAndClearBoundsFlag();
+            boolean parentFlag = parent.checkAndClearBoundsFlag();
+            boolean cutUnder = linkCut || parentFlag;
             if (cutUnder && !f.cutSince(cutsBefore)) {
                 throw worker.fail("bounds flag raised by in-page reads of " + f.name + " pages " + first + " and " + second
                     + " through a cursor and its link", null);
@@ -94,14 +98,19 @@ final class LinkedCursorOperations {
                     + maxAcked + " was acknowledged", null);
             }
             if (cutUnder) {
-                // a truncate cut the parent's page or the link's under the record: void, and the parent says so. Only the
-                // pages read in bounds hold what they held; the other reads nothing
-                worker.expectCutUnder(parent, f, first, allZero(a) ? a : b);
-            } else {
-                judgeLinkedRead(f, first, a, slotA, seenA, "read cursor");
-                if (onSecond) {
-                    judgeLinkedRead(f, second, b, slotB, seenB, "linked read cursor");
+                // a truncate cut the parent's page or the link's under the record: void, and the parent says so. The page
+                // cut reads nothing (zeros out of bounds); the other, read in bounds, is judged below as it always is
+                boolean parentCut = link != null ? parentFlag : allZero(a) || !onSecond;
+                boolean secondCut = link != null ? linkCut : !parentCut;
+                if (parentCut && secondCut) {
+                    worker.expectCutUnder(parent, f, first + " and " + second, a, b);
+                } else {
+                    worker.expectCutUnder(parent, f, String.valueOf(parentCut ? first : second), parentCut ? a : b);
                 }
+            }
+            judgeLinkedRead(f, first, a, slotA, seenA, "read cursor");
+            if (onSecond) {
+                judgeLinkedRead(f, second, b, slotB, seenB, "linked read cursor");
             }
             sc.linkedRecords.incrementAndGet();
             if (link != null && rnd.nextBoolean()) {

@@ -4,6 +4,7 @@ import io.ratatosk.pagecache.PageCursor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * The content every written page carries, so that a page read under any concurrency can be judged on
@@ -35,14 +36,44 @@ final class PageImage {
         return pageSize / Long.BYTES;
     }
 
+    /**
+     * How a page's body words go through the cursor: as longs, each in narrower pieces (ints, shorts, bytes, in the
+     * platform's order, as the cursor's accessors are), or the whole body at once as bytes; the header is always longs.
+     * Each width crosses the cursor's bounds checks and addressing under the races the longs do.
+     */
+    enum Access {
+        LONGS, INTS, SHORTS, BYTES, BLOCK;
+
+        private static final Access[] ALL = values();
+
+        /** An access chosen by {@code n} (a version, a page id): varied without a draw of the random source. */
+        static Access of(long n) {
+            return ALL[(int) Math.floorMod(n, (long) ALL.length)];
+        }
+    }
+
     /** Writes version {@code version} of page {@code pageId} of the file tagged {@code tag} through a pinned write cursor. */
     static void write(PageCursor c, long tag, long pageId, long version) {
+        write(c, tag, pageId, version, Access.LONGS);
+    }
+
+    /** As above, the body written through {@code access}. */
+    static void write(PageCursor c, long tag, long pageId, long version, Access access) {
         int words = words(c.getCurrentPageSize());
         long sum = 0;
+        ByteBuffer block = ByteBuffer.allocate(access == Access.BLOCK ? words * Long.BYTES - BODY : 0)
+            .order(ByteOrder.nativeOrder());
         for (int i = BODY / Long.BYTES; i < words; i++) {
             long w = bodyWord(tag, pageId, version, i);
             sum = sum * 31 + w;
-            c.putLong(i * Long.BYTES, w);
+            if (access == Access.BLOCK) {
+                block.putLong(i * Long.BYTES - BODY, w);
+            } else {
+                putWord(c, i * Long.BYTES, w, access);
+            }
+        }
+        if (access == Access.BLOCK) {
+            c.putBytes(BODY, block.array(), 0, block.capacity());
         }
         c.putLong(TAG, tag);
         c.putLong(PAGE_ID, pageId);
@@ -50,13 +81,70 @@ final class PageImage {
         c.putLong(CHECKSUM, sum);
     }
 
+    private static void putWord(PageCursor c, int offset, long w, Access access) {
+        ByteBuffer b = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, w);
+        switch (access) {
+            case INTS -> {
+                c.putInt(offset, b.getInt(0));
+                c.putInt(offset + Integer.BYTES, b.getInt(Integer.BYTES));
+            }
+            case SHORTS -> {
+                for (int k = 0; k < Long.BYTES; k += Short.BYTES) {
+                    c.putShort(offset + k, b.getShort(k));
+                }
+            }
+            case BYTES -> {
+                for (int k = 0; k < Long.BYTES; k++) {
+                    c.putByte(offset + k, b.get(k));
+                }
+            }
+            default -> c.putLong(offset, w);
+        }
+    }
+
+    private static long getWord(PageCursor c, int offset, Access access) {
+        ByteBuffer b = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
+        switch (access) {
+            case INTS -> b.putInt(0, c.getInt(offset)).putInt(Integer.BYTES, c.getInt(offset + Integer.BYTES));
+            case SHORTS -> {
+                for (int k = 0; k < Long.BYTES; k += Short.BYTES) {
+                    b.putShort(k, c.getShort(offset + k));
+                }
+            }
+            case BYTES -> {
+                for (int k = 0; k < Long.BYTES; k++) {
+                    b.put(k, c.getByte(offset + k));
+                }
+            }
+            default -> {
+                return c.getLong(offset);
+            }
+        }
+        return b.getLong(0);
+    }
+
     /** Copies the page under a read cursor into {@code into} with the optimistic-read protocol. */
     static void readValidated(PageCursor c, long[] into, Runnable betweenWords) throws IOException {
+        readValidated(c, into, betweenWords, Access.LONGS);
+    }
+
+    /** As above, the body read through {@code access}. */
+    static void readValidated(PageCursor c, long[] into, Runnable betweenWords, Access access) throws IOException {
+        int header = BODY / Long.BYTES;
+        byte[] block = new byte[access == Access.BLOCK ? Math.max(0, into.length - header) * Long.BYTES : 0];
         do {
-            for (int i = 0; i < into.length; i++) {
-                into[i] = c.getLong(i * Long.BYTES);
+            for (int i = 0; i < (access == Access.BLOCK ? header : into.length); i++) {
+                into[i] = i < header ? c.getLong(i * Long.BYTES) : getWord(c, i * Long.BYTES, access);
                 if (betweenWords != null && (i & 127) == 0) {
                     betweenWords.run();
+                }
+            }
+            if (access == Access.BLOCK) {
+                Arrays.fill(block, (byte) 0); // out of bounds, getBytes copies nothing: not the last round's bytes either
+                c.getBytes(BODY, block, 0, block.length);
+                ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.nativeOrder());
+                for (int i = header; i < into.length; i++) {
+                    into[i] = b.getLong(i * Long.BYTES - BODY);
                 }
             }
         } while (c.shouldRetry());

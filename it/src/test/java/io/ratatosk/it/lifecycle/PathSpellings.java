@@ -17,6 +17,8 @@ import java.util.List;
 final class PathSpellings {
     private final Path root;
     private final Path data;
+    /** {@link #data} with every link on its way resolved: where a mapping's {@code path()} must say its file is. */
+    private final Path realData;
     private final Path linkedDir;
     private final boolean dirLinks;
     private final boolean fileLinks;
@@ -33,6 +35,7 @@ final class PathSpellings {
         this.root = root.toAbsolutePath();
         this.data = Files.createDirectories(this.root.resolve("data"));
         Files.createDirectories(data.resolve("sub"));
+        this.realData = data.toRealPath();
         this.linkedDir = this.root.resolve("link");
         this.dirLinks = links && tryLink(linkedDir, data, "a symlinked directory");
         Path probe = this.root.resolve("probe.lnk");
@@ -72,6 +75,11 @@ final class PathSpellings {
     /** The real path of file {@code name}. */
     Path real(String name) {
         return data.resolve(name);
+    }
+
+    /** The path of file {@code name} with every link resolved, as {@code PagedFile.path()} must give it. */
+    Path resolved(String name) {
+        return realData.resolve(name);
     }
 
     /** Makes the per-file link for {@code name} (before the file exists) and returns every spelling of it. */

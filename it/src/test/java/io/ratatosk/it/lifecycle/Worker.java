@@ -286,12 +286,12 @@ final class Worker implements Runnable {
         int slot = f.slotOf(id);
         FileModel.Seen seen = slot >= 0 ? f.seen(slot, cutsBefore) : null;
         long[] words = new long[PageImage.words(f.pageSize)];
-        PageImage.readValidated(c, words, slow ? Thread::yield : null);
+        PageImage.readValidated(c, words, slow ? Thread::yield : null, PageImage.Access.of(id));
         if (c.checkAndClearBoundsFlag()) {
             if (!f.cutSince(cutsBefore)) {
                 throw fail("bounds flag raised by in-page reads of " + f.name + " page " + id, null);
             }
-            expectCutUnder(c, f, id, words);
+            expectCutUnder(c, f, String.valueOf(id), words);
             return false;
         }
         long version;
@@ -316,11 +316,12 @@ final class Worker implements Runnable {
     }
 
     /**
-     * A read of {@code f} page {@code id} (or of a link's page) whose in-page reads went out of bounds under a truncate of
-     * the file: the page was cut under it, so its {@code shouldRetry()} left it on no page, where nothing is read (zeros
-     * out of bounds, never the page's old bytes) and its cursor exception says the page was truncated away.
+     * A read of {@code f} page {@code id} (or of both pages of a record, {@code reads} one each) whose in-page reads went
+     * out of bounds under a truncate of the file: the page was cut under it, so its {@code shouldRetry()} left it on no
+     * page, where nothing is read (zeros out of bounds, never the page's old bytes) and its cursor exception says the page
+     * was truncated away.
      */
-    void expectCutUnder(PageCursor c, FileModel f, long id, long[]... reads) {
+    void expectCutUnder(PageCursor c, FileModel f, String id, long[]... reads) {
         for (long[] words : reads) {
             for (int i = 0; i < words.length; i++) {
                 if (words[i] != 0) {
@@ -450,7 +451,7 @@ final class Worker implements Runnable {
             throw fail("write cursor, before writing: " + f.describe(slot) + " " + wrong, null);
         }
         long v = f.startWrite(slot);
-        PageImage.write(c, f.tag, id, v);
+        PageImage.write(c, f.tag, id, v, PageImage.Access.of(v));
         pending.set(slot, v);
         trace.append('v').append(version).append("->v").append(v).append(' ');
         if (rnd.nextInt(16) == 0) {
@@ -501,6 +502,11 @@ final class Worker implements Runnable {
         ctxRef = ref;
         if (pf.pageSize() != f.pageSize) {
             throw fail("map(" + f.label(spelling) + ", " + f.pageSize + ") returned a mapping with page size " + pf.pageSize(), null);
+        }
+        Path resolved = sc.spellings.resolved(f.name);
+        if (!pf.path().equals(resolved)) {
+            throw fail("map(" + f.label(spelling) + ") returned a mapping whose path() is " + pf.path() + ", not the file's real"
+                + " path " + resolved + " (every link resolved)", null);
         }
         boolean closedAfterMap = g.closed;
         if (closedAfterMap && alive(pf)) {
@@ -678,7 +684,7 @@ final class Worker implements Runnable {
     /**
      * A truncate of a file every thread reads and writes, to a page in its upper half now and then anywhere, while the
      * others go on. Refused while another thread's write cursor holds a page past the cut (nothing changed then). The
-     * model learns what the cut leaves ({@link FileModel#cutEnds}): what was acknowledged before it is gone for good,
+     * model learns what the cut leaves ({@link FileModel#cutEnds}): what was written before it began is gone for good,
      * what was written while it ran may or may not be, and the other threads' checks that overlapped it take a page
      * read as zeros, past the end, or cut under their read cursor for what it may be now.
      */
@@ -716,7 +722,7 @@ final class Worker implements Runnable {
     /** Truncates the shared file of {@code ref} to {@code cut} pages, telling the model; true if the cut was made. */
     private boolean truncateShared(Ref ref, long cut) throws IOException {
         FileModel f = ref.file();
-        long[] ackedBefore = f.cutBegins();
+        long[] startedBefore = f.cutBegins();
         FileModel.CutOutcome outcome = FileModel.CutOutcome.UNKNOWN;
         try {
             ref.pf().truncate(cut);
@@ -741,13 +747,16 @@ final class Worker implements Runnable {
             }
             throw e;
         } finally {
-            f.cutEnds(cut, ackedBefore, outcome);
+            f.cutEnds(cut, startedBefore, f.startedNow(), outcome);
         }
     }
 
     /**
      * Faults a few pages of a shared file in without pinning them, racing the others' cursors, unmaps, truncates and
-     * cache closes: it brings in at most what it was asked for, and changes no page (the reads after it judge them).
+     * cache closes. PagedFile.touch promises three things, each checked: it stops at the file's last page (the count it
+     * returns is at most the pages of the range at or below it), the count is of pages brought in (at most those asked
+     * for), and the pages it loaded are the file's: each is read and judged at once, while it is likely still in the
+     * frame the touch filled.
      */
     private void touch() throws IOException {
         FileModel f = randomFile();
@@ -755,11 +764,16 @@ final class Worker implements Runnable {
         long start = rnd.nextInt(f.pages + 8);
         int count = 1 + rnd.nextInt(16);
         trace.append("touch ").append(ref).append(' ').append(start).append('+').append(count).append(' ');
+        int cutsBefore = f.cutsFinished();
         int touched = ref.pf().touch(start, count);
-        trace.append("= ").append(touched).append(' ');
-        if (touched < 0 || touched > count) {
-            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages", null);
+        long last = ref.pf().getLastPageId(); // after the touch: only grown since, unless a truncate began
+        trace.append("= ").append(touched).append(" (last page ").append(last).append(") ");
+        long inFile = Math.max(0, Math.min(start + count, last + 1) - start);
+        if (touched < 0 || touched > count || touched > inFile && !f.cutSince(cutsBefore)) {
+            throw fail("touch(" + start + ", " + count + ") of " + ref + " says it brought in " + touched + " pages, but only "
+                + inFile + " of them are at or below the file's last page " + last, null);
         }
+        readTouched(ref, start, count);
         // A snapshot walked while others fault and evict may count a frame twice (a page behind the walk evicted, its frame
         // bound to one ahead of it: 25 in a cache of 24 frames, its thread preempted beside a CPU hog): only a count past the
         // frames in each of three walks says that entries outlive their frames
@@ -780,6 +794,34 @@ final class Worker implements Runnable {
                 + ref.gen().cache.frameCount() + " frames", null);
         }
         sc.touches.incrementAndGet();
+    }
+
+    /** Reads the pages {@code [start, start + count)} of {@code ref} right after a touch of them, judging each, to the end. */
+    private void readTouched(Ref ref, long start, int count) throws IOException {
+        FileModel f = ref.file();
+        trace.append("read ");
+        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_READ_LOCK);
+        try {
+            for (long id = start; id < start + count; id++) {
+                int cutsBefore = f.cutsFinished();
+                long maxAcked = f.maxAckedPageId();
+                boolean ok = c.next(id);
+                trace.append("next(").append(id).append(")=").append(ok ? "" : "false ");
+                if (!ok) {
+                    if (id <= maxAcked && !f.cutSince(cutsBefore)) {
+                        throw fail("read cursor next(" + id + ") on " + ref + " after a touch returned false (past the end),"
+                            + " but page " + maxAcked + " was acknowledged", null);
+                    }
+                    return;
+                }
+                checkPosition(c, id);
+                if (!verifyUnderReadCursor(c, f, id, false, cutsBefore)) {
+                    return;
+                }
+            }
+        } finally {
+            closeCursor(c);
+        }
     }
 
     private void flushAll() throws IOException {
