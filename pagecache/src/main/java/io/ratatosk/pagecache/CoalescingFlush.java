@@ -104,13 +104,28 @@ final class CoalescingFlush {
         }
         slotTaken = false;
         engine.countFlushedRun(size, file.pageSize());
-        if (event != null && event.shouldCommit()) {
-            event.file = file.path().toString();
-            event.page = run.start();
-            event.pages = size;
-            event.commit();
+        if (event != null) {
+            commit(event, run.start(), size);
         }
         releaseRun(true);
+    }
+
+    /**
+     * Commits the run's JFR event, or leaves it out where that fails (an {@link OutOfMemoryError} naming the file while a
+     * recording enables it), as {@link JfrEvents} leaves out an event it cannot make: the run is written by then, and a
+     * throw here once released its pages as unwritten, dirty, and failed the flush for an event.
+     */
+    private void commit(FlushEvent event, long start, int pages) {
+        try {
+            if (event.shouldCommit()) {
+                event.file = file.path().toString();
+                event.page = start;
+                event.pages = pages;
+                event.commit();
+            }
+        } catch (Throwable t) {
+            // an event is worth less than the flush it would describe
+        }
     }
 
     private void releaseRun(boolean written) {

@@ -4,7 +4,6 @@ import io.ratatosk.pagecache.internal.UninterruptibleFileChannels;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;
@@ -480,19 +479,41 @@ public final class ResidentProfile {
                 // A named pipe would keep the map waiting for a writer, for ever; a device (a link to /dev/zero) never ends.
                 throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
             }
-            if (attributes.size() > MAX_PROFILE_BYTES) {
-                throw new ProfileException("too large: " + attributes.size() + " bytes, more than a profile can have ("
-                    + MAX_PROFILE_BYTES + ")");
-            }
-            // A FileInputStream, whose reads an interrupt does not end. Read as it goes: the header is checked before the
-            // rest is read (a file of zeros, or a sparse one, was once read whole into the heap, to be refused).
-            try (InputStream in = new FileInputStream(path.toFile())) {
-                return decode(in, attributes.size(), maxPages);
+            // A RandomAccessFile, whose reads an interrupt does not end. Its length is the open file's: another cache renames
+            // a whole profile over this one at its unmap, and a length read off the path before the open was the replaced
+            // profile's, which had the new one refused as truncated or corrupt. Read as it goes: the header is checked before
+            // the rest is read (a file of zeros, or a sparse one, was once read whole into the heap, to be refused).
+            try (RandomAccessFile profile = new RandomAccessFile(path.toFile(), "r")) {
+                long size = profile.length();
+                if (size > MAX_PROFILE_BYTES) {
+                    throw new ProfileException("too large: " + size + " bytes, more than a profile can have ("
+                        + MAX_PROFILE_BYTES + ")");
+                }
+                return decode(new RandomAccessFileStream(profile), size, maxPages);
             }
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
+        }
+    }
+
+    /** The bytes of an open {@link RandomAccessFile} from where it is, as a stream; closing it is the file's owner's. */
+    private static final class RandomAccessFileStream extends InputStream {
+        private final RandomAccessFile file;
+
+        RandomAccessFileStream(RandomAccessFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public int read() throws IOException {
+            return file.read();
+        }
+
+        @Override
+        public int read(byte[] bytes, int offset, int length) throws IOException {
+            return file.read(bytes, offset, length);
         }
     }
 

@@ -5,6 +5,7 @@ import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.UsageModel;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -56,7 +57,8 @@ public final class WriteAwareEviction implements EvictionPolicy {
      * clock {@code model} (the policy's own {@link EvictionPolicy#usageModel()}).
      */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int tierSlots, UsageModel model) {
-        this(policy, frames, tierSlots, model.maxUsage(), model.faultUsage(), Math.min(model.maxUsage(), model.evictThreshold()));
+        this(policy, frames, tierSlots, Objects.requireNonNull(model, "model").maxUsage(), model.faultUsage(),
+            Math.min(model.maxUsage(), model.evictThreshold()));
     }
 
     /**
@@ -66,9 +68,13 @@ public final class WriteAwareEviction implements EvictionPolicy {
      * @param faultUsage     its fault usage, in [0, maxUsage]
      * @param evictThreshold its evict threshold, in [0, maxUsage]
      * @throws IllegalArgumentException naming the setting out of its range
+     * @throws NullPointerException     naming a null policy or frame table
      */
     public WriteAwareEviction(EvictionPolicy policy, FrameTable frames, int nvmSlots, int maxUsage, int faultUsage,
                               int evictThreshold) {
+        // Named here: a null policy was taken, and failed later, bare, inside an eviction (a cursor's fault, the evictor).
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(frames, "frames");
         if (nvmSlots < 0) {
             // The sampler rounds a tier's slots to at least one per shadow, so a negative count modeled a tier of one.
             throw new IllegalArgumentException("the NVM tier's slots must be 0 (no tier) or more: nvmSlots=" + nvmSlots);
