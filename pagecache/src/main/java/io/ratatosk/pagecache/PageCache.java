@@ -367,13 +367,14 @@ public final class PageCache implements AutoCloseable {
      *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
+        long mapsBefore = files.maps(); // first: a file mapped and closed between the two reads is not the call's
         long failedForceClosesBefore = files.failedForceCloses();
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
         // A file unmapped after the list is reported as its close's force went (below), one unmapped since the call
         // began and before the list as the registry counted it, and a cache closed before it refuses the call, as a
         // closed one does.
-        FileRegistry.ToFlush toFlush = files.mappedToFlush(failedForceClosesBefore);
+        FileRegistry.ToFlush toFlush = files.mappedToFlush(mapsBefore, failedForceClosesBefore);
         List<PagedFile> mapped = toFlush.files();
         Throwable failure = toFlush.closedMeanwhile();
         try {
