@@ -589,6 +589,16 @@ public final class PageCache implements AutoCloseable {
             servingTier.set(false);
             Throwable failure = swapperFailure;
             try {
+                // First of these steps: unregistering allocates, and the plug-ins' closes below may fill the heap. Last,
+                // after the factory's close had filled it, the close threw an OutOfMemoryError where nothing had failed,
+                // and the bean stayed registered for the JVM's life, the closed cache reachable and its name taken.
+                if (mbean != null) {
+                    mbean.close();
+                }
+            } catch (Throwable t) {
+                failure = Failures.addOrLeaveOut(failure, t);
+            }
+            try {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
@@ -619,13 +629,6 @@ public final class PageCache implements AutoCloseable {
             release(behindTier);
             try {
                 engine.close();
-            } catch (Throwable t) {
-                failure = Failures.addOrLeaveOut(failure, t);
-            }
-            try {
-                if (mbean != null) {
-                    mbean.close();
-                }
             } catch (Throwable t) {
                 failure = Failures.addOrLeaveOut(failure, t);
             }
