@@ -65,6 +65,8 @@ final class FileMapping implements FrameOwner {
      * the close that brought it to 0 unmapped the file under every other holder.
      */
     private long references = 1;
+    /** Where the owner's count of maps stood when this file was mapped; guarded by the owner's mapping lock. */
+    private long mapOrdinal;
     private volatile boolean closed;
     /** Made on the first dirty eviction of this file by a background sweep (the evictor's or a read-ahead's); see {@link #writeBehind()}. */
     private EvictionWriteBehind writeBehind;
@@ -1018,6 +1020,16 @@ final class FileMapping implements FrameOwner {
     /** One mapping closed: tells the owner, which unmaps the file when it was the last. */
     void release() throws IOException {
         owner.release(this);
+    }
+
+    /** Guarded by the owner's mapping lock: where its count of maps stood when it mapped this file. */
+    void mapOrdinal(long ordinal) {
+        mapOrdinal = ordinal;
+    }
+
+    /** Guarded by the owner's mapping lock; see {@link #mapOrdinal(long)}. */
+    long mapOrdinal() {
+        return mapOrdinal;
     }
 
     /** Guarded by the owner's mapping lock: one more mapping. */

@@ -51,11 +51,21 @@ final class FileRegistry implements MappingOwner {
     static volatile Runnable registered = () -> { };
     /** Run by {@link #mappedToFlush} before it takes its list: a test's seam to hold a flushAndForce there. */
     static volatile Runnable listing = () -> { };
+    /** Files mapped so far (a new mapping, not a map of a mapped file); written under lock. */
+    private volatile long maps;
     /** PagedFile.closes so far that unmapped their file but whose force failed (now or before); written under lock. */
     private volatile long failedForceCloses;
-    /** The latest of them: its file and what its closer was thrown; guarded by lock. */
-    private Path lastFailedForceClose;
-    private Throwable lastFailedForceCloseFailure;
+    /**
+     * The latest {@link #REMEMBERED_FAILED_CLOSES} of them, close {@code n} at {@code n % REMEMBERED_FAILED_CLOSES}: its
+     * file's {@link FileMapping#mapOrdinal}, its file and what its closer was thrown; guarded by lock. Made with the
+     * registry: a close that records one may run with the heap full. The map ordinal tells a flushAndForce whether the
+     * file was mapped when it began: one mapped after holds nothing the call answers for, and a call that began before
+     * a scratch file was mapped, written and closed with a failed force failed over it.
+     */
+    private final long[] failedCloseMapOrdinals = new long[REMEMBERED_FAILED_CLOSES];
+    private final Path[] failedClosePaths = new Path[REMEMBERED_FAILED_CLOSES];
+    private final Throwable[] failedCloseFailures = new Throwable[REMEMBERED_FAILED_CLOSES];
+    private static final int REMEMBERED_FAILED_CLOSES = 64;
     /**
      * Gives a claim back, for {@link #releaseClaims}: made with the class (the cache's open, the heap free), as a lambda's
      * first run links it, which allocates, and in a JVM's first close with the heap full that OutOfMemoryError came out
@@ -192,10 +202,12 @@ final class FileRegistry implements MappingOwner {
             FileMapping mapping = new FileMapping(engine, this, fileId, real, identity, filePageSize,
                 SwapperCalls.guard(swapper, engine, real));
             file = new PagedFile(mapping);
+            mapping.mapOrdinal(maps);
             usedFileIds.set(fileId);
             engine.register(fileId, mapping);
             filesByIdentity.put(identity, file);
             registered.run();
+            maps++; // the file is registered: a flushAndForce reading this from now on began with it mapped
         } catch (Throwable t) {
             // Whatever failed (the file replaced, its identity unreadable, an OutOfMemoryError making the file's
             // objects, growing the ids or resizing the map after it inserted the file): nothing of the file stays
@@ -311,9 +323,11 @@ final class FileRegistry implements MappingOwner {
                 // as the failure says, so it is closed too (as closeAll does), not left open until a second close.
                 closeAfterFailedUnmap(mapping, t);
                 // For a flushAndForce that began before this close and takes its list after it (mappedToFlush).
+                int slot = (int) (failedForceCloses % REMEMBERED_FAILED_CLOSES);
+                failedCloseMapOrdinals[slot] = mapping.mapOrdinal();
+                failedClosePaths[slot] = mapping.path();
+                failedCloseFailures[slot] = t;
                 failedForceCloses++;
-                lastFailedForceClose = mapping.path();
-                lastFailedForceCloseFailure = t;
             }
             throw t;
         }
@@ -474,6 +488,11 @@ final class FileRegistry implements MappingOwner {
         return failedForceCloses; // not under the lock, which a cache's close holds while it unmaps every file
     }
 
+    /** How many files were mapped so far: where a flushAndForce begins (read before {@link #failedForceCloses}). */
+    long maps() {
+        return maps; // not under the lock, as failedForceCloses
+    }
+
     /** The mapped files a flushAndForce is to flush, and the failed forces of closes since it began, if any. */
     record ToFlush(List<PagedFile> files, IOException closedMeanwhile) {
     }
@@ -484,23 +503,42 @@ final class FileRegistry implements MappingOwner {
      * force of a file modified before the flush began had failed. A file a PagedFile.close unmapped after the call began
      * ({@code failedForceClosesBefore}, as {@link #failedForceCloses} said then) and before this list, whose force
      * failed, is reported as one closed after it: it is in neither, and the call returned normally over pages modified
-     * before it began that the close could not make durable.
+     * before it began that the close could not make durable. Only a file mapped when the call began ({@code mapsBefore},
+     * as {@link #maps} said then): one mapped after it holds no page modified before it.
      */
-    ToFlush mappedToFlush(long failedForceClosesBefore) {
+    ToFlush mappedToFlush(long mapsBefore, long failedForceClosesBefore) {
         listing.run();
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("page cache was closed while flushAndForce began: its close flushed and"
                     + " forced every file, and reported to its own caller what failed");
             }
-            long meanwhile = failedForceCloses - failedForceClosesBefore;
-            IOException closedMeanwhile = meanwhile == 0 ? null : new IOException((meanwhile == 1
-                ? lastFailedForceClose + " was" : meanwhile + " files (the last " + lastFailedForceClose + ") were")
-                + " closed while flushAndForce began, and the close's force failed (" + lastFailedForceCloseFailure
-                + "), so what was written to " + (meanwhile == 1 ? "it" : "them") + " may not be on storage",
-                lastFailedForceCloseFailure);
+            long window = failedForceCloses - failedForceClosesBefore;
+            long meanwhile = 0;
+            int latest = -1;
+            for (long close = failedForceCloses - 1; close >= failedForceCloses - Math.min(window,
+                    REMEMBERED_FAILED_CLOSES); close--) {
+                int slot = (int) (close % REMEMBERED_FAILED_CLOSES);
+                if (failedCloseMapOrdinals[slot] < mapsBefore) {
+                    meanwhile++;
+                    latest = latest < 0 ? slot : latest;
+                }
+            }
+            if (window > REMEMBERED_FAILED_CLOSES) {
+                // more than it remembers: the forgotten ones may be of files mapped before the call, so they count
+                meanwhile += window - REMEMBERED_FAILED_CLOSES;
+                latest = latest < 0 ? (int) ((failedForceCloses - 1) % REMEMBERED_FAILED_CLOSES) : latest;
+            }
+            IOException closedMeanwhile = meanwhile == 0 ? null : closedMeanwhile(meanwhile, failedClosePaths[latest],
+                failedCloseFailures[latest]);
             return new ToFlush(mapped(), closedMeanwhile);
         }
+    }
+
+    private static IOException closedMeanwhile(long closes, Path last, Throwable lastFailure) {
+        return new IOException((closes == 1 ? last + " was" : closes + " files (the last " + last + ") were")
+            + " closed while flushAndForce began, and the close's force failed (" + lastFailure + "), so what was written"
+            + " to " + (closes == 1 ? "it" : "them") + " may not be on storage", lastFailure);
     }
 
     /**

@@ -370,13 +370,14 @@ public final class PageCache implements AutoCloseable {
      *                               this call had its list of files
      */
     public void flushAndForce() throws IOException {
+        long mapsBefore = files.maps(); // first: a file mapped and closed between the two reads is not the call's
         long failedForceClosesBefore = files.failedForceCloses();
         checkOpen();
         SwapperCalls.refuseInside(engine, "PageCache.flushAndForce");
         // A file unmapped after the list is reported as its close's force went (below), one unmapped since the call
         // began and before the list as the registry counted it, and a cache closed before it refuses the call, as a
         // closed one does.
-        FileRegistry.ToFlush toFlush = files.mappedToFlush(failedForceClosesBefore);
+        FileRegistry.ToFlush toFlush = files.mappedToFlush(mapsBefore, failedForceClosesBefore);
         List<PagedFile> mapped = toFlush.files();
         Throwable failure = toFlush.closedMeanwhile();
         try {
@@ -591,6 +592,16 @@ public final class PageCache implements AutoCloseable {
             servingTier.set(false);
             Throwable failure = swapperFailure;
             try {
+                // First of these steps: unregistering allocates, and the plug-ins' closes below may fill the heap. Last,
+                // after the factory's close had filled it, the close threw an OutOfMemoryError where nothing had failed,
+                // and the bean stayed registered for the JVM's life, the closed cache reachable and its name taken.
+                if (mbean != null) {
+                    mbean.close();
+                }
+            } catch (Throwable t) {
+                failure = Failures.addOrLeaveOut(failure, t);
+            }
+            try {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
                 }
@@ -621,13 +632,6 @@ public final class PageCache implements AutoCloseable {
             release(behindTier);
             try {
                 engine.close();
-            } catch (Throwable t) {
-                failure = Failures.addOrLeaveOut(failure, t);
-            }
-            try {
-                if (mbean != null) {
-                    mbean.close();
-                }
             } catch (Throwable t) {
                 failure = Failures.addOrLeaveOut(failure, t);
             }

@@ -97,6 +97,20 @@ public final class PageCursor implements AutoCloseable {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        // The close's compare-and-set links its call site the first time it runs, which allocates: a JVM's first
+        // cursor close with the heap full threw an OutOfMemoryError before it, the cursor left counted open (the page
+        // memory kept for good once the cache closed) and holding its write lock (the file's close refused). Run once
+        // here, on no cursor: it links, then refuses the null.
+        try {
+            claimClose(null);
+        } catch (NullPointerException linked) {
+            // the call site is linked: every close runs it with nothing left to allocate
+        }
+    }
+
+    /** Whether this call is the one that closes {@code cursor} (see {@link #close}); the close's one compare-and-set. */
+    private static boolean claimClose(PageCursor cursor) {
+        return OPEN.compareAndSet(cursor, true, false);
     }
 
     /** {@code PageKey.of(fileId, 0)}: a page's key is this or its page id (see {@link PageKey}). */
@@ -1159,7 +1173,7 @@ public final class PageCursor implements AutoCloseable {
         // when page memory may be freed) would miss a cursor still open. Only the thread that claims the close gives
         // it back; the other returns as a second close does. The price: escape analysis no longer removes a cursor
         // opened and closed in one compiled loop (docs/benchmarks.md, "A cursor per read").
-        if (!open || !OPEN.compareAndSet(this, true, false)) {
+        if (!open || !claimClose(this)) {
             return;
         }
         updateFastPath();

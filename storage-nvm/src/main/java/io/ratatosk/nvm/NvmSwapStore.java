@@ -927,10 +927,20 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * <p>While the page cache this tier serves is open (its close failed on such a file, and stays open so as not to
      * lose the copies), it gives up only the files that cache has closed, whose close failed on their dirty copies, and
      * leaves the tier open: the cache's next close then closes them, and the tier with itself.
+     *
+     * @throws IllegalStateException while the page cache this tier serves is open and has no such file, as {@link #close}
+     *                               is refused then: nothing to give up, and the cache closes its tier with itself
      */
     public void closeGivingUpUnwritten() throws IOException {
         synchronized (lifecycle) {
             if (!closed && servedCacheOpen.getAsBoolean()) {
+                if (!anyCloseFailedHoldingUnwrittenPages()) {
+                    // It returned normally, the tier left open with nothing said: a host that called it before the
+                    // cache's close took its tier for closed, and its copies for given up should that close fail on them.
+                    throw new IllegalStateException("the NVM tier serves an open page cache, and no file that cache"
+                        + " closed failed on dirty copies in NVM: nothing to give up; close the page cache"
+                        + " (PageCache.close), which closes its tier, and give up what its close fails on after that");
+                }
                 giveUpUnwritten(null);
                 return;
             }
@@ -943,6 +953,17 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 giveUpUnwritten(failure);
             }
         }
+    }
+
+    /** Whether a file's swapper is left with dirty copies by its failed close ({@link NvmPageSwapper#closeFailedHoldingUnwrittenPages}). */
+    private boolean anyCloseFailedHoldingUnwrittenPages() {
+        for (int fileId = 0; fileId < swappers.length(); fileId++) {
+            NvmPageSwapper owner = swappers.get(fileId);
+            if (owner != null && owner.closeFailedHoldingUnwrittenPages()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

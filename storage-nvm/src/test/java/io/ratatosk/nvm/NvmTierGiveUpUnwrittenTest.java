@@ -117,7 +117,11 @@ class NvmTierGiveUpUnwrittenTest {
         AtomicBoolean cacheOpen = new AtomicBoolean(true);
         store.servesCache(cacheOpen::get);
         storageGone.set(true);
-        store.closeGivingUpUnwritten(); // the cache still has a.db mapped: its copy may yet be written
+        // The cache still has a.db mapped: its copy may yet be written. Refused, as close() is, not a silent no-op
+        IllegalStateException refused = assertThrows(IllegalStateException.class, store::closeGivingUpUnwritten,
+            "the cache closed no file whose close failed on dirty copies: nothing to give up, and the tier stays open");
+        assertTrue(refused.getMessage().contains("open page cache") && refused.getMessage().contains("PageCache.close"),
+            refused.getMessage());
         assertTrue(store.isDirtyInNvm(0, 1), "nothing given up");
         assertNotEquals(liveBefore, NvmDevice.liveBytes(), "the tier stays open for its cache");
 
