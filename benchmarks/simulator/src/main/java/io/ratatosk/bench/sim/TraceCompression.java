@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tukaani.xz.XZInputStream;
 
 /**
@@ -294,10 +293,13 @@ enum TraceCompression {
         return true;
     }
 
-    /** {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them. */
+    /**
+     * {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them,
+     * and zero bytes after the last gzip member passed over, as gzip does ({@link GzipMembers}).
+     */
     InputStream open(InputStream raw) throws IOException {
         return switch (this) {
-            case GZIP -> new GzipCompressorInputStream(raw, true);
+            case GZIP -> new GzipMembers(raw);
             // Up to the format's largest window (zstd --long=31 over a pipe writes 2 GiB's): zstd-jni's default, 128
             // MiB, refused such a whole trace as corrupt. The decoder's buffer grows only as far as the data reaches.
             case ZSTD -> new ZstdInputStream(raw).setLongMax(ZSTD_WINDOW_LOG_MAX);

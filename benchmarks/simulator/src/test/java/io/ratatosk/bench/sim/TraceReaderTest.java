@@ -481,6 +481,30 @@ class TraceReaderTest {
         assertArrayEquals(ids(TraceReader.read(write(dir, "cache2k/plain.trace", ints(keys)))), ids(t));
     }
 
+    /**
+     * gzip -d and gzip -t take zero bytes after the last member as padding (a tape's or a block device's, dd's conv=sync),
+     * without a word: such a whole trace was refused as 'corrupt gzip data: Garbage after a valid .gz stream'. Anything
+     * else after a member is still refused.
+     */
+    @Test
+    void zeroBytesAfterTheLastGzipMemberArePadding() throws IOException {
+        long[] keys = manyKeys();
+        byte[] data = ints(keys);
+        int[] expected = ids(TraceReader.read(write(dir, "cache2k/plain.trace", data)));
+        byte[] twoMembers = concat(gzip(Arrays.copyOf(data, 4000)), gzip(Arrays.copyOfRange(data, 4000, data.length)));
+        for (int zeros : new int[] {1, 3, 512, 100_000}) {
+            for (byte[] whole : List.of(gzip(data), twoMembers)) {
+                Path padded = write(dir, "cache2k/padded-" + zeros + "-" + whole.length + ".trace.gz",
+                    concat(whole, new byte[zeros]));
+                assertArrayEquals(expected, ids(TraceReader.read(padded)), padded.toString());
+            }
+        }
+        byte[] garbage = concat(gzip(data), new byte[16]);
+        garbage[garbage.length - 1] = 7;
+        Path f = write(dir, "cache2k/garbage.trace.gz", garbage);
+        assertFails(() -> TraceReader.read(f), f.toString(), "corrupt gzip data: Garbage after a valid .gz stream");
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
