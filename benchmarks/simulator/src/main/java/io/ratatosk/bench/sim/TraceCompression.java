@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tukaani.xz.XZInputStream;
 
 /**
@@ -103,6 +102,9 @@ enum TraceCompression {
     /** zstd's magic, frame header descriptor, window descriptor, dictionary id and content size, and a block header. */
     private static final int ZSTD_LONGEST_HEADERS = 4 + 1 + 1 + 4 + 8 + 3;
 
+    /** zstd's largest window, as a power of two (2 GiB): the format's, on 64-bit decoders. */
+    private static final int ZSTD_WINDOW_LOG_MAX = 31;
+
     /** zstd's largest block, decompressed (and compressed: a block that would not shrink is stored raw). */
     private static final int ZSTD_BLOCK_MAX = 128 * 1024;
 
@@ -143,7 +145,7 @@ enum TraceCompression {
                 + (contentSizeBytes == 2 ? 256 : 0);
         }
         int windowLog = 10 + ((head[5] & 0xff) >>> 3);
-        if (windowLog > 31) {
+        if (windowLog > ZSTD_WINDOW_LOG_MAX) {
             return -1;
         }
         return (1L << windowLog) + ((1L << windowLog) >>> 3) * (head[5] & 7);
@@ -291,11 +293,16 @@ enum TraceCompression {
         return true;
     }
 
-    /** {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them. */
+    /**
+     * {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them,
+     * and zero bytes after the last gzip member passed over, as gzip does ({@link GzipMembers}).
+     */
     InputStream open(InputStream raw) throws IOException {
         return switch (this) {
-            case GZIP -> new GzipCompressorInputStream(raw, true);
-            case ZSTD -> new ZstdInputStream(raw);
+            case GZIP -> new GzipMembers(raw);
+            // Up to the format's largest window (zstd --long=31 over a pipe writes 2 GiB's): zstd-jni's default, 128
+            // MiB, refused such a whole trace as corrupt. The decoder's buffer grows only as far as the data reaches.
+            case ZSTD -> new ZstdInputStream(raw).setLongMax(ZSTD_WINDOW_LOG_MAX);
             case XZ -> new XZInputStream(raw);
             case BZIP2 -> new BZip2CompressorInputStream(raw, true);
             case NONE -> raw;

@@ -458,6 +458,53 @@ class TraceReaderTest {
         }
     }
 
+    /**
+     * zstd --long=31 (or --long=28 and up) over a stream of unknown size writes a frame whose window is 2 GiB, past the
+     * 128 MiB zstd-jni's decoder takes by default: a whole, valid trace was refused as 'corrupt zstd data: Frame
+     * requires too much memory for decoding' (said truncated where the file was under 128 KiB).
+     */
+    @Test
+    void aZstdTraceWrittenWithALongWindowIsRead() throws IOException {
+        long[] keys = manyKeys();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
+            byte[] data = ints(keys);
+            z.write(data, 0, 4);
+            z.flush(); // the frame's header written before its size is known, as zstd writes from a pipe
+            z.write(data, 4, data.length - 4);
+        }
+        byte[] file = out.toByteArray();
+        assertEquals(0, file[4] & 0x20, "a frame with a window descriptor (not single segment)");
+        file[5] = (byte) 0xa8; // the window descriptor zstd --long=31 writes there: 2 GiB, a window no smaller one needs
+        Trace t = TraceReader.read(write(dir, "cache2k/long.trace.zst", file));
+        assertEquals(keys.length, t.requests());
+        assertArrayEquals(ids(TraceReader.read(write(dir, "cache2k/plain.trace", ints(keys)))), ids(t));
+    }
+
+    /**
+     * gzip -d and gzip -t take zero bytes after the last member as padding (a tape's or a block device's, dd's conv=sync),
+     * without a word: such a whole trace was refused as 'corrupt gzip data: Garbage after a valid .gz stream'. Anything
+     * else after a member is still refused.
+     */
+    @Test
+    void zeroBytesAfterTheLastGzipMemberArePadding() throws IOException {
+        long[] keys = manyKeys();
+        byte[] data = ints(keys);
+        int[] expected = ids(TraceReader.read(write(dir, "cache2k/plain.trace", data)));
+        byte[] twoMembers = concat(gzip(Arrays.copyOf(data, 4000)), gzip(Arrays.copyOfRange(data, 4000, data.length)));
+        for (int zeros : new int[] {1, 3, 512, 100_000}) {
+            for (byte[] whole : List.of(gzip(data), twoMembers)) {
+                Path padded = write(dir, "cache2k/padded-" + zeros + "-" + whole.length + ".trace.gz",
+                    concat(whole, new byte[zeros]));
+                assertArrayEquals(expected, ids(TraceReader.read(padded)), padded.toString());
+            }
+        }
+        byte[] garbage = concat(gzip(data), new byte[16]);
+        garbage[garbage.length - 1] = 7;
+        Path f = write(dir, "cache2k/garbage.trace.gz", garbage);
+        assertFails(() -> TraceReader.read(f), f.toString(), "corrupt gzip data: Garbage after a valid .gz stream");
+    }
+
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
     @Test
     void aZstdFileStartingWithASkippableFrameIsZstd() throws IOException {
