@@ -164,40 +164,7 @@ enum TraceCompression {
      * magic. Such a trace's bytes, read as headers, land exactly on its end about once in the largest block's size.
      */
     static boolean zstdFramesFillFile(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file)) {
-            long size = channel.size();
-            long at = 0;
-            boolean sawFrame = false;
-            while (at < size) {
-                byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
-                if (head.length >= 8 && of(head) == ZSTD && !startsWith(head, ZSTD.magic)) { // a skippable frame
-                    at += 8 + littleEndian(head, 4, 4);
-                    continue;
-                }
-                long windowSize = zstdWindowSize(head);
-                if (windowSize < 0) {
-                    return false;
-                }
-                int descriptor = head[4] & 0xff;
-                at += zstdFrameHeaderSize(descriptor);
-                boolean lastBlock = false;
-                while (!lastBlock) {
-                    byte[] block = read(channel, at, 3);
-                    if (block.length < 3) {
-                        return false;
-                    }
-                    int blockHeader = (int) littleEndian(block, 0, 3);
-                    if (!zstdBlockAllowed(blockHeader, windowSize)) {
-                        return false;
-                    }
-                    lastBlock = (blockHeader & 1) != 0;
-                    at += 3 + zstdBlockStoredBytes(blockHeader);
-                }
-                at += (descriptor & 0x04) != 0 ? 4 : 0; // the content checksum
-                sawFrame = true;
-            }
-            return sawFrame && at == size;
-        }
+        return walkZstdFrames(file, true);
     }
 
     /**
@@ -209,9 +176,21 @@ enum TraceCompression {
      * and anything else after a frame is the decoder's to judge.
      */
     static boolean zstdFramesEndWhole(Path file) throws IOException {
+        return walkZstdFrames(file, false);
+    }
+
+    /**
+     * Walks {@code file}'s zstd frames by their frame and block headers (sizes only: nothing is decoded), passing over
+     * skippable frames; whether they end exactly at the file's end. {@code strict}: every header must be one the format
+     * allows and the file must begin with a frame ({@link #zstdFramesFillFile}); otherwise anything after a frame that
+     * is no frame is the decoder's to judge ({@link #zstdFramesEndWhole}). A frame's magic or skippable header cut
+     * short is a cut file either way.
+     */
+    private static boolean walkZstdFrames(Path file, boolean strict) throws IOException {
         try (FileChannel channel = FileChannel.open(file)) {
             long size = channel.size();
             long at = 0;
+            boolean sawFrame = false;
             while (at < size) {
                 byte[] head = read(channel, at, ZSTD_LONGEST_HEADERS);
                 if (head.length < 4) {
@@ -225,9 +204,10 @@ enum TraceCompression {
                     continue;
                 }
                 if (!startsWith(head, ZSTD.magic)) {
-                    return true;
+                    return !strict;
                 }
-                if (head.length < 5) {
+                long windowSize = zstdWindowSize(head);
+                if (head.length < 5 || strict && windowSize < 0) {
                     return false;
                 }
                 int descriptor = head[4] & 0xff;
@@ -239,12 +219,16 @@ enum TraceCompression {
                         return false;
                     }
                     int blockHeader = (int) littleEndian(block, 0, 3);
+                    if (strict && !zstdBlockAllowed(blockHeader, windowSize)) {
+                        return false;
+                    }
                     lastBlock = (blockHeader & 1) != 0;
                     at += 3 + zstdBlockStoredBytes(blockHeader);
                 }
                 at += (descriptor & 0x04) != 0 ? 4 : 0; // the content checksum
+                sawFrame = true;
             }
-            return at == size;
+            return at == size && (sawFrame || !strict);
         }
     }
 
