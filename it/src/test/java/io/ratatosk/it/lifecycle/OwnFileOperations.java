@@ -225,7 +225,8 @@ final class OwnFileOperations {
      * The end of a read that was under way on page {@code id} while this thread's truncate to {@code cut} pages ran.
      * A page cut off: {@code shouldRetry()} returns true and leaves the cursor on no page (its reads out of bounds),
      * and {@code checkAndClearCursorException()} says the page was truncated away. A page kept: the read, repeated
-     * as long as {@code shouldRetry()} asks, finds the version it held.
+     * as long as {@code shouldRetry()} asks, finds the version it held; also where the cut took only the other page of
+     * a linked read, whose retry repeats both.
      */
     private void readAcrossTruncate(PageCursor reader, Ref ref, long id, long cut, long[] words, long ackedBefore,
                                     LinkedRead linked) throws IOException {
@@ -250,10 +251,19 @@ final class OwnFileOperations {
                 : "") + " of " + ref + " returned false after truncate(" + cut + ") cut page " + cutId + " off: the read"
                 + " through it is void", null);
         }
-        long after = (id >= cut ? reader : linked.cursor()).getLong(0);
-        if (after != 0 || !reader.checkAndClearBoundsFlag()) {
-            throw worker.fail("a read cursor left on page " + cutId + " of " + ref + ", which truncate(" + cut + ") cut off, read "
-                + after + " in bounds instead of nothing out of bounds", null);
+        // The read repeated as the retry asks, whole: the cut cursor reads nothing (every word), the other one its page
+        do {
+            PageImage.readPinned(reader, words);
+            if (linked != null) {
+                PageImage.readPinned(linked.cursor(), linked.words());
+            }
+        } while (reader.shouldRetry());
+        // an open link's bounds flag is its own, asked first; the parent's then speaks for its own page only
+        boolean linkFlag = linked != null && linked.cursor().checkAndClearBoundsFlag();
+        boolean parentFlag = reader.checkAndClearBoundsFlag();
+        expectCutOrKept(ref, id, cut, words, ackedBefore, id >= cut, parentFlag, "read cursor");
+        if (linked != null) {
+            expectCutOrKept(ref, linked.id(), cut, linked.words(), linked.ackedBefore(), linkCut, linkFlag, "linked read cursor");
         }
         try {
             reader.checkAndClearCursorException();
@@ -264,6 +274,33 @@ final class OwnFileOperations {
         }
         throw worker.fail("a read cursor on page " + cutId + " of " + ref + ", which truncate(" + cut + ") cut off, has no cursor"
             + " exception to say so after " + (id >= cut ? "its" : "its parent's") + " shouldRetry()", null);
+    }
+
+    /**
+     * After the retry loop of a read across this thread's truncate to {@code cut} pages: page {@code id}, read through a
+     * cursor whose own bounds flag was {@code outOfBounds}, was cut ({@code cutOff}: left on no page, every word read as
+     * zero out of bounds) or kept (read in bounds, the version it held).
+     */
+    private void expectCutOrKept(Ref ref, long id, long cut, long[] words, long ackedBefore, boolean cutOff, boolean outOfBounds,
+                                 String what) {
+        if (!cutOff) {
+            if (outOfBounds) {
+                throw worker.fail(what + " on page " + id + " of " + ref + ", which truncate(" + cut + ") kept, read out of bounds"
+                    + " after the retry that the cut of its other page asked for", null);
+            }
+            judgeAcrossTruncate(ref.file(), id, words, ackedBefore, cut);
+            return;
+        }
+        for (int i = 0; i < words.length; i++) {
+            if (words[i] != 0) {
+                throw worker.fail(what + " left on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, read word "
+                    + i + " = " + Long.toHexString(words[i]) + " after its shouldRetry(): a cursor on no page reads nothing", null);
+            }
+        }
+        if (!outOfBounds) {
+            throw worker.fail(what + " left on page " + id + " of " + ref + ", which truncate(" + cut + ") cut off, read it in"
+                + " bounds (all zeros) after its shouldRetry(): it should be on no page, its reads out of bounds", null);
+        }
     }
 
     private void judgeAcrossTruncate(FileModel f, long id, long[] words, long ackedBefore, long cut) {
