@@ -654,6 +654,12 @@ final class EvictionEngine {
         countWriteCall(pages);
     }
 
+    /** A truncate (or an unmap) wrote one page of {@code bytes} that the file did not reach on disk (its zeros). */
+    void countLastPageKept(int bytes) {
+        counters.add(CacheCounter.BYTES_WRITTEN, bytes);
+        countWriteCall(1);
+    }
+
     /** One write call to a swapper carried {@code pages} pages. */
     void countWriteCall(int pages) {
         counters.increment(CacheCounter.WRITE_CALLS);

@@ -921,7 +921,7 @@ final class FileMapping implements FrameOwner {
                     }
                     if (!frames.isModified(frame)) {
                         swapper.write(pageId, engine.pageAddress(frame)); // a hole read in: zeros
-                        engine.countWriteCall(1);
+                        engine.countLastPageKept(filePageSize);
                     }
                     return;
                 } finally {
@@ -942,7 +942,7 @@ final class FileMapping implements FrameOwner {
         try {
             UNSAFE.setMemory(zeros, filePageSize, (byte) 0);
             swapper.write(pageId, zeros);
-            engine.countWriteCall(1);
+            engine.countLastPageKept(filePageSize);
         } finally {
             UNSAFE.freeMemory(zeros);
         }
