@@ -679,11 +679,21 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * freed: a force that fails leaves the swapper under its id, where a retried close, or the tier's, finds it.
      */
     private void dropCopies(NvmPageSwapper owner, boolean payOwedForce) throws IOException {
+        dropCopies(owner, payOwedForce, null);
+    }
+
+    /**
+     * {@link #dropCopies(NvmPageSwapper, boolean)}, or with {@code lostIds} for a file given up
+     * ({@link #closeGivingUpUnwritten}): its dirty copies are dropped unwritten, their page ids added to {@code lostIds}
+     * (the first {@link #NAMED_LOST_PAGES}, then a count). Returns the dirty copies given up.
+     */
+    private long dropCopies(NvmPageSwapper owner, boolean payOwedForce, StringBuilder lostIds) throws IOException {
         owner.release();
         for (PageLatch latch : latches) {
             latch.lock();
             latch.unlock();
         }
+        long lost = 0;
         for (int slot = 0; slot < slots; slot++) {
             long key = slotKeys.get(slot);
             if (!ownedBy(key, owner)) {
@@ -694,13 +704,23 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        writeBack(slot, key, owner); // owes a force
+                        if (lostIds == null) {
+                            writeBack(slot, key, owner); // owes a force
+                        } else {
+                            if (lost < NAMED_LOST_PAGES) {
+                                lostIds.append(lost == 0 ? "" : ", ").append(PageKey.pageId(key));
+                            }
+                            lost++;
+                        }
                     }
                     invalidate(slot, key, owner);
                 }
             } finally {
                 latch.unlock();
             }
+        }
+        if (lost > NAMED_LOST_PAGES) {
+            lostIds.append(" and ").append(lost - NAMED_LOST_PAGES).append(" more");
         }
         if (payOwedForce && owner.forceOwed()) {
             // copies evicted during the close, written back here: durable too, also when a retry finds them written
@@ -709,6 +729,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             owner.forced();
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
+        return lost;
     }
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
@@ -982,7 +1003,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 long[] dropped = {0};
                 StringBuilder ids = new StringBuilder();
                 try {
-                    owner.abandon(() -> dropped[0] = discardCopies(owner, ids));
+                    owner.abandon(() -> dropped[0] = dropCopies(owner, false, ids));
                 } catch (Throwable t) {
                     closeFailure = Failures.addOrLeaveOut(closeFailure, t); // closed as far as it goes
                 }
@@ -993,14 +1014,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             }
         }
         if (closingTier) {
-            closed = true;
-            device.closeForTier();
-            UnsafeAccess.UNSAFE.freeMemory(scratch);
-            try {
-                files.close();
-            } catch (Throwable t) {
-                closeFailure = Failures.addOrLeaveOut(closeFailure, t);
-            }
+            closeFailure = Failures.addOrLeaveOut(closeFailure, closeDeviceAndFiles());
         }
         if (lostPages == 0) {
             Failures.rethrow(closeFailure);
@@ -1011,42 +1025,19 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     }
 
     /**
-     * As {@link #dropCopies}, for a file given up: its copies are dropped unwritten, dirty ones too, their page ids
-     * added to {@code ids} (the first {@link #NAMED_LOST_PAGES}, then a count); returns the dirty ones dropped.
+     * The last of the tier's close, its files' copies dealt with: marks it closed, frees the device and the scratch
+     * memory, and closes the file factory; returns what that close threw (null if nothing), for the caller to report.
      */
-    private long discardCopies(NvmPageSwapper owner, StringBuilder ids) {
-        owner.release();
-        for (PageLatch latch : latches) {
-            latch.lock();
-            latch.unlock();
+    private Throwable closeDeviceAndFiles() {
+        closed = true;
+        device.closeForTier();
+        UnsafeAccess.UNSAFE.freeMemory(scratch);
+        try {
+            files.close();
+            return null;
+        } catch (Throwable t) {
+            return t;
         }
-        long dirty = 0;
-        for (int slot = 0; slot < slots; slot++) {
-            long key = slotKeys.get(slot);
-            if (!ownedBy(key, owner)) {
-                continue;
-            }
-            PageLatch latch = latch(key);
-            latch.lock();
-            try {
-                if (slotKeys.get(slot) == key) {
-                    if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        if (dirty < NAMED_LOST_PAGES) {
-                            ids.append(dirty == 0 ? "" : ", ").append(PageKey.pageId(key));
-                        }
-                        dirty++;
-                    }
-                    invalidate(slot, key, owner);
-                }
-            } finally {
-                latch.unlock();
-            }
-        }
-        if (dirty > NAMED_LOST_PAGES) {
-            ids.append(" and ").append(dirty - NAMED_LOST_PAGES).append(" more");
-        }
-        swappers.compareAndSet(owner.fileId(), owner, null);
-        return dirty;
     }
 
     private static IllegalStateException refusedUnderOpenCache() {
@@ -1108,15 +1099,11 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 }
             }
         }
-        closed = true;
-        device.closeForTier();
-        UnsafeAccess.UNSAFE.freeMemory(scratch);
-        try {
-            files.close();
-        } catch (Throwable t) {
+        Throwable factoryFailure = closeDeviceAndFiles();
+        if (factoryFailure != null) {
             // a RuntimeException too (a plug-in's bug): thrown alone, it hid a file that could not be made durable; an
             // Error is thrown as itself, as a file's Error is, with that failure in it
-            failures.addFactorys(t);
+            failures.addFactorys(factoryFailure);
         }
         failures.throwThem();
     }
