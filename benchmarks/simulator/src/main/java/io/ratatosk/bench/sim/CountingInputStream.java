@@ -7,13 +7,14 @@ import java.io.InputStream;
 /**
  * Counts the bytes read through it, so an error can say how far into the file it happened. Reads at
  * most {@code maxRead} bytes a call, so that over a decompressor (which fills whatever it is asked
- * for before returning) the count stays within that many bytes of where the data failed.
+ * for before returning) the count stays within that many bytes of where the data failed. The LDBC load counts its
+ * CSV files' bytes through it too, for its progress.
  */
-final class CountingInputStream extends FilterInputStream {
+public final class CountingInputStream extends FilterInputStream {
     private final int maxRead;
     private long count;
 
-    CountingInputStream(InputStream in) {
+    public CountingInputStream(InputStream in) {
         this(in, Integer.MAX_VALUE);
     }
 
@@ -22,7 +23,8 @@ final class CountingInputStream extends FilterInputStream {
         this.maxRead = maxRead;
     }
 
-    long count() {
+    /** The bytes read (and skipped) through this so far. */
+    public long count() {
         return count;
     }
 

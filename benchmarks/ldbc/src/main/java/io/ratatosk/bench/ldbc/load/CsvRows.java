@@ -1,6 +1,6 @@
 package io.ratatosk.bench.ldbc.load;
 
-import java.io.FilterInputStream;
+import io.ratatosk.bench.sim.CountingInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -17,14 +17,14 @@ final class CsvRows implements AutoCloseable {
 
     private final BoundedLineReader in;
     /** The file's bytes the reader took: counted as characters and one break a line, UTF-8 names and CRLF fell short. */
-    private final Counted counted;
+    private final CountingInputStream counted;
     private final String file;
     private final List<String> header;
     private final String[] fields;
     private long line;
 
     CsvRows(InputStream stream, String file, List<String> expectedHeader) throws IOException {
-        this.counted = new Counted(stream);
+        this.counted = new CountingInputStream(stream);
         this.in = new BoundedLineReader(counted, file);
         this.file = file;
         this.header = expectedHeader;
@@ -105,41 +105,7 @@ final class CsvRows implements AutoCloseable {
 
     /** The file's bytes read so far, for progress: up to the reader's buffer ahead of the row, every byte at the end. */
     long bytesRead() {
-        return counted.bytes;
-    }
-
-    /** A stream that counts the bytes read from it. */
-    private static final class Counted extends FilterInputStream {
-        long bytes;
-
-        Counted(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                bytes++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int off, int len) throws IOException {
-            int n = super.read(buffer, off, len);
-            if (n > 0) {
-                bytes += n;
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(n);
-            bytes += Math.max(0, skipped);
-            return skipped;
-        }
+        return counted.count();
     }
 
     @Override
