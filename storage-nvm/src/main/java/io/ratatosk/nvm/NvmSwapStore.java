@@ -99,7 +99,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * page cache reported only the file's failure.
      */
     private final CloseFailures closeFailures = new CloseFailures();
-    /** Pages of a file {@link #closeGivingUpUnwritten} names by id; past them it counts. */
+    /** Pages of a file {@link #closeGivingUpUnwritten} names by id, the lowest ascending; past them it counts. */
     private static final int NAMED_LOST_PAGES = 64;
     private volatile boolean closed;
     /**
@@ -683,11 +683,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     }
 
     /**
-     * {@link #dropCopies(NvmPageSwapper, boolean)}, or with {@code lostIds} for a file given up
-     * ({@link #closeGivingUpUnwritten}): its dirty copies are dropped unwritten, their page ids added to {@code lostIds}
-     * (the first {@link #NAMED_LOST_PAGES}, then a count). Returns the dirty copies given up.
+     * {@link #dropCopies(NvmPageSwapper, boolean)}, or with {@code lowestLostIds} for a file given up
+     * ({@link #closeGivingUpUnwritten}): its dirty copies are dropped unwritten, the lowest of their page ids kept in
+     * {@code lowestLostIds}, ascending (the scan meets them in slot order, which an operator or a host parsing the
+     * failure read as unsorted). Returns the dirty copies given up.
      */
-    private long dropCopies(NvmPageSwapper owner, boolean payOwedForce, StringBuilder lostIds) throws IOException {
+    private long dropCopies(NvmPageSwapper owner, boolean payOwedForce, long[] lowestLostIds) throws IOException {
         owner.release();
         for (PageLatch latch : latches) {
             latch.lock();
@@ -704,12 +705,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             try {
                 if (slotKeys.get(slot) == key) {
                     if ((slotFlags.get(slot) & DIRTY) != 0) {
-                        if (lostIds == null) {
+                        if (lowestLostIds == null) {
                             writeBack(slot, key, owner); // owes a force
                         } else {
-                            if (lost < NAMED_LOST_PAGES) {
-                                lostIds.append(lost == 0 ? "" : ", ").append(PageKey.pageId(key));
-                            }
+                            keepLowest(lowestLostIds, (int) Math.min(lost, lowestLostIds.length), PageKey.pageId(key));
                             lost++;
                         }
                     }
@@ -719,9 +718,6 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                 latch.unlock();
             }
         }
-        if (lost > NAMED_LOST_PAGES) {
-            lostIds.append(" and ").append(lost - NAMED_LOST_PAGES).append(" more");
-        }
         if (payOwedForce && owner.forceOwed()) {
             // copies evicted during the close, written back here: durable too, also when a retry finds them written
             // and only this force failed before
@@ -730,6 +726,19 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         }
         swappers.compareAndSet(owner.fileId(), owner, null);
         return lost;
+    }
+
+    /** Inserts {@code id} into the ascending {@code lowest[0, kept)}, the highest falling off once it is full. */
+    private static void keepLowest(long[] lowest, int kept, long id) {
+        int at = kept;
+        while (at > 0 && lowest[at - 1] > id) {
+            at--;
+        }
+        if (at == lowest.length) {
+            return;
+        }
+        System.arraycopy(lowest, at, lowest, at + 1, Math.min(kept, lowest.length - 1) - at);
+        lowest[at] = id;
     }
 
     /** The file's page count, or more if NVM holds a dirty page past the file's end (a scan; rare call). */
@@ -997,19 +1006,26 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         StringBuilder lost = new StringBuilder();
         long lostPages = 0;
         Throwable closeFailure = failure;
+        long[] lowestIds = new long[NAMED_LOST_PAGES]; // each file's, named before the next file's
         for (int fileId = 0; fileId < swappers.length(); fileId++) {
             NvmPageSwapper owner = swappers.get(fileId);
             if (owner != null && (closingTier || owner.closeFailedHoldingUnwrittenPages())) {
                 long[] dropped = {0};
-                StringBuilder ids = new StringBuilder();
                 try {
-                    owner.abandon(() -> dropped[0] = dropCopies(owner, false, ids));
+                    owner.abandon(() -> dropped[0] = dropCopies(owner, false, lowestIds));
                 } catch (Throwable t) {
                     closeFailure = Failures.addOrLeaveOut(closeFailure, t); // closed as far as it goes
                 }
                 if (dropped[0] > 0) {
                     lostPages += dropped[0];
-                    lost.append(lost.length() == 0 ? "" : "; ").append(owner.file()).append(": pages ").append(ids);
+                    lost.append(lost.length() == 0 ? "" : "; ").append(owner.file()).append(": pages ");
+                    long named = Math.min(dropped[0], NAMED_LOST_PAGES);
+                    for (int i = 0; i < named; i++) {
+                        lost.append(i == 0 ? "" : ", ").append(lowestIds[i]);
+                    }
+                    if (dropped[0] > named) {
+                        lost.append(" and ").append(dropped[0] - named).append(" more");
+                    }
                 }
             }
         }

@@ -108,6 +108,52 @@ class NvmTierGiveUpUnwrittenTest {
         store.closeGivingUpUnwritten();
     }
 
+    /**
+     * The pages given up are named in ascending id per file, the lowest {@code NAMED_LOST_PAGES} where more are given up:
+     * named in slot order (the order the clock filled the slots), "a.db: pages 9, 2, 7" read as unsorted to an operator
+     * and to a host parsing the ids.
+     */
+    @Test
+    void thePagesGivenUpAreNamedInAscendingIdsTheLowestWhereTooManyToName() throws IOException {
+        NvmSwapStore store = tier();
+        PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+        for (long p : new long[] {9, 2, 7}) { // slots 0, 1, 2
+            a.evict(p, page(p), true);
+        }
+        storageGone.set(true);
+        assertThrows(IOException.class, store::close);
+
+        String message = assertThrows(IOException.class, store::closeGivingUpUnwritten).getMessage();
+
+        assertTrue(message.contains(FILE_A + ": pages 2, 7, 9"), "ascending: " + message);
+    }
+
+    @Test
+    void pastTheNamedPagesTheLowestIdsAreNamedAndTheRestCounted() throws IOException {
+        storageGone.set(false);
+        NvmSwapStore store = new NvmSwapStore(NvmDeviceConfig.builder(PAGE).slots(80).injectLatency(false).build(),
+            files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
+                @Override
+                public void write(long pageId, long address) throws IOException {
+                    throw new IOException("injected: the storage behind " + path + " is gone");
+                }
+            }, () -> { }));
+        PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+        long address = page(1);
+        for (long p = 79; p >= 0; p--) { // the highest ids in the lowest slots
+            a.evict(p, address, true);
+        }
+        assertThrows(IOException.class, store::close);
+
+        String message = assertThrows(IOException.class, store::closeGivingUpUnwritten).getMessage();
+
+        StringBuilder lowest = new StringBuilder(FILE_A + ": pages 0");
+        for (long p = 1; p < 64; p++) {
+            lowest.append(", ").append(p);
+        }
+        assertTrue(message.contains("80 dirty pages") && message.contains(lowest + " and 16 more"), message);
+    }
+
     @Test
     void whileTheCacheIsOpenNothingOfAFileItHasNotClosedIsGivenUpAndWhereTheCloseSucceedsNothingAtAll()
             throws IOException {
