@@ -129,8 +129,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * @param files  the swapper factory for the files behind the tier
      */
     public NvmSwapStore(NvmDeviceConfig config, PageSwapperFactory files) {
-        this.config = config;
-        this.files = files;
+        // Before the device is taken: without files the tier opened, and failed each map and its close from inside.
+        this.config = Objects.requireNonNull(config, "config: the NVM tier's settings");
+        this.files = Objects.requireNonNull(files, "files: the swapper factory of the files behind the NVM tier");
         this.writePolicy = config.writePolicy();
         this.slots = config.slots();
         this.slotSize = config.pageSize();

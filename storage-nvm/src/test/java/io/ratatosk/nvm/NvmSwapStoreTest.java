@@ -913,6 +913,21 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A tier needs its settings and the files behind it: built with no file factory it opened (its device's memory
+     * taken), failed each map with a bare NullPointerException from inside, and its close with one, after freeing.
+     */
+    @Test
+    void aNullConfigOrFileFactoryIsRefusedNamingItBeforeTheDeviceIsTaken() {
+        long liveBefore = NvmDevice.liveBytes();
+        NullPointerException noFiles = assertThrows(NullPointerException.class,
+            () -> new NvmSwapStore(tiny(4).build(), null));
+        assertTrue(noFiles.getMessage().contains("files"), noFiles.getMessage());
+        NullPointerException noConfig = assertThrows(NullPointerException.class, () -> new NvmSwapStore(null, files));
+        assertTrue(noConfig.getMessage().contains("config"), noConfig.getMessage());
+        assertEquals(liveBefore, NvmDevice.liveBytes(), "no device memory kept");
+    }
+
     @Test
     void everySwapInIsReportedToTheListener() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
