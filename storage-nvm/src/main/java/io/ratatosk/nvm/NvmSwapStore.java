@@ -202,6 +202,13 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             throw new IllegalArgumentException("file page size must be in [1, " + slotSize
                 + "] (the NVM slot size, " + NvmDeviceConfig.PAGE_SIZE + "): filePageSize=" + filePageSize);
         }
+        NvmPageSwapper mapped = swappers.get(fileId);
+        if (mapped != null) {
+            // Before the file is opened, as a refused id above: refused after, the file was opened (created) and closed
+            // again, and that close's failure was thrown in place of this. Ids are taken only here, under lifecycle.
+            throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier, by "
+                + mapped.file() + ": cannot map " + file + " under it");
+        }
         PageSwapper delegate = checked(files.create(file, fileId, filePageSize, create), file, filePageSize);
         NvmPageSwapper swapper;
         try {
@@ -211,10 +218,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             closeRefused(delegate, t);
             throw t;
         }
-        if (!swappers.compareAndSet(fileId, null, swapper)) {
-            delegate.close();
-            throw new IllegalStateException("file id " + fileId + " is already mapped through the NVM tier");
-        }
+        swappers.set(fileId, swapper); // free, checked above: only this method, under lifecycle, takes an id
         return swapper;
     }
 

@@ -914,6 +914,26 @@ class NvmSwapStoreTest {
     }
 
     /**
+     * A file id the tier has mapped already is refused before the file is opened, naming the file under it: refused
+     * after, the file was opened (created, with {@code create}) and closed again, and a failure of that close was thrown
+     * in place of the refusal.
+     */
+    @Test
+    void aFileIdAlreadyMappedIsRefusedNamingItsFileBeforeTheNewFileIsOpened() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            store.create(FILE_A, 3, PAGE, true);
+
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> store.create(FILE_B, 3, PAGE, true));
+
+            assertTrue(refused.getMessage().contains("file id 3") && refused.getMessage().contains(FILE_A.toString()),
+                refused.getMessage());
+            assertFalse(files.files.containsKey(FILE_B), "b.db was not opened, nor created");
+            store.create(FILE_B, 4, PAGE, true).close();
+        }
+    }
+
+    /**
      * A tier needs its settings and the files behind it: built with no file factory it opened (its device's memory
      * taken), failed each map with a bare NullPointerException from inside, and its close with one, after freeing.
      */
