@@ -260,8 +260,11 @@ public final class NvmDevice implements AutoCloseable {
         }
     }
 
-    /** Test hook: the next {@code n} host writes fail with an {@link IOException}. */
+    /** Test hook: the next {@code n} host writes fail with an {@link IOException}; 0 cancels what is left. */
     public void failNextWrites(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("the count of NVM writes to fail must not be negative: n=" + n);
+        }
         writesToFail.set(n);
     }
 

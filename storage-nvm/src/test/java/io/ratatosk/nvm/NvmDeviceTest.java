@@ -221,6 +221,20 @@ class NvmDeviceTest {
         }
     }
 
+    /** A negative count of writes to fail is refused, naming it: taken, it failed none, and a test injecting it passed. */
+    @Test
+    void aNegativeCountOfWritesToFailIsRefusedNamingIt() throws IOException {
+        try (NvmDevice device = new NvmDevice(config(4).remapping(Remapping.NONE).build());
+             OffHeapPages pages = new OffHeapPages(PAGE)) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> device.failNextWrites(-1));
+            assertTrue(refused.getMessage().contains("n=-1"), refused.getMessage());
+            device.failNextWrites(1);
+            device.failNextWrites(0); // cancels
+            device.write(0, pages.allocate(), PAGE);
+            assertEquals(0, device.stats().failedWrites());
+        }
+    }
+
     @Test
     void projectedLifetimeIsEnduranceOverMaxWearPerSecondOfRun() throws IOException {
         try (NvmDevice device = new NvmDevice(config(4).endurance(1_000).remapping(Remapping.NONE).build());
