@@ -193,6 +193,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         if (closed) {
             throw new IllegalStateException("NVM swap store is closed");
         }
+        // before the file factory, which got the null and failed as it could (a bare NullPointerException)
+        Objects.requireNonNull(file, "file: the path of the file to map through the NVM tier");
         if (fileId < 0 || fileId > PageKey.MAX_FILE_ID) {
             // Before the file is opened: a refused id leaves nothing open.
             throw new IllegalArgumentException("file id must be in [0, " + PageKey.MAX_FILE_ID + "] (the NVM tier keys"

@@ -948,6 +948,16 @@ class NvmSwapStoreTest {
         assertEquals(liveBefore, NvmDevice.liveBytes(), "no device memory kept");
     }
 
+    /** A null file is refused naming it, before the file factory is asked: it got the null, and failed as it could. */
+    @Test
+    void aNullFileIsRefusedNamingItBeforeTheFileFactoryIsAsked() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            NullPointerException refused = assertThrows(NullPointerException.class, () -> store.create(null, 0, PAGE, true));
+            assertTrue(String.valueOf(refused.getMessage()).contains("file"), "names the argument: " + refused.getMessage());
+            store.create(FILE_A, 0, PAGE, true).close(); // the id stays free
+        }
+    }
+
     @Test
     void everySwapInIsReportedToTheListener() throws IOException {
         try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
