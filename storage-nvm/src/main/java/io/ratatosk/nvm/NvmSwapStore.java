@@ -869,7 +869,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         return config.writeAware() ? new WriteAwareness(slots) : null;
     }
 
-    /** Counters and the two occupancy figures, read without scanning the slots (the metrics ask often). */
+    /**
+     * Counters and the two occupancy figures, read without scanning the tier's slots; the device's part
+     * ({@link NvmDevice#stats()}) does walk one wear counter per physical slot for the maximum and mean wear, so a
+     * caller polling often (a metrics scrape) reads the tier's counters elsewhere: JMX reads the page cache's stats
+     * without the tier.
+     */
     public NvmTierStats stats() {
         int resident = index.size();
         long dirty = dirtySlots.get();
