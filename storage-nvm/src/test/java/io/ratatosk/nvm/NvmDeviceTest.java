@@ -112,16 +112,20 @@ class NvmDeviceTest {
                 .remapping(Remapping.NONE).build());
                  OffHeapPages pages = new OffHeapPages(PAGE)) {
                 long buffer = pages.allocate();
+                long start = System.nanoTime();
                 for (int i = 0; i < 100; i++) {
                     device.write(i % 4, buffer, PAGE);
                     device.read(i % 4, buffer, PAGE);
                 }
+                long elapsed = System.nanoTime() - start;
                 NvmStats s = device.stats();
                 assertEquals(100 * profile.readPageNanos(PAGE) + 100 * profile.writePageNanos(PAGE), s.modeledDeviceNanos());
                 System.out.printf("%s: modeled %d us, injected %d us, ratio %.2f%n", profile.flagValue(),
                     s.modeledDeviceNanos() / 1000, s.injectedNanos() / 1000, s.injectedToModeled());
                 assertTrue(s.injectedNanos() >= 0.9 * s.modeledDeviceNanos(), "injected " + s.injectedNanos());
-                assertTrue(s.injectedNanos() < 100L * s.modeledDeviceNanos(), "injected " + s.injectedNanos());
+                // not a bound on the waits' overshoot (a loaded machine parks long), but on the count: no wait is
+                // counted twice or counted longer than it was
+                assertTrue(s.injectedNanos() <= elapsed, "injected " + s.injectedNanos() + " in " + elapsed + " ns");
             }
         }
     }
