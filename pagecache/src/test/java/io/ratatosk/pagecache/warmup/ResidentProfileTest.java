@@ -117,14 +117,23 @@ class ResidentProfileTest {
         }
     }
 
+    /** A write takes the first temporary name no file has: a live write's file there is never written. */
     @Test
-    void eachWriteHasATemporaryFileOfItsOwn() {
+    void eachWriteHasATemporaryFileOfItsOwn() throws Exception {
         Path file = dir.resolve("data.db");
-        Path one = ResidentProfile.tempPathFor(file);
-        Path two = ResidentProfile.tempPathFor(file);
-        assertNotEquals(one, two);
-        assertTrue(one.getFileName().toString().startsWith("data.db" + ResidentProfile.SUFFIX + "."), one.toString());
-        assertTrue(one.getFileName().toString().endsWith(ResidentProfile.TEMP_SUFFIX), one.toString());
+        Path first = ResidentProfile.tempPathFor(file, 0);
+        assertEquals("data.db" + ResidentProfile.SUFFIX + ".0" + ResidentProfile.TEMP_SUFFIX, first.getFileName().toString());
+        assertNotEquals(first, ResidentProfile.tempPathFor(file, 1));
+        byte[] another = "RTSKPROF another write".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Files.write(first, another);
+        List<Path> renamedFrom = new ArrayList<>();
+        sample().writeFor(file, (from, to) -> {
+            renamedFrom.add(from);
+            ResidentProfile.Rename.ATOMIC.move(from, to);
+        });
+        assertEquals(List.of(ResidentProfile.tempPathFor(file, 1)), renamedFrom);
+        assertArrayEquals(another, Files.readAllBytes(first), "the other write's file is untouched");
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
     }
 
     /**
@@ -165,6 +174,34 @@ class ResidentProfileTest {
         bytes[bytes.length - 10] ^= 0x10; // in the last page id, past the ones kept
         Files.write(ResidentProfile.pathFor(file), bytes);
         assertThrows(ProfileException.class, () -> ResidentProfile.readFor(file, 1));
+    }
+
+    /**
+     * A write that died before its rename (a crash, a kill) left its temporary file beside the store for good: nothing
+     * removed one. The map's read of the profile removes those of this profile's temporary names that no live write can
+     * hold (untouched for long) and that hold what a write of a profile begins with (nothing, or the profile's magic):
+     * a recent one may be another process's write in progress, and one that begins otherwise is not ours to remove.
+     */
+    @Test
+    void theMapRemovesTemporaryFilesOfWritesThatDied() throws Exception {
+        Path file = dir.resolve("data.db");
+        sample().writeFor(file);
+        byte[] profile = Files.readAllBytes(ResidentProfile.pathFor(file));
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        Path cut = Files.write(dir.resolve("data.db.cacheprof.0.tmp"), Arrays.copyOf(profile, 20));
+        Path empty = Files.write(dir.resolve("data.db.cacheprof.5.tmp"), new byte[0]);
+        Path live = Files.write(dir.resolve("data.db.cacheprof.3.tmp"), Arrays.copyOf(profile, 20));
+        Path notOurs = Files.write(dir.resolve("data.db.cacheprof.7.tmp"), new byte[4096]);
+        for (Path old : List.of(cut, empty, notOurs)) {
+            Files.setLastModifiedTime(old, longAgo);
+        }
+
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
+        assertFalse(Files.exists(cut), "a write cut short long ago is removed");
+        assertFalse(Files.exists(empty), "a write that died before its first byte long ago is removed");
+        assertTrue(Files.exists(live), "a recent write may be live: left");
+        assertTrue(Files.exists(notOurs), "a file that no profile's write begins as is left");
     }
 
     @Test
