@@ -399,7 +399,7 @@ public final class ResidentProfile {
                     temp = candidate;
                 } catch (FileAlreadyExistsException e) {
                     if (n == TEMP_NAMES - 1) {
-                        throw e; // as many writes under way, or left by crashes not yet an hour ago
+                        throw everyTempNameTaken(file);
                     }
                 }
             }
@@ -421,6 +421,17 @@ public final class ResidentProfile {
                 }
             }
         }
+    }
+
+    /**
+     * Why no write of {@code file}'s profile could begin, naming every temporary name: the last name's bare
+     * FileAlreadyExistsException sent the operator to one file of sixteen.
+     */
+    private static FileAlreadyExistsException everyTempNameTaken(Path file) {
+        return new FileAlreadyExistsException(tempPathFor(file, 0).toString(), null, "all " + TEMP_NAMES
+            + " temporary names of the profile, this one to " + tempPathFor(file, TEMP_NAMES - 1).getFileName() + ", are"
+            + " taken: by writes under way, by writes that died less than an hour ago (a map removes those once older),"
+            + " or by files that are no profile's (move those away)");
     }
 
     /**

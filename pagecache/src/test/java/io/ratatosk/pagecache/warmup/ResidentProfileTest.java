@@ -177,6 +177,31 @@ class ResidentProfileTest {
     }
 
     /**
+     * A write that finds every temporary name taken (writes under way, or what writes that died less than an hour ago
+     * left) fails naming them all and why: it once failed with a bare FileAlreadyExistsException naming the last name
+     * only, which sent the operator to one file of sixteen, as if that were the profile's trouble.
+     */
+    @Test
+    void aWriteThatFindsEveryTemporaryNameTakenSaysWhichAndWhy() throws Exception {
+        Path file = dir.resolve("data.db");
+        ResidentProfile old = new ResidentProfile(4096, 10, "k", new long[] {1, 2, 3});
+        old.writeFor(file);
+        byte[] cut = Arrays.copyOf(old.encode(), 12);
+        for (int n = 0; n < 16; n++) {
+            Files.write(ResidentProfile.tempPathFor(file, n), cut);
+        }
+
+        IOException taken = assertThrows(IOException.class, () -> sample().writeFor(file));
+        String message = taken.getMessage();
+        assertTrue(message.contains(ResidentProfile.tempPathFor(file, 0).toString()) && message.contains(".15.tmp")
+            && message.contains("16") && message.contains("an hour"), message);
+        for (int n = 0; n < 16; n++) {
+            assertArrayEquals(cut, Files.readAllBytes(ResidentProfile.tempPathFor(file, n)), "another write's file, untouched");
+        }
+        assertArrayEquals(new long[] {1, 2, 3}, ResidentProfile.readFor(file).pages(), "the old profile is left");
+    }
+
+    /**
      * A write that died before its rename (a crash, a kill) left its temporary file beside the store for good: nothing
      * removed one. The map's read of the profile removes those of this profile's temporary names that no live write can
      * hold (untouched for long) and that hold what a write of a profile begins with (nothing, or the profile's magic):
