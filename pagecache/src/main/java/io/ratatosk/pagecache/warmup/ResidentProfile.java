@@ -34,7 +34,8 @@ import java.util.zip.CRC32;
  * that is free, created new, so that no file already there is ever written: a store's own file, or another writer's
  * temporary file), forced, then renamed over the old profile, so a crash at any point leaves either the old profile or
  * the new one, never a torn one, and two writers of one profile (two caches mapping the file) each rename a whole one.
- * A crash leaves its temporary file behind: the next read of the profile (at the next map) removes it once it is old.
+ * A crash leaves its temporary file behind: the next read of the profile (at the next map), or a write that finds all
+ * 16 names taken, removes it once it is old.
  */
 public final class ResidentProfile {
     /** The suffix of a profile's file name, after the data file's. */
@@ -392,15 +393,23 @@ public final class ResidentProfile {
             // store's own file of that name that began with zeros, as a sparse or fresh one does, was cut to the
             // profile and renamed away, and two caches profiling one file tore each other's profile).
             FileChannel channel = null;
+            boolean deadWritesRemoved = false;
             for (int n = 0; channel == null; n++) {
+                if (n == TEMP_NAMES) {
+                    if (deadWritesRemoved) {
+                        throw everyTempNameTaken(file);
+                    }
+                    // Not only at a map: a file mapped once for a long run would have no profile written until the next.
+                    removeDeadWrites(file);
+                    deadWritesRemoved = true;
+                    n = 0;
+                }
                 Path candidate = tempPathFor(file, n);
                 try {
                     channel = UninterruptibleFileChannels.open(candidate, true, StandardOpenOption.CREATE_NEW);
                     temp = candidate;
                 } catch (FileAlreadyExistsException e) {
-                    if (n == TEMP_NAMES - 1) {
-                        throw everyTempNameTaken(file);
-                    }
+                    // taken: the next name
                 }
             }
             try (FileChannel out = channel) {
@@ -430,8 +439,8 @@ public final class ResidentProfile {
     private static FileAlreadyExistsException everyTempNameTaken(Path file) {
         return new FileAlreadyExistsException(tempPathFor(file, 0).toString(), null, "all " + TEMP_NAMES
             + " temporary names of the profile, this one to " + tempPathFor(file, TEMP_NAMES - 1).getFileName() + ", are"
-            + " taken: by writes under way, by writes that died less than an hour ago (a map removes those once older),"
-            + " or by files that are no profile's (move those away)");
+            + " taken: by writes under way, by writes that died less than an hour ago (removed once older, by a map or a"
+            + " write), or by files that are no profile's (move those away)");
     }
 
     /**

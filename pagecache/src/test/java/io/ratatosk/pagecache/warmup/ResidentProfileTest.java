@@ -202,6 +202,28 @@ class ResidentProfileTest {
     }
 
     /**
+     * A write that finds every temporary name taken by writes that died long ago removes those and writes: only a map
+     * removed them, so a file mapped once for a long run (a server's store) whose names were all taken at its map, by
+     * leftovers then younger than an hour, had no profile written for the rest of the run.
+     */
+    @Test
+    void aWriteThatFindsEveryTemporaryNameTakenByDeadWritesRemovesThemAndWrites() throws Exception {
+        Path file = dir.resolve("data.db");
+        byte[] cut = Arrays.copyOf(sample().encode(), 12);
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        for (int n = 0; n < 16; n++) {
+            Files.setLastModifiedTime(Files.write(ResidentProfile.tempPathFor(file, n), cut), longAgo);
+        }
+
+        sample().writeFor(file);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(ResidentProfile.pathFor(file)), files.toList(), "the dead writes' files are gone");
+        }
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
+    }
+
+    /**
      * A write that died before its rename (a crash, a kill) left its temporary file beside the store for good: nothing
      * removed one. The map's read of the profile removes those of this profile's temporary names that no live write can
      * hold (untouched for long) and that hold what a write of a profile begins with (nothing, or the profile's magic):
