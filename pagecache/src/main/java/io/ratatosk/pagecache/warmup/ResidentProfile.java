@@ -48,7 +48,11 @@ public final class ResidentProfile {
     private static final int TEMP_NAMES = 16;
     /**
      * How long a temporary file stays untouched before it is taken for a dead write's: a live write creates, writes,
-     * forces and renames it in far less. Should a write stall longer, its removal costs that write only (its rename fails).
+     * forces and renames it in far less. Judged by this machine's clock against the file's modification time, which a
+     * network file system's server sets (a server clock lagging by more makes a live write look dead). Should a write
+     * stall longer, its removal fails that write, or, once another write has taken the name, that other one, after the
+     * stalled write's rename moved its file (perhaps still being written) over the profile: a profile is lost, a torn
+     * one refused by its CRC, never store data.
      */
     static final long DEAD_WRITE_MILLIS = 3_600_000;
     /**
