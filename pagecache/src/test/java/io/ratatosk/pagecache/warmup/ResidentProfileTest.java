@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -249,6 +250,46 @@ class ResidentProfileTest {
         assertFalse(Files.exists(empty), "a write that died before its first byte long ago is removed");
         assertTrue(Files.exists(live), "a recent write may be live: left");
         assertTrue(Files.exists(notOurs), "a file that no profile's write begins as is left");
+    }
+
+    /**
+     * Only a regular file under a temporary name is ever removed, and nothing else there is opened: a link (to a dead
+     * write's file elsewhere, which is no leftover of this profile), a folder or a named pipe of that name, however old,
+     * is left, and the map reads the profile past them (a named pipe opened to be read would wait for a writer for ever);
+     * a write takes a name none of them has.
+     */
+    @Test
+    void theMapLeavesWhatIsNoRegularFileUnderATemporaryName() throws Exception {
+        Path file = dir.resolve("data.db");
+        sample().writeFor(file);
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        Path linked = Files.write(elsewhere.resolve("cut"), Arrays.copyOf(Files.readAllBytes(ResidentProfile.pathFor(file)), 20));
+        Files.setLastModifiedTime(linked, longAgo);
+        Path link = Files.createSymbolicLink(ResidentProfile.tempPathFor(file, 0), linked);
+        Files.getFileAttributeView(link, java.nio.file.attribute.BasicFileAttributeView.class,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS).setTimes(longAgo, null, null);
+        Path folder = Files.createDirectory(ResidentProfile.tempPathFor(file, 1));
+        Files.setLastModifiedTime(folder, longAgo);
+        Path pipe = ResidentProfile.tempPathFor(file, 2);
+        // touch -h: Files.setLastModifiedTime opens the file to set its times, and an open of a named pipe waits for ever
+        boolean piped = new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor() == 0;
+        if (piped) {
+            new ProcessBuilder("touch", "-h", "-d", "2 days ago", pipe.toString()).start().waitFor();
+        }
+
+        assertTimeoutPreemptively(java.time.Duration.ofMinutes(1),
+            () -> assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages()));
+        assertTrue(Files.isSymbolicLink(link) && Files.exists(linked), "the link and what it links to are left");
+        assertTrue(Files.isDirectory(folder), "the folder is left");
+        assertTrue(!piped || Files.exists(pipe, java.nio.file.LinkOption.NOFOLLOW_LINKS), "the pipe is left");
+        List<Path> renamedFrom = new ArrayList<>();
+        sample().writeFor(file, (from, to) -> {
+            renamedFrom.add(from);
+            ResidentProfile.Rename.ATOMIC.move(from, to);
+        });
+        assertEquals(List.of(ResidentProfile.tempPathFor(file, piped ? 3 : 2)), renamedFrom);
     }
 
     @Test
