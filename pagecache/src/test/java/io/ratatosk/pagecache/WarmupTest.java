@@ -292,17 +292,26 @@ class WarmupTest {
         }
     }
 
+    /**
+     * Crashes left writes cut short, never renamed, under the profile's temporary names: the old profile is used, the
+     * map removes the leftover of a crash long ago (one stayed beside the store for good), and one of a crash minutes
+     * ago, which may as well be another process's write in progress, is left and written around.
+     */
     @Test
     void aCrashThatLeftATemporaryProfileLeavesTheOldOneUsable() throws Exception {
-        Path temp = ResidentProfile.pathFor(file).resolveSibling(ResidentProfile.pathFor(file).getFileName() + ".tmp");
         byte[] profile = Files.readAllBytes(ResidentProfile.pathFor(file));
-        Files.write(temp, Arrays.copyOf(profile, 7)); // a write cut short by the crash, never renamed
+        Path longAgo = Files.write(dir.resolve("store.db.cacheprof.0.tmp"), Arrays.copyOf(profile, 7));
+        Files.setLastModifiedTime(longAgo, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
+            - TimeUnit.DAYS.toMillis(1)));
+        Path recent = Files.write(dir.resolve("store.db.cacheprof.1.tmp"), Arrays.copyOf(profile, 7));
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            assertFalse(Files.exists(longAgo), "the map removed what a crash long ago left");
             awaitIdle(cache);
             assertEquals(PROFILED, cache.stats().io().pagesReheated());
         }
         assertEquals(List.of(), warnings);
-        assertEquals(PROFILED, ResidentProfile.readFor(file).size(), "the next profile replaced both");
+        assertEquals(PROFILED, ResidentProfile.readFor(file).size(), "the next profile replaced the old one");
+        assertTrue(Files.exists(recent), "a recent one is left");
     }
 
     /**

@@ -22,7 +22,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 
 /**
@@ -31,17 +30,31 @@ import java.util.zip.CRC32;
  * page size, its page count and file key when the profile was taken), the page ids in increasing order as
  * variable-length deltas (one or two bytes each for a dense set), and a CRC-32 of everything before it.
  *
- * <p>Written atomically: to a temporary file of its own ({@code <file>.cacheprof.<random>.tmp}, created new, so
- * that no file already there is ever written: a store's own file, or another writer's temporary file), forced,
- * then renamed over the old profile, so a crash at any point leaves either the old profile or the new one, never
- * a torn one, and two writers of one profile (two caches mapping the file) each rename a whole one.
+ * <p>Written atomically: to a temporary file of its own ({@code <file>.cacheprof.<n>.tmp}, the first of 16 names
+ * that is free, created new, so that no file already there is ever written: a store's own file, or another writer's
+ * temporary file), forced, then renamed over the old profile, so a crash at any point leaves either the old profile or
+ * the new one, never a torn one, and two writers of one profile (two caches mapping the file) each rename a whole one.
+ * A crash leaves its temporary file behind: the next read of the profile (at the next map), or a write that finds all
+ * 16 names taken, removes it once it is old.
  */
 public final class ResidentProfile {
     /** The suffix of a profile's file name, after the data file's. */
     public static final String SUFFIX = ".cacheprof";
     static final String TEMP_SUFFIX = ".tmp";
-    /** Tries at a temporary file name no file has yet; each name is 32 random bits, so more than one is rare. */
-    private static final int TEMP_NAME_TRIES = 16;
+    /**
+     * The temporary names of one profile, as many writers as may write it at once (each cache that maps the file): few,
+     * so that a read can look at each for a dead write's leftover without listing the folder.
+     */
+    private static final int TEMP_NAMES = 16;
+    /**
+     * How long a temporary file stays untouched before it is taken for a dead write's: a live write creates, writes,
+     * forces and renames it in far less. Judged by this machine's clock against the file's modification time, which a
+     * network file system's server sets (a server clock lagging by more makes a live write look dead). Should a write
+     * stall longer, its removal fails that write, or, once another write has taken the name, that other one, after the
+     * stalled write's rename moved its file (perhaps still being written) over the profile: a profile is lost, a torn
+     * one refused by its CRC, never store data.
+     */
+    static final long DEAD_WRITE_MILLIS = 3_600_000;
     /**
      * The most bytes a profile read takes: more than any byte array holds, which {@link #encode} writes a profile into.
      * A larger file (a sparse one, say) is no profile this code wrote, and is not read through at the map.
@@ -97,13 +110,11 @@ public final class ResidentProfile {
     }
 
     /**
-     * A temporary file name for a new profile of {@code file}, beside it: random, so that each write has its own; 8 hex
-     * digits, so that the name is at most 13 characters longer than the profile's (a file system's name limit, 255 on
-     * most, must hold both).
+     * Temporary name {@code n} (of {@link #TEMP_NAMES}) for a new profile of {@code file}, beside it: at most 7 characters
+     * longer than the profile's (a file system's name limit, 255 on most, must hold both).
      */
-    static Path tempPathFor(Path file) {
-        return file.resolveSibling(file.getFileName() + SUFFIX + "." + Integer.toHexString(ThreadLocalRandom.current().nextInt())
-            + TEMP_SUFFIX);
+    static Path tempPathFor(Path file, int n) {
+        return file.resolveSibling(file.getFileName() + SUFFIX + "." + n + TEMP_SUFFIX);
     }
 
     public int filePageSize() {
@@ -386,15 +397,23 @@ public final class ResidentProfile {
             // store's own file of that name that began with zeros, as a sparse or fresh one does, was cut to the
             // profile and renamed away, and two caches profiling one file tore each other's profile).
             FileChannel channel = null;
-            for (int attempt = 1; channel == null; attempt++) {
-                Path candidate = tempPathFor(file);
+            boolean deadWritesRemoved = false;
+            for (int n = 0; channel == null; n++) {
+                if (n == TEMP_NAMES) {
+                    if (deadWritesRemoved) {
+                        throw everyTempNameTaken(file);
+                    }
+                    // Not only at a map: a file mapped once for a long run would have no profile written until the next.
+                    removeDeadWrites(file);
+                    deadWritesRemoved = true;
+                    n = 0;
+                }
+                Path candidate = tempPathFor(file, n);
                 try {
                     channel = UninterruptibleFileChannels.open(candidate, true, StandardOpenOption.CREATE_NEW);
                     temp = candidate;
                 } catch (FileAlreadyExistsException e) {
-                    if (attempt == TEMP_NAME_TRIES) {
-                        throw e;
-                    }
+                    // taken: the next name
                 }
             }
             try (FileChannel out = channel) {
@@ -418,6 +437,17 @@ public final class ResidentProfile {
     }
 
     /**
+     * Why no write of {@code file}'s profile could begin, naming every temporary name: the last name's bare
+     * FileAlreadyExistsException sent the operator to one file of sixteen.
+     */
+    private static FileAlreadyExistsException everyTempNameTaken(Path file) {
+        return new FileAlreadyExistsException(tempPathFor(file, 0).toString(), null, "all " + TEMP_NAMES
+            + " temporary names of the profile, this one to " + tempPathFor(file, TEMP_NAMES - 1).getFileName() + ", are"
+            + " taken: by writes under way, by writes that died less than an hour ago (removed once older, by a map or a"
+            + " write), or by files that are no profile's (move those away)");
+    }
+
+    /**
      * Throws unless {@code path} is absent or a profile (a regular file that begins with the magic). A profile replaces
      * only a profile: a store may have a file of its own under that name, mapped or not, and a rename over it would
      * lose its data (it once did). Something that is no regular file (a folder, a named pipe, a device) is not even
@@ -437,6 +467,16 @@ public final class ResidentProfile {
             throw new IOException(path + " exists and is not a regular file, so it is no resident-page profile and is left"
                 + " as it is; move it away to let the profile be written there");
         }
+        byte[] head = head(path);
+        if (!Arrays.equals(head, MAGIC)) {
+            throw new IOException(path + " exists and is not a resident-page profile (it does not begin with \""
+                + new String(MAGIC, StandardCharsets.US_ASCII) + "\"), so it is left as it is; move it away to let the"
+                + " profile be written there");
+        }
+    }
+
+    /** The first bytes of {@code path}, as many as the magic has, or fewer if the file is shorter. */
+    private static byte[] head(Path path) throws IOException {
         byte[] head = new byte[MAGIC.length];
         int length = 0;
         // A RandomAccessFile, as its reads are not interruptible as a channel's are.
@@ -445,10 +485,30 @@ public final class ResidentProfile {
                 length += n;
             }
         }
-        if (length != head.length || !Arrays.equals(head, MAGIC)) {
-            throw new IOException(path + " exists and is not a resident-page profile (it does not begin with \""
-                + new String(MAGIC, StandardCharsets.US_ASCII) + "\"), so it is left as it is; move it away to let the"
-                + " profile be written there");
+        return Arrays.copyOf(head, length);
+    }
+
+    /**
+     * Removes the temporary files of writes of {@code file}'s profile that died before their rename (a crash, a kill):
+     * those untouched for {@link #DEAD_WRITE_MILLIS} that hold what such a write begins with (nothing, or the start of a
+     * profile). A recent one may be a live write of another process, and one that begins otherwise is not ours (a store's
+     * own file of that name): both are left. Best effort: a leftover that cannot be looked at or removed stays.
+     */
+    private static void removeDeadWrites(Path file) {
+        long deadBefore = System.currentTimeMillis() - DEAD_WRITE_MILLIS;
+        for (int n = 0; n < TEMP_NAMES; n++) {
+            Path temp = tempPathFor(file, n);
+            try {
+                BasicFileAttributes attributes = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                if (attributes.isRegularFile() && attributes.lastModifiedTime().toMillis() < deadBefore) {
+                    byte[] head = head(temp);
+                    if (Arrays.equals(head, 0, head.length, MAGIC, 0, head.length)) {
+                        Files.deleteIfExists(temp);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // absent, mostly; a leftover is not worth failing the map for
+            }
         }
     }
 
@@ -464,7 +524,8 @@ public final class ResidentProfile {
     /**
      * The profile of {@code file} with at most its first {@code maxPages} page ids (a cache reheats no more pages than it
      * has frames), or null if it has none. The whole profile is read and checked, but only those ids are kept: a profile
-     * of a million pages once took 16 bytes a page of heap at the map of a cache of 64 frames.
+     * of a million pages once took 16 bytes a page of heap at the map of a cache of 64 frames. Removes what writes of the
+     * profile that died left behind, first: the map this is read at is the first chance after a crash.
      *
      * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
      */
@@ -472,6 +533,7 @@ public final class ResidentProfile {
         if (maxPages < 0) {
             throw new IllegalArgumentException("maxPages must not be negative: " + maxPages);
         }
+        removeDeadWrites(file);
         Path path = pathFor(file);
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);

@@ -20,10 +20,12 @@ public final class IdIndex {
     private final int[] slots;
     private final int mask;
     private final int shift;
+    private final int maxEntries;
     private int size;
 
     public IdIndex(int maxEntries) {
         int tableSize = cellsFor(maxEntries);
+        this.maxEntries = maxEntries;
         this.keys = new int[tableSize];
         this.slots = new int[tableSize];
         this.mask = tableSize - 1;
@@ -47,34 +49,59 @@ public final class IdIndex {
         return (id * 0x9E3779B9) >>> shift; // the product's top bits
     }
 
-    /** The slot of {@code id}, or -1. */
+    /** The slot of {@code id}, or -1 (for 0 too, which is never held). */
     public int get(int id) {
         for (int i = home(id); ; i = (i + 1) & mask) {
-            if (keys[i] == id) {
-                return slots[i];
-            }
-            if (keys[i] == EMPTY) {
+            int key = keys[i];
+            if (key == EMPTY) { // first: 0 would match an empty cell and return the slot a removed id left there
                 return -1;
+            }
+            if (key == id) {
+                return slots[i];
             }
         }
     }
 
-    /** Adds {@code id}, which must be absent. */
+    /**
+     * Adds {@code id}, which must be absent.
+     *
+     * @throws IllegalArgumentException for id 0 (the empty cell's mark) or an id held already
+     * @throws IllegalStateException    when the index holds the {@code maxEntries} ids it was sized for (a full table's
+     *                                  probe never ends)
+     */
     public void put(int id, int slot) {
+        if (id == EMPTY) {
+            throw new IllegalArgumentException("an id index holds non-zero ids only: id=0");
+        }
+        if (size == maxEntries) {
+            throw new IllegalStateException("an id index sized for " + maxEntries + " ids is full: id=" + id);
+        }
         int i = home(id);
-        while (keys[i] != EMPTY) {
-            i = (i + 1) & mask;
+        for (int key; (key = keys[i]) != EMPTY; i = (i + 1) & mask) {
+            if (key == id) {
+                throw new IllegalArgumentException("the id index holds id=" + id + " already, at slot " + slots[i]);
+            }
         }
         keys[i] = id;
         slots[i] = slot;
         size++;
     }
 
-    /** Removes {@code id}, which must be present. */
+    /**
+     * Removes {@code id}, which must be present.
+     *
+     * @throws IllegalArgumentException for an id not held (0 included): its probe once circled the table for ever
+     */
     public void remove(int id) {
         int i = home(id);
-        while (keys[i] != id) {
-            i = (i + 1) & mask;
+        for (; ; i = (i + 1) & mask) {
+            int key = keys[i];
+            if (key == EMPTY) { // first, as in get: 0 would match an empty cell
+                throw new IllegalArgumentException("the id index does not hold id=" + id);
+            }
+            if (key == id) {
+                break;
+            }
         }
         int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {

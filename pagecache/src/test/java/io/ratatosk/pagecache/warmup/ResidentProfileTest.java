@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -117,14 +118,23 @@ class ResidentProfileTest {
         }
     }
 
+    /** A write takes the first temporary name no file has: a live write's file there is never written. */
     @Test
-    void eachWriteHasATemporaryFileOfItsOwn() {
+    void eachWriteHasATemporaryFileOfItsOwn() throws Exception {
         Path file = dir.resolve("data.db");
-        Path one = ResidentProfile.tempPathFor(file);
-        Path two = ResidentProfile.tempPathFor(file);
-        assertNotEquals(one, two);
-        assertTrue(one.getFileName().toString().startsWith("data.db" + ResidentProfile.SUFFIX + "."), one.toString());
-        assertTrue(one.getFileName().toString().endsWith(ResidentProfile.TEMP_SUFFIX), one.toString());
+        Path first = ResidentProfile.tempPathFor(file, 0);
+        assertEquals("data.db" + ResidentProfile.SUFFIX + ".0" + ResidentProfile.TEMP_SUFFIX, first.getFileName().toString());
+        assertNotEquals(first, ResidentProfile.tempPathFor(file, 1));
+        byte[] another = "RTSKPROF another write".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Files.write(first, another);
+        List<Path> renamedFrom = new ArrayList<>();
+        sample().writeFor(file, (from, to) -> {
+            renamedFrom.add(from);
+            ResidentProfile.Rename.ATOMIC.move(from, to);
+        });
+        assertEquals(List.of(ResidentProfile.tempPathFor(file, 1)), renamedFrom);
+        assertArrayEquals(another, Files.readAllBytes(first), "the other write's file is untouched");
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
     }
 
     /**
@@ -165,6 +175,121 @@ class ResidentProfileTest {
         bytes[bytes.length - 10] ^= 0x10; // in the last page id, past the ones kept
         Files.write(ResidentProfile.pathFor(file), bytes);
         assertThrows(ProfileException.class, () -> ResidentProfile.readFor(file, 1));
+    }
+
+    /**
+     * A write that finds every temporary name taken (writes under way, or what writes that died less than an hour ago
+     * left) fails naming them all and why: it once failed with a bare FileAlreadyExistsException naming the last name
+     * only, which sent the operator to one file of sixteen, as if that were the profile's trouble.
+     */
+    @Test
+    void aWriteThatFindsEveryTemporaryNameTakenSaysWhichAndWhy() throws Exception {
+        Path file = dir.resolve("data.db");
+        ResidentProfile old = new ResidentProfile(4096, 10, "k", new long[] {1, 2, 3});
+        old.writeFor(file);
+        byte[] cut = Arrays.copyOf(old.encode(), 12);
+        for (int n = 0; n < 16; n++) {
+            Files.write(ResidentProfile.tempPathFor(file, n), cut);
+        }
+
+        IOException taken = assertThrows(IOException.class, () -> sample().writeFor(file));
+        String message = taken.getMessage();
+        assertTrue(message.contains(ResidentProfile.tempPathFor(file, 0).toString()) && message.contains(".15.tmp")
+            && message.contains("16") && message.contains("an hour"), message);
+        for (int n = 0; n < 16; n++) {
+            assertArrayEquals(cut, Files.readAllBytes(ResidentProfile.tempPathFor(file, n)), "another write's file, untouched");
+        }
+        assertArrayEquals(new long[] {1, 2, 3}, ResidentProfile.readFor(file).pages(), "the old profile is left");
+    }
+
+    /**
+     * A write that finds every temporary name taken by writes that died long ago removes those and writes: only a map
+     * removed them, so a file mapped once for a long run (a server's store) whose names were all taken at its map, by
+     * leftovers then younger than an hour, had no profile written for the rest of the run.
+     */
+    @Test
+    void aWriteThatFindsEveryTemporaryNameTakenByDeadWritesRemovesThemAndWrites() throws Exception {
+        Path file = dir.resolve("data.db");
+        byte[] cut = Arrays.copyOf(sample().encode(), 12);
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        for (int n = 0; n < 16; n++) {
+            Files.setLastModifiedTime(Files.write(ResidentProfile.tempPathFor(file, n), cut), longAgo);
+        }
+
+        sample().writeFor(file);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(ResidentProfile.pathFor(file)), files.toList(), "the dead writes' files are gone");
+        }
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
+    }
+
+    /**
+     * A write that died before its rename (a crash, a kill) left its temporary file beside the store for good: nothing
+     * removed one. The map's read of the profile removes those of this profile's temporary names that no live write can
+     * hold (untouched for long) and that hold what a write of a profile begins with (nothing, or the profile's magic):
+     * a recent one may be another process's write in progress, and one that begins otherwise is not ours to remove.
+     */
+    @Test
+    void theMapRemovesTemporaryFilesOfWritesThatDied() throws Exception {
+        Path file = dir.resolve("data.db");
+        sample().writeFor(file);
+        byte[] profile = Files.readAllBytes(ResidentProfile.pathFor(file));
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        Path cut = Files.write(dir.resolve("data.db.cacheprof.0.tmp"), Arrays.copyOf(profile, 20));
+        Path empty = Files.write(dir.resolve("data.db.cacheprof.5.tmp"), new byte[0]);
+        Path live = Files.write(dir.resolve("data.db.cacheprof.3.tmp"), Arrays.copyOf(profile, 20));
+        Path notOurs = Files.write(dir.resolve("data.db.cacheprof.7.tmp"), new byte[4096]);
+        for (Path old : List.of(cut, empty, notOurs)) {
+            Files.setLastModifiedTime(old, longAgo);
+        }
+
+        assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages());
+        assertFalse(Files.exists(cut), "a write cut short long ago is removed");
+        assertFalse(Files.exists(empty), "a write that died before its first byte long ago is removed");
+        assertTrue(Files.exists(live), "a recent write may be live: left");
+        assertTrue(Files.exists(notOurs), "a file that no profile's write begins as is left");
+    }
+
+    /**
+     * Only a regular file under a temporary name is ever removed, and nothing else there is opened: a link (to a dead
+     * write's file elsewhere, which is no leftover of this profile), a folder or a named pipe of that name, however old,
+     * is left, and the map reads the profile past them (a named pipe opened to be read would wait for a writer for ever);
+     * a write takes a name none of them has.
+     */
+    @Test
+    void theMapLeavesWhatIsNoRegularFileUnderATemporaryName() throws Exception {
+        Path file = dir.resolve("data.db");
+        sample().writeFor(file);
+        java.nio.file.attribute.FileTime longAgo = java.nio.file.attribute.FileTime.from(
+            java.time.Instant.now().minus(java.time.Duration.ofDays(1)));
+        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        Path linked = Files.write(elsewhere.resolve("cut"), Arrays.copyOf(Files.readAllBytes(ResidentProfile.pathFor(file)), 20));
+        Files.setLastModifiedTime(linked, longAgo);
+        Path link = Files.createSymbolicLink(ResidentProfile.tempPathFor(file, 0), linked);
+        Files.getFileAttributeView(link, java.nio.file.attribute.BasicFileAttributeView.class,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS).setTimes(longAgo, null, null);
+        Path folder = Files.createDirectory(ResidentProfile.tempPathFor(file, 1));
+        Files.setLastModifiedTime(folder, longAgo);
+        Path pipe = ResidentProfile.tempPathFor(file, 2);
+        // touch -h: Files.setLastModifiedTime opens the file to set its times, and an open of a named pipe waits for ever
+        boolean piped = new ProcessBuilder("mkfifo", pipe.toString()).start().waitFor() == 0;
+        if (piped) {
+            new ProcessBuilder("touch", "-h", "-d", "2 days ago", pipe.toString()).start().waitFor();
+        }
+
+        assertTimeoutPreemptively(java.time.Duration.ofMinutes(1),
+            () -> assertArrayEquals(sample().pages(), ResidentProfile.readFor(file).pages()));
+        assertTrue(Files.isSymbolicLink(link) && Files.exists(linked), "the link and what it links to are left");
+        assertTrue(Files.isDirectory(folder), "the folder is left");
+        assertTrue(!piped || Files.exists(pipe, java.nio.file.LinkOption.NOFOLLOW_LINKS), "the pipe is left");
+        List<Path> renamedFrom = new ArrayList<>();
+        sample().writeFor(file, (from, to) -> {
+            renamedFrom.add(from);
+            ResidentProfile.Rename.ATOMIC.move(from, to);
+        });
+        assertEquals(List.of(ResidentProfile.tempPathFor(file, piped ? 3 : 2)), renamedFrom);
     }
 
     @Test
