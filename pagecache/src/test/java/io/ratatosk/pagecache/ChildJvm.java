@@ -1,5 +1,7 @@
 package io.ratatosk.pagecache;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,6 +35,26 @@ public final class ChildJvm {
     /** Runs {@code main} with at most {@code maxHeap} of heap ({@code -Xmx}'s form: 16m) and waits for it. */
     public static Result run(Path dir, String maxHeap, Class<?> main, String... args) throws IOException, InterruptedException {
         return run(dir, maxHeap, List.of(), main, args);
+    }
+
+    /**
+     * Runs {@code main} as {@link #run(Path, String, Class, String...)} does, and fails, showing everything it printed,
+     * unless it exits with status 0: for a child that checks for itself and ends with {@link #exit}.
+     */
+    public static Result assertSucceeds(Path dir, String maxHeap, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        Result child = run(dir, maxHeap, main, args);
+        assertEquals(0, child.status(), child.output());
+        return child;
+    }
+
+    /**
+     * Ends a child's {@code main}, the test's verdict: status 1, printing {@code wrong}, where that says what was wrong;
+     * else status 0, printing {@code done}.
+     */
+    public static void exit(String wrong, String done) {
+        System.out.println(wrong.isEmpty() ? done : wrong);
+        System.exit(wrong.isEmpty() ? 0 : 1);
     }
 
     /** As {@link #run(Path, String, Class, String...)}, with {@code options} for the JVM ({@code --limit-modules ...}). */
