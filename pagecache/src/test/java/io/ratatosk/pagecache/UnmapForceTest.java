@@ -177,7 +177,7 @@ class UnmapForceTest {
                     letGo.countDown();
                     writerDone.countDown();
                 }
-            });
+            }, "writer of page 0");
             writer.start();
             await(pinned, "the writer pinned page 0");
             holdWriteOfPage2.set(true);
@@ -186,12 +186,12 @@ class UnmapForceTest {
                 IOException e = assertThrows(IOException.class, file::close);
                 assertTrue(e.getMessage().contains(path.toString()) && e.getCause() instanceof java.io.UncheckedIOException,
                     e.toString());
-                writer.join();
+                Waits.join(writer, "the writer");
                 assertNull(writerFailure.get());
                 assertTrue(file.numberOfCachedPages() > 0, "still mapped, page 0 still in the cache");
             }
             file.close();
-            writer.join();
+            Waits.join(writer, "the writer");
             assertNull(writerFailure.get());
             int lastWrite = -1;
             for (int i = 0; i < calls.size(); i++) {
