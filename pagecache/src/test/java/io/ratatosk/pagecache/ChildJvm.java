@@ -1,5 +1,7 @@
 package io.ratatosk.pagecache;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm {
     /** Generous: these children take seconds, but CI runs them on two loaded cores. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
-    /** How long a killed child's thread dump may take to arrive, once it has begun. */
-    private static final long DUMP_WAIT_MILLIS = 10_000;
+    /** How long a hung child's thread dump may take to arrive: the tests' bound, for a loaded machine. */
+    private static final long DUMP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(Waits.BOUND_SECONDS);
 
     private ChildJvm() {
     }
@@ -33,6 +35,26 @@ public final class ChildJvm {
     /** Runs {@code main} with at most {@code maxHeap} of heap ({@code -Xmx}'s form: 16m) and waits for it. */
     public static Result run(Path dir, String maxHeap, Class<?> main, String... args) throws IOException, InterruptedException {
         return run(dir, maxHeap, List.of(), main, args);
+    }
+
+    /**
+     * Runs {@code main} as {@link #run(Path, String, Class, String...)} does, and fails, showing everything it printed,
+     * unless it exits with status 0: for a child that checks for itself and ends with {@link #exit}.
+     */
+    public static Result assertSucceeds(Path dir, String maxHeap, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        Result child = run(dir, maxHeap, main, args);
+        assertEquals(0, child.status(), child.output());
+        return child;
+    }
+
+    /**
+     * Ends a child's {@code main}, the test's verdict: status 1, printing {@code wrong}, where that says what was wrong;
+     * else status 0, printing {@code done}.
+     */
+    public static void exit(String wrong, String done) {
+        System.out.println(wrong.isEmpty() ? done : wrong);
+        System.exit(wrong.isEmpty() ? 0 : 1);
     }
 
     /** As {@link #run(Path, String, Class, String...)}, with {@code options} for the JVM ({@code --limit-modules ...}). */
@@ -48,6 +70,18 @@ public final class ChildJvm {
      */
     public static Result run(Path dir, String maxHeap, List<String> options, Duration deadline, Class<?> main,
             String... args) throws IOException, InterruptedException {
+        try (Started child = start(dir, maxHeap, options, main, args)) {
+            return child.waitFor(deadline);
+        }
+    }
+
+    /**
+     * Starts {@code main} as {@link #run(Path, String, List, Duration, Class, String...)} does, without waiting for it:
+     * for a test that must see the child get somewhere (its output) before a deadline starts, which a JVM's start on a
+     * loaded machine would otherwise eat into.
+     */
+    public static Started start(Path dir, String maxHeap, List<String> options, Class<?> main, String... args)
+            throws IOException {
         Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(javaBin.toString(), "-Xmx" + maxHeap, "-XX:-CreateCoredumpOnCrash",
             "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log")));
@@ -57,24 +91,49 @@ public final class ChildJvm {
         if (Runtime.version().feature() >= 23) {
             command.add(1, "--sun-misc-unsafe-memory-access=allow"); // the cache's page memory is Unsafe's
         }
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            // Read on a thread of its own: a blocking read here would never see the deadline of a child that hangs.
-            ByteArrayOutputStream output = new ByteArrayOutputStream();
-            Thread reader = new Thread(() -> copy(child.getInputStream(), output), "child JVM output of " + main.getSimpleName());
+        return new Started(new ProcessBuilder(command).redirectErrorStream(true).start(), main);
+    }
+
+    /** A child JVM started, its output read as it comes; closing it kills it if it still runs. */
+    public static final class Started implements AutoCloseable {
+        private final Process child;
+        private final Class<?> main;
+        private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+        private final Thread reader;
+
+        private Started(Process child, Class<?> main) {
+            this.child = child;
+            this.main = main;
+            // Read on a thread of its own: a blocking read would never see the deadline of a child that hangs.
+            reader = new Thread(() -> copy(child.getInputStream(), output), "child JVM output of " + main.getSimpleName());
             reader.setDaemon(true);
             reader.start();
+        }
+
+        /** Everything the child printed so far (stdout and stderr together). */
+        public String output() {
+            return output.toString(StandardCharsets.UTF_8);
+        }
+
+        /**
+         * Waits at most {@code deadline} from now for the child to end; one still running then has its threads' stacks
+         * printed and is killed, and this throws an {@link AssertionError} saying it hung, with everything it printed.
+         */
+        public Result waitFor(Duration deadline) throws InterruptedException {
             if (!child.waitFor(deadline.toNanos(), TimeUnit.NANOSECONDS)) {
                 boolean dumped = printThreads(child, output);
                 child.destroyForcibly().waitFor();
                 reader.join();
                 throw new AssertionError(main.getName() + " in a JVM of its own (pid " + child.pid() + ") hung: still running "
-                    + deadline.toSeconds() + " s after it started, so it was killed. Its output"
-                    + (dumped ? ", ending with its threads' stacks" : "") + ":\n" + output.toString(StandardCharsets.UTF_8));
+                    + deadline.toSeconds() + " s into the wait for it, so it was killed. Its output"
+                    + (dumped ? ", ending with its threads' stacks" : "") + ":\n" + output());
             }
             reader.join();
-            return new Result(child.exitValue(), output.toString(StandardCharsets.UTF_8));
-        } finally {
+            return new Result(child.exitValue(), output());
+        }
+
+        @Override
+        public void close() {
             child.destroyForcibly(); // a no-op for a child that exited; never leave one behind an interrupted test
         }
     }

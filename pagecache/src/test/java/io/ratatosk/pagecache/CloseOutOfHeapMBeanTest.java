@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
@@ -26,15 +24,11 @@ class CloseOutOfHeapMBeanTest {
 
     @Test
     void aCloseWhoseFactoryFillsTheHeapStillUnregistersTheMBean() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", CloseWithTheHeapFull.class, dir.toString());
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", CloseWithTheHeapFull.class, dir.toString());
     }
 
     /** One cache with its MBean, one file written; the factory's close fills the heap and returns normally. */
     static final class CloseWithTheHeapFull {
-        /** Everything allocated to fill the heap, reachable until the close is over. */
-        static Object[] hog;
-
         public static void main(String[] args) throws Exception {
             Path file = Path.of(args[0]).resolve("a.db");
             FileSwapperFactory real = new FileSwapperFactory();
@@ -47,7 +41,7 @@ class CloseOutOfHeapMBeanTest {
                 @Override
                 public void close() throws IOException {
                     real.close();
-                    hog = HeapFiller.fill();
+                    HeapFiller.fillAndHold();
                 }
             };
             PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "64k",
@@ -62,14 +56,7 @@ class CloseOutOfHeapMBeanTest {
                 c.next();
                 c.putLong(0, 42);
             }
-            Throwable failure = null;
-            try {
-                cache.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            Throwable failure = HeapFiller.closeAndRelease(cache);
             if (failure != null) {
                 wrong += "the close threw " + failure + " where nothing failed; ";
             }
@@ -79,12 +66,7 @@ class CloseOutOfHeapMBeanTest {
             if (ManagementFactory.getPlatformMBeanServer().isRegistered(bean)) {
                 wrong += "the closed cache's MBean " + bean + " is still registered; ";
             }
-            if (!wrong.isEmpty()) {
-                System.out.println(wrong);
-                System.exit(1);
-            }
-            System.out.println("closed, its MBean unregistered");
-            System.exit(0);
+            ChildJvm.exit(wrong, "closed, its MBean unregistered");
         }
     }
 }

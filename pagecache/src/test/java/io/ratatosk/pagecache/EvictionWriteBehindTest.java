@@ -128,7 +128,8 @@ class EvictionWriteBehindTest {
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
                     }
-                });
+                }, "sweeper " + t);
+                sweepers[t].setDaemon(true); // one stuck for good must not keep the test JVM alive
                 sweepers[t].start();
             }
             Random random = new Random(42);
@@ -145,7 +146,7 @@ class EvictionWriteBehindTest {
             } finally {
                 done.set(true);
                 for (Thread sweeper : sweepers) {
-                    sweeper.join();
+                    Waits.join(sweeper, "a sweeper");
                 }
             }
             assertNull(failure.get(), () -> "a sweeper failed: " + failure.get());

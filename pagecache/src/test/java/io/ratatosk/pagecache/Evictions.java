@@ -20,8 +20,9 @@ final class Evictions {
     }
 
     /**
-     * {@link #evictPage} on a thread of its own, waited for: for a swapper's hook, whose own thread may hold what the
-     * eviction waits for. Returns what the eviction threw, or null.
+     * {@link #evictPage} on a thread of its own, waited for within the tests' bound: for a swapper's hook, whose own
+     * thread may hold what the eviction waits for (a deadlock the wait must end, not join). Returns what the eviction
+     * threw, the bound's failure with the eviction's stack where it did not end, or null.
      */
     static Throwable evictPageOnAnotherThread(PagedFile file, long pageId) {
         Throwable[] failed = new Throwable[1];
@@ -31,12 +32,15 @@ final class Evictions {
             } catch (Throwable t) {
                 failed[0] = t;
             }
-        });
+        }, "eviction of page " + pageId);
+        evictor.setDaemon(true); // one that never ends must not keep the test JVM alive
         evictor.start();
         try {
-            evictor.join();
+            Waits.join(evictor, evictor.getName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (AssertionError hung) {
+            return hung;
         }
         return failed[0];
     }

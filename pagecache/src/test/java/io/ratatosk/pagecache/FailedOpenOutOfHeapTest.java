@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.pagecache.tier.SwapTier;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,14 +20,11 @@ class FailedOpenOutOfHeapTest {
 
     @Test
     void anOpenFailingWithTheHeapFullStillGivesItsTierBack() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", OpenWithTheHeapFull.class, dir.toString());
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", OpenWithTheHeapFull.class, dir.toString());
     }
 
     /** A tier whose {@link SwapTier#servesCache} refuses the cache, with the heap filled first when {@link #fillTheHeap}. */
     static final class OpenWithTheHeapFull extends PlainFilesTier {
-        /** Everything allocated to fill the heap, reachable until the open is over. */
-        static Object[] hog;
         static volatile boolean refusing;
         static volatile boolean fillTheHeap;
         /** Made before the heap fills: the open's failure, which it must throw as itself. */
@@ -39,7 +34,7 @@ class FailedOpenOutOfHeapTest {
         public void servesCache(BooleanSupplier cacheOpen) {
             if (refusing) {
                 if (fillTheHeap) {
-                    hog = HeapFiller.fill();
+                    HeapFiller.fillAndHold();
                 }
                 throw REFUSED;
             }
@@ -63,8 +58,7 @@ class FailedOpenOutOfHeapTest {
             } catch (Throwable t) {
                 failure = t;
             }
-            hog = null;
-            System.gc();
+            HeapFiller.release();
             String wrong = failure == REFUSED ? ""
                 : "the open threw " + failure + " in place of the tier's refusal " + REFUSED + "; ";
             refusing = false;
@@ -73,12 +67,7 @@ class FailedOpenOutOfHeapTest {
             } catch (IllegalArgumentException kept) {
                 wrong += "the failed open kept its tier as serving an open cache: " + kept;
             }
-            if (!wrong.isEmpty()) {
-                System.out.println(wrong);
-                System.exit(1);
-            }
-            System.out.println("the open threw the tier's refusal, and gave the tier back");
-            System.exit(0);
+            ChildJvm.exit(wrong, "the open threw the tier's refusal, and gave the tier back");
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.core.PageKey;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.nio.file.Path;
@@ -22,8 +20,7 @@ class FaultFailureOutOfHeapTest {
 
     @Test
     void aFaultFailingWithTheHeapFullLeavesItsPageAbsent() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FaultWithTheHeapFull.class);
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FaultWithTheHeapFull.class);
     }
 
     /**
@@ -32,8 +29,6 @@ class FaultFailureOutOfHeapTest {
      */
     static final class FaultWithTheHeapFull {
         private static final int PAGE_SIZE = 8192;
-        /** Everything allocated to fill the heap, reachable until the fault is over. */
-        static Object[] hog;
 
         public static void main(String[] args) throws Exception {
             PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "16k", "pagecache.page_size", "8k",
@@ -53,8 +48,7 @@ class FaultFailureOutOfHeapTest {
             } catch (Throwable t) {
                 failure = t;
             }
-            hog = null;
-            System.gc();
+            HeapFiller.release();
             if (failure == null) {
                 System.out.println("the fault did not fail");
                 System.exit(2);
@@ -87,7 +81,7 @@ class FaultFailureOutOfHeapTest {
                 if (pageId == 1) {
                     return 0; // a hole: zeros
                 }
-                hog = HeapFiller.fill();
+                HeapFiller.fillAndHold();
                 throw exhausted;
             }
         }

@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
@@ -27,26 +25,22 @@ class FirstCloseOutOfHeapTest {
 
     @Test
     void aFirstCloseWhoseFactoryFillsTheHeapAndFailsStillFreesTheMemory() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "fail");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "fail");
     }
 
     @Test
     void aFirstCloseWhoseFactoryFillsTheHeapStillFreesTheMemoryAndTheFile() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "succeed");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "succeed");
     }
 
     @Test
     void aFirstCloseWhoseFilesSwapperFillsTheHeapAndFailsStillClosesTheCache() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "file");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCloseWithTheHeapFull.class, dir.toString(), "file");
     }
 
     @Test
     void aFirstEngineCloseWithTheHeapFullFreesTheMemory() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstEngineCloseWithTheHeapFull.class);
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstEngineCloseWithTheHeapFull.class);
     }
 
     private static PageCacheConfig smallConfig(boolean evictor) {
@@ -61,9 +55,6 @@ class FirstCloseOutOfHeapTest {
      * unmapped, stays claimed for another cache's map to close it again, as after any swapper close that fails.
      */
     static final class FirstCloseWithTheHeapFull {
-        /** Everything allocated to fill the heap, reachable until the close is over. */
-        static Object[] hog;
-
         public static void main(String[] args) throws Exception {
             Path file = Path.of(args[0]).resolve("a.db");
             boolean factoryFails = args[1].equals("fail");
@@ -80,7 +71,7 @@ class FirstCloseOutOfHeapTest {
                             super.close();
                             if (fileFails[0]) {
                                 fileFails[0] = false; // once: another cache's map closes it again
-                                hog = HeapFiller.fill();
+                                HeapFiller.fillAndHold();
                                 throw fileCloseFailed;
                             }
                         }
@@ -93,7 +84,7 @@ class FirstCloseOutOfHeapTest {
                     if (args[1].equals("file")) {
                         return;
                     }
-                    hog = HeapFiller.fill();
+                    HeapFiller.fillAndHold();
                     if (factoryFails) {
                         throw factoryCloseFailed;
                     }
@@ -104,14 +95,7 @@ class FirstCloseOutOfHeapTest {
                 c.next();
                 c.putLong(0, 42);
             }
-            Throwable failure = null;
-            try {
-                cache.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            Throwable failure = HeapFiller.closeAndRelease(cache);
             String wrong = "";
             Throwable expected = factoryFails ? factoryCloseFailed : args[1].equals("file") ? fileCloseFailed : null;
             if (failure != expected && (expected == null || failure == null || failure.getCause() != expected)) {
@@ -136,32 +120,24 @@ class FirstCloseOutOfHeapTest {
             } catch (IllegalStateException kept) {
                 wrong += "another cache cannot map the file: " + kept;
             }
-            if (!wrong.isEmpty()) {
-                System.out.println(wrong);
-                System.exit(1);
-            }
-            System.out.println("closed, memory freed, threads stopped, the file written and free, the close threw " + failure);
-            System.exit(0);
+            ChildJvm.exit(wrong, "closed, memory freed, threads stopped, the file written and free, the close threw " + failure);
         }
     }
 
     /** An engine no cursor was counted on, closed with the heap full: its close is the first read of the cursor count. */
     static final class FirstEngineCloseWithTheHeapFull {
-        static Object[] hog;
-
         public static void main(String[] args) {
             PageCacheConfig config = smallConfig(false);
             EvictionEngine engine = new EvictionEngine(config,
                 frames -> io.ratatosk.policies.PolicyRegistry.create(config.policy(), frames, config));
-            hog = HeapFiller.fill();
+            HeapFiller.fillAndHold();
             Throwable failure = null;
             try {
                 engine.close();
             } catch (Throwable t) {
                 failure = t;
             }
-            hog = null;
-            System.gc();
+            HeapFiller.release();
             if (!engine.isMemoryReleased()) {
                 System.out.println("the closed engine kept its page memory; its close threw " + failure);
                 System.exit(1);

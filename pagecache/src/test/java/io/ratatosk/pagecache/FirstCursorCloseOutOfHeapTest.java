@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,20 +19,17 @@ class FirstCursorCloseOutOfHeapTest {
 
     @Test
     void aFirstWriteCursorCloseWithTheHeapFullClosesTheCursor() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "write");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "write");
     }
 
     @Test
     void aFirstReadCursorCloseWithTheHeapFullClosesTheCursor() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "read");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "read");
     }
 
     @Test
     void aFirstCursorCloseAfterTheCacheClosedWithTheHeapFullFreesTheMemory() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "last");
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", FirstCursorCloseWithTheHeapFull.class, dir.toString(), "last");
     }
 
     /**
@@ -42,9 +37,6 @@ class FirstCursorCloseOutOfHeapTest {
      * open over the cache's close, so its close is the one that frees the page memory), closed with the heap full.
      */
     static final class FirstCursorCloseWithTheHeapFull {
-        /** Everything allocated to fill the heap, reachable until the cursor's close is over. */
-        static Object[] hog;
-
         public static void main(String[] args) throws Exception {
             String mode = args[1];
             PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
@@ -63,15 +55,8 @@ class FirstCursorCloseOutOfHeapTest {
                     wrong += "the cache freed its page memory under an open cursor; ";
                 }
             }
-            hog = HeapFiller.fill();
-            Throwable failure = null;
-            try {
-                cursor.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            HeapFiller.fillAndHold();
+            Throwable failure = HeapFiller.closeAndRelease(cursor);
             if (failure != null) {
                 wrong += "the cursor's close threw " + failure + "; ";
             }
@@ -93,12 +78,7 @@ class FirstCursorCloseOutOfHeapTest {
                     wrong += "the closed cache kept its page memory; ";
                 }
             }
-            if (!wrong.isEmpty()) {
-                System.out.println(wrong);
-                System.exit(1);
-            }
-            System.out.println("the cursor closed with the heap full");
-            System.exit(0);
+            ChildJvm.exit(wrong, "the cursor closed with the heap full");
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.core.PageKey;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,15 +19,12 @@ class ForceOutOfHeapTest {
 
     @Test
     void aForceFailingWithTheHeapFullFailsTheNextFlush() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", ForceWithTheHeapFull.class);
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", ForceWithTheHeapFull.class);
     }
 
     /** Flushes once (the path linked), then flushes with a force that fills the heap and fails, then flushes again. */
     static final class ForceWithTheHeapFull {
         private static final int PAGE_SIZE = 8192;
-        /** Everything allocated to fill the heap, reachable until the force is over. */
-        static Object[] hog;
         static volatile boolean failTheForce;
 
         public static void main(String[] args) throws Exception {
@@ -53,8 +48,7 @@ class ForceOutOfHeapTest {
             } catch (Throwable t) {
                 failure = t;
             }
-            hog = null;
-            System.gc();
+            HeapFiller.release();
             if (failure == null) {
                 System.out.println("the flush whose force failed returned normally");
                 System.exit(2);
@@ -82,7 +76,7 @@ class ForceOutOfHeapTest {
             public void force() throws IOException {
                 if (failTheForce) {
                     failTheForce = false;
-                    hog = HeapFiller.fill();
+                    HeapFiller.fillAndHold();
                     throw fsyncFailed;
                 }
             }

@@ -391,6 +391,7 @@ class LifecycleTest {
             int r = round;
             List<PagedFile> mapped = new ArrayList<>();
             CountDownLatch go = new CountDownLatch(1);
+            Throwable[] mapperFailed = new Throwable[1]; // thrown on the mapper, it only went to the uncaught handler
             Thread mapper = new Thread(() -> {
                 try {
                     go.await();
@@ -399,14 +400,17 @@ class LifecycleTest {
                     }
                 } catch (IllegalStateException closed) {
                     // refused: the cache closed first
-                } catch (Exception e) {
-                    throw new AssertionError(e);
+                } catch (Throwable t) {
+                    mapperFailed[0] = t;
                 }
-            });
+            }, "mapper");
             mapper.start();
             go.countDown();
             cache.close();
-            mapper.join(30_000);
+            Waits.join(mapper, "the mapper"); // a mapper still running had the files it mapped read as it added them
+            if (mapperFailed[0] != null) {
+                throw new AssertionError("round " + r + ": a map failed other than as refused", mapperFailed[0]);
+            }
             for (PagedFile f : mapped) {
                 assertThrows(IllegalStateException.class, () -> f.io(0, PagedFile.PF_SHARED_WRITE_LOCK),
                     f + " was mapped while the cache closed and is still live");

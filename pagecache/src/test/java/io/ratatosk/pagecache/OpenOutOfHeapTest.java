@@ -1,7 +1,5 @@
 package io.ratatosk.pagecache;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,8 +15,7 @@ class OpenOutOfHeapTest {
 
     @Test
     void framesWhoseBookkeepingDoesNotFitTheHeapFailTheOpenNamingTheFlags() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "16m", OpenTooManyFrames.class);
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "16m", OpenTooManyFrames.class);
     }
 
     /** In a JVM of 16 MiB heap: 4M frames of 512 bytes (a free list of 16 MiB alone), then 64 frames. */

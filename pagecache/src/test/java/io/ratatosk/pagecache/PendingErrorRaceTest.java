@@ -42,18 +42,15 @@ class PendingErrorRaceTest {
             // it found the pending error, before it added its own failure to it.
             synchronized (first) {
                 recorder.start();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (recorder.getState() != Thread.State.BLOCKED) {
-                    assertTrue(System.nanoTime() < deadline, "the recorder reached the pending error");
-                    Thread.sleep(1);
-                }
+                Waits.until(() -> recorder.getState() == Thread.State.BLOCKED, "the recorder reached the pending error",
+                    recorder);
                 taker.start();
                 if (takerDone.await(1, TimeUnit.SECONDS)) {
                     suppressedWhenThrown = first.getSuppressed(); // what its catcher saw: the recorder has added nothing yet
                 }
             }
-            recorder.join();
-            taker.join();
+            Waits.join(recorder, "the recorder");
+            Waits.join(taker, "the taker");
             assertSame(first, taken.get());
             if (suppressedWhenThrown == null) {
                 suppressedWhenThrown = first.getSuppressed(); // the take waited for the recorder

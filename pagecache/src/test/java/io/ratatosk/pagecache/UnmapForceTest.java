@@ -17,8 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What is written to a file while it is unmapped is forced before the unmap returns. A page a write cursor dirtied
@@ -42,31 +43,35 @@ class UnmapForceTest {
         FAILING_DROP
     }
 
-    @Test
-    void aPageTheUnmapsDropWritesIsForcedBeforeCloseReturns() throws Exception {
-        closeWhileAWriterDirtiesPageZeroAgain(After.DROP);
+    @ParameterizedTest(name = "evictor {0}")
+    @ValueSource(booleans = {true, false})
+    void aPageTheUnmapsDropWritesIsForcedBeforeCloseReturns(boolean evictor) throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(After.DROP, evictor);
     }
 
-    @Test
-    void aPageAnEvictionWritesDuringTheUnmapIsForcedBeforeCloseReturns() throws Exception {
-        closeWhileAWriterDirtiesPageZeroAgain(After.EVICTION);
+    @ParameterizedTest(name = "evictor {0}")
+    @ValueSource(booleans = {true, false})
+    void aPageAnEvictionWritesDuringTheUnmapIsForcedBeforeCloseReturns(boolean evictor) throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(After.EVICTION, evictor);
     }
 
     /**
      * The drop's write is the swapper's too: a RuntimeException from it fails the close as the documented IOException
      * naming the file, the swapper's as its cause (it came out as it was), and the file stays mapped with the page dirty.
      */
-    @Test
-    void aRuntimeExceptionFromTheDropsWriteIsAnIOExceptionNamingTheFile() throws Exception {
-        closeWhileAWriterDirtiesPageZeroAgain(After.FAILING_DROP);
+    @ParameterizedTest(name = "evictor {0}")
+    @ValueSource(booleans = {true, false})
+    void aRuntimeExceptionFromTheDropsWriteIsAnIOExceptionNamingTheFile(boolean evictor) throws Exception {
+        closeWhileAWriterDirtiesPageZeroAgain(After.FAILING_DROP, evictor);
     }
 
     /**
      * A writer holds page 0 while the unmap's flush writes it (so it stays dirty), writes it again and lets go while the
      * flush is held in its write of page 2. For {@link After#EVICTION} the writer then faults pages of another file in
-     * until page 0 is evicted (written), while the unmap's first force is held.
+     * until page 0 is evicted (written), while the unmap's first force is held. With the background {@code evictor} on
+     * or off: the evictions are its, or the faulting writer's own.
      */
-    private void closeWhileAWriterDirtiesPageZeroAgain(After after) throws Exception {
+    private void closeWhileAWriterDirtiesPageZeroAgain(After after, boolean evictor) throws Exception {
         boolean evict = after == After.EVICTION;
         AtomicBoolean failNextWriteOfPage0 = new AtomicBoolean();
         List<String> calls = new CopyOnWriteArrayList<>();
@@ -131,7 +136,8 @@ class UnmapForceTest {
         });
         PageCacheConfig config = PageCacheConfig.parse(Map.of(
             "pagecache.memory", String.valueOf(FRAMES * PAGE),
-            "pagecache.page_size", String.valueOf(PAGE)));
+            "pagecache.page_size", String.valueOf(PAGE),
+            "pagecache.evictor.enabled", String.valueOf(evictor)));
         try (PageCache cache = PageCache.open(config, swappers)) {
             PagedFile file = cache.map(path, PAGE);
             PagedFile other = cache.map(dir.resolve("other.db"), PAGE);
@@ -171,7 +177,7 @@ class UnmapForceTest {
                     letGo.countDown();
                     writerDone.countDown();
                 }
-            });
+            }, "writer of page 0");
             writer.start();
             await(pinned, "the writer pinned page 0");
             holdWriteOfPage2.set(true);
@@ -180,12 +186,12 @@ class UnmapForceTest {
                 IOException e = assertThrows(IOException.class, file::close);
                 assertTrue(e.getMessage().contains(path.toString()) && e.getCause() instanceof java.io.UncheckedIOException,
                     e.toString());
-                writer.join();
+                Waits.join(writer, "the writer");
                 assertNull(writerFailure.get());
                 assertTrue(file.numberOfCachedPages() > 0, "still mapped, page 0 still in the cache");
             }
             file.close();
-            writer.join();
+            Waits.join(writer, "the writer");
             assertNull(writerFailure.get());
             int lastWrite = -1;
             for (int i = 0; i < calls.size(); i++) {

@@ -1,13 +1,14 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
 import io.ratatosk.core.PageSwapper;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,7 @@ class NvmSwapInAllocationTest {
                 swapper.evict(pageId, frame, false);
             }
             long[] allocated = new long[2];
+            Throwable[] failures = new Throwable[2]; // a thread's own: left to it, a failure left allocated[] at 0, a pass
             Thread[] threads = new Thread[2];
             for (int t = 0; t < threads.length; t++) {
                 int me = t;
@@ -123,14 +125,17 @@ class NvmSwapInAllocationTest {
                             swapIns.run();
                         }
                         allocated[me] = allocatedBy(swapIns);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                    } catch (Throwable e) {
+                        failures[me] = e;
                     }
-                });
+                }, "swap-in thread " + t);
                 threads[t].start();
             }
-            for (Thread thread : threads) {
-                thread.join();
+            for (int t = 0; t < threads.length; t++) {
+                Waits.join(threads[t], threads[t].getName());
+                if (failures[t] != null) {
+                    fail(threads[t].getName() + " failed", failures[t]);
+                }
             }
             assertNothingPerSwapIn(allocated[0], "thread 0 of 2");
             assertNothingPerSwapIn(allocated[1], "thread 1 of 2");

@@ -1,7 +1,5 @@
 package io.ratatosk.nvm;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
@@ -33,12 +31,10 @@ class NvmTierCloseOutOfHeapTest {
 
     @Test
     void aCacheWhoseFilesCloseFillsTheHeapStillFreesItsTiersDevice() throws Exception {
-        ChildJvm.Result child = ChildJvm.run(dir, "32m", CloseWithTheHeapFull.class, dir.toString());
-        assertEquals(0, child.status(), child.output());
+        ChildJvm.assertSucceeds(dir, "32m", CloseWithTheHeapFull.class, dir.toString());
     }
 
     static final class CloseWithTheHeapFull {
-        static Object[] hog;
         static boolean failing = true;
 
         public static void main(String[] args) throws Exception {
@@ -53,7 +49,7 @@ class NvmTierCloseOutOfHeapTest {
                             super.close();
                             if (failing) {
                                 failing = false;
-                                hog = HeapFiller.fill();
+                                HeapFiller.fillAndHold();
                                 throw fileCloseFailed;
                             }
                         }
@@ -74,14 +70,7 @@ class NvmTierCloseOutOfHeapTest {
                 c.next();
                 c.putLong(0, 42);
             }
-            Throwable failure = null;
-            try {
-                cache.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            Throwable failure = HeapFiller.closeAndRelease(cache);
             String wrong = "";
             if (failure == null) {
                 wrong += "the close returned normally although the file's close failed; ";
@@ -93,12 +82,7 @@ class NvmTierCloseOutOfHeapTest {
                 wrong += "the tier's device was kept (" + (NvmDevice.liveBytes() - liveBefore) + " bytes); the close threw "
                     + failure;
             }
-            if (!wrong.isEmpty()) {
-                System.out.println(wrong);
-                System.exit(1);
-            }
-            System.out.println("closed, the device freed; the close threw " + failure);
-            System.exit(0);
+            ChildJvm.exit(wrong, "closed, the device freed; the close threw " + failure);
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.Test;
 
 class PageLatchTest {
@@ -87,7 +88,7 @@ class PageLatchTest {
             }
         });
         other.start();
-        other.join();
+        Waits.join(other, "the other thread");
         assertTrue(thrown[0] instanceof IllegalMonitorStateException, "thrown: " + thrown[0]);
         assertFalse(tryLockOnAnotherThread(latch), "still held by its holder");
         latch.unlock();
@@ -150,7 +151,7 @@ class PageLatchTest {
             });
             threads[w].start();
         }
-        waiting.await();
+        Waits.await(waiting, "the waiters started");
         long begin = System.nanoTime();
         Thread.sleep(2000);
         assertEquals(0, acquired.get(), "the latch is held");
@@ -211,12 +212,11 @@ class PageLatchTest {
             round.set(r);
             Thread.sleep(2);
             latch.unlock();
-            while (done.get() < r * waiters) {
-                Thread.yield();
-            }
+            int all = r * waiters;
+            Waits.until(() -> done.get() >= all, "round " + r + "'s waiters through the latch");
         }
         for (Thread t : threads) {
-            t.join();
+            Waits.join(t, "a waiter");
         }
         for (int w = 0; w < waiters; w++) {
             assertTrue(allocated[w] < 256, "waiter " + w + " allocated " + allocated[w] + " bytes in "
@@ -233,7 +233,7 @@ class PageLatchTest {
             }
         });
         other.start();
-        other.join();
+        Waits.join(other, "the other thread");
         return taken[0];
     }
 }

@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +45,7 @@ class FaultWaitersTest {
         table.set(5, 42);
         waiters.faultEnded(5);
         for (Thread t : ts) {
-            t.join(10_000);
-            assertTrue(!t.isAlive(), "a waiter did not wake up");
+            Waits.join(t, "a waiter's wake-up");
         }
         assertEquals(threads, seenFrames.get());
     }
@@ -79,8 +79,7 @@ class FaultWaitersTest {
         waiters.faultEnded(5);
         long faultMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
         for (int i = 0; i < threads; i++) {
-            ts[i].join(10_000);
-            assertTrue(!ts[i].isAlive(), "a waiter did not wake up");
+            Waits.join(ts[i], "a waiter's wake-up");
         }
         // Sleeping up to the bound each time, a waiter looks about faultMillis / bound times; at a millisecond, ten
         // times as often. Twice the expected count, and a few more each, leaves room for early returns of a wait.
@@ -114,8 +113,7 @@ class FaultWaitersTest {
             }
             table.set(page, frame);
             waiters.faultEnded(page);
-            waiter.join(10_000);
-            assertTrue(!waiter.isAlive(), "round " + round + ": the waiter did not return");
+            Waits.join(waiter, "round " + round + ": the waiter's return");
         }
         assertEquals(0, wrong.get());
     }
@@ -136,7 +134,7 @@ class FaultWaitersTest {
         assertTrue(waiter.isAlive(), "the interrupt ended the wait before the fault did");
         table.set(1, 9);
         waiters.faultEnded(1);
-        waiter.join(10_000);
+        Waits.join(waiter, "the interrupted waiter's return");
         assertEquals(9, outcome.get(), "returned after the fault, with the interrupt flag still set");
     }
 

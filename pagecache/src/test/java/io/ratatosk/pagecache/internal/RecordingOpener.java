@@ -1,5 +1,6 @@
 package io.ratatosk.pagecache.internal;
 
+import io.ratatosk.pagecache.Waits;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
@@ -39,18 +40,23 @@ final class RecordingOpener implements FileChannelOpener {
      */
     boolean interruptAnotherThreadInIo() throws InterruptedException {
         FileChannel channel = latest();
+        Throwable[] failed = new Throwable[1]; // thrown on the other thread, it only went to the uncaught handler
         Thread other = new Thread(() -> {
             Thread.currentThread().interrupt();
             try {
                 channel.size();
             } catch (ClosedByInterruptException expectedForAnInterruptibleChannel) {
                 // the JDK closed the channel for every thread
-            } catch (IOException e) {
-                throw new AssertionError(e);
+            } catch (Throwable t) {
+                failed[0] = t; // a channel closed already, say: not the interrupt's doing
             }
-        });
+        }, "interrupted in IO");
         other.start();
-        other.join();
+        Waits.join(other, other.getName());
+        if (failed[0] != null) {
+            throw new AssertionError("the interrupted thread's IO on the channel failed other than by the interrupt",
+                failed[0]);
+        }
         return !channel.isOpen();
     }
 }
