@@ -637,7 +637,7 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             return all;
         }
-        List<PolicySpec> specs = catalog.parsePageCacheList(text);
+        List<PolicySpec> specs = catalog.parsePageCacheList("--policies", text);
         if (specs.isEmpty()) {
             throw new IllegalArgumentException("--policies names no policy: '" + text + "'; leave it out to run "
                 + DEFAULT_POLICIES);

@@ -134,7 +134,7 @@ public final class SimCommand implements Callable<Integer> {
             return 0;
         }
         TraceFormat forced = format == null ? null : usage(() -> TraceFormat.byId(format));
-        List<PolicySpec> specs = usage(() -> catalog.parseList(policies));
+        List<PolicySpec> specs = usage(() -> catalog.parseList("--policies", policies));
         List<CacheSize> cacheSizes = usage(() -> CacheSize.parseList(sizes));
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);

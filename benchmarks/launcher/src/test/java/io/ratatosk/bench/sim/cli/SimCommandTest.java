@@ -599,6 +599,26 @@ class SimCommandTest {
         assertEquals("", out.toString());
     }
 
+    /**
+     * A policy refused was said without the option it came from ("bench sim: unknown policy 'lfu'", "bench sim:
+     * pagecache.clock.max_usage=99: ...", a flag the user never wrote): now the option and the part of the list, as
+     * ./bench throughput says it.
+     */
+    @Test
+    void aRefusedPolicyNamesTheOptionAndThePart() {
+        String[][] refused = {{"lru,lfu", "--policies lfu: unknown policy 'lfu'"},
+            {"lru, global-clock:max_usage=99", "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99: must be"},
+            {"global-clock:foo=1", "--policies global-clock:foo=1: unknown flag 'foo'"},
+            {"lru:x=1", "--policies lru:x=1: policy lru takes no flags"},
+            {" , ", "--policies names no policy: ' , '"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("sim", "--quiet", "--policies", each[0], loop.toString()), err.toString());
+            assertTrue(err.toString().contains("bench sim: " + each[1]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing replayed");
+    }
+
     @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
