@@ -184,6 +184,13 @@ public final class JmhCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            if (cmd.getForkCount().hasValue() && cmd.getForkCount().get() == 0) {
+                // Kept for a quick check of a benchmark; JMH's own warning is lost between the rows of its log.
+                err.println(spec.qualifiedName() + ": warning: -f 0 runs the benchmarks inside this JVM, not each in a"
+                    + " fork of its own: the sides share one JIT profile and go without the forks' JVM options, so the"
+                    + " results are for debugging, not for comparing (jmh-report); give -f 1 or more for those");
+                err.flush();
+            }
             return run(cmd, roundCount, results, resultsOption, merged);
         }
     }

@@ -195,6 +195,22 @@ class JmhCommandTest {
         }
     }
 
+    /**
+     * -f 0 runs every benchmark inside the launcher's JVM: JMH says so only in its log, between the rows, and the
+     * results were written for jmh-report as any others. It stays (a quick check of a benchmark), said on stderr
+     * before the run, as -r 0s is refused there.
+     */
+    @Test
+    void forksZeroRunsWithAWarningThatTheResultsAreNotForComparing(@TempDir Path dir) {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path results = dir.resolve("r.json");
+        assertEquals(0, jmh(err, "RawMemoryBenchmark.read$", "-p", "pages=256", "-f", "0", "-wi", "0", "-i", "1",
+            "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", results.toString()), err.toString());
+        assertTrue(err.toString().contains("warning: -f 0 runs the benchmarks inside this JVM"), err.toString());
+        assertTrue(Files.exists(results), "it ran");
+    }
+
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
     @Test
     void anUnknownPolicyTierOrSideIsAUsageErrorNamingIt(@TempDir Path dir) {
