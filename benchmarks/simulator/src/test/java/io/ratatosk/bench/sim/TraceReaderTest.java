@@ -548,6 +548,19 @@ class TraceReaderTest {
         assertFails(() -> TraceReader.read(withBom), "line 1", "found \"\\x??\\x??\\x??1\" (a UTF-8 byte order mark?)");
     }
 
+    /** The start check reads as the whole read does, up to its first requests: what is wrong later is the whole read's. */
+    @Test
+    void checkStartRefusesABadStartAndLeavesTheRestUnread() throws IOException {
+        Path badFirstLine = write(dir, "lirs/first.trace.gz", gzip(text("x\n1\n")));
+        assertFails(() -> TraceReader.checkStart(badFirstLine, TraceFormat.LIRS), badFirstLine.toString(), "line 1");
+        Path empty = write(dir, "lirs/empty.trace.bz2", bzip2(new byte[0]));
+        assertFails(() -> TraceReader.checkStart(empty, TraceFormat.LIRS), "the trace holds no requests");
+        // the decoder reads one request past the start before the reader stops it
+        Path badLater = write(dir, "lirs/later.trace", text("1\n".repeat(TraceReader.START_REQUESTS + 1) + "x\n"));
+        TraceReader.checkStart(badLater, TraceFormat.LIRS);
+        assertFails(() -> TraceReader.read(badLater), "line " + (TraceReader.START_REQUESTS + 2));
+    }
+
     @Test
     void aFileShorterThanAnyMagicIsReadPlain() throws IOException {
         assertArrayEquals(new int[] {0}, ids(TraceReader.read(write(dir, "lirs/one.trace", text("4\n")))));

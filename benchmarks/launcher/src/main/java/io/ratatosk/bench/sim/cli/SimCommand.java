@@ -30,6 +30,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -166,22 +167,24 @@ public final class SimCommand implements Callable<Integer> {
             : new SimulationProgress(System.err, false, System.console() != null);
         List<TraceResult> results = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        Exception firstSkip = null;
+        Map<Path, Exception> refusals = new HashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "sim-replay");
             t.setDaemon(true);
             return t;
         });
         try {
+            List<Path> readable = summarise ? readableStarts(files, forced, refusals, skipped) : files;
             TraceSimulation simulation = new TraceSimulation(catalog, pool);
-            for (Path file : files) {
+            for (Path file : readable) {
                 long start = System.nanoTime();
                 Trace trace;
                 try {
                     // In a run of several, a trace that cannot be read or run is skipped, not the end of the run:
-                    // checking all before the first replay would read every trace twice (their pages and distinct
-                    // keys are known only once read), or hold them all in memory.
-                    trace = read(file, forced != null ? forced : TraceFormat.detect(file).orElseThrow(), names.get(file));
+                    // only its start was read before the first replay (readableStarts); reading all of every trace
+                    // then would read each twice (their pages and distinct keys are known only once read), or hold
+                    // them all in memory.
+                    trace = read(file, formatOf(file, forced), names.get(file));
                     progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
                     usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
                         simulation.check(trace, specs, cacheSizes);
@@ -191,7 +194,7 @@ public final class SimCommand implements Callable<Integer> {
                     if (!summarise) {
                         throw e;
                     }
-                    firstSkip = firstSkip == null ? e : firstSkip;
+                    refusals.put(file, e);
                     skip(file, e, skipped);
                     continue;
                 }
@@ -204,7 +207,7 @@ public final class SimCommand implements Callable<Integer> {
                     if (!summarise) {
                         throw e;
                     }
-                    firstSkip = firstSkip == null ? e : firstSkip;
+                    refusals.put(file, e);
                     skip(file, e, skipped);
                     continue;
                 }
@@ -220,6 +223,7 @@ public final class SimCommand implements Callable<Integer> {
             pool.awaitTermination(10, TimeUnit.SECONDS);
         }
         if (results.isEmpty()) { // every trace skipped: the first one's refusal, as a run of that trace alone
+            Exception firstSkip = refusals.get(files.get(0));
             if (firstSkip instanceof IOException io) {
                 throw io;
             }
@@ -451,6 +455,30 @@ public final class SimCommand implements Callable<Integer> {
             }
         }
         return List.copyOf(byIdentity.values());
+    }
+
+    /**
+     * The traces of {@code files} whose start reads ({@link TraceReader#checkStart}); each other is skipped now, saying
+     * why, before the first replay: found by its whole read, it was said only after the traces before it had replayed.
+     */
+    private List<Path> readableStarts(List<Path> files, TraceFormat forced, Map<Path, Exception> refusals,
+            List<String> skipped) {
+        List<Path> readable = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                TraceReader.checkStart(file, formatOf(file, forced));
+                readable.add(file);
+            } catch (IOException e) {
+                refusals.put(file, e);
+                skip(file, e, skipped);
+            }
+        }
+        return readable;
+    }
+
+    /** The format {@code file} is read in: --format's, else the one its path tells (checked with the options). */
+    private static TraceFormat formatOf(Path file, TraceFormat forced) {
+        return forced != null ? forced : TraceFormat.detect(file).orElseThrow();
     }
 
     /** Reads a trace; running out of heap on the way is said in one line naming the trace and the heap. */

@@ -669,6 +669,34 @@ class SimCommandTest {
         assertFalse(Files.exists(none));
     }
 
+    /**
+     * A later trace that could not be read at all (no requests, a first line that is no key) was found only once the
+     * traces before it had replayed, hours into a run of a folder: each trace's start is read before the first replay,
+     * and one refused is skipped then, saying why, the others replayed as before.
+     */
+    @Test
+    void aTraceWhoseStartCannotBeReadIsSkippedBeforeTheFirstReplay() throws IOException {
+        Path words = write(dir, "lirs/words.trace", "hello\n1\n".getBytes(StandardCharsets.US_ASCII));
+        Path empty = write(dir, "lirs/empty.trace", new byte[0]);
+        StringWriter both = new StringWriter(); // stdout and stderr in the order written
+        CommandLine cl = Bench.commandLine();
+        cl.setOut(new PrintWriter(both, true));
+        cl.setErr(new PrintWriter(both, true));
+        assertEquals(1, cl.execute("sim", "--quiet", "--sizes", "10", "--policies", "lru", loop.toString(),
+            words.toString(), empty.toString()), both.toString());
+        String said = both.toString();
+        int firstTable = said.indexOf("policy");
+        assertTrue(firstTable > 0, said);
+        for (Path bad : List.of(words, empty)) {
+            int skip = said.indexOf("bench sim: skipping " + bad + ": ");
+            assertTrue(skip >= 0 && skip < firstTable, "said before the first table: " + said);
+        }
+        assertTrue(said.contains("skipping " + words + ": line 1: expected one integer key per line"), said);
+        assertTrue(said.contains("skipping " + empty + ": end of data: the trace holds no requests"), said);
+        assertEquals(1, said.split("bench sim: skipping " + words, -1).length - 1, "said once: " + said);
+        assertTrue(said.contains("bench sim: skipped 2 of 3 traces"), said);
+    }
+
     @Test
     void corruptTraceFailsNamingTheFileWithoutATable() throws IOException {
         byte[] whole = Files.readAllBytes(zipf);
