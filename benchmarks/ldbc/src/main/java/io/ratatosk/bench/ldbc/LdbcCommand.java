@@ -197,7 +197,7 @@ public final class LdbcCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
-        List<CacheSpec> caches = usage(() -> CacheSpec.parseList(cache));
+        List<CacheSpec> caches = usage(() -> named("--cache", () -> CacheSpec.parseList(cache)));
         List<PolicySpec> specs = usage(() -> policies(policies));
         Budget warm = usage(() -> named("--warmup", () -> Budget.parse(warmup)));
         Budget measured = usage(this::measured);

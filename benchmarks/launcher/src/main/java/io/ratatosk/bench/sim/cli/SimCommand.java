@@ -134,9 +134,9 @@ public final class SimCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        TraceFormat forced = format == null ? null : usage(() -> TraceFormat.byId(format));
+        TraceFormat forced = format == null ? null : usage("--format", () -> TraceFormat.byId(format));
         List<PolicySpec> specs = usage(() -> catalog.parseList("--policies", policies));
-        List<CacheSize> cacheSizes = usage(() -> CacheSize.parseList(sizes));
+        List<CacheSize> cacheSizes = usage("--sizes", () -> CacheSize.parseList(sizes));
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
         }
@@ -533,6 +533,17 @@ public final class SimCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** As {@link #usage(Supplier)}, the refusal said after the option it is of: alone, it named none. */
+    private <T> T usage(String option, Supplier<T> parse) {
+        return usage(() -> {
+            try {
+                return parse.get();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+            }
+        });
     }
 
     /** The format ids, for picocli's help text. */

@@ -619,6 +619,19 @@ class SimCommandTest {
         assertEquals("", out.toString(), "nothing replayed");
     }
 
+    /** A refused size or format named no option: "bench sim: no cache size in ''", "unknown trace format 'x'". */
+    @Test
+    void aRefusedSizeOrFormatNamesItsOption() {
+        String[][] refused = {{"--sizes", "0", "--sizes: cache size '0' must be"}, {"--sizes", "", "--sizes: no cache size"},
+            {"--sizes", "10,/0", "--sizes: cache size '/0' must be"}, {"--format", "parquet", "--format: unknown trace format"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("sim", "--quiet", each[0], each[1], loop.toString()), err.toString());
+            assertTrue(err.toString().contains("bench sim: " + each[2]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing replayed");
+    }
+
     @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
