@@ -31,6 +31,7 @@ import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -38,6 +39,7 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -197,9 +199,48 @@ public final class JmhCommand implements Callable<Integer> {
 
     private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged)
         throws IOException {
-        PrintWriter err = spec.commandLine().getErr();
         ChainedOptionsBuilder options = options(cmd, quick);
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
+        RunsLog log = cmd.getOutput().hasValue() ? new RunsLog(Path.of(cmd.getOutput().get())) : null;
+        try {
+            return run(cmd, roundCount, results, resultsOption, merged, options, threadCounts, log);
+        } finally {
+            if (log != null) {
+                log.end();
+            }
+        }
+    }
+
+    /**
+     * JMH's log (-o) of every run of the command: JMH opens it afresh for each {@link Runner}, so each round and thread
+     * count wrote over the runs before, and the log held the last run's alone. Opened once here; the runners' closes
+     * only flush it.
+     */
+    private static final class RunsLog extends PrintStream {
+        RunsLog(Path file) throws IOException {
+            super(Files.newOutputStream(file));
+        }
+
+        @Override
+        public void close() {
+            flush(); // a runner's, at the end of its run
+        }
+
+        /** The runner for {@code options}, its output into this log. */
+        Runner runner(Options options) {
+            return new Runner(options, OutputFormatFactory.createFormatInstance(this,
+                options.verbosity().orElse(Defaults.VERBOSITY)));
+        }
+
+        /** Closes the log, at the end of the command. */
+        void end() {
+            super.close();
+        }
+    }
+
+    private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged,
+            ChainedOptionsBuilder options, List<Integer> threadCounts, RunsLog log) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
@@ -208,7 +249,8 @@ public final class JmhCommand implements Callable<Integer> {
                 }
                 Collection<RunResult> run;
                 try {
-                    run = new Runner(options.threads(t).build()).run();
+                    Options built = options.threads(t).build();
+                    run = (log == null ? new Runner(built) : log.runner(built)).run();
                 } catch (NoBenchmarksException e) { // its message is null
                     throw new CommandLine.ParameterException(spec.commandLine(), "no benchmark matches "
                         + String.join(" ", cmd.getIncludes()) + "; ./bench jmh -l lists them");

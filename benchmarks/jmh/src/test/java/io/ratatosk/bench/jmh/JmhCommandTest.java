@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.policies.PolicyRegistry;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -209,6 +210,20 @@ class JmhCommandTest {
             "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", results.toString()), err.toString());
         assertTrue(err.toString().contains("warning: -f 0 runs the benchmarks inside this JVM"), err.toString());
         assertTrue(Files.exists(results), "it ran");
+    }
+
+    /** JMH's log (-o) was opened afresh by each run (a round, a thread count): it held the last run's alone. */
+    @Test
+    void theLogHoldsEveryRunOfTheCommand(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path log = dir.resolve("jmh.log");
+        assertEquals(0, jmh(err, "\\.RawMemoryBenchmark\\.read$", "-p", "pages=256", "-f", "0", "-wi", "0", "-i", "1",
+            "-r", "10ms", "--threads", "1,2", "--rounds", "2", "-o", log.toString(), "--out", dir.resolve("r.json").toString()),
+            err.toString());
+        String written = Files.readString(log);
+        assertEquals(2, written.split("# Threads: 1 thread,", -1).length - 1, written);
+        assertEquals(2, written.split("# Threads: 2 threads,", -1).length - 1, written);
     }
 
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */
