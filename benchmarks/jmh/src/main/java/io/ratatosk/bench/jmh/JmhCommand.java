@@ -35,6 +35,7 @@ import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -201,24 +202,27 @@ public final class JmhCommand implements Callable<Integer> {
         throws IOException {
         ChainedOptionsBuilder options = options(cmd, quick);
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
-        RunsLog log = cmd.getOutput().hasValue() ? new RunsLog(Path.of(cmd.getOutput().get())) : null;
+        RunsOutput output = cmd.getOutput().hasValue()
+            ? new RunsOutput(Files.newOutputStream(Path.of(cmd.getOutput().get())), true)
+            : new RunsOutput(System.out, false);
         try {
-            return run(cmd, roundCount, results, resultsOption, merged, options, threadCounts, log);
+            return run(cmd, roundCount, results, resultsOption, merged, options, threadCounts, output);
         } finally {
-            if (log != null) {
-                log.end();
-            }
+            output.end();
         }
     }
 
     /**
-     * JMH's log (-o) of every run of the command: JMH opens it afresh for each {@link Runner}, so each round and thread
-     * count wrote over the runs before, and the log held the last run's alone. Opened once here; the runners' closes
-     * only flush it.
+     * JMH's output of every run of the command, its log (-o) or stdout: JMH opened the log afresh for each
+     * {@link Runner}, so each round and thread count wrote over the runs before, and the log held the last run's alone.
+     * Opened once here; the runners' closes only flush it.
      */
-    private static final class RunsLog extends PrintStream {
-        RunsLog(Path file) throws IOException {
-            super(Files.newOutputStream(file));
+    private static final class RunsOutput extends PrintStream {
+        private final boolean file;
+
+        RunsOutput(OutputStream out, boolean file) {
+            super(out);
+            this.file = file;
         }
 
         @Override
@@ -226,21 +230,26 @@ public final class JmhCommand implements Callable<Integer> {
             flush(); // a runner's, at the end of its run
         }
 
-        /** The runner for {@code options}, its output into this log. */
-        Runner runner(Options options) {
-            return new Runner(options, OutputFormatFactory.createFormatInstance(this,
-                options.verbosity().orElse(Defaults.VERBOSITY)));
+        /** The output format of a runner of {@code options}, into this output. */
+        OutputFormat format(Options options) {
+            return OutputFormatFactory.createFormatInstance(this, options.verbosity().orElse(Defaults.VERBOSITY));
         }
 
-        /** Closes the log, at the end of the command. */
+        /** At the end of the command: the log closed, stdout flushed. */
         void end() {
-            super.close();
+            if (file) {
+                super.close();
+            } else {
+                flush();
+            }
         }
     }
 
     private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged,
-            ChainedOptionsBuilder options, List<Integer> threadCounts, RunsLog log) throws IOException {
+            ChainedOptionsBuilder options, List<Integer> threadCounts, RunsOutput output) throws IOException {
         PrintWriter err = spec.commandLine().getErr();
+        List<String> failed = new ArrayList<>();
+        int started = 0;
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
@@ -250,7 +259,11 @@ public final class JmhCommand implements Callable<Integer> {
                 Collection<RunResult> run;
                 try {
                     Options built = options.threads(t).build();
-                    run = (log == null ? new Runner(built) : log.runner(built)).run();
+                    StartedBenchmarks watch = new StartedBenchmarks(output.format(built));
+                    run = new Runner(built, watch).run();
+                    watch.failed(run).forEach(p -> failed.add(p.getBenchmark() + " " + p.getParamsKeys().stream()
+                        .map(k -> k + "=" + p.getParam(k)).toList() + " at " + p.getThreads() + " thread(s)"));
+                    started += watch.started();
                 } catch (NoBenchmarksException e) { // its message is null
                     throw new CommandLine.ParameterException(spec.commandLine(), "no benchmark matches "
                         + String.join(" ", cmd.getIncludes()) + "; ./bench jmh -l lists them");
@@ -270,9 +283,13 @@ public final class JmhCommand implements Callable<Integer> {
             err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
             return 1;
         }
+        if (!failed.isEmpty()) { // said in JMH's log alone, between the rows, and the run exited 0 as a whole one
+            err.println("jmh: " + failed.size() + " of " + started + " benchmark runs failed (see above), not in "
+                + results + ": " + String.join("; ", failed));
+        }
         spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + OutputFile.shellQuoted(results.toString())
             + " (it also rewrites docs/benchmarks.md's results; --print-only to print the table alone)");
-        return 0;
+        return failed.isEmpty() ? 0 : 1;
     }
 
     /** JMH's options from the passed-through arguments, with this suite's defaults where they say nothing. */
