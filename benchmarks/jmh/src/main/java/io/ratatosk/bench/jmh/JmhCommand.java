@@ -279,12 +279,14 @@ public final class JmhCommand implements Callable<Integer> {
                 }
             }
         }
+        // JMH reports a failure in its output: with -o, in the log, not above on the terminal
+        String seeReport = "(see " + (cmd.getOutput().hasValue() ? cmd.getOutput().get() : "above") + ")";
         if (merged.isEmpty()) { // JMH reports a benchmark that threw and goes on: here every one did
-            err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
+            err.println("jmh: every benchmark failed " + seeReport + ": " + results + " is left as it was");
             return 1;
         }
         if (!failed.isEmpty()) { // said in JMH's log alone, between the rows, and the run exited 0 as a whole one
-            err.println("jmh: " + failed.size() + " of " + started + " benchmark runs failed (see above), not in "
+            err.println("jmh: " + failed.size() + " of " + started + " benchmark runs failed " + seeReport + ", not in "
                 + results + ": " + String.join("; ", failed));
         }
         spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + OutputFile.shellQuoted(results.toString())

@@ -231,6 +231,21 @@ class JmhCommandTest {
         assertTrue(Files.readString(out).contains("RawMemoryBenchmark.read"), "the others' results kept");
     }
 
+    /** With -o, JMH's report of a failure is in its log, not above on the terminal: 'see above' sent the user nowhere. */
+    @Test
+    void aFailureSaidWithALogNamesTheLog(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path out = dir.resolve("r.json");
+        Path log = dir.resolve("jmh.log");
+        assertEquals(1, jmh(err, "\\.(RawMemoryBenchmark|HitPathBenchmark)\\.read$", "-p", "side=caffeine", "-p", "pages=256",
+            "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", out.toString(),
+            "-o", log.toString()), err.toString());
+        assertTrue(err.toString().contains("1 of 2 benchmark runs failed (see " + log + "), not in " + out + ": "),
+            err.toString());
+        assertTrue(Files.readString(log).contains("<failure>"), "JMH's report of it is there");
+    }
+
     /** JMH's log (-o) was opened afresh by each run (a round, a thread count): it held the last run's alone. */
     @Test
     void theLogHoldsEveryRunOfTheCommand(@TempDir Path dir) throws IOException {
