@@ -466,9 +466,12 @@ public final class SimCommand implements Callable<Integer> {
         List<Path> readable = new ArrayList<>();
         for (Path file : files) {
             try {
-                TraceReader.checkStart(file, formatOf(file, forced));
+                sayingOutOfMemory(file, () -> {
+                    TraceReader.checkStart(file, formatOf(file, forced));
+                    return null;
+                });
                 readable.add(file);
-            } catch (IOException e) {
+            } catch (IOException | IllegalStateException e) { // skipped as the whole read's refusal would be
                 refusals.put(file, e);
                 skip(file, e, skipped);
             }
@@ -483,8 +486,18 @@ public final class SimCommand implements Callable<Integer> {
 
     /** Reads a trace; running out of heap on the way is said in one line naming the trace and the heap. */
     private static Trace read(Path file, TraceFormat format, String name) throws IOException {
+        return sayingOutOfMemory(file, () -> TraceReader.read(file, format, name));
+    }
+
+    /** A read of {@code file}, or of its start (an xz dictionary larger than the heap fails there too). */
+    private interface Reading<T> {
+        T read() throws IOException;
+    }
+
+    /** Runs {@code reading}; running out of heap on the way is said in one line naming the trace and the heap. */
+    private static <T> T sayingOutOfMemory(Path file, Reading<T> reading) throws IOException {
         try {
-            return TraceReader.read(file, format, name);
+            return reading.read();
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException(String.format(Locale.ROOT, "reading %s ran out of memory (a heap of %,d MiB):"
                 + " give the JVM more (JAVA_OPTS=-Xmx...)", file, Runtime.getRuntime().maxMemory() >> 20), e);

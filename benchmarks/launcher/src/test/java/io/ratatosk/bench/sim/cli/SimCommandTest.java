@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.sim.AppendOnlyFolder;
+import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,10 +25,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 import picocli.CommandLine;
 
 /** {@code bench sim} end to end on small generated traces. */
@@ -708,6 +712,39 @@ class SimCommandTest {
         assertTrue(said.contains("skipping " + empty + ": end of data: the trace holds no requests"), said);
         assertEquals(1, said.split("bench sim: skipping " + words, -1).length - 1, "said once: " + said);
         assertTrue(said.contains("bench sim: skipped 2 of 3 traces"), said);
+    }
+
+    /**
+     * An xz trace whose dictionary (1.5 GiB, the format's most) is more than the heap: its whole read running out of
+     * memory is skipped, saying so, but the start check before the first replay let the OutOfMemoryError end the run,
+     * the traces that could be read unreplayed.
+     */
+    @Test
+    void aTraceWhoseStartRunsOutOfMemoryIsSkipped() throws Exception {
+        ByteArrayOutputStream xz = new ByteArrayOutputStream();
+        try (OutputStream out = new XZOutputStream(xz, new LZMA2Options(0))) {
+            out.write("1\n2\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[] bytes = xz.toByteArray();
+        int block = 12; // past the stream header: the block header's size, flags, LZMA2's filter id, props size, props
+        assertTrue(bytes[block + 1] == 0 && bytes[block + 2] == 0x21 && bytes[block + 3] == 1, "one LZMA2 filter, no sizes");
+        bytes[block + 4] = 37; // dictionary 3 << 29 bytes
+        int crcAt = block + (bytes[block] + 1) * 4 - 4;
+        CRC32 crc = new CRC32();
+        crc.update(bytes, block, crcAt - block);
+        for (int i = 0; i < 4; i++) {
+            bytes[crcAt + i] = (byte) (crc.getValue() >>> (8 * i));
+        }
+        Path huge = write(dir, "lirs/huge-dictionary.trace.xz", bytes);
+        ChildProcess.Result run = ChildProcess.run(new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
+            "-cp", System.getProperty("java.class.path"), Bench.class.getName(),
+            "sim", "--quiet", "--sizes", "10", "--policies", "lru", loop.toString(), huge.toString()));
+        assertEquals(1, run.status(), run.output());
+        assertTrue(run.output().contains("bench sim: skipping " + huge + ": reading " + huge + " ran out of memory"),
+            run.output());
+        assertTrue(run.output().contains("loop.trace.gz"), "the other trace replayed: " + run.output());
+        assertTrue(run.output().contains("bench sim: skipped 1 of 2 traces"), run.output());
     }
 
     @Test
