@@ -31,13 +31,16 @@ import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
+import org.openjdk.jmh.runner.Defaults;
 import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -184,15 +187,69 @@ public final class JmhCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            if (cmd.getForkCount().hasValue() && cmd.getForkCount().get() == 0) {
+                // Kept for a quick check of a benchmark; JMH's own warning is lost between the rows of its log.
+                err.println(spec.qualifiedName() + ": warning: -f 0 runs the benchmarks inside this JVM, not each in a"
+                    + " fork of its own: the sides share one JIT profile and go without the forks' JVM options, so the"
+                    + " results are for debugging, not for comparing (jmh-report); give -f 1 or more for those");
+                err.flush();
+            }
             return run(cmd, roundCount, results, resultsOption, merged);
         }
     }
 
     private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged)
         throws IOException {
-        PrintWriter err = spec.commandLine().getErr();
         ChainedOptionsBuilder options = options(cmd, quick);
         List<Integer> threadCounts = cmd.getThreads().hasValue() ? List.of(cmd.getThreads().get()) : threads;
+        RunsOutput output = cmd.getOutput().hasValue()
+            ? new RunsOutput(Files.newOutputStream(Path.of(cmd.getOutput().get())), true)
+            : new RunsOutput(System.out, false);
+        try {
+            return run(cmd, roundCount, results, resultsOption, merged, options, threadCounts, output);
+        } finally {
+            output.end();
+        }
+    }
+
+    /**
+     * JMH's output of every run of the command, its log (-o) or stdout: JMH opened the log afresh for each
+     * {@link Runner}, so each round and thread count wrote over the runs before, and the log held the last run's alone.
+     * Opened once here; the runners' closes only flush it.
+     */
+    private static final class RunsOutput extends PrintStream {
+        private final boolean file;
+
+        RunsOutput(OutputStream out, boolean file) {
+            super(out);
+            this.file = file;
+        }
+
+        @Override
+        public void close() {
+            flush(); // a runner's, at the end of its run
+        }
+
+        /** The output format of a runner of {@code options}, into this output. */
+        OutputFormat format(Options options) {
+            return OutputFormatFactory.createFormatInstance(this, options.verbosity().orElse(Defaults.VERBOSITY));
+        }
+
+        /** At the end of the command: the log closed, stdout flushed. */
+        void end() {
+            if (file) {
+                super.close();
+            } else {
+                flush();
+            }
+        }
+    }
+
+    private int run(CommandLineOptions cmd, int roundCount, Path results, String resultsOption, Map<String, RunResult> merged,
+            ChainedOptionsBuilder options, List<Integer> threadCounts, RunsOutput output) throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> failed = new ArrayList<>();
+        int started = 0;
         for (int round = 1; round <= roundCount; round++) {
             for (int t : threadCounts) {
                 if (roundCount > 1) {
@@ -201,7 +258,12 @@ public final class JmhCommand implements Callable<Integer> {
                 }
                 Collection<RunResult> run;
                 try {
-                    run = new Runner(options.threads(t).build()).run();
+                    Options built = options.threads(t).build();
+                    StartedBenchmarks watch = new StartedBenchmarks(output.format(built));
+                    run = new Runner(built, watch).run();
+                    watch.failed(run).forEach(p -> failed.add(p.getBenchmark() + " " + p.getParamsKeys().stream()
+                        .map(k -> k + "=" + p.getParam(k)).toList() + " at " + p.getThreads() + " thread(s)"));
+                    started += watch.started();
                 } catch (NoBenchmarksException e) { // its message is null
                     throw new CommandLine.ParameterException(spec.commandLine(), "no benchmark matches "
                         + String.join(" ", cmd.getIncludes()) + "; ./bench jmh -l lists them");
@@ -217,13 +279,19 @@ public final class JmhCommand implements Callable<Integer> {
                 }
             }
         }
+        // JMH reports a failure in its output: with -o, in the log, not above on the terminal
+        String seeReport = "(see " + (cmd.getOutput().hasValue() ? cmd.getOutput().get() : "above") + ")";
         if (merged.isEmpty()) { // JMH reports a benchmark that threw and goes on: here every one did
-            err.println("jmh: every benchmark failed (see above): " + results + " is left as it was");
+            err.println("jmh: every benchmark failed " + seeReport + ": " + results + " is left as it was");
             return 1;
+        }
+        if (!failed.isEmpty()) { // said in JMH's log alone, between the rows, and the run exited 0 as a whole one
+            err.println("jmh: " + failed.size() + " of " + started + " benchmark runs failed " + seeReport + ", not in "
+                + results + ": " + String.join("; ", failed));
         }
         spec.commandLine().getOut().println("JMH results: " + results + "\nTable of ratios: ./bench jmh-report " + OutputFile.shellQuoted(results.toString())
             + " (it also rewrites docs/benchmarks.md's results; --print-only to print the table alone)");
-        return 0;
+        return failed.isEmpty() ? 0 : 1;
     }
 
     /** JMH's options from the passed-through arguments, with this suite's defaults where they say nothing. */

@@ -118,8 +118,10 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, int 
         RunInfo run = new RunInfo(n.path("jmhVersion").asText(""), n.path("jdkVersion").asText(""),
             n.path("vmName").asText(""), n.path("vmVersion").asText(""), n.path("warmupIterations").asInt(),
             n.path("warmupTime").asText(""), n.path("measurementIterations").asInt(), n.path("measurementTime").asText(""));
-        // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them
-        int forks = primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
+        // ./bench jmh merges the forks of several rounds into one result, whose "forks" says 1: count them. A run of
+        // -f 0 (inside the launcher's JVM) has a row per round too, and stays "forks 0": no fork made those.
+        boolean unforked = n.has("forks") && n.get("forks").asInt() == 0;
+        int forks = !unforked && primary.path("rawData").size() > 0 ? primary.path("rawData").size() : n.path("forks").asInt();
         JmhResult result = new JmhResult(fqn.substring(cls + 1), Collections.unmodifiableMap(params),
             threads(file, fqn, n.get("threads")), forks, score(primary), Collections.unmodifiableMap(secondary), run);
         return result.inOpsPerMicrosecond(file, n.path("mode").asText(THROUGHPUT), primary.get("score"),

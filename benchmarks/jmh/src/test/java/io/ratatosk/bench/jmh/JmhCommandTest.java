@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.policies.PolicyRegistry;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -193,6 +194,70 @@ class JmhCommandTest {
                 err.toString());
             assertFalse(Files.exists(results), "nothing ran");
         }
+    }
+
+    /**
+     * -f 0 runs every benchmark inside the launcher's JVM: JMH says so only in its log, between the rows, and the
+     * results were written for jmh-report as any others. It stays (a quick check of a benchmark), said on stderr
+     * before the run, as -r 0s is refused there.
+     */
+    @Test
+    void forksZeroRunsWithAWarningThatTheResultsAreNotForComparing(@TempDir Path dir) {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path results = dir.resolve("r.json");
+        assertEquals(0, jmh(err, "RawMemoryBenchmark.read$", "-p", "pages=256", "-f", "0", "-wi", "0", "-i", "1",
+            "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", results.toString()), err.toString());
+        assertTrue(err.toString().contains("warning: -f 0 runs the benchmarks inside this JVM"), err.toString());
+        assertTrue(Files.exists(results), "it ran");
+    }
+
+    /**
+     * JMH reports a benchmark that threw and goes on: a run where some failed exited 0, as a whole one, the failures
+     * said only in JMH's log between the rows. The others' results are kept; the status says the run was not whole.
+     */
+    @Test
+    void aRunWhereSomeBenchmarksFailedSaysWhichAndExitsOne(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path out = dir.resolve("r.json");
+        // caffeine is a side of KeyValueCacheBenchmark only: HitPathBenchmark.read fails in its setup, RawMemory runs
+        assertEquals(1, jmh(err, "\\.(RawMemoryBenchmark|HitPathBenchmark)\\.read$", "-p", "side=caffeine", "-p", "pages=256",
+            "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", out.toString()),
+            err.toString());
+        assertTrue(err.toString().contains("1 of 2 benchmark runs failed (see above), not in " + out + ": "
+            + "io.ratatosk.bench.jmh.HitPathBenchmark.read [hugePages=auto, pages=256, side=caffeine] at 1 thread(s)"),
+            err.toString());
+        assertTrue(Files.readString(out).contains("RawMemoryBenchmark.read"), "the others' results kept");
+    }
+
+    /** With -o, JMH's report of a failure is in its log, not above on the terminal: 'see above' sent the user nowhere. */
+    @Test
+    void aFailureSaidWithALogNamesTheLog(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path out = dir.resolve("r.json");
+        Path log = dir.resolve("jmh.log");
+        assertEquals(1, jmh(err, "\\.(RawMemoryBenchmark|HitPathBenchmark)\\.read$", "-p", "side=caffeine", "-p", "pages=256",
+            "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", out.toString(),
+            "-o", log.toString()), err.toString());
+        assertTrue(err.toString().contains("1 of 2 benchmark runs failed (see " + log + "), not in " + out + ": "),
+            err.toString());
+        assertTrue(Files.readString(log).contains("<failure>"), "JMH's report of it is there");
+    }
+
+    /** JMH's log (-o) was opened afresh by each run (a round, a thread count): it held the last run's alone. */
+    @Test
+    void theLogHoldsEveryRunOfTheCommand(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path log = dir.resolve("jmh.log");
+        assertEquals(0, jmh(err, "\\.RawMemoryBenchmark\\.read$", "-p", "pages=256", "-f", "0", "-wi", "0", "-i", "1",
+            "-r", "10ms", "--threads", "1,2", "--rounds", "2", "-o", log.toString(), "--out", dir.resolve("r.json").toString()),
+            err.toString());
+        String written = Files.readString(log);
+        assertEquals(2, written.split("# Threads: 1 thread,", -1).length - 1, written);
+        assertEquals(2, written.split("# Threads: 2 threads,", -1).length - 1, written);
     }
 
     /** An unknown policy or tier failed every benchmark it reached, each with a stack trace, then blamed the pattern. */

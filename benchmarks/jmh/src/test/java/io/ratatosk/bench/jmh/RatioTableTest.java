@@ -96,6 +96,20 @@ class RatioTableTest {
         return file;
     }
 
+    /**
+     * A run of -f 0 (inside the launcher's JVM) has one row of raw data per round, as forks have: two rounds were
+     * reported as "forks 2", the run's settings line for results no fork made.
+     */
+    @Test
+    void aRunWithoutForksIsReportedAsForksZero() throws IOException {
+        String inProcess = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000),
+            0.0, 0.0).replace("\"forks\":1", "\"forks\":0");
+        assertTrue(RatioTable.runSummary(JmhResult.read(results("f0.json", inProcess))).contains("; forks 0, warmup"));
+        String forked = entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000),
+            0.0, 0.0);
+        assertTrue(RatioTable.runSummary(JmhResult.read(results("f1.json", forked))).contains("; forks 1, warmup"));
+    }
+
     @Test
     void oursIsPairedWithThePeerOfTheSameParametersAndThreads() throws IOException {
         List<RatioTable.Row> rows = RatioTable.of(JmhResult.read(sample())).rows();

@@ -94,8 +94,12 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--cache " + cache + ": " + e.getMessage(), e);
             }
             PolicyCatalog catalog = PolicyCatalog.standard();
-            for (PolicySpec spec : catalog.parsePageCacheList(policies)) { // name[:flag=value]..., as in ./bench sim
-                configs.put(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
+            for (PolicySpec spec : catalog.parsePageCacheList("--policies", policies)) { // name[:flag=value]..., as in sim
+                try { // flags that hold alone and not together (cold_min above cold_max): named as the user wrote them
+                    configs.put(spec.text(), base.with("pagecache.policy", spec.name()).withAll(spec.flags()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--policies " + spec.text() + ": " + e.getMessage(), e);
+                }
             }
             if (configs.isEmpty()) {
                 throw new IllegalArgumentException("--policies names no policy: '" + policies + "'");

@@ -42,6 +42,21 @@ class DemoCommandTest {
         assertTrue(err.toString().contains("pagecache.clock.max_usage=99"), err.toString());
     }
 
+    /** A policy refused was said without the option it came from: "bench demo: unknown policy 'nope'". */
+    @Test
+    void aRefusedPolicyNamesTheOptionAndThePart() {
+        String[][] refused = {{"muninn,nope", "--policies nope: unknown policy 'nope'"},
+            {"muninn,opt", "--policies opt: policy opt is the simulator's only"},
+            {"global-clock:max_usage=99", "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99: must be"},
+            {"clock-pro:cold_min=0.5:cold_max=0.1", "--policies clock-pro:cold_min=0.5:cold_max=0.1:"
+                + " pagecache.clockpro.cold_min=0.5"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, demo("--policies", each[0], "--seconds", "0.1"), err.toString());
+            assertTrue(err.toString().contains("bench demo: " + each[1]), err.toString());
+        }
+    }
+
     /** As in every tool's policy list: {@code default} runs first, under the default policy's name, and a repeat once. */
     @Test
     void defaultRunsFirstUnderItsRealName() {

@@ -543,6 +543,35 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dir.resolve("cache")), "nothing generated");
     }
 
+    /** A refused cache size named no option: "bench ldbc: no cache size given" for --cache ''. */
+    @Test
+    void aRefusedCacheSizeNamesItsOption() {
+        String[][] refused = {{"", "--cache: no cache size given"}, {"0%", "--cache: cache size '0%': a share"},
+            {"10%,abc", "--cache: cache size 'abc' must be"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("ldbc", "--cache", each[0]), err.toString());
+            assertTrue(err.toString().contains("bench ldbc: " + each[1]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
+    /** A policy refused was said without the option it came from: "bench ldbc: unknown policy 'nosuch'". */
+    @Test
+    void aRefusedPolicyNamesTheOptionAndThePart() {
+        String[][] refused = {{"muninn,nosuch", "--policies nosuch: unknown policy 'nosuch'"},
+            {"muninn,opt", "--policies opt: policy opt is the simulator's only"},
+            {"global-clock:max_usage=99", "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99: must be"},
+            {"clock-pro:cold_min=0.5:cold_max=0.1", "--policies clock-pro:cold_min=0.5:cold_max=0.1:"
+                + " pagecache.clockpro.cold_min=0.5"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("ldbc", "--policies", each[0]), err.toString());
+            assertTrue(err.toString().contains("bench ldbc: " + each[1]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing ran");
+    }
+
     @Test
     void badFlagsAreUsageErrors() throws IOException {
         assertEquals(2, bench("ldbc", "--cache", "0%"));

@@ -197,7 +197,7 @@ public final class LdbcCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
-        List<CacheSpec> caches = usage(() -> CacheSpec.parseList(cache));
+        List<CacheSpec> caches = usage(() -> named("--cache", () -> CacheSpec.parseList(cache)));
         List<PolicySpec> specs = usage(() -> policies(policies));
         Budget warm = usage(() -> named("--warmup", () -> Budget.parse(warmup)));
         Budget measured = usage(this::measured);
@@ -637,7 +637,7 @@ public final class LdbcCommand implements Callable<Integer> {
             }
             return all;
         }
-        List<PolicySpec> specs = catalog.parsePageCacheList(text);
+        List<PolicySpec> specs = catalog.parsePageCacheList("--policies", text);
         if (specs.isEmpty()) {
             throw new IllegalArgumentException("--policies names no policy: '" + text + "'; leave it out to run "
                 + DEFAULT_POLICIES);

@@ -146,11 +146,13 @@ public final class PolicyCatalog {
     }
 
     /**
-     * A comma-separated list of specs; null means every policy with default flags (and every reference
-     * column but {@code w-tinylfu-exact}, which runs only when named). A
+     * A comma-separated list of specs, given as {@code option}; null means every policy with default flags (and every
+     * reference column but {@code w-tinylfu-exact}, which runs only when named). A
      * {@code default} entry comes first, under the default policy's real name; a repeat is dropped.
+     *
+     * @throws IllegalArgumentException "{@code option} PART: why" for the first part refused
      */
-    public List<PolicySpec> parseList(String commaSeparated) {
+    public List<PolicySpec> parseList(String option, String commaSeparated) {
         if (commaSeparated == null) {
             List<PolicySpec> every = new ArrayList<>();
             for (String name : names()) {
@@ -160,35 +162,52 @@ public final class PolicyCatalog {
             }
             return every;
         }
-        List<PolicySpec> specs = parseEach(commaSeparated, this::parse, null);
+        List<PolicySpec> specs = parseEach(commaSeparated, this::parse, (part, e) -> {
+            throw named(option, part, e);
+        });
         if (specs.isEmpty()) {
             // a blank list ran every policy, so a script's unset variable started the longest run there is
-            throw new IllegalArgumentException("no policy named in '" + commaSeparated + "'; leave the list out to run"
+            throw new IllegalArgumentException(option + " names no policy: '" + commaSeparated + "'; leave it out to run"
                 + " every policy");
         }
         return specs;
     }
 
     /**
-     * The policies of a comma-separated list for a tool that runs the page cache ({@link #parsePageCachePolicy} each):
-     * a {@code default} entry first, under the default policy's real name; blank entries skipped, a repeat dropped.
-     * Empty if the list names none: the tool says so in its own words.
+     * The policies of a comma-separated list given as {@code option}, for a tool that runs the page cache
+     * ({@link #parsePageCachePolicy} each): a {@code default} entry first, under the default policy's real name; blank
+     * entries skipped, a repeat dropped. Empty if the list names none: the tool says so in its own words.
+     *
+     * @throws IllegalArgumentException "{@code option} PART: why" for the first part refused
      */
-    public List<PolicySpec> parsePageCacheList(String commaSeparated) {
-        return parseEach(commaSeparated, this::parsePageCachePolicy, null);
+    public List<PolicySpec> parsePageCacheList(String option, String commaSeparated) {
+        return parseEach(commaSeparated, this::parsePageCachePolicy, (part, e) -> {
+            throw named(option, part, e);
+        });
     }
 
     /**
-     * As {@link #parsePageCacheList(String)}, every part refused rather than the first: each refusal is added to
+     * As {@link #parsePageCacheList(String, String)}, every part refused rather than the first: each refusal is added to
      * {@code wrong} as "{@code option} PART: why", and the parts that parse are returned, so that a tool can say all
      * that is wrong with its flags at once.
      */
     public List<PolicySpec> parsePageCacheList(String option, String commaSeparated, List<String> wrong) {
         return parseEach(commaSeparated, this::parsePageCachePolicy,
-            (part, e) -> wrong.add(option + " " + part.strip() + ": " + e.getMessage()));
+            (part, e) -> wrong.add(named(option, part, e).getMessage()));
     }
 
-    /** The specs of a list, {@code default} first, blanks skipped, a repeat dropped; a refusal thrown, or told to {@code refused}. */
+    /**
+     * A part's refusal, said with the option and the part it came from: alone, it named neither ("unknown policy
+     * 'lfu'"), or a page cache flag the user never wrote ("pagecache.clock.max_usage=99: ...").
+     */
+    private static IllegalArgumentException named(String option, String part, IllegalArgumentException e) {
+        return new IllegalArgumentException(option + " " + part.strip() + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * The specs of a list, {@code default} first, blanks skipped, a repeat dropped; each refusal told to
+     * {@code refused}, which may throw.
+     */
     private static List<PolicySpec> parseEach(String commaSeparated, Function<String, PolicySpec> parser,
                                               BiConsumer<String, IllegalArgumentException> refused) {
         List<PolicySpec> specs = new ArrayList<>();
@@ -201,9 +220,6 @@ public final class PolicyCatalog {
             try {
                 spec = parser.apply(part);
             } catch (IllegalArgumentException e) {
-                if (refused == null) {
-                    throw e;
-                }
                 refused.accept(part, e);
                 continue;
             }

@@ -82,8 +82,26 @@ public final class Trace {
      * The most a trace may hold: its requests are one {@code int[]} (Java's arrays end just below 2^31), its distinct keys
      * one {@link LongIntHashMap}. A smaller one lets a test reach the limits without a file of 2^31 lines.
      */
-    record Limits(int requests, int distinctKeys) {
+    record Limits(int requests, int distinctKeys, boolean startOnly) {
         static final Limits MOST = new Limits(Integer.MAX_VALUE - 8, LongIntHashMap.MAX_SIZE);
+
+        Limits(int requests, int distinctKeys) {
+            this(requests, distinctKeys, false);
+        }
+
+        /** A trace's first {@code requests}, where the reader stops ({@link StartRead}): the rest is not read. */
+        static Limits start(int requests) {
+            return new Limits(requests, LongIntHashMap.MAX_SIZE, true);
+        }
+    }
+
+    /** A {@link Limits#start} reached: the reader stops there, the trace read so far being all that was asked for. */
+    static final class StartRead extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StartRead() {
+            super(null, null, false, false);
+        }
     }
 
     /** A trace past its {@link Limits}: the reader names the file and the line or byte reached. */
@@ -126,6 +144,9 @@ public final class Trace {
             // Refused here, in words: an IllegalStateException (the map's, or this one's) came out of ./bench sim as a
             // stack trace naming neither the file nor the line.
             if (size == limits.requests()) {
+                if (limits.startOnly()) {
+                    throw new StartRead();
+                }
                 throw new TooLargeException(String.format(Locale.ROOT, "more than %,d requests, the most one trace may"
                     + " hold (the simulator keeps a trace in memory, an int per request): split the trace", size));
             }

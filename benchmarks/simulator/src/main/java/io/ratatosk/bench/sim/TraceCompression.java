@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.tukaani.xz.XZInputStream;
 
 /**
@@ -279,16 +278,16 @@ enum TraceCompression {
 
     /**
      * {@code raw} decompressed: concatenated gzip members and bzip2 streams are read to the end, as the tools write them,
-     * and zero bytes after the last gzip member passed over, as gzip does ({@link GzipMembers}).
+     * and zero bytes after the last one passed over, as gzip and bzip2 do ({@link ConcatenatedStreams}).
      */
     InputStream open(InputStream raw) throws IOException {
         return switch (this) {
-            case GZIP -> new GzipMembers(raw);
+            case GZIP -> ConcatenatedStreams.gzip(raw);
             // Up to the format's largest window (zstd --long=31 over a pipe writes 2 GiB's): zstd-jni's default, 128
             // MiB, refused such a whole trace as corrupt. The decoder's buffer grows only as far as the data reaches.
             case ZSTD -> new ZstdInputStream(raw).setLongMax(ZSTD_WINDOW_LOG_MAX);
             case XZ -> new XZInputStream(raw);
-            case BZIP2 -> new BZip2CompressorInputStream(raw, true);
+            case BZIP2 -> ConcatenatedStreams.bzip2(raw);
             case NONE -> raw;
         };
     }

@@ -43,6 +43,22 @@ public final class TraceReader {
         return read(file, format, name, Trace.Limits.MOST);
     }
 
+    /** Requests {@link #checkStart} reads: enough for every format's first records, a few KiB of any file. */
+    static final int START_REQUESTS = 1000;
+
+    /**
+     * Reads the start of {@code file} as {@link #read(Path, TraceFormat, String)} reads it (its compression, its
+     * format's first records), the rest left unread: a run of several traces refuses one that cannot be read at all
+     * (no requests, a first line that is no key, no such compressed data) before the first replay, where the whole
+     * read found it only after the traces before it had replayed, hours into a run of a folder. Damage further on is
+     * found by the whole read.
+     *
+     * @throws TraceFormatException as {@link #read(Path, TraceFormat, String)} would for the same start
+     */
+    public static void checkStart(Path file, TraceFormat format) throws IOException {
+        read(file, format, displayName(file), Trace.Limits.start(START_REQUESTS));
+    }
+
     /** As {@link #read(Path, TraceFormat, String)}, a trace past {@code limits} refused naming where it passed them. */
     static Trace read(Path file, TraceFormat format, String name, Trace.Limits limits) throws IOException {
         if (Files.isDirectory(file)) {
@@ -151,8 +167,8 @@ public final class TraceReader {
     private static Trace read(Path file, TraceFormat format, String name, Trace.Limits limits, TraceCompression compression)
             throws IOException, DecompressionFailed {
         long sizeOnDisk = Files.size(file);
-        Trace.Builder builder = new Trace.Builder(name, format.id(),
-            estimateRequests(format, compression, sizeOnDisk), limits);
+        Trace.Builder builder = new Trace.Builder(name, format.id(), // a start's arrays no larger than it
+            Math.min(estimateRequests(format, compression, sizeOnDisk), limits.requests()), limits);
         KeyDecoder decoder = format.decoderFor(file);
         try (CountingInputStream raw = new CountingInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
             CountingInputStream plain = null;
@@ -169,6 +185,8 @@ public final class TraceReader {
                 }
             } catch (TraceFormatException e) {
                 throw e;
+            } catch (Trace.StartRead e) {
+                // the start asked for is read: the rest, and the zstd file's last frame, are left to the whole read
             } catch (Trace.TooLargeException e) {
                 throw new TraceFormatException(file, decoder.position(), e.getMessage(), null);
             } catch (IOException e) {

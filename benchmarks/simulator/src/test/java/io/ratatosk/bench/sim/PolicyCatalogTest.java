@@ -53,7 +53,7 @@ class PolicyCatalogTest {
 
     @Test
     void defaultComesFirstInAListAndARepeatOfItIsDropped() {
-        List<String> texts = catalog.parseList("lru,clock-pro, default ," + PolicyRegistry.DEFAULT_POLICY)
+        List<String> texts = catalog.parseList("--policies", "lru,clock-pro, default ," + PolicyRegistry.DEFAULT_POLICY)
             .stream().map(PolicySpec::text).toList();
         assertEquals(List.of(PolicyRegistry.DEFAULT_POLICY, "lru", "clock-pro"), texts);
     }
@@ -61,12 +61,12 @@ class PolicyCatalogTest {
     /** Written differently, one policy ran as two columns, each taking the other's wins. */
     @Test
     void aRepeatWrittenDifferentlyIsDropped() {
-        List<String> texts = catalog.parseList("global-clock:max_usage=4,global-clock:max_usage=04,"
+        List<String> texts = catalog.parseList("--policies", "global-clock:max_usage=4,global-clock:max_usage=04,"
             + "global-clock:clock.max_usage=4, global-clock: max_usage = 4 ,global-clock:max_usage=5").stream()
             .map(PolicySpec::text).toList();
         assertEquals(List.of("global-clock:max_usage=4", "global-clock:max_usage=5"), texts);
         // a flag at the policy's own default is the policy as it is: muninn counts to 4, global-clock to 7
-        assertEquals(List.of("muninn", "global-clock", "global-clock:max_usage=4"), catalog.parseList(
+        assertEquals(List.of("muninn", "global-clock", "global-clock:max_usage=4"), catalog.parseList("--policies",
             "muninn,muninn:max_usage=4,global-clock,global-clock:max_usage=7,global-clock:max_usage=4").stream()
             .map(PolicySpec::text).toList());
     }
@@ -75,7 +75,7 @@ class PolicyCatalogTest {
     @Test
     void aBlankListIsRefused() {
         for (String blank : new String[] {"", " ", ","}) {
-            refused(() -> catalog.parseList(blank), "no policy named in '" + blank + "'; leave the list out");
+            refused(() -> catalog.parseList("--policies", blank), "--policies names no policy: '" + blank + "'; leave it out");
         }
     }
 
@@ -83,16 +83,16 @@ class PolicyCatalogTest {
     void defaultListIsEveryPolicyAndTheReferenceColumnsButTheExactTinyLfu() {
         List<String> expected = new ArrayList<>(catalog.names());
         expected.remove("w-tinylfu-exact");
-        assertEquals(expected, catalog.parseList(null).stream().map(PolicySpec::text).toList());
-        assertEquals(List.of("w-tinylfu-exact"), catalog.parseList("w-tinylfu-exact").stream().map(PolicySpec::text).toList(),
-            "named, it runs");
+        assertEquals(expected, catalog.parseList("--policies", null).stream().map(PolicySpec::text).toList());
+        assertEquals(List.of("w-tinylfu-exact"), catalog.parseList("--policies", "w-tinylfu-exact").stream()
+            .map(PolicySpec::text).toList(), "named, it runs");
     }
 
     @Test
     void unknownPolicyIsRefusedWithTheListOfValidOnes() {
         String[] expected = catalog.names().toArray(new String[0]);
         refused(() -> catalog.parse("lfu"), expected);
-        refused(() -> catalog.parseList("lru,lfu:max_usage=3"), "lfu");
+        refused(() -> catalog.parseList("--policies", "lru,lfu:max_usage=3"), "lfu");
         refused(() -> catalog.parse("clockpro"), "unknown policy 'clockpro' (did you mean 'clock-pro'?); valid policies: ");
         refused(() -> catalog.parse("w-tinylfu-adaptve:window=0.01"), "did you mean 'w-tinylfu-adaptive'?");
         assertFalse(assertThrows(IllegalArgumentException.class, () -> catalog.parse("nothing-like-it")).getMessage()

@@ -483,26 +483,35 @@ class TraceReaderTest {
 
     /**
      * gzip -d and gzip -t take zero bytes after the last member as padding (a tape's or a block device's, dd's conv=sync),
-     * without a word: such a whole trace was refused as 'corrupt gzip data: Garbage after a valid .gz stream'. Anything
-     * else after a member is still refused.
+     * without a word: such a whole trace was refused as 'corrupt gzip data: Garbage after a valid .gz stream'. So do
+     * bzip2 -d and -t after the last stream (with a warning, status 0): such a bzip2 trace was refused as 'Garbage after
+     * a valid BZip2 stream'. Anything else after a member or stream is still refused.
      */
     @Test
-    void zeroBytesAfterTheLastGzipMemberArePadding() throws IOException {
+    void zeroBytesAfterTheLastGzipMemberOrBzip2StreamArePadding() throws IOException {
         long[] keys = manyKeys();
         byte[] data = ints(keys);
         int[] expected = ids(TraceReader.read(write(dir, "cache2k/plain.trace", data)));
-        byte[] twoMembers = concat(gzip(Arrays.copyOf(data, 4000)), gzip(Arrays.copyOfRange(data, 4000, data.length)));
-        for (int zeros : new int[] {1, 3, 512, 100_000}) {
-            for (byte[] whole : List.of(gzip(data), twoMembers)) {
-                Path padded = write(dir, "cache2k/padded-" + zeros + "-" + whole.length + ".trace.gz",
-                    concat(whole, new byte[zeros]));
-                assertArrayEquals(expected, ids(TraceReader.read(padded)), padded.toString());
+        byte[] head = Arrays.copyOf(data, 4000);
+        byte[] tail = Arrays.copyOfRange(data, 4000, data.length);
+        String[][] forms = {{"gz", "gzip", "Garbage after a valid .gz stream"},
+            {"bz2", "bzip2", "Garbage after a valid BZip2 stream"}};
+        for (String[] form : forms) {
+            boolean gz = form[0].equals("gz");
+            byte[] one = gz ? gzip(data) : bzip2(data);
+            byte[] twoStreams = gz ? concat(gzip(head), gzip(tail)) : concat(bzip2(head), bzip2(tail));
+            for (int zeros : new int[] {1, 3, 512, 100_000}) {
+                for (byte[] whole : List.of(one, twoStreams)) {
+                    Path padded = write(dir, "cache2k/padded-" + zeros + "-" + whole.length + ".trace." + form[0],
+                        concat(whole, new byte[zeros]));
+                    assertArrayEquals(expected, ids(TraceReader.read(padded)), padded.toString());
+                }
             }
+            byte[] garbage = concat(one, new byte[16]);
+            garbage[garbage.length - 1] = 7;
+            Path f = write(dir, "cache2k/garbage.trace." + form[0], garbage);
+            assertFails(() -> TraceReader.read(f), f.toString(), "corrupt " + form[1] + " data: " + form[2]);
         }
-        byte[] garbage = concat(gzip(data), new byte[16]);
-        garbage[garbage.length - 1] = 7;
-        Path f = write(dir, "cache2k/garbage.trace.gz", garbage);
-        assertFails(() -> TraceReader.read(f), f.toString(), "corrupt gzip data: Garbage after a valid .gz stream");
     }
 
     /** pzstd writes a skippable frame first: the file was read as uncompressed, its compressed bytes as keys. */
@@ -537,6 +546,19 @@ class TraceReaderTest {
         byte[] bom = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '1', '\n'};
         Path withBom = write(dir, "lirs/bom.trace", bom);
         assertFails(() -> TraceReader.read(withBom), "line 1", "found \"\\x??\\x??\\x??1\" (a UTF-8 byte order mark?)");
+    }
+
+    /** The start check reads as the whole read does, up to its first requests: what is wrong later is the whole read's. */
+    @Test
+    void checkStartRefusesABadStartAndLeavesTheRestUnread() throws IOException {
+        Path badFirstLine = write(dir, "lirs/first.trace.gz", gzip(text("x\n1\n")));
+        assertFails(() -> TraceReader.checkStart(badFirstLine, TraceFormat.LIRS), badFirstLine.toString(), "line 1");
+        Path empty = write(dir, "lirs/empty.trace.bz2", bzip2(new byte[0]));
+        assertFails(() -> TraceReader.checkStart(empty, TraceFormat.LIRS), "the trace holds no requests");
+        // the decoder reads one request past the start before the reader stops it
+        Path badLater = write(dir, "lirs/later.trace", text("1\n".repeat(TraceReader.START_REQUESTS + 1) + "x\n"));
+        TraceReader.checkStart(badLater, TraceFormat.LIRS);
+        assertFails(() -> TraceReader.read(badLater), "line " + (TraceReader.START_REQUESTS + 2));
     }
 
     @Test

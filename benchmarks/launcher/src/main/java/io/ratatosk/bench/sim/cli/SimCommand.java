@@ -30,6 +30,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,9 +134,9 @@ public final class SimCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        TraceFormat forced = format == null ? null : usage(() -> TraceFormat.byId(format));
-        List<PolicySpec> specs = usage(() -> catalog.parseList(policies));
-        List<CacheSize> cacheSizes = usage(() -> CacheSize.parseList(sizes));
+        TraceFormat forced = format == null ? null : usage("--format", () -> TraceFormat.byId(format));
+        List<PolicySpec> specs = usage(() -> catalog.parseList("--policies", policies));
+        List<CacheSize> cacheSizes = usage("--sizes", () -> CacheSize.parseList(sizes));
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
         }
@@ -166,22 +167,24 @@ public final class SimCommand implements Callable<Integer> {
             : new SimulationProgress(System.err, false, System.console() != null);
         List<TraceResult> results = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        Exception firstSkip = null;
+        Map<Path, Exception> refusals = new HashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "sim-replay");
             t.setDaemon(true);
             return t;
         });
         try {
+            List<Path> readable = summarise ? readableStarts(files, forced, refusals, skipped) : files;
             TraceSimulation simulation = new TraceSimulation(catalog, pool);
-            for (Path file : files) {
+            for (Path file : readable) {
                 long start = System.nanoTime();
                 Trace trace;
                 try {
                     // In a run of several, a trace that cannot be read or run is skipped, not the end of the run:
-                    // checking all before the first replay would read every trace twice (their pages and distinct
-                    // keys are known only once read), or hold them all in memory.
-                    trace = read(file, forced != null ? forced : TraceFormat.detect(file).orElseThrow(), names.get(file));
+                    // only its start was read before the first replay (readableStarts); reading all of every trace
+                    // then would read each twice (their pages and distinct keys are known only once read), or hold
+                    // them all in memory.
+                    trace = read(file, formatOf(file, forced), names.get(file));
                     progress.traceLoaded(trace, (System.nanoTime() - start) / 1_000_000);
                     usage(() -> { // a policy that cannot run at one of the sizes fails here, not after the other replays
                         simulation.check(trace, specs, cacheSizes);
@@ -191,7 +194,7 @@ public final class SimCommand implements Callable<Integer> {
                     if (!summarise) {
                         throw e;
                     }
-                    firstSkip = firstSkip == null ? e : firstSkip;
+                    refusals.put(file, e);
                     skip(file, e, skipped);
                     continue;
                 }
@@ -204,7 +207,7 @@ public final class SimCommand implements Callable<Integer> {
                     if (!summarise) {
                         throw e;
                     }
-                    firstSkip = firstSkip == null ? e : firstSkip;
+                    refusals.put(file, e);
                     skip(file, e, skipped);
                     continue;
                 }
@@ -220,6 +223,7 @@ public final class SimCommand implements Callable<Integer> {
             pool.awaitTermination(10, TimeUnit.SECONDS);
         }
         if (results.isEmpty()) { // every trace skipped: the first one's refusal, as a run of that trace alone
+            Exception firstSkip = refusals.get(files.get(0));
             if (firstSkip instanceof IOException io) {
                 throw io;
             }
@@ -453,10 +457,47 @@ public final class SimCommand implements Callable<Integer> {
         return List.copyOf(byIdentity.values());
     }
 
+    /**
+     * The traces of {@code files} whose start reads ({@link TraceReader#checkStart}); each other is skipped now, saying
+     * why, before the first replay: found by its whole read, it was said only after the traces before it had replayed.
+     */
+    private List<Path> readableStarts(List<Path> files, TraceFormat forced, Map<Path, Exception> refusals,
+            List<String> skipped) {
+        List<Path> readable = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                sayingOutOfMemory(file, () -> {
+                    TraceReader.checkStart(file, formatOf(file, forced));
+                    return null;
+                });
+                readable.add(file);
+            } catch (IOException | IllegalStateException e) { // skipped as the whole read's refusal would be
+                refusals.put(file, e);
+                skip(file, e, skipped);
+            }
+        }
+        return readable;
+    }
+
+    /** The format {@code file} is read in: --format's, else the one its path tells (checked with the options). */
+    private static TraceFormat formatOf(Path file, TraceFormat forced) {
+        return forced != null ? forced : TraceFormat.detect(file).orElseThrow();
+    }
+
     /** Reads a trace; running out of heap on the way is said in one line naming the trace and the heap. */
     private static Trace read(Path file, TraceFormat format, String name) throws IOException {
+        return sayingOutOfMemory(file, () -> TraceReader.read(file, format, name));
+    }
+
+    /** A read of {@code file}, or of its start (an xz dictionary larger than the heap fails there too). */
+    private interface Reading<T> {
+        T read() throws IOException;
+    }
+
+    /** Runs {@code reading}; running out of heap on the way is said in one line naming the trace and the heap. */
+    private static <T> T sayingOutOfMemory(Path file, Reading<T> reading) throws IOException {
         try {
-            return TraceReader.read(file, format, name);
+            return reading.read();
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException(String.format(Locale.ROOT, "reading %s ran out of memory (a heap of %,d MiB):"
                 + " give the JVM more (JAVA_OPTS=-Xmx...)", file, Runtime.getRuntime().maxMemory() >> 20), e);
@@ -505,6 +546,17 @@ public final class SimCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+    }
+
+    /** As {@link #usage(Supplier)}, the refusal said after the option it is of: alone, it named none. */
+    private <T> T usage(String option, Supplier<T> parse) {
+        return usage(() -> {
+            try {
+                return parse.get();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+            }
+        });
     }
 
     /** The format ids, for picocli's help text. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ratatosk.bench.Bench;
 import io.ratatosk.bench.sim.AppendOnlyFolder;
+import io.ratatosk.bench.sim.ChildProcess;
 import io.ratatosk.bench.sim.OutputFile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,10 +25,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 import picocli.CommandLine;
 
 /** {@code bench sim} end to end on small generated traces. */
@@ -599,6 +603,39 @@ class SimCommandTest {
         assertEquals("", out.toString());
     }
 
+    /**
+     * A policy refused was said without the option it came from ("bench sim: unknown policy 'lfu'", "bench sim:
+     * pagecache.clock.max_usage=99: ...", a flag the user never wrote): now the option and the part of the list, as
+     * ./bench throughput says it.
+     */
+    @Test
+    void aRefusedPolicyNamesTheOptionAndThePart() {
+        String[][] refused = {{"lru,lfu", "--policies lfu: unknown policy 'lfu'"},
+            {"lru, global-clock:max_usage=99", "--policies global-clock:max_usage=99: pagecache.clock.max_usage=99: must be"},
+            {"global-clock:foo=1", "--policies global-clock:foo=1: unknown flag 'foo'"},
+            {"lru:x=1", "--policies lru:x=1: policy lru takes no flags"},
+            {" , ", "--policies names no policy: ' , '"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("sim", "--quiet", "--policies", each[0], loop.toString()), err.toString());
+            assertTrue(err.toString().contains("bench sim: " + each[1]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing replayed");
+    }
+
+    /** A refused size or format named no option: "bench sim: no cache size in ''", "unknown trace format 'x'". */
+    @Test
+    void aRefusedSizeOrFormatNamesItsOption() {
+        String[][] refused = {{"--sizes", "0", "--sizes: cache size '0' must be"}, {"--sizes", "", "--sizes: no cache size"},
+            {"--sizes", "10,/0", "--sizes: cache size '/0' must be"}, {"--format", "parquet", "--format: unknown trace format"}};
+        for (String[] each : refused) {
+            err.getBuffer().setLength(0);
+            assertEquals(2, bench("sim", "--quiet", each[0], each[1], loop.toString()), err.toString());
+            assertTrue(err.toString().contains("bench sim: " + each[2]), err.toString());
+        }
+        assertEquals("", out.toString(), "nothing replayed");
+    }
+
     @Test
     void unknownFormatIsAUsageErrorListingTheFormats() {
         assertEquals(2, bench("sim", "--format", "parquet", loop.toString()));
@@ -647,6 +684,67 @@ class SimCommandTest {
             dir.resolve("zz").toString(), "--sizes", "/2", "--json", none.toString()));
         assertTrue(err.toString().contains("bench sim: skipping " + cut), err.toString());
         assertFalse(Files.exists(none));
+    }
+
+    /**
+     * A later trace that could not be read at all (no requests, a first line that is no key) was found only once the
+     * traces before it had replayed, hours into a run of a folder: each trace's start is read before the first replay,
+     * and one refused is skipped then, saying why, the others replayed as before.
+     */
+    @Test
+    void aTraceWhoseStartCannotBeReadIsSkippedBeforeTheFirstReplay() throws IOException {
+        Path words = write(dir, "lirs/words.trace", "hello\n1\n".getBytes(StandardCharsets.US_ASCII));
+        Path empty = write(dir, "lirs/empty.trace", new byte[0]);
+        StringWriter both = new StringWriter(); // stdout and stderr in the order written
+        CommandLine cl = Bench.commandLine();
+        cl.setOut(new PrintWriter(both, true));
+        cl.setErr(new PrintWriter(both, true));
+        assertEquals(1, cl.execute("sim", "--quiet", "--sizes", "10", "--policies", "lru", loop.toString(),
+            words.toString(), empty.toString()), both.toString());
+        String said = both.toString();
+        int firstTable = said.indexOf("policy");
+        assertTrue(firstTable > 0, said);
+        for (Path bad : List.of(words, empty)) {
+            int skip = said.indexOf("bench sim: skipping " + bad + ": ");
+            assertTrue(skip >= 0 && skip < firstTable, "said before the first table: " + said);
+        }
+        assertTrue(said.contains("skipping " + words + ": line 1: expected one integer key per line"), said);
+        assertTrue(said.contains("skipping " + empty + ": end of data: the trace holds no requests"), said);
+        assertEquals(1, said.split("bench sim: skipping " + words, -1).length - 1, "said once: " + said);
+        assertTrue(said.contains("bench sim: skipped 2 of 3 traces"), said);
+    }
+
+    /**
+     * An xz trace whose dictionary (1.5 GiB, the format's most) is more than the heap: its whole read running out of
+     * memory is skipped, saying so, but the start check before the first replay let the OutOfMemoryError end the run,
+     * the traces that could be read unreplayed.
+     */
+    @Test
+    void aTraceWhoseStartRunsOutOfMemoryIsSkipped() throws Exception {
+        ByteArrayOutputStream xz = new ByteArrayOutputStream();
+        try (OutputStream out = new XZOutputStream(xz, new LZMA2Options(0))) {
+            out.write("1\n2\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[] bytes = xz.toByteArray();
+        int block = 12; // past the stream header: the block header's size, flags, LZMA2's filter id, props size, props
+        assertTrue(bytes[block + 1] == 0 && bytes[block + 2] == 0x21 && bytes[block + 3] == 1, "one LZMA2 filter, no sizes");
+        bytes[block + 4] = 37; // dictionary 3 << 29 bytes
+        int crcAt = block + (bytes[block] + 1) * 4 - 4;
+        CRC32 crc = new CRC32();
+        crc.update(bytes, block, crcAt - block);
+        for (int i = 0; i < 4; i++) {
+            bytes[crcAt + i] = (byte) (crc.getValue() >>> (8 * i));
+        }
+        Path huge = write(dir, "lirs/huge-dictionary.trace.xz", bytes);
+        ChildProcess.Result run = ChildProcess.run(new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
+            "-cp", System.getProperty("java.class.path"), Bench.class.getName(),
+            "sim", "--quiet", "--sizes", "10", "--policies", "lru", loop.toString(), huge.toString()));
+        assertEquals(1, run.status(), run.output());
+        assertTrue(run.output().contains("bench sim: skipping " + huge + ": reading " + huge + " ran out of memory"),
+            run.output());
+        assertTrue(run.output().contains("loop.trace.gz"), "the other trace replayed: " + run.output());
+        assertTrue(run.output().contains("bench sim: skipped 1 of 2 traces"), run.output());
     }
 
     @Test

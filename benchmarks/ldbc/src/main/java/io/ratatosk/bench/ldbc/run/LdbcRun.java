@@ -198,7 +198,16 @@ public final class LdbcRun {
                                  boolean nvm) {
         int pageSize = 0;
         for (PolicySpec policy : policies) {
-            PageCacheConfig config = PageCacheConfig.parse(flags(cacheFlags, policy, ANY_SIZE));
+            PageCacheConfig config;
+            try {
+                config = PageCacheConfig.parse(flags(cacheFlags, policy, ANY_SIZE));
+            } catch (IllegalArgumentException e) {
+                // flags that hold alone and not together (cold_min above cold_max): named as the user wrote them
+                if (policy.flags().keySet().stream().anyMatch(flag -> e.getMessage().startsWith(flag + "="))) {
+                    throw new IllegalArgumentException("--policies " + policy.text() + ": " + e.getMessage(), e);
+                }
+                throw e;
+            }
             pageSize = config.pageSize();
             if (pageSize < StoreFile.PAGE_SIZE) {
                 throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size")
