@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
  * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), flush, touch (its count, its stop at the end, the pages it loaded read at once), truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest; and to a middle page of a shared file while the
- * others read and write it, where the model learns what it cannot know: see {@link FileModel}), cache close and reopen, over
+ * others read and write it, where the model learns what it cannot know: see {@link FileModel}; {@code fileSize()} after
+ * writes, flushes, touches and truncates must be that of the last page id, in the file's page size), cache close and reopen, over
  * several files, small caches with the background evictor on or off, and every policy, against a model of
  * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
  * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps

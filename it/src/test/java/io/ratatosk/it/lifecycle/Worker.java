@@ -392,6 +392,7 @@ final class Worker implements Runnable {
             closeCursor(c);
             pending.ack(); // closed without exception
         }
+        checkFileSize(ref, " after a write");
     }
 
     /** A write cursor's {@code next(far id)}: works (the page is written) or is refused with IAE or IOException. */
@@ -478,6 +479,24 @@ final class Worker implements Runnable {
         long at = c.getCurrentPageId();
         if (at != id) {
             throw fail("cursor moved to page " + id + " but getCurrentPageId() says " + at, null);
+        }
+    }
+
+    /**
+     * {@code PagedFile.fileSize()} is the last page id plus one, times the file's page size (not the cache's): so it lies
+     * between that of the last page id read before it and that of the one read after, as only a truncate lowers the last
+     * page id (one begun since excuses a size outside).
+     */
+    void checkFileSize(Ref ref, String after) {
+        FileModel f = ref.file();
+        int cutsBefore = f.cutsFinished();
+        long lastBefore = ref.pf().getLastPageId();
+        long size = ref.pf().fileSize();
+        long lastAfter = ref.pf().getLastPageId();
+        boolean between = (lastBefore + 1) * f.pageSize <= size && size <= (lastAfter + 1) * f.pageSize;
+        if (size % f.pageSize != 0 || !between && !f.cutSince(cutsBefore)) {
+            throw fail("fileSize() of " + ref + after + " is " + size + ", but its last page id was " + lastBefore + " before and "
+                + lastAfter + " after, with pages of " + f.pageSize + " bytes", null);
         }
     }
 
@@ -647,6 +666,7 @@ final class Worker implements Runnable {
             throw fail("PagedFile.flush() of " + ref + " returned normally although a force of this mapping had failed"
                 + " before: the failure sticks, every later flush must throw until the file is unmapped", null);
         }
+        checkFileSize(ref, " after a flush");
     }
 
     /** The files of {@code g} whose mapping's force failed and which are still mapped: the failure sticks to each. */
@@ -679,6 +699,7 @@ final class Worker implements Runnable {
             throw fail("truncate(" + (ref.pf().maxPageId() + 1) + ") of " + ref + " lowered its last page from " + last
                 + " to " + after + ", cutting pages it must keep", null);
         }
+        checkFileSize(ref, " after a truncate past its end");
     }
 
     /**
@@ -717,6 +738,7 @@ final class Worker implements Runnable {
                 closeCursor(reader);
             }
         }
+        checkFileSize(ref, " after truncate(" + cut + ")");
     }
 
     /** Truncates the shared file of {@code ref} to {@code cut} pages, telling the model; true if the cut was made. */
@@ -774,6 +796,7 @@ final class Worker implements Runnable {
                 + inFile + " of them are at or below the file's last page " + last, null);
         }
         readTouched(ref, start, count);
+        checkFileSize(ref, " after a touch");
         // A snapshot walked while others fault and evict may count a frame twice (a page behind the walk evicted, its frame
         // bound to one ahead of it: 25 in a cache of 24 frames, its thread preempted beside a CPU hog): only a count past the
         // frames in each of three walks says that entries outlive their frames
