@@ -76,6 +76,8 @@ final class Scenario {
     /** Truncates of a shared file to a middle page that returned, were refused for a held page, and reads cut under them. */
     final AtomicLong sharedTruncates = new AtomicLong();
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
+    /** Copies through PageCursor.copyTo, each judged byte for byte. */
+    final AtomicLong copies = new AtomicLong();
     final AtomicLong sharedReadsCutUnder = new AtomicLong();
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
@@ -331,7 +333,7 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + ", touches " + touches.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + ", touches " + touches.get() + ", copies " + copies.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 

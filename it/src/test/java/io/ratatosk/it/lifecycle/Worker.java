@@ -26,28 +26,45 @@ import java.util.concurrent.locks.LockSupport;
  * {@link MisuseChecks} (closed cursors and bad input) and {@link OwnFileOperations}.
  */
 final class Worker implements Runnable {
-    /** The operations and their weights. */
+    /**
+     * The operations and their weights. Those with a later weight instead were added after seeds of the others were
+     * replayed: they are drawn from a random source of their own, between the others ({@link #pickLater}), so that a seed
+     * still draws the others as it did.
+     */
     enum Op {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
-        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8);
+        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
+        COPY_TO(0, 30);
 
         final int weight;
+        final int laterWeight;
 
         Op(int weight) {
+            this(weight, 0);
+        }
+
+        Op(int weight, int laterWeight) {
             this.weight = weight;
+            this.laterWeight = laterWeight;
         }
     }
 
     private static final int TOTAL_WEIGHT;
+    private static final int TOTAL_LATER_WEIGHT;
+    /** How often, per thousand of the other operations, one added later runs before one. */
+    private static final int LATER_PER_THOUSAND = 30;
 
     static {
         int total = 0;
+        int later = 0;
         for (Op op : Op.values()) {
             total += op.weight;
+            later += op.laterWeight;
         }
         TOTAL_WEIGHT = total;
+        TOTAL_LATER_WEIGHT = later;
     }
 
     private static final int MAX_REFS_PER_FILE = 3;
@@ -59,7 +76,10 @@ final class Worker implements Runnable {
     // Shared with the operation classes: one random source per thread, drawn in one order, so a seed replays its scenario.
     final Scenario sc;
     final int t;
-    final SplittableRandom rnd;
+    /** The random source the running operation draws from: {@link #mainRnd}, or {@link #laterRnd} for one added later. */
+    SplittableRandom rnd;
+    private final SplittableRandom mainRnd;
+    private final SplittableRandom laterRnd;
     private final OpLog log;
     final List<Ref> refs = new ArrayList<>();
     final StringBuilder trace = new StringBuilder();
@@ -67,6 +87,7 @@ final class Worker implements Runnable {
     private final LinkedCursorOperations linkedCursors;
     private final OwnFileOperations ownFile;
     private final CloseOperations closes;
+    private final CopyOperations copies;
     private long opNo;
 
     /** The mapping the current step works on (judges an IllegalStateException), or null. */
@@ -78,12 +99,16 @@ final class Worker implements Runnable {
     Worker(Scenario sc, int t) {
         this.sc = sc;
         this.t = t;
-        this.rnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
+        this.mainRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
+        // a draw of its own: the operations added later leave the others' draws as they were
+        this.laterRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 5000 + t));
+        this.rnd = mainRnd;
         this.log = sc.logs.get(t);
         this.misuse = new MisuseChecks(this);
         this.linkedCursors = new LinkedCursorOperations(this, misuse);
         this.ownFile = new OwnFileOperations(this);
         this.closes = new CloseOperations(this);
+        this.copies = new CopyOperations(this, laterRnd);
     }
 
     @Override
@@ -92,6 +117,10 @@ final class Worker implements Runnable {
         try {
             for (opNo = 0; opNo < ops && !sc.failures.any(); opNo++) {
                 toggleFaults(ops);
+                Op later = pickLater();
+                if (later != null) {
+                    runOne(later);
+                }
                 runOne(pick());
             }
             releaseAll();
@@ -132,7 +161,23 @@ final class Worker implements Runnable {
         }
     }
 
+    /** Now and then an operation added later, from its own random source; else null. */
+    private Op pickLater() {
+        if (laterRnd.nextInt(1000) >= LATER_PER_THOUSAND) {
+            return null;
+        }
+        int r = laterRnd.nextInt(TOTAL_LATER_WEIGHT);
+        for (Op op : Op.values()) {
+            r -= op.laterWeight;
+            if (r < 0) {
+                return sc.settings.skips().ops().contains(op) ? null : op;
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
     private void runOne(Op op) {
+        rnd = op.laterWeight > 0 ? laterRnd : mainRnd;
         trace.setLength(0);
         ctxRef = null;
         ctxGen = null;
@@ -161,6 +206,7 @@ final class Worker implements Runnable {
                 case BAD_INPUT -> misuse.badInput();
                 case SHARED_TRUNCATE -> sharedTruncate();
                 case TOUCH -> touch();
+                case COPY_TO -> copies.copyTo();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -174,6 +220,7 @@ final class Worker implements Runnable {
             sc.injector.settle();
             sc.watchdog.end(t);
             sc.ops.incrementAndGet();
+            rnd = mainRnd;
         }
     }
 
@@ -181,6 +228,11 @@ final class Worker implements Runnable {
     void workOnCache(CacheGeneration g) {
         ctxGen = g;
         ctxFinishedBefore = g.closesFinished.get();
+    }
+
+    /** The current step works on {@code ref}: a close that may have unmapped it explains an IllegalStateException. */
+    void workOn(Ref ref) {
+        ctxRef = ref;
     }
 
     /** Whether {@code e}, which ended an operation, is allowed; returns how it ended, or throws the failure. */
