@@ -78,6 +78,8 @@ final class Scenario {
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
     /** Copies through PageCursor.copyTo, each judged byte for byte. */
     final AtomicLong copies = new AtomicLong();
+    /** Checks of what setCursorException, checkAndClearCursorException and clearCursorException promise. */
+    final AtomicLong cursorExceptionChecks = new AtomicLong();
     final AtomicLong sharedReadsCutUnder = new AtomicLong();
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
@@ -333,7 +335,7 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + ", touches " + touches.get() + ", copies " + copies.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + ", touches " + touches.get() + ", copies " + copies.get() + ", cursor exception checks " + cursorExceptionChecks.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 

@@ -36,7 +36,7 @@ final class Worker implements Runnable {
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
         BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
-        COPY_TO(0, 30);
+        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15);
 
         final int weight;
         final int laterWeight;
@@ -54,7 +54,7 @@ final class Worker implements Runnable {
     private static final int TOTAL_WEIGHT;
     private static final int TOTAL_LATER_WEIGHT;
     /** How often, per thousand of the other operations, one added later runs before one. */
-    private static final int LATER_PER_THOUSAND = 30;
+    private static final int LATER_PER_THOUSAND = 45;
 
     static {
         int total = 0;
@@ -88,6 +88,7 @@ final class Worker implements Runnable {
     private final OwnFileOperations ownFile;
     private final CloseOperations closes;
     private final CopyOperations copies;
+    private final CursorExceptionChecks cursorExceptions;
     private long opNo;
 
     /** The mapping the current step works on (judges an IllegalStateException), or null. */
@@ -109,6 +110,7 @@ final class Worker implements Runnable {
         this.ownFile = new OwnFileOperations(this);
         this.closes = new CloseOperations(this);
         this.copies = new CopyOperations(this, laterRnd);
+        this.cursorExceptions = new CursorExceptionChecks(this, laterRnd);
     }
 
     @Override
@@ -207,6 +209,7 @@ final class Worker implements Runnable {
                 case SHARED_TRUNCATE -> sharedTruncate();
                 case TOUCH -> touch();
                 case COPY_TO -> copies.copyTo();
+                case CURSOR_EXCEPTIONS -> cursorExceptions.cursorExceptions();
             }
             letGoSometimes();
             log.end(trace + "ok");
