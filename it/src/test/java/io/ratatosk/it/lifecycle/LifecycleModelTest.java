@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
  * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
  * every later flush of that mapping throws until it is unmapped), and in some the NVM tier
- * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files. Every acknowledged write must survive
+ * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files, made by the cache or (half the time) by
+ * the scenario and given to it ({@code PageCache.open(config, tier)}), whose close of it is refused while the cache is
+ * open and does nothing once the cache closed it. Every acknowledged write must survive
  * unmap, close and reopen; nothing may crash, hang, tear a page, or map one file twice.
  *
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}

@@ -36,7 +36,7 @@ final class Worker implements Runnable {
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
         BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
-        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15);
+        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15), CLOSE_HOST_TIER(0, 5);
 
         final int weight;
         final int laterWeight;
@@ -54,7 +54,7 @@ final class Worker implements Runnable {
     private static final int TOTAL_WEIGHT;
     private static final int TOTAL_LATER_WEIGHT;
     /** How often, per thousand of the other operations, one added later runs before one. */
-    private static final int LATER_PER_THOUSAND = 45;
+    private static final int LATER_PER_THOUSAND = 50;
 
     static {
         int total = 0;
@@ -210,6 +210,7 @@ final class Worker implements Runnable {
                 case TOUCH -> touch();
                 case COPY_TO -> copies.copyTo();
                 case CURSOR_EXCEPTIONS -> cursorExceptions.cursorExceptions();
+                case CLOSE_HOST_TIER -> closes.closeHostTierUnderCache();
             }
             letGoSometimes();
             log.end(trace + "ok");
