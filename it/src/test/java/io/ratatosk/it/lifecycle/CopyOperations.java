@@ -137,6 +137,10 @@ final class CopyOperations {
             } while (src.shouldRetry());
             if (on && src.getCurrentPageId() < 0) {
                 // a truncate cut the source page under the copy: the last round copied nothing from no page
+                if (!from.cutSince(cutsBefore)) {
+                    throw worker.fail("a read cursor on page " + sourceId + " of " + source + " was left on no page by its"
+                        + " shouldRetry(), but no truncate of the file ran", null);
+                }
                 if (copied != 0) {
                     throw worker.fail("copyTo from a read cursor left on no page by a truncate of " + from.name + " copied " + copied
                         + " bytes", null);
