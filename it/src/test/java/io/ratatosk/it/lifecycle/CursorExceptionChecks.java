@@ -103,11 +103,13 @@ final class CursorExceptionChecks {
     /**
      * A parent and its link: the parent reports its own complaint first and clears the link's too, or reports the
      * link's (passed up where the link closed first); a complaint the link makes in every round of the parent's read
-     * loop is reported by the parent after it, or the cut of either page.
+     * loop is reported by the parent after it, or the cut of either page; one a link opened and closed in the loop
+     * passed up in its first round only, where the parent's {@code shouldRetry()} returned false after it (a retry
+     * clears it: the link's read was torn), or the cut of the parent's page.
      */
     private void throughLink(Ref ref, long id, long linkId) throws IOException {
         FileModel f = ref.file();
-        int kind = rnd.nextInt(4);
+        int kind = rnd.nextInt(5);
         trace.append("through a link ").append(ref).append(" io(").append(id).append(") link(").append(linkId).append(") kind ")
             .append(kind).append(' ');
         String own = "record on page " + id + " makes no sense";
@@ -134,6 +136,10 @@ final class CursorExceptionChecks {
                     c.clearCursorException();
                     expectReported(link, null, "a link's complaint its parent's clearCursorException() forgot");
                 }
+                case 3 -> {
+                    link.close();
+                    linkedInLoop(c, on, ref, id, linkId, linked, cutsBefore);
+                }
                 default -> {
                     long[] words = new long[PageImage.words(f.pageSize)];
                     do {
@@ -152,6 +158,39 @@ final class CursorExceptionChecks {
             }
             expectReported(c, null, "a parent whose cursor exceptions were all reported or cleared");
         }
+    }
+
+    /** The parent's read loop opens a link in each round, which complains in the first round only and closes. */
+    private void linkedInLoop(PageCursor c, boolean on, Ref ref, long id, long linkId, String linked, int cutsBefore)
+        throws IOException {
+        FileModel f = ref.file();
+        long[] words = new long[PageImage.words(f.pageSize)];
+        int rounds = 0;
+        do {
+            PageImage.readPinned(c, words);
+            try (PageCursor link = c.openLinkedCursor(linkId)) {
+                if (link.next()) {
+                    PageImage.readPinned(link, words);
+                }
+                if (rounds == 0) {
+                    link.setCursorException(linked);
+                    LockSupport.parkNanos(100_000); // a little longer on the pages: a writer or an eviction makes it retry
+                }
+            }
+            rounds++;
+        } while (c.shouldRetry());
+        boolean cutUnder = on && c.getCurrentPageId() < 0;
+        trace.append("rounds ").append(rounds).append(cutUnder ? " cut under " : " ");
+        if (cutUnder && !f.cutSince(cutsBefore)) {
+            throw worker.fail("a read cursor on page " + id + " of " + ref + " was left on no page by its shouldRetry(), but no"
+                + " truncate of the file ran", null);
+        }
+        // a parent on no page (past the end) keeps its cursor exception through later rounds, as shouldRetry() says
+        expectReported(c, cutUnder ? TRUNCATED : rounds == 1 || !on ? linked : null, rounds == 1 || !on
+            ? "a complaint a link opened in the " + (rounds == 1 ? "only round" : "first round") + " of its parent's read loop"
+            + " passed up as it closed" + (on ? "" : ", the parent on no page")
+            : "a complaint a link opened in the first of " + rounds + " rounds of its parent's read loop passed up as it closed,"
+            + " which the parent's shouldRetry() returning true cleared" + (cutUnder ? ", the parent's page cut under it" : ""));
     }
 
     /** A write cursor's {@code shouldRetry()} returns false and clears nothing. */
