@@ -185,10 +185,17 @@ final class CursorExceptionChecks {
             throw worker.fail("a read cursor on page " + id + " of " + ref + " was left on no page by its shouldRetry(), but no"
                 + " truncate of the file ran", null);
         }
-        // a parent on no page (past the end) keeps its cursor exception through later rounds, as shouldRetry() says
-        expectReported(c, cutUnder ? TRUNCATED : rounds == 1 || !on ? linked : null, rounds == 1 || !on
-            ? "a complaint a link opened in the " + (rounds == 1 ? "only round" : "first round") + " of its parent's read loop"
-            + " passed up as it closed" + (on ? "" : ", the parent on no page")
+        if (!on && rounds > 1) {
+            // A parent on no page (past the end) keeps the complaint a link passed up, though the retry said the link's read
+            // tore: shouldRetry() says a cursor on no page keeps its exception, setCursorException() that a retry clears a
+            // complaint of a torn read. Until the two agree, either is right; only the complaint itself may be reported.
+            expectReportedOrNothing(c, linked, "a complaint a link opened in the first of " + rounds + " rounds of its"
+                + " parent's read loop passed up as it closed, the parent on no page");
+            return;
+        }
+        expectReported(c, cutUnder ? TRUNCATED : rounds == 1 ? linked : null, rounds == 1
+            ? "a complaint a link opened in the only round of its parent's read loop passed up as it closed"
+            + (on ? "" : ", the parent on no page")
             : "a complaint a link opened in the first of " + rounds + " rounds of its parent's read loop passed up as it closed,"
             + " which the parent's shouldRetry() returning true cleared" + (cutUnder ? ", the parent's page cut under it" : ""));
     }
@@ -205,6 +212,21 @@ final class CursorExceptionChecks {
             }
             expectReported(c, complaint, "a write cursor's complaint after its shouldRetry()");
         }
+    }
+
+    /** As {@link #expectReported}, where reporting nothing is right too. */
+    private void expectReportedOrNothing(PageCursor c, String expected, String what) {
+        try {
+            c.checkAndClearCursorException();
+        } catch (CursorException e) {
+            if (!expected.equals(e.getMessage())) {
+                throw worker.fail(what + ": checkAndClearCursorException() threw \"" + e.getMessage() + "\", but it must throw \""
+                    + expected + "\" or nothing", null);
+            }
+            trace.append("reported \"").append(e.getMessage()).append("\" ");
+            return;
+        }
+        trace.append("reported nothing ");
     }
 
     /**
