@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PagedFile;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,10 +27,17 @@ final class CacheGeneration {
     /** Set once a close() returned normally: from then on nothing may succeed on this cache. */
     volatile boolean closed;
     final AtomicReferenceArray<PagedFile> latestMapping;
+    /**
+     * The NVM tier the scenario made and gave the cache ({@code PageCache.open(config, tier)}), which the cache closes
+     * with itself: the host keeps it and closes it too, refused while the cache is open, doing nothing once it closed.
+     * Null where the cache made its own tier, or has none.
+     */
+    final NvmSwapStore hostTier;
 
-    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked) {
+    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked, NvmSwapStore hostTier) {
         this.number = number;
         this.cache = cache;
+        this.hostTier = hostTier;
         this.description = description;
         this.forcesTracked = forcesTracked;
         this.latestMapping = new AtomicReferenceArray<>(files);

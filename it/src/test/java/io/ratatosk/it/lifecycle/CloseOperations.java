@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.pagecache.NoEvictableFrameException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
@@ -67,6 +68,44 @@ final class CloseOperations {
             trace.append("failed: ").append(e).append(' ');
             return false;
         }
+    }
+
+    /**
+     * The host closes the NVM tier it gave the current cache while the cache is open: refused with IllegalStateException
+     * (the cache closes its tier with itself; closed under it, every file's swapper was released), and so is a close of
+     * the tier's device; the cache and the tier go on as before, as every later operation of the model judges. A close
+     * that returned must have found the cache closed: the cache says it is closed before it lets its tier go.
+     */
+    void closeHostTierUnderCache() throws IOException {
+        CacheGeneration g = sc.current();
+        NvmSwapStore tier = g.hostTier;
+        if (tier == null) {
+            trace.append("g").append(g.number).append(" has no tier of the host's ");
+            return;
+        }
+        worker.workOnCache(g);
+        trace.append("close the host's tier of g").append(g.number).append(' ');
+        expectRefusedUnderCache(g, tier::close, "NvmSwapStore.close()");
+        expectRefusedUnderCache(g, tier.device()::close, "NvmDevice.close() of the tier's device");
+        sc.hostTierClosesRefused.incrementAndGet();
+    }
+
+    interface Close {
+        void close() throws IOException;
+    }
+
+    private void expectRefusedUnderCache(CacheGeneration g, Close close, String what) throws IOException {
+        try {
+            close.close();
+        } catch (IllegalStateException e) {
+            trace.append("refused: ").append(e.getMessage()).append(' ');
+            return; // judged: the refusal, or a close of the cache explains it
+        }
+        if (!g.cache.isClosed()) {
+            throw worker.fail(what + " of the NVM tier serving " + g + " returned normally while the cache is open: only the"
+                + " cache closes its tier, with itself", null);
+        }
+        trace.append("closed (the cache closed meanwhile) ");
     }
 
     private void afterCacheClose(CacheGeneration g) {

@@ -20,15 +20,20 @@ import org.junit.jupiter.api.io.TempDir;
  * read and write cursors ({@code next()}, {@code next(id)}, far and invalid ids; pages through every accessor, longs,
  * ints, shorts, bytes or one block), cursors with linked cursors (read in one
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
- * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), flush, touch (its count, its stop at the end, the pages it loaded read at once), truncate (past every page the model
+ * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), copies through
+ * {@code copyTo} (across files and page sizes, within a page, near and past the pages' ends; judged byte for byte), cursor
+ * exceptions (set, reported, cleared: in read loops that retry or are cut under, through links, on write cursors), flush, touch (its count, its stop at the end, the pages it loaded read at once), truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest; and to a middle page of a shared file while the
- * others read and write it, where the model learns what it cannot know: see {@link FileModel}), cache close and reopen, over
+ * others read and write it, where the model learns what it cannot know: see {@link FileModel}; {@code fileSize()} after
+ * writes, flushes, touches and truncates must be that of the last page id, in the file's page size), cache close and reopen, over
  * several files, small caches with the background evictor on or off, and every policy, against a model of
  * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
  * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
  * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
  * every later flush of that mapping throws until it is unmapped), and in some the NVM tier
- * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files. Every acknowledged write must survive
+ * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files, made by the cache or (half the time) by
+ * the scenario and given to it ({@code PageCache.open(config, tier)}), whose close of it is refused while the cache is
+ * open and does nothing once the cache closed it. Every acknowledged write must survive
  * unmap, close and reopen; nothing may crash, hang, tear a page, or map one file twice.
  *
  * <p>It runs short scenarios until its time is up: about a minute by default; {@code -Dratatosk.soak=10m}

@@ -44,6 +44,12 @@ final class OwnFileOperations {
             throw worker.fail("getLastPageId() of " + ref + after + " is " + last + ", where this thread's writes and truncates"
                 + " leave it in [" + f.lastPageLow() + ", " + f.lastPageHigh() + "]", null);
         }
+        // no other thread moves this file's end: fileSize() is exactly that of the last page id
+        long size = ref.pf().fileSize();
+        if (size != (last + 1) * f.pageSize) {
+            throw worker.fail("fileSize() of " + ref + after + " is " + size + ", but its last page id is " + last + " (pages of "
+                + f.pageSize + " bytes)", null);
+        }
     }
 
     /** Writes the next version of {@code id} through a write cursor of its own ({@code PF_NO_GROW} where asked). */

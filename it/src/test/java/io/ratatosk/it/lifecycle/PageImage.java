@@ -157,6 +157,15 @@ final class PageImage {
         }
     }
 
+    /** The bytes of a page image, in the order the cursor's accessors use (the platform's). */
+    static byte[] bytes(long[] words) {
+        ByteBuffer b = ByteBuffer.allocate(words.length * Long.BYTES).order(ByteOrder.nativeOrder());
+        for (long w : words) {
+            b.putLong(w);
+        }
+        return b.array();
+    }
+
     /** Reads the page image from a file's bytes (little or native order as the cache wrote them). */
     static void fromBytes(ByteBuffer bytes, long[] into) {
         ByteBuffer b = bytes.duplicate().order(ByteOrder.nativeOrder());

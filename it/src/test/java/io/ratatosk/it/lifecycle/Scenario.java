@@ -1,11 +1,14 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.NvmTierStats;
 import io.ratatosk.pagecache.NvmCacheStats;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCacheInternals;
+import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.pagecache.writeaware.WriteAwareInternals;
 import java.io.IOException;
@@ -76,6 +79,13 @@ final class Scenario {
     /** Truncates of a shared file to a middle page that returned, were refused for a held page, and reads cut under them. */
     final AtomicLong sharedTruncates = new AtomicLong();
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
+    /** Copies through PageCursor.copyTo, each judged byte for byte. */
+    final AtomicLong copies = new AtomicLong();
+    /** The host's closes of the NVM tier it gave a cache: under the open cache (each refused), and after its close. */
+    final AtomicLong hostTierClosesRefused = new AtomicLong();
+    final AtomicLong hostTierClosesAfter = new AtomicLong();
+    /** Checks of what setCursorException, checkAndClearCursorException and clearCursorException promise. */
+    final AtomicLong cursorExceptionChecks = new AtomicLong();
     final AtomicLong sharedReadsCutUnder = new AtomicLong();
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
@@ -137,13 +147,21 @@ final class Scenario {
     private CacheGeneration open() {
         int number = nextGeneration++;
         PageCacheConfig cacheConfig = config.cacheConfig(number);
-        PageCache cache = config.faulty() || config.slowReads()
-            ? PageCache.open(cacheConfig, injector.factory()) : PageCache.open(cacheConfig);
+        PageSwapperFactory files = config.faulty() || config.slowReads() ? injector.factory() : null;
+        NvmSwapStore hostTier = config.hostTier(number, cacheConfig)
+            ? new NvmSwapStore(NvmDeviceConfig.from(cacheConfig), files != null ? files : new FileSwapperFactory()) : null;
+        PageCache cache = hostTier != null ? PageCache.open(cacheConfig, hostTier)
+            : files != null ? PageCache.open(cacheConfig, files) : PageCache.open(cacheConfig);
+        if (hostTier != null && cache.tier() != hostTier) {
+            throw fail("PageCache.open(config, tier) put " + cache.tier() + " in front of the files, not the tier it was given",
+                null);
+        }
         injector.nvm(cache.tier() instanceof NvmSwapStore nvm && config.faulty() ? nvm.device() : null);
         pinWriteAwareBudget(cache, number);
         policiesUsed.add(cacheConfig.policy());
         boolean forcesTracked = config.faulty();
-        CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig), allFiles.size(), forcesTracked);
+        CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig)
+            + (hostTier != null ? ", the host's tier" : ""), allFiles.size(), forcesTracked, hostTier);
         generations.add(g);
         return g;
     }
@@ -199,6 +217,26 @@ final class Scenario {
         nvmPrefetched.addAndGet(nvm.prefetched());
         dirtySkips.addAndGet(nvm.dirtySkips());
         checkTierEmptied(g);
+        closeHostTierAfter(g);
+    }
+
+    /**
+     * The host closes the tier it gave {@code g} after {@code g} closed it (the tier outliving its cache): a second close
+     * does nothing, and neither does one of its device, the tier's to close.
+     */
+    private void closeHostTierAfter(CacheGeneration g) {
+        if (g.hostTier == null) {
+            return;
+        }
+        try {
+            g.hostTier.close();
+            g.hostTier.device().close();
+        } catch (IOException | RuntimeException | Error e) {
+            if (!(faulty() && FaultInjector.isInjected(e))) {
+                throw fail("the host's close of the NVM tier of " + g + ", which the cache closed with itself, threw " + e, e);
+            }
+        }
+        hostTierClosesAfter.incrementAndGet();
     }
 
     /** A closed cache's NVM tier made every file durable and forgot it: no slot may hold a page any more. */
@@ -331,7 +369,9 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + ", touches " + touches.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + ", touches " + touches.get() + ", copies " + copies.get() + ", cursor exception checks " + cursorExceptionChecks.get() + ","
+            + " the host's tier closes refused under its cache " + hostTierClosesRefused.get() + " and done after it "
+            + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 

@@ -137,6 +137,15 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         }
     }
 
+    /**
+     * Whether the scenario makes the {@code generation}-th cache's NVM tier itself and gives it to the cache
+     * ({@code PageCache.open(config, tier)}), as a host that keeps the tier does: half the caches with the tier, from a
+     * draw of its own (so that the seeds of earlier runs draw the rest as before).
+     */
+    boolean hostTier(int generation, PageCacheConfig cacheConfig) {
+        return "nvm".equals(cacheConfig.swap()) && new SplittableRandom(RunSettings.mix(seed, 6000 + generation)).nextBoolean();
+    }
+
     static String describe(PageCacheConfig c) {
         return c.policy() + ", " + c.frames() + " frames, evictor " + (c.evictorEnabled() ? "on" : "off")
             + ("nvm".equals(c.swap()) ? ", nvm " + c.getSize("pagecache.nvm.capacity") / c.pageSize() + " slots "

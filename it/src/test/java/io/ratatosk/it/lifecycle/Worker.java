@@ -26,28 +26,45 @@ import java.util.concurrent.locks.LockSupport;
  * {@link MisuseChecks} (closed cursors and bad input) and {@link OwnFileOperations}.
  */
 final class Worker implements Runnable {
-    /** The operations and their weights. */
+    /**
+     * The operations and their weights. Those with a later weight instead were added after seeds of the others were
+     * replayed: they are drawn from a random source of their own, between the others ({@link #pickLater}), so that a seed
+     * still draws the others as it did.
+     */
     enum Op {
         READ(330), WRITE(380), MAP(80), UNMAP(75), FLUSH(35), FLUSH_ALL(12), CLOSE_CACHE(8),
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
-        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8);
+        BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
+        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15), CLOSE_HOST_TIER(0, 5);
 
         final int weight;
+        final int laterWeight;
 
         Op(int weight) {
+            this(weight, 0);
+        }
+
+        Op(int weight, int laterWeight) {
             this.weight = weight;
+            this.laterWeight = laterWeight;
         }
     }
 
     private static final int TOTAL_WEIGHT;
+    private static final int TOTAL_LATER_WEIGHT;
+    /** How often, per thousand of the other operations, one added later runs before one. */
+    private static final int LATER_PER_THOUSAND = 50;
 
     static {
         int total = 0;
+        int later = 0;
         for (Op op : Op.values()) {
             total += op.weight;
+            later += op.laterWeight;
         }
         TOTAL_WEIGHT = total;
+        TOTAL_LATER_WEIGHT = later;
     }
 
     private static final int MAX_REFS_PER_FILE = 3;
@@ -59,7 +76,10 @@ final class Worker implements Runnable {
     // Shared with the operation classes: one random source per thread, drawn in one order, so a seed replays its scenario.
     final Scenario sc;
     final int t;
-    final SplittableRandom rnd;
+    /** The random source the running operation draws from: {@link #mainRnd}, or {@link #laterRnd} for one added later. */
+    SplittableRandom rnd;
+    private final SplittableRandom mainRnd;
+    private final SplittableRandom laterRnd;
     private final OpLog log;
     final List<Ref> refs = new ArrayList<>();
     final StringBuilder trace = new StringBuilder();
@@ -67,6 +87,8 @@ final class Worker implements Runnable {
     private final LinkedCursorOperations linkedCursors;
     private final OwnFileOperations ownFile;
     private final CloseOperations closes;
+    private final CopyOperations copies;
+    private final CursorExceptionChecks cursorExceptions;
     private long opNo;
 
     /** The mapping the current step works on (judges an IllegalStateException), or null. */
@@ -78,12 +100,17 @@ final class Worker implements Runnable {
     Worker(Scenario sc, int t) {
         this.sc = sc;
         this.t = t;
-        this.rnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
+        this.mainRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
+        // a draw of its own: the operations added later leave the others' draws as they were
+        this.laterRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 5000 + t));
+        this.rnd = mainRnd;
         this.log = sc.logs.get(t);
         this.misuse = new MisuseChecks(this);
         this.linkedCursors = new LinkedCursorOperations(this, misuse);
         this.ownFile = new OwnFileOperations(this);
         this.closes = new CloseOperations(this);
+        this.copies = new CopyOperations(this, laterRnd);
+        this.cursorExceptions = new CursorExceptionChecks(this, laterRnd);
     }
 
     @Override
@@ -92,6 +119,10 @@ final class Worker implements Runnable {
         try {
             for (opNo = 0; opNo < ops && !sc.failures.any(); opNo++) {
                 toggleFaults(ops);
+                Op later = pickLater();
+                if (later != null) {
+                    runOne(later);
+                }
                 runOne(pick());
             }
             releaseAll();
@@ -132,7 +163,23 @@ final class Worker implements Runnable {
         }
     }
 
+    /** Now and then an operation added later, from its own random source; else null. */
+    private Op pickLater() {
+        if (laterRnd.nextInt(1000) >= LATER_PER_THOUSAND) {
+            return null;
+        }
+        int r = laterRnd.nextInt(TOTAL_LATER_WEIGHT);
+        for (Op op : Op.values()) {
+            r -= op.laterWeight;
+            if (r < 0) {
+                return sc.settings.skips().ops().contains(op) ? null : op;
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
     private void runOne(Op op) {
+        rnd = op.laterWeight > 0 ? laterRnd : mainRnd;
         trace.setLength(0);
         ctxRef = null;
         ctxGen = null;
@@ -161,6 +208,9 @@ final class Worker implements Runnable {
                 case BAD_INPUT -> misuse.badInput();
                 case SHARED_TRUNCATE -> sharedTruncate();
                 case TOUCH -> touch();
+                case COPY_TO -> copies.copyTo();
+                case CURSOR_EXCEPTIONS -> cursorExceptions.cursorExceptions();
+                case CLOSE_HOST_TIER -> closes.closeHostTierUnderCache();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -174,6 +224,7 @@ final class Worker implements Runnable {
             sc.injector.settle();
             sc.watchdog.end(t);
             sc.ops.incrementAndGet();
+            rnd = mainRnd;
         }
     }
 
@@ -181,6 +232,11 @@ final class Worker implements Runnable {
     void workOnCache(CacheGeneration g) {
         ctxGen = g;
         ctxFinishedBefore = g.closesFinished.get();
+    }
+
+    /** The current step works on {@code ref}: a close that may have unmapped it explains an IllegalStateException. */
+    void workOn(Ref ref) {
+        ctxRef = ref;
     }
 
     /** Whether {@code e}, which ended an operation, is allowed; returns how it ended, or throws the failure. */
@@ -392,6 +448,7 @@ final class Worker implements Runnable {
             closeCursor(c);
             pending.ack(); // closed without exception
         }
+        checkFileSize(ref, " after a write");
     }
 
     /** A write cursor's {@code next(far id)}: works (the page is written) or is refused with IAE or IOException. */
@@ -478,6 +535,24 @@ final class Worker implements Runnable {
         long at = c.getCurrentPageId();
         if (at != id) {
             throw fail("cursor moved to page " + id + " but getCurrentPageId() says " + at, null);
+        }
+    }
+
+    /**
+     * {@code PagedFile.fileSize()} is the last page id plus one, times the file's page size (not the cache's): so it lies
+     * between that of the last page id read before it and that of the one read after, as only a truncate lowers the last
+     * page id (one begun since excuses a size outside).
+     */
+    void checkFileSize(Ref ref, String after) {
+        FileModel f = ref.file();
+        int cutsBefore = f.cutsFinished();
+        long lastBefore = ref.pf().getLastPageId();
+        long size = ref.pf().fileSize();
+        long lastAfter = ref.pf().getLastPageId();
+        boolean between = (lastBefore + 1) * f.pageSize <= size && size <= (lastAfter + 1) * f.pageSize;
+        if (size % f.pageSize != 0 || !between && !f.cutSince(cutsBefore)) {
+            throw fail("fileSize() of " + ref + after + " is " + size + ", but its last page id was " + lastBefore + " before and "
+                + lastAfter + " after, with pages of " + f.pageSize + " bytes", null);
         }
     }
 
@@ -647,6 +722,7 @@ final class Worker implements Runnable {
             throw fail("PagedFile.flush() of " + ref + " returned normally although a force of this mapping had failed"
                 + " before: the failure sticks, every later flush must throw until the file is unmapped", null);
         }
+        checkFileSize(ref, " after a flush");
     }
 
     /** The files of {@code g} whose mapping's force failed and which are still mapped: the failure sticks to each. */
@@ -679,6 +755,7 @@ final class Worker implements Runnable {
             throw fail("truncate(" + (ref.pf().maxPageId() + 1) + ") of " + ref + " lowered its last page from " + last
                 + " to " + after + ", cutting pages it must keep", null);
         }
+        checkFileSize(ref, " after a truncate past its end");
     }
 
     /**
@@ -717,6 +794,7 @@ final class Worker implements Runnable {
                 closeCursor(reader);
             }
         }
+        checkFileSize(ref, " after truncate(" + cut + ")");
     }
 
     /** Truncates the shared file of {@code ref} to {@code cut} pages, telling the model; true if the cut was made. */
@@ -774,6 +852,7 @@ final class Worker implements Runnable {
                 + inFile + " of them are at or below the file's last page " + last, null);
         }
         readTouched(ref, start, count);
+        checkFileSize(ref, " after a touch");
         // A snapshot walked while others fault and evict may count a frame twice (a page behind the walk evicted, its frame
         // bound to one ahead of it: 25 in a cache of 24 frames, its thread preempted beside a CPU hog): only a count past the
         // frames in each of three walks says that entries outlive their frames
