@@ -547,7 +547,7 @@ final class FileMapping implements FrameOwner {
                 throw t;
             }
             FaultEvent event = JfrEvents.fault();
-            int filled = fill(pageId, key, frame, forWrite);
+            int filled = fill(pageId, key, frame, forWrite, true);
             if (event != null) {
                 commit(event, pageId);
             }
@@ -592,9 +592,12 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Reads the page into {@code frame} (exclusively locked and unbound) and binds it. The caller marked
-     * the entry FAULTING.
+     * the entry FAULTING. {@code waitersShareFailure}: a failure is the waiters' too ({@link #awaitFault}); false for a
+     * background worker's hint (read-ahead, prefetch, reheat), whose failure is its own: its waiters fault the page
+     * themselves. (Shared, a cursor that waited for a read-ahead got the read-ahead thread's failure, though the worker
+     * drops it as a mere hint and the cursor's own read would have succeeded.)
      */
-    private int fill(long pageId, long key, int frame, boolean forWrite) throws IOException {
+    private int fill(long pageId, long key, int frame, boolean forWrite, boolean waitersShareFailure) throws IOException {
         boolean bound = false;
         try {
             long address = engine.pageAddress(frame);
@@ -618,7 +621,11 @@ final class FileMapping implements FrameOwner {
             return frame;
         } catch (Throwable t) {
             engine.abandonFill(frame, key, bound);
-            failed(pageId, t);
+            if (waitersShareFailure) {
+                failed(pageId, t);
+            } else {
+                endFault(pageId, TranslationTable.ABSENT);
+            }
             throw t;
         }
     }
@@ -739,7 +746,7 @@ final class FileMapping implements FrameOwner {
                 endFault(pageId, TranslationTable.ABSENT);
                 return false;
             }
-            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
+            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false, false));
             return true;
         } finally {
             gate.exit();

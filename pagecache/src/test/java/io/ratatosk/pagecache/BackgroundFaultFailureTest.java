@@ -1,0 +1,92 @@
+package io.ratatosk.pagecache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ratatosk.core.ForwardingPageSwapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cursor that waits for a page a background worker (the read-ahead, here) is faulting in: the worker's fault is only a
+ * hint, and its failure (a read that failed on the worker's thread alone) is no failure of the cursor's, which faults the
+ * page itself once the hint gave up.
+ */
+class BackgroundFaultFailureTest {
+    private static final int PAGE = 4096;
+    private static final int PAGES = 20;
+    private static final long PAGE_READ_AHEAD_FAILS = 5;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCursorWaitingForAReadAheadThatFailsFaultsThePageItself() throws Exception {
+        Path path = dir.resolve("scan.db");
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
+            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
+        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
+             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = 0; p < PAGES; p++) {
+                assertTrue(w.next());
+                w.putLong(0, 1000 + p);
+            }
+        }
+        CountDownLatch readAheadReading = new CountDownLatch(1);
+        CountDownLatch failReadAhead = new CountDownLatch(1);
+        try (PageCache cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                 @Override
+                 public int read(long pageId, long address) throws IOException {
+                     if (pageId == PAGE_READ_AHEAD_FAILS && Thread.currentThread().getName().equals("ratatosk-read-ahead")) {
+                         readAheadReading.countDown();
+                         Waits.awaitQuietly(failReadAhead);
+                         throw new IOException("injected: the read-ahead thread's own failure");
+                     }
+                     return super.read(pageId, address);
+                 }
+             }));
+             PagedFile file = cache.map(path, PAGE, false)) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try (PageCursor scan = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
+                assertTrue(scan.next()); // asks for the pages after page 0
+                Waits.await(readAheadReading, "the read-ahead reached its read of page " + PAGE_READ_AHEAD_FAILS);
+                Future<Long> reader = pool.submit(() -> read(file, PAGE_READ_AHEAD_FAILS));
+                Waits.until(BackgroundFaultFailureTest::aThreadWaitsForAFault,
+                    "a reader waits for the read-ahead's fault of page " + PAGE_READ_AHEAD_FAILS);
+                failReadAhead.countDown();
+                assertEquals(1000 + PAGE_READ_AHEAD_FAILS, reader.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS),
+                    "the reader got the page, not the read-ahead's failure");
+            } finally {
+                failReadAhead.countDown();
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static long read(PagedFile file, long pageId) throws IOException {
+        try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            long v;
+            do {
+                v = c.getLong(0);
+            } while (c.shouldRetry());
+            return v;
+        }
+    }
+
+    /** Whether a thread waits for a page another thread is faulting in (FileMapping.awaitFault). */
+    private static boolean aThreadWaitsForAFault() {
+        return Thread.getAllStackTraces().values().stream().anyMatch(stack -> Arrays.stream(stack)
+            .anyMatch(frame -> frame.getClassName().equals(FileMapping.class.getName())
+                && frame.getMethodName().equals("awaitFault")));
+    }
+}
