@@ -284,8 +284,17 @@ final class FileMapping implements FrameOwner {
     /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
     void flush() throws IOException {
         SwapperCalls.refuseInside(engine, "PagedFile.flush");
+        boolean unmappedBefore = unmapped;
         if (!enterGate()) {
-            throw unmappedException();
+            if (unmappedBefore) {
+                throw unmappedException();
+            }
+            // Unmapped by a close under way as the call began: "not mapped" blamed the caller for a file it had mapped, and
+            // hid the close's failed force, under which the pages this flush was to make durable may not be on storage.
+            throwClosingForceFailure();
+            throw new IllegalStateException(path + " was closed by another thread while this flush waited for that close:"
+                + " the close wrote its dirty pages and forced it, so what this flush was to write is on storage; the file"
+                + " is no longer mapped");
         }
         try {
             engine.throwPendingError();
@@ -312,6 +321,11 @@ final class FileMapping implements FrameOwner {
         }
         // Skipped silently, a checkpoint's flushAndForce returned normally over pages modified before it began that the
         // unmap wrote but could not force.
+        throwClosingForceFailure();
+    }
+
+    /** For a flush that found the file unmapped by a close under way: throws if that close's force failed (or one before). */
+    private void throwClosingForceFailure() throws IOException {
         Throwable cause = firstFailedForce;
         if (cause != null) {
             IOException report = failedForce;
