@@ -143,6 +143,29 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
         return name;
     }
 
+    /**
+     * Puts the bean back under its name after {@link #close}, for a cache whose close took it out and then failed, the
+     * cache left open; does nothing while it is registered (also where the close's unregister failed).
+     *
+     * @throws IllegalStateException if the server refuses it, as where another cache took the name meanwhile
+     */
+    public synchronized void restore() {
+        if (registered) {
+            return;
+        }
+        registered = true; // first: a bean whose unregister failed is still in the server, and a later close takes it out
+        if (bean.inServer) {
+            return;
+        }
+        try {
+            server.registerMBean(bean, name);
+        } catch (JMException | RuntimeException e) {
+            registered = bean.inServer;
+            throw new IllegalStateException("cannot register the page cache's MBean " + name + " again after its close"
+                + " failed and left the cache open: " + e, e);
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (!registered) {
