@@ -14,6 +14,8 @@ import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.metrics.FaultEvent;
 import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -652,12 +654,33 @@ final class FileMapping implements FrameOwner {
      */
     private void failed(long pageId, Throwable cause) {
         try {
-            recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+            if (!endedByInterrupt(cause)) {
+                recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+            }
         } catch (Throwable unrecorded) {
             // the caller throws the fault's own failure: this one would only hide it
         } finally {
             endFault(pageId, TranslationTable.ABSENT);
         }
+    }
+
+    /**
+     * Whether the faulting thread's failure may be its interrupt's (it is interrupted, or the failure is an interruptible
+     * channel's {@link ClosedByInterruptException} or an {@link InterruptedIOException}): its own then, not the page's,
+     * and the threads that waited fault the page themselves. (Shared, a cursor that waited got an interrupt meant for
+     * another thread, though its own read would have succeeded.)
+     */
+    private static boolean endedByInterrupt(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof ClosedByInterruptException || cause instanceof InterruptedIOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */

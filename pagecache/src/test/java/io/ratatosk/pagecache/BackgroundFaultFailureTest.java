@@ -1,18 +1,22 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.core.ForwardingPageSwapper;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +71,53 @@ class BackgroundFaultFailureTest {
                     "the reader got the page, not the read-ahead's failure");
             } finally {
                 failReadAhead.countDown();
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aCursorWaitingForAFaultThatAnInterruptEndedFaultsThePageItself() throws Exception {
+        Path path = dir.resolve("interrupted.db");
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
+            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
+        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
+             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = 0; p < PAGES; p++) {
+                assertTrue(w.next());
+                w.putLong(0, 1000 + p);
+            }
+        }
+        CountDownLatch faulterReading = new CountDownLatch(1);
+        CountDownLatch interruptFaulter = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        try (PageCache cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                 @Override
+                 public int read(long pageId, long address) throws IOException {
+                     if (pageId == PAGE_READ_AHEAD_FAILS && first.compareAndSet(true, false)) {
+                         faulterReading.countDown();
+                         Waits.awaitQuietly(interruptFaulter);
+                         // as an interruptible channel does when its thread is interrupted in a read
+                         Thread.currentThread().interrupt();
+                         throw new ClosedByInterruptException();
+                     }
+                     return super.read(pageId, address);
+                 }
+             }));
+             PagedFile file = cache.map(path, PAGE, false)) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<Long> faulter = pool.submit(() -> read(file, PAGE_READ_AHEAD_FAILS));
+                Waits.await(faulterReading, "the first reader's fault reached its read");
+                Future<Long> waiter = pool.submit(() -> read(file, PAGE_READ_AHEAD_FAILS));
+                Waits.until(BackgroundFaultFailureTest::aThreadWaitsForAFault, "the second reader waits for the fault");
+                interruptFaulter.countDown();
+                assertThrows(ExecutionException.class, () -> faulter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS),
+                    "the interrupted reader's own read failed");
+                assertEquals(1000 + PAGE_READ_AHEAD_FAILS, waiter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS),
+                    "the reader that was not interrupted got the page, not the other thread's interrupt");
+            } finally {
+                interruptFaulter.countDown();
                 pool.shutdownNow();
             }
         }
