@@ -272,9 +272,12 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** What a swapper's failure says, for a message: an IOException's message, anything else with its class. */
-    private static String swapperFailure(Exception e) {
-        return e instanceof IOException ? e.getMessage() : e.toString();
+    /**
+     * What a swapper's failure says, for a message: an IOException's message, anything else (and an IOException without a
+     * message, such as the JDK's ClosedChannelException, which read "failed: null") with its class.
+     */
+    private static String swapperFailure(Throwable e) {
+        return e instanceof IOException && e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     IllegalStateException unmappedException() {
@@ -332,7 +335,7 @@ final class FileMapping implements FrameOwner {
         if (cause != null) {
             IOException report = failedForce;
             throw new IOException(path + " was closed while it was being flushed, and the close's force failed ("
-                + (cause instanceof IOException ? cause.getMessage() : cause) + "), so what was written to it may not be on"
+                + swapperFailure(cause) + "), so what was written to it may not be on"
                 + " storage", report != null ? report : cause);
         }
     }
@@ -464,7 +467,7 @@ final class FileMapping implements FrameOwner {
                 IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
                     + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
                     + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
-                    + (t instanceof IOException ? t.getMessage() : t), t);
+                    + swapperFailure(t), t);
                 if (failedForce == null && firstFailedForce == t) {
                     failedForce = failed; // the report of the failure that sticks, not of a later one
                 }
@@ -476,8 +479,8 @@ final class FileMapping implements FrameOwner {
             Throwable cause = firstFailedForce;
             if (cause != null) {
                 IOException earlier = failedForce;
-                throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
-                    ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
+                throw new IOException("an earlier force of " + path + " failed (" + swapperFailure(cause)
+                    + "), so what was written to it before may not be on storage whatever a later"
                     + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
                     + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
                     + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
@@ -489,7 +492,7 @@ final class FileMapping implements FrameOwner {
     private IOException failure(String what, Exception e) {
         if (e instanceof IOException io) {
             String message = String.valueOf(io.getMessage());
-            return message.contains(path.toString()) ? io : new IOException(what + message, io);
+            return message.contains(path.toString()) ? io : new IOException(what + swapperFailure(io), io);
         }
         // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
         return new IOException(what + e, e);
@@ -912,7 +915,7 @@ final class FileMapping implements FrameOwner {
                 // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; nothing changed in the"
                     + " cache (its pages from " + pageCount + " on are still there, dirty ones still to be written): "
-                    + swapperFailure((Exception) t), t);
+                    + swapperFailure(t), t);
             }
             throw t;
         }
