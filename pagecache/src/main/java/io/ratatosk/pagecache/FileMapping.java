@@ -15,6 +15,7 @@ import io.ratatosk.pagecache.metrics.FaultEvent;
 import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -671,7 +672,9 @@ final class FileMapping implements FrameOwner {
      * Whether the faulting thread's failure may be its interrupt's (it is interrupted, or the failure is an interruptible
      * channel's {@link ClosedByInterruptException} or an {@link InterruptedIOException}): its own then, not the page's,
      * and the threads that waited fault the page themselves. (Shared, a cursor that waited got an interrupt meant for
-     * another thread, though its own read would have succeeded.)
+     * another thread, though its own read would have succeeded.) Not a {@link SocketTimeoutException}: an
+     * InterruptedIOException that interrupted no thread, where the read timed out; taken for an interrupt, each waiter
+     * read the page again and waited out the timeout in turn.
      */
     private static boolean endedByInterrupt(Throwable failure) {
         if (Thread.currentThread().isInterrupted()) {
@@ -679,7 +682,8 @@ final class FileMapping implements FrameOwner {
         }
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-            if (cause instanceof ClosedByInterruptException || cause instanceof InterruptedIOException) {
+            if (cause instanceof ClosedByInterruptException
+                || cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException)) {
                 return true;
             }
         }
