@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,16 @@ import io.ratatosk.core.ForwardingPageSwapper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +54,85 @@ class FileCloseOutOfHeapMBeanTest {
         }
         cache.close();
         assertFalse(ManagementFactory.getPlatformMBeanServer().isRegistered(bean), "the closed cache's bean is gone");
+    }
+
+    @Test
+    void aCacheOpenedUnderTheNameWhileARefusedCloseHadTheBeanOutLeavesBothCachesTheirBeans() throws Exception {
+        // The close takes the bean out first; a cache opened under the same pagecache.name meanwhile takes the freed name.
+        // The close then fails (a write cursor holds a page) and the cache stays open: its bean must go back somewhere.
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Map<String, String> settings = Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
+            "pagecache.jmx.enabled", "true", "pagecache.warmup.enabled", "false", "pagecache.evictor.enabled", "false",
+            "pagecache.name", "name-taken-meanwhile");
+        AtomicBoolean hold = new AtomicBoolean();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        PageCache cache = PageCache.open(PageCacheConfig.parse(settings),
+            SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+                private void holdOnce() {
+                    if (hold.compareAndSet(true, false)) {
+                        held.countDown();
+                        Waits.awaitQuietly(letGo);
+                    }
+                }
+
+                @Override
+                public void write(long pageId, long address) throws IOException {
+                    holdOnce();
+                    super.write(pageId, address);
+                }
+
+                @Override
+                public void write(long startPageId, long[] addresses, int count) throws IOException {
+                    holdOnce();
+                    super.write(startPageId, addresses, count);
+                }
+
+                @Override
+                public void force() throws IOException {
+                    holdOnce();
+                    super.force();
+                }
+            }));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        PageCache other = null;
+        try {
+            PagedFile file = cache.map(dir.resolve("held-while-taken.db"), 8192);
+            try (PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(w.next());
+                w.putLong(0, 7);
+            }
+            try (PageCursor writer = file.io(1, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(writer.next());
+                hold.set(true);
+                Future<?> close = pool.submit(() -> {
+                    cache.close();
+                    return null;
+                });
+                Waits.await(held, "the close reached its write or force of the file");
+                other = PageCache.open(PageCacheConfig.parse(settings));
+                letGo.countDown();
+                ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> close.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "a write cursor holds a page");
+                assertTrue(refused.getCause() instanceof IllegalStateException, String.valueOf(refused.getCause()));
+                assertFalse(cache.isClosed());
+                assertTrue(server.isRegistered(cache.mbeanName()), "the open cache's bean is back: " + cache.mbeanName()
+                    + ", the close's failure: " + refused.getCause() + " suppressed "
+                    + Arrays.toString(refused.getCause().getSuppressed()));
+                assertTrue(server.isRegistered(other.mbeanName()), "the other cache's bean stays");
+                assertNotEquals(cache.mbeanName(), other.mbeanName(), "each cache names its own bean");
+            }
+            cache.close();
+            assertFalse(server.isRegistered(cache.mbeanName()), "the closed cache's bean is gone");
+            assertTrue(server.isRegistered(other.mbeanName()), "the other cache's bean stays");
+        } finally {
+            letGo.countDown();
+            pool.shutdownNow();
+            cache.close();
+            if (other != null) {
+                other.close();
+            }
+        }
     }
 
     /** One cache with its MBean, one file written; the file's swapper close fills the heap and returns normally. */
