@@ -580,6 +580,9 @@ public final class PageCache implements AutoCloseable {
             if (closed) {
                 return;
             }
+            // Before the bean goes: a close from inside a swapper call, refused by closeAll, took it out and put it back,
+            // and a JMX client saw the open cache go and come back (under another name if a cache took its own meanwhile).
+            SwapperCalls.refuseInside(engine, "PageCache.close");
             // First of all: unregistering allocates, and the plug-ins' closes from here on (each file's swapper's, the
             // factory's) may fill the heap. After the files' swapper closes, one that filled the heap left the bean
             // registered for the JVM's life, the closed cache reachable from it and its name taken. Put back if the cache
