@@ -14,6 +14,9 @@ import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.metrics.FaultEvent;
 import io.ratatosk.pagecache.metrics.JfrEvents;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -270,9 +273,12 @@ final class FileMapping implements FrameOwner {
         }
     }
 
-    /** What a swapper's failure says, for a message: an IOException's message, anything else with its class. */
-    private static String swapperFailure(Exception e) {
-        return e instanceof IOException ? e.getMessage() : e.toString();
+    /**
+     * What a swapper's failure says, for a message: an IOException's message, anything else (and an IOException without a
+     * message, such as the JDK's ClosedChannelException, which read "failed: null") with its class.
+     */
+    private static String swapperFailure(Throwable e) {
+        return e instanceof IOException && e.getMessage() != null ? e.getMessage() : e.toString();
     }
 
     IllegalStateException unmappedException() {
@@ -284,8 +290,17 @@ final class FileMapping implements FrameOwner {
     /** Writes every page modified before the call began and forces the file; see {@link PagedFile#flush()}. */
     void flush() throws IOException {
         SwapperCalls.refuseInside(engine, "PagedFile.flush");
+        boolean unmappedBefore = unmapped;
         if (!enterGate()) {
-            throw unmappedException();
+            if (unmappedBefore) {
+                throw unmappedException();
+            }
+            // Unmapped by a close under way as the call began: "not mapped" blamed the caller for a file it had mapped, and
+            // hid the close's failed force, under which the pages this flush was to make durable may not be on storage.
+            throwClosingForceFailure();
+            throw new IllegalStateException(path + " was closed by another thread while this flush waited for that close:"
+                + " the close wrote its dirty pages and forced it, so what this flush was to write is on storage; the file"
+                + " is no longer mapped");
         }
         try {
             engine.throwPendingError();
@@ -312,11 +327,16 @@ final class FileMapping implements FrameOwner {
         }
         // Skipped silently, a checkpoint's flushAndForce returned normally over pages modified before it began that the
         // unmap wrote but could not force.
+        throwClosingForceFailure();
+    }
+
+    /** For a flush that found the file unmapped by a close under way: throws if that close's force failed (or one before). */
+    private void throwClosingForceFailure() throws IOException {
         Throwable cause = firstFailedForce;
         if (cause != null) {
             IOException report = failedForce;
             throw new IOException(path + " was closed while it was being flushed, and the close's force failed ("
-                + (cause instanceof IOException ? cause.getMessage() : cause) + "), so what was written to it may not be on"
+                + swapperFailure(cause) + "), so what was written to it may not be on"
                 + " storage", report != null ? report : cause);
         }
     }
@@ -448,7 +468,7 @@ final class FileMapping implements FrameOwner {
                 IOException failed = new IOException("forcing " + path + " to storage failed after its dirty pages were"
                     + " written out of the frames: they are no longer dirty in the frames, and storage may not hold them (a"
                     + " later flush does not write them from the frames again; a swap tier's own dirty copies stay and are): "
-                    + (t instanceof IOException ? t.getMessage() : t), t);
+                    + swapperFailure(t), t);
                 if (failedForce == null && firstFailedForce == t) {
                     failedForce = failed; // the report of the failure that sticks, not of a later one
                 }
@@ -460,8 +480,8 @@ final class FileMapping implements FrameOwner {
             Throwable cause = firstFailedForce;
             if (cause != null) {
                 IOException earlier = failedForce;
-                throw new IOException("an earlier force of " + path + " failed (" + (cause instanceof IOException
-                    ? cause.getMessage() : cause) + "), so what was written to it before may not be on storage whatever a later"
+                throw new IOException("an earlier force of " + path + " failed (" + swapperFailure(cause)
+                    + "), so what was written to it before may not be on storage whatever a later"
                     + " force says: after a failed fsync the operating system may drop the pages it could not write, and the"
                     + " cache holds them dirty no more. Every flush and the close of the file say so until it is closed;"
                     + " recover its content (from a log) and map it again", earlier != null ? earlier : cause);
@@ -473,7 +493,7 @@ final class FileMapping implements FrameOwner {
     private IOException failure(String what, Exception e) {
         if (e instanceof IOException io) {
             String message = String.valueOf(io.getMessage());
-            return message.contains(path.toString()) ? io : new IOException(what + message, io);
+            return message.contains(path.toString()) ? io : new IOException(what + swapperFailure(io), io);
         }
         // The swapper's (a plug-in's bug, an UncheckedIOException): an IOException naming the file, as for a read.
         return new IOException(what + e, e);
@@ -547,7 +567,7 @@ final class FileMapping implements FrameOwner {
                 throw t;
             }
             FaultEvent event = JfrEvents.fault();
-            int filled = fill(pageId, key, frame, forWrite);
+            int filled = fill(pageId, key, frame, forWrite, true);
             if (event != null) {
                 commit(event, pageId);
             }
@@ -592,9 +612,12 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Reads the page into {@code frame} (exclusively locked and unbound) and binds it. The caller marked
-     * the entry FAULTING.
+     * the entry FAULTING. {@code waitersShareFailure}: a failure is the waiters' too ({@link #awaitFault}); false for a
+     * background worker's hint (read-ahead, prefetch, reheat), whose failure is its own: its waiters fault the page
+     * themselves. (Shared, a cursor that waited for a read-ahead got the read-ahead thread's failure, though the worker
+     * drops it as a mere hint and the cursor's own read would have succeeded.)
      */
-    private int fill(long pageId, long key, int frame, boolean forWrite) throws IOException {
+    private int fill(long pageId, long key, int frame, boolean forWrite, boolean waitersShareFailure) throws IOException {
         boolean bound = false;
         try {
             long address = engine.pageAddress(frame);
@@ -618,7 +641,11 @@ final class FileMapping implements FrameOwner {
             return frame;
         } catch (Throwable t) {
             engine.abandonFill(frame, key, bound);
-            failed(pageId, t);
+            if (waitersShareFailure) {
+                failed(pageId, t);
+            } else {
+                endFault(pageId, TranslationTable.ABSENT);
+            }
             throw t;
         }
     }
@@ -631,12 +658,36 @@ final class FileMapping implements FrameOwner {
      */
     private void failed(long pageId, Throwable cause) {
         try {
-            recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+            if (!endedByInterrupt(cause)) {
+                recentFailures.set(failureSlot(pageId), new FaultFailure(pageId, cause));
+            }
         } catch (Throwable unrecorded) {
             // the caller throws the fault's own failure: this one would only hide it
         } finally {
             endFault(pageId, TranslationTable.ABSENT);
         }
+    }
+
+    /**
+     * Whether the faulting thread's failure may be its interrupt's (it is interrupted, or the failure is an interruptible
+     * channel's {@link ClosedByInterruptException} or an {@link InterruptedIOException}): its own then, not the page's,
+     * and the threads that waited fault the page themselves. (Shared, a cursor that waited got an interrupt meant for
+     * another thread, though its own read would have succeeded.) Not a {@link SocketTimeoutException}: an
+     * InterruptedIOException that interrupted no thread, where the read timed out; taken for an interrupt, each waiter
+     * read the page again and waited out the timeout in turn.
+     */
+    private static boolean endedByInterrupt(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof ClosedByInterruptException
+                || cause instanceof InterruptedIOException && !(cause instanceof SocketTimeoutException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
@@ -739,7 +790,7 @@ final class FileMapping implements FrameOwner {
                 endFault(pageId, TranslationTable.ABSENT);
                 return false;
             }
-            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false));
+            engine.frames().unlockExclusive(fill(pageId, PageKey.of(fileId, pageId), frame, false, false));
             return true;
         } finally {
             gate.exit();
@@ -868,7 +919,7 @@ final class FileMapping implements FrameOwner {
                 // The swapper's RuntimeException too: an IllegalStateException from truncate means "nothing changed".
                 throw new IOException("truncating " + path + " to " + pageCount + " pages failed; nothing changed in the"
                     + " cache (its pages from " + pageCount + " on are still there, dirty ones still to be written): "
-                    + swapperFailure((Exception) t), t);
+                    + swapperFailure(t), t);
             }
             throw t;
         }

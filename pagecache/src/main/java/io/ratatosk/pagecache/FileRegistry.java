@@ -562,12 +562,16 @@ final class FileRegistry implements MappingOwner {
             Throwable closeFailure = null;
             leftOpenFiles.clear(); // a retried close tries every one again
             leftOpenFiles.ensureCapacity(filesByIdentity.size()); // made now (exactly, from 0): a swapper's close may fill the heap
-            for (PagedFile file : new ArrayList<>(filesByIdentity.values())) {
-                FileMapping mapping = file.mapping();
-                Throwable fileFailure = null;
-                // Made before the swapper's close, which may fill the heap (as its failure may be that): made after, its
-                // OutOfMemoryError came out of the close with the cache left open, its threads running and its memory kept.
-                LeftOpenFile ifLeftOpen = new LeftOpenFile(this, mapping);
+            // Every file is unmapped, and its record in case its swapper would not close made, before the first swapper
+            // close, which may fill the heap (as its failure may be that). One file after the other, the next file's
+            // unmap and record came after the last one's swapper close, and with the heap full their OutOfMemoryError came
+            // out of the close with the cache left open, its threads running and its memory kept.
+            List<PagedFile> files = new ArrayList<>(filesByIdentity.values());
+            LeftOpenFile[] ifLeftOpen = new LeftOpenFile[files.size()]; // null: the file stays mapped
+            Throwable[] unmapped = new Throwable[files.size()]; // the failure of an unmap that unmapped the file
+            for (int i = 0; i < files.size(); i++) {
+                FileMapping mapping = files.get(i).mapping();
+                LeftOpenFile record = new LeftOpenFile(this, mapping);
                 if (!mapping.isClosed()) {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
@@ -579,9 +583,17 @@ final class FileRegistry implements MappingOwner {
                         // A failed force (now or before: it sticks) after every page was written and dropped: a
                         // retried close could only force again, whose success says nothing, so the cache closes and
                         // reports it, as for a swapper whose close fails.
-                        fileFailure = t;
+                        unmapped[i] = t;
                     }
                 }
+                ifLeftOpen[i] = record;
+            }
+            for (int i = 0; i < files.size(); i++) {
+                if (ifLeftOpen[i] == null) {
+                    continue;
+                }
+                FileMapping mapping = files.get(i).mapping();
+                Throwable fileFailure = unmapped[i];
                 try {
                     closeSwapper(mapping);
                 } catch (Throwable t) {
@@ -595,7 +607,7 @@ final class FileRegistry implements MappingOwner {
                         unmapFailure = Failures.add(unmapFailure, fileFailure);
                         continue;
                     }
-                    leftOpenFiles.add(ifLeftOpen);
+                    leftOpenFiles.add(ifLeftOpen[i]);
                 }
                 if (fileFailure != null) {
                     closeFailure = Failures.addOrLeaveOut(closeFailure, fileFailure);

@@ -580,9 +580,30 @@ public final class PageCache implements AutoCloseable {
             if (closed) {
                 return;
             }
+            // Before the bean goes: a close from inside a swapper call, refused by closeAll, took it out and put it back,
+            // and a JMX client saw the open cache go and come back (under another name if a cache took its own meanwhile).
+            SwapperCalls.refuseInside(engine, "PageCache.close");
+            // First of all: unregistering allocates, and the plug-ins' closes from here on (each file's swapper's, the
+            // factory's) may fill the heap. After the files' swapper closes, one that filled the heap left the bean
+            // registered for the JVM's life, the closed cache reachable from it and its name taken. Put back if the cache
+            // stays open.
+            Throwable beanFailure = null;
+            try {
+                if (mbean != null) {
+                    mbean.close();
+                }
+            } catch (Throwable t) {
+                beanFailure = t;
+            }
             // Every file is flushed and unmapped from here on; a swapper that failed to close is reported, and retried
             // only to give its file's claim back where the factory's close failed too (releaseClaims).
-            Throwable swapperFailure = files.closeAll();
+            Throwable swapperFailure;
+            try {
+                swapperFailure = files.closeAll();
+            } catch (Throwable t) {
+                restoreMBean(t);
+                throw t;
+            }
             // From here the cache closes whatever a step throws (a tier's hook or close is a plug-in's code): every
             // step runs, the threads stop before the memory they use is freed, and the first failure is thrown. Each step
             // has a try of its own and nothing is allocated between them (no lambda, no array of steps): with the heap
@@ -590,17 +611,7 @@ public final class PageCache implements AutoCloseable {
             // close past the steps after it, and the cache, marked closed, never freed its page memory.
             closed = true;
             servingTier.set(false);
-            Throwable failure = swapperFailure;
-            try {
-                // First of these steps: unregistering allocates, and the plug-ins' closes below may fill the heap. Last,
-                // after the factory's close had filled it, the close threw an OutOfMemoryError where nothing had failed,
-                // and the bean stayed registered for the JVM's life, the closed cache reachable and its name taken.
-                if (mbean != null) {
-                    mbean.close();
-                }
-            } catch (Throwable t) {
-                failure = Failures.addOrLeaveOut(failure, t);
-            }
+            Throwable failure = Failures.addOrLeaveOut(swapperFailure, beanFailure);
             try {
                 if (prefetchSource != null) {
                     prefetchSource.swapInListener(null);
@@ -636,6 +647,17 @@ public final class PageCache implements AutoCloseable {
                 failure = Failures.addOrLeaveOut(failure, t);
             }
             Failures.rethrow(failure);
+        }
+    }
+
+    /** For a close that failed with {@code failure} and left the cache open: its MBean back, a failure to suppressed. */
+    private void restoreMBean(Throwable failure) {
+        try {
+            if (mbean != null) {
+                mbean.restore();
+            }
+        } catch (Throwable t) {
+            Failures.addOrLeaveOut(failure, t);
         }
     }
 

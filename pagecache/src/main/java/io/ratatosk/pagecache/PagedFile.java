@@ -175,7 +175,9 @@ public final class PagedFile implements AutoCloseable {
      * @throws IOException           if a write or the force fails. A failed force sticks: from then on every flush
      *                               of this file and its close throw too, naming it, however later forces go, since
      *                               the pages it was to make durable may be lost (see docs/architecture.md)
-     * @throws IllegalStateException once the file is unmapped
+     * @throws IllegalStateException once the file is unmapped; where a close on another thread unmapped it during the
+     *                               call, saying so (that close wrote and forced the pages, or, where its force failed, an
+     *                               IOException says so instead)
      */
     public void flush() throws IOException {
         mapping.flush();

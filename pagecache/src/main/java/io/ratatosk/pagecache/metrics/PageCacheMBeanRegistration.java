@@ -22,12 +22,16 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
     private static final int MAX_SUFFIX = 10_000;
 
     private final MBeanServer server;
-    private final ObjectName name;
+    /** {@code pagecache.name}: where {@link #restore} finds the bean's name taken, it takes the next free suffix of it. */
+    private final String cacheName;
+    /** Changed only by {@link #restore}, where another cache took the name while a failed close had the bean out. */
+    private volatile ObjectName name;
     private final TrackedBean bean;
     private boolean registered;
 
-    private PageCacheMBeanRegistration(MBeanServer server, ObjectName name, TrackedBean bean) {
+    private PageCacheMBeanRegistration(MBeanServer server, String cacheName, ObjectName name, TrackedBean bean) {
         this.server = server;
+        this.cacheName = cacheName;
         this.name = name;
         this.bean = bean;
         this.registered = true;
@@ -94,7 +98,7 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
             ObjectName name = objectName(suffix == 1 ? cacheName : cacheName + "-" + suffix);
             try {
                 server.registerMBean(tracked, name);
-                return new PageCacheMBeanRegistration(server, name, tracked);
+                return new PageCacheMBeanRegistration(server, cacheName, name, tracked);
             } catch (InstanceAlreadyExistsException taken) {
                 // another open cache has this name: try the next suffix
             } catch (JMException | RuntimeException e) {
@@ -141,6 +145,49 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
 
     public ObjectName objectName() {
         return name;
+    }
+
+    /**
+     * Puts the bean back after {@link #close}, for a cache whose close took it out and then failed, the cache left open:
+     * under its name, or, where another cache opened under the same {@code pagecache.name} took that name meanwhile, the
+     * first free suffix, as {@link #register} gives ({@link #objectName()} says which). (Refused there, the open cache
+     * was left without a bean, and its {@code objectName()} named the other cache's.) Does nothing while it is registered
+     * (also where the close's unregister failed).
+     *
+     * @throws IllegalStateException if the server refuses it
+     */
+    public synchronized void restore() {
+        if (registered) {
+            return;
+        }
+        registered = true; // first: a bean whose unregister failed is still in the server, and a later close takes it out
+        if (bean.inServer) {
+            return;
+        }
+        ObjectName own = name;
+        for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
+            ObjectName candidate = suffix == 1 ? own : objectName(cacheName + "-" + suffix);
+            if (suffix > 1 && candidate.equals(own)) {
+                continue; // tried first
+            }
+            try {
+                server.registerMBean(bean, candidate);
+                name = candidate;
+                return;
+            } catch (InstanceAlreadyExistsException taken) {
+                // another open cache has this name: try the next suffix
+            } catch (JMException | RuntimeException e) {
+                if (bean.inServer) {
+                    name = candidate;
+                }
+                registered = bean.inServer;
+                throw new IllegalStateException("cannot register the page cache's MBean " + candidate + " again after"
+                    + " its close failed and left the cache open: " + e, e);
+            }
+        }
+        registered = false;
+        throw new IllegalStateException("cannot register the page cache's MBean again after its close failed and left the"
+            + " cache open: " + MAX_SUFFIX + " caches named " + cacheName + " are open");
     }
 
     @Override
