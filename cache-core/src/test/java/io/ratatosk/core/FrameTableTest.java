@@ -342,22 +342,18 @@ class FrameTableTest {
         AtomicBoolean done = new AtomicBoolean();
         AtomicLong samplesInRounds = new AtomicLong();
         AtomicReference<String> unlockedSample = new AtomicReference<>();
+        AtomicReference<Throwable> observerFailed = new AtomicReference<>();
         Thread observer = new Thread(() -> {
-            while (!done.get()) {
-                long roundBefore = convertingRound.get();
-                long word = table.lockWord(F);
-                long roundAfter = convertingRound.get();
-                if (roundBefore >= 0 && roundBefore == roundAfter) {
-                    samplesInRounds.incrementAndGet();
-                    if ((word & (EXCLUSIVE | WRITERS_MASK)) == 0) {
-                        unlockedSample.compareAndSet(null, "round " + roundBefore + ": lock word " + describe(word));
-                    }
-                }
+            try {
+                observe(done, convertingRound, samplesInRounds, unlockedSample);
+            } catch (Throwable e) {
+                observerFailed.set(e); // the test's failure, not "sampled too few"
             }
         }, "lock-word-observer");
+        observer.setDaemon(true);
         observer.start();
         try {
-            for (long round = 0; samplesInRounds.get() < 100_000 && round < 50_000_000; round++) {
+            for (long round = 0; samplesInRounds.get() < 100_000 && round < 50_000_000 && observer.isAlive(); round++) {
                 assertTrue(table.tryExclusiveLock(F));
                 convertingRound.set(round);
                 table.exclusiveToWriteLock(F);
@@ -366,10 +362,28 @@ class FrameTableTest {
             }
         } finally {
             done.set(true);
-            observer.join();
+            Waits.join(observer, "the lock word's observer stopped");
+        }
+        if (observerFailed.get() != null) {
+            throw new AssertionError("the observer failed", observerFailed.get());
         }
         assertTrue(samplesInRounds.get() >= 100_000, "the observer sampled too few conversions: " + samplesInRounds.get());
         assertNull(unlockedSample.get(), "the frame was seen unlocked during a conversion");
+    }
+
+    private void observe(AtomicBoolean done, AtomicLong convertingRound, AtomicLong samplesInRounds,
+                         AtomicReference<String> unlockedSample) {
+        while (!done.get()) {
+            long roundBefore = convertingRound.get();
+            long word = table.lockWord(F);
+            long roundAfter = convertingRound.get();
+            if (roundBefore >= 0 && roundBefore == roundAfter) {
+                samplesInRounds.incrementAndGet();
+                if ((word & (EXCLUSIVE | WRITERS_MASK)) == 0) {
+                    unlockedSample.compareAndSet(null, "round " + roundBefore + ": lock word " + describe(word));
+                }
+            }
+        }
     }
 
     // ---- the flush lock -------------------------------------------------------------------------------
@@ -637,6 +651,7 @@ class FrameTableTest {
             }), "reader-" + t));
         }
 
+        threads.forEach(t -> t.setDaemon(true)); // one stuck must not keep the test JVM alive
         threads.forEach(Thread::start);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try {
@@ -647,7 +662,7 @@ class FrameTableTest {
         } finally {
             stop.set(true);
             for (Thread thread : threads) {
-                thread.join();
+                Waits.join(thread, thread.getName() + " stopped"); // stuck on the lock word: fail, not hang
             }
         }
 

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class DeferredEventsTest {
@@ -99,6 +101,7 @@ class DeferredEventsTest {
             }
         };
         CountDownLatch done = new CountDownLatch(producers);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             int producer = p;
@@ -112,15 +115,25 @@ class DeferredEventsTest {
                 }
                 done.countDown();
             }, "producer-" + p);
+            thread.setDaemon(true);
+            // the test's failure: the drain loop below would otherwise wait for its count for ever
+            thread.setUncaughtExceptionHandler((t, e) -> failed.compareAndSet(null, e));
             thread.start();
             threads.add(thread);
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
         while (done.getCount() > 0) {
             events.drain(sink);
+            if (failed.get() != null) {
+                throw new AssertionError("a producer failed", failed.get());
+            }
+            if (System.nanoTime() - deadline > 0) { // a producer stuck offering: fail, not spin for ever
+                throw new AssertionError("the producers' offers: not within " + Waits.BOUND_SECONDS + " s (ratatosk.test.wait_s)");
+            }
         }
         events.drain(sink);
         for (Thread thread : threads) {
-            thread.join();
+            Waits.join(thread, thread.getName() + " ended");
         }
         assertFalse(outOfOrder.get(), "a producer's events were applied out of order");
         assertEquals((long) producers * perProducer, applied.get());

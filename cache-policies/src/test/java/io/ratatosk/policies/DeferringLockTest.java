@@ -207,6 +207,7 @@ class DeferringLockTest {
                 }
             }
         }, "victim-choice");
+        chooser.setDaemon(true); // one stuck in the lock must not keep the test JVM alive
         chooser.start();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < tellers; t++) {
@@ -220,14 +221,15 @@ class DeferringLockTest {
                     }
                 }
             }, "teller-" + t);
+            thread.setDaemon(true);
             thread.start();
             threads.add(thread);
         }
         for (Thread thread : threads) {
-            thread.join();
+            Waits.join(thread, thread.getName() + " told its events"); // a lost wake-up in the lock: fail, not hang
         }
         done.set(true);
-        chooser.join();
+        Waits.join(chooser, "the victim chooser stopped");
         lock.lock(); // applies whatever the last holders' rounds left
         lock.unlock();
         assertFalse(overlapped.get(), "two threads were in the sink, or a holder ran beside it");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class SampleRingTest {
@@ -70,6 +71,7 @@ class SampleRingTest {
         int threads = 4;
         int perThread = 1000;
         List<Thread> started = new ArrayList<>();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         for (int t = 0; t < threads; t++) {
             long base = (t + 1) * 1_000_000L;
             Thread thread = new Thread(() -> {
@@ -77,11 +79,16 @@ class SampleRingTest {
                     ring.offer(base + i);
                 }
             });
+            thread.setDaemon(true);
+            thread.setUncaughtExceptionHandler((th, e) -> failed.compareAndSet(null, e)); // the test's, not stderr's
             started.add(thread);
             thread.start();
         }
         for (Thread thread : started) {
-            thread.join();
+            Waits.join(thread, thread.getName() + " offered its keys");
+        }
+        if (failed.get() != null) {
+            throw new AssertionError("an offering thread failed", failed.get());
         }
         Set<Long> drained = new HashSet<>();
         ring.drain(drained::add);

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
@@ -81,40 +80,32 @@ class FlushAndForceMappedAfterItBeganTest {
             CountDownLatch takeTheList = new CountDownLatch(1);
             FileRegistry.listing = () -> {
                 began.countDown();
-                try {
-                    takeTheList.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                Waits.awaitQuietly(takeTheList); // the bound, keeping an interrupt
             };
             CompletableFuture<Void> flush = flushAndForceAsync(cache);
-            assertTrue(began.await(30, TimeUnit.SECONDS), "flushAndForce began");
+            Waits.await(began, "flushAndForce began");
             forceFails.add(scratch);
             PagedFile fileScratch = cache.map(scratch, PAGE); // mapped after the call began
             write(fileScratch, 0, 2);
             assertThrows(IOException.class, fileScratch::close, "its unmap's force fails");
             takeTheList.countDown();
-            flush.join(); // nothing it covers failed: a.db forced, scratch.db none of its business
+            ended(flush, "the first flushAndForce").join(); // nothing it covers failed: a.db forced, scratch.db none of its business
 
             // A file mapped before the call and closed so is still reported, also after a scratch file's close.
             CountDownLatch beganAgain = new CountDownLatch(1);
             CountDownLatch takeTheListAgain = new CountDownLatch(1);
             FileRegistry.listing = () -> {
                 beganAgain.countDown();
-                try {
-                    takeTheListAgain.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                Waits.awaitQuietly(takeTheListAgain); // the bound, keeping an interrupt
             };
             CompletableFuture<Void> second = flushAndForceAsync(cache);
-            assertTrue(beganAgain.await(30, TimeUnit.SECONDS), "the second flushAndForce began");
+            Waits.await(beganAgain, "the second flushAndForce began");
             forceFails.add(late);
             assertThrows(IOException.class, fileLate::close, "its unmap's force fails");
             PagedFile again = cache.map(scratch, PAGE); // mapped after this call began, closed after late.db
             assertThrows(IOException.class, again::close, "its unmap's force fails");
             takeTheListAgain.countDown();
-            Throwable reported = assertThrows(CompletionException.class, second::join,
+            Throwable reported = assertThrows(CompletionException.class, ended(second, "the second flushAndForce")::join,
                 "late.db was mapped before the second call began").getCause();
             assertTrue(reported.getMessage().contains(late.toString())
                 && !reported.getMessage().contains(scratch.toString()), reported.getMessage());
@@ -123,6 +114,12 @@ class FlushAndForceMappedAfterItBeganTest {
             forceFails.clear();
             cache.close();
         }
+    }
+
+    /** {@code call} once it ended: a flushAndForce stuck in the cache fails the test in the bound, never hangs it. */
+    private static CompletableFuture<Void> ended(CompletableFuture<Void> call, String what) throws InterruptedException {
+        Waits.until(call::isDone, what + " ended");
+        return call;
     }
 
     private static CompletableFuture<Void> flushAndForceAsync(PageCache cache) {

@@ -128,6 +128,7 @@ class FlushWhileWritingStressTest {
             }
         }), "cache-flusher"));
 
+        threads.forEach(t -> t.setDaemon(true)); // one stuck in the cache must not keep the test JVM alive
         threads.forEach(Thread::start);
         long start = System.nanoTime();
         long giveUp = start + TimeUnit.SECONDS.toNanos(60);
@@ -139,7 +140,7 @@ class FlushWhileWritingStressTest {
         } finally {
             stop.set(true);
             for (Thread thread : threads) {
-                thread.join();
+                Waits.join(thread, thread.getName() + " stopped"); // stuck in the cache: fail, not hang
             }
         }
         assertEquals(List.of(), new ArrayList<>(failures));

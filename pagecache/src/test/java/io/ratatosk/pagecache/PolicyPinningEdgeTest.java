@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -87,14 +88,14 @@ class PolicyPinningEdgeTest {
                 long page = 10L * t;
                 holders.add(pinners.submit(() -> holdPage(file, page, pinned, release)));
             }
-            pinned.await();
+            awaitPinned(pinned, holders);
             // Every frame pinned but one: a fault of page after page evicts that one frame each time.
             for (long page = 1; page <= 3L * frames; page++) {
                 touchPage(file, page);
             }
             release.countDown();
             for (Future<?> holder : holders) {
-                holder.get();
+                holder.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
         } finally {
             pinners.shutdownNow();
@@ -113,10 +114,10 @@ class PolicyPinningEdgeTest {
                 long page = 10L * t;
                 holders.add(pinners.submit(() -> holdPage(file, page, pinned, release)));
             }
-            pinned.await();
+            awaitPinned(pinned, holders);
             CountDownLatch lastPinned = new CountDownLatch(1);
             holders.add(pinners.submit(() -> holdPage(file, 1_000, lastPinned, release)));
-            lastPinned.await();
+            awaitPinned(lastPinned, holders);
             long faultStarted = System.nanoTime();
             NoEvictableFrameException refused = assertThrows(NoEvictableFrameException.class, () -> touchPage(file, 2_000),
                 policy + " on " + frames + " frames");
@@ -128,11 +129,24 @@ class PolicyPinningEdgeTest {
             assertTrue(refused.getMessage().contains(frames + " by write cursors"), refused.getMessage());
             release.countDown();
             for (Future<?> holder : holders) {
-                holder.get();
+                holder.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
             touchPage(file, 2_000); // the pins are gone: the fault that was refused goes through
         } finally {
             pinners.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits for {@code pinned}; a holder that ended before it was counted down failed to pin its page, and its
+     * failure is thrown here (the wait would otherwise run to the test's timeout and the failure never be shown).
+     */
+    private static void awaitPinned(CountDownLatch pinned, List<Future<?>> holders) throws Exception {
+        Waits.until(() -> pinned.getCount() == 0 || holders.stream().anyMatch(Future::isDone), "the holders pinned");
+        for (Future<?> holder : holders) {
+            if (holder.isDone()) {
+                holder.get();
+            }
         }
     }
 

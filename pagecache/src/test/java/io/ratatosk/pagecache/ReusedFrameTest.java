@@ -39,6 +39,8 @@ class ReusedFrameTest {
     private final CountDownLatch finishEviction = new CountDownLatch(1);
     /** Run by the next look at a file's length, after the length was taken. */
     private final AtomicReference<Callable<?>> atNextLength = new AtomicReference<>();
+    /** The task of the cursor that pins the first frame: kept, so that its failure is not lost. */
+    private Future<?> pinning;
 
     @AfterEach
     void close() throws Exception {
@@ -99,15 +101,15 @@ class ReusedFrameTest {
     private Future<?> evictThenKeepTheFrame(PagedFile pinned, PagedFile file, PagedFile other, CountDownLatch pinnedBoth,
                                             CountDownLatch release) throws Exception {
         CountDownLatch pinnedFirst = new CountDownLatch(1);
-        pool.submit(() -> {
+        pinning = pool.submit(() -> {
             try (PageCursor w = pinned.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 assertTrue(w.next());
                 pinnedFirst.countDown();
-                release.await();
+                Waits.await(release, "the test released the cursors");
             }
             return null;
         });
-        Waits.await(pinnedFirst, "the first cursor pinned its page");
+        awaitPinned(pinnedFirst, pinning);
         LifecycleTest.read(file, 0);
         assertEquals(0, cache.freeFrames(), "both frames taken");
         holdNextEviction.set(true);
@@ -115,12 +117,23 @@ class ReusedFrameTest {
             try (PageCursor w = other.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 assertTrue(w.next()); // evicts page 0 of file, the one frame not pinned
                 pinnedBoth.countDown();
-                release.await();
+                Waits.await(release, "the test released the cursors");
             }
             return null;
         });
         Waits.await(evicting, "the eviction began");
         return fault;
+    }
+
+    /**
+     * Waits for {@code pinnedFirst}; where the task that counts it down ended first, its failure is thrown (not a
+     * wait to the bound that says nothing of why).
+     */
+    private static void awaitPinned(CountDownLatch pinnedFirst, Future<?> task) throws Exception {
+        Waits.until(() -> pinnedFirst.getCount() == 0 || task.isDone(), "the first cursor pinned its page");
+        if (pinnedFirst.getCount() != 0) {
+            task.get();
+        }
     }
 
     /** Waits until {@code thread} waits in {@code method}. */
@@ -156,6 +169,7 @@ class ReusedFrameTest {
         assertTrue(file.mapping().isClosed(), "unmapped");
         release.countDown();
         fault.get(30, TimeUnit.SECONDS);
+        pinning.get(30, TimeUnit.SECONDS); // the first cursor's task: a failure of it is the test's
         assertEquals(7, LifecycleTest.read(cache.map(dir.resolve("closed.db"), PAGE), 0));
     }
 
@@ -179,15 +193,15 @@ class ReusedFrameTest {
         file.flush(); // the file on disk: 2 pages
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch pinnedFirst = new CountDownLatch(1);
-        Future<?> pinning = pool.submit(() -> {
+        pinning = pool.submit(() -> {
             try (PageCursor w = pinned.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 assertTrue(w.next());
                 pinnedFirst.countDown();
-                release.await();
+                Waits.await(release, "the test released the cursors");
             }
             return null;
         });
-        Waits.await(pinnedFirst, "the first cursor pinned its page");
+        awaitPinned(pinnedFirst, pinning);
         try (PageCursor w = file.io(9, PagedFile.PF_SHARED_WRITE_LOCK)) {
             assertTrue(w.next()); // the cache's end: 10 pages, page 9 dirty and pinned while
             w.putLong(0, 9);
@@ -205,13 +219,14 @@ class ReusedFrameTest {
                     try (PageCursor w = target.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
                         assertTrue(w.next());
                         pinnedBoth.countDown();
-                        release.await();
+                        Waits.await(release, "the test released the cursors");
                     }
                     return null;
                 });
-                while (pinnedBoth.getCount() > 1 - i && !faults[i].isDone()) {
-                    Thread.onSpinWait();
-                }
+                // bounded, and yielding the core: the fault waited for may need it on a 2-core machine
+                Future<?> fault = faults[i];
+                long left = 1 - i;
+                Waits.until(() -> pinnedBoth.getCount() <= left || fault.isDone(), "write cursor " + i + " holds a frame");
             }
             return null;
         });

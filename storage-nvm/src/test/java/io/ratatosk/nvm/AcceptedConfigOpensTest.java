@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.Waits;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.pagecache.PageCursor;
@@ -286,9 +287,10 @@ class AcceptedConfigOpensTest {
                 failure[0] = e;
             }
         }, "accepted-config");
+        thread.setDaemon(true); // one stuck in the cache must not keep the test JVM alive
         thread.start();
         try {
-            thread.join();
+            Waits.join(thread, "a use of an accepted configuration"); // stuck in the cache: fail, not hang
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);

@@ -1,13 +1,11 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -113,10 +111,14 @@ class PageLatchStressTest {
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join(TimeUnit.SECONDS.toMillis(30));
-            assertFalse(worker.isAlive(), worker.getName() + " still waits: a lost wake-up or a latch never freed");
+            // a worker that failed never reaches the finish, and leaves the others spinning there: its failure,
+            // with its stack, is the test's, not their wait
+            Waits.until(() -> !worker.isAlive() || failure.get() != null,
+                worker.getName() + " ended (else a lost wake-up or a latch never freed)", worker);
+            if (failure.get() != null) {
+                throw new AssertionError("a worker failed", failure.get());
+            }
         }
-        assertNull(failure.get(), () -> "a worker failed: " + failure.get());
         for (int t = 0; t < THREADS; t++) {
             assertEquals(interruptedByOthers[t], interruptKept[t], "thread " + t + "'s interrupt (lock keeps it, as ReentrantLock.lock)");
         }
@@ -152,14 +154,23 @@ class PageLatchStressTest {
 
     private static boolean tryLockElsewhere(PageLatch latch) throws InterruptedException {
         boolean[] taken = {false};
+        Throwable[] failed = new Throwable[1];
         Thread other = new Thread(() -> {
-            taken[0] = latch.tryLock();
-            if (taken[0]) {
-                latch.unlock();
+            try {
+                taken[0] = latch.tryLock();
+                if (taken[0]) {
+                    latch.unlock();
+                }
+            } catch (Throwable e) {
+                failed[0] = e; // the test's failure, not "the latch is not free"
             }
-        });
+        }, "try-lock-elsewhere");
+        other.setDaemon(true);
         other.start();
-        other.join();
+        Waits.join(other, "a tryLock on another thread");
+        if (failed[0] != null) {
+            throw new AssertionError("the tryLock on another thread failed", failed[0]);
+        }
         return taken[0];
     }
 }

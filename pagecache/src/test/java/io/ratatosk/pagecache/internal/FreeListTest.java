@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,31 +40,44 @@ class FreeListTest {
         AtomicReference<String> bad = new AtomicReference<>();
         AtomicInteger rounds = new AtomicInteger();
         long end = System.nanoTime() + 2_000_000_000L;
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
             threads.add(new Thread(() -> {
-                while (bad.get() == null && System.nanoTime() < end) {
-                    int frame = list.pop();
-                    int size = list.size();
-                    if (size < 0 || size > frames) {
-                        bad.compareAndSet(null, "after a pop: " + size);
-                    }
-                    if (frame >= 0) {
-                        list.push(frame);
-                        size = list.size();
-                        if (size < 0 || size > frames) {
-                            bad.compareAndSet(null, "after a push: " + size);
-                        }
-                    }
-                    rounds.incrementAndGet();
+                try {
+                    pushAndPop(list, frames, bad, rounds, end);
+                } catch (Throwable e) {
+                    failed.compareAndSet(null, e); // the test's failure: one before a pop went unnoticed
                 }
-            }));
+            }, "push-pop-" + t));
         }
+        threads.forEach(t -> t.setDaemon(true));
         threads.forEach(Thread::start);
         for (Thread thread : threads) {
-            thread.join();
+            Waits.join(thread, thread.getName() + " ended"); // stuck in the list: fail, not hang
+        }
+        if (failed.get() != null) {
+            throw new AssertionError("a thread failed", failed.get());
         }
         assertEquals(null, bad.get(), "free frame count out of [0, " + frames + "] after " + rounds.get() + " rounds");
         assertTrue(list.size() == frames, "every frame back: " + list.size());
+    }
+
+    private static void pushAndPop(FreeList list, int frames, AtomicReference<String> bad, AtomicInteger rounds, long end) {
+        while (bad.get() == null && System.nanoTime() < end) {
+            int frame = list.pop();
+            int size = list.size();
+            if (size < 0 || size > frames) {
+                bad.compareAndSet(null, "after a pop: " + size);
+            }
+            if (frame >= 0) {
+                list.push(frame);
+                size = list.size();
+                if (size < 0 || size > frames) {
+                    bad.compareAndSet(null, "after a push: " + size);
+                }
+            }
+            rounds.incrementAndGet();
+        }
     }
 }
