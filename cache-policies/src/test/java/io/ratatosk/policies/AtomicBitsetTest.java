@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class AtomicBitsetTest {
@@ -43,11 +45,13 @@ class AtomicBitsetTest {
             AtomicBitset bits = new AtomicBitset(128);
             CyclicBarrier start = new CyclicBarrier(threads);
             List<Thread> workers = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
             for (int t = 0; t < threads; t++) {
                 int first = t;
                 Thread worker = new Thread(() -> {
                     try {
-                        start.await();
+                        // bounded: a worker that died before the barrier left the others waiting here for good
+                        start.await(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -58,11 +62,18 @@ class AtomicBitsetTest {
                         bits.clear(bit);
                     }
                 });
+                worker.setName("bitset-writer-" + t);
+                worker.setDaemon(true);
+                // kept, not printed: a worker's failure was only on stderr while the test judged the others' bits
+                worker.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e));
                 workers.add(worker);
                 worker.start();
             }
             for (Thread worker : workers) {
-                worker.join();
+                Waits.join(worker, worker.getName() + " of round " + round + " ended");
+            }
+            if (failure.get() != null) {
+                throw new AssertionError("a writer of round " + round + " failed", failure.get());
             }
             for (int bit = 0; bit < 128; bit++) {
                 boolean cleared = bit % (2 * threads) < threads;
