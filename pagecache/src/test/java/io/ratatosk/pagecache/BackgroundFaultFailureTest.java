@@ -39,15 +39,7 @@ class BackgroundFaultFailureTest {
     @Test
     void aCursorWaitingForAReadAheadThatFailsFaultsThePageItself() throws Exception {
         Path path = dir.resolve("scan.db");
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
-            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
-        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
-             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            for (int p = 0; p < PAGES; p++) {
-                assertTrue(w.next());
-                w.putLong(0, 1000 + p);
-            }
-        }
+        PageCacheConfig config = writtenFile(path);
         CountDownLatch readAheadReading = new CountDownLatch(1);
         CountDownLatch failReadAhead = new CountDownLatch(1);
         try (PageCache cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
@@ -82,15 +74,7 @@ class BackgroundFaultFailureTest {
     @Test
     void aCursorWaitingForAFaultThatAnInterruptEndedFaultsThePageItself() throws Exception {
         Path path = dir.resolve("interrupted.db");
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
-            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
-        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
-             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            for (int p = 0; p < PAGES; p++) {
-                assertTrue(w.next());
-                w.putLong(0, 1000 + p);
-            }
-        }
+        PageCacheConfig config = writtenFile(path);
         CountDownLatch faulterReading = new CountDownLatch(1);
         CountDownLatch interruptFaulter = new CountDownLatch(1);
         AtomicBoolean first = new AtomicBoolean(true);
@@ -131,15 +115,7 @@ class BackgroundFaultFailureTest {
         // A SocketTimeoutException is an InterruptedIOException, but no thread was interrupted: the read timed out, and a
         // waiter's own read of the page would wait out the same timeout again, each waiter after the other.
         Path path = dir.resolve("timeout.db");
-        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
-            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
-        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
-             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
-            for (int p = 0; p < PAGES; p++) {
-                assertTrue(w.next());
-                w.putLong(0, 1000 + p);
-            }
-        }
+        PageCacheConfig config = writtenFile(path);
         CountDownLatch faulterReading = new CountDownLatch(1);
         CountDownLatch timeOut = new CountDownLatch(1);
         AtomicInteger reads = new AtomicInteger();
@@ -175,6 +151,20 @@ class BackgroundFaultFailureTest {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /** Writes {@value #PAGES} pages at {@code path}, page p holding 1000 + p; returns the tests' cache settings. */
+    private static PageCacheConfig writtenFile(Path path) throws IOException {
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "1m", "pagecache.page_size",
+            String.valueOf(PAGE), "pagecache.warmup.enabled", "false"));
+        try (PageCache writer = PageCache.open(config); PagedFile file = writer.map(path, PAGE);
+             PageCursor w = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+            for (int p = 0; p < PAGES; p++) {
+                assertTrue(w.next());
+                w.putLong(0, 1000 + p);
+            }
+        }
+        return config;
     }
 
     private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {

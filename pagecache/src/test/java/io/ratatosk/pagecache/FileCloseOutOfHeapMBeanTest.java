@@ -137,8 +137,6 @@ class FileCloseOutOfHeapMBeanTest {
 
     /** One cache with its MBean, one file written; the file's swapper close fills the heap and returns normally. */
     static final class CloseWithTheHeapFull {
-        /** Everything allocated to fill the heap, reachable until the close is over. */
-        static Object[] hog;
 
         public static void main(String[] args) throws Exception {
             Path file = Path.of(args[0]).resolve("a.db");
@@ -149,7 +147,7 @@ class FileCloseOutOfHeapMBeanTest {
                     @Override
                     public void close() throws IOException {
                         super.close();
-                        hog = HeapFiller.fill();
+                        HeapFiller.fillAndHold();
                     }
                 }));
             ObjectName bean = cache.mbeanName();
@@ -161,14 +159,7 @@ class FileCloseOutOfHeapMBeanTest {
                 c.next();
                 c.putLong(0, 42);
             }
-            Throwable failure = null;
-            try {
-                cache.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            Throwable failure = HeapFiller.closeAndRelease(cache);
             if (failure != null) {
                 failure.printStackTrace(System.out);
                 wrong += "the close threw " + failure + " where nothing failed; ";

@@ -28,8 +28,6 @@ class SecondFileCloseOutOfHeapTest {
 
     /** Two files written; the first swapper close fills the heap (and keeps it full) and returns normally. */
     static final class CloseWithTheHeapFull {
-        /** Everything allocated to fill the heap, reachable until the close is over. */
-        static Object[] hog;
         /** Off while a first cache opens and closes, linking every step of the close. */
         static volatile boolean filling;
 
@@ -48,22 +46,16 @@ class SecondFileCloseOutOfHeapTest {
                 @Override
                 public void close() throws IOException {
                     super.close();
-                    if (filling && hog == null) {
-                        hog = HeapFiller.fill();
+                    if (filling) {
+                        filling = false; // once: the heap stays full until the close is over
+                        HeapFiller.fillAndHold();
                     }
                 }
             }));
             write(cache.map(a, 8192), 11);
             write(cache.map(b, 8192), 12);
             filling = true;
-            Throwable failure = null;
-            try {
-                cache.close();
-            } catch (Throwable t) {
-                failure = t;
-            }
-            hog = null;
-            System.gc();
+            Throwable failure = HeapFiller.closeAndRelease(cache);
             String wrong = "";
             if (failure != null) {
                 wrong += "the close threw " + failure + " where nothing failed; ";
