@@ -24,6 +24,8 @@ final class ConcatenatedStreams extends InputStream {
     private final Decoder decoder;
     private final String garbage;
     private InputStream stream;
+    /** {@link #read()}'s byte, kept: a new array per byte read allocated for every byte of a reader that reads so. */
+    private final byte[] one = new byte[1];
 
     private ConcatenatedStreams(InputStream raw, int[] magic, Decoder decoder, String garbage) throws IOException {
         this.in = new BufferedInputStream(raw);
@@ -47,7 +49,6 @@ final class ConcatenatedStreams extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
