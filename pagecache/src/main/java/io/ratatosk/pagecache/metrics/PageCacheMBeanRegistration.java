@@ -95,7 +95,7 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
     static PageCacheMBeanRegistration register(MBeanServer server, String cacheName, PageCacheMXBean bean) {
         TrackedBean tracked = new TrackedBean(bean);
         for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
-            ObjectName name = objectName(suffix == 1 ? cacheName : cacheName + "-" + suffix);
+            ObjectName name = nameWithSuffix(cacheName, suffix);
             try {
                 server.registerMBean(tracked, name);
                 return new PageCacheMBeanRegistration(server, cacheName, name, tracked);
@@ -134,6 +134,14 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
         }
     }
 
+    /**
+     * The name a cache called {@code cacheName} registers under as the {@code suffix}th open (1: {@code cacheName}, then
+     * {@code cacheName-2}, ...): one scheme for {@link #register} and {@link #restore}, which must give the same names.
+     */
+    private static ObjectName nameWithSuffix(String cacheName, int suffix) {
+        return objectName(suffix == 1 ? cacheName : cacheName + "-" + suffix);
+    }
+
     /** {@code io.ratatosk:type=PageCache,name=<name>}. */
     public static ObjectName objectName(String name) {
         try {
@@ -166,7 +174,7 @@ public final class PageCacheMBeanRegistration implements AutoCloseable {
         }
         ObjectName own = name;
         for (int suffix = 1; suffix <= MAX_SUFFIX; suffix++) {
-            ObjectName candidate = suffix == 1 ? own : objectName(cacheName + "-" + suffix);
+            ObjectName candidate = suffix == 1 ? own : nameWithSuffix(cacheName, suffix);
             if (suffix > 1 && candidate.equals(own)) {
                 continue; // tried first
             }
