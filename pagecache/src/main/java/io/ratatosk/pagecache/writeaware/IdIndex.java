@@ -51,13 +51,19 @@ public final class IdIndex {
 
     /** The slot of {@code id}, or -1 (for 0 too, which is never held). */
     public int get(int id) {
+        int cell = cellOf(id);
+        return cell < 0 ? -1 : slots[cell];
+    }
+
+    /** The cell that holds {@code id}, or -1 (for 0 too, which is never held). */
+    private int cellOf(int id) {
         for (int i = home(id); ; i = (i + 1) & mask) {
             int key = keys[i];
-            if (key == EMPTY) { // first: 0 would match an empty cell and return the slot a removed id left there
+            if (key == EMPTY) { // first: 0 would match an empty cell, and get return the slot a removed id left there
                 return -1;
             }
             if (key == id) {
-                return slots[i];
+                return i;
             }
         }
     }
@@ -93,17 +99,10 @@ public final class IdIndex {
      * @throws IllegalArgumentException for an id not held (0 included): its probe once circled the table for ever
      */
     public void remove(int id) {
-        int i = home(id);
-        for (; ; i = (i + 1) & mask) {
-            int key = keys[i];
-            if (key == EMPTY) { // first, as in get: 0 would match an empty cell
-                throw new IllegalArgumentException("the id index does not hold id=" + id);
-            }
-            if (key == id) {
-                break;
-            }
+        int hole = cellOf(id);
+        if (hole < 0) {
+            throw new IllegalArgumentException("the id index does not hold id=" + id);
         }
-        int hole = i;
         for (int j = (hole + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
             int h = home(keys[j]);
             boolean movable = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j);
