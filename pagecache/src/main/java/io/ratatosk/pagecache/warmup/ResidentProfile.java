@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -22,6 +23,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
@@ -34,8 +38,9 @@ import java.util.zip.CRC32;
  * that is free, created new, so that no file already there is ever written: a store's own file, or another writer's
  * temporary file), forced, then renamed over the old profile, so a crash at any point leaves either the old profile or
  * the new one, never a torn one, and two writers of one profile (two caches mapping the file) each rename a whole one.
- * A crash leaves its temporary file behind: the next read of the profile (at the next map), or a write that finds all
- * 16 names taken, removes it once it is old.
+ * A crash leaves its temporary file behind: the next write of the profile (every interval, and at the unmap) or read
+ * (at the next map; the first map of a folder in a JVM also removes what earlier versions left there under random
+ * names) removes it once it is old.
  */
 public final class ResidentProfile {
     /** The suffix of a profile's file name, after the data file's. */
@@ -60,6 +65,12 @@ public final class ResidentProfile {
      * A larger file (a sparse one, say) is no profile this code wrote, and is not read through at the map.
      */
     static final long MAX_PROFILE_BYTES = Integer.MAX_VALUE - 8;
+    /** Any profile's temporary names, earlier versions' random ones too: see {@link #removeDeadWritesOfEarlierVersions}. */
+    private static final Pattern EARLIER_TEMP_NAME = Pattern.compile(".+" + Pattern.quote(SUFFIX) + "\\.[0-9a-f]{1,8}"
+        + Pattern.quote(TEMP_SUFFIX));
+    /** The folders swept for earlier versions' leftovers, so far; at most {@link #MAX_SWEPT_FOLDERS}. */
+    private static final Set<Path> SWEPT_FOLDERS = ConcurrentHashMap.newKeySet();
+    private static final int MAX_SWEPT_FOLDERS = 4096;
     private static final byte[] MAGIC = "RTSKPROF".getBytes(StandardCharsets.US_ASCII);
     private static final int VERSION = 1;
     /** Magic, version, page size, page count, key length. */
@@ -397,16 +408,12 @@ public final class ResidentProfile {
             // store's own file of that name that began with zeros, as a sparse or fresh one does, was cut to the
             // profile and renamed away, and two caches profiling one file tore each other's profile).
             FileChannel channel = null;
-            boolean deadWritesRemoved = false;
+            // At every write, not only at a map: the map after a crash comes before the dead write's file is an hour old,
+            // and a file mapped for a long run kept it for the whole run.
+            removeDeadWrites(file);
             for (int n = 0; channel == null; n++) {
                 if (n == TEMP_NAMES) {
-                    if (deadWritesRemoved) {
-                        throw everyTempNameTaken(file);
-                    }
-                    // Not only at a map: a file mapped once for a long run would have no profile written until the next.
-                    removeDeadWrites(file);
-                    deadWritesRemoved = true;
-                    n = 0;
+                    throw everyTempNameTaken(file);
                 }
                 Path candidate = tempPathFor(file, n);
                 try {
@@ -497,18 +504,49 @@ public final class ResidentProfile {
     private static void removeDeadWrites(Path file) {
         long deadBefore = System.currentTimeMillis() - DEAD_WRITE_MILLIS;
         for (int n = 0; n < TEMP_NAMES; n++) {
-            Path temp = tempPathFor(file, n);
-            try {
-                BasicFileAttributes attributes = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (attributes.isRegularFile() && attributes.lastModifiedTime().toMillis() < deadBefore) {
-                    byte[] head = head(temp);
-                    if (Arrays.equals(head, 0, head.length, MAGIC, 0, head.length)) {
-                        Files.deleteIfExists(temp);
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // absent, mostly; a leftover is not worth failing the map for
+            removeIfDeadWrite(tempPathFor(file, n), deadBefore);
+        }
+    }
+
+    /**
+     * Removes, once per folder in this JVM, what dead writes of earlier versions left: they named a write's temporary file
+     * {@code <profile>.<random int in lower-case hex>.tmp}, which only a listing of the folder finds, and nothing removed
+     * one. Once: no version writes those names any more, and a listing at every map made mapping each of a folder's n
+     * files read all n names. Any profile's of the folder, by {@link #removeDeadWrites}'s rule (this version's names,
+     * 0 to 15, are such names too). The first version's fixed {@code <profile>.tmp} is left: it was never more than one,
+     * and it is a name a store may give a file of its own.
+     */
+    private static void removeDeadWritesOfEarlierVersions(Path file) {
+        Path folder = pathFor(file).toAbsolutePath().normalize().getParent();
+        if (folder == null || !SWEPT_FOLDERS.add(folder)) {
+            return;
+        }
+        if (SWEPT_FOLDERS.size() > MAX_SWEPT_FOLDERS) {
+            SWEPT_FOLDERS.clear(); // bounded: a folder swept again only lists it again
+        }
+        long deadBefore = System.currentTimeMillis() - DEAD_WRITE_MILLIS;
+        try (DirectoryStream<Path> temps = Files.newDirectoryStream(folder,
+                entry -> EARLIER_TEMP_NAME.matcher(entry.getFileName().toString()).matches())) {
+            for (Path temp : temps) {
+                removeIfDeadWrite(temp, deadBefore);
             }
+        } catch (IOException | RuntimeException e) {
+            // an unlistable folder: leftovers are not worth failing the map for
+        }
+    }
+
+    /** Removes {@code temp} if it is a dead write's: see {@link #removeDeadWrites}. */
+    private static void removeIfDeadWrite(Path temp, long deadBefore) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(temp, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (attributes.isRegularFile() && attributes.lastModifiedTime().toMillis() < deadBefore) {
+                byte[] head = head(temp);
+                if (Arrays.equals(head, 0, head.length, MAGIC, 0, head.length)) {
+                    Files.deleteIfExists(temp);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // absent, mostly; a leftover is not worth failing the map or the write for
         }
     }
 
@@ -525,7 +563,8 @@ public final class ResidentProfile {
      * The profile of {@code file} with at most its first {@code maxPages} page ids (a cache reheats no more pages than it
      * has frames), or null if it has none. The whole profile is read and checked, but only those ids are kept: a profile
      * of a million pages once took 16 bytes a page of heap at the map of a cache of 64 frames. Removes what writes of the
-     * profile that died left behind, first: the map this is read at is the first chance after a crash.
+     * profile that died left behind, under this version's names and earlier ones', first: the map this is read at is the
+     * first chance after a crash.
      *
      * @throws ProfileException if there is one but it is truncated, corrupt or unreadable
      */
@@ -534,6 +573,7 @@ public final class ResidentProfile {
             throw new IllegalArgumentException("maxPages must not be negative: " + maxPages);
         }
         removeDeadWrites(file);
+        removeDeadWritesOfEarlierVersions(file);
         Path path = pathFor(file);
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
