@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -221,7 +223,9 @@ public final class JmhCommand implements Callable<Integer> {
         private final boolean file;
 
         RunsOutput(OutputStream out, boolean file) {
-            super(out);
+            // The log in UTF-8: in the platform's charset (ASCII under LANG=C) JMH's ± and ≈ were written as ?. Stdout
+            // keeps the platform's, the terminal's.
+            super(out, false, file ? StandardCharsets.UTF_8 : Charset.defaultCharset());
             this.file = file;
         }
 

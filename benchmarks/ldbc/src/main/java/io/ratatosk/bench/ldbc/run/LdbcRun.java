@@ -19,9 +19,11 @@ import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
 import io.ratatosk.nvm.NvmTierStats;
+import io.ratatosk.pagecache.InvalidConfigurationException;
 import io.ratatosk.pagecache.OperationsFlags;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.PageCacheFlags;
 import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.internal.Failures;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
@@ -32,6 +34,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -167,12 +170,13 @@ public final class LdbcRun {
      * left in the store's profiles.
      */
     private PageCacheConfig config(PolicySpec policy, CacheSpec cache, long storeBytes) {
-        // The page size first, at a size no frame-count rule refuses: the cache's own size depends on it.
-        int pageSize = PageCacheConfig.parse(flags(settings.cacheFlags(), policy, ANY_SIZE)).pageSize();
+        // The page size first, at the stand-in size (what depends on its frame count left out): the cache's own size
+        // depends on it.
+        int pageSize = parseWithoutTheSize(flags(settings.cacheFlags(), policy, ANY_SIZE)).pageSize();
         return PageCacheConfig.parse(flags(settings.cacheFlags(), policy, cache.bytesFor(storeBytes, pageSize)));
     }
 
-    /** 512 GiB: the page memory at which the flags are parsed before the cache's size is known (no frame-count rule refuses it). */
+    /** 512 GiB: the page memory at which the flags are parsed before the cache's size is known. */
     private static final long ANY_SIZE = 512L << 30;
 
     private static Map<String, String> flags(Map<String, String> cacheFlags, PolicySpec policy, long cacheBytes) {
@@ -187,9 +191,9 @@ public final class LdbcRun {
     /**
      * Refuses, before the data is generated and loaded, the flags no run of {@code policies} could open its cache
      * with: each policy's, {@code cacheFlags} (from {@code --set}) and, with the NVM tier, {@code nvmFlags}. The
-     * cache's size is known only with the store's, so they are parsed at a size no frame count refuses
-     * ({@value #ANY_SIZE} bytes: half a million frames of the largest page size): a flag too large for the real cache (a
-     * {@code keep_free} of more frames than it has) is still refused when that run opens it. A page size below the
+     * cache's size is known only with the store's, so they are parsed at a stand-in size ({@value #ANY_SIZE} bytes),
+     * and what depends on the frame count (a {@code keep_free} of more frames than the cache has) is left to
+     * {@link #checkSizes} and {@link #checkRuns}, which name the real size. A page size below the
      * store's is refused here too: every store page must fit in a frame. Returns the page cache's page size.
      *
      * @throws IllegalArgumentException naming the flag and what is wrong with it
@@ -200,9 +204,9 @@ public final class LdbcRun {
         for (PolicySpec policy : policies) {
             PageCacheConfig config;
             try {
-                config = PageCacheConfig.parse(flags(cacheFlags, policy, ANY_SIZE));
+                config = parseWithoutTheSize(flags(cacheFlags, policy, ANY_SIZE));
             } catch (IllegalArgumentException e) {
-                // flags that hold alone and not together (cold_min above cold_max): named as the user wrote them
+                // flags that hold alone and not together: named as the user wrote them
                 if (policy.flags().keySet().stream().anyMatch(flag -> e.getMessage().startsWith(flag + "="))) {
                     throw new IllegalArgumentException("--policies " + policy.text() + ": " + e.getMessage(), e);
                 }
@@ -220,6 +224,40 @@ public final class LdbcRun {
             }
         }
         return pageSize;
+    }
+
+    /**
+     * {@code flags} parsed at {@link #ANY_SIZE}, less the flags refused for that size's frame count (a {@code keep_free}
+     * of more frames than it has, a {@code cold_min} of more frames than {@code cold_max}): their refusals named the
+     * stand-in's memory and frame counts, which the user never gave, and refused flags a real size can hold. They are
+     * left to {@link #checkSizes} and {@link #checkRuns}, whose refusals name the real size.
+     */
+    private static PageCacheConfig parseWithoutTheSize(Map<String, String> flags) {
+        String standIn = PageCacheFlags.MEMORY.name() + "=" + ANY_SIZE;
+        Map<String, String> left = new LinkedHashMap<>(flags);
+        while (true) {
+            try {
+                return PageCacheConfig.parse(left);
+            } catch (InvalidConfigurationException e) {
+                List<InvalidConfigurationException.Problem> sized = e.problems().stream()
+                    .filter(p -> p.message().contains(standIn)).toList();
+                if (sized.isEmpty()) {
+                    throw e;
+                }
+                if (sized.size() < e.problems().size()) {
+                    List<InvalidConfigurationException.Problem> others = new ArrayList<>(e.problems());
+                    others.removeAll(sized);
+                    throw new InvalidConfigurationException(others);
+                }
+                boolean removed = false;
+                for (InvalidConfigurationException.Problem p : sized) {
+                    removed |= !p.flag().equals(PageCacheFlags.MEMORY.name()) && left.remove(p.flag()) != null;
+                }
+                if (!removed) { // the stand-in itself refused: not to be met with a real page size
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
