@@ -244,7 +244,8 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             boolean pinnedSeen = false;
             int pinnedInARow = 0;
             nextHandCold();
-            for (int step = 0; step < 2 * frameCount && handCold != NIL && pinnedInARow < resident - hotCount; step++) {
+            for (long step = 0, limit = coldHandSteps(frameCount); step < limit && handCold != NIL && pinnedInARow < resident - hotCount;
+                 step++) {
                 int frame = handCold;
                 long word = frames.policyWord(frame);
                 if ((word & REFERENCED) != 0) {
@@ -321,9 +322,9 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
      * to the head; cold pages it passes end their test period (ghosts leave the clock).
      */
     private boolean runHandHot(int trigger) {
-        int limit = 2 * (frameCount + ghosts.slots());
+        long limit = hotHandSteps(frameCount, ghosts.slots());
         boolean demoted = false;
-        for (int step = 0; step < limit && handHot != NIL && handHot != trigger; step++) {
+        for (long step = 0; step < limit && handHot != NIL && handHot != trigger; step++) {
             int node = handHot;
             long word = isGhost(node) ? 0 : frames.policyWord(node);
             if (!isGhost(node) && (word & HOT) != 0) {
@@ -345,6 +346,24 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         }
         nextHandHot();
         return demoted;
+    }
+
+    /**
+     * The steps the cold hand takes at most in one {@link #nextVictim}: twice round the frames. In a long, as
+     * {@link #hotHandSteps} is: as an int it overflowed from 2^30 frames on, and the hand took no step.
+     */
+    static long coldHandSteps(int frameCount) {
+        return 2L * frameCount;
+    }
+
+    /**
+     * The steps one run of the hot hand takes at most: twice round the clock, every frame and ghost slot. In a long:
+     * as an int it overflowed to a negative bound once frames and ghost slots reached 2^30 (clock-pro-plus's default
+     * one ghost per frame at 2^29 frames, 4 TiB of 8 KiB pages), and the hand never moved: no page was demoted, none
+     * promoted, and with every page hot no victim was ever found.
+     */
+    static long hotHandSteps(int frameCount, int ghostSlots) {
+        return 2L * ((long) frameCount + ghostSlots);
     }
 
     /** Ends the test period under the test hand and moves it on; evicted() runs it until the ghosts fit, so it must find a node. */

@@ -36,8 +36,11 @@ public final class DeferredLruPolicy implements EvictionPolicy {
 
     private final FrameTable frames;
     private final DeferredLruList list;
-    // Guarded by the list's consolidation lock: frames the last purge collected, handed out in order.
+    // Guarded by the list's consolidation lock: frames the last purge collected, handed out in order, and which of
+    // them are still to be handed out. A frame dropped meanwhile (an unmap or truncate evicts it unasked) is pending
+    // no more: a page faulted into it is the newest, and fit() alone would hand it out as if it were the oldest.
     private final int[] candidates;
+    private final boolean[] pending;
     private int candidateCount;
     private int nextCandidate;
 
@@ -57,6 +60,7 @@ public final class DeferredLruPolicy implements EvictionPolicy {
         }
         this.list = new DeferredLruList(frameCount, pullThreshold, this::forgetCandidates);
         this.candidates = new int[purgeCount];
+        this.pending = new boolean[frameCount];
     }
 
     /** With the {@code pagecache.deferred_lru.*} flags, at their defaults where unset. */
@@ -98,6 +102,7 @@ public final class DeferredLruPolicy implements EvictionPolicy {
                 list.pullRecent();
             }
             list.unlink(frame);
+            pending[frame] = false;
         } finally {
             list.unlock();
         }
@@ -141,16 +146,18 @@ public final class DeferredLruPolicy implements EvictionPolicy {
     private int nextCandidate() {
         while (nextCandidate < candidateCount) {
             int frame = candidates[nextCandidate++];
-            if (fit(frame)) {
-                return frame;
+            if (pending[frame]) {
+                pending[frame] = false;
+                if (fit(frame)) {
+                    return frame;
+                }
             }
         }
         return NO_VICTIM;
     }
 
     private int refill() {
-        candidateCount = 0;
-        nextCandidate = 0;
+        forgetCandidates();
         return list.purge(candidates.length, this::collect);
     }
 
@@ -159,6 +166,7 @@ public final class DeferredLruPolicy implements EvictionPolicy {
             return false;
         }
         candidates[candidateCount++] = frame;
+        pending[frame] = true;
         return true;
     }
 
@@ -169,6 +177,9 @@ public final class DeferredLruPolicy implements EvictionPolicy {
 
     /** A pull moved frames hit since the purge to the head; the purge's candidates are stale. */
     private void forgetCandidates() {
+        while (nextCandidate < candidateCount) {
+            pending[candidates[nextCandidate++]] = false;
+        }
         candidateCount = 0;
         nextCandidate = 0;
     }

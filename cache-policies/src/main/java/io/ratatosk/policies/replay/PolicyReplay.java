@@ -36,6 +36,8 @@ public final class PolicyReplay implements AutoCloseable {
      * threshold (bitset-history boosts pages straight to 7), so twice that.
      */
     public static final int MAX_EMPTY_SWEEPS = 2 * (FrameDescriptor.MAX_USAGE + 1);
+    /** Pages the page index holds at most (an array stops a little short of Integer.MAX_VALUE): pages 0 to this - 1. */
+    public static final int MAX_PAGES = Integer.MAX_VALUE - 8;
 
     private final FrameTable frames;
     private final EvictionPolicy policy;
@@ -198,8 +200,13 @@ public final class PolicyReplay implements AutoCloseable {
         if (page < 0) {
             throw new IllegalArgumentException("page must not be negative: page=" + page);
         }
+        if (page >= MAX_PAGES) {
+            // Refused before the index grows: it grew to MAX_PAGES entries (8 GiB) first, then failed on the page
+            // with an ArrayIndexOutOfBoundsException, or an OutOfMemoryError where the heap was smaller.
+            throw new IllegalArgumentException("page must be below " + MAX_PAGES + " (PolicyReplay.MAX_PAGES): page=" + page);
+        }
         int old = frameOfPage.length;
-        frameOfPage = Arrays.copyOf(frameOfPage, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(page + 1L, 2L * old)));
+        frameOfPage = Arrays.copyOf(frameOfPage, (int) Math.min(MAX_PAGES, Math.max(page + 1L, 2L * old)));
         Arrays.fill(frameOfPage, old, frameOfPage.length, -1);
     }
 

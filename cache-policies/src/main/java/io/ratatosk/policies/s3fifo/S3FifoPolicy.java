@@ -190,7 +190,7 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
             // for the other (the small queue full of pinned pages must not hide the main queue's victims).
             int pinnedSmall = 0;
             int pinnedMain = 0;
-            for (int step = 0, limit = 5 * frameCount + 8; step < limit; step++) {
+            for (long step = 0, limit = victimSearchSteps(frameCount); step < limit; step++) {
                 int small = queues.size(SMALL);
                 int main = queues.size(MAIN);
                 boolean smallExhausted = pinnedSmall >= small;
@@ -233,6 +233,15 @@ public final class S3FifoPolicy implements EvictionPolicy, RecentReferences {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The steps {@link #nextVictim} takes at most over {@code frameCount} frames before it gives up: five rounds and a
+     * few. In a long: as an int it overflowed from 429,496,728 frames on (3.2 TiB of 8 KiB pages) to a negative bound,
+     * and the search took no step, so such a cache never found a victim.
+     */
+    static long victimSearchSteps(int frameCount) {
+        return 5L * frameCount + 8;
     }
 
     /** A new ghost at the end of the FIFO, unless it has one; the oldest go while there are more than {@link #ghostLimit}. */

@@ -202,7 +202,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
         lock.lock();
         try {
             int transfers = 0;
-            for (int step = 0; step <= frameCount + MAX_TRANSFERS; step++) {
+            for (long step = 0, limit = victimSearchSteps(frameCount); step < limit; step++) {
                 int windowSize = queues.size(WINDOW);
                 int mainSize = mainSize();
                 boolean fromWindow = windowSize > 0 && (windowSize >= windowTarget || mainSize == 0);
@@ -253,6 +253,26 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
         return frame;
     }
 
+    /**
+     * The steps {@link #nextVictim} takes at most: once round the frames, and the transfers to a main region below its
+     * target. These bounds are longs: as ints they overflowed to negative ones for the largest caches the configuration
+     * accepts (the main region's from 715,827,882 pages on, 5.3 TiB of 8 KiB pages; the window's, which may hold every
+     * frame, from 2^30), and a search with a negative bound took no step: no victim was ever found there.
+     */
+    static long victimSearchSteps(int frameCount) {
+        return (long) frameCount + MAX_TRANSFERS + 1;
+    }
+
+    /** The steps {@link #windowCandidate} takes at most over a window of {@code windowSize} pages: twice round it. */
+    static long windowSteps(int windowSize) {
+        return 2L * windowSize + 1;
+    }
+
+    /** The steps {@link #mainVictim} takes at most over a main region of {@code mainSize} pages: three times round it. */
+    static long mainSteps(int mainSize) {
+        return 3L * mainSize + 3;
+    }
+
     /** TinyLFU's admission: the candidate must have been used more often than the victim. */
     private boolean admits(int candidate, int victim) {
         return sketch.frequency(PageKey.hash(frames.binding(candidate))) > sketch.frequency(PageKey.hash(frames.binding(victim)));
@@ -261,7 +281,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
     /** The window's oldest unreferenced evictable page, referenced ones going round; NONE if all are pinned. */
     private int windowCandidate() {
         int pinned = 0;
-        for (int step = 0, limit = 2 * queues.size(WINDOW) + 1; step < limit; step++) {
+        for (long step = 0, limit = windowSteps(queues.size(WINDOW)); step < limit; step++) {
             int frame = queues.head(WINDOW);
             if (frame == NONE) {
                 return NONE;
@@ -287,7 +307,7 @@ public abstract sealed class TinyLfuRegions implements EvictionPolicy, RecentRef
      */
     private int mainVictim() {
         int pinned = 0;
-        for (int step = 0, limit = 3 * mainSize() + 3; step < limit; step++) {
+        for (long step = 0, limit = mainSteps(mainSize()); step < limit; step++) {
             int frame = queues.head(PROBATION);
             if (frame == NONE) {
                 if (!demoteProtected()) {
