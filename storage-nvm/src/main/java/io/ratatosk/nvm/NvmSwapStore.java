@@ -14,6 +14,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
+import io.ratatosk.pagecache.internal.MachineMemory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.TierCounters;
@@ -135,6 +136,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         this.writePolicy = config.writePolicy();
         this.slots = config.slots();
         this.slotSize = config.pageSize();
+        // Before the heap's bookkeeping, as the device checks before its own: some 36 bytes a slot, gigabytes at a
+        // terabyte of small slots, failed the heap first and the open advised more heap, for a capacity no heap could hold.
+        NvmDevice.refuseMoreThanTheMachineHas(NvmDevice.regionBytes(config), config, MachineMemory.total());
         // The heap's bookkeeping before the device's off-heap slots, and those freed if anything after them
         // fails: a store that fails to open is never closed, so whatever it took would stay taken.
         try {
