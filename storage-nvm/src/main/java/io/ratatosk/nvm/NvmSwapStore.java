@@ -284,8 +284,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             owner.checkOpen();
             slot = index.get(key);
             if (slot == PageSlotIndex.ABSENT) {
-                fileReads.incrementAndGet();
-                return owner.fileSwapper().read(pageId, address);
+                int read = owner.fileSwapper().read(pageId, address);
+                fileReads.incrementAndGet(); // after: a read that failed, tried again, was counted twice
+                return read;
             }
             device.read(slot, address, owner.filePageSize());
             setFlags(slot, REFERENCED);

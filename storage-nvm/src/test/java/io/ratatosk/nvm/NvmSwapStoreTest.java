@@ -797,6 +797,33 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A fault whose file read fails read nothing: fileReads counted it before the read, so a read that failed and was
+     * tried again counted two file reads for the one fault the page cache counts, and faults = swapIns + fileReads
+     * (docs/nvm.md) no longer held.
+     */
+    @Test
+    void aFileReadThatFailsIsNotCountedAsOne() throws IOException {
+        AtomicInteger readsToFail = new AtomicInteger(1);
+        PageSwapperFactory failingOnce = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (readsToFail.getAndDecrement() > 0) {
+                    throw new IOException("injected read failure");
+                }
+                return super.read(pageId, address);
+            }
+        }, () -> { });
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failingOnce)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            assertThrows(IOException.class, () -> swapper.read(3, frame));
+            assertEquals(0, store.stats().fileReads(), "the failed read read nothing");
+            swapper.read(3, frame);
+            assertEquals(1, store.stats().fileReads(), "one fault, one file read");
+        }
+    }
+
     // ---- file operations ------------------------------------------------------------------------
 
     @Test
