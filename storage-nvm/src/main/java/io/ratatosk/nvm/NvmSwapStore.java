@@ -407,10 +407,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         throws IOException {
         int slot = claimSlot();
         if (slot == NO_SLOT) {
-            bypasses.incrementAndGet();
             if (keepDirty) {
                 writeFile(owner, pageId, address);
             }
+            bypasses.incrementAndGet(); // after: an eviction that failed here, tried again, was counted twice
             return;
         }
         try {

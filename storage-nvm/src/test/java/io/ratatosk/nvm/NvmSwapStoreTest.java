@@ -824,6 +824,34 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A dirty page that bypasses a full tier and whose file write fails did not go to the file: bypasses counted it
+     * before the write, so an eviction that failed so and was tried again counted two bypasses for one eviction.
+     */
+    @Test
+    void aBypassWhoseFileWriteFailsIsNotCountedAsOne() throws IOException {
+        AtomicInteger writesOfAToFail = new AtomicInteger(1);
+        files.hook = (path, pageId) -> {
+            if (path.equals(FILE_B) || writesOfAToFail.getAndDecrement() > 0) {
+                throw new IOException("injected write failure of " + path);
+            }
+        };
+        try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            try {
+                b.evict(0, page(1), true); // the one slot holds a dirty copy its file refuses: every claim passes it over
+                assertThrows(IOException.class, () -> a.evict(5, page(2), true));
+                assertEquals(0, store.stats().bypasses(), "the bypass wrote nothing");
+                a.evict(5, page(2), true);
+                assertEquals(1, store.stats().bypasses(), "one eviction, one bypass");
+                assertFileHolds(FILE_A, 5, 2);
+            } finally {
+                files.hook = (path, pageId) -> { }; // b's copy goes to its file at the close
+            }
+        }
+    }
+
     // ---- file operations ------------------------------------------------------------------------
 
     @Test
