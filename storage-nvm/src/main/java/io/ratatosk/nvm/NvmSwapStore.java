@@ -70,6 +70,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private static final int NO_SLOT = -1;
     private static final int LATCH_STRIPES = 64;
     private static final int CLAIM_SWEEPS = 3;
+    /** Files whose write-back failed that one claim tells apart; past them it passes over every dirty copy. */
+    private static final int FAILING_FILES_TOLD_APART = 16;
 
     private final NvmDeviceConfig config;
     private final NvmDevice device;
@@ -442,10 +444,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * waiting, written back first if dirty. Returns a slot in state RESERVED, or {@link #NO_SLOT}.
      */
     private int claimSlot() {
-        // A file whose write-back just failed is passed over for the rest of this claim: trying each of its dirty
-        // copies cost a device read (its latency injected) and a failing file write apiece, up to two sweeps of the
-        // whole tier per eviction while the disk behind was failing (seconds each on nvme).
-        int failingFileId = -1;
+        // A file whose write-back failed is passed over for the rest of this claim: trying each of its dirty copies cost
+        // a device read (its latency injected) and a failing file write apiece, up to two sweeps of the whole tier per
+        // eviction while the disk behind was failing (seconds each on nvme). Every such file, not the last one only:
+        // two files on a failed disk, their copies side by side, had each failure send the claim to the other's next.
+        int[] failingFileIds = null; // made at the first failure: a claim that meets none allocates nothing
+        int failingFiles = 0;
         for (long step = 0, limit = (long) CLAIM_SWEEPS * slots; step < limit; step++) {
             int slot = (int) Long.remainderUnsigned(hand.getAndIncrement(), slots);
             long key = slotKeys.get(slot);
@@ -458,7 +462,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
                 continue;
             }
-            if (PageKey.fileId(key) == failingFileId && (slotFlags.get(slot) & DIRTY) != 0) {
+            if (failingFiles > 0 && (slotFlags.get(slot) & DIRTY) != 0
+                && failedBefore(failingFileIds, failingFiles, PageKey.fileId(key))) {
                 continue;
             }
             PageLatch latch = latch(key);
@@ -470,13 +475,35 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     if (reclaim(slot, key)) {
                         return slot;
                     }
-                    failingFileId = PageKey.fileId(key);
+                    if (failingFileIds == null) {
+                        failingFileIds = new int[FAILING_FILES_TOLD_APART];
+                    }
+                    if (failingFiles < failingFileIds.length) {
+                        failingFileIds[failingFiles] = PageKey.fileId(key);
+                    }
+                    failingFiles++;
                 }
             } finally {
                 latch.unlock();
             }
         }
         return NO_SLOT;
+    }
+
+    /**
+     * Whether a claim that met {@code count} failing write-backs, the files of the first ones in {@code ids}, passes over
+     * a dirty copy of {@code fileId}: every dirty copy once more files failed than it tells apart.
+     */
+    private static boolean failedBefore(int[] ids, int count, int fileId) {
+        if (count > ids.length) {
+            return true;
+        }
+        for (int i = 0; i < count; i++) {
+            if (ids[i] == fileId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Under {@code key}'s latch: empties {@code slot} into state RESERVED; false if its write-back failed. */

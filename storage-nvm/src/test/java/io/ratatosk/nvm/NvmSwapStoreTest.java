@@ -750,6 +750,42 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * As above with two files on the failed disk, their dirty copies side by side in the slots: the claim passed over
+     * only the file whose write-back failed last, so each failure of one file had it try the other's next copy again,
+     * and the eviction tried every slot's write-back twice, as before the fix above, whenever more than one file failed.
+     */
+    @Test
+    void anEvictionIntoATierFullOfTwoFailingFilesDirtyPagesTriesOneWriteBackOfEach() throws IOException {
+        int slots = 64;
+        Path fileC = Path.of("c.db");
+        try (NvmSwapStore store = new NvmSwapStore(tiny(slots).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            PageSwapper c = store.create(fileC, 2, PAGE, true);
+            for (long pageId = 0; pageId < slots; pageId++) {
+                (pageId % 2 == 0 ? a : b).evict(pageId, page(pageId), true);
+            }
+            AtomicInteger failedWrites = new AtomicInteger();
+            files.hook = (file, pageId) -> {
+                if (!file.equals(fileC)) {
+                    failedWrites.incrementAndGet();
+                    throw new IOException("the disk of " + file + " failed");
+                }
+            };
+            try {
+                c.evict(0, page(100), true);
+                assertEquals(2, failedWrites.get(), "write-backs of the failing files tried by one eviction");
+                assertEquals(1, store.stats().bypasses());
+                assertFileHolds(fileC, 0, 100);
+                assertEquals(slots, store.stats().dirtyPages(), "nothing of A or B was dropped");
+            } finally {
+                files.hook = (file, pageId) -> { };
+            }
+            store.checkInvariants();
+        }
+    }
+
     @Test
     void aVictimWhoseFileWriteThrowsAnUncheckedErrorIsCountedStaysDirtyAndTheErrorReachesTheEvictor()
         throws IOException {
