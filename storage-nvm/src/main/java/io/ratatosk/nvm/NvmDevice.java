@@ -115,7 +115,7 @@ public final class NvmDevice implements AutoCloseable {
         this.gapInterval = config.gapInterval();
         this.physicalSlots = startGap != null ? startGap.physicalSlots() : slots;
         // Before the slot arrays (a wear count per slot is 1 GiB of heap at 1 TiB of 8k slots) and the memory itself.
-        refuseMoreThanTheMachineHas((long) physicalSlots * pageSize, config, MachineMemory.total());
+        refuseMoreThanTheMachineHas(regionBytes(config), config, MachineMemory.total());
         this.deviceQueues = new QueueLock[devices];
         for (int d = 0; d < devices; d++) {
             deviceQueues[d] = new QueueLock(DEVICE_WAITER_SLOTS);
@@ -151,6 +151,12 @@ public final class NvmDevice implements AutoCloseable {
                 + " bytes of memory this machine (or its container) has; the emulated NVM is memory, zeroed at once."
                 + " Give " + NvmDeviceConfig.CAPACITY + " a smaller size");
         }
+    }
+
+    /** The bytes of the region a device of {@code config} allocates: its physical slots, start-gap's spare one included. */
+    static long regionBytes(NvmDeviceConfig config) {
+        long physicalSlots = config.slots() + (config.remapping() == Remapping.START_GAP ? 1L : 0L);
+        return physicalSlots * config.pageSize();
     }
 
     /** Bytes of emulated NVM allocated by devices not yet closed, in this JVM; for tests that look for leaks. */

@@ -14,6 +14,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.internal.Failures;
+import io.ratatosk.pagecache.internal.MachineMemory;
 import io.ratatosk.pagecache.tier.PrefetchSource;
 import io.ratatosk.pagecache.tier.SwapTier;
 import io.ratatosk.pagecache.tier.TierCounters;
@@ -69,6 +70,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private static final int NO_SLOT = -1;
     private static final int LATCH_STRIPES = 64;
     private static final int CLAIM_SWEEPS = 3;
+    /** Files whose write-back failed that one claim tells apart; past them it passes over every dirty copy. */
+    private static final int FAILING_FILES_TOLD_APART = 16;
 
     private final NvmDeviceConfig config;
     private final NvmDevice device;
@@ -135,6 +138,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         this.writePolicy = config.writePolicy();
         this.slots = config.slots();
         this.slotSize = config.pageSize();
+        // Before the heap's bookkeeping, as the device checks before its own: some 36 bytes a slot, gigabytes at a
+        // terabyte of small slots, failed the heap first and the open advised more heap, for a capacity no heap could hold.
+        NvmDevice.refuseMoreThanTheMachineHas(NvmDevice.regionBytes(config), config, MachineMemory.total());
         // The heap's bookkeeping before the device's off-heap slots, and those freed if anything after them
         // fails: a store that fails to open is never closed, so whatever it took would stay taken.
         try {
@@ -280,8 +286,9 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             owner.checkOpen();
             slot = index.get(key);
             if (slot == PageSlotIndex.ABSENT) {
-                fileReads.incrementAndGet();
-                return owner.fileSwapper().read(pageId, address);
+                int read = owner.fileSwapper().read(pageId, address);
+                fileReads.incrementAndGet(); // after: a read that failed, tried again, was counted twice
+                return read;
             }
             device.read(slot, address, owner.filePageSize());
             setFlags(slot, REFERENCED);
@@ -402,10 +409,10 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         throws IOException {
         int slot = claimSlot();
         if (slot == NO_SLOT) {
-            bypasses.incrementAndGet();
             if (keepDirty) {
                 writeFile(owner, pageId, address);
             }
+            bypasses.incrementAndGet(); // after: an eviction that failed here, tried again, was counted twice
             return;
         }
         try {
@@ -437,10 +444,12 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
      * waiting, written back first if dirty. Returns a slot in state RESERVED, or {@link #NO_SLOT}.
      */
     private int claimSlot() {
-        // A file whose write-back just failed is passed over for the rest of this claim: trying each of its dirty
-        // copies cost a device read (its latency injected) and a failing file write apiece, up to two sweeps of the
-        // whole tier per eviction while the disk behind was failing (seconds each on nvme).
-        int failingFileId = -1;
+        // A file whose write-back failed is passed over for the rest of this claim: trying each of its dirty copies cost
+        // a device read (its latency injected) and a failing file write apiece, up to two sweeps of the whole tier per
+        // eviction while the disk behind was failing (seconds each on nvme). Every such file, not the last one only:
+        // two files on a failed disk, their copies side by side, had each failure send the claim to the other's next.
+        int[] failingFileIds = null; // made at the first failure: a claim that meets none allocates nothing
+        int failingFiles = 0;
         for (long step = 0, limit = (long) CLAIM_SWEEPS * slots; step < limit; step++) {
             int slot = (int) Long.remainderUnsigned(hand.getAndIncrement(), slots);
             long key = slotKeys.get(slot);
@@ -453,7 +462,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
             if (key == RESERVED || (clearFlags(slot, REFERENCED) & REFERENCED) != 0) {
                 continue;
             }
-            if (PageKey.fileId(key) == failingFileId && (slotFlags.get(slot) & DIRTY) != 0) {
+            if (failingFiles > 0 && (slotFlags.get(slot) & DIRTY) != 0
+                && failedBefore(failingFileIds, failingFiles, PageKey.fileId(key))) {
                 continue;
             }
             PageLatch latch = latch(key);
@@ -465,13 +475,35 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                     if (reclaim(slot, key)) {
                         return slot;
                     }
-                    failingFileId = PageKey.fileId(key);
+                    if (failingFileIds == null) {
+                        failingFileIds = new int[FAILING_FILES_TOLD_APART];
+                    }
+                    if (failingFiles < failingFileIds.length) {
+                        failingFileIds[failingFiles] = PageKey.fileId(key);
+                    }
+                    failingFiles++;
                 }
             } finally {
                 latch.unlock();
             }
         }
         return NO_SLOT;
+    }
+
+    /**
+     * Whether a claim that met {@code count} failing write-backs, the files of the first ones in {@code ids}, passes over
+     * a dirty copy of {@code fileId}: every dirty copy once more files failed than it tells apart.
+     */
+    private static boolean failedBefore(int[] ids, int count, int fileId) {
+        if (count > ids.length) {
+            return true;
+        }
+        for (int i = 0; i < count; i++) {
+            if (ids[i] == fileId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Under {@code key}'s latch: empties {@code slot} into state RESERVED; false if its write-back failed. */

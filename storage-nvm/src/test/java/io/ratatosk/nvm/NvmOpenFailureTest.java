@@ -1,10 +1,15 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ratatosk.pagecache.ChildJvm;
+import io.ratatosk.pagecache.MachineMemoryExceededException;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
+import io.ratatosk.pagecache.internal.MachineMemory;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,6 +29,23 @@ class NvmOpenFailureTest {
     void aTierTooBigForTheHeapFailsNamingItsFlagAndKeepsNoDeviceMemory() throws Exception {
         ChildJvm.Result child = ChildJvm.run(dir, "16m", OpenTooBig.class);
         assertEquals(0, child.status(), child.output());
+    }
+
+    /**
+     * A capacity larger than the machine is refused as such, before the tier takes anything: the tier made its heap
+     * bookkeeping (some 36 bytes a slot: 9 GiB at 1 TiB of 4 KiB slots) before its device checked the machine, so the
+     * host's heap failed first, and the open said to give the JVM more heap, which only got the heap allocated and
+     * zeroed before the same capacity was refused (or the host killed, in a container whose limit the heap exceeds).
+     */
+    @Test
+    void aTierLargerThanTheMachineIsRefusedAsSuchBeforeItTakesAnyHeap() {
+        NvmDeviceConfig config = NvmDeviceConfig.builder(4096).capacityBytes(1L << 40).injectLatency(false).build();
+        long machine = MachineMemory.total().orElse(Long.MAX_VALUE);
+        assumeTrue(machine < 1L << 40, "a machine of 1 TiB or more would allocate the tier");
+        MachineMemoryExceededException e = assertThrows(MachineMemoryExceededException.class,
+            () -> new NvmSwapStore(config, new InMemoryFiles()));
+        assertTrue(e.getMessage().contains(NvmDeviceConfig.CAPACITY + "=" + (1L << 40))
+            && e.getMessage().contains(String.valueOf(machine)), e.getMessage());
     }
 
     /**

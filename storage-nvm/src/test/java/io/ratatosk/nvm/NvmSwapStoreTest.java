@@ -750,6 +750,42 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * As above with two files on the failed disk, their dirty copies side by side in the slots: the claim passed over
+     * only the file whose write-back failed last, so each failure of one file had it try the other's next copy again,
+     * and the eviction tried every slot's write-back twice, as before the fix above, whenever more than one file failed.
+     */
+    @Test
+    void anEvictionIntoATierFullOfTwoFailingFilesDirtyPagesTriesOneWriteBackOfEach() throws IOException {
+        int slots = 64;
+        Path fileC = Path.of("c.db");
+        try (NvmSwapStore store = new NvmSwapStore(tiny(slots).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            PageSwapper c = store.create(fileC, 2, PAGE, true);
+            for (long pageId = 0; pageId < slots; pageId++) {
+                (pageId % 2 == 0 ? a : b).evict(pageId, page(pageId), true);
+            }
+            AtomicInteger failedWrites = new AtomicInteger();
+            files.hook = (file, pageId) -> {
+                if (!file.equals(fileC)) {
+                    failedWrites.incrementAndGet();
+                    throw new IOException("the disk of " + file + " failed");
+                }
+            };
+            try {
+                c.evict(0, page(100), true);
+                assertEquals(2, failedWrites.get(), "write-backs of the failing files tried by one eviction");
+                assertEquals(1, store.stats().bypasses());
+                assertFileHolds(fileC, 0, 100);
+                assertEquals(slots, store.stats().dirtyPages(), "nothing of A or B was dropped");
+            } finally {
+                files.hook = (file, pageId) -> { };
+            }
+            store.checkInvariants();
+        }
+    }
+
     @Test
     void aVictimWhoseFileWriteThrowsAnUncheckedErrorIsCountedStaysDirtyAndTheErrorReachesTheEvictor()
         throws IOException {
@@ -794,6 +830,61 @@ class NvmSwapStoreTest {
             assertEquals(2, store.stats().residentPages());
             assertEquals(0, store.stats().dirtyPages());
             store.checkInvariants();
+        }
+    }
+
+    /**
+     * A fault whose file read fails read nothing: fileReads counted it before the read, so a read that failed and was
+     * tried again counted two file reads for the one fault the page cache counts, and faults = swapIns + fileReads
+     * (docs/nvm.md) no longer held.
+     */
+    @Test
+    void aFileReadThatFailsIsNotCountedAsOne() throws IOException {
+        AtomicInteger readsToFail = new AtomicInteger(1);
+        PageSwapperFactory failingOnce = files.wrapped((path, file) -> new ForwardingPageSwapper(file) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (readsToFail.getAndDecrement() > 0) {
+                    throw new IOException("injected read failure");
+                }
+                return super.read(pageId, address);
+            }
+        }, () -> { });
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), failingOnce)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            assertThrows(IOException.class, () -> swapper.read(3, frame));
+            assertEquals(0, store.stats().fileReads(), "the failed read read nothing");
+            swapper.read(3, frame);
+            assertEquals(1, store.stats().fileReads(), "one fault, one file read");
+        }
+    }
+
+    /**
+     * A dirty page that bypasses a full tier and whose file write fails did not go to the file: bypasses counted it
+     * before the write, so an eviction that failed so and was tried again counted two bypasses for one eviction.
+     */
+    @Test
+    void aBypassWhoseFileWriteFailsIsNotCountedAsOne() throws IOException {
+        AtomicInteger writesOfAToFail = new AtomicInteger(1);
+        files.hook = (path, pageId) -> {
+            if (path.equals(FILE_B) || writesOfAToFail.getAndDecrement() > 0) {
+                throw new IOException("injected write failure of " + path);
+            }
+        };
+        try (NvmSwapStore store = new NvmSwapStore(tiny(1).build(), files)) {
+            PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+            PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+            try {
+                b.evict(0, page(1), true); // the one slot holds a dirty copy its file refuses: every claim passes it over
+                assertThrows(IOException.class, () -> a.evict(5, page(2), true));
+                assertEquals(0, store.stats().bypasses(), "the bypass wrote nothing");
+                a.evict(5, page(2), true);
+                assertEquals(1, store.stats().bypasses(), "one eviction, one bypass");
+                assertFileHolds(FILE_A, 5, 2);
+            } finally {
+                files.hook = (path, pageId) -> { }; // b's copy goes to its file at the close
+            }
         }
     }
 
