@@ -83,6 +83,26 @@ class LdbcWorkloadTest {
         assertTrue(!queries.equals(take(new OperationStream(params, FIXED, 1, 1), 2000)), "threads differ");
     }
 
+    /** The types that a warm-up too short to finish the first round ran are measured too: the measured phase restarts it. */
+    @Test
+    void aMeasuredPhaseAfterAShortWarmUpRunsEveryComplexReadFirst() throws IOException {
+        SubstitutionParameters params = SubstitutionParameters.load(LdbcDataSource.sample());
+        OperationStream stream = new OperationStream(params, FIXED, 1, 0);
+        List<QueryType> warmUp = new ArrayList<>();
+        while (warmUp.size() < 5) {
+            Query q = stream.next();
+            stream.completed(q, List.of());
+            if (q.type().isComplex()) {
+                warmUp.add(q.type());
+            }
+        }
+        assertEquals(QueryType.COMPLEX.subList(0, 5), warmUp);
+        stream.startRound();
+        List<QueryType> measured = take(stream, 2000).stream().map(Query::type).filter(QueryType::isComplex)
+            .limit(QueryType.COMPLEX.size()).toList();
+        assertEquals(QueryType.COMPLEX, measured);
+    }
+
     @Test
     void walksFollowTheResultsOfEarlierReads() throws IOException {
         SubstitutionParameters params = SubstitutionParameters.load(LdbcDataSource.sample());

@@ -67,13 +67,12 @@ public final class OperationStream {
     }
 
     /**
-     * The next fourteen complex reads are IC1-IC14 in turn, then the draws by frequency go on; a round still
-     * under way (a warm-up too short to finish it) is finished instead, so no type is skipped.
+     * The next fourteen complex reads are IC1-IC14 in turn, then the draws by frequency go on. A round still under
+     * way (a warm-up too short to finish it) starts over too: finishing it left the types the warm-up ran out of the
+     * measured phase.
      */
     public void startRound() {
-        if (complexIssued >= QueryType.COMPLEX.size()) {
-            complexIssued = 0;
-        }
+        complexIssued = 0;
     }
 
     /** The next query to execute. */
