@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * hash(page) mod B of an {@link AtomicBitset} and appends the bit's index to an {@link IntMpscQueue}; a fault
  * that boosts a page clears its bit. Housekeeping (the background evictor's, or the evicting
  * thread's when there is none) trims the queue to the history capacity, clearing the oldest bits.
- * Two pages that share a bit can lend each other a boost or take it away: the price of the bitset,
+ * Two pages that share a bit can lend each other a boost or take it away, and a page evicted again
+ * while its older entry is queued is forgotten when that entry is trimmed: the price of the bitset,
  * which {@link ExactHistoryPolicy} measures. Source: Larsson and Gustavsson (2024), sections 3.4.6, 4.3.5, 5.1.3 and
  * 5.3, listing B.6.
  *

@@ -11,7 +11,11 @@ import java.util.List;
  * is an exact set of page keys (a {@link PageKeyTable}) with a ring of keys in eviction order, under
  * one lock. Eviction, boost and trimming follow the bitset version step for step (remember on
  * eviction, forget on a boosted fault, trim to the capacity in housekeeping), so in the simulator
- * the two differ only where pages share a bit. This is the thesis's exact history minus its
+ * the two differ where pages share a bit, and where a page is evicted again while an older entry of
+ * it is still in the history: trimming that older entry clears the bitset's bit, so bitset-history
+ * forgets the page although its newer entry is within the capacity, where this one remembers it
+ * until its latest entry is trimmed (it ignores older ones). Without shared bits it remembers every
+ * page the bitset does, and those too. This is the thesis's exact history minus its
  * concurrent set; it still serialises every fault and eviction on the lock, which is why the page
  * cache should run the bitset version. Source: Larsson and Gustavsson (2024), sections 3.4.6 and 5.3, listing B.6.
  */

@@ -130,6 +130,31 @@ class BitsetHistoryPolicyTest {
         }
     }
 
+    /**
+     * The difference ExactHistoryPolicy's Javadoc and docs/policies.md state besides shared bits: 1 is evicted, faulted
+     * back (boosted) and evicted again; trimming its older entry clears the bitset's bit, while the exact history keeps
+     * 1 for its newer entry, within the capacity. Pages 1, 2 and 3 have bits of their own (12, 26, 31 of 64).
+     */
+    @Test
+    void aPageEvictedAgainIsForgottenWithItsOlderEntryByTheBitsetAloneWithoutSharingABit() {
+        AtomicBitset defaultBits = new AtomicBitset(BitsetHistoryPolicy.defaultBits(1));
+        assertEquals(List.of(12, 26, 31), List.of(1L, 2L, 3L).stream().map(p -> defaultBits.bitOf(PageKey.hash(key(p)))).toList());
+        for (String policy : List.of(BitsetHistoryPolicy.NAME, ExactHistoryPolicy.NAME)) {
+            try (PolicyDriver driver = history(policy, 1, Map.of("pagecache.history.capacity", "2"))) {
+                for (long page : new long[] {1, 2, 1, 3}) {
+                    driver.access(page);
+                    driver.policy.housekeeping();
+                }
+                boolean exact = policy.equals(ExactHistoryPolicy.NAME);
+                assertEquals(exact, remembers((UsageClock) driver.policy, 1), policy + " remembers 1");
+                assertTrue(remembers((UsageClock) driver.policy, 2), policy + " remembers 2");
+                driver.access(1); // evicts 3: the exact history boosts 1, the bitset does not
+                assertEquals(exact ? 7 : 1, driver.frames.usage(driver.frameOf(1)), policy + ": 1's usage");
+                driver.policy.checkInvariants();
+            }
+        }
+    }
+
     @Test
     void boostAboveMaxUsageIsRefusedNamingBothFlags() {
         try (FrameTable frames = new FrameTable(4)) {

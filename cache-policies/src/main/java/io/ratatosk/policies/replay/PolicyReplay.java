@@ -61,7 +61,7 @@ public final class PolicyReplay implements AutoCloseable {
 
     /**
      * @param frameCount frames of the cache
-     * @param pageCount  pages expected (0..pageCount-1), to size the page index; more are accepted
+     * @param pageCount  pages expected (0..pageCount-1), to size the page index; more are accepted; at most {@link #MAX_PAGES}
      * @param policyFor  builds the policy over the replay's frame table
      * @param sweep      the sweep every eviction episode runs on: {@link Sweep#background()} for the
      *                   simulator's rules, a cooperative one to model a faulting thread's own arm
@@ -70,8 +70,9 @@ public final class PolicyReplay implements AutoCloseable {
         if (frameCount <= 0) {
             throw new IllegalArgumentException("frameCount must be positive: frameCount=" + frameCount);
         }
-        if (pageCount < 0) {
-            throw new IllegalArgumentException("pageCount must not be negative: pageCount=" + pageCount);
+        if (pageCount < 0 || pageCount > MAX_PAGES) {
+            throw new IllegalArgumentException("pageCount must be in [0, " + MAX_PAGES + "] (PolicyReplay.MAX_PAGES): pageCount="
+                + pageCount);
         }
         this.frameCount = frameCount;
         this.sweep = sweep;
@@ -94,7 +95,9 @@ public final class PolicyReplay implements AutoCloseable {
     public static long hits(int[] pages, int frameCount, Function<FrameTable, EvictionPolicy> policyFor) {
         int pageCount = 0;
         for (int page : pages) {
-            pageCount = Math.max(pageCount, page + 1);
+            if (page < MAX_PAGES) { // a larger page is refused by name when read, not sized for here
+                pageCount = Math.max(pageCount, page + 1);
+            }
         }
         try (PolicyReplay replay = new PolicyReplay(frameCount, pageCount, policyFor, Sweep.background())) {
             for (int page : pages) {

@@ -21,4 +21,20 @@ class PolicyReplayPageLimitTest {
             replay.verify();
         }
     }
+
+    @Test
+    void hitsRefusesAPageBeyondTheLargestIndexNamingItBeforeSizingTheIndexForIt() {
+        for (int page : new int[] {Integer.MAX_VALUE - 1, PolicyReplay.MAX_PAGES}) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> PolicyReplay.hits(new int[] {1, page}, 4, RecordingPolicy::new));
+            assertTrue(refused.getMessage().contains("page=" + page), refused.getMessage());
+        }
+    }
+
+    @Test
+    void anExpectedPageCountBeyondTheLargestIndexIsRefused() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> new PolicyReplay(4, Integer.MAX_VALUE, RecordingPolicy::new, Sweep.background()));
+        assertTrue(refused.getMessage().contains("pageCount=" + Integer.MAX_VALUE), refused.getMessage());
+    }
 }
