@@ -352,6 +352,13 @@ final class FileRegistry implements MappingOwner {
             mapping.unmap();
         } catch (Throwable t) {
             mapping.restoreReferences(references);
+            if (!mapping.isUnmapped()) {
+                try {
+                    listener.unmapRefused(mapping);
+                } catch (Throwable suppressed) {
+                    Failures.addOrLeaveOut(t, suppressed);
+                }
+            }
             throw t;
         }
     }
