@@ -48,8 +48,9 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     private final Set<FileMapping> writeWarned = Collections.newSetFromMap(new WeakHashMap<>());
     /**
      * Files whose unmap has written their last profile: a periodic write that found one still mapped and wrote after
-     * the unmap had dropped its pages replaced that profile with an empty one. The next unmap of one whose unmap was
-     * refused writes it again.
+     * the unmap had dropped its pages replaced that profile with an empty one. A file whose unmap was refused leaves it
+     * again ({@link #unmapRefused}): it stays mapped, and kept here its periodic writes stopped until its next unmap, so a
+     * restart after a crash reheated the pages resident at the refused unmap.
      */
     private final Set<FileMapping> unmapping = Collections.newSetFromMap(new WeakHashMap<>());
     private volatile Consumer<String> warnings = CacheWarmer::log;
@@ -134,6 +135,13 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         synchronized (lock) {
             writeProfile(mapping);
             unmapping.add(mapping);
+        }
+    }
+
+    @Override
+    public void unmapRefused(FileMapping mapping) {
+        synchronized (lock) {
+            unmapping.remove(mapping);
         }
     }
 

@@ -698,14 +698,17 @@ final class FileMapping implements FrameOwner {
 
     /**
      * Called with the page's entry seen FAULTING: waits (a short spin, then asleep until woken) until the
-     * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly.
+     * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly;
+     * unless the page is no longer absent by then (another thread faulted it in, or is faulting it again), where the
+     * failure is stale: the caller looks the page up again. (Thrown all the same, a waiter that woke after a failed
+     * fault and another thread's successful one failed over a page that was resident.)
      */
     void awaitFault(long pageId) throws IOException {
         refuseWaitInsideSwapperCall(pageId); // the fault may be this thread's own, in the swapper's read
         FaultFailure before = recentFailures.get(failureSlot(pageId));
         faultWaiters.await(table, pageId);
         FaultFailure after = recentFailures.get(failureSlot(pageId));
-        if (after != before && after != null && after.pageId == pageId) {
+        if (after != before && after != null && after.pageId == pageId && table.get(pageId) == TranslationTable.ABSENT) {
             throw new IOException("page " + pageId + " of " + path + " could not be faulted in: the fault in another"
                 + " thread failed: " + after.cause, after.cause);
         }

@@ -352,6 +352,13 @@ final class FileRegistry implements MappingOwner {
             mapping.unmap();
         } catch (Throwable t) {
             mapping.restoreReferences(references);
+            if (!mapping.isUnmapped()) {
+                try {
+                    listener.unmapRefused(mapping);
+                } catch (Throwable suppressed) {
+                    Failures.addOrLeaveOut(t, suppressed);
+                }
+            }
             throw t;
         }
     }
@@ -567,17 +574,25 @@ final class FileRegistry implements MappingOwner {
             // unmap and record came after the last one's swapper close, and with the heap full their OutOfMemoryError came
             // out of the close with the cache left open, its threads running and its memory kept.
             List<PagedFile> files = new ArrayList<>(filesByIdentity.values());
+            LeftOpenFile[] records = new LeftOpenFile[files.size()];
+            // Every record before the first unmap: an unmap may fill the heap (a swapper's force), and a record made
+            // after it threw an OutOfMemoryError out of the close with the files unmapped so far left with their swapper
+            // (a file handle) open, for the JVM's life unless the close was retried.
+            for (int i = 0; i < files.size(); i++) {
+                records[i] = new LeftOpenFile(this, files.get(i).mapping());
+            }
             LeftOpenFile[] ifLeftOpen = new LeftOpenFile[files.size()]; // null: the file stays mapped
             Throwable[] unmapped = new Throwable[files.size()]; // the failure of an unmap that unmapped the file
             for (int i = 0; i < files.size(); i++) {
                 FileMapping mapping = files.get(i).mapping();
-                LeftOpenFile record = new LeftOpenFile(this, mapping);
                 if (!mapping.isClosed()) {
                     try {
                         unmapPages(mapping, mapping.releaseAllReferences());
                     } catch (Throwable t) {
                         if (!mapping.isUnmapped()) {
-                            unmapFailure = Failures.add(unmapFailure, t);
+                            // addOrLeaveOut: nothing that may allocate can end the close before the swappers of the files
+                            // unmapped so far are closed
+                            unmapFailure = Failures.addOrLeaveOut(unmapFailure, t);
                             continue;
                         }
                         // A failed force (now or before: it sticks) after every page was written and dropped: a
@@ -586,7 +601,7 @@ final class FileRegistry implements MappingOwner {
                         unmapped[i] = t;
                     }
                 }
-                ifLeftOpen[i] = record;
+                ifLeftOpen[i] = records[i];
             }
             for (int i = 0; i < files.size(); i++) {
                 if (ifLeftOpen[i] == null) {

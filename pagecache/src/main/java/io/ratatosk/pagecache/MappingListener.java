@@ -21,4 +21,8 @@ interface MappingListener {
 
     /** The last mapping of {@code mapping}'s file is going: it is about to be flushed and unmapped (which may yet be refused). */
     void unmapping(FileMapping mapping);
+
+    /** The unmap {@link #unmapping} announced was refused, or failed before it unmapped the file: it stays mapped. */
+    default void unmapRefused(FileMapping mapping) {
+    }
 }

@@ -68,8 +68,8 @@ public final class PageCache implements AutoCloseable {
     private final PageCacheMBeanRegistration mbean;
     private final Object closeLock = new Object();
     /**
-     * What {@link SwapTier#servesCache} asks: true from the open's success until the close has unmapped every file, the
-     * tier to be closed by no one else meanwhile. Apart from the cache, so that a tier kept by its host after the cache
+     * What {@link SwapTier#servesCache} asks: true from the open's success until the close has unmapped every file,
+     * taken its listener off the tier and stopped its threads, the tier to be closed by no one else meanwhile. Apart from the cache, so that a tier kept by its host after the cache
      * closed does not keep the closed cache reachable.
      */
     private final AtomicBoolean servingTier = new AtomicBoolean();
@@ -610,7 +610,6 @@ public final class PageCache implements AutoCloseable {
             // full (a tier's close filling it) such an allocation, or suppressing one failure in another, came out of the
             // close past the steps after it, and the cache, marked closed, never freed its page memory.
             closed = true;
-            servingTier.set(false);
             Throwable failure = Failures.addOrLeaveOut(swapperFailure, beanFailure);
             try {
                 if (prefetchSource != null) {
@@ -624,6 +623,9 @@ public final class PageCache implements AutoCloseable {
             } catch (Throwable t) {
                 failure = Failures.addOrLeaveOut(failure, t);
             }
+            // Only now, with the listener off and the threads stopped, may the tier's host close it: said right after
+            // the unmaps, the host's close raced the prefetcher, which went on asking the tier for its demand reads.
+            servingTier.set(false);
             Throwable factoryFailure = null;
             try {
                 swappers.close();
