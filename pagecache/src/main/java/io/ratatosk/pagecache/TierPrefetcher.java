@@ -27,7 +27,10 @@ import java.util.concurrent.locks.LockSupport;
 final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapInListener {
     /** Hints kept; a new hint overwrites the oldest when full. */
     static final int QUEUE_SIZE = 256;
-    /** A prefetch leaves at least this many free frames to demand faults. */
+    /**
+     * The free frames a prefetch needs: it takes one, so it leaves at least one to demand faults (the count is read, not
+     * reserved: a demand fault may take a frame meanwhile).
+     */
     static final int MIN_FREE_FRAMES = 2;
     private static final long DEMAND_BACKOFF_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     /**
