@@ -43,7 +43,7 @@ class PolicyLockTest {
         }
         go.countDown();
         for (Thread w : workers) {
-            w.join();
+            Waits.join(w, "a worker's 50,000 rounds (one still waiting is a lost wake-up)"); // joined for ever, it hung the build
         }
         assertEquals((long) threads * rounds, counter[0]);
         assertFalse(lock.isLocked());
@@ -80,7 +80,7 @@ class PolicyLockTest {
             threads.add(t);
             t.start();
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
         while (lock.getQueueLength() < waiters && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
@@ -89,7 +89,7 @@ class PolicyLockTest {
             assertTrue(lock.hasQueuedThread(t));
         }
         lock.unlock();
-        assertTrue(done.await(30, TimeUnit.SECONDS));
+        assertTrue(done.await(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "the waiters got the lock in turn");
         assertFalse(lock.isLocked());
     }
 

@@ -208,6 +208,9 @@ class DeferringLockTest {
             }
         }, "victim-choice");
         chooser.setDaemon(true); // one stuck in the lock must not keep the test JVM alive
+        // kept, not printed: a chooser that died (its lock or unlock threw) left the overlap check with no one to see one
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        chooser.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e));
         chooser.start();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < tellers; t++) {
@@ -222,6 +225,7 @@ class DeferringLockTest {
                 }
             }, "teller-" + t);
             thread.setDaemon(true);
+            thread.setUncaughtExceptionHandler((failed, e) -> failure.compareAndSet(null, e));
             thread.start();
             threads.add(thread);
         }
@@ -230,6 +234,9 @@ class DeferringLockTest {
         }
         done.set(true);
         Waits.join(chooser, "the victim chooser stopped");
+        if (failure.get() != null) {
+            throw new AssertionError("a teller or the victim chooser failed", failure.get());
+        }
         lock.lock(); // applies whatever the last holders' rounds left
         lock.unlock();
         assertFalse(overlapped.get(), "two threads were in the sink, or a holder ran beside it");

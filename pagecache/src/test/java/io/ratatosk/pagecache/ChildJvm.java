@@ -121,9 +121,14 @@ public final class ChildJvm {
          */
         public Result waitFor(Duration deadline) throws InterruptedException {
             if (!child.waitFor(deadline.toNanos(), TimeUnit.NANOSECONDS)) {
-                boolean dumped = printThreads(child, output);
-                child.destroyForcibly().waitFor();
+                int before = output.size();
+                boolean asked = printThreadsAndExit(child);
+                // ProcessHandle's kill, not Process's: that one also closes the child's output under the reader, which
+                // lost what was still in the pipe (the dump's end) to a "Stream closed".
+                child.toHandle().destroyForcibly();
+                child.waitFor();
                 reader.join();
+                boolean dumped = asked && output.size() > before;
                 throw new AssertionError(main.getName() + " in a JVM of its own (pid " + child.pid() + ") hung: still running "
                     + deadline.toSeconds() + " s into the wait for it, so it was killed. Its output"
                     + (dumped ? ", ending with its threads' stacks" : "") + ":\n" + output());
@@ -139,11 +144,13 @@ public final class ChildJvm {
     }
 
     /**
-     * Asks a hung child's JVM to print every thread's stack to its output (SIGQUIT) and waits until that has stopped
-     * growing; false where it could not be asked (no {@code kill}) or printed nothing.
+     * Asks a hung child's JVM to print every thread's stack to its output (SIGQUIT), then to exit (SIGTERM), and waits
+     * for it to end, at most the bound; false where it could not be asked (no {@code kill}). The JVM's one signal thread
+     * takes the two in turn, so the whole dump (the threads, then, after safepoints of their own, any deadlock found and
+     * the heap summary) is out before the exit begins, however long it pauses. Waiting until half a second added
+     * nothing cut off a dump that paused longer: on a loaded machine, or behind a thread slow to reach a safepoint.
      */
-    private static boolean printThreads(Process child, ByteArrayOutputStream output) throws InterruptedException {
-        int before = output.size();
+    private static boolean printThreadsAndExit(Process child) throws InterruptedException {
         try {
             Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(child.pid())).redirectErrorStream(true).start();
             if (!kill.waitFor(DUMP_WAIT_MILLIS, TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
@@ -153,16 +160,9 @@ public final class ChildJvm {
         } catch (IOException noKill) {
             return false;
         }
-        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DUMP_WAIT_MILLIS);
-        while (output.size() == before && child.isAlive() && System.nanoTime() - giveUp < 0) {
-            Thread.sleep(50); // the dump has not begun
-        }
-        int size = -1;
-        while (output.size() != size && System.nanoTime() - giveUp < 0) {
-            size = output.size();
-            Thread.sleep(500); // it is done when half a second adds nothing
-        }
-        return output.size() > before;
+        child.toHandle().destroy(); // SIGTERM, queued behind the SIGQUIT; the output is left open for the reader
+        child.waitFor(DUMP_WAIT_MILLIS, TimeUnit.MILLISECONDS); // one whose exit hangs is killed after: its dump is out
+        return true;
     }
 
     private static void copy(InputStream in, ByteArrayOutputStream to) {

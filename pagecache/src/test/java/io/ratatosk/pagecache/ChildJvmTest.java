@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,27 @@ class ChildJvmTest {
             "the hung child is still running");
     }
 
+    /**
+     * A hung child's report ends with the whole of its thread dump: the heap summary the JVM prints last, after a
+     * safepoint of its own. The dump was taken as done once half a second added nothing, so a dump that paused longer
+     * (a loaded machine, or here a thread that reaches no safepoint for seconds) lost its end, and the child was killed
+     * mid-dump.
+     */
+    @Test
+    void aHungChildsReportHoldsItsWholeThreadDumpHoweverLongTheDumpPauses() throws Exception {
+        AssertionError hung;
+        try (ChildJvm.Started child = ChildJvm.start(dir, "32m", List.of("-XX:-UseCountedLoopSafepoints"),
+                SpinsWithoutSafepoints.class)) {
+            Waits.until(() -> child.output().contains(SpinsWithoutSafepoints.ANNOUNCEMENT), "the child's announcement");
+            hung = assertThrows(AssertionError.class, () -> child.waitFor(DEADLINE));
+        }
+        String message = hung.getMessage();
+        int threadsEnd = message.indexOf("JNI global refs:");
+        assertTrue(threadsEnd > 0, message);
+        assertTrue(message.indexOf("\nHeap\n", threadsEnd) > 0, "the heap summary after the threads: " + message);
+        assertTrue(message.indexOf("Metaspace", threadsEnd) > 0, "the heap summary's end: " + message);
+    }
+
     @Test
     void aChildThatEndsInTimeGivesItsStatusAndEverythingItPrinted() throws Exception {
         ChildJvm.Result result = ChildJvm.run(dir, "32m", ExitsWithThree.class, "one", "two");
@@ -65,6 +87,42 @@ class ChildJvmTest {
         private static void sleepForever() throws InterruptedException {
             System.out.println(ANNOUNCEMENT);
             Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
+    /**
+     * Announces itself, then never ends, while a thread of it runs compiled loops of half a billion rounds that (with
+     * {@code -XX:-UseCountedLoopSafepoints}) poll for no safepoint: each safepoint waits for the loop under way, seconds.
+     */
+    public static final class SpinsWithoutSafepoints {
+        static final String ANNOUNCEMENT = "spinning without safepoints";
+        static volatile long sink;
+
+        public static void main(String[] args) throws InterruptedException {
+            CountDownLatch compiled = new CountDownLatch(1);
+            Thread spinner = new Thread(() -> {
+                long x = 1;
+                while (true) {
+                    x = spin(x);
+                    sink = x;
+                    compiled.countDown(); // the first call's loop was compiled on the way (OSR): the later ones run so
+                }
+            }, "spinner");
+            spinner.setDaemon(true);
+            spinner.start();
+            compiled.await();
+            System.out.println(ANNOUNCEMENT);
+            Thread.sleep(Long.MAX_VALUE);
+        }
+
+        /** A counted loop the compiler can neither remove nor shorten (xorshift). */
+        private static long spin(long x) {
+            for (int i = 0; i < 1 << 29; i++) {
+                x ^= x << 13;
+                x ^= x >>> 7;
+                x ^= x << 17;
+            }
+            return x;
         }
     }
 

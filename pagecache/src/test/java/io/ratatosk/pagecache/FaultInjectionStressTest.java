@@ -50,12 +50,17 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The rule, for every validated read during the run and for every page after the reopen: the page holds
  * a version v with {@code acknowledged-before-the-read <= v <= started}, intact ({@link PageContent}),
  * or is all zeros only if nothing was acknowledged. A failure prints the seed; replay with
- * {@code -Dratatosk.faultSeed=<seed>}. A hang fails after {@value #DEADLINE_SECONDS} s with a thread dump.
+ * {@code -Dratatosk.faultSeed=<seed>}. A hang fails after {@link #DEADLINE_SECONDS} with a thread dump.
  */
 class FaultInjectionStressTest {
     private static final int THREADS = 6;
     private static final long FAULT_MILLIS = 4000;
-    private static final long DEADLINE_SECONDS = 30;
+    /**
+     * A scenario's whole run: its faults, then the checks, flush, close, reopen and check. Beyond the faults' time, the
+     * shared bound of one wait: 30 s in all could report as a hang a run that a loaded 2-core machine only slowed
+     * (six workers to stop, then every page checked twice, around a close and a reopen).
+     */
+    private static final long DEADLINE_SECONDS = TimeUnit.MILLISECONDS.toSeconds(FAULT_MILLIS) + Waits.BOUND_SECONDS;
     /** Set when a hung run's threads could not be stopped: they still spin, and would distort later runs. */
     private static volatile String stillSpinning;
 

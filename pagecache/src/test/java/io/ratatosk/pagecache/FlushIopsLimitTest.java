@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,22 @@ class FlushIopsLimitTest {
 
     @TempDir
     Path dir;
+
+    /**
+     * A clock that never moves: a limited flush waits for its second slot for ever, parking the while (so it takes no
+     * core), unless something hurries it.
+     */
+    static final class StoppedClock implements IopsLimiter.Clock {
+        @Override
+        public long nanoTime() {
+            return 0;
+        }
+
+        @Override
+        public void park(long nanos) {
+            LockSupport.parkNanos(nanos);
+        }
+    }
 
     /** A clock that moves only when the limiter waits on it. */
     static final class ManualClock implements IopsLimiter.Clock {
@@ -114,7 +131,7 @@ class FlushIopsLimitTest {
                 return Arrays.stream(thread.getStackTrace()).anyMatch(f -> f.getMethodName().equals("flushAlone"));
             }, "the flush waits for page 2 in flushAlone", thread);
             PageCacheInternals.frames(cache).unlockFlush(frame, stamp, false); // still dirty: the flush writes it
-            flush.get(30, TimeUnit.SECONDS);
+            flush.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             assertEquals(3, calls.size(), calls.toString());
             assertEquals(2 * (1_000_000_000L / limit), clock.now - start, "3 write calls, 3 slots: two intervals");
         } finally {
@@ -122,15 +139,9 @@ class FlushIopsLimitTest {
         }
     }
 
-    private static Thread flusherThread() {
-        while (true) {
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t.getName().equals("flusher")) {
-                    return t;
-                }
-            }
-            Thread.onSpinWait();
-        }
+    private static Thread flusherThread() throws InterruptedException {
+        Waits.until(() -> Waits.threadNamed("flusher") != null, "the flusher thread starts");
+        return Waits.threadNamed("flusher");
     }
 
     @Test
@@ -202,7 +213,9 @@ class FlushIopsLimitTest {
     /**
      * A limited flush that the file's close (or the cache's) waits for stops keeping to the limit: the close's
      * own flush is not limited, and it must not wait at the limited rate for the one in flight (it did: 30 pages
-     * at 1 write a second kept a close waiting for half a minute).
+     * at 1 write a second kept a close waiting for half a minute). On a clock that stands still the limited flush
+     * would never end by itself, so the close ending at all (within the shared hang bound) shows it hurried the flush;
+     * no time is measured.
      */
     @ParameterizedTest(name = "{0} close")
     @ValueSource(strings = {"file", "cache"})
@@ -211,8 +224,9 @@ class FlushIopsLimitTest {
             "pagecache.flush.iops_limit", "1", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
         Path path = dir.resolve("closing.db");
         PageCache cache = PageCache.open(config);
+        cache.useFlushLimiter(new IopsLimiter(1, new StoppedClock()));
         PagedFile file = cache.map(path, PAGE);
-        int dirtyPages = 30; // every other page: 30 write calls, 30 s at the limit
+        int dirtyPages = 30; // every other page: 30 write calls, never done at the limit on a stopped clock
         for (long i = 0; i < dirtyPages; i++) {
             try (PageCursor c = file.io(2 * i, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 assertTrue(c.next());
@@ -238,8 +252,8 @@ class FlushIopsLimitTest {
                 cache.close();
                 return null;
             });
-            close.get(10, TimeUnit.SECONDS); // a third of the limited flush's time: generous on a slow machine
-            flush.get(10, TimeUnit.SECONDS);
+            close.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
+            flush.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
         } finally {
             threads.shutdownNow();
         }

@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -214,22 +214,23 @@ class OneCachePerFileTest {
             }
         };
         try (PageCache other = PageCache.open(CONFIG)) {
-            AtomicReference<Throwable> retried = new AtomicReference<>();
-            Thread mapping = new Thread(() -> retried.set(assertThrows(IllegalStateException.class,
-                () -> other.map(file, 8192))), "map of the file left open");
+            // A task, so that what the thread's own check throws comes back here (a thread's uncaught failure is lost)
+            FutureTask<IllegalStateException> retry = new FutureTask<>(() -> assertThrows(IllegalStateException.class,
+                () -> other.map(file, 8192)));
+            Thread mapping = new Thread(retry, "map of the file left open");
             mapping.setDaemon(true);
             mapping.start();
             try {
-                assertTrue(retryEntered.await(60, TimeUnit.SECONDS), "the map tries the file's close again");
-                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> other.map(dir.resolve("b.db"), 8192).close(),
+                Waits.await(retryEntered, "the map tries the file's close again", mapping);
+                assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS),
+                    () -> other.map(dir.resolve("b.db"), 8192).close(),
                     "another map of the cache waited for the close of a closed cache's file");
             } finally {
                 retryMayEnd.countDown();
-                mapping.join(60_000);
+                Waits.join(mapping, "the map of the file left open");
             }
-            assertNotNull(retried.get(), "the map of the file left open was refused");
-            assertTrue(retried.get().getMessage().contains("injected: the tier still holds pages of"),
-                retried.get().getMessage());
+            IllegalStateException refused = retry.get();
+            assertTrue(refused.getMessage().contains("injected: the tier still holds pages of"), refused.getMessage());
         }
     }
 

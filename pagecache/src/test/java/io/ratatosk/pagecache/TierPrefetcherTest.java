@@ -154,14 +154,13 @@ class TierPrefetcherTest {
             }
         } finally {
             // The stall never ends: a close that waited for it would never return, and a bound checked once it returned
-            // hung the build on that one; the preemptive minute catches it. "At once" is still the bound checked after:
-            // a close that waited for the stall a while (a bounded join) returns within the minute.
-            long closing = System.nanoTime();
-            assertTimeoutPreemptively(Duration.ofMinutes(1), cache::close, "the close waited for the stalled demand read");
-            long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closing);
-            assertTrue(closeMillis < TimeUnit.SECONDS.toMillis(5), "the close waited " + closeMillis + " ms for the stall");
+            // hung the build on that one; the preemptive bound catches it. A close that gave up waiting after a while (a
+            // bounded join) leaves the prefetcher still waiting for the stall, alive: the check below catches that. No
+            // time is measured (a 5 s bound on the close failed falsely where a loaded machine made the close slow).
+            assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), cache::close,
+                "the close waited for the stalled demand read");
         }
-        assertNull(prefetchThread(before), "the prefetcher stopped");
+        assertNull(prefetchThread(before), "the prefetcher stopped with the close, the stall still on");
     }
 
     /**

@@ -419,7 +419,7 @@ class WarmupTest {
                     return readProfiledPages(cache, paged);
                 }
             });
-            assertEquals(PROFILED, run.get(30, TimeUnit.SECONDS), "every page faulted: nothing was reheated");
+            assertEquals(PROFILED, run.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "every page faulted: nothing was reheated");
         } catch (TimeoutException e) {
             if (what.equals("named pipe")) {
                 Files.newOutputStream(profile).close(); // lets the hung open go on
@@ -448,7 +448,7 @@ class WarmupTest {
             ResidentProfile othersProfile = ResidentProfile.readFor(file);
             AtomicBoolean stop = new AtomicBoolean();
             List<String> bad = new CopyOnWriteArrayList<>();
-            Thread reader = new Thread(() -> {
+            Thread reader = reporting(bad, () -> {
                 while (!stop.get()) {
                     try {
                         ResidentProfile.readFor(file);
@@ -457,13 +457,9 @@ class WarmupTest {
                     }
                 }
             });
-            Thread[] writers = {new Thread(() -> writeProfiles(first, 300)), new Thread(() -> {
+            Thread[] writers = {reporting(bad, () -> writeProfiles(first, 300)), reporting(bad, () -> {
                 for (int i = 0; i < 300; i++) {
-                    try {
-                        othersProfile.writeFor(file);
-                    } catch (IOException e) {
-                        bad.add(e.toString());
-                    }
+                    othersProfile.writeFor(file);
                 }
             })};
             reader.start();
@@ -471,10 +467,10 @@ class WarmupTest {
                 writer.start();
             }
             for (Thread writer : writers) {
-                writer.join();
+                Waits.join(writer, "a profile writer");
             }
             stop.set(true);
-            reader.join();
+            Waits.join(reader, "the profile reader");
             assertEquals(0, bad.size(), "profiles read while two caches wrote them, e.g. " + bad.stream().limit(3).toList());
             assertEquals(List.of(), warnings);
             assertEquals(PROFILED, ResidentProfile.readFor(file).size());
@@ -482,6 +478,25 @@ class WarmupTest {
         try (DirectoryStream<Path> left = Files.newDirectoryStream(dir, "*" + ".tmp")) {
             assertFalse(left.iterator().hasNext(), "no temporary profile is left behind");
         }
+    }
+
+    /** What a thread of a test runs, throwing anything. */
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /**
+     * A thread that runs {@code body} and adds whatever it throws to {@code bad}: a thread's uncaught failure (a read of a
+     * torn profile failing other than as a ProfileException, say) went only to stderr, and the test passed.
+     */
+    private static Thread reporting(List<String> bad, Body body) {
+        return new Thread(() -> {
+            try {
+                body.run();
+            } catch (Throwable t) {
+                bad.add(Thread.currentThread().getName() + " threw " + t);
+            }
+        });
     }
 
     private static void writeProfiles(PageCache cache, int times) {
@@ -565,7 +580,7 @@ class WarmupTest {
             } finally {
                 stop.set(true);
                 for (Thread writer : writers) {
-                    writer.join();
+                    Waits.join(writer, "a page writer");
                 }
             }
         }

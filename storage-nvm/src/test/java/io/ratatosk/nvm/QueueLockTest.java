@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -68,11 +69,11 @@ class QueueLockTest {
                 }
             });
             th.start();
-            assertTrue(queued.await(1, TimeUnit.MINUTES));
-            // wait until it has taken its ticket, so that arrival order is fixed
-            while (lock.queued() < w + 2) {
-                Thread.sleep(1);
-            }
+            Waits.await(queued, "waiter " + w + " started", th);
+            // wait until it has taken its ticket, so that arrival order is fixed (bounded: a waiter that never takes
+            // one, or a count that never shows it, hung the build here)
+            int tickets = w + 2;
+            Waits.until(() -> lock.queued() >= tickets, "waiter " + w + " took its ticket", th);
             ts.add(th);
         }
         lock.unlock();

@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -38,7 +39,7 @@ class CursorCountsTest {
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join();
+            Waits.join(worker, "a worker's rounds");
         }
         assertEquals(threads, counts.open());
         assertEquals(2L * threads * rounds, counts.hits());
@@ -54,7 +55,7 @@ class CursorCountsTest {
             counts.closed(stripe);
         });
         other.start();
-        other.join();
+        Waits.join(other, "the other thread's close");
         assertEquals(0, counts.open());
         assertEquals(5, counts.hits());
         assertEquals(1, counts.faults());

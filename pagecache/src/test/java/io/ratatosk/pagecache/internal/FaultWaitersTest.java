@@ -7,6 +7,7 @@ import io.ratatosk.pagecache.Waits;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class FaultWaitersTest {
@@ -95,6 +96,8 @@ class FaultWaitersTest {
         FaultWaiters waiters = new FaultWaiters();
         int rounds = 2_000;
         AtomicInteger wrong = new AtomicInteger();
+        // kept, not printed: a waiter whose wait threw ended with no wrong outcome counted, and the round passed
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         for (int round = 0; round < rounds; round++) {
             long page = round & 1023;
             table.set(page, TranslationTable.FAULTING);
@@ -105,6 +108,7 @@ class FaultWaitersTest {
                     wrong.incrementAndGet();
                 }
             });
+            waiter.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e));
             waiter.start();
             if ((round & 1) == 0) {
                 Thread.onSpinWait();
@@ -114,6 +118,9 @@ class FaultWaitersTest {
             table.set(page, frame);
             waiters.faultEnded(page);
             Waits.join(waiter, "round " + round + ": the waiter's return");
+            if (failure.get() != null) {
+                throw new AssertionError("round " + round + ": the waiter failed", failure.get());
+            }
         }
         assertEquals(0, wrong.get());
     }

@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import io.ratatosk.pagecache.Waits;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,7 +95,9 @@ class TranslationTableTest {
             AtomicBoolean reading = new AtomicBoolean();
             AtomicBoolean grown = new AtomicBoolean();
             AtomicInteger misses = new AtomicInteger();
-            Thread reader = new Thread(() -> {
+            // A task, so that a lookup that throws (an index past a directory being grown) fails the test: a thread's
+            // uncaught failure went to stderr alone, the reader ended with no miss counted, and the round passed.
+            FutureTask<Void> reader = new FutureTask<>(() -> {
                 reading.set(true);
                 while (!grown.get()) {
                     if (table.get(farPage) != 42) {
@@ -102,9 +108,10 @@ class TranslationTableTest {
                         misses.incrementAndGet();
                     }
                 }
+                return null;
             });
-            reader.start();
-            while (!reading.get()) {
+            new Thread(reader, "reader").start();
+            while (!reading.get() && !reader.isDone()) {
                 Thread.onSpinWait();
             }
             for (int spin = 0; spin < (round % 64) * 20; spin++) { // the grow lands at different points of a walk
@@ -112,7 +119,7 @@ class TranslationTableTest {
             }
             table.set(secondGrow, 9);
             grown.set(true);
-            reader.join();
+            reader.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             assertEquals(42, table.get(farPage));
             if (misses.get() > 0) {
                 roundsWithAMiss++;
@@ -231,10 +238,10 @@ class TranslationTableTest {
         int chunks = 3_000;
         AtomicInteger published = new AtomicInteger();
         AtomicInteger misses = new AtomicInteger();
-        Thread[] readers = new Thread[3];
-        for (int r = 0; r < readers.length; r++) {
+        List<FutureTask<Void>> readers = new ArrayList<>(); // tasks: a lookup that throws fails the test, as a miss does
+        for (int r = 0; r < 3; r++) {
             long seed = r;
-            readers[r] = new Thread(() -> {
+            FutureTask<Void> reader = new FutureTask<>(() -> {
                 Random random = new Random(seed);
                 for (int n = published.get(); n < chunks; n = published.get()) {
                     if (n > 0) {
@@ -244,15 +251,17 @@ class TranslationTableTest {
                         }
                     }
                 }
+                return null;
             });
-            readers[r].start();
+            readers.add(reader);
+            new Thread(reader, "reader-" + r).start();
         }
         for (int i = 0; i < chunks; i++) {
             table.set(base + (long) i * 7 * CHUNK, i + 1);
             published.set(i + 1);
         }
-        for (Thread reader : readers) {
-            reader.join();
+        for (FutureTask<Void> reader : readers) {
+            reader.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
         }
         assertEquals(0, misses.get(), "lookups that missed a page set before them");
         for (int i = 0; i < chunks; i++) {

@@ -3,6 +3,7 @@ package io.ratatosk.pagecache.warmup;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.pagecache.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -69,7 +70,7 @@ class ProfileReplacedWhileReadTest {
             }
         } finally {
             stop.set(true);
-            writer.join(TimeUnit.SECONDS.toMillis(60));
+            Waits.join(writer, "the profile renamer"); // a renamer still running would go on renaming after the checks
         }
         assertEquals(null, writerFailure.get(), "the renames went on");
         assertEquals(List.of(), refusals, "whole profiles refused, of " + reads + " reads");
