@@ -150,26 +150,43 @@ final class CopyOperations {
                 return;
             }
             boolean flag = src.checkAndClearBoundsFlag();
-            int n = on ? expectCopied(copied, flag, from.pageSize, to.pageSize, sourceOffset, targetOffset, length, "from "
-                + from.name + " page " + sourceId + " to " + to.name + " page " + targetId) : expectNothingCopied(copied, flag, sourceId);
+            String wrong = wrongCopy(on, copied, flag, from.pageSize, to.pageSize, sourceOffset, targetOffset, length);
+            if (wrong != null) {
+                throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") from " + from.name
+                    + " page " + sourceId + (on ? "" : " (its next() returned false: on no page)") + " to " + to.name + " page "
+                    + targetId + " " + wrong, null);
+            }
             if (on) {
                 judgeSource(from, sourceId, slot, words, seen);
             }
             byte[] expected = PageImage.bytes(before);
-            if (n > 0) {
-                System.arraycopy(PageImage.bytes(words), sourceOffset, expected, targetOffset, n);
+            if (copied > 0) { // as many as the verdict asks for
+                System.arraycopy(PageImage.bytes(words), sourceOffset, expected, targetOffset, copied);
             }
             expectTarget(tc, to, targetId, expected, "a copy from " + from.name + " page " + sourceId);
         }
     }
 
-    /**
-     * What copyTo promises of its count and the source's bounds flag, both cursors on a page: the length clamped to what
-     * both pages hold from the offsets; nothing, and the flag, for a negative argument or a range that starts outside its
-     * page (past it for a length of 0). Returns the count.
-     */
+    /** What copyTo promises of its count and the source's bounds flag, both cursors on a page ({@link #wrongCopy}); returns the count. */
     private int expectCopied(int copied, boolean flag, int sourceLimit, int targetLimit, int sourceOffset, int targetOffset,
                              int length, String what) {
+        String wrong = wrongCopy(true, copied, flag, sourceLimit, targetLimit, sourceOffset, targetOffset, length);
+        if (wrong != null) {
+            throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") " + what + " " + wrong,
+                null);
+        }
+        return copied;
+    }
+
+    /**
+     * Null where {@code copied} and the source's bounds {@code flag} are what copyTo promises, else what is wrong: the
+     * length clamped to what both pages hold from the offsets; nothing, and the flag, for a negative argument or a range
+     * that starts outside its page (past it for a length of 0). A source on no page ({@code sourceOn} false) holds no bytes,
+     * as for its reads: it copies nothing and raises the flag, but for a copy of no bytes from its offset 0.
+     */
+    static String wrongCopy(boolean sourceOn, int copied, boolean flag, int sourcePageSize, int targetLimit, int sourceOffset,
+                            int targetOffset, int length) {
+        int sourceLimit = sourceOn ? sourcePageSize : 0;
         int n;
         boolean outside;
         if (sourceOffset < 0 || targetOffset < 0 || length < 0) {
@@ -180,20 +197,10 @@ final class CopyOperations {
             outside = n == 0 && (length > 0 || sourceOffset > sourceLimit || targetOffset > targetLimit);
         }
         if (copied != n || flag != outside) {
-            throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") " + what + " (pages of "
-                + sourceLimit + " and " + targetLimit + " bytes) copied " + copied + " bytes and " + (flag ? "raised" : "left")
-                + " the bounds flag; it must copy " + n + " and " + (outside ? "raise" : "leave") + " it", null);
+            return "(pages of " + sourceLimit + " and " + targetLimit + " bytes) copied " + copied + " bytes and "
+                + (flag ? "raised" : "left") + " the bounds flag; it must copy " + n + " and " + (outside ? "raise" : "leave") + " it";
         }
-        return n;
-    }
-
-    /** A source cursor on no page (its page past the file's end) has nothing to copy: nothing copied, the flag raised. */
-    private int expectNothingCopied(int copied, boolean flag, long sourceId) {
-        if (copied != 0 || !flag) {
-            throw worker.fail("copyTo from a read cursor whose next() to page " + sourceId + " returned false copied " + copied
-                + " bytes and " + (flag ? "raised" : "left") + " the bounds flag: a cursor on no page copies nothing", null);
-        }
-        return 0;
+        return null;
     }
 
     private void judgeSource(FileModel f, long id, int slot, long[] words, FileModel.Seen seen) {
