@@ -82,7 +82,10 @@ final class Worker implements Runnable {
     SplittableRandom rnd;
     private final SplittableRandom mainRnd;
     private final SplittableRandom laterRnd;
-    /** Options added later to the operations of either source ({@code map}'s create), drawn here so that both draw as before. */
+    /**
+     * Options added later to the operations of either source ({@code map}'s create, a write cursor's read-ahead), drawn
+     * here so that both draw as before.
+     */
     private final SplittableRandom optionRnd;
     private final OpLog log;
     final List<Ref> refs = new ArrayList<>();
@@ -407,8 +410,13 @@ final class Worker implements Runnable {
         Ref ref = ensureRef(f);
         boolean noGrow = rnd.nextInt(10) == 0;
         long start = ownPage(f);
-        trace.append(ref).append(noGrow ? " NO_GROW" : "").append(" io(").append(start).append(") ");
-        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_WRITE_LOCK | (noGrow ? PagedFile.PF_NO_GROW : 0));
+        // Read-ahead on a write cursor too: its worker faults in the pages after a sequential run while the cursor
+        // write-locks them (and grows the file past them)
+        boolean readAhead = optionRnd.nextInt(6) == 0;
+        trace.append(ref).append(noGrow ? " NO_GROW" : "").append(readAhead ? " read-ahead" : "").append(" io(").append(start)
+            .append(") ");
+        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_WRITE_LOCK | (noGrow ? PagedFile.PF_NO_GROW : 0)
+            | (readAhead ? PagedFile.PF_READ_AHEAD : 0));
         PendingWrite pending = new PendingWrite(f);
         try {
             long expectNext = start;
