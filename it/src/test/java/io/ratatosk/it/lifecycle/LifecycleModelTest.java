@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sequences of map (by several spellings of each path, symlinks included; {@code path()} must resolve them; with create
  * or without), unmap, read and write cursors (read-ahead on either; {@code next()}, {@code next(id)}, far and invalid ids;
  * pages through every accessor, longs, ints, shorts, bytes or one block, absolute or relative to an offset that a retry
- * must put back), cursors with linked cursors (read in one
+ * must put back; writes reaching out of the page must write nothing), cursors with linked cursors (read in one
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
  * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), copies through
  * {@code copyTo} (across files and page sizes, within a page, near and past the pages' ends; judged byte for byte; into a write cursor on no page, a closed one

@@ -83,8 +83,8 @@ final class Worker implements Runnable {
     private final SplittableRandom mainRnd;
     private final SplittableRandom laterRnd;
     /**
-     * Options added later to the operations of either source ({@code map}'s create, a write cursor's read-ahead), drawn
-     * here so that both draw as before.
+     * Options added later to the operations of either source ({@code map}'s create, a write cursor's read-ahead and
+     * writes out of its page), drawn here so that both draw as before.
      */
     private final SplittableRandom optionRnd;
     private final OpLog log;
@@ -455,6 +455,9 @@ final class Worker implements Runnable {
                 checkPosition(c, id);
                 checkMappedWhilePinned(ref, id);
                 writeIfOwn(c, f, id, pending);
+                if (optionRnd.nextInt(8) == 0) {
+                    misuse.outOfBoundsWrite(c, ref, id, optionRnd);
+                }
                 expectNext = id + 1;
             }
         } finally {
