@@ -39,12 +39,18 @@ final class PageImage {
     /**
      * How a page's body words go through the cursor: as longs, each in narrower pieces (ints, shorts, bytes, in the
      * platform's order, as the cursor's accessors are), or the whole body at once as bytes; or through the relative
-     * accessors (every width, word by word) from one {@code setOffset} before the read loop, so that each retried round
+     * accessors (every width, word by word, or the body at once as bytes) from one {@code setOffset} before the read
+     * loop, so that each retried round
      * reads from where the offset was set, as {@code shouldRetry()} promises; the header is always longs, absolute.
      * Each width crosses the cursor's bounds checks and addressing under the races the longs do.
      */
     enum Access {
-        LONGS, INTS, SHORTS, BYTES, BLOCK, RELATIVE;
+        LONGS, INTS, SHORTS, BYTES, BLOCK, RELATIVE, RELATIVE_BLOCK;
+
+        /** The body at once, as bytes. */
+        boolean block() {
+            return this == BLOCK || this == RELATIVE_BLOCK;
+        }
 
         private static final Access[] ALL = values();
 
@@ -63,7 +69,7 @@ final class PageImage {
     static void write(PageCursor c, long tag, long pageId, long version, Access access) {
         int words = words(c.getCurrentPageSize());
         long sum = 0;
-        ByteBuffer block = ByteBuffer.allocate(access == Access.BLOCK ? words * Long.BYTES - BODY : 0)
+        ByteBuffer block = ByteBuffer.allocate(access.block() ? words * Long.BYTES - BODY : 0)
             .order(ByteOrder.nativeOrder());
         if (access == Access.RELATIVE) {
             c.setOffset(BODY);
@@ -71,7 +77,7 @@ final class PageImage {
         for (int i = BODY / Long.BYTES; i < words; i++) {
             long w = bodyWord(tag, pageId, version, i);
             sum = sum * 31 + w;
-            if (access == Access.BLOCK) {
+            if (access.block()) {
                 block.putLong(i * Long.BYTES - BODY, w);
             } else if (access == Access.RELATIVE) {
                 putRelative(c, i, w);
@@ -81,6 +87,9 @@ final class PageImage {
         }
         if (access == Access.BLOCK) {
             c.putBytes(BODY, block.array(), 0, block.capacity());
+        } else if (access == Access.RELATIVE_BLOCK) {
+            c.setOffset(BODY);
+            c.putBytes(block.array());
         }
         c.putLong(TAG, tag);
         c.putLong(PAGE_ID, pageId);
@@ -182,21 +191,25 @@ final class PageImage {
     /** As above, the body read through {@code access}. */
     static void readValidated(PageCursor c, long[] into, Runnable betweenWords, Access access) throws IOException {
         int header = BODY / Long.BYTES;
-        byte[] block = new byte[access == Access.BLOCK ? Math.max(0, into.length - header) * Long.BYTES : 0];
-        if (access == Access.RELATIVE) {
+        byte[] block = new byte[access.block() ? Math.max(0, into.length - header) * Long.BYTES : 0];
+        if (access == Access.RELATIVE || access == Access.RELATIVE_BLOCK) {
             c.setOffset(BODY); // once: a retried round starts here again
         }
         do {
-            for (int i = 0; i < (access == Access.BLOCK ? header : into.length); i++) {
+            for (int i = 0; i < (access.block() ? header : into.length); i++) {
                 into[i] = i < header ? c.getLong(i * Long.BYTES)
                     : access == Access.RELATIVE ? getRelative(c, i) : getWord(c, i * Long.BYTES, access);
                 if (betweenWords != null && (i & 127) == 0) {
                     betweenWords.run();
                 }
             }
-            if (access == Access.BLOCK) {
+            if (access.block()) {
                 Arrays.fill(block, (byte) 0); // out of bounds, getBytes copies nothing: not the last round's bytes either
-                c.getBytes(BODY, block, 0, block.length);
+                if (access == Access.RELATIVE_BLOCK) {
+                    c.getBytes(block);
+                } else {
+                    c.getBytes(BODY, block, 0, block.length);
+                }
                 ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.nativeOrder());
                 for (int i = header; i < into.length; i++) {
                     into[i] = b.getLong(i * Long.BYTES - BODY);
