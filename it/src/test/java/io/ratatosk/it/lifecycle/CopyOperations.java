@@ -37,7 +37,11 @@ final class CopyOperations {
         Ref target = worker.ensureRef(to, false);
         Ref source = from == to ? target : worker.ensureRef(from, false);
         try {
-            copy(target, source);
+            if (rnd.nextInt(5) == 0) {
+                copyIntoNoPage(target, source);
+            } else {
+                copy(target, source);
+            }
         } catch (IllegalStateException e) {
             worker.workOn(source.mayBeClosed() ? source : target); // whichever a close may have unmapped explains it
             throw e;
@@ -88,6 +92,101 @@ final class CopyOperations {
             worker.closeCursor(tc);
             pending.ack();
         }
+    }
+
+    /** How {@link #copyIntoNoPage} leaves its target cursor before the copy. */
+    private enum TargetState { UNMOVED, LEFT_ITS_PAGE, CLOSED, READ_CURSOR }
+
+    /**
+     * A copy into a cursor that cannot take it: a write cursor before its first {@code next()}, or after a
+     * {@code PF_NO_GROW next()} past the file's end returned false (where it held one of this thread's pages and wrote it
+     * just before: the frame let go of, its address still at hand), must copy nothing and raise the source's bounds flag
+     * as for a target of no bytes, and the page it left must hold what it wrote there, byte for byte; a closed write
+     * cursor must throw IllegalStateException, a read cursor IllegalArgumentException.
+     */
+    private void copyIntoNoPage(Ref target, Ref source) throws IOException {
+        FileModel to = target.file();
+        FileModel from = source.file();
+        TargetState state = TargetState.values()[rnd.nextInt(TargetState.values().length)];
+        long targetId = worker.ownPage(to);
+        long sourceId = from.privateOwner >= 0 ? rnd.nextInt(from.pages + 2) : worker.ownPage(from);
+        int sourceOffset = offset(from.pageSize);
+        int targetOffset = offset(to.pageSize);
+        int length = rnd.nextInt(8) == 0 ? 0 : 1 + rnd.nextInt(ScenarioConfig.CACHE_PAGE_SIZE);
+        trace.append("copyTo from ").append(source).append(" page ").append(sourceId).append(" at ").append(sourceOffset)
+            .append(" into ").append(target).append(' ').append(state).append(" (io(").append(targetId).append(")) at ")
+            .append(targetOffset).append(", ").append(length).append(" bytes ");
+        boolean readTarget = state == TargetState.READ_CURSOR;
+        PageCursor tc = target.pf().io(targetId, readTarget ? PagedFile.PF_SHARED_READ_LOCK
+            : PagedFile.PF_SHARED_WRITE_LOCK | PagedFile.PF_NO_GROW);
+        PendingWrite pending = new PendingWrite(to);
+        try {
+            long[] left = null; // what the target cursor wrote to the page it left
+            int cutsBefore = to.cutsFinished();
+            if (state != TargetState.UNMOVED && tc.next()) { // PF_NO_GROW: false for a page past the file's end
+                trace.append("next()=true ");
+                worker.checkPosition(tc, targetId);
+                if (!readTarget) {
+                    worker.checkMappedWhilePinned(target, targetId);
+                    worker.writeIfOwn(tc, to, targetId, pending);
+                    left = new long[PageImage.words(to.pageSize)];
+                    PageImage.readPinned(tc, left);
+                }
+            }
+            if (state == TargetState.LEFT_ITS_PAGE && left != null) {
+                long past = target.pf().getLastPageId() + 1;
+                if (past > target.pf().maxPageId() || tc.next(past)) {
+                    trace.append("no page past the end to move to ");
+                    return; // the file reaches its last page id, or another thread grew it past there meanwhile
+                }
+                trace.append("next(").append(past).append(")=false ");
+            } else if (state == TargetState.CLOSED) {
+                worker.closeCursor(tc);
+                pending.ack();
+            }
+            try (PageCursor src = source.pf().io(sourceId, PagedFile.PF_SHARED_READ_LOCK)) {
+                trace.append("source next()=").append(src.next()).append(' ');
+                String call = "copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") from " + source
+                    + " page " + sourceId + " into " + target + "'s cursor of page " + targetId + " " + state;
+                if (state == TargetState.CLOSED) {
+                    worker.expectIllegalState(() -> src.copyTo(sourceOffset, tc, targetOffset, length), call);
+                } else if (readTarget) {
+                    expectRefusedForReadTarget(src, tc, sourceOffset, targetOffset, length, call);
+                } else {
+                    int copied;
+                    do {
+                        copied = src.copyTo(sourceOffset, tc, targetOffset, length);
+                    } while (src.shouldRetry());
+                    boolean sourceOn = src.getCurrentPageId() >= 0; // not where a truncate cut the page under the loop
+                    boolean flag = src.checkAndClearBoundsFlag();
+                    src.clearCursorException(); // such a cut says so: nothing read here to judge
+                    String wrong = wrongCopy(sourceOn, copied, flag, from.pageSize, 0, sourceOffset, targetOffset, length);
+                    if (wrong != null) {
+                        throw worker.fail(call + ", a cursor on no page, " + wrong, null);
+                    }
+                }
+            }
+            if (left != null && state == TargetState.LEFT_ITS_PAGE && tc.next(targetId) && !to.cutSince(cutsBefore)) {
+                expectTarget(tc, to, targetId, PageImage.bytes(left), "a copy into its write cursor, which had left it");
+            }
+            sc.copiesIntoNoPage.incrementAndGet();
+        } finally {
+            worker.closeCursor(tc);
+            pending.ack();
+        }
+    }
+
+    /** A read cursor cannot take a copy: IllegalArgumentException, nothing copied. */
+    private void expectRefusedForReadTarget(PageCursor src, PageCursor readTarget, int sourceOffset, int targetOffset, int length,
+                                            String call) {
+        int copied;
+        try {
+            copied = src.copyTo(sourceOffset, readTarget, targetOffset, length);
+        } catch (IllegalArgumentException expected) {
+            return;
+        }
+        throw worker.fail(call + " returned " + copied + " instead of throwing IllegalArgumentException: the target is a read"
+            + " cursor", null);
     }
 
     /** Mostly in the page, often within 64 bytes of its end; now and then at or past it, or negative. */
@@ -150,26 +249,43 @@ final class CopyOperations {
                 return;
             }
             boolean flag = src.checkAndClearBoundsFlag();
-            int n = on ? expectCopied(copied, flag, from.pageSize, to.pageSize, sourceOffset, targetOffset, length, "from "
-                + from.name + " page " + sourceId + " to " + to.name + " page " + targetId) : expectNothingCopied(copied, flag, sourceId);
+            String wrong = wrongCopy(on, copied, flag, from.pageSize, to.pageSize, sourceOffset, targetOffset, length);
+            if (wrong != null) {
+                throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") from " + from.name
+                    + " page " + sourceId + (on ? "" : " (its next() returned false: on no page)") + " to " + to.name + " page "
+                    + targetId + " " + wrong, null);
+            }
             if (on) {
                 judgeSource(from, sourceId, slot, words, seen);
             }
             byte[] expected = PageImage.bytes(before);
-            if (n > 0) {
-                System.arraycopy(PageImage.bytes(words), sourceOffset, expected, targetOffset, n);
+            if (copied > 0) { // as many as the verdict asks for
+                System.arraycopy(PageImage.bytes(words), sourceOffset, expected, targetOffset, copied);
             }
             expectTarget(tc, to, targetId, expected, "a copy from " + from.name + " page " + sourceId);
         }
     }
 
-    /**
-     * What copyTo promises of its count and the source's bounds flag, both cursors on a page: the length clamped to what
-     * both pages hold from the offsets; nothing, and the flag, for a negative argument or a range that starts outside its
-     * page (past it for a length of 0). Returns the count.
-     */
+    /** What copyTo promises of its count and the source's bounds flag, both cursors on a page ({@link #wrongCopy}); returns the count. */
     private int expectCopied(int copied, boolean flag, int sourceLimit, int targetLimit, int sourceOffset, int targetOffset,
                              int length, String what) {
+        String wrong = wrongCopy(true, copied, flag, sourceLimit, targetLimit, sourceOffset, targetOffset, length);
+        if (wrong != null) {
+            throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") " + what + " " + wrong,
+                null);
+        }
+        return copied;
+    }
+
+    /**
+     * Null where {@code copied} and the source's bounds {@code flag} are what copyTo promises, else what is wrong: the
+     * length clamped to what both pages hold from the offsets; nothing, and the flag, for a negative argument or a range
+     * that starts outside its page (past it for a length of 0). A source on no page ({@code sourceOn} false) holds no bytes,
+     * as for its reads: it copies nothing and raises the flag, but for a copy of no bytes from its offset 0.
+     */
+    static String wrongCopy(boolean sourceOn, int copied, boolean flag, int sourcePageSize, int targetLimit, int sourceOffset,
+                            int targetOffset, int length) {
+        int sourceLimit = sourceOn ? sourcePageSize : 0;
         int n;
         boolean outside;
         if (sourceOffset < 0 || targetOffset < 0 || length < 0) {
@@ -180,20 +296,10 @@ final class CopyOperations {
             outside = n == 0 && (length > 0 || sourceOffset > sourceLimit || targetOffset > targetLimit);
         }
         if (copied != n || flag != outside) {
-            throw worker.fail("copyTo(" + sourceOffset + ", target, " + targetOffset + ", " + length + ") " + what + " (pages of "
-                + sourceLimit + " and " + targetLimit + " bytes) copied " + copied + " bytes and " + (flag ? "raised" : "left")
-                + " the bounds flag; it must copy " + n + " and " + (outside ? "raise" : "leave") + " it", null);
+            return "(pages of " + sourceLimit + " and " + targetLimit + " bytes) copied " + copied + " bytes and "
+                + (flag ? "raised" : "left") + " the bounds flag; it must copy " + n + " and " + (outside ? "raise" : "leave") + " it";
         }
-        return n;
-    }
-
-    /** A source cursor on no page (its page past the file's end) has nothing to copy: nothing copied, the flag raised. */
-    private int expectNothingCopied(int copied, boolean flag, long sourceId) {
-        if (copied != 0 || !flag) {
-            throw worker.fail("copyTo from a read cursor whose next() to page " + sourceId + " returned false copied " + copied
-                + " bytes and " + (flag ? "raised" : "left") + " the bounds flag: a cursor on no page copies nothing", null);
-        }
-        return 0;
+        return null;
     }
 
     private void judgeSource(FileModel f, long id, int slot, long[] words, FileModel.Seen seen) {

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The randomized model test of the page cache's lifecycle (issue 11). Several threads run random
- * sequences of map (by several spellings of each path, symlinks included; {@code path()} must resolve them), unmap,
- * read and write cursors ({@code next()}, {@code next(id)}, far and invalid ids; pages through every accessor, longs,
- * ints, shorts, bytes or one block), cursors with linked cursors (read in one
+ * sequences of map (by several spellings of each path, symlinks included; {@code path()} must resolve them; with create
+ * or without), unmap, read and write cursors (read-ahead on either; {@code next()}, {@code next(id)}, far and invalid ids;
+ * pages through every accessor, longs, ints, shorts, bytes or one block, absolute or relative to an offset that a retry
+ * must put back; writes reaching out of the page must write nothing), cursors with linked cursors (read in one
  * {@code shouldRetry()} loop, written, closed in either order, kept open across a close), calls on closed
  * cursors (each must throw IllegalStateException; a cursor closed on two threads at once), copies through
- * {@code copyTo} (across files and page sizes, within a page, near and past the pages' ends; judged byte for byte), cursor
+ * {@code copyTo} (across files and page sizes, within a page, near and past the pages' ends; judged byte for byte; into a write cursor on no page, a closed one
+ * or a read cursor), cursor
  * exceptions (set, reported, cleared: in read loops that retry or are cut under, through links, on write cursors), flush, touch (its count, its stop at the end, the pages it loaded read at once), truncate (past every page the model
  * writes, so that it loses nothing while its gate races the rest; and to a middle page of a shared file while the
  * others read and write it, where the model learns what it cannot know: see {@link FileModel}; {@code fileSize()} after

@@ -254,6 +254,66 @@ final class MisuseChecks {
     }
 
 
+    /**
+     * A write through the write cursor {@code c}, which holds page {@code id} of {@code ref}, that reaches out of the page:
+     * a put of every width, absolute or relative, a {@code putBytes} or a {@code fill} straddling the page's end, or at a
+     * negative offset. It must write nothing, not even the part inside the page, and raise the bounds flag; the page then
+     * holds what it held, byte for byte (nobody else writes a page a write cursor holds). Draws from {@code r}.
+     */
+    void outOfBoundsWrite(PageCursor c, Ref ref, long id, SplittableRandom r) {
+        int pageSize = ref.file().pageSize;
+        long[] before = new long[PageImage.words(pageSize)];
+        PageImage.readPinned(c, before);
+        c.checkAndClearBoundsFlag(); // whatever came before
+        int kind = r.nextInt(7);
+        int size = switch (kind) {
+            case 0, 4 -> Long.BYTES;
+            case 1 -> Integer.BYTES;
+            case 2 -> Short.BYTES;
+            default -> 2 + r.nextInt(64); // putBytes, fill
+        };
+        // straddling the end by 1 to size - 1 bytes (past it for a byte), or negative
+        int offset = r.nextInt(4) == 0 ? -1 - r.nextInt(size) : pageSize - size + 1 + r.nextInt(Math.max(1, size - 1));
+        byte value = (byte) 0xA5;
+        String call = switch (kind) {
+            case 0 -> "putLong(" + offset + ")";
+            case 1 -> "putInt(" + offset + ")";
+            case 2 -> "putShort(" + offset + ")";
+            case 3 -> "putBytes(" + offset + ", " + size + " bytes)";
+            case 4 -> "setOffset(" + offset + ") putLong()";
+            default -> "fill(" + offset + ", " + size + ")";
+        };
+        trace.append(call).append(" out of bounds ");
+        switch (kind) {
+            case 0 -> c.putLong(offset, -1L);
+            case 1 -> c.putInt(offset, -1);
+            case 2 -> c.putShort(offset, (short) -1);
+            case 3 -> {
+                byte[] src = new byte[size];
+                Arrays.fill(src, value);
+                c.putBytes(offset, src, 0, size);
+            }
+            case 4 -> {
+                c.setOffset(offset);
+                c.putLong(-1L);
+            }
+            default -> c.fill(offset, size, value);
+        }
+        if (!c.checkAndClearBoundsFlag()) {
+            throw worker.fail(call + " through a write cursor on page " + id + " of " + ref + " (pages of " + pageSize
+                + " bytes) reached out of the page, but did not raise the bounds flag", null);
+        }
+        long[] after = new long[before.length];
+        PageImage.readPinned(c, after);
+        for (int i = 0; i < before.length; i++) {
+            if (after[i] != before[i]) {
+                throw worker.fail(call + " through a write cursor on page " + id + " of " + ref + " reached out of the page"
+                    + " and changed word " + i + " of it from " + Long.toHexString(before[i]) + " to "
+                    + Long.toHexString(after[i]) + ": an access outside the page writes nothing", null);
+            }
+        }
+    }
+
     /** {@code next(invalid id)} must throw IllegalArgumentException; so must {@code io(invalid id)}. */
     void invalidId(PageCursor c, Ref ref) throws IOException {
         long id = INVALID_IDS[rnd.nextInt(INVALID_IDS.length)];

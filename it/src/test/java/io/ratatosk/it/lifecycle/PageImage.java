@@ -38,11 +38,19 @@ final class PageImage {
 
     /**
      * How a page's body words go through the cursor: as longs, each in narrower pieces (ints, shorts, bytes, in the
-     * platform's order, as the cursor's accessors are), or the whole body at once as bytes; the header is always longs.
+     * platform's order, as the cursor's accessors are), or the whole body at once as bytes; or through the relative
+     * accessors (every width, word by word, or the body at once as bytes) from one {@code setOffset} before the read
+     * loop, so that each retried round
+     * reads from where the offset was set, as {@code shouldRetry()} promises; the header is always longs, absolute.
      * Each width crosses the cursor's bounds checks and addressing under the races the longs do.
      */
     enum Access {
-        LONGS, INTS, SHORTS, BYTES, BLOCK;
+        LONGS, INTS, SHORTS, BYTES, BLOCK, RELATIVE, RELATIVE_BLOCK;
+
+        /** The body at once, as bytes. */
+        boolean block() {
+            return this == BLOCK || this == RELATIVE_BLOCK;
+        }
 
         private static final Access[] ALL = values();
 
@@ -61,19 +69,27 @@ final class PageImage {
     static void write(PageCursor c, long tag, long pageId, long version, Access access) {
         int words = words(c.getCurrentPageSize());
         long sum = 0;
-        ByteBuffer block = ByteBuffer.allocate(access == Access.BLOCK ? words * Long.BYTES - BODY : 0)
+        ByteBuffer block = ByteBuffer.allocate(access.block() ? words * Long.BYTES - BODY : 0)
             .order(ByteOrder.nativeOrder());
+        if (access == Access.RELATIVE) {
+            c.setOffset(BODY);
+        }
         for (int i = BODY / Long.BYTES; i < words; i++) {
             long w = bodyWord(tag, pageId, version, i);
             sum = sum * 31 + w;
-            if (access == Access.BLOCK) {
+            if (access.block()) {
                 block.putLong(i * Long.BYTES - BODY, w);
+            } else if (access == Access.RELATIVE) {
+                putRelative(c, i, w);
             } else {
                 putWord(c, i * Long.BYTES, w, access);
             }
         }
         if (access == Access.BLOCK) {
             c.putBytes(BODY, block.array(), 0, block.capacity());
+        } else if (access == Access.RELATIVE_BLOCK) {
+            c.setOffset(BODY);
+            c.putBytes(block.array());
         }
         c.putLong(TAG, tag);
         c.putLong(PAGE_ID, pageId);
@@ -100,6 +116,50 @@ final class PageImage {
             }
             default -> c.putLong(offset, w);
         }
+    }
+
+    /** Word {@code i} at the cursor's offset, which it advances, through relative accessors of a width chosen by {@code i}. */
+    private static void putRelative(PageCursor c, int i, long w) {
+        ByteBuffer b = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, w);
+        switch (i & 3) {
+            case 1 -> {
+                c.putInt(b.getInt(0));
+                c.putInt(b.getInt(Integer.BYTES));
+            }
+            case 2 -> {
+                for (int k = 0; k < Long.BYTES; k += Short.BYTES) {
+                    c.putShort(b.getShort(k));
+                }
+            }
+            case 3 -> {
+                for (int k = 0; k < Long.BYTES; k++) {
+                    c.putByte(b.get(k));
+                }
+            }
+            default -> c.putLong(w);
+        }
+    }
+
+    /** As {@link #putRelative}, read. */
+    private static long getRelative(PageCursor c, int i) {
+        ByteBuffer b = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
+        switch (i & 3) {
+            case 1 -> b.putInt(0, c.getInt()).putInt(Integer.BYTES, c.getInt());
+            case 2 -> {
+                for (int k = 0; k < Long.BYTES; k += Short.BYTES) {
+                    b.putShort(k, c.getShort());
+                }
+            }
+            case 3 -> {
+                for (int k = 0; k < Long.BYTES; k++) {
+                    b.put(k, c.getByte());
+                }
+            }
+            default -> {
+                return c.getLong();
+            }
+        }
+        return b.getLong(0);
     }
 
     private static long getWord(PageCursor c, int offset, Access access) {
@@ -131,17 +191,25 @@ final class PageImage {
     /** As above, the body read through {@code access}. */
     static void readValidated(PageCursor c, long[] into, Runnable betweenWords, Access access) throws IOException {
         int header = BODY / Long.BYTES;
-        byte[] block = new byte[access == Access.BLOCK ? Math.max(0, into.length - header) * Long.BYTES : 0];
+        byte[] block = new byte[access.block() ? Math.max(0, into.length - header) * Long.BYTES : 0];
+        if (access == Access.RELATIVE || access == Access.RELATIVE_BLOCK) {
+            c.setOffset(BODY); // once: a retried round starts here again
+        }
         do {
-            for (int i = 0; i < (access == Access.BLOCK ? header : into.length); i++) {
-                into[i] = i < header ? c.getLong(i * Long.BYTES) : getWord(c, i * Long.BYTES, access);
+            for (int i = 0; i < (access.block() ? header : into.length); i++) {
+                into[i] = i < header ? c.getLong(i * Long.BYTES)
+                    : access == Access.RELATIVE ? getRelative(c, i) : getWord(c, i * Long.BYTES, access);
                 if (betweenWords != null && (i & 127) == 0) {
                     betweenWords.run();
                 }
             }
-            if (access == Access.BLOCK) {
+            if (access.block()) {
                 Arrays.fill(block, (byte) 0); // out of bounds, getBytes copies nothing: not the last round's bytes either
-                c.getBytes(BODY, block, 0, block.length);
+                if (access == Access.RELATIVE_BLOCK) {
+                    c.getBytes(block);
+                } else {
+                    c.getBytes(BODY, block, 0, block.length);
+                }
                 ByteBuffer b = ByteBuffer.wrap(block).order(ByteOrder.nativeOrder());
                 for (int i = header; i < into.length; i++) {
                     into[i] = b.getLong(i * Long.BYTES - BODY);

@@ -81,6 +81,8 @@ final class Scenario {
     final AtomicLong sharedTruncatesRefused = new AtomicLong();
     /** Copies through PageCursor.copyTo, each judged byte for byte. */
     final AtomicLong copies = new AtomicLong();
+    /** Copies into a write cursor on no page (each copying nothing), a closed one or a read cursor (each refused). */
+    final AtomicLong copiesIntoNoPage = new AtomicLong();
     /** The host's closes of the NVM tier it gave a cache: under the open cache (each refused), and after its close. */
     final AtomicLong hostTierClosesRefused = new AtomicLong();
     final AtomicLong hostTierClosesAfter = new AtomicLong();
@@ -369,7 +371,8 @@ final class Scenario {
             + ", reads cut under them " + readsCutUnder.get() + " (only the link's " + linkedReadsCutUnder.get() + ")"
             + ", bad inputs refused " + badInputsRefused.get() + ", shared files: truncates " + sharedTruncates.get()
             + " (refused for a held page " + sharedTruncatesRefused.get() + "), reads cut under them " + sharedReadsCutUnder.get()
-            + ", touches " + touches.get() + ", copies " + copies.get() + ", cursor exception checks " + cursorExceptionChecks.get() + ","
+            + ", touches " + touches.get() + ", copies " + copies.get() + " (into no page or refused "
+            + copiesIntoNoPage.get() + "), cursor exception checks " + cursorExceptionChecks.get() + ","
             + " the host's tier closes refused under its cache " + hostTierClosesRefused.get() + " and done after it "
             + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");

@@ -5,6 +5,8 @@ import io.ratatosk.pagecache.NoEvictableFrameException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +82,11 @@ final class Worker implements Runnable {
     SplittableRandom rnd;
     private final SplittableRandom mainRnd;
     private final SplittableRandom laterRnd;
+    /**
+     * Options added later to the operations of either source ({@code map}'s create, a write cursor's read-ahead and
+     * writes out of its page), drawn here so that both draw as before.
+     */
+    private final SplittableRandom optionRnd;
     private final OpLog log;
     final List<Ref> refs = new ArrayList<>();
     final StringBuilder trace = new StringBuilder();
@@ -103,6 +110,7 @@ final class Worker implements Runnable {
         this.mainRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), t));
         // a draw of its own: the operations added later leave the others' draws as they were
         this.laterRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 5000 + t));
+        this.optionRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 7000 + t));
         this.rnd = mainRnd;
         this.log = sc.logs.get(t);
         this.misuse = new MisuseChecks(this);
@@ -402,8 +410,13 @@ final class Worker implements Runnable {
         Ref ref = ensureRef(f);
         boolean noGrow = rnd.nextInt(10) == 0;
         long start = ownPage(f);
-        trace.append(ref).append(noGrow ? " NO_GROW" : "").append(" io(").append(start).append(") ");
-        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_WRITE_LOCK | (noGrow ? PagedFile.PF_NO_GROW : 0));
+        // Read-ahead on a write cursor too: its worker faults in the pages after a sequential run while the cursor
+        // write-locks them (and grows the file past them)
+        boolean readAhead = optionRnd.nextInt(6) == 0;
+        trace.append(ref).append(noGrow ? " NO_GROW" : "").append(readAhead ? " read-ahead" : "").append(" io(").append(start)
+            .append(") ");
+        PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_WRITE_LOCK | (noGrow ? PagedFile.PF_NO_GROW : 0)
+            | (readAhead ? PagedFile.PF_READ_AHEAD : 0));
         PendingWrite pending = new PendingWrite(f);
         try {
             long expectNext = start;
@@ -442,6 +455,9 @@ final class Worker implements Runnable {
                 checkPosition(c, id);
                 checkMappedWhilePinned(ref, id);
                 writeIfOwn(c, f, id, pending);
+                if (optionRnd.nextInt(8) == 0) {
+                    misuse.outOfBoundsWrite(c, ref, id, optionRnd);
+                }
                 expectNext = id + 1;
             }
         } finally {
@@ -571,7 +587,7 @@ final class Worker implements Runnable {
         ctxGen = g;
         ctxFinishedBefore = finished;
         trace.append("map ").append(f.name).append(" via ").append(f.label(spelling)).append(" in g").append(g.number).append(' ');
-        PagedFile pf = g.cache.map(spelling, f.pageSize);
+        PagedFile pf = optionRnd.nextInt(4) == 0 ? mapExisting(f, g, spelling) : g.cache.map(spelling, f.pageSize);
         Ref ref = new Ref(g, f, pf, spelling, finished, false);
         refs.add(ref);
         ctxRef = ref;
@@ -598,6 +614,28 @@ final class Worker implements Runnable {
                 + f.label(spelling) + "); spellings: " + f.labels(), null);
         }
         return ref;
+    }
+
+    /**
+     * {@code map(spelling, pageSize, false)}: a file that exists (any thread's map made it) must be mapped as by a plain map,
+     * by every spelling, link or not, and read and written as any; one that does not is refused with NoSuchFileException
+     * (and then mapped with create, so that the operation goes on).
+     */
+    private PagedFile mapExisting(FileModel f, CacheGeneration g, Path spelling) throws IOException {
+        Path real = sc.spellings.resolved(f.name);
+        boolean existed = Files.exists(real);
+        trace.append("without create ");
+        try {
+            return g.cache.map(spelling, f.pageSize, false);
+        } catch (NoSuchFileException e) {
+            // only a map that created the file and failed deletes it: gone meanwhile, it may have been such a file
+            if (existed && Files.exists(real)) {
+                throw fail("map(" + f.label(spelling) + ", " + f.pageSize + ", create false) threw " + e + ", but " + real
+                    + " existed before and after the call", e);
+            }
+            trace.append("refused, no file yet ");
+            return g.cache.map(spelling, f.pageSize);
+        }
     }
 
     /**
