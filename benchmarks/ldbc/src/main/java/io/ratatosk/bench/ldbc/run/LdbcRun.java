@@ -201,6 +201,16 @@ public final class LdbcRun {
      */
     public static int checkFlags(Map<String, String> cacheFlags, Map<String, String> nvmFlags, List<PolicySpec> policies,
                                  boolean nvm) {
+        // The page size first: below the store's, the stand-in's frame count can refuse a flag's default (clock-pro's
+        // ghosts at 1k), which cannot be left out of the parse, and that refusal named the stand-in instead.
+        try {
+            if (pageSizeOf(cacheFlags) < StoreFile.PAGE_SIZE) {
+                throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size") + ": the"
+                    + " store's pages are " + StoreFile.PAGE_SIZE + " bytes, and each must fit in one of the cache's pages");
+            }
+        } catch (InvalidConfigurationException e) {
+            // the page size's own refusal: said by the parse below, with the other flags'
+        }
         int pageSize = 0;
         for (PolicySpec policy : policies) {
             PageCacheConfig config;
@@ -214,10 +224,6 @@ public final class LdbcRun {
                 throw e;
             }
             pageSize = config.pageSize();
-            if (pageSize < StoreFile.PAGE_SIZE) {
-                throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size")
-                    + ": the store's pages are " + StoreFile.PAGE_SIZE + " bytes, and each must fit in one of the cache's pages");
-            }
             if (nvm) {
                 Map<String, String> tier = new LinkedHashMap<>(nvmFlags);
                 tier.putIfAbsent(NvmDeviceConfig.CAPACITY, "1g"); // the store's size at run time
@@ -225,6 +231,14 @@ public final class LdbcRun {
             }
         }
         return pageSize;
+    }
+
+    /** The page size of {@code flags}, parsed alone. */
+    private static long pageSizeOf(Map<String, String> flags) {
+        String pageSizeFlag = PageCacheFlags.PAGE_SIZE.name();
+        Map<String, String> paging = new LinkedHashMap<>(Map.of(PageCacheFlags.MEMORY.name(), Long.toString(ANY_SIZE)));
+        Optional.ofNullable(flags.get(pageSizeFlag)).ifPresent(value -> paging.put(pageSizeFlag, value));
+        return PageCacheConfig.parse(paging).pageSize();
     }
 
     /**
@@ -276,11 +290,7 @@ public final class LdbcRun {
      */
     private static Optional<InvalidConfigurationException.Problem> refusedAtEverySize(Map<String, String> flags,
                                                                                       String flag) {
-        // The page size alone: valid, as a refused one leaves no frame count to refuse a flag for.
-        String pageSizeFlag = PageCacheFlags.PAGE_SIZE.name();
-        Map<String, String> paging = new LinkedHashMap<>(Map.of(PageCacheFlags.MEMORY.name(), Long.toString(ANY_SIZE)));
-        Optional.ofNullable(flags.get(pageSizeFlag)).ifPresent(value -> paging.put(pageSizeFlag, value));
-        long pageSize = PageCacheConfig.parse(paging).pageSize();
+        long pageSize = pageSizeOf(flags); // valid: a refused one leaves no frame count to refuse a flag for
         InvalidConfigurationException.Problem at1g = null;
         for (long memory = 64 * pageSize; memory <= 1L << 40; memory *= 2) {
             Map<String, String> at = new LinkedHashMap<>(flags);

@@ -66,6 +66,20 @@ class LdbcRunFlagsTest {
         assertEquals(8192, LdbcRun.checkFlags(Map.of(), Map.of(), List.of(CATALOG.parse("clock-pro:cold_max=3000")), false));
     }
 
+    /**
+     * A page size below the store's was refused after the parse at the stand-in, whose frame count at 1k (536870912) is
+     * too many for clock-pro's default ghosts: that refusal, of a flag the user did not set and so could not be left out,
+     * was said instead, naming the stand-in. The page size's own refusal is said.
+     */
+    @Test
+    void aSmallPageSizeIsRefusedBeforeTheStandInsFrameCount() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> LdbcRun.checkFlags(
+            Map.of("pagecache.page_size", "1k"), Map.of(), List.of(CATALOG.parse("clock-pro")), false));
+        assertTrue(refused.getMessage().startsWith("pagecache.page_size=1k: the store's pages are 8192 bytes"),
+            refused.getMessage());
+        assertFalse(refused.getMessage().contains(STAND_IN), refused.getMessage());
+    }
+
     /** Beside a refusal of the stand-in's frame count, another flag's refusal is said, and only it. */
     @Test
     void anotherFlagsRefusalIsSaidWithoutTheStandInSize() {
