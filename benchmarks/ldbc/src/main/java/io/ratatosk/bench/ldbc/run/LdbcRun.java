@@ -40,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
@@ -200,6 +201,16 @@ public final class LdbcRun {
      */
     public static int checkFlags(Map<String, String> cacheFlags, Map<String, String> nvmFlags, List<PolicySpec> policies,
                                  boolean nvm) {
+        // The page size first: below the store's, the stand-in's frame count can refuse a flag's default (clock-pro's
+        // ghosts at 1k), which cannot be left out of the parse, and that refusal named the stand-in instead.
+        try {
+            if (pageSizeOf(cacheFlags) < StoreFile.PAGE_SIZE) {
+                throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size") + ": the"
+                    + " store's pages are " + StoreFile.PAGE_SIZE + " bytes, and each must fit in one of the cache's pages");
+            }
+        } catch (InvalidConfigurationException e) {
+            // the page size's own refusal: said by the parse below, with the other flags'
+        }
         int pageSize = 0;
         for (PolicySpec policy : policies) {
             PageCacheConfig config;
@@ -213,10 +224,6 @@ public final class LdbcRun {
                 throw e;
             }
             pageSize = config.pageSize();
-            if (pageSize < StoreFile.PAGE_SIZE) {
-                throw new IllegalArgumentException("pagecache.page_size=" + cacheFlags.get("pagecache.page_size")
-                    + ": the store's pages are " + StoreFile.PAGE_SIZE + " bytes, and each must fit in one of the cache's pages");
-            }
             if (nvm) {
                 Map<String, String> tier = new LinkedHashMap<>(nvmFlags);
                 tier.putIfAbsent(NvmDeviceConfig.CAPACITY, "1g"); // the store's size at run time
@@ -226,11 +233,19 @@ public final class LdbcRun {
         return pageSize;
     }
 
+    /** The page size of {@code flags}, parsed alone. */
+    private static long pageSizeOf(Map<String, String> flags) {
+        String pageSizeFlag = PageCacheFlags.PAGE_SIZE.name();
+        Map<String, String> paging = new LinkedHashMap<>(Map.of(PageCacheFlags.MEMORY.name(), Long.toString(ANY_SIZE)));
+        Optional.ofNullable(flags.get(pageSizeFlag)).ifPresent(value -> paging.put(pageSizeFlag, value));
+        return PageCacheConfig.parse(paging).pageSize();
+    }
+
     /**
      * {@code flags} parsed at {@link #ANY_SIZE}, less the flags refused for that size's frame count (a {@code keep_free}
-     * of more frames than it has, a {@code cold_min} of more frames than {@code cold_max}): their refusals named the
-     * stand-in's memory and frame counts, which the user never gave, and refused flags a real size can hold. They are
-     * left to {@link #checkSizes} and {@link #checkRuns}, whose refusals name the real size.
+     * of more frames than it has): their refusals named the stand-in's memory and frame counts, which the user never
+     * gave, and refused flags a real size can hold. They are left to {@link #checkSizes} and {@link #checkRuns}, whose
+     * refusals name the real size; but what every size refuses ({@link #refusedAtEverySize}) is refused here.
      */
     private static PageCacheConfig parseWithoutTheSize(Map<String, String> flags) {
         String standIn = PageCacheFlags.MEMORY.name() + "=" + ANY_SIZE;
@@ -244,10 +259,15 @@ public final class LdbcRun {
                 if (sized.isEmpty()) {
                     throw e;
                 }
-                if (sized.size() < e.problems().size()) {
-                    List<InvalidConfigurationException.Problem> others = new ArrayList<>(e.problems());
-                    others.removeAll(sized);
-                    throw new InvalidConfigurationException(others);
+                // Another flag's refusal, and what no cache size holds (cold_min above cold_max as fractions): now, not
+                // after the data is prepared.
+                List<InvalidConfigurationException.Problem> now = new ArrayList<>(e.problems());
+                now.removeAll(sized);
+                for (InvalidConfigurationException.Problem p : sized) {
+                    refusedAtEverySize(left, p.flag()).ifPresent(now::add);
+                }
+                if (!now.isEmpty()) {
+                    throw new InvalidConfigurationException(now);
                 }
                 boolean removed = false;
                 for (InvalidConfigurationException.Problem p : sized) {
@@ -258,6 +278,40 @@ public final class LdbcRun {
                 }
             }
         }
+    }
+
+    /**
+     * {@code flag}'s refusal where every cache size refuses it: each power of two of frames from 64 up to 1 TiB of them.
+     * A refusal depends on the size on one side of a bound (a {@code keep_free} refused below it, a {@code ghosts} above),
+     * and one flag's two bounds lie far apart (a count {@code cold_max} is refused below its count and above 100 times
+     * it, cold_min's default 1%), so no size that holds it falls between two samples. Not below 64 frames: there a
+     * fraction rounds to a frame or two, and 2 frames hold {@code cold_min=0.5:cold_max=0.1}. Said at 1g, which the user
+     * did not give, so named as an example; empty where some size holds it.
+     */
+    private static Optional<InvalidConfigurationException.Problem> refusedAtEverySize(Map<String, String> flags,
+                                                                                      String flag) {
+        long pageSize = pageSizeOf(flags); // valid: a refused one leaves no frame count to refuse a flag for
+        InvalidConfigurationException.Problem at1g = null;
+        for (long memory = 64 * pageSize; memory <= 1L << 40; memory *= 2) {
+            Map<String, String> at = new LinkedHashMap<>(flags);
+            at.put(PageCacheFlags.MEMORY.name(), memory == 1L << 30 ? "1g" : Long.toString(memory));
+            try {
+                PageCacheConfig.parse(at);
+                return Optional.empty();
+            } catch (InvalidConfigurationException e) {
+                if (e.problems().stream().anyMatch(p -> p.flag().equals(PageCacheFlags.MEMORY.name()))) {
+                    continue; // more frames than a cache may have: no cache size
+                }
+                Optional<InvalidConfigurationException.Problem> refused = e.problems().stream()
+                    .filter(p -> p.flag().equals(flag)).findFirst();
+                if (refused.isEmpty()) {
+                    return Optional.empty();
+                }
+                at1g = memory == 1L << 30 ? refused.get() : at1g;
+            }
+        }
+        return at1g == null ? Optional.empty() : Optional.of(new InvalidConfigurationException.Problem(at1g.flag(),
+            at1g.value(), at1g.message() + "; so at every cache size, not only this 1g"));
     }
 
     /**
