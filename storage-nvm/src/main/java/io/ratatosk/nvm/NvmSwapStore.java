@@ -380,6 +380,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         // version supersedes it: it goes to the file now, and the frame stays dirty.
         try {
             writeFile(owner, PageKey.pageId(key), address);
+            // The absorbed dirty eviction's deferred file write, made now: uncounted, fileWritesAvoided counted it saved.
+            writeBacks.incrementAndGet();
         } catch (IOException | RuntimeException | Error f) {
             // A RuntimeException or Error too (a plug-in's bug, an OutOfMemoryError writing): it once passed with nothing
             // recorded, and the next force succeeded without the page.

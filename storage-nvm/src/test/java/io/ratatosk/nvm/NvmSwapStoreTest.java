@@ -888,6 +888,28 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A dirty copy torn by a failed NVM write has the frame's newer version written to the file in its place: a file
+     * write the tier made for an absorbed dirty eviction, which no write counter recorded, so fileWritesAvoided
+     * (dirtyEvictionsAbsorbed - writeBacks) counted one file write saved that was made.
+     */
+    @Test
+    void aTornDirtyCopysRescueIsCountedAsTheWriteBackItIs() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = frameOverADirtyCopyTheNextEvictionTears(store, swapper);
+            assertThrows(IOException.class, () -> swapper.evict(2, frame, true));
+            assertEquals(1, files.file(FILE_A).writes.get(), "the rescue wrote the file");
+            assertEquals(1, store.stats().writeBacks(), "the absorbed dirty copy reached the file, as its frame's version");
+            assertEquals(0, store.stats().fileWritesAvoided(), "one dirty eviction absorbed, one file write made");
+            swapper.evict(2, frame, true);               // tried again: absorbed
+            swapper.force();                             // and written back
+            assertEquals(2, files.file(FILE_A).writes.get());
+            assertEquals(2, store.stats().writeBacks());
+            assertEquals(0, store.stats().fileWritesAvoided(), "two absorbed, two written: none saved");
+        }
+    }
+
     // ---- file operations ------------------------------------------------------------------------
 
     @Test
