@@ -11,7 +11,8 @@ package io.ratatosk.nvm;
  *   write at all); {@code dirtyEvictionsAbsorbed}: dirty evictions kept dirty in NVM under
  *   write-back, whose file write was deferred.</li>
  *   <li>{@code writeBacks}: dirty pages written from NVM to their file (when evicted from NVM, on
- *   force, on close); {@code writeThroughs}: file writes at eviction under write-through;
+ *   force, on close), or in its place the frame's newer version when an NVM write tore the dirty copy;
+ *   {@code writeThroughs}: file writes at eviction under write-through;
  *   {@code flushWrites}: pages the page cache flushed through the tier ({@code write}).</li>
  *   <li>{@code nvmEvictions}: slots the tier's clock reclaimed; {@code bypasses}: evictions that
  *   found no slot in bounded time and went straight to the file (dirty) or were dropped (clean);

@@ -888,6 +888,63 @@ class NvmSwapStoreTest {
         }
     }
 
+    /**
+     * A dirty copy torn by a failed NVM write has the frame's newer version written to the file in its place: a file
+     * write the tier made for an absorbed dirty eviction, which no write counter recorded, so fileWritesAvoided
+     * (dirtyEvictionsAbsorbed - writeBacks) counted one file write saved that was made.
+     */
+    @Test
+    void aTornDirtyCopysRescueIsCountedAsTheWriteBackItIs() throws IOException {
+        try (NvmSwapStore store = new NvmSwapStore(tiny(4).build(), files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = frameOverADirtyCopyTheNextEvictionTears(store, swapper);
+            assertThrows(IOException.class, () -> swapper.evict(2, frame, true));
+            assertEquals(1, files.file(FILE_A).writes.get(), "the rescue wrote the file");
+            assertEquals(1, store.stats().writeBacks(), "the absorbed dirty copy reached the file, as its frame's version");
+            assertEquals(0, store.stats().fileWritesAvoided(), "one dirty eviction absorbed, one file write made");
+            swapper.evict(2, frame, true);               // tried again: absorbed
+            swapper.force();                             // and written back
+            assertEquals(2, files.file(FILE_A).writes.get());
+            assertEquals(2, store.stats().writeBacks());
+            assertEquals(0, store.stats().fileWritesAvoided(), "two absorbed, two written: none saved");
+        }
+    }
+
+    /**
+     * swapOuts >= dirtySwapOuts (dirtyEvictionsAbsorbed) always holds (docs/nvm.md), in a snapshot taken while pages are
+     * evicted too: an eviction counted its absorption before its swap-out, and stats() read swapOuts before it, so a
+     * snapshot between the two showed more dirty swap-outs than swap-outs.
+     */
+    @Test
+    void aSnapshotDuringEvictionsNeverShowsMoreDirtySwapOutsThanSwapOuts() throws Exception {
+        try (NvmSwapStore store = new NvmSwapStore(NvmDeviceConfig.builder(PAGE).slots(4).injectLatency(false).build(),
+            files)) {
+            PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
+            long frame = page(1);
+            swapper.evict(0, frame, true);
+            AtomicLong seen = new AtomicLong(-1);
+            AtomicInteger snapshots = new AtomicInteger();
+            Thread reader = new Thread(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (System.nanoTime() < deadline && seen.get() < 0) {
+                    NvmTierStats stats = store.stats();
+                    snapshots.incrementAndGet();
+                    if (stats.dirtyEvictionsAbsorbed() > stats.swapOuts()) {
+                        seen.set(stats.dirtyEvictionsAbsorbed() - stats.swapOuts());
+                    }
+                }
+            });
+            reader.start();
+            while (reader.isAlive()) {
+                for (int i = 0; i < 1000; i++) {
+                    swapper.evict(0, frame, true); // over its own dirty copy: a device write, no file write
+                }
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+            assertEquals(-1, seen.get(), "a snapshot of " + snapshots.get() + " showed more dirty swap-outs than swap-outs");
+        }
+    }
+
     // ---- file operations ------------------------------------------------------------------------
 
     @Test
