@@ -653,7 +653,8 @@ class FrameTableTest {
 
         threads.forEach(t -> t.setDaemon(true)); // one stuck must not keep the test JVM alive
         threads.forEach(Thread::start);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // until each role made enough progress: the shared bound only ends a run in which one of them starves (livelock)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
         try {
             while (failures.isEmpty() && System.nanoTime() < deadline
                 && (writeLocks.sum() < enough || exclusiveHolds.sum() < enough || validatedReads.sum() < enough)) {
@@ -668,7 +669,7 @@ class FrameTableTest {
 
         assertEquals(List.of(), new ArrayList<>(failures));
         assertTrue(writeLocks.sum() >= enough && exclusiveHolds.sum() >= enough && validatedReads.sum() >= enough,
-            "every role should have made progress: " + writeLocks.sum() + " write locks, " + exclusiveHolds.sum()
+            "every role should have made progress within " + Waits.BOUND_SECONDS + " s (ratatosk.test.wait_s): " + writeLocks.sum() + " write locks, " + exclusiveHolds.sum()
                 + " exclusive holds, " + validatedReads.sum() + " validated reads");
         long end = table.lockWord(F);
         assertEquals(0, end & (EXCLUSIVE | FLUSH | WRITERS_MASK), "nothing left locked: " + describe(end));

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,8 +107,8 @@ class GlobalClockPolicyTest {
         try {
             Future<int[]> first = pool.submit(evictor);
             Future<int[]> second = pool.submit(evictor);
-            int[] a = first.get();
-            int[] b = second.get();
+            int[] a = first.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS); // a livelocked arm: fail, not hang
+            int[] b = second.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             for (int frame = 0; frame < frames.frameCount(); frame++) {
                 assertEquals(2 * callsPerThread / frames.frameCount(), a[frame] + b[frame],
                     "each call takes exactly one step of the one arm, frame " + frame);

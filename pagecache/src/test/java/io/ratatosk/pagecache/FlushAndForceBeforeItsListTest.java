@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,11 +77,7 @@ class FlushAndForceBeforeItsListTest {
             CountDownLatch takeTheList = new CountDownLatch(1);
             FileRegistry.listing = () -> {
                 began.countDown();
-                try {
-                    takeTheList.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                Waits.awaitQuietly(takeTheList); // the bound, keeping an interrupt
             };
             CompletableFuture<Void> flush = CompletableFuture.runAsync(() -> {
                 try {
@@ -91,10 +86,11 @@ class FlushAndForceBeforeItsListTest {
                     throw new UncheckedIOException(e);
                 }
             });
-            assertTrue(began.await(30, TimeUnit.SECONDS), "flushAndForce began");
+            Waits.await(began, "flushAndForce began");
             forceFails.set(true);
             assertThrows(IOException.class, fileA::close, "its unmap's force fails");
             takeTheList.countDown();
+            Waits.until(flush::isDone, "the flushAndForce ended");
 
             Throwable reported = assertThrows(CompletionException.class, flush::join,
                 "the flushAndForce began before the close: the close's failed force is its own too").getCause();

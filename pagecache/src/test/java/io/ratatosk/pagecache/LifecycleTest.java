@@ -257,22 +257,29 @@ class LifecycleTest {
                         return null;
                     }));
                 }
-                started.await();
-                Thread.sleep(5);
-                for (int attempt = 0; ; attempt++) {
-                    try {
-                        file.close();
-                        break;
-                    } catch (IllegalStateException heldByAWriter) {
-                        assertTrue(attempt < 10_000, "the writers never let go: " + heldByAWriter);
-                        Thread.yield(); // refused, and the mapping is back: try again
+                try {
+                    Waits.await(started, "the three faulters' start");
+                    Thread.sleep(5);
+                    // tried until the shared bound, not a count of tries: a writer a loaded machine holds off while it
+                    // pins a page refuses as many closes as there are tries meanwhile
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
+                    while (true) {
+                        try {
+                            file.close();
+                            break;
+                        } catch (IllegalStateException heldByAWriter) {
+                            assertTrue(System.nanoTime() - deadline < 0, "the writers never let go within "
+                                + Waits.BOUND_SECONDS + " s (ratatosk.test.wait_s): " + heldByAWriter);
+                            Thread.yield(); // refused, and the mapping is back: try again
+                        }
                     }
+                } finally {
+                    stop.set(true); // a failed round leaves no writer running through the tests after it
+                    pool.shutdown();
                 }
-                stop.set(true);
                 for (Future<?> f : faulters) {
-                    f.get(30, TimeUnit.SECONDS);
+                    f.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 }
-                pool.shutdown();
                 assertEquals(0, framesBoundTo(cache, fileId), "round " + round + ": a fault bound a frame to the unmapped file");
             }
         }

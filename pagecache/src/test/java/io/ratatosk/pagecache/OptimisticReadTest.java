@@ -159,10 +159,13 @@ class OptimisticReadTest {
                     return null;
                 }));
             }
-            Thread.sleep(2_000);
+            Thread.sleep(2_000); // how long they race at least
+            // and on until a read validated under an eviction, however slow the machine (or until a run ended: failed)
+            Waits.until(() -> validated.get() > 0 && cache.stats().evictions() > 0
+                || runs.stream().anyMatch(Future::isDone), "a validated read, and an eviction under the reads");
             stop.set(true);
             for (Future<?> run : runs) {
-                run.get(30, TimeUnit.SECONDS);
+                run.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
         } finally {
             stop.set(true);

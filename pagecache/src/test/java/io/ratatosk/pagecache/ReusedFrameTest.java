@@ -67,11 +67,7 @@ class ReusedFrameTest {
                 public void evict(long pageId, long address, boolean dirty) throws IOException {
                     if (holdNextEviction.compareAndSet(true, false)) {
                         evicting.countDown();
-                        try {
-                            finishEviction.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
+                        Waits.awaitQuietly(finishEviction); // the bound, keeping an interrupt
                     }
                     super.evict(pageId, address, dirty);
                 }
@@ -165,11 +161,11 @@ class ReusedFrameTest {
         awaitWaitingIn(closer.get(), "dropPages"); // its page's entry names the frame being evicted
         finishEviction.countDown();
         Waits.await(pinnedBoth, "the fault's cursor holds the frame");
-        close.get(30, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"
+        close.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS); // was: "cannot close closed.db: page 0 is still held by a write cursor"
         assertTrue(file.mapping().isClosed(), "unmapped");
         release.countDown();
-        fault.get(30, TimeUnit.SECONDS);
-        pinning.get(30, TimeUnit.SECONDS); // the first cursor's task: a failure of it is the test's
+        fault.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
+        pinning.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS); // the first cursor's task: a failure of it is the test's
         assertEquals(7, LifecycleTest.read(cache.map(dir.resolve("closed.db"), PAGE), 0));
     }
 
@@ -236,9 +232,9 @@ class ReusedFrameTest {
         assertEquals(3, file.getLastPageId());
         assertEquals(4L * PAGE, Files.size(path), "the file reaches the last page the cache says it has");
         release.countDown();
-        pinning.get(30, TimeUnit.SECONDS);
+        pinning.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
         for (Future<?> fault : faults) {
-            fault.get(30, TimeUnit.SECONDS);
+            fault.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
         }
     }
 }

@@ -701,11 +701,7 @@ class TruncateTest {
                 public int read(long pageId, long address) throws IOException {
                     if (holdNextRead.compareAndSet(true, false)) {
                         readHeld.countDown();
-                        try {
-                            releaseRead.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
+                        Waits.awaitQuietly(releaseRead); // the bound, keeping an interrupt
                     }
                     return super.read(pageId, address);
                 }
@@ -722,7 +718,7 @@ class TruncateTest {
                     return r.next();
                 }
             });
-            assertTrue(readHeld.await(30, TimeUnit.SECONDS));
+            Waits.await(readHeld, "the read of page 3 held in the swapper");
             Future<?> truncate = pool.submit(() -> {
                 mapped.truncate(10);
                 return null;
@@ -751,10 +747,9 @@ class TruncateTest {
                 return Arrays.stream(writer.getStackTrace()).anyMatch(f -> f.getMethodName().equals("enterGate"));
             }, "the cursor waits at the closed gate", writer);
             releaseRead.countDown();
-            assertTrue(read.get(30, TimeUnit.SECONDS));
-            truncate.get(30, TimeUnit.SECONDS);
-            writer.join(TimeUnit.SECONDS.toMillis(30));
-            assertFalse(writer.isAlive());
+            assertTrue(read.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS));
+            truncate.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
+            Waits.join(writer, "the cursor waiting at the gate, once the truncate is done");
             if (failed[0] != null) {
                 throw new AssertionError("the cursor failed", failed[0]);
             }

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -211,12 +212,12 @@ class NvmCursorMisuseTest {
                     assertTrue(w.next());
                     NvmCursorModelTest.writePattern(w, page, 3);
                     return null;
-                }).get(30, TimeUnit.SECONDS);
+                }).get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 w.close();
-                PageCursor r = other.submit(() -> file.io(page, PagedFile.PF_SHARED_READ_LOCK)).get(30, TimeUnit.SECONDS);
+                PageCursor r = other.submit(() -> file.io(page, PagedFile.PF_SHARED_READ_LOCK)).get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 assertTrue(r.next());
                 assertEquals(NvmCursorModelTest.content(page, 3), NvmCursorModelTest.readPattern(r, new long[PAGE / 8]));
-                other.submit(r::close).get(30, TimeUnit.SECONDS);
+                other.submit(r::close).get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
         } finally {
             other.shutdownNow();

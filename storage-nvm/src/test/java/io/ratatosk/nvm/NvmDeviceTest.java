@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import io.ratatosk.pagecache.Waits;
 
 import org.junit.jupiter.api.Test;
 
@@ -182,8 +183,8 @@ class NvmDeviceTest {
                 long start = System.nanoTime();
                 Future<?> fa = pool.submit(() -> writeRepeatedly(device, 0, a, 5));
                 Future<?> fb = pool.submit(() -> writeRepeatedly(device, 1, b, 5));
-                fa.get();
-                fb.get();
+                fa.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS); // a request never woken: fail, not hang
+                fb.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 long wall = System.nanoTime() - start;
                 assertTrue(wall >= 20_000_000, "wall " + wall);
                 assertTrue(device.stats().queueWaitNanos() > 0);
@@ -357,10 +358,6 @@ class NvmDeviceTest {
     }
 
     private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (thread.getState() != state) {
-            assertTrue(System.nanoTime() < deadline, thread + " never reached " + state);
-            Thread.sleep(1);
-        }
+        Waits.until(() -> thread.getState() == state, thread + " reached " + state, thread);
     }
 }

@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,11 +105,7 @@ class NvmFlushDurabilityTest {
                         long q = blockOn[0];
                         if (q >= startPageId && q < startPageId + count && Thread.currentThread().getName().equals("flusher")) {
                             flushWriting.countDown();
-                            try {
-                                release.await(60, TimeUnit.SECONDS);
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
+                            Waits.awaitQuietly(release); // the bound, keeping an interrupt
                         }
                     }
                 };
@@ -169,13 +166,13 @@ class NvmFlushDurabilityTest {
                     file.flush();
                     return null;
                 });
-                assertTrue(flushWriting.await(30, TimeUnit.SECONDS), "the flush writes Q");
+                Waits.await(flushWriting, "the flush writes Q");
                 // The flush has passed P (clean in its frame) and counts on P's dirty NVM copy.
                 NvmCursorModelTest.writePage(file, p, 2);
                 tier.device().failNextWrites(1);
                 assertThrows(IOException.class, () -> NvmCursorModelTest.readPage(file, r), "evicting P over its NVM copy failed");
                 release.countDown();
-                flush.get(30, TimeUnit.SECONDS);
+                flush.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
 
                 long after = inFile(path, p);
                 assertTrue(after == NvmCursorModelTest.content(p, 1) || after == NvmCursorModelTest.content(p, 2),

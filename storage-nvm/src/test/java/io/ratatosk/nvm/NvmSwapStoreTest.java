@@ -149,7 +149,7 @@ class NvmSwapStoreTest {
                 }));
             }
             for (Future<?> f : done) {
-                f.get(30, TimeUnit.SECONDS);
+                f.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
         } finally {
             stop(pool);

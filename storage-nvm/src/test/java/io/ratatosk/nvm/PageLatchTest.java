@@ -109,17 +109,12 @@ class PageLatchTest {
         waiter.start();
         // The second's hold starts once the waiter parked: one that a loaded machine held off until the latch was free
         // took it without a park (and failed the count of its parks)
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (latch.registeredParks() == 0) {
-            assertTrue(System.nanoTime() - deadline < 0, "the waiter never parked in a slot");
-            Thread.sleep(1);
-        }
+        Waits.until(() -> latch.registeredParks() > 0, "the waiter parked in a slot", waiter);
         long begin = System.nanoTime();
         Thread.sleep(1000); // the holder keeps the latch a second
         latch.unlock();
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
-        waiter.join(TimeUnit.MINUTES.toMillis(1));
-        assertFalse(waiter.isAlive(), "the waiter was never woken");
+        Waits.join(waiter, "the waiter woken by the unlock");
         assertTrue(interruptKept[0], "the interrupt is kept");
         // Parked until the unlock wakes it, each park up to the bound: about heldMillis / bound parks. With the interrupt
         // left set, every park returns at once (hundreds of thousands in this second). Counted in parks, not CPU time:
@@ -153,13 +148,14 @@ class PageLatchTest {
         }
         Waits.await(waiting, "the waiters started");
         long begin = System.nanoTime();
-        Thread.sleep(2000);
+        // All 16 end up waiting on the held latch, so 8 at least without a slot: waited for, not given a fixed time.
+        Waits.until(() -> latch.beyondSlotsWaits() > 0, "a waiter beyond the 8 slots waited");
+        Thread.sleep(2000); // held on: a waiter that polled instead of waiting would now have looked far too often
         assertEquals(0, acquired.get(), "the latch is held");
         latch.unlock();
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
         for (Thread t : threads) {
-            t.join(TimeUnit.MINUTES.toMillis(1));
-            assertFalse(t.isAlive(), "a waiter was never woken");
+            Waits.join(t, "a waiter woken by the unlocks");
         }
         assertEquals(waiters, acquired.get());
         // Waiting up to the bound each time, a waiter without a slot looks about heldMillis / bound times; polling every

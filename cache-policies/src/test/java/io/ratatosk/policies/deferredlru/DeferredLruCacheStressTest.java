@@ -1,15 +1,14 @@
 package io.ratatosk.policies.deferredlru;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import io.ratatosk.policies.Waits;
 import org.junit.jupiter.api.Test;
 
 class DeferredLruCacheStressTest {
@@ -65,8 +64,7 @@ class DeferredLruCacheStressTest {
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join(TimeUnit.SECONDS.toMillis(30));
-            assertFalse(worker.isAlive(), "a thread still waits for an entry");
+            Waits.join(worker, "a worker's end (a thread still waits for an entry?)");
         }
         assertNull(failure.get(), () -> "capacity " + capacity + ": " + failure.get());
         assertEquals(0, oversize.get());

@@ -13,13 +13,13 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.pagecache.SwapperFactories;
+import io.ratatosk.pagecache.Waits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The fault injector's record of a mapping's forces ({@link FaultInjector.Forces}), which the model's checks of the
  * sticky failed force read: what it says at each step of a close must be what the cache does at that step.
  */
-@Timeout(30)
+/** A whole test: twice the shared bound of one wait, so that a wait that runs out names what it waited for first. */
+@Timeout(LifecycleRegressionTest.HANG_LIMIT_SECONDS)
 class FaultInjectorTest {
     private static final int PAGE = 4096;
 
@@ -52,7 +53,7 @@ class FaultInjectorTest {
                 @Override
                 public void close() throws IOException {
                     swapperClosing.countDown();
-                    awaitQuietly(letClose);
+                    Waits.awaitQuietly(letClose);
                     super.close();
                 }
             });
@@ -80,12 +81,12 @@ class FaultInjectorTest {
             closer.start();
             Thread closedBy;
             try {
-                assertTrue(swapperClosing.await(20, TimeUnit.SECONDS), "the close reached the swapper's close");
+                Waits.await(swapperClosing, "the close reached the swapper's close", closer);
                 assertThrows(IllegalStateException.class, () -> pf.io(0, PagedFile.PF_SHARED_READ_LOCK), "unmapped by now");
                 closedBy = forces.closedBy();
             } finally {
                 letClose.countDown(); // before the cache's close, which waits for the closer's
-                closer.join();
+                Waits.join(closer, "the closer's end");
             }
             assertSame(closer, closedBy, "the record of a mapping whose unmap a flushAndForce can see as done");
         }
@@ -112,7 +113,7 @@ class FaultInjectorTest {
                     } catch (IOException e) {
                         if (Thread.currentThread() == failing.get()) {
                             failed.countDown(); // on its way up to the cache, which does not have it yet
-                            awaitQuietly(letThrow);
+                            Waits.awaitQuietly(letThrow);
                         }
                         throw e;
                     }
@@ -146,23 +147,21 @@ class FaultInjectorTest {
             flusher.start();
             FaultInjector.Forces forces;
             try {
-                assertTrue(failed.await(20, TimeUnit.SECONDS), "the flusher's force failed");
+                Waits.await(failed, "the flusher's force failed", flusher);
                 injector.disable();
                 forces = injector.forcesOf("f");
                 assertTrue(forces.anyForceFailed());
                 assertFalse(forces.forceFailed(), "a failure the cache does not have yet");
                 // Writes the page, then waits to force behind the failing force, whose failure it reports once that is done.
                 second.start();
-                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-                while (second.getState() != Thread.State.BLOCKED && second.isAlive() && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(1);
-                }
+                Waits.until(() -> second.getState() == Thread.State.BLOCKED || !second.isAlive(),
+                    "the second flush waiting to force behind the failing one", second);
                 assertFalse(forces.forceFailed(), "a failure the cache does not have yet, while another flush waits to force");
             } finally {
                 letThrow.countDown();
-                flusher.join();
+                Waits.join(flusher, "the flusher's end");
                 if (second.getState() != Thread.State.NEW) {
-                    second.join();
+                    Waits.join(second, "the second flusher's end");
                 }
             }
             assertTrue(flushed.get() instanceof IOException, "the flusher's flush failed: " + flushed.get());
@@ -197,14 +196,6 @@ class FaultInjectorTest {
 
     private static boolean declares(Class<?> type, String method) {
         return Arrays.stream(type.getDeclaredMethods()).anyMatch(m -> m.getName().equals(method));
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static PageCacheConfig config() {

@@ -288,7 +288,7 @@ class LifecycleRegressionTest {
             });
             mapper.setDaemon(true);
             mapper.start();
-            started.await();
+            Waits.await(started, "the mapper's start", mapper);
             for (int spin = (round * 7919) % 2000; spin > 0; spin--) {
                 Thread.onSpinWait();
             }
@@ -365,7 +365,7 @@ class LifecycleRegressionTest {
             });
             writer.setDaemon(true);
             writer.start();
-            running.await();
+            Waits.await(running, "the writer's first pages", writer);
             while (true) {
                 try {
                     fileA.close();
@@ -374,7 +374,7 @@ class LifecycleRegressionTest {
                     Thread.yield(); // the writer holds a page right now; try again
                 }
             }
-            writer.join();
+            Waits.join(writer, "the writer's end: its cursor stopped by the unmap");
             swappers.readDelayNanos = 0;
             if (writerFailure.get() != null) {
                 throw new AssertionError("the writer racing unmap failed with " + writerFailure.get(), writerFailure.get());

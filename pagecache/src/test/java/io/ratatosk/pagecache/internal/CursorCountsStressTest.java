@@ -1,14 +1,12 @@
 package io.ratatosk.pagecache.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.ratatosk.pagecache.Waits;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -72,8 +70,7 @@ class CursorCountsStressTest {
         start.countDown();
         try {
             for (Thread worker : workers) {
-                worker.join(TimeUnit.SECONDS.toMillis(30));
-                assertFalse(worker.isAlive());
+                Waits.join(worker, "a worker's end");
             }
         } finally {
             done.set(true);

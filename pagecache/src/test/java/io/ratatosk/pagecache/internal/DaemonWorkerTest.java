@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.ratatosk.pagecache.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,9 +56,9 @@ class DaemonWorkerTest {
         FailingOnce worker = new FailingOnce();
         worker.start();
         try {
-            // A worker that stopped never takes them: a minute, not 5 s, for a loaded machine's slow but live one
-            assertTrue(worker.stepsAfterFailure.await(1, TimeUnit.MINUTES),
-                "the worker stopped after its handler threw: " + worker.steps.get() + " step(s)");
+            // A worker that stopped never takes them: the shared bound, not 5 s, for a loaded machine's slow but live one
+            Waits.await(worker.stepsAfterFailure, "three steps after the one whose handler threw (the worker stopped?)",
+                Waits.threadNamed("daemon-worker-test"));
         } finally {
             worker.shutdown();
         }
@@ -91,9 +92,7 @@ class DaemonWorkerTest {
         Sleeper worker = new Sleeper();
         worker.start();
         try {
-            while (worker.thread == null) {
-                Thread.onSpinWait();
-            }
+            Waits.until(() -> worker.thread != null, "the worker's first step", Waits.threadNamed("daemon-worker-test-sleeper"));
             worker.thread.interrupt();
             Thread.sleep(20); // the interrupt reaches the park under way
             int before = worker.steps.get();
@@ -137,11 +136,8 @@ class DaemonWorkerTest {
             // Until the worker has tried 5 times, however long a loaded machine makes that take (it once had to within a
             // fixed 500 ms); a report is due at the first failure and then once per period, so the count the elapsed time
             // allows is checked, not a bare 1
-            long deadline = start + TimeUnit.MINUTES.toNanos(1);
-            while (steps.get() < 5) {
-                assertTrue(System.nanoTime() - deadline < 0, "the worker stopped trying: " + steps.get() + " steps in a minute");
-                Thread.sleep(1);
-            }
+            Waits.until(() -> steps.get() >= 5, "5 tries of the failing step (the worker stopped trying?)",
+                Waits.threadNamed("daemon-worker-test-failing"));
             int tried = steps.get();
             int reported = reports.get(); // after the steps: each step's report comes before the next step
             long nanos = System.nanoTime() - start;

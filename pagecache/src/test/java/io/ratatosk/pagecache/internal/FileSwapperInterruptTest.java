@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import io.ratatosk.pagecache.Waits;
 import org.agrona.UnsafeAccess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -174,10 +175,10 @@ class FileSwapperInterruptTest {
         RecordingOpener opener = mode.opener();
         long memory = UNSAFE.allocateMemory((long) threads * PAGE);
         AtomicLong interrupts = new AtomicLong();
+        CountDownLatch finished = new CountDownLatch(threads);
         try (FileSwapper swapper = new FileSwapper(dir.resolve("busy.db"), PAGE, true, true, opener)) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
             AtomicBoolean done = new AtomicBoolean();
-            CountDownLatch finished = new CountDownLatch(threads);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
@@ -214,9 +215,12 @@ class FileSwapperInterruptTest {
             }, "interrupter");
             workers.forEach(Thread::start);
             interrupter.start();
-            finished.await();
-            done.set(true);
-            interrupter.join();
+            try {
+                Waits.await(finished, "the " + threads + " threads' rounds under interrupts (" + mode + ")");
+            } finally {
+                done.set(true);
+            }
+            Waits.join(interrupter, "the interrupter's end");
             if (failure.get() != null) {
                 throw new AssertionError("an operation failed under interrupts (" + mode + ")", failure.get());
             }
@@ -225,7 +229,9 @@ class FileSwapperInterruptTest {
             }
             forceUnlessReopenedOverWrites(swapper, mode); // what close would force: it fails the same way
         } finally {
-            UNSAFE.freeMemory(memory);
+            if (finished.getCount() == 0) { // else a hung thread may still write there: leaked, never freed under it
+                UNSAFE.freeMemory(memory);
+            }
         }
         assertTrue(interrupts.get() > 0);
         if (mode == Channel.UNINTERRUPTIBLE) {
