@@ -83,7 +83,10 @@ class LdbcWorkloadTest {
         assertTrue(!queries.equals(take(new OperationStream(params, FIXED, 1, 1), 2000)), "threads differ");
     }
 
-    /** The types that a warm-up too short to finish the first round ran are measured too: the measured phase restarts it. */
+    /**
+     * The types that a warm-up too short to finish the first round ran are measured too: the measured phase finishes
+     * the round, then wraps around to them, so a short run still runs every type and its measured phase too.
+     */
     @Test
     void aMeasuredPhaseAfterAShortWarmUpRunsEveryComplexReadFirst() throws IOException {
         SubstitutionParameters params = SubstitutionParameters.load(LdbcDataSource.sample());
@@ -100,7 +103,12 @@ class LdbcWorkloadTest {
         stream.startRound();
         List<QueryType> measured = take(stream, 2000).stream().map(Query::type).filter(QueryType::isComplex)
             .limit(QueryType.COMPLEX.size()).toList();
-        assertEquals(QueryType.COMPLEX, measured);
+        List<QueryType> expected = new ArrayList<>(QueryType.COMPLEX.subList(5, QueryType.COMPLEX.size()));
+        expected.addAll(QueryType.COMPLEX.subList(0, 5));
+        assertEquals(expected, measured);
+        stream.startRound(); // a round already finished starts at IC1 again
+        assertEquals(QueryType.COMPLEX, take(stream, 2000).stream().map(Query::type).filter(QueryType::isComplex)
+            .limit(QueryType.COMPLEX.size()).toList());
     }
 
     @Test

@@ -51,7 +51,10 @@ public final class OperationStream {
     private final ArrayDeque<QueryType> pending = new ArrayDeque<>();
     private final IdPool persons = new IdPool(POOL_SIZE);
     private final IdPool messages = new IdPool(POOL_SIZE);
+    /** Complex reads issued since the round began (it is IC1-IC14 in turn, from {@link #roundStart}). */
     private long complexIssued;
+    /** The index into {@link QueryType#COMPLEX} that the current round began at. */
+    private int roundStart;
     private double walkProbability;
     private long stepPerson;
     private long stepMessage;
@@ -68,10 +71,13 @@ public final class OperationStream {
 
     /**
      * The next fourteen complex reads are IC1-IC14 in turn, then the draws by frequency go on. A round still under
-     * way (a warm-up too short to finish it) starts over too: finishing it left the types the warm-up ran out of the
-     * measured phase.
+     * way (a warm-up too short to finish it) goes on first and then wraps around to the types it already ran: finishing
+     * it alone left those types out of the measured phase, and starting it over left the round's last types out of a
+     * short run altogether.
      */
     public void startRound() {
+        roundStart = complexIssued < QueryType.COMPLEX.size()
+            ? (int) ((roundStart + complexIssued) % QueryType.COMPLEX.size()) : 0;
         complexIssued = 0;
     }
 
@@ -108,7 +114,7 @@ public final class OperationStream {
     private Query nextComplex() {
         int i;
         if (complexIssued < QueryType.COMPLEX.size()) {
-            i = (int) complexIssued;
+            i = (int) ((roundStart + complexIssued) % QueryType.COMPLEX.size());
         } else {
             double total = 0;
             for (double w : WEIGHTS) {
