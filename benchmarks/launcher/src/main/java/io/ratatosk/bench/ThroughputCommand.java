@@ -56,6 +56,8 @@ public final class ThroughputCommand implements Callable<Integer> {
     private static final long ZIPF_BYTES_PER_FRAME = (long) FILE_FACTOR * Double.BYTES;
     /** The longest timed run: a day. */
     private static final double MAX_SECONDS = 86_400;
+    /** Repetitions at most: each keeps its result, and 2147483647 died of an OutOfMemoryError allocating them. */
+    static final int MAX_RUNS = 10_000;
     /** Page numbers drawn per thread, read round and round: a power of two. */
     private static final int ORDER_LENGTH = 1 << 20;
     /** The bytes of one thread's page numbers. */
@@ -176,8 +178,8 @@ public final class ThroughputCommand implements Callable<Integer> {
         if (!(seconds > 0 && seconds <= MAX_SECONDS)) { // 1e300 slept for Long.MAX_VALUE ms: the run never ended
             wrong.add("--seconds must be above 0 and at most " + (long) MAX_SECONDS + " (a day): " + seconds);
         }
-        if (runs < 1) {
-            wrong.add("--runs must be at least 1: " + runs);
+        if (runs < 1 || runs > MAX_RUNS) {
+            wrong.add("--runs must be from 1 to " + MAX_RUNS + ": " + runs);
         }
         warmupSeconds = warmup.equals("quiet") ? Double.NaN : parseOr(warmup, -1);
         if (!warmup.equals("quiet") && !(warmupSeconds >= 0 && warmupSeconds <= 3600)) {

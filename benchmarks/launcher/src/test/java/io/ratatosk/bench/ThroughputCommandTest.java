@@ -53,7 +53,7 @@ class ThroughputCommandTest {
         StringWriter err = new StringWriter();
         assertEquals(2, throughput(err, "--threads", "1,0", "--frames", "1", "--seconds", "0", "--runs", "0", "--warmup", "soon"));
         for (String expected : new String[] {"--threads must be from 1 to 4096: [1, 0]", "--frames must be from 2 to 268435455",
-            "--seconds must be above 0 and at most 86400 (a day): 0.0", "--runs must be at least 1: 0", "--warmup must be quiet or seconds from 0 to 3600: 'soon' is not a decimal number"}) {
+            "--seconds must be above 0 and at most 86400 (a day): 0.0", "--runs must be from 1 to 10000: 0", "--warmup must be quiet or seconds from 0 to 3600: 'soon' is not a decimal number"}) {
             assertTrue(err.toString().contains(expected), err.toString());
         }
         err = new StringWriter();
@@ -159,6 +159,17 @@ class ThroughputCommandTest {
         assertEquals(2, run.status(), run.out() + err);
         assertTrue(err.toString().contains("--threads names a thread count twice: [1, 2, 1]; each count runs once (repeat"
             + " runs with --runs)"), err.toString());
+        assertEquals("", run.out(), "nothing measured");
+    }
+
+    /** --runs had no upper bound: 2147483647 died of an OutOfMemoryError allocating its results, a stack trace. */
+    @Test
+    void runsAboveTheLimitAreAUsageErrorNamingTheLimit() {
+        StringWriter err = new StringWriter();
+        BenchRun.Output run = BenchRun.run(err, "throughput", "--policies", "clock", "--threads", "1", "--frames", "64",
+            "--seconds", "0.05", "--warmup", "0", "--runs", "2147483647");
+        assertEquals(2, run.status(), run.out() + err);
+        assertTrue(err.toString().contains("--runs must be from 1 to 10000: 2147483647"), err.toString());
         assertEquals("", run.out(), "nothing measured");
     }
 

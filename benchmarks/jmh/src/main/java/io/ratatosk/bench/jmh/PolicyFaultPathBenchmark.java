@@ -1,6 +1,7 @@
 package io.ratatosk.bench.jmh;
 
 import java.io.IOException;
+import java.util.Locale;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -47,7 +48,8 @@ public class PolicyFaultPathBenchmark extends PageBenchmark {
         workload = Workload.open(CacheSide.RATATOSK, 4L * frames, frames, policy, true, 0);
         if (Boolean.parseBoolean(System.getProperty(WARM_UP_UNTIL_QUIET, "true"))) {
             CompilerWarmUp.Result warm = workload.warmUpUntilCompilerQuiet(PageIds.ZIPF);
-            System.out.printf("# %s: %,d reads before JMH's warm-up, %d ms, %s%n", policy, warm.operations(), warm.millis(),
+            // in Locale.ROOT as every tool's numbers: "1,234,567", not "1.234.567" under de_DE
+            System.out.printf(Locale.ROOT, "# %s: %,d reads before JMH's warm-up, %d ms, %s%n", policy, warm.operations(), warm.millis(),
                 warm.quiet() ? "until the compiler was quiet" : "the compiler still busy at the limit");
         }
     }

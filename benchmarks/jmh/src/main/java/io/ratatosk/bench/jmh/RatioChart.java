@@ -69,6 +69,7 @@ final class RatioChart {
             .title("Throughput per CPU second (NVM tiers: wall clock), ours / reference (same run); bars: 99.9% error")
             .xAxisTitle("benchmark, parameters, reference").yAxisTitle("ratio").build();
         CategoryStyler styler = chart.getStyler();
+        styler.setLocale(Locale.ROOT); // ticks "1.5", as the ratio table; not "1,5" under de_DE
         styler.setLegendPosition(Styler.LegendPosition.InsideNW);
         styler.setXAxisLabelRotation(60);
         styler.setYAxisMin(0.0);

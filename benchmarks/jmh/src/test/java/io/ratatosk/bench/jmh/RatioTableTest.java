@@ -749,4 +749,17 @@ class RatioTableTest {
         assertTrue(thrown[0].getMessage().contains("before"), thrown[0].getMessage());
         FailedCleanUpTest.assertCleanUpFailureFor(thrown[0], appendOnly.resolve("new"));
     }
+
+    /** The chart drew its ratio ticks in the default locale: "1,5" under de_DE, beside a table that says "1.50". */
+    @Test
+    void theChartFormatsItsTicksTheSameInEveryLocale() throws IOException {
+        RatioTable table = RatioTable.of(JmhResult.read(sample()));
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            assertEquals(Locale.ROOT, RatioChart.build(table).getStyler().getLocale());
+        } finally {
+            Locale.setDefault(before);
+        }
+    }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -114,10 +115,10 @@ public final class DemoCommand implements Callable<Integer> {
         try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             long pages = (long) base.frames() * fileFactor;
             DiskSpace.require(dir, DiskSpace.bytes(pages, PAGE), "--cache " + cache + " x --file-factor " + fileFactor);
-            System.err.printf("demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
+            System.err.printf(Locale.ROOT, "demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
                 pages, pages * PAGE >> 20, path, fileFactor, cache);
             write(base, path, pages);
-            out.printf("%-26s %10s %9s %10s %10s %12s %12s %12s%n",
+            out.printf(Locale.ROOT, "%-26s %10s %9s %10s %10s %12s %12s %12s%n",
                 "policy", "ops/s", "hit%", "faults", "evictions", "background", "cooperative", "writes");
             long writes = 0; // page writes of every policy's run, each adding 1 to its page's version
             for (Map.Entry<String, PageCacheConfig> e : configs.entrySet()) {
@@ -125,7 +126,7 @@ public final class DemoCommand implements Callable<Integer> {
                 Result r = hammer(policy, e.getValue(), path, pages);
                 writes += r.writes;
                 PageCacheStats s = r.stats;
-                out.printf("%-26s %10.0f %8.2f%% %10d %10d %12d %12d %12d%n", policy, r.opsPerSecond,
+                out.printf(Locale.ROOT, "%-26s %10.0f %8.2f%% %10d %10d %12d %12d %12d%n", policy, r.opsPerSecond,
                     100 * s.hitRatio(), s.faults(), s.evictions(), s.backgroundEvictions(), s.cooperativeEvictions(),
                     s.evictionWrites() + s.flushedPages());
             }
@@ -134,7 +135,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + " and ./bench jmh measure)");
             }
             verify(base, path, pages, writes);
-            out.printf("verified: every page holds its last write after close and reopen (%d writes)%n", writes);
+            out.printf(Locale.ROOT, "verified: every page holds its last write after close and reopen (%d writes)%n", writes);
             return 0;
         }
     }

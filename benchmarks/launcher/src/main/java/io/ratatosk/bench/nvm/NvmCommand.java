@@ -142,7 +142,7 @@ public final class NvmCommand implements Callable<Integer> {
         try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             DiskSpace.require(workDir, DiskSpace.bytes(pages, pageSize), "--pages " + pages + " x --page-size " + pageSize);
             NvmRun.createFile(path, pages, pageSize);
-            out.printf("file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
+            out.printf(Locale.ROOT, "file %d pages of %d bytes; frames %d (%.0f%%), NVM %d slots (%.0f%%); policy %s; %d thread(s); seed %d%n",
                 pages, pageSize, frames, 100.0 * frames / pages, slots, 100.0 * slots / pages, policySpec.text(), threads, seed);
             out.flush();
             if (!experiment.equals("write-aware")) {
@@ -248,28 +248,28 @@ public final class NvmCommand implements Callable<Integer> {
 
     private void reads(PrintWriter out, Path path, long frames, long slots) throws Exception {
         long fileLatency = fileLatencyMicros * 1_000;
-        out.printf("%nreads: uniform random page reads; %d warm-up and %d measured operations; file device %d us per page;"
+        out.printf(Locale.ROOT, "%nreads: uniform random page reads; %d warm-up and %d measured operations; file device %d us per page;"
             + " NVM profile %s, latency injected%n", warmup, ops, fileLatencyMicros, profile);
         Result file = NvmRun.run("file only", flags(frames, slots, "file"), fileLatency, path, pages, Mix.RANDOM_READS,
             warmup, ops, threads, seed);
         Result tier = NvmRun.run("nvm " + profile, flags(frames, slots, "nvm"), fileLatency, path, pages, Mix.RANDOM_READS,
             warmup, ops, threads, seed);
-        out.printf("%-14s %10s %9s %7s %8s %10s %10s %10s %12s %12s %12s %9s%n", "config", "ops/s", "wall ms", "hit %",
+        out.printf(Locale.ROOT, "%-14s %10s %9s %7s %8s %10s %10s %10s %12s %12s %12s %9s%n", "config", "ops/s", "wall ms", "hit %",
             "nvm-in %", "file rd", "nvm rd", "nvm wr", "nvm model ms", "nvm inj ms", "file model ms", "energy J");
         for (Result r : List.of(file, tier)) {
             long pins = r.hits() + r.faults();
-            out.printf("%-14s %10.0f %9.1f %7.2f %8.2f %10d %10d %10d %12.1f %12.1f %12.1f %9.4f%n", r.label(),
+            out.printf(Locale.ROOT, "%-14s %10.0f %9.1f %7.2f %8.2f %10d %10d %10d %12.1f %12.1f %12.1f %9.4f%n", r.label(),
                 r.opsPerSecond(), r.wallNanos() / 1e6, 100.0 * r.hits() / pins, 100.0 * r.swapIns() / pins, r.fileReads(),
                 r.nvmReads(), r.nvmWrites(), r.nvmModeledNanos() / 1e6, r.nvmInjectedNanos() / 1e6,
                 r.fileModeledNanos() / 1e6, r.nvmEnergyJoules());
         }
-        out.printf("nvm vs file only: %.2fx the ops/s; modeled device time per op: file only %.1f us, nvm %.1f us"
+        out.printf(Locale.ROOT, "nvm vs file only: %.2fx the ops/s; modeled device time per op: file only %.1f us, nvm %.1f us"
                 + " (file %.1f + nvm %.1f); wall time per op: %.1f us vs %.1f us%n",
             tier.opsPerSecond() / file.opsPerSecond(), file.fileModeledNanos() / 1e3 / file.ops(),
             (tier.fileModeledNanos() + tier.nvmModeledNanos()) / 1e3 / tier.ops(), tier.fileModeledNanos() / 1e3 / tier.ops(),
             tier.nvmModeledNanos() / 1e3 / tier.ops(), file.wallNanos() / 1e3 / file.ops(), tier.wallNanos() / 1e3 / tier.ops());
         long nvmRead = NvmDeviceConfig.from(PageCacheConfig.parse(flags(frames, slots, "nvm"))).readLatencyNanos();
-        out.printf("modeled time of the reads a fault waits for (the evictor writes NVM off that path), per op:"
+        out.printf(Locale.ROOT, "modeled time of the reads a fault waits for (the evictor writes NVM off that path), per op:"
                 + " file only %.1f us, nvm %.1f us (%s)%n", file.faultPathModeledNanos(0) / 1e3 / file.ops(),
             tier.faultPathModeledNanos(nvmRead) / 1e3 / tier.ops(),
             times(file.faultPathModeledNanos(0), tier.faultPathModeledNanos(nvmRead)));
@@ -277,9 +277,9 @@ public final class NvmCommand implements Callable<Integer> {
     }
 
     private void writeAware(PrintWriter out, Path path, long frames, long slots) throws Exception {
-        out.printf("%nwrite-aware: 30%% writes, %d warm-up and %d measured operations per run; latency counted, not injected;"
+        out.printf(Locale.ROOT, "%nwrite-aware: 30%% writes, %d warm-up and %d measured operations per run; latency counted, not injected;"
             + " file device not modeled%n", mixOps, mixOps);
-        out.printf("%-22s %-11s %10s %10s %10s %10s %8s %10s %8s%n", "mix", "write-aware", "misses", "dirty ev",
+        out.printf(Locale.ROOT, "%-22s %-11s %10s %10s %10s %10s %8s %10s %8s%n", "mix", "write-aware", "misses", "dirty ev",
             "nvm writes", "nvm wr/kop", "budget", "skips", "ops/s");
         for (Mix mix : List.of(Mix.WRITES_ON_A_HOT_TENTH, Mix.UNIFORM_WRITES)) {
             List<Result> results = new ArrayList<>();
@@ -289,14 +289,14 @@ public final class NvmCommand implements Callable<Integer> {
                 flags.put("pagecache.nvm.write_aware", String.valueOf(aware));
                 Result r = NvmRun.run(mix.name(), flags, 0, path, pages, mix, mixOps, mixOps, threads, seed);
                 results.add(r);
-                out.printf("%-22s %-11s %10d %10d %10d %10.1f %8d %10d %8.0f%n", mix.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                out.printf(Locale.ROOT, "%-22s %-11s %10d %10d %10d %10.1f %8d %10d %8.0f%n", mix.name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     aware, r.faults(), r.dirtyEvictions(), r.nvmWrites(), r.nvmWrites() * 1000.0 / r.ops(),
                     r.nvmAfter().writeAwareBudget(), r.nvmAfter().dirtySkips() - r.nvmBefore().dirtySkips(), r.opsPerSecond());
                 out.flush();
             }
             Result plain = results.get(0);
             Result aware = results.get(1);
-            out.printf("  write-aware vs plain: NVM writes %+.1f%%, misses %+.1f%%, dirty evictions %+.1f%%%n",
+            out.printf(Locale.ROOT, "  write-aware vs plain: NVM writes %+.1f%%, misses %+.1f%%, dirty evictions %+.1f%%%n",
                 change(plain.nvmWrites(), aware.nvmWrites()), change(plain.faults(), aware.faults()),
                 change(plain.dirtyEvictions(), aware.dirtyEvictions()));
         }

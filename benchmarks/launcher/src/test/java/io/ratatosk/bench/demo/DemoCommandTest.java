@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -178,5 +179,21 @@ class DemoCommandTest {
         DemoCommand.verify(config, file, pages, 2);
         IllegalStateException lost = assertThrows(IllegalStateException.class, () -> DemoCommand.verify(config, file, pages, 3));
         assertEquals("the pages hold 2 writes after reopen, but 3 were made: writes were lost", lost.getMessage());
+    }
+
+    /** Under de_DE the table printed "93,50%" where every other tool prints "93.50%": a script read nonsense. */
+    @Test
+    void numbersArePrintedTheSameInEveryLocale() {
+        Locale before = Locale.getDefault();
+        BenchRun.Output run;
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            run = BenchRun.run(err, "demo", "--policies", "muninn", "--cache", "256k", "--file-factor", "2",
+                "--threads", "2", "--seconds", "0.05");
+        } finally {
+            Locale.setDefault(before);
+        }
+        assertEquals(0, run.status(), run.out() + err);
+        assertTrue(Pattern.compile("muninn +\\d+ +\\d+\\.\\d\\d%").matcher(run.out()).find(), run.out());
     }
 }

@@ -3,6 +3,7 @@ package io.ratatosk.bench.ldbc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -1074,5 +1075,19 @@ class LdbcCommandTest {
         java.util.regex.Matcher b = steady.matcher(second);
         assertTrue(a.find() && b.find(), first + second);
         assertEquals(a.group(1), b.group(1), first + second);
+    }
+
+    /**
+     * The run's own folder that could not be made was said with the exception's message, the bare path for an
+     * AccessDeniedException, and the OS's words beside the path again for a file on its path: now in words, as
+     * OutputFile.createFolder says it (root passes every permission check, so a file in the way stands in).
+     */
+    @Test
+    void aRunFolderThatCannotBeMadeSaysWhy() throws IOException {
+        Path file = Files.writeString(dir.resolve("outs"), "a file, not a folder");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> LdbcCommand.freshFolder(file, "2026-12-01T05-30-00"));
+        assertEquals("--out: cannot create the folder " + file.resolve("2026-12-01T05-30-00")
+            + ": a folder on its path is a file", e.getMessage());
     }
 }

@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -182,5 +184,22 @@ class NvmCommandTest {
             "--ops", "10", "--warmup", "0", "--file-latency-us", "0"), err.toString());
         assertFalse(out.toString().contains("NaN"), out.toString());
         assertTrue(out.toString().contains("(no ratio: file only modeled no time)"), out.toString());
+    }
+
+    /** Under de_DE the tables printed "93,50" and "1,23x" where every other tool prints "93.50": a script read nonsense. */
+    @Test
+    void numbersArePrintedTheSameInEveryLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            assertEquals(0, bench("nvm", "--pages", "400", "--page-size", "4096", "--file-latency-us", "20", "--warmup",
+                "100", "--ops", "300", "--mix-ops", "1000", "--dir", dir.toString()), err.toString());
+        } finally {
+            Locale.setDefault(before);
+        }
+        String text = out.toString();
+        assertTrue(Pattern.compile("nvm vs file only: \\d+\\.\\d\\dx the ops/s").matcher(text).find(), text);
+        assertTrue(Pattern.compile("write-aware vs plain: NVM writes [+-]\\d+\\.\\d%").matcher(text).find(), text);
+        assertFalse(Pattern.compile("\\d,\\d").matcher(text).find(), "a decimal comma: " + text);
     }
 }

@@ -327,7 +327,8 @@ public final class LdbcCommand implements Callable<Integer> {
             } catch (FileAlreadyExistsException e) {
                 // another run's: the next name
             } catch (IOException e) {
-                throw new IllegalArgumentException("--out: cannot create the folder " + dir + ": " + e.getMessage(), e);
+                // said as createFolder says it: an AccessDeniedException's message is the bare path, saying no why
+                throw new IllegalArgumentException("--out: cannot create the folder " + dir + ": " + OutputFile.why(dir, e), e);
             }
         }
     }

@@ -384,7 +384,7 @@ public final class OutputFile {
      * What went wrong with {@code path}, in words: the exception's class says it, its message is often only the path.
      * The path that failed is named where it is another (a folder above).
      */
-    static String why(Path path, IOException e) {
+    public static String why(Path path, IOException e) {
         String failed = e instanceof FileSystemException f && f.getFile() != null ? f.getFile() : path.toString();
         String where = failed.equals(path.toString()) ? "" : failed + ": ";
         if (e instanceof NoSuchFileException) {

@@ -1,6 +1,7 @@
 package io.ratatosk.bench.sim;
 
 import java.io.PrintStream;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -10,7 +11,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * Progress on stderr. On a terminal, a progress bar per long trace (requests replayed over all
  * runs); otherwise plain lines: one when a trace starts and ends, and one per finished run on long
- * traces. Quiet prints nothing. Called from the replay threads.
+ * traces. Quiet prints nothing. Called from the replay threads. Numbers in Locale.ROOT, as every tool's (no
+ * decimal comma under de_DE for a script reading the lines).
  */
 public final class SimulationProgress {
     /** Traces with at least this many requests times runs get a bar or per-run lines. */
@@ -44,7 +46,7 @@ public final class SimulationProgress {
 
     public void traceLoaded(Trace trace, long millis) {
         if (!quiet && !terminal) {
-            err.printf("sim: loaded %s: %,d requests, %,d distinct keys in %.1f s%n", trace.name(), trace.requests(),
+            err.printf(Locale.ROOT, "sim: loaded %s: %,d requests, %,d distinct keys in %.1f s%n", trace.name(), trace.requests(),
                 trace.distinct(), millis / 1000.0);
         }
     }
@@ -62,7 +64,7 @@ public final class SimulationProgress {
                 .setStyle(ProgressBarStyle.ASCII).setUnit("M req", 1_000_000).setUpdateIntervalMillis(500)
                 .setConsumer(new ConsoleProgressBarConsumer(err)).build();
         } else {
-            err.printf("sim: %s: %d runs (%,d requests each)%n", trace.name(), runCount, trace.requests());
+            err.printf(Locale.ROOT, "sim: %s: %d runs (%,d requests each)%n", trace.name(), runCount, trace.requests());
         }
     }
 
@@ -92,7 +94,7 @@ public final class SimulationProgress {
     void runFinished(Trace trace, String policy, int size, long millis) {
         int done = finishedRuns.incrementAndGet();
         if (!quiet && !terminal && longTrace) {
-            err.printf("sim: %s: %s at %d done in %.1f s (%d/%d)%n", trace.name(), policy, size, millis / 1000.0,
+            err.printf(Locale.ROOT, "sim: %s: %s at %d done in %.1f s (%d/%d)%n", trace.name(), policy, size, millis / 1000.0,
                 done, runs);
         }
     }
@@ -100,7 +102,7 @@ public final class SimulationProgress {
     void traceFinished(Trace trace, long millis) {
         closeBar();
         if (!quiet && !terminal) {
-            err.printf("sim: %s done in %.1f s%n", trace.name(), millis / 1000.0);
+            err.printf(Locale.ROOT, "sim: %s done in %.1f s%n", trace.name(), millis / 1000.0);
         }
     }
 }

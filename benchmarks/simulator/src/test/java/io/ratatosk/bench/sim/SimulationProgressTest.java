@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -172,5 +173,29 @@ class SimulationProgressTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Under de_DE the lines said "in 1,5 s" and "1.000 requests", unlike the tables after them ("1,000"). */
+    @Test
+    void progressLinesArePrintedTheSameInEveryLocale() {
+        ByteArrayOutputStream lines = new ByteArrayOutputStream();
+        SimulationProgress progress = new SimulationProgress(new PrintStream(lines, true, StandardCharsets.UTF_8),
+            false, false, 1);
+        Trace trace = Trace.of("t", LongStream.range(0, 1_000).toArray());
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.GERMANY);
+            progress.traceLoaded(trace, 1_500);
+            progress.traceStarted(trace, 1);
+            progress.runFinished(trace, "p", 2, 2_500);
+            progress.traceFinished(trace, 3_500);
+        } finally {
+            Locale.setDefault(before);
+        }
+        String text = lines.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("sim: loaded t: 1,000 requests, 1,000 distinct keys in 1.5 s"), text);
+        assertTrue(text.contains("sim: t: 1 runs (1,000 requests each)"), text);
+        assertTrue(text.contains("sim: t: p at 2 done in 2.5 s (1/1)"), text);
+        assertTrue(text.contains("sim: t done in 3.5 s"), text);
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -35,6 +36,7 @@ final class HitRatioChart {
         CategoryChart chart = new CategoryChartBuilder().width(width).height(560).title(title)
             .xAxisTitle(traces.size() == 1 ? "cache size (entries)" : "trace @ cache size (entries)")
             .yAxisTitle("hit %").build();
+        chart.getStyler().setLocale(Locale.ROOT); // tick labels "12.5", as the tables; not "12,5" under de_DE
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisMax(100.0);

@@ -90,6 +90,7 @@ final class TimelineChart {
         XYChart chart = new XYChartBuilder().width(1100).height(560)
             .title(String.format(Locale.ROOT, "Hit ratio per %,d requests: %s at %,d entries", first.timelineBucket(), t.trace(), size))
             .xAxisTitle("request").yAxisTitle("hit % in the bucket").build();
+        chart.getStyler().setLocale(Locale.ROOT); // ticks "1,000,000" as the title says it; not "1.000.000" under de_DE
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisMax(100.0);

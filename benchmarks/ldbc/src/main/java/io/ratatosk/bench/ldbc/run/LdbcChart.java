@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
@@ -46,6 +47,7 @@ public final class LdbcChart {
         int width = Math.max(900, Math.min(6000, 200 + groups.size() * (policies.size() * 40 + 40)));
         CategoryChart chart = new CategoryChartBuilder().width(width).height(560).title(title)
             .xAxisTitle("cache size").yAxisTitle(yTitle).build();
+        chart.getStyler().setLocale(Locale.ROOT); // ticks "12.5", as summary.json; not "12,5" under de_DE
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setAvailableSpaceFill(0.85);
         if (min != null) {
