@@ -210,7 +210,8 @@ final class MisuseChecks {
         long bad = switch (kind) {
             case 0 -> BAD_FLAGS[rnd.nextInt(BAD_FLAGS.length)];
             case 1, 2 -> -1 - rnd.nextInt(1000);
-            case 3 -> rnd.nextBoolean() ? -rnd.nextInt(5) : ScenarioConfig.CACHE_PAGE_SIZE + 1 + rnd.nextInt(ScenarioConfig.CACHE_PAGE_SIZE);
+            // above the cache's page size, not the files' (frames may be larger than 4 KiB)
+            case 3 -> rnd.nextBoolean() ? -rnd.nextInt(5) : sc.config.cachePageSize() + 1 + rnd.nextInt(sc.config.cachePageSize());
             default -> INVALID_IDS[rnd.nextInt(INVALID_IDS.length)];
         };
         String call = switch (kind) {
