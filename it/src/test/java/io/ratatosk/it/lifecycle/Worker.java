@@ -458,6 +458,9 @@ final class Worker implements Runnable {
                 if (optionRnd.nextInt(8) == 0) {
                     misuse.outOfBoundsWrite(c, ref, id, optionRnd);
                 }
+                if (optionRnd.nextInt(8) == 0) {
+                    misuse.outOfPageRelativeReads(c, ref, id, optionRnd);
+                }
                 expectNext = id + 1;
             }
         } finally {
