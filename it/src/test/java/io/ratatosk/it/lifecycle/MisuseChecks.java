@@ -210,7 +210,8 @@ final class MisuseChecks {
         long bad = switch (kind) {
             case 0 -> BAD_FLAGS[rnd.nextInt(BAD_FLAGS.length)];
             case 1, 2 -> -1 - rnd.nextInt(1000);
-            case 3 -> rnd.nextBoolean() ? -rnd.nextInt(5) : ScenarioConfig.CACHE_PAGE_SIZE + 1 + rnd.nextInt(ScenarioConfig.CACHE_PAGE_SIZE);
+            // above the cache's page size, not the files' (frames may be larger than 4 KiB)
+            case 3 -> rnd.nextBoolean() ? -rnd.nextInt(5) : sc.config.cachePageSize() + 1 + rnd.nextInt(sc.config.cachePageSize());
             default -> INVALID_IDS[rnd.nextInt(INVALID_IDS.length)];
         };
         String call = switch (kind) {
@@ -310,6 +311,61 @@ final class MisuseChecks {
                 throw worker.fail(call + " through a write cursor on page " + id + " of " + ref + " reached out of the page"
                     + " and changed word " + i + " of it from " + Long.toHexString(before[i]) + " to "
                     + Long.toHexString(after[i]) + ": an access outside the page writes nothing", null);
+            }
+        }
+    }
+
+    /**
+     * Relative reads through the write cursor {@code c} on page {@code id} of {@code ref} from a {@code setOffset} outside
+     * the page (negative, at or past its end, or near Integer.MAX_VALUE, where offset + width overflows): setOffset takes
+     * any value, and every read from it must be out of bounds as its absolute form: 0 (getBytes copying nothing), the
+     * bounds flag raised, the offset still advancing by the width. Draws from {@code r}.
+     */
+    void outOfPageRelativeReads(PageCursor c, Ref ref, long id, SplittableRandom r) {
+        int pageSize = ref.file().pageSize;
+        c.checkAndClearBoundsFlag(); // whatever came before
+        int start = switch (r.nextInt(4)) {
+            case 0 -> -97 - r.nextInt(pageSize); // below -(6 reads of up to 16 bytes): never reaching 0
+            case 1 -> pageSize + r.nextInt(pageSize);
+            case 2 -> Integer.MAX_VALUE - r.nextInt(8);
+            default -> Integer.MIN_VALUE + r.nextInt(8);
+        };
+        trace.append("setOffset(").append(start).append(") relative reads out of bounds ");
+        c.setOffset(start);
+        int expected = start;
+        for (int i = 0, reads = 1 + r.nextInt(6); i < reads; i++) {
+            int kind = r.nextInt(5);
+            int width = kind == 4 ? 1 + r.nextInt(16) : 1 << (3 - kind);
+            long got;
+            String call;
+            switch (kind) {
+                case 0 -> { got = c.getLong(); call = "getLong()"; }
+                case 1 -> { got = c.getInt(); call = "getInt()"; }
+                case 2 -> { got = c.getShort(); call = "getShort()"; }
+                case 3 -> { got = c.getByte(); call = "getByte()"; }
+                default -> {
+                    byte[] dst = new byte[width];
+                    Arrays.fill(dst, (byte) 0x5A);
+                    c.getBytes(dst);
+                    got = 0;
+                    for (byte b : dst) {
+                        got |= b != 0x5A ? 1 : 0;
+                    }
+                    call = "getBytes(" + width + " bytes)";
+                }
+            }
+            String where = call + " at offset " + expected + " (after setOffset(" + start + ")) through a write cursor on page "
+                + id + " of " + ref + " (pages of " + pageSize + " bytes)";
+            if (got != 0) {
+                throw worker.fail(where + " read out of the page: returned (or copied) something, not nothing", null);
+            }
+            if (!c.checkAndClearBoundsFlag()) {
+                throw worker.fail(where + " is out of the page but did not raise the bounds flag", null);
+            }
+            expected += width;
+            if (c.getOffset() != expected) {
+                throw worker.fail(where + " left the offset at " + c.getOffset() + ", not " + expected
+                    + ": a relative read advances it by its width, in bounds or not", null);
             }
         }
     }

@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
  * read (so faults are in flight when files and caches close), and, for each
  * cache opened in it, the policy (cycling through every policy {@code pagecache.policy} accepts, one
  * more at each reopen), the frame count (16-64, so pages are evicted all the time; one cache in eight
- * large) and the evictor. In some scenarios most caches put the emulated NVM tier in front of the files
+ * large), the evictor, and the page size of the scenario's caches (frames of 4, 8 or 16 KiB; the files'
+ * pages are up to 4 KiB). In some scenarios most caches put the emulated NVM tier in front of the files
  * ({@code pagecache.swap=nvm}): often fewer slots than frames, so that pages go into NVM and are written
  * back from it all the time, else more, so that faults come back from it; fast device figures, so a
  * scenario takes about as long as without it. The operations flags vary too (flush IOPS limit, profile interval,
@@ -22,11 +23,14 @@ import java.util.SplittableRandom;
  */
 record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageSizes, List<Integer> filePages,
                       int opsPerThread, boolean faulty, int faultsPerTenThousand, boolean slowReads, boolean nvm) {
+    /** The files' largest page size (own files take it); the cache's frames are this or larger ({@link #cachePageSize}). */
     static final int CACHE_PAGE_SIZE = 4096;
+    /** pagecache.page_size of a scenario's caches: 4 KiB in half, else 8 or 16 KiB, so frames are not all 4 KiB. */
+    private static final int[] CACHE_PAGE_SIZES = {4096, 4096, 8192, 16384};
+    /** The memory of a large cache: above malloc's threshold for memory mapped from (and unmapped back to) the OS. */
+    private static final long BIG_MEMORY = 64L << 20;
     static final int MIN_FRAMES = 16;
     static final int MAX_FRAMES = 64;
-    /** 64 MiB of 4k frames: above the size from which malloc always maps memory from the OS and unmaps it when freed. */
-    static final int BIG_FRAMES = 16384;
     /**
      * NVM slots of a cache with the tier: half the time below the frames (16-64), so the tier's clock reclaims
      * slots all the time; else up to a few times the files, so faults are served from NVM.
@@ -54,6 +58,14 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         return new ScenarioConfig(index, seed, threads, pageSizes, pages, ops, faulty, faults, slowReads, nvm);
     }
 
+    /**
+     * The page size of every cache of this scenario, from a draw of its own (so that the seeds of earlier runs draw the
+     * rest as before): frames larger than the files' pages, so a frame's address is not always that of a 4 KiB frame.
+     */
+    int cachePageSize() {
+        return CACHE_PAGE_SIZES[new SplittableRandom(RunSettings.mix(seed, 8000)).nextInt(CACHE_PAGE_SIZES.length)];
+    }
+
     /** The policy of the {@code generation}-th cache opened in this scenario. */
     String policy(int generation) {
         return PolicyRegistry.NAMES.get(Math.floorMod(index + generation, PolicyRegistry.NAMES.size()));
@@ -67,16 +79,16 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
         if (r.nextInt(8) == 0) {
             // now and then a large cache: its memory goes back to the OS when freed, so a read through a
             // cursor that outlived it faults (crashes) instead of reading stale bytes
-            frames = BIG_FRAMES;
+            frames = (int) (BIG_MEMORY / cachePageSize());
         }
         boolean evictor = r.nextBoolean();
         Map<String, String> flags = new HashMap<>(Map.of(
-            "pagecache.memory", Long.toString((long) frames * CACHE_PAGE_SIZE),
-            "pagecache.page_size", Integer.toString(CACHE_PAGE_SIZE),
+            "pagecache.memory", Long.toString((long) frames * cachePageSize()),
+            "pagecache.page_size", Integer.toString(cachePageSize()),
             "pagecache.policy", policy(generation),
             "pagecache.evictor.enabled", Boolean.toString(evictor)));
         if (nvm) {
-            nvmFlags(new SplittableRandom(RunSettings.mix(seed, 2000 + generation)), flags);
+            nvmFlags(new SplittableRandom(RunSettings.mix(seed, 2000 + generation)), cachePageSize(), flags);
         }
         operationsFlags(new SplittableRandom(RunSettings.mix(seed, 4000 + generation)), frames, flags);
         return PageCacheConfig.parse(flags);
@@ -112,13 +124,13 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
      * a file goes from caches with the tier to caches without and back): every write policy, remapping,
      * write-aware eviction and prefetching; a latency of nanoseconds to a few microseconds, or only counted.
      */
-    private static void nvmFlags(SplittableRandom r, Map<String, String> flags) {
+    private static void nvmFlags(SplittableRandom r, int pageSize, Map<String, String> flags) {
         if (r.nextInt(4) == 0) {
             return;
         }
         int slots = MIN_NVM_SLOTS + r.nextInt((r.nextBoolean() ? MAX_SMALL_NVM_SLOTS : MAX_NVM_SLOTS) - MIN_NVM_SLOTS + 1);
         flags.put("pagecache.swap", "nvm");
-        flags.put("pagecache.nvm.capacity", Long.toString((long) slots * CACHE_PAGE_SIZE));
+        flags.put("pagecache.nvm.capacity", Long.toString((long) slots * pageSize));
         flags.put("pagecache.nvm.devices", Integer.toString(1 + r.nextInt(3)));
         flags.put("pagecache.nvm.write_policy", r.nextInt(3) == 0 ? "write-through" : "write-back");
         flags.put("pagecache.nvm.remapping", r.nextBoolean() ? "start-gap" : "none");
@@ -159,7 +171,7 @@ record ScenarioConfig(int index, long seed, int threads, List<Integer> filePageS
 
     @Override
     public String toString() {
-        return "scenario " + index + " [seed " + seed + ", threads " + threads + ", file page sizes " + filePageSizes
+        return "scenario " + index + " [seed " + seed + ", threads " + threads + ", cache page size " + cachePageSize() + ", file page sizes " + filePageSizes
             + ", pages " + filePages + ", ops/thread " + opsPerThread
             + (faulty ? ", disk faults " + faultsPerTenThousand + "/10000" : "") + (slowReads ? ", slow reads" : "")
             + (nvm ? ", nvm tier" : "") + "]";

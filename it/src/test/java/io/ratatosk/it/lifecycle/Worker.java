@@ -289,6 +289,7 @@ final class Worker implements Runnable {
         PageCursor c = ref.pf().io(start, PagedFile.PF_SHARED_READ_LOCK | (readAhead ? PagedFile.PF_READ_AHEAD : 0));
         try {
             long expectNext = start;
+            long waited = 0;
             int steps = 1 + rnd.nextInt(8);
             for (int i = 0; i < steps; i++) {
                 int kind = rnd.nextInt(100);
@@ -315,6 +316,7 @@ final class Worker implements Runnable {
                     throw fail("read cursor next(" + id + ") on " + ref + " returned " + ok + " although the cache's close()"
                         + " had returned before the call, instead of throwing IllegalStateException", null);
                 }
+                waited = checkFaultsWaited(c, ref, waited);
                 if (!ok) {
                     if (id <= maxAcked && !f.cutSince(cutsBefore)) {
                         throw fail("read cursor next(" + id + ") on " + ref + " returned false (past the end), but page "
@@ -420,6 +422,7 @@ final class Worker implements Runnable {
         PendingWrite pending = new PendingWrite(f);
         try {
             long expectNext = start;
+            long waited = 0;
             int steps = 1 + rnd.nextInt(8);
             for (int i = 0; i < steps; i++) {
                 int kind = rnd.nextInt(100);
@@ -440,6 +443,7 @@ final class Worker implements Runnable {
                 boolean ok = sequential ? c.next() : c.next(id);
                 pending.ack(); // moved on
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
+                waited = checkFaultsWaited(c, ref, waited);
                 if (!ok) {
                     if (!noGrow || (id <= maxAcked && !f.cutSince(cutsBefore))) {
                         throw fail("write cursor" + (noGrow ? " (PF_NO_GROW)" : "") + " next(" + id + ") on " + ref
@@ -458,6 +462,9 @@ final class Worker implements Runnable {
                 if (optionRnd.nextInt(8) == 0) {
                     misuse.outOfBoundsWrite(c, ref, id, optionRnd);
                 }
+                if (optionRnd.nextInt(8) == 0) {
+                    misuse.outOfPageRelativeReads(c, ref, id, optionRnd);
+                }
                 expectNext = id + 1;
             }
         } finally {
@@ -465,6 +472,20 @@ final class Worker implements Runnable {
             pending.ack(); // closed without exception
         }
         checkFileSize(ref, " after a write");
+    }
+
+    /**
+     * {@code faultsWaitedFor()} of the open cursor {@code c} after a {@code next()}: it counts the cursor's pins that
+     * waited for a page to be read in since it opened, so it is never negative and never goes down while the cursor is
+     * open (whatever the next() found: a hit, a fault, no page). Returns it, for the next call's {@code before}.
+     */
+    private long checkFaultsWaited(PageCursor c, Ref ref, long before) {
+        long now = c.faultsWaitedFor();
+        if (now < before || now < 0) {
+            throw fail("faultsWaitedFor() of a cursor on " + ref + " went from " + before + " to " + now + " at a next():"
+                + " it counts the pins of the cursor's life that waited for a read, so it never goes down", null);
+        }
+        return now;
     }
 
     /** A write cursor's {@code next(far id)}: works (the page is written) or is refused with IAE or IOException. */
