@@ -382,6 +382,7 @@ public final class PageCursor implements AutoCloseable {
         TranslationTable table = file.table();
         FrameTable frames = frames();
         int attempt = 0;
+        boolean waited = false; // faultsWaitedFor counts this pin once, however many reads it waited for
         while (true) {
             int entry = table.get(pageId);
             if (entry > 0) {
@@ -402,13 +403,13 @@ public final class PageCursor implements AutoCloseable {
                 return true;
             }
             if (entry == TranslationTable.FAULTING) {
-                faultsWaitedFor++;
+                waited = countWaitOnce(waited);
                 file.awaitFault(pageId);
                 continue;
             }
             int f = file.faultIn(pageId, key, false, false);
             if (f >= 0) {
-                faultsWaitedFor++;
+                waited = countWaitOnce(waited);
                 countFault();
                 frames.unlockExclusive(f);
                 long s = frames.optimisticStamp(f);
@@ -422,6 +423,14 @@ public final class PageCursor implements AutoCloseable {
         }
     }
 
+    /** Counts a wait for a read in {@link #faultsWaitedFor} unless this pin ({@code waited}) already did; returns true. */
+    private boolean countWaitOnce(boolean waited) {
+        if (!waited) {
+            faultsWaitedFor++;
+        }
+        return true;
+    }
+
     /**
      * @return false, pinning nothing, if this is a {@link PagedFile#PF_NO_GROW} cursor and the page lies past the
      *         file's end (a truncate cut it off after {@code next} looked at the end): such a cursor never grows the file
@@ -431,6 +440,7 @@ public final class PageCursor implements AutoCloseable {
         TranslationTable table = file.table();
         FrameTable frames = frames();
         int attempt = 0;
+        boolean waited = false;
         while (true) {
             int entry = table.get(pageId);
             if (entry > 0) {
@@ -453,13 +463,13 @@ public final class PageCursor implements AutoCloseable {
                 return true;
             }
             if (entry == TranslationTable.FAULTING) {
-                faultsWaitedFor++;
+                waited = countWaitOnce(waited);
                 file.awaitFault(pageId);
                 continue;
             }
             int f = file.faultIn(pageId, key, true, !noGrow);
             if (f >= 0) {
-                faultsWaitedFor++;
+                waited = countWaitOnce(waited);
                 countFault();
                 frames.exclusiveToWriteLock(f);
                 pinned(f, 0);
@@ -898,7 +908,8 @@ public final class PageCursor implements AutoCloseable {
     /**
      * The pins for which this cursor waited for a page to be read in: its own faults, and faults by other
      * threads (a read-ahead among them) that it found in progress and waited out. A page that a
-     * read-ahead brought in before the cursor got there costs no wait. Counts re-pins after a torn read too.
+     * read-ahead brought in before the cursor got there costs no wait. A pin counts once, however many reads it waited
+     * for (another thread's fault that failed or was interrupted, then its own). Counts re-pins after a torn read too.
      */
     public long faultsWaitedFor() {
         checkOpen();

@@ -38,7 +38,32 @@ class BackgroundFaultFailureTest {
 
     @Test
     void aCursorWaitingForAReadAheadThatFailsFaultsThePageItself() throws Exception {
-        Path path = dir.resolve("scan.db");
+        assertEquals(1000 + PAGE_READ_AHEAD_FAILS, afterWaitingOutAFailedReadAhead("scan.db",
+            file -> read(file, PAGE_READ_AHEAD_FAILS)), "the reader got the page, not the read-ahead's failure");
+    }
+
+    /** faultsWaitedFor counts pins: one that waited out the read-ahead's failed fault and then faulted the page is one. */
+    @Test
+    void aPinThatWaitedForAFailedHintAndThenFaultedThePageCountsOnce() throws Exception {
+        assertEquals(1, afterWaitingOutAFailedReadAhead("counted.db", file -> {
+            try (PageCursor c = file.io(PAGE_READ_AHEAD_FAILS, PagedFile.PF_SHARED_READ_LOCK)) {
+                assertTrue(c.next());
+                return c.faultsWaitedFor();
+            }
+        }), "one pin waited for a read: the read-ahead's and then its own");
+    }
+
+    private interface Reader {
+        long read(PagedFile file) throws IOException;
+    }
+
+    /**
+     * What {@code reader} returns, run on another thread while the read-ahead faults page {@value #PAGE_READ_AHEAD_FAILS}
+     * of a fresh file {@code name}: it starts once the read-ahead is reading the page, and the read-ahead's read fails
+     * once the reader waits for it.
+     */
+    private long afterWaitingOutAFailedReadAhead(String name, Reader reader) throws Exception {
+        Path path = dir.resolve(name);
         PageCacheConfig config = writtenFile(path);
         CountDownLatch readAheadReading = new CountDownLatch(1);
         CountDownLatch failReadAhead = new CountDownLatch(1);
@@ -58,12 +83,11 @@ class BackgroundFaultFailureTest {
             try (PageCursor scan = file.io(0, PagedFile.PF_SHARED_READ_LOCK | PagedFile.PF_READ_AHEAD)) {
                 assertTrue(scan.next()); // asks for the pages after page 0
                 Waits.await(readAheadReading, "the read-ahead reached its read of page " + PAGE_READ_AHEAD_FAILS);
-                Future<Long> reader = pool.submit(() -> read(file, PAGE_READ_AHEAD_FAILS));
+                Future<Long> result = pool.submit(() -> reader.read(file));
                 Waits.until(BackgroundFaultFailureTest::aThreadWaitsForAFault,
                     "a reader waits for the read-ahead's fault of page " + PAGE_READ_AHEAD_FAILS);
                 failReadAhead.countDown();
-                assertEquals(1000 + PAGE_READ_AHEAD_FAILS, reader.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS),
-                    "the reader got the page, not the read-ahead's failure");
+                return result.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             } finally {
                 failReadAhead.countDown();
                 pool.shutdownNow();
