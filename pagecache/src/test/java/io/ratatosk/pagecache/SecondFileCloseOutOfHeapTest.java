@@ -82,14 +82,16 @@ class SecondFileCloseOutOfHeapTest {
             System.exit(0);
         }
 
-        private static void write(PagedFile file, long value) throws IOException {
+        /** Puts {@code value} at page 0's start; shared with {@link UnmapFillsTheHeapCloseTest}'s child. */
+        static void write(PagedFile file, long value) throws IOException {
             try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
                 c.next();
                 c.putLong(0, value);
             }
         }
 
-        private static long read(PagedFile file) throws IOException {
+        /** The long at page 0's start; shared with {@link UnmapFillsTheHeapCloseTest}'s child. */
+        static long read(PagedFile file) throws IOException {
             try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
                 c.next();
                 long v;

@@ -1,5 +1,8 @@
 package io.ratatosk.pagecache;
 
+import static io.ratatosk.pagecache.SecondFileCloseOutOfHeapTest.CloseWithTheHeapFull.read;
+import static io.ratatosk.pagecache.SecondFileCloseOutOfHeapTest.CloseWithTheHeapFull.write;
+
 import io.ratatosk.core.ForwardingPageSwapper;
 import io.ratatosk.core.PageSwapper;
 import io.ratatosk.core.PageSwapperFactory;
@@ -109,24 +112,6 @@ class UnmapFillsTheHeapCloseTest {
                 }
             }
             ChildJvm.exit(wrong, "every swapper closed once, the cache closed");
-        }
-
-        private static void write(PagedFile file, long value) throws IOException {
-            try (PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
-                c.next();
-                c.putLong(0, value);
-            }
-        }
-
-        private static long read(PagedFile file) throws IOException {
-            try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-                c.next();
-                long v;
-                do {
-                    v = c.getLong(0);
-                } while (c.shouldRetry());
-                return v;
-            }
         }
     }
 }
