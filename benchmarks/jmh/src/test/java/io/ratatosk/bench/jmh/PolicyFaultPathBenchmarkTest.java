@@ -19,6 +19,8 @@ class PolicyFaultPathBenchmarkTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream original = System.out;
         Locale before = Locale.getDefault();
+        // JmhSmokeTest, in this JVM, turns the warm-up (and its line) off for the runs after it
+        String warmUp = System.setProperty(PolicyFaultPathBenchmark.WARM_UP_UNTIL_QUIET, "true");
         try {
             Locale.setDefault(Locale.GERMANY);
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
@@ -27,6 +29,11 @@ class PolicyFaultPathBenchmarkTest {
         } finally {
             System.setOut(original);
             Locale.setDefault(before);
+            if (warmUp == null) {
+                System.clearProperty(PolicyFaultPathBenchmark.WARM_UP_UNTIL_QUIET);
+            } else {
+                System.setProperty(PolicyFaultPathBenchmark.WARM_UP_UNTIL_QUIET, warmUp);
+            }
         }
         String line = out.toString(StandardCharsets.UTF_8);
         assertTrue(Pattern.compile("# clock: \\d{1,3}(,\\d{3})+ reads before JMH's warm-up").matcher(line).find(), line);
