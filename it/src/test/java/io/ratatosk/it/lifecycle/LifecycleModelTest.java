@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * others read and write it, where the model learns what it cannot know: see {@link FileModel}; {@code fileSize()} after
  * writes, flushes, touches and truncates must be that of the last page id, in the file's page size), cache close and reopen, over
  * several files, small caches with the background evictor on or off, and every policy, against a model of
- * what each page must hold. Each thread also has a file of its own, where the model knows the file's last page:
+ * what each page must hold; every thread's snapshots of {@code stats()} between operations must keep what its counters
+ * promise (see {@link StatsChecks}). Each thread also has a file of its own, where the model knows the file's last page:
  * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
  * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
  * every later flush of that mapping throws until it is unmapped), and in some the NVM tier

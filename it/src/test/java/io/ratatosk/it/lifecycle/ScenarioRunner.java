@@ -27,8 +27,11 @@ final class ScenarioRunner {
     void run() throws InterruptedException {
         step("opening the first cache", sc::start);
         List<Thread> threads = new ArrayList<>();
+        List<Worker> workers = new ArrayList<>();
         for (int t = 0; t < sc.config.threads(); t++) {
-            Thread thread = new Thread(new Worker(sc, t), "lifecycle-s" + sc.config.index() + "-t" + t);
+            Worker worker = new Worker(sc, t);
+            workers.add(worker);
+            Thread thread = new Thread(worker, "lifecycle-s" + sc.config.index() + "-t" + t);
             thread.setDaemon(true); // a hung worker must not keep the JVM alive
             threads.add(thread);
         }
@@ -43,6 +46,7 @@ final class ScenarioRunner {
         }
         sc.injector.disable();
         step("checking that no cache counts a cursor open", this::checkNoCursorOpen);
+        step("checking the last cache's stats() against the workers' last snapshots", () -> checkStatsAtEnd(workers));
         step("closing the last cache", this::closeLast);
         step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
         step("checking every file through a fresh cache", this::verifyThroughFreshCache);
@@ -102,6 +106,19 @@ final class ScenarioRunner {
                 throw sc.fail(g + (g.closed ? ", closed," : "") + " counts " + open + " cursors open after every worker"
                     + " closed every cursor it opened" + (g.closed ? ": its page memory is never freed" : ""), null);
             }
+        }
+    }
+
+    /**
+     * With every worker stopped (joined: their snapshots happened before), a snapshot of the last cache, still open, may
+     * be below none of the workers' last snapshots of it: its counters only go up.
+     */
+    private void checkStatsAtEnd(List<Worker> workers) {
+        CacheGeneration g = sc.currentNow();
+        StatsChecks end = new StatsChecks(sc, "driver at the end");
+        end.snapshot(g, "after every worker stopped");
+        for (Worker w : workers) {
+            end.notBelow(w.stats.lastOf(g), "t" + w.t);
         }
     }
 

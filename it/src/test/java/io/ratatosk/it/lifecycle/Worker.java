@@ -96,6 +96,8 @@ final class Worker implements Runnable {
     private final CloseOperations closes;
     private final CopyOperations copies;
     private final CursorExceptionChecks cursorExceptions;
+    /** Its snapshots of the cache's stats() between operations; the driver compares its own with the last of them. */
+    final StatsChecks stats;
     private long opNo;
 
     /** The mapping the current step works on (judges an IllegalStateException), or null. */
@@ -119,6 +121,7 @@ final class Worker implements Runnable {
         this.closes = new CloseOperations(this);
         this.copies = new CopyOperations(this, laterRnd);
         this.cursorExceptions = new CursorExceptionChecks(this, laterRnd);
+        this.stats = new StatsChecks(sc, "t" + t);
     }
 
     @Override
@@ -132,6 +135,7 @@ final class Worker implements Runnable {
                     runOne(later);
                 }
                 runOne(pick());
+                snapshotStats();
             }
             releaseAll();
             sc.injector.settle();
@@ -139,6 +143,19 @@ final class Worker implements Runnable {
             // recorded already
         } catch (Throwable e) {
             sc.fail("t" + t + " op#" + opNo + ": worker died: " + e, e);
+        }
+    }
+
+    /** A snapshot of the current cache's stats() between two operations (draws nothing), watched as an operation is. */
+    private void snapshotStats() {
+        if (sc.failures.any()) {
+            return;
+        }
+        sc.watchdog.begin(t, "t" + t + " stats() after op#" + opNo);
+        try {
+            stats.snapshot(sc.currentNow(), "after op#" + opNo);
+        } finally {
+            sc.watchdog.end(t);
         }
     }
 
