@@ -22,7 +22,9 @@ import java.util.Objects;
  * after the head; {@code nextVictim} hands them out one by one (a pull invalidates them), and the
  * page cache's evictor refills its free list from them. The list is unlinked only under the lock
  * (at eviction); faults splice frames in after the head with one CAS. State: three int arrays over
- * the frames (prev, next, recentNext) and a tagged Recent head; nothing is allocated after startup.
+ * the frames (prev, next, recentNext) and a tagged Recent head, and the last purge's candidates with
+ * which of them are still to be handed out (an int and a boolean per frame); nothing is allocated
+ * after startup.
  * Source: Kroilov (2020), chapter 4, algorithms 6 and 9-14, section 5.2.
  */
 public final class DeferredLruPolicy implements EvictionPolicy {
