@@ -259,7 +259,8 @@ final class MisuseChecks {
      * A write through the write cursor {@code c}, which holds page {@code id} of {@code ref}, that reaches out of the page:
      * a put of every width, absolute or relative, a {@code putBytes} or a {@code fill} straddling the page's end, or at a
      * negative offset. It must write nothing, not even the part inside the page, and raise the bounds flag; the page then
-     * holds what it held, byte for byte (nobody else writes a page a write cursor holds). Draws from {@code r}.
+     * holds what it held, byte for byte. Only for a page this thread owns: write locks are shared, and the page's
+     * owner may write it meanwhile through its own cursor. Draws from {@code r}.
      */
     void outOfBoundsWrite(PageCursor c, Ref ref, long id, SplittableRandom r) {
         int pageSize = ref.file().pageSize;
