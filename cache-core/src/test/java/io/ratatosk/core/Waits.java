@@ -4,9 +4,10 @@ import java.util.concurrent.TimeUnit;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * cache-core's tests' bound on a wait for another thread: a small copy of pagecache's test class of the same name
- * (pagecache depends on this module, so its test jar cannot be used here). The bound ends a test that hangs, never
- * times the library: {@code ratatosk.test.wait_s} seconds, 60 by default, as pagecache's.
+ * cache-core's and cache-policies' tests' bound on a wait for another thread (cache-policies has it from this module's
+ * test jar): a small copy of pagecache's test class of the same name (pagecache depends on both modules, so its test
+ * jar cannot be used here). The bound ends a test that hangs, never times the library: {@code ratatosk.test.wait_s}
+ * seconds, 60 by default, as pagecache's.
  */
 public final class Waits {
     /** How long any one wait may take. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.Waits;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

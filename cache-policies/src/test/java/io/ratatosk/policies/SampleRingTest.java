@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.Waits;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import io.ratatosk.policies.Waits;
+import io.ratatosk.core.Waits;
 import org.junit.jupiter.api.Test;
 
 class DeferredLruCacheStressTest {
