@@ -32,9 +32,7 @@ class SecondFileCloseOutOfHeapTest {
         static volatile boolean filling;
 
         public static void main(String[] args) throws Exception {
-            PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
-                "pagecache.evictor.enabled", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled",
-                "false"));
+            PageCacheConfig config = config();
             Path a = Path.of(args[0]).resolve("a.db");
             Path b = Path.of(args[0]).resolve("b.db");
             filling = false;
@@ -80,6 +78,13 @@ class SecondFileCloseOutOfHeapTest {
             }
             System.out.println("both files and the cache closed");
             System.exit(0);
+        }
+
+        /** Eight 8 KiB frames, no evictor, JMX or warm-up; shared with {@link UnmapFillsTheHeapCloseTest}'s child. */
+        static PageCacheConfig config() {
+            return PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
+                "pagecache.evictor.enabled", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled",
+                "false"));
         }
 
         /** Puts {@code value} at page 0's start; shared with {@link UnmapFillsTheHeapCloseTest}'s child. */

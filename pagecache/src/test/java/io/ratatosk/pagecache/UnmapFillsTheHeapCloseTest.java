@@ -36,9 +36,7 @@ class UnmapFillsTheHeapCloseTest {
         static volatile boolean filling;
 
         public static void main(String[] args) throws Exception {
-            PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
-                "pagecache.evictor.enabled", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled",
-                "false"));
+            PageCacheConfig config = SecondFileCloseOutOfHeapTest.CloseWithTheHeapFull.config();
             Path a = Path.of(args[0]).resolve("a.db");
             Path b = Path.of(args[0]).resolve("b.db");
             Map<String, AtomicInteger> closes = Map.of("a.db", new AtomicInteger(), "b.db", new AtomicInteger()); // by name
