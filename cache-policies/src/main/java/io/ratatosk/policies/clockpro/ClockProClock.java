@@ -285,12 +285,13 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             // The access is now accounted for: if the hot hand reaches the page and ends its test
             // period before it is promoted, the period counts as unused.
             changeState(frame, word & ~REFERENCED, false);
-            moveToHead(frame, canPromote(frame) ? HOT : IN_TEST);
+            // The bit is clear since the line above: one set while the hot hand made room is a new hit, kept.
+            moveToHead(frame, canPromote(frame) ? HOT : IN_TEST, true);
         } else {
             if ((word & DEMOTED) != 0) {
                 adjustColdTarget(onDemotedReferenced(ghosts.size(), demotedCount));
             }
-            moveToHead(frame, IN_TEST);
+            moveToHead(frame, IN_TEST, false);
         }
         // The page may be the only one in its test period now (the hot hand may have ended the others' in canPromote):
         // the test hand must rest on it, or the ghost it leaves when evicted is one that no test hand removes. And it
@@ -329,9 +330,10 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
             long word = isGhost(node) ? 0 : frames.policyWord(node);
             if (!isGhost(node) && (word & HOT) != 0) {
                 if ((word & REFERENCED) != 0) {
-                    moveToHead(node, HOT);
+                    moveToHead(node, HOT, false);
                 } else {
-                    moveToHead(node, tracksDemotion() ? DEMOTED : 0);
+                    // A hit since the hand looked keeps its bit: the page is demoted, the hit not lost.
+                    moveToHead(node, tracksDemotion() ? DEMOTED : 0, true);
                     demoted = true;
                     break;
                 }
@@ -467,10 +469,14 @@ abstract sealed class ClockProClock implements EvictionPolicy, RecentReferences 
         return isGhost(node) || (frames.policyWord(node) & IN_TEST) != 0;
     }
 
-    /** Moves a resident page to the list head in {@code state}, clearing its reference bit. */
-    private void moveToHead(int frame, long state) {
+    /**
+     * Moves a resident page to the list head in {@code state}. A hand that saw the reference bit set clears it
+     * ({@code keepReference} false: a hit meanwhile found it set and did nothing); one that saw it clear keeps a bit a
+     * hit sets meanwhile, which the hand never saw.
+     */
+    private void moveToHead(int frame, long state, boolean keepReference) {
         unlink(frame);
-        changeState(frame, state, false);
+        changeState(frame, state, keepReference);
         insertAtHead(frame);
     }
 
