@@ -637,6 +637,7 @@ final class FileMapping implements FrameOwner {
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);
             engine.countRead(filePageSize);
+            supersedeFailure(pageId);
             endFault(pageId, frame + 1);
             return frame;
         } catch (Throwable t) {
@@ -690,6 +691,20 @@ final class FileMapping implements FrameOwner {
         return false;
     }
 
+    /**
+     * A successful fault of {@code pageId} drops the failure recorded for its last fault, before the page shows resident:
+     * a waiter that woke only after the page was evicted again found the page absent and the failure still there, and
+     * threw it, stale, though the page's latest fault had succeeded ({@link #awaitFault}). One plain read where nothing
+     * failed: the fault's entry swap (ABSENT to FAULTING) came after the failure's record.
+     */
+    private void supersedeFailure(long pageId) {
+        int slot = failureSlot(pageId);
+        FaultFailure recorded = recentFailures.getPlain(slot);
+        if (recorded != null && recorded.pageId == pageId) {
+            recentFailures.compareAndSet(slot, recorded, null); // not another page's, recorded meanwhile
+        }
+    }
+
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
     private void endFault(long pageId, int entry) {
         table.set(pageId, entry);
@@ -701,7 +716,8 @@ final class FileMapping implements FrameOwner {
      * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly;
      * unless the page is no longer absent by then (another thread faulted it in, or is faulting it again), where the
      * failure is stale: the caller looks the page up again. (Thrown all the same, a waiter that woke after a failed
-     * fault and another thread's successful one failed over a page that was resident.)
+     * fault and another thread's successful one failed over a page that was resident.) A successful fault drops the
+     * record ({@link #supersedeFailure}), so a page faulted in and evicted again by then is not taken for failed.
      */
     void awaitFault(long pageId) throws IOException {
         refuseWaitInsideSwapperCall(pageId); // the fault may be this thread's own, in the swapper's read
