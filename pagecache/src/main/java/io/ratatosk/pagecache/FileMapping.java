@@ -625,6 +625,7 @@ final class FileMapping implements FrameOwner {
                 int read = swapper.read(pageId, address);
                 if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
                     swapper.write(pageId, address);
+                    engine.countZeroPageWritten(filePageSize); // a write like any other: it went uncounted
                 }
             } catch (IOException | RuntimeException e) {
                 // A RuntimeException is the swapper's too (a plug-in's bug, an UncheckedIOException): the caller gets an
@@ -991,7 +992,7 @@ final class FileMapping implements FrameOwner {
                     }
                     if (!frames.isModified(frame)) {
                         swapper.write(pageId, engine.pageAddress(frame)); // a hole read in: zeros
-                        engine.countLastPageKept(filePageSize);
+                        engine.countZeroPageWritten(filePageSize);
                     }
                     return;
                 } finally {
@@ -1012,7 +1013,7 @@ final class FileMapping implements FrameOwner {
         try {
             UNSAFE.setMemory(zeros, filePageSize, (byte) 0);
             swapper.write(pageId, zeros);
-            engine.countLastPageKept(filePageSize);
+            engine.countZeroPageWritten(filePageSize);
         } finally {
             UNSAFE.freeMemory(zeros);
         }
