@@ -562,6 +562,11 @@ final class FileMapping implements FrameOwner {
             int frame;
             try {
                 frame = engine.grabFrame();
+            } catch (IOException e) {
+                // Another page's eviction failed (the pending error): reported once, to this fault; not the page's
+                // failure, so its waiters fault it themselves (shared, each threw it though its own eviction would do).
+                endFault(pageId, TranslationTable.ABSENT);
+                throw e;
             } catch (Throwable t) {
                 failed(pageId, t);
                 throw t;

@@ -168,7 +168,7 @@ class StaleFaultFailureTest {
      * Whether {@code thread} sleeps in the waiters' loop (or waits to re-enter it): past the spin before it, from where it
      * looks at the page only holding the stripe's monitor.
      */
-    private static boolean inFaultWait(Thread thread) {
+    static boolean inFaultWait(Thread thread) {
         Thread.State state = thread.getState();
         if (state != Thread.State.TIMED_WAITING && state != Thread.State.BLOCKED) {
             return false;
