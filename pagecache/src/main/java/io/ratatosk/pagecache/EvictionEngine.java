@@ -654,8 +654,11 @@ final class EvictionEngine {
         countWriteCall(pages);
     }
 
-    /** A truncate (or an unmap) wrote one page of {@code bytes} that the file did not reach on disk (its zeros). */
-    void countLastPageKept(int bytes) {
+    /**
+     * One page of {@code bytes} (zeros) was written where the file did not reach on disk: a truncate's (or an unmap's or
+     * flush's) new last page, or the page a write cursor's fault far past the file's end writes at once.
+     */
+    void countZeroPageWritten(int bytes) {
         counters.add(CacheCounter.BYTES_WRITTEN, bytes);
         countWriteCall(1);
     }

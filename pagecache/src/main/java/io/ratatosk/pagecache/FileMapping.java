@@ -562,6 +562,11 @@ final class FileMapping implements FrameOwner {
             int frame;
             try {
                 frame = engine.grabFrame();
+            } catch (IOException e) {
+                // Another page's eviction failed (the pending error): reported once, to this fault; not the page's
+                // failure, so its waiters fault it themselves (shared, each threw it though its own eviction would do).
+                endFault(pageId, TranslationTable.ABSENT);
+                throw e;
             } catch (Throwable t) {
                 failed(pageId, t);
                 throw t;
@@ -625,6 +630,7 @@ final class FileMapping implements FrameOwner {
                 int read = swapper.read(pageId, address);
                 if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
                     swapper.write(pageId, address);
+                    engine.countZeroPageWritten(filePageSize); // a write like any other: it went uncounted
                 }
             } catch (IOException | RuntimeException e) {
                 // A RuntimeException is the swapper's too (a plug-in's bug, an UncheckedIOException): the caller gets an
@@ -637,6 +643,7 @@ final class FileMapping implements FrameOwner {
             bound = true; // from here a failure must unbind, whatever step it came from
             engine.bind(frame, key);
             engine.countRead(filePageSize);
+            supersedeFailure(pageId);
             endFault(pageId, frame + 1);
             return frame;
         } catch (Throwable t) {
@@ -690,6 +697,20 @@ final class FileMapping implements FrameOwner {
         return false;
     }
 
+    /**
+     * A successful fault of {@code pageId} drops the failure recorded for its last fault, before the page shows resident:
+     * a waiter that woke only after the page was evicted again found the page absent and the failure still there, and
+     * threw it, stale, though the page's latest fault had succeeded ({@link #awaitFault}). One plain read where nothing
+     * failed: the fault's entry swap (ABSENT to FAULTING) came after the failure's record.
+     */
+    private void supersedeFailure(long pageId) {
+        int slot = failureSlot(pageId);
+        FaultFailure recorded = recentFailures.getPlain(slot);
+        if (recorded != null && recorded.pageId == pageId) {
+            recentFailures.compareAndSet(slot, recorded, null); // not another page's, recorded meanwhile
+        }
+    }
+
     /** Moves {@code pageId}'s entry off FAULTING, to a frame or back to absent, and wakes whoever waits for it. */
     private void endFault(long pageId, int entry) {
         table.set(pageId, entry);
@@ -701,7 +722,8 @@ final class FileMapping implements FrameOwner {
      * faulting thread is done. If its fault failed, throws that failure instead of letting the caller retry blindly;
      * unless the page is no longer absent by then (another thread faulted it in, or is faulting it again), where the
      * failure is stale: the caller looks the page up again. (Thrown all the same, a waiter that woke after a failed
-     * fault and another thread's successful one failed over a page that was resident.)
+     * fault and another thread's successful one failed over a page that was resident.) A successful fault drops the
+     * record ({@link #supersedeFailure}), so a page faulted in and evicted again by then is not taken for failed.
      */
     void awaitFault(long pageId) throws IOException {
         refuseWaitInsideSwapperCall(pageId); // the fault may be this thread's own, in the swapper's read
@@ -975,7 +997,7 @@ final class FileMapping implements FrameOwner {
                     }
                     if (!frames.isModified(frame)) {
                         swapper.write(pageId, engine.pageAddress(frame)); // a hole read in: zeros
-                        engine.countLastPageKept(filePageSize);
+                        engine.countZeroPageWritten(filePageSize);
                     }
                     return;
                 } finally {
@@ -996,7 +1018,7 @@ final class FileMapping implements FrameOwner {
         try {
             UNSAFE.setMemory(zeros, filePageSize, (byte) 0);
             swapper.write(pageId, zeros);
-            engine.countLastPageKept(filePageSize);
+            engine.countZeroPageWritten(filePageSize);
         } finally {
             UNSAFE.freeMemory(zeros);
         }

@@ -538,10 +538,13 @@ public final class PageCache implements AutoCloseable {
     /**
      * Whether the cache is closed. A {@link #close} that throws leaves the cache open when a file could not be flushed
      * or a write cursor held a page (close again later), but closed when every file was flushed and unmapped and only
-     * the release after that failed (a swapper's or the tier's close): this tells the two apart.
+     * the release after that failed (a swapper's or the tier's close): this tells the two apart. True only once the
+     * close has let its tier go ({@link SwapTier#servesCache}'s supplier false), so that a host reading true may close the
+     * tier: it read true while the close still took its listener off the tier and stopped its threads, and the tier, told
+     * the cache was open, refused the host's close.
      */
     public boolean isClosed() {
-        return closed;
+        return closed && !servingTier.get(); // not the field alone: a close's nested calls must see it closed at once
     }
 
     /**

@@ -10,6 +10,7 @@ import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +81,72 @@ class StaleFaultFailureTest {
         }
     }
 
+    /**
+     * As above, but the page is evicted again before the waiter looks: absent then, as after the failed fault, though a
+     * successful fault came between. The waiter threw the first fault's failure, stale, where its own fault of the page
+     * succeeds. The test hides the waiter from the faults' wake-ups (its count in the stripe, by reflection) while it
+     * holds the monitor, so that the faults end, and the page is evicted, before the waiter looks again.
+     */
+    @Test
+    void aWaiterThatWakesAfterAFailedFaultASuccessfulOneAndAnEvictionReadsThePage() throws Exception {
+        Path path = dir.resolve("f.db");
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch fail = new CountDownLatch(1);
+        AtomicReference<Boolean> failNextRead = new AtomicReference<>(false);
+        PageCacheConfig config = PageCacheConfig.parse(Map.of("pagecache.memory", "64k", "pagecache.page_size", "8k",
+            "pagecache.evictor.enabled", "false", "pagecache.jmx.enabled", "false", "pagecache.warmup.enabled", "false"));
+        try (PageCache cache = PageCache.open(config, SwapperFactories.wrapping(real -> new ForwardingPageSwapper(real) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (failNextRead.compareAndSet(true, false)) {
+                    reading.countDown();
+                    Waits.awaitQuietly(fail);
+                    throw new IOException("injected read failure");
+                }
+                return super.read(pageId, address);
+            }
+        }))) {
+            try (PagedFile file = cache.map(path, 8192); PageCursor c = file.io(0, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(c.next());
+                c.putLong(0, VALUE);
+            }
+            try (PagedFile file = cache.map(path, 8192)) {
+                failNextRead.set(true);
+                AtomicReference<Throwable> failedFault = new AtomicReference<>();
+                Thread failing = reader(file, failedFault, new AtomicReference<>(), "failing fault");
+                failing.start();
+                Waits.await(reading, "the first fault's read", failing);
+                AtomicReference<Throwable> waiterFailure = new AtomicReference<>();
+                AtomicReference<Long> waiterRead = new AtomicReference<>();
+                Thread waiter = reader(file, waiterFailure, waiterRead, "waiter");
+                waiter.start();
+                Waits.until(() -> inFaultWait(waiter), "the waiter asleep on the first fault", waiter);
+                AtomicReference<Long> succeedingRead = new AtomicReference<>();
+                AtomicIntegerArray waiting = stripeWaiting(file);
+                int cell = stripeCell(file, 0);
+                synchronized (stripeMonitor(file, 0)) { // the waiter cannot look again until this ends
+                    waiting.decrementAndGet(cell); // the faults' ends wake nobody, so they do not wait for the monitor
+                    try {
+                        fail.countDown();
+                        Waits.join(failing, "the failing fault");
+                        Thread succeeding = reader(file, new AtomicReference<>(), succeedingRead, "succeeding fault");
+                        succeeding.start();
+                        Waits.join(succeeding, "the second fault");
+                        Evictions.evictPage(file, 0);
+                        assertEquals(0, PageCacheInternals.tableEntry(file, 0), "page 0 is absent again");
+                    } finally {
+                        waiting.incrementAndGet(cell);
+                    }
+                }
+                Waits.join(waiter, "the waiter");
+                assertTrue(failedFault.get() instanceof IOException, String.valueOf(failedFault.get()));
+                assertEquals(VALUE, succeedingRead.get());
+                assertNull(waiterFailure.get(), "the page's latest fault succeeded before the waiter looked");
+                assertEquals(VALUE, waiterRead.get());
+            }
+        }
+    }
+
     /** A thread that reads page 0 of {@code file} into {@code read}, or keeps its failure in {@code failure}. */
     private static Thread reader(PagedFile file, AtomicReference<Throwable> failure, AtomicReference<Long> read,
                                  String name) {
@@ -101,7 +168,7 @@ class StaleFaultFailureTest {
      * Whether {@code thread} sleeps in the waiters' loop (or waits to re-enter it): past the spin before it, from where it
      * looks at the page only holding the stripe's monitor.
      */
-    private static boolean inFaultWait(Thread thread) {
+    static boolean inFaultWait(Thread thread) {
         Thread.State state = thread.getState();
         if (state != Thread.State.TIMED_WAITING && state != Thread.State.BLOCKED) {
             return false;
@@ -121,6 +188,22 @@ class StaleFaultFailureTest {
         stripe.setAccessible(true);
         Object[] monitors = (Object[]) field(waiters.getClass(), "monitors").get(waiters);
         return monitors[(int) stripe.invoke(null, pageId)];
+    }
+
+    /** The waiters' counts per stripe, which a fault's end reads to decide whether to take the monitor. */
+    private static AtomicIntegerArray stripeWaiting(PagedFile file) throws ReflectiveOperationException {
+        Object waiters = field(FileMapping.class, "faultWaiters").get(file.mapping());
+        return (AtomicIntegerArray) field(waiters.getClass(), "waiting").get(waiters);
+    }
+
+    /** Where {@link #stripeWaiting} counts the waiters of {@code pageId}'s faults. */
+    private static int stripeCell(PagedFile file, long pageId) throws ReflectiveOperationException {
+        Object waiters = field(FileMapping.class, "faultWaiters").get(file.mapping());
+        java.lang.reflect.Method stripe = waiters.getClass().getDeclaredMethod("stripe", long.class);
+        stripe.setAccessible(true);
+        java.lang.reflect.Method cell = waiters.getClass().getDeclaredMethod("cell", int.class);
+        cell.setAccessible(true);
+        return (int) cell.invoke(null, (int) stripe.invoke(null, pageId));
     }
 
     private static Field field(Class<?> owner, String name) throws NoSuchFieldException {

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class TierReleasedAfterItsUsersStopTest {
      * A tier of plain files holding every page but page 0, with a demand read in flight for good (a prefetch waits on
      * it), that records each call of its prefetch hooks made after its cache said it was done with it.
      */
-    static final class WatchedTier extends PlainFilesTier implements PrefetchSource {
+    static class WatchedTier extends PlainFilesTier implements PrefetchSource {
         volatile BooleanSupplier cacheOpen = () -> true;
         /** On once the cache is open: the open itself calls a hook before the supplier reads true. */
         volatile boolean watching;
@@ -122,5 +123,31 @@ class TierReleasedAfterItsUsersStopTest {
         }
         assertTrue(cache.isClosed());
         assertEquals(List.of(), tier.callsAfterRelease, "calls on the tier after its cache was done with it");
+    }
+
+    /**
+     * A host may close the tier once its cache is closed; {@link PageCache#isClosed()} read true while the close still
+     * answered its tier it was open (servesCache's supplier true: taking its listener off the tier, stopping its threads),
+     * and a host that closed the tier on seeing it was refused, told to close the page cache instead.
+     */
+    @Test
+    void theCacheReadsClosedOnlyOnceItsTierMayBeClosed() throws Exception {
+        AtomicReference<PageCache> opened = new AtomicReference<>();
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        WatchedTier tier = new WatchedTier() {
+            @Override
+            public void swapInListener(SwapInListener listener) {
+                PageCache cache = opened.get();
+                if (listener == null && cache != null) { // the close's
+                    seen.add("isClosed()=" + cache.isClosed() + " while the tier's supplier read " + cacheOpen.getAsBoolean());
+                }
+                super.swapInListener(listener);
+            }
+        };
+        PageCache cache = PageCache.open(SwapPluginMisuseTest.config("pagecache.memory", "64k"), tier);
+        opened.set(cache);
+        cache.close();
+        assertTrue(cache.isClosed());
+        assertEquals(List.of("isClosed()=false while the tier's supplier read true"), seen);
     }
 }
