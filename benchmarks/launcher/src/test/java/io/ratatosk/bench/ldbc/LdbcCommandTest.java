@@ -843,6 +843,15 @@ class LdbcCommandTest {
         assertFalse(err.toString().contains("started"), "still no progress: " + err);
     }
 
+    /** So for a scale taken as its whole number of persons' (docs/ldbc.md: "and saying so"). */
+    @Test
+    void aQuietRunStillSaysWhichGraphAScaleBetweenTwoRuns() {
+        assertEquals(0, bench(quickArgs("--data", "generated:0.00204", "--policies", "clock", "--threads", "1", "--updates",
+            "none", "--io", "buffered", "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("ldbc: generated:0.00204 is 20 persons, the graph of generated:0.002"),
+            err.toString());
+    }
+
     /** A --data that cannot be prepared is a usage error (exit 2) before the data cache is touched. */
     @Test
     void aDataThatCannotBePreparedIsAUsageErrorBeforeAnything() throws IOException {
