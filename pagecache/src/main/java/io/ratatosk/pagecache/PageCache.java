@@ -536,12 +536,13 @@ public final class PageCache implements AutoCloseable {
     }
 
     /**
-     * Whether the cache is closed. A {@link #close} that throws leaves the cache open when a file could not be flushed
-     * or a write cursor held a page (close again later), but closed when every file was flushed and unmapped and only
-     * the release after that failed (a swapper's or the tier's close): this tells the two apart. True only once the
-     * close has let its tier go ({@link SwapTier#servesCache}'s supplier false), so that a host reading true may close the
-     * tier: it read true while the close still took its listener off the tier and stopped its threads, and the tier, told
-     * the cache was open, refused the host's close.
+     * Whether the cache is closed. A {@link #close} that throws leaves the cache open when a file could not be flushed,
+     * a write cursor held a page, or a file's swapper would not close while holding pages the file lacks (close again
+     * later), but closed when every file was flushed and unmapped and only the release after that failed (any other
+     * swapper's close, the tier's close): this tells the two apart. True only once the close has let its tier go
+     * ({@link SwapTier#servesCache}'s supplier false), so that a host reading true may close the tier: it read true
+     * while the close still took its listener off the tier and stopped its threads, and the tier, told the cache was
+     * open, refused the host's close.
      */
     public boolean isClosed() {
         return closed && !servingTier.get(); // not the field alone: a close's nested calls must see it closed at once
@@ -572,8 +573,10 @@ public final class PageCache implements AutoCloseable {
      * threads, and frees the memory (at once, or when the last cursor still open is closed). If a file
      * cannot be flushed or a write cursor still holds one of its pages, the cache stays open with that
      * file mapped and its dirty pages in it, and the error is thrown: call close again once the cause is
-     * fixed. Once every file is flushed and unmapped the cache closes whatever else fails (a file's force, now or
-     * earlier: see {@link PagedFile#flush}; a swapper's or the tier's close, a tier's hook), with its threads stopped
+     * fixed. So it does where a file's swapper fails to close while it still holds pages the file lacks
+     * ({@link io.ratatosk.core.PageSwapper#holdsUnwrittenPages()}: the NVM tier's dirty copies that the file refused).
+     * Once every file is flushed and unmapped the cache closes whatever else fails (a file's force, now or
+     * earlier: see {@link PagedFile#flush}; any other swapper's close, the tier's close, a tier's hook), with its threads stopped
      * and its memory freed, and then throws the first failure ({@link #isClosed()} tells the two outcomes apart).
      * Closing a closed cache does nothing.
      */

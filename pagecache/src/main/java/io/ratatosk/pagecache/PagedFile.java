@@ -186,11 +186,14 @@ public final class PagedFile implements AutoCloseable {
     /**
      * Closes this mapping; the last one flushes the file, drops its pages from the cache and closes it.
      * Refused ({@link IllegalStateException}, the file stays mapped) while a write cursor holds one of
-     * its pages. Closing an unmapped file does nothing.
+     * its pages. Closing an unmapped file does nothing, unless closing the file itself (its swapper) failed before:
+     * then it tries that again.
      *
      * @throws IOException if a write fails (the file stays mapped, its dirty pages kept), or the force fails now or
      *                     failed before: then the file is unmapped and closed all the same (its pages were written
-     *                     and dropped) and the exception says its content may not be durable
+     *                     and dropped) and the exception says its content may not be durable; or if closing the file
+     *                     (its swapper) fails after it was flushed and unmapped: a later close of it, map of it or close
+     *                     of the cache tries again
      */
     @Override
     public void close() throws IOException {

@@ -51,6 +51,49 @@ class DocumentedCommandsTest {
         }
     }
 
+    /**
+     * docs/simulator.md and docs/ldbc.md each have a table of their command's options under "## Command line", one row
+     * an option: every row names an option the command has, and every option the command has (but --help and
+     * --version) has a row, so an option added, renamed or removed cannot leave the table that users read it from
+     * behind. The rows are no ./bench lines, which {@link #everyDocumentedOptionExists} checks.
+     */
+    @Test
+    void theCommandLineTablesListEveryOptionOfTheirCommand() throws IOException {
+        Map<String, CommandLine> commands = Bench.commandLine().getSubcommands();
+        Pattern title = Pattern.compile("\\A# [^\n]*\\(`\\./bench ([a-z-]+)`\\)");
+        Pattern row = Pattern.compile("^\\| `(--[a-z][a-z-]*)[ `]", Pattern.MULTILINE);
+        List<String> wrong = new ArrayList<>();
+        int tables = 0;
+        for (Path doc : documents()) {
+            String text = Files.readString(doc).replace("\r\n", "\n");
+            Matcher command = title.matcher(text);
+            int from = text.indexOf("\n## Command line\n");
+            if (!command.find() || from < 0) {
+                continue;
+            }
+            tables++;
+            int to = text.indexOf("\n## ", from + 1);
+            String table = text.substring(from, to < 0 ? text.length() : to);
+            CommandLine sub = commands.get(command.group(1));
+            assertTrue(sub != null, doc.getFileName() + " is about ./bench " + command.group(1) + ", which the launcher lacks");
+            TreeSet<String> rows = new TreeSet<>();
+            Matcher option = row.matcher(table);
+            while (option.find()) {
+                rows.add(option.group(1));
+                if (!sub.getCommandSpec().optionsMap().containsKey(option.group(1))) {
+                    wrong.add(doc.getFileName() + ": a row for " + option.group(1) + ", which ./bench " + command.group(1) + " lacks");
+                }
+            }
+            for (CommandLine.Model.OptionSpec spec : sub.getCommandSpec().options()) {
+                if (!spec.usageHelp() && !spec.versionHelp() && !rows.contains(spec.longestName())) {
+                    wrong.add(doc.getFileName() + ": no row for ./bench " + command.group(1) + " " + spec.longestName());
+                }
+            }
+        }
+        assertTrue(tables >= 2, "found " + tables + " command-line tables: are the documents' titles still '# ... (`./bench X`)'?");
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
     @Test
     void everyDocumentedOptionExists() throws IOException {
         Map<String, CommandLine> commands = Bench.commandLine().getSubcommands();

@@ -129,14 +129,20 @@ public final class BestOfPolicy implements EvictionPolicy {
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
         readFlags(), BestOfPolicy::create);
 
-    /** Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once. */
+    /**
+     * Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once, at
+     * the default the experts run with: s3-fifo's {@code move_threshold} at {@link #EXPERT_S3FIFO_MOVE_THRESHOLD}, not
+     * s3-fifo's own 2 (declared 2, the configuration tables said so, and the simulator dropped
+     * {@code best-of:move_threshold=2} as a repeat of {@code best-of}).
+     */
     private static List<ReadFlag> readFlags() {
         List<ReadFlag> flags = new ArrayList<>(List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD),
             ReadFlag.of(BestOfFlags.MARGIN), ReadFlag.of(BestOfFlags.MIN_GAIN), ReadFlag.of(BestOfFlags.SIGNIFICANCE)));
         for (PolicyEntry expert : EXPERTS) {
             for (ReadFlag read : expert.flags()) {
                 if (flags.stream().noneMatch(known -> known.flag() == read.flag())) {
-                    flags.add(read);
+                    flags.add(read.flag() == S3FifoFlags.MOVE_THRESHOLD
+                        ? new ReadFlag(read.flag(), String.valueOf(EXPERT_S3FIFO_MOVE_THRESHOLD)) : read);
                 }
             }
         }

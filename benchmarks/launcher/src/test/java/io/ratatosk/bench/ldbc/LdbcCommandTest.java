@@ -827,6 +827,31 @@ class LdbcCommandTest {
             err.toString());
     }
 
+    /**
+     * --quiet leaves out progress, not what a run does otherwise than asked: the notes that a --cache below two pages
+     * gets two frames and that a larger page_size leaves page memory unused (docs/ldbc.md promises each) went through
+     * the progress lines, and --quiet left them out.
+     */
+    @Test
+    void aQuietRunStillSaysWhatItDoesOtherwiseThanAsked() {
+        assertEquals(0, bench(quickArgs("--data", "sample", "--policies", "clock", "--threads", "1", "--updates", "none",
+            "--io", "buffered", "--cache", "1k", "--set", "page_size=16k", "--out", dir.resolve("o").toString())),
+            err.toString());
+        assertTrue(err.toString().contains("ldbc: note: --cache 1k is less than 2 pages of 16,384 bytes"), err.toString());
+        assertTrue(err.toString().contains("ldbc: note: pagecache.page_size=16,384 holds one 8,192-byte store page per frame"),
+            err.toString());
+        assertFalse(err.toString().contains("started"), "still no progress: " + err);
+    }
+
+    /** So for a scale taken as its whole number of persons' (docs/ldbc.md: "and saying so"). */
+    @Test
+    void aQuietRunStillSaysWhichGraphAScaleBetweenTwoRuns() {
+        assertEquals(0, bench(quickArgs("--data", "generated:0.00204", "--policies", "clock", "--threads", "1", "--updates",
+            "none", "--io", "buffered", "--out", dir.resolve("o").toString())), err.toString());
+        assertTrue(err.toString().contains("ldbc: generated:0.00204 is 20 persons, the graph of generated:0.002"),
+            err.toString());
+    }
+
     /** A --data that cannot be prepared is a usage error (exit 2) before the data cache is touched. */
     @Test
     void aDataThatCannotBePreparedIsAUsageErrorBeforeAnything() throws IOException {

@@ -396,7 +396,7 @@ public final class LdbcCommand implements Callable<Integer> {
         ProgressOutput progress = ProgressOutput.to(spec.commandLine().getErr(), quiet);
         if (pageSize > StoreFile.PAGE_SIZE) {
             // Allowed (a frame holds one page of a file whose pages are smaller), but rarely what was meant.
-            progress.line("note: pagecache.page_size=%,d holds one %,d-byte store page per frame, so %.1f%% of the page"
+            progress.note("note: pagecache.page_size=%,d holds one %,d-byte store page per frame, so %.1f%% of the page"
                 + " memory stays unused: --cache gets %dx fewer frames than with pages of %,d", pageSize, StoreFile.PAGE_SIZE,
                 100.0 - 100.0 * StoreFile.PAGE_SIZE / pageSize, pageSize / StoreFile.PAGE_SIZE, StoreFile.PAGE_SIZE);
         }
@@ -416,7 +416,7 @@ public final class LdbcCommand implements Callable<Integer> {
         if (updates.equals("interleaved")) {
             updateStream = UpdateStreams.load(prepared.source());
             if (updateStream.isEmpty()) {
-                progress.line("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
+                progress.note("%s has no update streams (update_streams/updateStream_*_{person,forum}.csv): reads only",
                     prepared.name());
             }
         }
@@ -424,7 +424,7 @@ public final class LdbcCommand implements Callable<Integer> {
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
-                progress.line("note: --cache %s is less than %d pages of %,d bytes for this %,d-byte store: that run gets %d frames",
+                progress.note("note: --cache %s is less than %d pages of %,d bytes for this %,d-byte store: that run gets %d frames",
                     c, CacheSpec.MIN_PAGES, pageSize, storeBytes, CacheSpec.MIN_PAGES);
             }
         }
@@ -562,7 +562,7 @@ public final class LdbcCommand implements Callable<Integer> {
             progress.line("store IO: direct (O_DIRECT, faults paid on the device; --io buffered to go through the OS page cache)");
             return "direct";
         } catch (IOException | RuntimeException e) {
-            progress.line("direct IO is refused where the store lies, running buffered: %s", e.getMessage());
+            progress.note("direct IO is refused where the store lies, running buffered: %s", e.getMessage());
             return "buffered";
         }
     }

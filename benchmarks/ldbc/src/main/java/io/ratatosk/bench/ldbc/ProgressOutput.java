@@ -65,6 +65,16 @@ public final class ProgressOutput {
         }
     }
 
+    /**
+     * A line about the run the user asked for that it does not do as asked (a size raised to two frames, reads only,
+     * buffered where direct was tried), quiet or not, {@code ldbc: } first: {@code --quiet} leaves out progress, and
+     * left these out too, though docs/ldbc.md promises each.
+     */
+    public void note(String format, Object... args) {
+        err.println("ldbc: " + String.format(Locale.ROOT, format, args));
+        err.flush();
+    }
+
     /** A line the user must see, quiet or not: {@code ldbc: warning: } first. */
     public void warning(String format, Object... args) {
         err.println("ldbc: warning: " + String.format(Locale.ROOT, format, args));

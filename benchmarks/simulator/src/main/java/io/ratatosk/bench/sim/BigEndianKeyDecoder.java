@@ -70,7 +70,8 @@ final class BigEndianKeyDecoder extends KeyDecoder {
     }
 
     /**
-     * Whether the first {@code n} bytes are a text trace's: only digits, spaces and line breaks, with a line break.
+     * Whether the first {@code n} bytes are a text trace's: only digits, signs, stars, spaces and line breaks, with a line
+     * break.
      * Binary keys are small numbers with zero bytes in front, so they would have to be chosen to look like that; a
      * text file read as keys gave a trace of plausible-looking nonsense, without a word.
      */
@@ -79,7 +80,9 @@ final class BigEndianKeyDecoder extends KeyDecoder {
         for (int i = 0; i < n; i++) {
             byte b = buf[i];
             lineBreak |= b == '\n';
-            if (!(b >= '0' && b <= '9' || b == '\n' || b == '\r' || b == ' ' || b == '\t' || b == '*' || b == '-')) {
+            // '+' too: the LIRS reader takes +5 as 5, and a trace of such keys was read as keys of nonsense
+            if (!(b >= '0' && b <= '9' || b == '\n' || b == '\r' || b == ' ' || b == '\t' || b == '*' || b == '-'
+                || b == '+')) {
                 return false;
             }
         }

@@ -71,6 +71,19 @@ class PolicyCatalogTest {
             .map(PolicySpec::text).toList());
     }
 
+    /**
+     * best-of's s3-fifo expert moves a page to the main FIFO after one hit unless move_threshold is set, where s3-fifo
+     * alone takes two: best-of's entry declared s3-fifo's default, 2, so best-of:move_threshold=2, which runs otherwise,
+     * was dropped as a repeat of best-of, while best-of:move_threshold=1, which runs the same, was kept.
+     */
+    @Test
+    void aRepeatOfBestOfIsJudgedByTheMoveThresholdItsExpertRunsWith() {
+        assertEquals(List.of("best-of", "best-of:move_threshold=2"), catalog.parseList("--policies",
+            "best-of,best-of:move_threshold=2,best-of:move_threshold=1").stream().map(PolicySpec::text).toList());
+        assertEquals(List.of("s3-fifo", "s3-fifo:move_threshold=1"), catalog.parseList("--policies",
+            "s3-fifo,s3-fifo:move_threshold=2,s3-fifo:move_threshold=1").stream().map(PolicySpec::text).toList());
+    }
+
     /** A blank list (a script's unset variable) ran every policy, where "," was refused. */
     @Test
     void aBlankListIsRefused() {

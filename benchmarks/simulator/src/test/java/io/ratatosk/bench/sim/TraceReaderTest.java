@@ -762,6 +762,10 @@ class TraceReaderTest {
         assertFails(() -> TraceReader.read(f, TraceFormat.CACHE2K), "decompressed byte 0", "the data is text",
             "--format lirs or arc");
         assertFails(() -> TraceReader.read(f, TraceFormat.PAGETRACE), "the data is text");
+        // signed keys, which the LIRS reader takes (+5 is 5): '+' was no text, and such a trace read as keys of nonsense
+        Path signed = write(dir, "lirs/signed.trace", text("+1\n+2\n-3\n+4\n"));
+        assertEquals(4, TraceReader.read(signed, TraceFormat.LIRS).requests());
+        assertFails(() -> TraceReader.read(signed, TraceFormat.CACHE2K), "decompressed byte 0", "the data is text");
     }
 
     @Test

@@ -34,7 +34,7 @@ public final class DataCacheLock implements AutoCloseable {
         } catch (IOException e) {
             // A file system without locks (some NFS mounts): run as before there were any, saying so.
             channel.close();
-            progress.line("the data cache %s cannot be locked (%s): another run given it at the same time would load"
+            progress.note("the data cache %s cannot be locked (%s): another run given it at the same time would load"
                 + " over this one's store", dir, e.getMessage());
             return new DataCacheLock(null, null);
         } catch (RuntimeException e) {
@@ -43,7 +43,7 @@ public final class DataCacheLock implements AutoCloseable {
         }
         try {
             if (lock == null) {
-                progress.line("another ./bench ldbc is using the data cache %s; waiting until it ends (--data-cache to"
+                progress.note("another ./bench ldbc is using the data cache %s; waiting until it ends (--data-cache to"
                     + " use another folder)", dir);
                 lock = channel.lock();
             }

@@ -60,7 +60,7 @@ public final class LdbcDatasets {
             // The generator makes a whole number of persons: scales that round to one count are one graph, one entry
             double scale = graphScale(asked);
             if (scale != asked) {
-                progress.line("%s is %,d persons, the graph of generated:%s", s, personsAt(asked), scaleText(scale));
+                progress.note("%s is %,d persons, the graph of generated:%s", s, personsAt(asked), scaleText(scale));
             }
             Path root = dataCache.resolve("scale-" + scaleText(scale) + "-seed-" + seed + "-g" + LdbcGenerator.VERSION);
             Path csv = root.resolve("csv");
