@@ -19,7 +19,9 @@ package io.ratatosk.nvm;
  *   {@code invalidations}: NVM copies dropped because a newer version reached the file, or the file
  *   was truncated or closed.</li>
  *   <li>{@code deviceWriteErrors}: NVM writes that failed; {@code writeBackErrors}: file writes of a
- *   victim that failed (the page stays dirty in NVM and the error recurs at its file's force).</li>
+ *   victim that failed (the page stays dirty in NVM and the error recurs at its file's force);
+ *   {@code dirtyCopiesGivenUp}: dirty copies {@link NvmSwapStore#closeGivingUpUnwritten} dropped unwritten, their
+ *   files refusing them: pages lost, which {@link #fileWritesAvoided()} does not count as saved.</li>
  * </ul>
  */
 public record NvmTierStats(
@@ -36,6 +38,7 @@ public record NvmTierStats(
     long invalidations,
     long deviceWriteErrors,
     long writeBackErrors,
+    long dirtyCopiesGivenUp,
     int residentPages,
     long dirtyPages,
     NvmStats device) {
@@ -45,8 +48,12 @@ public record NvmTierStats(
         return swapIns;
     }
 
-    /** File writes the tier saved, net: dirty evictions absorbed minus the write-backs they caused later. */
+    /**
+     * File writes the tier saved, net: dirty evictions absorbed minus the write-backs they caused later, and minus the
+     * copies given up (never written, and lost: counted as saved, a tier that lost its pages looked as if it had saved
+     * their writes).
+     */
     public long fileWritesAvoided() {
-        return Math.max(0, dirtyEvictionsAbsorbed - writeBacks);
+        return Math.max(0, dirtyEvictionsAbsorbed - writeBacks - dirtyCopiesGivenUp);
     }
 }
