@@ -16,7 +16,8 @@ import io.ratatosk.pagecache.tier.TierCounters;
  *   cost no write.</li>
  *   <li>{@code writeBacks}: dirty pages written from NVM to their file (when NVM reclaims their
  *   slot, or the file is flushed or closed); {@code fileWritesAvoided} = dirty swap-outs minus
- *   write-backs, at least 0: the file writes the tier saved, net.</li>
+ *   write-backs (and minus the dirty copies the NVM tier gave up, lost), at least 0: the file writes the tier saved,
+ *   net.</li>
  *   <li>{@code wearMax}, {@code wearMean}: writes per physical NVM slot.</li>
  *   <li>{@code modeledDeviceNanos}: reads x read latency + writes x write latency, the device time
  *   under the model; {@code injectedNanos}: wall time actually spent inside device operations;

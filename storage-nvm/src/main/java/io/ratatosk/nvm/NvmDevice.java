@@ -43,6 +43,11 @@ public final class NvmDevice implements AutoCloseable {
     private static final int DEVICE_WAITER_SLOTS = 64;
     /** Two operations on one logical slot rarely overlap, so a slot lock needs few. */
     private static final int SLOT_WAITER_SLOTS = 4;
+    /**
+     * Bytes of emulated NVM of the devices of this JVM not yet closed, taken before a region is allocated: what a new
+     * device is checked against the machine with. Checked one device at a time, two tiers of 60% of memory each both
+     * opened, the second zeroing its region into swap or the kernel's OOM killer.
+     */
     private static final AtomicLong LIVE_BYTES = new AtomicLong();
     /** The first page of the address space, which no operating system maps (Linux keeps at least 64 KiB free). */
     private static final long NULL_PAGE_BYTES = 4096;
@@ -127,29 +132,48 @@ public final class NvmDevice implements AutoCloseable {
         this.wear = new AtomicLongArray(physicalSlots);
         // The off-heap slots last: a constructor that fails after taking them would leave them to nobody.
         this.bytes = (long) physicalSlots * pageSize;
+        hold(bytes, config, MachineMemory.total());
         try {
             this.base = UNSAFE.allocateMemory(bytes);
         } catch (OutOfMemoryError e) {
+            LIVE_BYTES.addAndGet(-bytes);
             throw new IllegalStateException("cannot allocate " + bytes + " bytes of emulated NVM for "
                 + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + " (" + physicalSlots + " slots of "
                 + NvmDeviceConfig.PAGE_SIZE + "=" + pageSize + "): " + e.getMessage(), e);
         }
         UNSAFE.setMemory(base, bytes, (byte) 0);
-        LIVE_BYTES.addAndGet(bytes);
         this.openedAt = System.nanoTime();
     }
 
     /**
      * Emulated NVM is memory of this machine, zeroed at once: a capacity larger than the machine's memory would have the
      * host swapped out or killed by the kernel while the device is being zeroed. Refused, naming the flag, as the page
-     * cache refuses a {@code pagecache.memory} larger than the machine (the two are checked each on its own).
+     * cache refuses a {@code pagecache.memory} larger than the machine (the two are checked each on its own). Together
+     * with what the other devices of this JVM not yet closed hold.
      */
     static void refuseMoreThanTheMachineHas(long bytes, NvmDeviceConfig config, OptionalLong machine) {
-        if (machine.isPresent() && bytes > machine.getAsLong()) {
+        refuseMoreThanTheMachineHas(bytes, config, machine, LIVE_BYTES.get());
+    }
+
+    static void refuseMoreThanTheMachineHas(long bytes, NvmDeviceConfig config, OptionalLong machine, long heldByOthers) {
+        if (machine.isPresent() && bytes > machine.getAsLong() - heldByOthers) {
             throw new MachineMemoryExceededException("cannot allocate " + bytes + " bytes of emulated NVM for "
-                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ": more than the " + machine.getAsLong()
-                + " bytes of memory this machine (or its container) has; the emulated NVM is memory, zeroed at once."
-                + " Give " + NvmDeviceConfig.CAPACITY + " a smaller size");
+                + NvmDeviceConfig.CAPACITY + "=" + config.capacityBytes() + ": " + (heldByOthers == 0 ? "more than"
+                : "with the " + heldByOthers + " bytes the other NVM devices (tiers) of this JVM hold, more than")
+                + " the " + machine.getAsLong() + " bytes of memory this machine (or its container) has; the emulated"
+                + " NVM is memory, zeroed at once. Give " + NvmDeviceConfig.CAPACITY + " a smaller size"
+                + (heldByOthers == 0 ? "" : ", or close the other tiers first"));
+        }
+    }
+
+    /** Adds {@code bytes} to {@link #LIVE_BYTES}, refused as above if they would not fit with the others'. */
+    private static void hold(long bytes, NvmDeviceConfig config, OptionalLong machine) {
+        while (true) {
+            long others = LIVE_BYTES.get();
+            refuseMoreThanTheMachineHas(bytes, config, machine, others);
+            if (LIVE_BYTES.compareAndSet(others, others + bytes)) {
+                return;
+            }
         }
     }
 

@@ -124,6 +124,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     private final AtomicLong invalidations = new AtomicLong();
     private final AtomicLong deviceWriteErrors = new AtomicLong();
     private final AtomicLong writeBackErrors = new AtomicLong();
+    /** Dirty copies {@link #closeGivingUpUnwritten} dropped unwritten: lost, not file writes saved. */
+    private final AtomicLong dirtyCopiesGivenUp = new AtomicLong();
     /** Slots flagged DIRTY, all files together: the sum of the owners' counts, kept so stats() need not scan. */
     private final AtomicLong dirtySlots = new AtomicLong();
 
@@ -751,6 +753,7 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
                         } else {
                             keepLowest(lowestLostIds, (int) Math.min(lost, lowestLostIds.length), PageKey.pageId(key));
                             lost++;
+                            dirtyCopiesGivenUp.incrementAndGet();
                         }
                     }
                     invalidate(slot, key, owner);
@@ -917,8 +920,8 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
         long dirtySwapOuts = dirtyEvictionsAbsorbed.get();
         return new NvmTierStats(swapIns.get(), fileReads.get(), swapOuts.get(), cleanEvictionsAbsorbed.get(),
             dirtySwapOuts, writeBacks.get(), writeThroughs.get(), flushWrites.get(), nvmEvictions.get(),
-            bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), resident, dirty,
-            device.stats());
+            bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), dirtyCopiesGivenUp.get(),
+            resident, dirty, device.stats());
     }
 
     /**

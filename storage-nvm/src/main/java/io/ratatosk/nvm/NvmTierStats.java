@@ -17,9 +17,13 @@ package io.ratatosk.nvm;
  *   <li>{@code nvmEvictions}: slots the tier's clock reclaimed; {@code bypasses}: evictions that
  *   found no slot in bounded time and went straight to the file (dirty) or were dropped (clean);
  *   {@code invalidations}: NVM copies dropped because a newer version reached the file, or the file
- *   was truncated or closed.</li>
+ *   was truncated or closed (its dirty copies given up too), or a failed write left the copy behind the frame's newer
+ *   version: an NVM write tearing it (also in {@code deviceWriteErrors}), or a write-through's file write failing.
+ *   A failed NVM write of a page NVM held no copy of drops nothing, and counts in {@code deviceWriteErrors} only.</li>
  *   <li>{@code deviceWriteErrors}: NVM writes that failed; {@code writeBackErrors}: file writes of a
- *   victim that failed (the page stays dirty in NVM and the error recurs at its file's force).</li>
+ *   victim that failed (the page stays dirty in NVM and the error recurs at its file's force);
+ *   {@code dirtyCopiesGivenUp}: dirty copies {@link NvmSwapStore#closeGivingUpUnwritten} dropped unwritten, their
+ *   files refusing them: pages lost, which {@link #fileWritesAvoided()} does not count as saved.</li>
  * </ul>
  */
 public record NvmTierStats(
@@ -36,6 +40,7 @@ public record NvmTierStats(
     long invalidations,
     long deviceWriteErrors,
     long writeBackErrors,
+    long dirtyCopiesGivenUp,
     int residentPages,
     long dirtyPages,
     NvmStats device) {
@@ -45,8 +50,12 @@ public record NvmTierStats(
         return swapIns;
     }
 
-    /** File writes the tier saved, net: dirty evictions absorbed minus the write-backs they caused later. */
+    /**
+     * File writes the tier saved, net: dirty evictions absorbed minus the write-backs they caused later, and minus the
+     * copies given up (never written, and lost: counted as saved, a tier that lost its pages looked as if it had saved
+     * their writes).
+     */
     public long fileWritesAvoided() {
-        return Math.max(0, dirtyEvictionsAbsorbed - writeBacks);
+        return Math.max(0, dirtyEvictionsAbsorbed - writeBacks - dirtyCopiesGivenUp);
     }
 }

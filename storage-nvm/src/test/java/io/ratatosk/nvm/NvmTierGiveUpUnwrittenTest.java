@@ -109,6 +109,30 @@ class NvmTierGiveUpUnwrittenTest {
     }
 
     /**
+     * A dirty copy given up was never written, and is lost: fileWritesAvoided (dirty evictions absorbed minus write-backs)
+     * counted it as a file write the tier saved, so a tier that lost pages reported them as its savings.
+     */
+    @Test
+    void theCopiesGivenUpAreNotCountedAsFileWritesSaved() throws IOException {
+        NvmSwapStore store = tier();
+        PageSwapper a = store.create(FILE_A, 0, PAGE, true);
+        a.evict(3, page(3), true);
+        a.evict(5, page(5), true);
+        PageSwapper b = store.create(FILE_B, 1, PAGE, true);
+        b.evict(0, page(7), true);
+        b.evict(1, page(8), true);
+        assertEquals(4, store.stats().fileWritesAvoided(), "four dirty evictions absorbed, no file write yet");
+        storageGone.set(true);
+        assertThrows(IOException.class, store::close); // b.db's two copies written back
+        assertThrows(IOException.class, store::closeGivingUpUnwritten); // a.db's two given up
+
+        NvmTierStats stats = store.stats();
+        assertEquals(2, stats.writeBacks());
+        assertEquals(2, stats.dirtyCopiesGivenUp());
+        assertEquals(0, stats.fileWritesAvoided(), "two written, two lost: no file write saved");
+    }
+
+    /**
      * The pages given up are named in ascending id per file, the lowest {@code NAMED_LOST_PAGES} where more are given up:
      * named in slot order (the order the clock filled the slots), "a.db: pages 9, 2, 7" read as unsorted to an operator
      * and to a host parsing the ids.
