@@ -704,6 +704,22 @@ class LdbcCommandTest {
         assertEquals(64, summaryRun.get("frames").asInt(), summaryRun.toString());
     }
 
+    /**
+     * A share of the store below two pages runs with two, saying so with the store's size as the report gives it (MiB):
+     * it was its count of bytes, "for this 13,934,592-byte store", beside the report's "for a 13.0 MiB store".
+     */
+    @Test
+    void aCacheBelowTwoPagesSaysTheStoresSizeInMib() throws IOException {
+        Progress run = withProgress("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "0", "--ops", "20",
+            "--data", "sample", "--cache", "0.01%", "--policies", "muninn", "--out", dir.resolve("out").toString());
+        assertEquals(0, run.rc(), err.toString());
+        long storeBytes = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile()).get("storeBytes").asLong();
+        String store = String.format(java.util.Locale.ROOT, "%.1f MiB", storeBytes / 1048576.0);
+        assertTrue(run.lines().contains("note: --cache 0.01% is less than 2 pages of 8,192 bytes for this " + store
+            + " store: that run gets 2 frames"), run.lines());
+        assertTrue(out.toString().contains("for a " + store + " store"), "the report's words: " + out);
+    }
+
     /** A generated data set larger than the disk's free space is refused before the generator writes anything. */
     @Test
     void aGeneratedDataSetThatCannotFitIsRefusedBeforeItIsWritten() throws IOException {
