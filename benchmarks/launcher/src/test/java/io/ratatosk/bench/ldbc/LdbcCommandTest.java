@@ -859,6 +859,25 @@ class LdbcCommandTest {
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
     }
 
+    /**
+     * A folder of CSV whose name starts with "generated", named relative to the current folder as folders usually are
+     * (--data generated-csv), was taken for a misspelt generated:SCALE and refused. A run in a child JVM, in the folder
+     * that holds it: the test's own working folder is the module's.
+     */
+    @Test
+    void aFolderWhoseNameStartsWithGeneratedIsAFolder() throws Exception {
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(dir.resolve("generated-csv"));
+        ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), Bench.class.getName(), "ldbc", "--quiet", "--data", "generated-csv",
+            "--data-cache", "cache", "--warmup", "0", "--ops", "20", "--policies", "clock", "--threads", "1", "--out", "o")
+            .directory(dir.toFile());
+        ChildProcess.Result run = ChildProcess.run(command);
+        assertEquals(0, run.status(), run.output());
+        assertTrue(Files.isRegularFile(dir.resolve("o/summary.json")), run.output());
+        assertTrue(JSON.readTree(dir.resolve("o/summary.json").toFile()).get("data").asText().endsWith("generated-csv"),
+            "the folder's data, not a generated graph");
+    }
+
     @Test
     void withIoDirectTheRunReadsTheStoreThroughODirect() throws IOException {
         Path probe = Files.createFile(dir.resolve("probe"));
