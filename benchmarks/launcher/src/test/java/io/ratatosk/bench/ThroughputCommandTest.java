@@ -47,6 +47,28 @@ class ThroughputCommandTest {
         }
     }
 
+    /**
+     * A reader that fails ends the run at once: the others stopped, but the run slept on through its warm-up and
+     * --seconds (an hour and a day here) before it looked. Bounded, so that the old wait fails instead of hanging.
+     */
+    @Test
+    void aReaderThatFailsEndsTheRunWithoutWaitingOutItsTime() {
+        ThroughputCommand.ReadLoop real = ThroughputCommand.readLoop;
+        ThroughputCommand.readLoop = (pages, order, stop, timing, ops) -> {
+            throw new java.io.IOException("injected: the disk went away");
+        };
+        try {
+            StringWriter err = new StringWriter();
+            BenchRun.Output run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofMinutes(1),
+                () -> BenchRun.run(err, "throughput", "--policies", "muninn", "--threads", "1", "--frames", "64",
+                    "--seconds", "86400", "--warmup", "3600"), "the run waited out its warm-up and --seconds");
+            assertEquals(1, run.status(), run.out() + err);
+            assertTrue(err.toString().contains("injected: the disk went away"), err.toString());
+        } finally {
+            ThroughputCommand.readLoop = real;
+        }
+    }
+
     /** Bad counts, and every bad policy in the list, are named together before any run prints a row. */
     @Test
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {
