@@ -705,6 +705,20 @@ class LdbcCommandTest {
     }
 
     /**
+     * summary.json's command is one that runs again when copied to a shell: its words were joined as they were, so
+     * --out 'my out' came back as --out my out, another folder and a stray argument.
+     */
+    @Test
+    void theCommandInTheSummaryQuotesItsWordsForTheShell() throws IOException {
+        Path outDir = dir.resolve("my out");
+        assertEquals(0, bench(quickArgs("--data", "sample", "--policies", "muninn", "--out", outDir.toString())),
+            err.toString());
+        assertEquals("./bench ldbc --quiet --data-cache " + dir.resolve("cache") + " --warmup 0 --ops 40 --data sample"
+            + " --policies muninn --out '" + outDir + "'",
+            JSON.readTree(outDir.resolve("summary.json").toFile()).get("command").asText());
+    }
+
+    /**
      * A share of the store below two pages runs with two, saying so with the store's size as the report gives it (MiB):
      * it was its count of bytes, "for this 13,934,592-byte store", beside the report's "for a 13.0 MiB store".
      */

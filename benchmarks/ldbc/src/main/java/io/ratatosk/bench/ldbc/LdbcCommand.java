@@ -661,7 +661,8 @@ public final class LdbcCommand implements Callable<Integer> {
 
     private List<String> commandLine() {
         List<String> words = new ArrayList<>(List.of("./bench"));
-        words.addAll(spec.commandLine().getParseResult().originalArgs());
+        // each a shell word: "--out my dir" ran with another --out, or none, when copied back to a shell
+        spec.commandLine().getParseResult().originalArgs().forEach(arg -> words.add(OutputFile.shellQuoted(arg)));
         if (words.size() == 1 || !words.get(1).equals("ldbc")) {
             words.add(1, "ldbc");
         }
