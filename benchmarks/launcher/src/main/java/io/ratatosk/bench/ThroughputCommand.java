@@ -117,11 +117,11 @@ public final class ThroughputCommand implements Callable<Integer> {
             for (PolicySpec policy : specs) {
                 for (int t : threads) {
                     double[] mops = new double[runs];
-                    double hitPercent = 0;
+                    double hitPercent = 0; // the mean, as Mops/s's: it was the last run's alone
                     for (int run = 0; run < runs; run++) {
                         double[] result = measure(file, policy, t, orders);
                         mops[run] = result[0];
-                        hitPercent = result[1];
+                        hitPercent += result[1] / runs;
                     }
                     System.out.printf(Locale.ROOT, "%-52s %8d %12.2f %8.2f  %s%n", policy.text(), t, Arrays.stream(mops).average().orElse(0),
                         hitPercent, Arrays.toString(Arrays.stream(mops).map(m -> Math.round(m * 100) / 100.0).toArray()));
