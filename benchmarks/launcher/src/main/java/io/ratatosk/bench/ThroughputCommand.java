@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -116,11 +117,11 @@ public final class ThroughputCommand implements Callable<Integer> {
             for (PolicySpec policy : specs) {
                 for (int t : threads) {
                     double[] mops = new double[runs];
-                    double hitPercent = 0;
+                    double hitPercent = 0; // the mean, as Mops/s's: it was the last run's alone
                     for (int run = 0; run < runs; run++) {
                         double[] result = measure(file, policy, t, orders);
                         mops[run] = result[0];
-                        hitPercent = result[1];
+                        hitPercent += result[1] / runs;
                     }
                     System.out.printf(Locale.ROOT, "%-52s %8d %12.2f %8.2f  %s%n", policy.text(), t, Arrays.stream(mops).average().orElse(0),
                         hitPercent, Arrays.toString(Arrays.stream(mops).map(m -> Math.round(m * 100) / 100.0).toArray()));
@@ -255,13 +256,16 @@ public final class ThroughputCommand implements Callable<Integer> {
         return PageCacheConfig.parse(flags);
     }
 
-    /** Waits while the workers warm up: {@code --warmup} seconds, or until the JIT compiler is quiet. */
-    private void warmUp(PolicySpec policy, int threadCount) throws InterruptedException {
+    /** Waits while the workers warm up: {@code --warmup} seconds, or until the JIT compiler is quiet; less once {@code stop}. */
+    private void warmUp(PolicySpec policy, int threadCount, AtomicBoolean stop) throws InterruptedException {
         if (!Double.isNaN(warmupSeconds)) {
-            Thread.sleep((long) (warmupSeconds * 1000));
+            sleepUnless(stop, (long) (warmupSeconds * 1000));
             return;
         }
-        Thread.sleep(1000);
+        sleepUnless(stop, 1000);
+        if (stop.get()) {
+            return;
+        }
         CompilerWarmUp.Result warm = CompilerWarmUp.awaitQuiet();
         System.err.printf(Locale.ROOT, "throughput: %s, %d thread(s): warmed up for %.1f s%s%n", policy.text(), threadCount,
             1 + warm.millis() / 1000.0, warm.quiet() ? "" : " (the JIT compiler was still busy)");
@@ -288,11 +292,12 @@ public final class ThroughputCommand implements Callable<Integer> {
                 workers.add(worker);
                 worker.start();
             }
-            warmUp(policy, threadCount);
+            // A reader that fails sets stop: the run fails then, not after the warm-up and --seconds (a day at most).
+            warmUp(policy, threadCount, stop);
             PageCacheStats before = cache.stats();
             long start = System.nanoTime();
             timing.set(true);
-            Thread.sleep((long) (seconds * 1000));
+            sleepUnless(stop, (long) (seconds * 1000));
             timing.set(false);
             long nanos = System.nanoTime() - start;
             PageCacheStats after = cache.stats();
@@ -311,6 +316,17 @@ public final class ThroughputCommand implements Callable<Integer> {
             return new double[] {ops.sum() * 1e3 / nanos, 100.0 * hits / Math.max(1, pins)};
         }
     }
+
+    /** Sleeps {@code millis}, or until {@code stop} is set. */
+    private static void sleepUnless(AtomicBoolean stop, long millis) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left = millis; left > 0 && !stop.get(); left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())) {
+            Thread.sleep(Math.min(left, STOP_POLL_MILLIS));
+        }
+    }
+
+    /** How often a sleep of the run looks whether a reader failed. */
+    private static final long STOP_POLL_MILLIS = 50;
 
     /** One reading thread's loop until {@code stop}, counting its reads while {@code timing} into {@code ops}. */
     interface ReadLoop {

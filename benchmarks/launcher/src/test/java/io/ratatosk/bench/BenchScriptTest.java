@@ -93,6 +93,27 @@ class BenchScriptTest {
         }
     }
 
+    /**
+     * A java that cannot start (JDK_JAVA_OPTIONS=-Xmx1q, a broken install) made ./bench exit 1 without a word: its
+     * complaint went into the pipe that reads the version. Here a stand-in java that fails as the JVM does.
+     */
+    @Test
+    void aJavaThatCannotStartIsSaidWithItsOwnWords(@TempDir Path dir) throws Exception {
+        Path root = Files.createDirectories(dir.resolve("repo"));
+        Files.copy(ROOT.resolve("bench"), root.resolve("bench"));
+        Files.createDirectories(root.resolve("benchmarks/launcher/target"));
+        Files.writeString(root.resolve("benchmarks/launcher/target/ratatosk-bench.jar"), ""); // built: no Maven
+        Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+        executable(jdk.resolve("java"), "#!/bin/sh\necho 'Invalid maximum heap size: -Xmx1q' >&2\n"
+            + "echo 'Error: Could not create the Java Virtual Machine.' >&2\nexit 1\n");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("bench").toString(), "--help");
+        pb.environment().put("JAVA_HOME", jdk.getParent().toString());
+        ChildProcess.Result run = ChildProcess.run(pb);
+        assertEquals(1, run.status(), run.output());
+        assertEquals("Invalid maximum heap size: -Xmx1q\nError: Could not create the Java Virtual Machine.\nbench: "
+            + jdk.resolve("java") + " -version failed (above): ./bench needs a JDK 17 or later that starts\n", run.output());
+    }
+
     private static void executable(Path file, String text) throws java.io.IOException {
         Files.writeString(file, text);
         Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));

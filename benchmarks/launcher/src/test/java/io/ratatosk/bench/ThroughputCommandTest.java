@@ -47,6 +47,55 @@ class ThroughputCommandTest {
         }
     }
 
+    /**
+     * A reader that fails ends the run at once: the others stopped, but the run slept on through its warm-up and
+     * --seconds (an hour and a day here) before it looked. Bounded, so that the old wait fails instead of hanging.
+     */
+    @Test
+    void aReaderThatFailsEndsTheRunWithoutWaitingOutItsTime() {
+        ThroughputCommand.ReadLoop real = ThroughputCommand.readLoop;
+        ThroughputCommand.readLoop = (pages, order, stop, timing, ops) -> {
+            throw new java.io.IOException("injected: the disk went away");
+        };
+        try {
+            StringWriter err = new StringWriter();
+            BenchRun.Output run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofMinutes(1),
+                () -> BenchRun.run(err, "throughput", "--policies", "muninn", "--threads", "1", "--frames", "64",
+                    "--seconds", "86400", "--warmup", "3600"), "the run waited out its warm-up and --seconds");
+            assertEquals(1, run.status(), run.out() + err);
+            assertTrue(err.toString().contains("injected: the disk went away"), err.toString());
+        } finally {
+            ThroughputCommand.readLoop = real;
+        }
+    }
+
+    /**
+     * A row's hit % is the mean of its runs, as its Mops/s is: it was the last run's alone. Here the first run reads one
+     * page (every read a hit), the second scans the file, eight times the frames (hardly any).
+     */
+    @Test
+    void aRowsHitRatioIsTheMeanOfItsRuns() {
+        ThroughputCommand.ReadLoop real = ThroughputCommand.readLoop;
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        ThroughputCommand.readLoop = (pages, order, stop, timing, ops) -> {
+            boolean onePage = runs.getAndIncrement() == 0;
+            int[] scan = new int[order.length];
+            java.util.Arrays.setAll(scan, i -> onePage ? 0 : i % (64 * 8));
+            real.run(pages, scan, stop, timing, ops);
+        };
+        try {
+            StringWriter err = new StringWriter();
+            BenchRun.Output run = BenchRun.run(err, "throughput", "--policies", "muninn", "--threads", "1", "--frames", "64",
+                "--seconds", "0.2", "--warmup", "0.1", "--runs", "2");
+            assertEquals(0, run.status(), run.out() + err);
+            String row = run.out().lines().filter(line -> line.startsWith("muninn ")).findFirst().orElseThrow();
+            double hitPercent = Double.parseDouble(row.trim().split("\\s+")[3]);
+            assertTrue(hitPercent > 40 && hitPercent < 60, "the mean of about 100% and about 0%: " + row);
+        } finally {
+            ThroughputCommand.readLoop = real;
+        }
+    }
+
     /** Bad counts, and every bad policy in the list, are named together before any run prints a row. */
     @Test
     void badCountsAndPoliciesAreUsageErrorsBeforeAnyRun() {

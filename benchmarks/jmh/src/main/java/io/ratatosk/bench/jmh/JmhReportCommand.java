@@ -145,7 +145,8 @@ public final class JmhReportCommand implements Callable<Integer> {
                 + " (--print-only prints the table alone)");
         }
         try {
-            if (!chart.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+            Path chartName = chart.getFileName(); // none for the root folder: a NullPointerException's stack trace
+            if (chartName == null || !chartName.toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
                 throw new IllegalArgumentException("--chart must name a .png file: " + chart);
             }
             if (OutputFile.sameFile(doc, chart)) {

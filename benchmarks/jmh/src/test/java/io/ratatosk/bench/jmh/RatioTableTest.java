@@ -638,6 +638,16 @@ class RatioTableTest {
         assertFalse(Files.exists(chart), "nothing written");
     }
 
+    /** A --chart with no file name (the root folder, /) failed with a NullPointerException's stack trace. */
+    @Test
+    void aChartNamedTheRootFolderIsAUsageError() throws IOException {
+        Path root = dir.getRoot();
+        StringWriter err = new StringWriter();
+        assertEquals(2, report(sample(), dir.resolve("benchmarks.md"), root, err));
+        assertTrue(err.toString().contains("--chart must name a .png file: " + root), err.toString());
+        assertFalse(Files.exists(dir.resolve("benchmarks.md")), "nothing written");
+    }
+
     /**
      * A document whose markers are out of order was said to have "only one of the markers", and was refused only after
      * the new chart had replaced the old one: the chart then showed a run the document did not.

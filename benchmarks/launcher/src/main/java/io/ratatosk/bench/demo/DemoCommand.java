@@ -115,8 +115,8 @@ public final class DemoCommand implements Callable<Integer> {
         try (CleanUp deleteScratch = CleanUp.closing(List.of(scratch))) { // its failure said after the run's
             long pages = (long) base.frames() * fileFactor;
             DiskSpace.require(dir, DiskSpace.bytes(pages, PAGE), "--cache " + cache + " x --file-factor " + fileFactor);
-            System.err.printf(Locale.ROOT, "demo: writing %d pages (%d MiB) of %s, %d times a %s cache%n",
-                pages, pages * PAGE >> 20, path, fileFactor, cache);
+            System.err.printf(Locale.ROOT, "demo: writing %d pages (%s) of %s, %d times a %s cache%n",
+                pages, size(pages * PAGE), path, fileFactor, cache);
             write(base, path, pages);
             out.printf(Locale.ROOT, "%-26s %10s %9s %10s %10s %12s %12s %12s%n",
                 "policy", "ops/s", "hit%", "faults", "evictions", "background", "cooperative", "writes");
@@ -138,6 +138,11 @@ public final class DemoCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "verified: every page holds its last write after close and reopen (%d writes)%n", writes);
             return 0;
         }
+    }
+
+    /** {@code bytes} in MiB, as ldbc says sizes, or in KiB below one: a file of 64 pages was "(0 MiB)". */
+    static String size(long bytes) {
+        return bytes < 1 << 20 ? (bytes >> 10) + " KiB" : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     /** Each count in its range, the flag and its value named: all of them at once. */

@@ -14,9 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One measured run: a page cache opened with the given flags over {@link SlowFiles}, a warm-up, then
@@ -137,12 +139,12 @@ final class NvmRun {
         }
         SlowFiles files = new SlowFiles(new FileSwapperFactory(OperationsFlags.directIo(config)), fileLatencyNanos);
         try (PageCache cache = PageCache.open(config, files); PagedFile file = cache.map(path, config.pageSize(), false)) {
-            drive(file, pages, mix, warmupOps, threads, seed);
+            drive(label, file, pages, mix, warmupOps, threads, seed);
             PageCacheStats before = cache.stats();
             long fileReads = files.reads();
             long fileWrites = files.writes();
             long start = System.nanoTime();
-            drive(file, pages, mix, ops, threads, seed + 1);
+            drive(label, file, pages, mix, ops, threads, seed + 1);
             long wall = System.nanoTime() - start;
             PageCacheStats after = cache.stats();
             return new Result(label, ops, wall, before, after, files.reads() - fileReads, files.writes() - fileWrites,
@@ -150,30 +152,65 @@ final class NvmRun {
         }
     }
 
-    private static void drive(PagedFile file, long pages, Mix mix, long ops, int threads, long seed) throws Exception {
+    /**
+     * Runs {@code ops} over {@code threads} threads. One that fails stops the others, and the run fails once they have
+     * ended, in one line naming it: its ExecutionException went to the launcher as a bug (a stack trace), and the cache
+     * was closed under the others, which ran on through their share.
+     */
+    private static void drive(String label, PagedFile file, long pages, Mix mix, long ops, int threads, long seed)
+        throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        AtomicBoolean stop = new AtomicBoolean();
+        Throwable failure = null;
         try {
             List<Future<Long>> futures = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 long share = ops / threads + (t < ops % threads ? 1 : 0);
                 long threadSeed = seed * 1_000_003 + t;
-                futures.add(pool.submit(() -> work(file, pages, mix, share, threadSeed)));
+                futures.add(pool.submit(() -> {
+                    try {
+                        return work.run(file, pages, mix, share, threadSeed, stop);
+                    } catch (IOException | RuntimeException | Error e) {
+                        stop.set(true);
+                        throw e;
+                    }
+                }));
             }
             for (Future<Long> f : futures) {
-                f.get();
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    failure = failure == null ? e.getCause() : failure; // the first thread's, in order
+                }
             }
         } finally {
             pool.shutdown();
         }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            String what = "a thread of " + label + " failed: " + failure.getMessage();
+            throw failure instanceof IOException ? new IOException(what, failure) : new IllegalStateException(what, failure);
+        }
     }
 
-    private static long work(PagedFile file, long pages, Mix mix, long ops, long seed) throws IOException {
+    /** One thread's share of a phase's operations, until {@code stop}. */
+    interface Work {
+        long run(PagedFile file, long pages, Mix mix, long ops, long seed, AtomicBoolean stop) throws IOException;
+    }
+
+    /** The threads' loop; tests put one that fails in its place. */
+    static volatile Work work = NvmRun::work;
+
+    private static long work(PagedFile file, long pages, Mix mix, long ops, long seed, AtomicBoolean stop)
+        throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         long[] op = new long[2];
         long sum = 0;
         int lastLong = file.pageSize() - Long.BYTES;
         try (PageCursor reader = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-            for (long i = 0; i < ops; i++) {
+            for (long i = 0; i < ops && ((i & 255) != 0 || !stop.get()); i++) {
                 mix.next(random, pages, op);
                 if (op[1] == 1) {
                     try (PageCursor writer = file.io(op[0], PagedFile.PF_SHARED_WRITE_LOCK)) {

@@ -123,6 +123,26 @@ class DemoCommandTest {
         }
     }
 
+    /** The file's size said in KiB where it is under a MiB: 64 pages of 8 KiB were "(0 MiB)". */
+    @Test
+    void theFilesSizeIsSaidInKibOrMib() {
+        java.io.PrintStream original = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        BenchRun.Output run;
+        try {
+            System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+            run = BenchRun.run(err, "demo", "--policies", "muninn", "--cache", "256k", "--file-factor", "2", "--threads", "1",
+                "--seconds", "0.05");
+        } finally {
+            System.setErr(original);
+        }
+        assertEquals(0, run.status(), run.out() + err);
+        String lines = said.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(lines.contains("demo: writing 64 pages (512 KiB) of "), lines);
+        assertEquals("160.0 MiB", DemoCommand.size(160L << 20));
+        assertEquals("1.5 MiB", DemoCommand.size(3L << 19));
+    }
+
     /** Each count out of range names its flag and value, not one line for all four. */
     @Test
     void eachCountOutOfRangeNamesItsFlagAndValue() {

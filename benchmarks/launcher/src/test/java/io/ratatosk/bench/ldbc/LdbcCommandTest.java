@@ -704,6 +704,36 @@ class LdbcCommandTest {
         assertEquals(64, summaryRun.get("frames").asInt(), summaryRun.toString());
     }
 
+    /**
+     * summary.json's command is one that runs again when copied to a shell: its words were joined as they were, so
+     * --out 'my out' came back as --out my out, another folder and a stray argument.
+     */
+    @Test
+    void theCommandInTheSummaryQuotesItsWordsForTheShell() throws IOException {
+        Path outDir = dir.resolve("my out");
+        assertEquals(0, bench(quickArgs("--data", "sample", "--policies", "muninn", "--out", outDir.toString())),
+            err.toString());
+        assertEquals("./bench ldbc --quiet --data-cache " + dir.resolve("cache") + " --warmup 0 --ops 40 --data sample"
+            + " --policies muninn --out '" + outDir + "'",
+            JSON.readTree(outDir.resolve("summary.json").toFile()).get("command").asText());
+    }
+
+    /**
+     * A share of the store below two pages runs with two, saying so with the store's size as the report gives it (MiB):
+     * it was its count of bytes, "for this 13,934,592-byte store", beside the report's "for a 13.0 MiB store".
+     */
+    @Test
+    void aCacheBelowTwoPagesSaysTheStoresSizeInMib() throws IOException {
+        Progress run = withProgress("ldbc", "--data-cache", dir.resolve("cache").toString(), "--warmup", "0", "--ops", "20",
+            "--data", "sample", "--cache", "0.01%", "--policies", "muninn", "--out", dir.resolve("out").toString());
+        assertEquals(0, run.rc(), err.toString());
+        long storeBytes = JSON.readTree(dir.resolve("out").resolve("summary.json").toFile()).get("storeBytes").asLong();
+        String store = String.format(java.util.Locale.ROOT, "%.1f MiB", storeBytes / 1048576.0);
+        assertTrue(run.lines().contains("note: --cache 0.01% is less than 2 pages of 8,192 bytes for this " + store
+            + " store: that run gets 2 frames"), run.lines());
+        assertTrue(out.toString().contains("for a " + store + " store"), "the report's words: " + out);
+    }
+
     /** A generated data set larger than the disk's free space is refused before the generator writes anything. */
     @Test
     void aGeneratedDataSetThatCannotFitIsRefusedBeforeItIsWritten() throws IOException {
@@ -866,6 +896,25 @@ class LdbcCommandTest {
         assertEquals(2, bench(args("--data", "generatedx")));
         assertTrue(err.toString().contains("--data generatedx: write generated:SCALE"), err.toString());
         assertFalse(Files.exists(dir.resolve("cache")), "nothing was prepared");
+    }
+
+    /**
+     * A folder of CSV whose name starts with "generated", named relative to the current folder as folders usually are
+     * (--data generated-csv), was taken for a misspelt generated:SCALE and refused. A run in a child JVM, in the folder
+     * that holds it: the test's own working folder is the module's.
+     */
+    @Test
+    void aFolderWhoseNameStartsWithGeneratedIsAFolder() throws Exception {
+        new LdbcGenerator(0.003, 7, io.ratatosk.bench.ldbc.ProgressOutput.none()).write(dir.resolve("generated-csv"));
+        ProcessBuilder command = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), Bench.class.getName(), "ldbc", "--quiet", "--data", "generated-csv",
+            "--data-cache", "cache", "--warmup", "0", "--ops", "20", "--policies", "clock", "--threads", "1", "--out", "o")
+            .directory(dir.toFile());
+        ChildProcess.Result run = ChildProcess.run(command);
+        assertEquals(0, run.status(), run.output());
+        assertTrue(Files.isRegularFile(dir.resolve("o/summary.json")), run.output());
+        assertTrue(JSON.readTree(dir.resolve("o/summary.json").toFile()).get("data").asText().endsWith("generated-csv"),
+            "the folder's data, not a generated graph");
     }
 
     @Test

@@ -47,6 +47,33 @@ class NvmCommandTest {
         }
     }
 
+    /**
+     * A thread that fails fails the run in one line naming the run, once the others have stopped: its ExecutionException
+     * went to the launcher as a bug, a stack trace, and the cache was closed under the other threads, which ran on
+     * through their share of the operations.
+     */
+    @Test
+    void aThreadThatFailsStopsTheOthersAndIsSaidInOneLine() {
+        NvmRun.Work real = NvmRun.work;
+        java.util.concurrent.atomic.AtomicInteger otherRan = new java.util.concurrent.atomic.AtomicInteger(-1);
+        NvmRun.work = (file, pages, mix, ops, seed, stop) -> {
+            if (seed % 1_000_003 == 1) {
+                throw new java.io.IOException("injected: the disk went away");
+            }
+            long done = real.run(file, pages, mix, ops, seed, stop);
+            otherRan.set(stop.get() ? 1 : 0);
+            return done;
+        };
+        try {
+            assertEquals(1, bench("nvm", "--experiment", "reads", "--pages", "400", "--page-size", "4096", "--file-latency-us",
+                "0", "--warmup", "100000000", "--ops", "1", "--threads", "2", "--dir", dir.toString()), err.toString());
+            assertEquals("bench nvm: a thread of file only failed: injected: the disk went away", err.toString().strip());
+            assertEquals(1, otherRan.get(), "the other thread ended stopped, not at the end of its share");
+        } finally {
+            NvmRun.work = real;
+        }
+    }
+
     @Test
     void anUnknownExperimentIsAUsageError() {
         assertEquals(2, bench("nvm", "--experiment", "latency"));

@@ -424,8 +424,9 @@ public final class LdbcCommand implements Callable<Integer> {
         long storeBytes = GraphStore.sizeOnDisk(prepared.storeDir());
         for (CacheSpec c : caches) {
             if (c.belowMinimum(storeBytes, pageSize)) {
-                progress.note("note: --cache %s is less than %d pages of %,d bytes for this %,d-byte store: that run gets %d frames",
-                    c, CacheSpec.MIN_PAGES, pageSize, storeBytes, CacheSpec.MIN_PAGES);
+                // The store in MiB, as the report says it: its size in bytes (13,934,592) had to be counted out
+                progress.note("note: --cache %s is less than %d pages of %,d bytes for this %s store: that run gets %d frames",
+                    c, CacheSpec.MIN_PAGES, pageSize, LdbcReport.mib(storeBytes), CacheSpec.MIN_PAGES);
             }
         }
         LdbcRun.Settings runnerSettings = new LdbcRun.Settings(prepared.storeDir(), parameters, threads, warm, measured,
@@ -660,7 +661,8 @@ public final class LdbcCommand implements Callable<Integer> {
 
     private List<String> commandLine() {
         List<String> words = new ArrayList<>(List.of("./bench"));
-        words.addAll(spec.commandLine().getParseResult().originalArgs());
+        // each a shell word: "--out my dir" ran with another --out, or none, when copied back to a shell
+        spec.commandLine().getParseResult().originalArgs().forEach(arg -> words.add(OutputFile.shellQuoted(arg)));
         if (words.size() == 1 || !words.get(1).equals("ldbc")) {
             words.add(1, "ldbc");
         }

@@ -94,6 +94,17 @@ class LdbcLoaderErrorsTest {
         assertNothingLooksComplete();
     }
 
+    /** The load counts its CSV in MiB (2^20 bytes) and said them MB, which the rest of the runner's output never says. */
+    @Test
+    void aLoadsProgressSaysItsUnitAsMib() throws IOException {
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        ProgressOutput progress = new ProgressOutput(new java.io.PrintStream(said, true, StandardCharsets.UTF_8), false, false);
+        new LdbcLoader(LdbcDataSource.directory(data), progress).load(store, 8L << 20);
+        String lines = said.toString(StandardCharsets.UTF_8);
+        assertTrue(lines.matches("(?s).*ldbc: load " + java.util.regex.Pattern.quote(data.toString())
+            + ": started \\([0-9.,]+ MiB\\).*"), lines);
+    }
+
     /** A load that failed was said done: "load ...: done in 1.1 s", then the CSV's error. */
     @Test
     void aLoadThatFailedIsNotSaidDone() throws IOException {

@@ -284,6 +284,25 @@ class LdbcWorkloadTest {
     }
 
     /**
+     * A timed phase's bar moves while the phase runs: it counts seconds, and was stepped only once the phase was over,
+     * standing at 0 for the whole of a --duration (and the plain lines, every 10 s, said nothing for as long).
+     */
+    @Test
+    void aTimedPhasesProgressMovesWhileItRuns(@TempDir Path dir) throws IOException {
+        Path storeDir = dir.resolve("store");
+        LdbcTestData.loadSample(storeDir);
+        LdbcRun.Settings settings = new LdbcRun.Settings(storeDir, SubstitutionParameters.load(LdbcDataSource.sample()),
+            1, Budget.operations(0), Budget.parse("3s"), 42, false, Map.of(), Map.of(), List.of());
+        java.io.ByteArrayOutputStream drawn = new java.io.ByteArrayOutputStream();
+        ProgressOutput bar = new ProgressOutput(new java.io.PrintStream(drawn, true, java.nio.charset.StandardCharsets.UTF_8),
+            false, true);
+        new LdbcRun(settings, bar).execute(PolicyCatalog.standard().parse("clock"), CacheSpec.parse("10%"),
+            GraphStore.sizeOnDisk(storeDir), null, null);
+        String frames = drawn.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(frames.matches("(?s).* [12]/3 ?s.*"), "a frame between 0 and 3 s: " + frames);
+    }
+
+    /**
      * A time is written as the page cache's durations are (its own parser), and in minutes: 1.5s was "neither an
      * operation count nor a duration", and so were 250us and 2 s; minutes take a fraction too.
      */

@@ -1,5 +1,6 @@
 package io.ratatosk.bench.sim.cli;
 
+import io.ratatosk.bench.jmh.ThreadCounts;
 import io.ratatosk.bench.sim.CacheSize;
 import io.ratatosk.bench.sim.JsonReport;
 import io.ratatosk.bench.sim.OutputFile;
@@ -104,7 +105,8 @@ public final class SimCommand implements Callable<Integer> {
     private Path timelineChart;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "2",
-        description = "Replays run in parallel (each policy instance on one thread). Default: ${DEFAULT-VALUE}.")
+        description = "Replays run in parallel (each policy instance on one thread); at most " + ThreadCounts.MAX + "."
+            + " Default: ${DEFAULT-VALUE}.")
     private int threads;
 
     @Option(names = "--quiet", description = "No progress on stderr.")
@@ -137,8 +139,10 @@ public final class SimCommand implements Callable<Integer> {
         TraceFormat forced = format == null ? null : usage("--format", () -> TraceFormat.byId(format));
         List<PolicySpec> specs = usage(() -> catalog.parseList("--policies", policies));
         List<CacheSize> cacheSizes = usage("--sizes", () -> CacheSize.parseList(sizes));
-        if (threads < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+        if (!ThreadCounts.inRange(List.of(threads))) {
+            // 99999999 was taken: the pool starts a thread per replay up to it, and a long --sizes list times the
+            // policies ran out of native threads, or of heap for their replays' caches, halfway through a trace
+            throw new CommandLine.ParameterException(spec.commandLine(), ThreadCounts.outOfRange("--threads", threads));
         }
         if (timeline != null && timeline < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--timeline must be at least 1 request: " + timeline);

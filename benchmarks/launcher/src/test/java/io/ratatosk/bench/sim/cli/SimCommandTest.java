@@ -396,6 +396,20 @@ class SimCommandTest {
     }
 
     /**
+     * --threads had no upper bound: 99999999 was taken, and the pool started a thread per replay up to it (a long
+     * --sizes list times the policies ran out of native threads). Refused as the other commands refuse it.
+     */
+    @Test
+    void threadsOutOfRangeIsAUsageErrorBeforeAnyReplay() {
+        assertEquals(2, bench("sim", "--quiet", "--threads", "99999999", loop.toString()));
+        assertTrue(err.toString().contains("--threads must be from 1 to 4096: 99999999"), err.toString());
+        assertEquals(2, bench("sim", "--quiet", "--threads", "0", loop.toString()));
+        assertTrue(err.toString().contains("--threads must be from 1 to 4096: 0"), err.toString());
+        assertEquals("", out.toString(), "no table: nothing was replayed");
+        assertEquals(0, bench("sim", "--quiet", "--policies", "lru", "--sizes", "30", "--threads", "4096", loop.toString()));
+    }
+
+    /**
      * In a run of several traces, one too long for N is not a usage error after the traces before it were replayed:
      * its buckets widen to the least that fits, with a note, and the run ends with every result and the JSON.
      */

@@ -63,7 +63,7 @@ public final class LdbcLoader {
             "pagecache.warmup.enabled", "false"));
         try (PageCache cache = PageCache.open(config);
              StoreWriter writer = StoreWriter.create(storeDir, cache, expectedNodes);
-             ProgressOutput.Task task = progress.task("load " + source.describe(), totalBytes, "MB", 1 << 20)) {
+             ProgressOutput.Task task = progress.task("load " + source.describe(), totalBytes, "MiB", 1 << 20)) {
             PropertyBatch batch = new PropertyBatch();
             for (LdbcSchema.NodeFile f : LdbcSchema.NODE_FILES) {
                 for (String file : files(f.folder(), f.baseName())) {

@@ -55,7 +55,7 @@ public final class LdbcDatasets {
         if (s.equals("sample")) {
             return load("sample", LdbcDataSource.sample(), dataCache.resolve("sample").resolve("store"), reload, progress);
         }
-        if (s.startsWith("generated")) {
+        if (generated(s)) {
             double asked = scale(s);
             // The generator makes a whole number of persons: scales that round to one count are one graph, one entry
             double scale = graphScale(asked);
@@ -88,7 +88,7 @@ public final class LdbcDatasets {
         if (s.equals("sample")) {
             return;
         }
-        if (s.startsWith("generated")) {
+        if (generated(s)) {
             scale(s);
         } else {
             csvFolder(spec);
@@ -101,7 +101,7 @@ public final class LdbcDatasets {
      */
     public static List<Path> inputFiles(String spec) throws IOException {
         String s = spec.strip();
-        if (s.equals("sample") || s.startsWith("generated")) {
+        if (s.equals("sample") || generated(s)) {
             return List.of();
         }
         Path root = csvFolder(spec);
@@ -117,6 +117,16 @@ public final class LdbcDatasets {
             }
         }
         return files;
+    }
+
+    /**
+     * Whether {@code s} (stripped) asks for generated data: {@code generated}, {@code generated:SCALE}, or a word that
+     * starts so and names no folder ({@code generatedx}, refused as a misspelt scale). A folder of CSV whose name starts
+     * so ({@code --data generated-sf1}) is a folder: it was refused, "write generated:SCALE".
+     */
+    private static boolean generated(String s) {
+        return s.equals("generated") || s.startsWith("generated:")
+            || s.startsWith("generated") && !Files.isDirectory(Path.of(s));
     }
 
     /** The folder of LDBC CSV files {@code spec} names; refused if it is not one. */

@@ -193,7 +193,8 @@ public final class LdbcReport {
         return p == null || p[0] == 0 ? 0 : (double) p[1] / p[0];
     }
 
-    static String mib(long bytes) {
+    /** {@code bytes} as the report says sizes: {@code 259.3 MiB}. */
+    public static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 

@@ -128,19 +128,25 @@ public final class LdbcRun {
             try (ProgressOutput.Task task = progress.task(name, total > 0 ? total
                 : (settings.warmup().nanos() + settings.measured().nanos()) / 1_000_000_000L, total > 0 ? "ops" : "s", 1)) {
                 PageCacheStats start = pageCache.stats();
-                Phase warm = phase(store, workers, settings.warmup(), false, dump, total > 0 ? task : null);
+                // In seconds where a phase is a time: stepped while that phase runs (it was only after it, a bar
+                // standing still and no line for the whole of --duration 10m), an operation count's phase not at all.
+                boolean bySeconds = total == 0;
+                long warmSeconds = settings.warmup().nanos() / 1_000_000_000L;
+                Phase warm = phase(store, workers, settings.warmup(), false, dump, bySeconds ? null : task,
+                    bySeconds ? task : null, 0);
                 flush(recorder);
-                if (total == 0) {
-                    task.stepBy(settings.warmup().nanos() / 1_000_000_000L);
+                if (bySeconds) {
+                    task.stepTo(warmSeconds);
                 }
                 PageCacheStats before = pageCache.stats();
                 NvmTierStats nvmBefore = nvm == null ? null : nvm.stats();
-                Phase measured = phase(store, workers, settings.measured(), true, dump, total > 0 ? task : null);
+                Phase measured = phase(store, workers, settings.measured(), true, dump, bySeconds ? null : task,
+                    bySeconds ? task : null, warmSeconds);
                 flush(recorder);
                 PageCacheStats after = pageCache.stats();
                 NvmCounters nvmCounters = nvm == null ? null : NvmCounters.between(nvmBefore, nvm.stats());
-                if (total == 0) {
-                    task.stepBy(settings.measured().nanos() / 1_000_000_000L);
+                if (bySeconds) {
+                    task.stepTo(warmSeconds + settings.measured().nanos() / 1_000_000_000L);
                 }
                 Map<QueryType, Histogram> latencies = new EnumMap<>(QueryType.class);
                 Map<UpdateType, Histogram> updateLatencies = new EnumMap<>(UpdateType.class);
@@ -397,9 +403,9 @@ public final class LdbcRun {
         long maxOps;
         try (PageCache pageCache = PageCache.open(warmConfig); GraphStore store = GraphStore.open(settings.storeDir(), pageCache, null)) {
             Worker[] workers = {new Worker(store.meta(), 0, null)}; // reads only: a restart measures the reheat
-            long warmOps = phase(store, workers, settings.warmup(), false, null, null).operations();
+            long warmOps = phase(store, workers, settings.warmup(), false, null, null, null, 0).operations();
             PageCacheStats before = pageCache.stats();
-            long measuredOps = phase(store, workers, settings.measured(), false, null, null).operations();
+            long measuredOps = phase(store, workers, settings.measured(), false, null, null, null, 0).operations();
             steady = RunResult.between(before, pageCache.stats()).hitRatio();
             // What the full run did, not the budgets' operation counts: a --duration or a --warmup time counts none, and
             // the restarts got at most one window ("at most 0") to reach the target in.
@@ -424,7 +430,7 @@ public final class LdbcRun {
             double first = Double.NaN;
             while (done < Math.max(maxOps, windowOps)) {
                 PageCacheStats before = pageCache.stats();
-                done += phase(store, workers, Budget.operations(windowOps), false, null, null).operations();
+                done += phase(store, workers, Budget.operations(windowOps), false, null, null, null, 0).operations();
                 double ratio = RunResult.between(before, pageCache.stats()).hitRatio();
                 if (Double.isNaN(first)) {
                     first = ratio;
@@ -519,9 +525,16 @@ public final class LdbcRun {
     private record Phase(long operations, double seconds) {
     }
 
-    /** Runs the threads of one phase to the end of its budget; a failing query stops them all. */
+    /** How often a phase's seconds are stepped on a task that counts them: as often as a bar is redrawn. */
+    private static final long CLOCK_STEP_MILLIS = 250;
+
+    /**
+     * Runs the threads of one phase to the end of its budget; a failing query stops them all. {@code task} (or null)
+     * counts the operations; {@code clock} (or null) counts seconds, stepped to {@code clockFrom} plus the seconds of
+     * a timed phase gone by while it runs.
+     */
     private Phase phase(GraphStore store, Worker[] workers, Budget budget, boolean measure, ResultDump dump,
-                        ProgressOutput.Task task) throws IOException {
+                        ProgressOutput.Task task, ProgressOutput.Task clock, long clockFrom) throws IOException {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[workers.length];
         long[] done = new long[workers.length];
@@ -545,9 +558,15 @@ public final class LdbcRun {
             }, "ldbc-" + t);
             threads[t].start();
         }
+        long budgetSeconds = budget.nanos() / 1_000_000_000L; // 0 for an operation count
         for (Thread t : threads) {
             try {
-                t.join();
+                while (t.isAlive()) {
+                    t.join(CLOCK_STEP_MILLIS);
+                    if (clock != null && budgetSeconds > 0) {
+                        clock.stepTo(clockFrom + Math.min(budgetSeconds, (System.nanoTime() - start) / 1_000_000_000L));
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
