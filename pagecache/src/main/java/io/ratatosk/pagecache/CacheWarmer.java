@@ -22,11 +22,11 @@ import org.agrona.collections.LongArrayList;
  * after a file is mapped faults the pages of its profile back in, in file order, on this worker's thread.
  * The reheat takes free frames only, and only down to the background evictor's reserve
  * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
- * file is unmapped; a read that fails (an {@code Error} too) ends that file's reheat. A profile that is
- * stale (another page size, another file, a file now shorter than the profile says), truncated or corrupt
- * is ignored with one warning; a missing one is the first map of the file and says nothing. While a file is
- * being reheated its profile is not rewritten, so a restart in the middle of a reheat does not replace a full
- * profile with a partial one.
+ * file is unmapped, or at the first page past the file's end; a read that fails (an {@code Error} too) ends that
+ * file's reheat. A profile that is stale (another page size, another file, a file now shorter than it was on disk
+ * when profiled), truncated or corrupt is ignored with one warning; a missing one is the first map of the file and
+ * says nothing. While a file is being reheated its profile is not rewritten, so a restart in the middle of a reheat
+ * does not replace a full profile with a partial one.
  *
  * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
  */
@@ -242,8 +242,23 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 pages.addLong(pageId);
             }
         }
-        return new ResidentProfile(mapping.pageSize(), mapping.lastPageId() + 1, String.valueOf(mapping.identity()),
+        return new ResidentProfile(mapping.pageSize(), filePages(mapping), String.valueOf(mapping.identity()),
             pages.toLongArray());
+    }
+
+    /**
+     * The pages the file has on disk, which the next map finds after a crash, where fewer than the cache's: the cache's
+     * count, with the pages a growing store had not yet written, made the map after a crash take the file for one that
+     * shrank and ignore its whole profile. Its pages past that count reheat as far as the file then holds them. The
+     * cache's count if the file's cannot be read.
+     */
+    private static long filePages(FileMapping mapping) {
+        long pages = mapping.lastPageId() + 1;
+        try {
+            return Math.min(pages, mapping.swapper().pageCount());
+        } catch (IOException | RuntimeException e) {
+            return pages;
+        }
     }
 
     /** One file's reheat, advanced a step at a time by the worker alone. */

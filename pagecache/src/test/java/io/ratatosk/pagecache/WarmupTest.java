@@ -292,6 +292,58 @@ class WarmupTest {
         }
     }
 
+    /** Pages a store adds past the first run's end: flushed before a crash, then as many again that are not. */
+    private static final int GROWN = 100;
+
+    /**
+     * A store whose file grows crashes: its last profile was written with pages in the cache past the file's end on
+     * disk. The profile recorded the cache's page count, which the file after the crash falls short of, so the next map
+     * took the profile for one of a file that had since shrunk and reheated nothing, with a warning that the file has
+     * fewer pages than it had. It records the file's own page count now: the pages hot at the crash come back as far as
+     * the file holds them (the grown pages that were flushed too), without a warning.
+     */
+    @Test
+    void aCrashWhileTheFileGrowsKeepsTheProfileOfThePagesTheFileHolds() throws Exception {
+        ChildJvm.Result child = ChildJvm.run(dir, "64m", GrowThenCrash.class, file.toString());
+        assertEquals(0, child.status(), child.output());
+        assertTrue(child.output().contains("profiled"), child.output());
+        assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the flushed pages, and none after them");
+        try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED + GROWN, cache.stats().io().pagesReheated());
+            assertEquals(0, readProfiledPages(cache, paged), "every profiled page was resident");
+        }
+    }
+
+    /**
+     * Maps the store, reads the first run's pages (reheated), grows the file by {@link #GROWN} pages and flushes, grows
+     * it as much again without a flush, writes the profiles as the periodic write does, and halts: a crash.
+     */
+    static final class GrowThenCrash {
+        public static void main(String[] args) throws Exception {
+            Path file = Path.of(args[0]);
+            PageCache cache = PageCache.open(config(true, "8m"));
+            PagedFile paged = cache.map(file, PAGE, false);
+            awaitIdle(cache); // a file under reheat is not profiled
+            for (long p = FILE_PAGES; p < FILE_PAGES + 2 * GROWN; p++) {
+                if (p == FILE_PAGES + GROWN) {
+                    paged.flush();
+                }
+                try (PageCursor c = paged.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    if (!c.next()) {
+                        throw new AssertionError("no page " + p);
+                    }
+                    c.putLong(0, p);
+                }
+            }
+            cache.warmer().writeProfiles();
+            System.out.println("profiled");
+            System.out.flush();
+            Runtime.getRuntime().halt(0); // no close: nothing more is written
+        }
+    }
+
     /**
      * Crashes left writes cut short, never renamed, under the profile's temporary names: the old profile is used, the
      * map removes the leftover of a crash long ago (one stayed beside the store for good), and one of a crash minutes
