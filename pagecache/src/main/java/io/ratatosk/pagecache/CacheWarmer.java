@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.agrona.collections.LongArrayList;
@@ -33,6 +34,8 @@ import org.agrona.collections.LongArrayList;
 final class CacheWarmer extends DaemonWorker implements MappingListener {
     /** Pages reheated per step, between which the worker checks for shutdown and writes due profiles. */
     private static final int PAGES_PER_STEP = 256;
+    /** How long a reheat waits for its file's gate, closed by a truncate, before it looks again. */
+    private static final long GATE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EvictionEngine engine;
     private final Supplier<Iterable<PagedFile>> mappedFiles;
@@ -266,13 +269,15 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         final FileMapping mapping;
         final long[] pages;
         int next;
+        /** The last page whose prefetch was refused with the gate open, -1 if none. */
+        long refused = -1;
 
         Reheat(FileMapping mapping, long[] pages) {
             this.mapping = mapping;
             this.pages = pages;
         }
 
-        /** Faults the next pages in; true when done (all in, the cache full, or the file unmapped). */
+        /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */
         boolean advance() {
             for (int n = 0; n < PAGES_PER_STEP && next < pages.length; n++, next++) {
                 if (!isRunning() || mapping.isClosed() || engine.freeFrames() <= reserve) {
@@ -283,7 +288,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                     if (mapping.prefetch(pageId)) {
                         engine.countReheated();
                     } else if (!mapping.isResident(pageId)) {
-                        return true; // no free frame, or the file is being unmapped
+                        return refused(pageId);
                     }
                 } catch (IOException | RuntimeException e) {
                     warnings.accept("stopping the warm-up of " + mapping.path() + " at page " + pageId + ": " + e);
@@ -291,6 +296,29 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 }
             }
             return next >= pages.length;
+        }
+
+        /**
+         * Whether the reheat ends at {@code pageId}, whose prefetch was refused and which is not resident: it does past the
+         * file's end (so are the pages after it), and where the page is refused twice running with the file's gate open
+         * (no free frame). A truncate keeps the gate closed while it runs: its refusal once ended the reheat, and the rest
+         * of the profile, still in the file, faulted in on demand. Now the page is tried again once the gate opens, as is
+         * a page refused once (a truncate that ended meanwhile, a free frame another thread took). An unmap closes the
+         * gate too: the next look at the mapping ends the reheat.
+         */
+        private boolean refused(long pageId) {
+            if (pageId > mapping.lastPageId()) {
+                return true;
+            }
+            if (mapping.isGateClosed()) {
+                sleepUnless(mapping::isGateClosed, GATE_PAUSE_NANOS);
+                return false;
+            }
+            if (refused != pageId) {
+                refused = pageId;
+                return false;
+            }
+            return true;
         }
     }
 }

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,6 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,6 +169,62 @@ class WarmupTest {
             }
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
+    }
+
+    /**
+     * A truncate while the file is being reheated (a store cutting a log's tail after its recovery, at the start): the
+     * reheat's next prefetch met the file's gate closed, took the refusal for a full cache or an unmap, and ended the
+     * reheat there, so the rest of the profile, every page of it still in the file, faulted in on demand. It takes up the
+     * reheat once the truncate is done now. The warmer's read of a profiled page holds on until the truncate has closed
+     * the gate, and the truncate's cut holds on until the warmer is idle (it was, at once) or two seconds passed.
+     */
+    /** Waits until the warmer is idle or two seconds passed, whichever comes first: no failure either way. */
+    private static void idleOrTwoSeconds(PageCache cache) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (!cache.warmer().isIdle() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    @Test
+    void aTruncateDuringTheReheatDoesNotEndIt() throws Exception {
+        long heldPage = 30;
+        CountDownLatch reading = new CountDownLatch(1);
+        AtomicReference<PageCache> opened = new AtomicReference<>();
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory truncateDuringReheat = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == heldPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    reading.countDown();
+                    try {
+                        Waits.until(() -> mapped.get() != null && mapped.get().mapping().isGateClosed(),
+                            "the truncate closed the gate");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+
+            @Override
+            public void truncate(long pageCount) throws IOException {
+                idleOrTwoSeconds(opened.get());
+                super.truncate(pageCount);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), truncateDuringReheat)) {
+            opened.set(cache);
+            cache.warmer().warnings(warnings::add);
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                mapped.set(paged);
+                Waits.await(reading, "the warmer's read of page " + heldPage);
+                paged.truncate(FILE_PAGES - 1); // cuts the last page, which the profile does not list
+                awaitIdle(cache);
+                assertEquals(List.of(), warnings);
+                assertEquals(PROFILED, cache.stats().io().pagesReheated(), "every profiled page the file still has");
+            }
         }
     }
 
