@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Set;
@@ -252,16 +253,25 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     /**
      * The pages the file has on disk, which the next map finds after a crash, where fewer than the cache's: the cache's
      * count, with the pages a growing store had not yet written, made the map after a crash take the file for one that
-     * shrank and ignore its whole profile. Its pages past that count reheat as far as the file then holds them. The
-     * cache's count if the file's cannot be read.
+     * shrank and ignore its whole profile. So did the swapper's count under a swap tier, which counts the dirty copies it
+     * holds past the file's end, and loses at a crash: the length of the file at the path is taken too. Its pages past
+     * that count reheat as far as the file then holds them. A count that cannot be read is left out.
      */
     private static long filePages(FileMapping mapping) {
         long pages = mapping.lastPageId() + 1;
         try {
-            return Math.min(pages, mapping.swapper().pageCount());
+            pages = Math.min(pages, mapping.swapper().pageCount());
         } catch (IOException | RuntimeException e) {
-            return pages;
+            // the others
         }
+        try {
+            long bytes = Files.size(mapping.path());
+            int pageSize = mapping.pageSize();
+            pages = Math.min(pages, bytes / pageSize + (bytes % pageSize == 0 ? 0 : 1));
+        } catch (IOException | RuntimeException e) {
+            // the others
+        }
+        return pages;
     }
 
     /** One file's reheat, advanced a step at a time by the worker alone. */
