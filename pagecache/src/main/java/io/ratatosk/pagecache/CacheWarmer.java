@@ -35,7 +35,7 @@ import org.agrona.collections.LongArrayList;
 final class CacheWarmer extends DaemonWorker implements MappingListener {
     /** Pages reheated per step, between which the worker checks for shutdown and writes due profiles. */
     private static final int PAGES_PER_STEP = 256;
-    /** How long a reheat waits for its file's gate, closed by a truncate, before it looks again. */
+    /** How long a reheat waits for its file's gate, closed by a truncate or an unmap, before it looks again. */
     private static final long GATE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EvictionEngine engine;
@@ -290,8 +290,15 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */
         boolean advance() {
             for (int n = 0; n < PAGES_PER_STEP && next < pages.length; n++, next++) {
-                if (!isRunning() || mapping.isClosed() || engine.freeFrames() <= reserve) {
+                if (!isRunning() || mapping.isUnmapped() || engine.freeFrames() <= reserve) {
                     return true;
+                }
+                if (mapping.isClosed()) {
+                    // An unmap under way, which a write cursor or a failed write may refuse: it once ended the reheat, and
+                    // a refused close left the file mapped with the rest of its profile never reheated (and the periodic
+                    // write then replaced the profile with the pages reheated so far). Its outcome decides.
+                    sleepUnless(() -> mapping.isClosed() && !mapping.isUnmapped(), GATE_PAUSE_NANOS);
+                    return false;
                 }
                 long pageId = pages[next];
                 try {
@@ -314,7 +321,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
          * (no free frame). A truncate keeps the gate closed while it runs: its refusal once ended the reheat, and the rest
          * of the profile, still in the file, faulted in on demand. Now the page is tried again once the gate opens, as is
          * a page refused once (a truncate that ended meanwhile, a free frame another thread took). An unmap closes the
-         * gate too: the next look at the mapping ends the reheat.
+         * gate too: the next look at the mapping waits for its outcome.
          */
         private boolean refused(long pageId) {
             if (pageId > mapping.lastPageId()) {

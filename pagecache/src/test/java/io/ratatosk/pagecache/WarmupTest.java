@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -225,6 +226,61 @@ class WarmupTest {
                 assertEquals(List.of(), warnings);
                 assertEquals(PROFILED, cache.stats().io().pagesReheated(), "every profiled page the file still has");
             }
+        }
+    }
+
+    /**
+     * A close refused while the file is being reheated (a write cursor still holds a page): the reheat met the file
+     * closed while the unmap ran and ended, so the file stayed mapped with the rest of its profile never reheated, and
+     * the periodic write then replaced the whole profile with the pages reheated so far. The reheat waits for the unmap's
+     * outcome now, and goes on after a refused one. The warmer's read of a profiled page holds on until the unmap began,
+     * and the unmap's write of the held page until the warmer is idle (it was, at once) or two seconds passed.
+     */
+    @Test
+    void aRefusedCloseDuringTheReheatDoesNotEndIt() throws Exception {
+        long heldPage = 30;
+        long writtenPage = 1; // not profiled
+        CountDownLatch reading = new CountDownLatch(1);
+        AtomicReference<PageCache> opened = new AtomicReference<>();
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory closeDuringReheat = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == heldPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    reading.countDown();
+                    try {
+                        Waits.until(() -> mapped.get() != null && mapped.get().mapping().isClosed(), "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (pageId == writtenPage && mapped.get() != null && mapped.get().mapping().isClosed()) {
+                    idleOrTwoSeconds(opened.get());
+                }
+                super.write(pageId, address);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), closeDuringReheat)) {
+            opened.set(cache);
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            Waits.await(reading, "the warmer's read of page " + heldPage);
+            try (PageCursor writer = paged.io(writtenPage, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(writer.next());
+                writer.putLong(8, 1);
+                assertThrows(IllegalStateException.class, paged::close, "a write cursor holds page " + writtenPage);
+            }
+            assertFalse(paged.mapping().isClosed(), "the refused close left the file mapped");
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED, cache.stats().io().pagesReheated(), "every profiled page");
+            paged.close();
         }
     }
 
