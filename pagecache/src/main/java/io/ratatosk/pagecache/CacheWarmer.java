@@ -10,6 +10,7 @@ import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -28,7 +29,8 @@ import org.agrona.collections.LongArrayList;
  * file's reheat. A profile that is stale (another page size, another file, a file now shorter than it was on disk
  * when profiled), truncated or corrupt is ignored with one warning; a missing one is the first map of the file and
  * says nothing. While a file is being reheated its profile is not rewritten, so a restart in the middle of a reheat
- * does not replace a full profile with a partial one.
+ * does not replace a full profile with a partial one; where the store truncated the file meanwhile, it is rewritten cut
+ * to the file's new length (so that the next map does not find it stale).
  *
  * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
  */
@@ -103,7 +105,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 return;
             }
             synchronized (lock) {
-                reheats.add(new Reheat(mapping, profile.pages()));
+                reheats.add(new Reheat(mapping, profile.filePages(), profile.pages()));
                 reheating.add(mapping);
             }
             wake();
@@ -205,11 +207,12 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
 
     private void writeProfile(FileMapping mapping) {
         synchronized (lock) {
-            if (reheating.contains(mapping) || !stillNamed(mapping)) {
+            Reheat reheat = reheating.contains(mapping) ? reheatOf(mapping) : null;
+            if (reheat != null && !reheat.fileShrank() || !stillNamed(mapping)) {
                 return;
             }
             try {
-                residentProfile(mapping).writeFor(mapping.path());
+                (reheat != null ? reheat.profileNow() : residentProfile(mapping)).writeFor(mapping.path());
             } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 // an OutOfMemoryError too (the resident page ids of a large cache): a profile is a hint, and the unmap
                 // or close this write runs in must not fail for it
@@ -219,6 +222,16 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 }
             }
         }
+    }
+
+    /** Under lock: the reheat queued or running for {@code mapping}, null if none. */
+    private Reheat reheatOf(FileMapping mapping) {
+        for (Reheat reheat : reheats) {
+            if (reheat.mapping == mapping) {
+                return reheat;
+            }
+        }
+        return null;
     }
 
     /**
@@ -277,14 +290,37 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     /** One file's reheat, advanced a step at a time by the worker alone. */
     private final class Reheat {
         final FileMapping mapping;
+        /** The file's pages its profile counted. */
+        final long filePages;
         final long[] pages;
         int next;
         /** The last page whose prefetch was refused with the gate open, -1 if none. */
         long refused = -1;
 
-        Reheat(FileMapping mapping, long[] pages) {
+        Reheat(FileMapping mapping, long filePages, long[] pages) {
             this.mapping = mapping;
+            this.filePages = filePages;
             this.pages = pages;
+        }
+
+        /**
+         * Whether the file has fewer pages now than its profile counted (the store truncated it). Its profile is kept while
+         * it is reheated, but one of a file that shrank since is ignored as stale at the next map: it once was, with a
+         * warning, after a store truncated a file and closed it before its reheat ended.
+         */
+        boolean fileShrank() {
+            return filePages(mapping) < filePages;
+        }
+
+        /** The profile being reheated, cut to the file as it is now. */
+        ResidentProfile profileNow() {
+            long filePagesNow = filePages(mapping);
+            int kept = 0;
+            while (kept < pages.length && pages[kept] < filePagesNow) {
+                kept++;
+            }
+            return new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
+                Arrays.copyOf(pages, kept));
         }
 
         /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */

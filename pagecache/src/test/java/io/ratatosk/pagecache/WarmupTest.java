@@ -284,6 +284,49 @@ class WarmupTest {
         }
     }
 
+    /**
+     * A store truncates its file and closes it while the file is being reheated: the close kept the profile being
+     * reheated (so that a restart in the middle of a reheat keeps a whole profile), which counted the pages the file had
+     * before the truncate, and the next map took it for the profile of a file that shrank since: a warning, and nothing
+     * reheated. The profile kept is cut to the file's new length now, with that length. The warmer's read of page 0 holds
+     * on until the truncate has closed the gate, and its read of page 30 until the unmap began.
+     */
+    @Test
+    void aTruncateAndACloseDuringTheReheatLeaveAProfileOfTheFileAsItIsNow() throws Exception {
+        long cut = FILE_PAGES / 2;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 30)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            paged.close();
+        }
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals(cut, profile.filePages());
+        assertEquals(cut / 3, profile.size(), "the profiled pages the file still has");
+        try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(cut / 3, cache.stats().io().pagesReheated());
+        }
+    }
+
     @Test
     void aGoodProfileReheatsItsPagesSoTheyHit() throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
