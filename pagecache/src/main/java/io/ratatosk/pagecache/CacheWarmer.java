@@ -8,10 +8,13 @@ import io.ratatosk.pagecache.internal.TranslationTable;
 import io.ratatosk.pagecache.warmup.ProfileException;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.agrona.collections.LongArrayList;
@@ -22,17 +25,20 @@ import org.agrona.collections.LongArrayList;
  * after a file is mapped faults the pages of its profile back in, in file order, on this worker's thread.
  * The reheat takes free frames only, and only down to the background evictor's reserve
  * ({@code pagecache.evictor.keep_free}), so it never evicts; it stops when the cache is that full or the
- * file is unmapped; a read that fails (an {@code Error} too) ends that file's reheat. A profile that is
- * stale (another page size, another file, a file now shorter than the profile says), truncated or corrupt
- * is ignored with one warning; a missing one is the first map of the file and says nothing. While a file is
- * being reheated its profile is not rewritten, so a restart in the middle of a reheat does not replace a full
- * profile with a partial one.
+ * file is unmapped, or at the first page past the file's end; a read that fails (an {@code Error} too) ends that
+ * file's reheat. A profile that is stale (another page size, another file, a file now shorter than it was on disk
+ * when profiled), truncated or corrupt is ignored with one warning; a missing one is the first map of the file and
+ * says nothing. While a file is being reheated its profile is not rewritten, so a restart in the middle of a reheat
+ * does not replace a full profile with a partial one; where the store truncated the file meanwhile, it is rewritten cut
+ * to the file's new length (so that the next map does not find it stale).
  *
  * <p>A {@link DaemonWorker}: stopped by the cache's close, after every file was unmapped (and profiled).
  */
 final class CacheWarmer extends DaemonWorker implements MappingListener {
     /** Pages reheated per step, between which the worker checks for shutdown and writes due profiles. */
     private static final int PAGES_PER_STEP = 256;
+    /** How long a reheat waits for its file's gate, closed by a truncate or an unmap, before it looks again. */
+    private static final long GATE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final EvictionEngine engine;
     private final Supplier<Iterable<PagedFile>> mappedFiles;
@@ -99,7 +105,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 return;
             }
             synchronized (lock) {
-                reheats.add(new Reheat(mapping, profile.pages()));
+                reheats.add(new Reheat(mapping, profile.filePages(), profile.pages()));
                 reheating.add(mapping);
             }
             wake();
@@ -201,11 +207,12 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
 
     private void writeProfile(FileMapping mapping) {
         synchronized (lock) {
-            if (reheating.contains(mapping) || !stillNamed(mapping)) {
+            Reheat reheat = reheating.contains(mapping) ? reheatOf(mapping) : null;
+            if (reheat != null && !reheat.fileShrank() || !stillNamed(mapping)) {
                 return;
             }
             try {
-                residentProfile(mapping).writeFor(mapping.path());
+                (reheat != null ? reheat.profileNow() : residentProfile(mapping)).writeFor(mapping.path());
             } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 // an OutOfMemoryError too (the resident page ids of a large cache): a profile is a hint, and the unmap
                 // or close this write runs in must not fail for it
@@ -215,6 +222,16 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 }
             }
         }
+    }
+
+    /** Under lock: the reheat queued or running for {@code mapping}, null if none. */
+    private Reheat reheatOf(FileMapping mapping) {
+        for (Reheat reheat : reheats) {
+            if (reheat.mapping == mapping) {
+                return reheat;
+            }
+        }
+        return null;
     }
 
     /**
@@ -242,33 +259,89 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 pages.addLong(pageId);
             }
         }
-        return new ResidentProfile(mapping.pageSize(), mapping.lastPageId() + 1, String.valueOf(mapping.identity()),
+        return new ResidentProfile(mapping.pageSize(), filePages(mapping), String.valueOf(mapping.identity()),
             pages.toLongArray());
+    }
+
+    /**
+     * The pages the file has on disk, which the next map finds after a crash, where fewer than the cache's: the cache's
+     * count, with the pages a growing store had not yet written, made the map after a crash take the file for one that
+     * shrank and ignore its whole profile. So did the swapper's count under a swap tier, which counts the dirty copies it
+     * holds past the file's end, and loses at a crash: the length of the file at the path is taken too. Its pages past
+     * that count reheat as far as the file then holds them. A count that cannot be read is left out.
+     */
+    private static long filePages(FileMapping mapping) {
+        long pages = mapping.lastPageId() + 1;
+        try {
+            pages = Math.min(pages, mapping.swapper().pageCount());
+        } catch (IOException | RuntimeException e) {
+            // the others
+        }
+        try {
+            long bytes = Files.size(mapping.path());
+            int pageSize = mapping.pageSize();
+            pages = Math.min(pages, bytes / pageSize + (bytes % pageSize == 0 ? 0 : 1));
+        } catch (IOException | RuntimeException e) {
+            // the others
+        }
+        return pages;
     }
 
     /** One file's reheat, advanced a step at a time by the worker alone. */
     private final class Reheat {
         final FileMapping mapping;
+        /** The file's pages its profile counted. */
+        final long filePages;
         final long[] pages;
         int next;
+        /** The last page whose prefetch was refused with the gate open, -1 if none. */
+        long refused = -1;
 
-        Reheat(FileMapping mapping, long[] pages) {
+        Reheat(FileMapping mapping, long filePages, long[] pages) {
             this.mapping = mapping;
+            this.filePages = filePages;
             this.pages = pages;
         }
 
-        /** Faults the next pages in; true when done (all in, the cache full, or the file unmapped). */
+        /**
+         * Whether the file has fewer pages now than its profile counted (the store truncated it). Its profile is kept while
+         * it is reheated, but one of a file that shrank since is ignored as stale at the next map: it once was, with a
+         * warning, after a store truncated a file and closed it before its reheat ended.
+         */
+        boolean fileShrank() {
+            return filePages(mapping) < filePages;
+        }
+
+        /** The profile being reheated, cut to the file as it is now. */
+        ResidentProfile profileNow() {
+            long filePagesNow = filePages(mapping);
+            int kept = 0;
+            while (kept < pages.length && pages[kept] < filePagesNow) {
+                kept++;
+            }
+            return new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
+                Arrays.copyOf(pages, kept));
+        }
+
+        /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */
         boolean advance() {
             for (int n = 0; n < PAGES_PER_STEP && next < pages.length; n++, next++) {
-                if (!isRunning() || mapping.isClosed() || engine.freeFrames() <= reserve) {
+                if (!isRunning() || mapping.isUnmapped() || engine.freeFrames() <= reserve) {
                     return true;
+                }
+                if (mapping.isClosed()) {
+                    // An unmap under way, which a write cursor or a failed write may refuse: it once ended the reheat, and
+                    // a refused close left the file mapped with the rest of its profile never reheated (and the periodic
+                    // write then replaced the profile with the pages reheated so far). Its outcome decides.
+                    sleepUnless(() -> mapping.isClosed() && !mapping.isUnmapped(), GATE_PAUSE_NANOS);
+                    return false;
                 }
                 long pageId = pages[next];
                 try {
                     if (mapping.prefetch(pageId)) {
                         engine.countReheated();
                     } else if (!mapping.isResident(pageId)) {
-                        return true; // no free frame, or the file is being unmapped
+                        return refused(pageId);
                     }
                 } catch (IOException | RuntimeException e) {
                     warnings.accept("stopping the warm-up of " + mapping.path() + " at page " + pageId + ": " + e);
@@ -276,6 +349,29 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 }
             }
             return next >= pages.length;
+        }
+
+        /**
+         * Whether the reheat ends at {@code pageId}, whose prefetch was refused and which is not resident: it does past the
+         * file's end (so are the pages after it), and where the page is refused twice running with the file's gate open
+         * (no free frame). A truncate keeps the gate closed while it runs: its refusal once ended the reheat, and the rest
+         * of the profile, still in the file, faulted in on demand. Now the page is tried again once the gate opens, as is
+         * a page refused once (a truncate that ended meanwhile, a free frame another thread took). An unmap closes the
+         * gate too: the next look at the mapping waits for its outcome.
+         */
+        private boolean refused(long pageId) {
+            if (pageId > mapping.lastPageId()) {
+                return true;
+            }
+            if (mapping.isGateClosed()) {
+                sleepUnless(mapping::isGateClosed, GATE_PAUSE_NANOS);
+                return false;
+            }
+            if (refused != pageId) {
+                refused = pageId;
+                return false;
+            }
+            return true;
         }
     }
 }

@@ -2,6 +2,7 @@ package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,6 +35,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -169,6 +173,160 @@ class WarmupTest {
         }
     }
 
+    /**
+     * A truncate while the file is being reheated (a store cutting a log's tail after its recovery, at the start): the
+     * reheat's next prefetch met the file's gate closed, took the refusal for a full cache or an unmap, and ended the
+     * reheat there, so the rest of the profile, every page of it still in the file, faulted in on demand. It takes up the
+     * reheat once the truncate is done now. The warmer's read of a profiled page holds on until the truncate has closed
+     * the gate, and the truncate's cut holds on until the warmer is idle (it was, at once) or two seconds passed.
+     */
+    /** Waits until the warmer is idle or two seconds passed, whichever comes first: no failure either way. */
+    private static void idleOrTwoSeconds(PageCache cache) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (!cache.warmer().isIdle() && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    @Test
+    void aTruncateDuringTheReheatDoesNotEndIt() throws Exception {
+        long heldPage = 30;
+        CountDownLatch reading = new CountDownLatch(1);
+        AtomicReference<PageCache> opened = new AtomicReference<>();
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory truncateDuringReheat = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == heldPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    reading.countDown();
+                    try {
+                        Waits.until(() -> mapped.get() != null && mapped.get().mapping().isGateClosed(),
+                            "the truncate closed the gate");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+
+            @Override
+            public void truncate(long pageCount) throws IOException {
+                idleOrTwoSeconds(opened.get());
+                super.truncate(pageCount);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), truncateDuringReheat)) {
+            opened.set(cache);
+            cache.warmer().warnings(warnings::add);
+            try (PagedFile paged = cache.map(file, PAGE, false)) {
+                mapped.set(paged);
+                Waits.await(reading, "the warmer's read of page " + heldPage);
+                paged.truncate(FILE_PAGES - 1); // cuts the last page, which the profile does not list
+                awaitIdle(cache);
+                assertEquals(List.of(), warnings);
+                assertEquals(PROFILED, cache.stats().io().pagesReheated(), "every profiled page the file still has");
+            }
+        }
+    }
+
+    /**
+     * A close refused while the file is being reheated (a write cursor still holds a page): the reheat met the file
+     * closed while the unmap ran and ended, so the file stayed mapped with the rest of its profile never reheated, and
+     * the periodic write then replaced the whole profile with the pages reheated so far. The reheat waits for the unmap's
+     * outcome now, and goes on after a refused one. The warmer's read of a profiled page holds on until the unmap began,
+     * and the unmap's write of the held page until the warmer is idle (it was, at once) or two seconds passed.
+     */
+    @Test
+    void aRefusedCloseDuringTheReheatDoesNotEndIt() throws Exception {
+        long heldPage = 30;
+        long writtenPage = 1; // not profiled
+        CountDownLatch reading = new CountDownLatch(1);
+        AtomicReference<PageCache> opened = new AtomicReference<>();
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory closeDuringReheat = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (pageId == heldPage && Thread.currentThread().getName().equals("ratatosk-warmup")) {
+                    reading.countDown();
+                    try {
+                        Waits.until(() -> mapped.get() != null && mapped.get().mapping().isClosed(), "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+
+            @Override
+            public void write(long pageId, long address) throws IOException {
+                if (pageId == writtenPage && mapped.get() != null && mapped.get().mapping().isClosed()) {
+                    idleOrTwoSeconds(opened.get());
+                }
+                super.write(pageId, address);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), closeDuringReheat)) {
+            opened.set(cache);
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            Waits.await(reading, "the warmer's read of page " + heldPage);
+            try (PageCursor writer = paged.io(writtenPage, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                assertTrue(writer.next());
+                writer.putLong(8, 1);
+                assertThrows(IllegalStateException.class, paged::close, "a write cursor holds page " + writtenPage);
+            }
+            assertFalse(paged.mapping().isClosed(), "the refused close left the file mapped");
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED, cache.stats().io().pagesReheated(), "every profiled page");
+            paged.close();
+        }
+    }
+
+    /**
+     * A store truncates its file and closes it while the file is being reheated: the close kept the profile being
+     * reheated (so that a restart in the middle of a reheat keeps a whole profile), which counted the pages the file had
+     * before the truncate, and the next map took it for the profile of a file that shrank since: a warning, and nothing
+     * reheated. The profile kept is cut to the file's new length now, with that length. The warmer's read of page 0 holds
+     * on until the truncate has closed the gate, and its read of page 30 until the unmap began.
+     */
+    @Test
+    void aTruncateAndACloseDuringTheReheatLeaveAProfileOfTheFileAsItIsNow() throws Exception {
+        long cut = FILE_PAGES / 2;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 30)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            paged.close();
+        }
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals(cut, profile.filePages());
+        assertEquals(cut / 3, profile.size(), "the profiled pages the file still has");
+        try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(cut / 3, cache.stats().io().pagesReheated());
+        }
+    }
+
     @Test
     void aGoodProfileReheatsItsPagesSoTheyHit() throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
@@ -289,6 +447,58 @@ class WarmupTest {
                 assertEquals(List.of(), warnings);
                 assertEquals(cache.frameCount() - cache.config().keepFree(), cache.stats().io().pagesReheated());
             }
+        }
+    }
+
+    /** Pages a store adds past the first run's end: flushed before a crash, then as many again that are not. */
+    private static final int GROWN = 100;
+
+    /**
+     * A store whose file grows crashes: its last profile was written with pages in the cache past the file's end on
+     * disk. The profile recorded the cache's page count, which the file after the crash falls short of, so the next map
+     * took the profile for one of a file that had since shrunk and reheated nothing, with a warning that the file has
+     * fewer pages than it had. It records the file's own page count now: the pages hot at the crash come back as far as
+     * the file holds them (the grown pages that were flushed too), without a warning.
+     */
+    @Test
+    void aCrashWhileTheFileGrowsKeepsTheProfileOfThePagesTheFileHolds() throws Exception {
+        ChildJvm.Result child = ChildJvm.run(dir, "64m", GrowThenCrash.class, file.toString());
+        assertEquals(0, child.status(), child.output());
+        assertTrue(child.output().contains("profiled"), child.output());
+        assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the flushed pages, and none after them");
+        try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals(PROFILED + GROWN, cache.stats().io().pagesReheated());
+            assertEquals(0, readProfiledPages(cache, paged), "every profiled page was resident");
+        }
+    }
+
+    /**
+     * Maps the store, reads the first run's pages (reheated), grows the file by {@link #GROWN} pages and flushes, grows
+     * it as much again without a flush, writes the profiles as the periodic write does, and halts: a crash.
+     */
+    static final class GrowThenCrash {
+        public static void main(String[] args) throws Exception {
+            Path file = Path.of(args[0]);
+            PageCache cache = PageCache.open(config(true, "8m"));
+            PagedFile paged = cache.map(file, PAGE, false);
+            awaitIdle(cache); // a file under reheat is not profiled
+            for (long p = FILE_PAGES; p < FILE_PAGES + 2 * GROWN; p++) {
+                if (p == FILE_PAGES + GROWN) {
+                    paged.flush();
+                }
+                try (PageCursor c = paged.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    if (!c.next()) {
+                        throw new AssertionError("no page " + p);
+                    }
+                    c.putLong(0, p);
+                }
+            }
+            cache.warmer().writeProfiles();
+            System.out.println("profiled");
+            System.out.flush();
+            Runtime.getRuntime().halt(0); // no close: nothing more is written
         }
     }
 
