@@ -27,7 +27,8 @@ import io.ratatosk.pagecache.tier.TierCounters;
  *   (0 when the plain policy is in force or write-aware eviction is off).</li>
  *   <li>{@code prefetched}: pages the NVM prefetcher faulted into free frames (they are also counted
  *   in {@code swapIns}); {@code prefetchHintsDropped}: hints it dropped because the page was
- *   resident, no longer in NVM, its file was closing, or no frame was free.</li>
+ *   resident, no longer in NVM, its file was closing, no frame was free, or newer hints pushed it out
+ *   of the prefetcher's full queue.</li>
  * </ul>
  */
 public record NvmCacheStats(

@@ -67,7 +67,7 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
         return prefetched.sum();
     }
 
-    /** Hints dropped: resident, gone from the tier, their file closing, or no free frame. */
+    /** Hints dropped: resident, gone from the tier, their file closing, no free frame, or pushed out of a full queue. */
     long dropped() {
         return dropped.sum();
     }
@@ -111,6 +111,9 @@ final class TierPrefetcher extends DaemonWorker implements PrefetchSource.SwapIn
             return false;
         }
         synchronized (this) {
+            if (queued == QUEUE_SIZE) {
+                dropped.increment(); // the oldest hint, written over: dropped like any other
+            }
             hints[top] = key;
             top = (top + 1) % QUEUE_SIZE;
             queued = Math.min(queued + 1, QUEUE_SIZE);

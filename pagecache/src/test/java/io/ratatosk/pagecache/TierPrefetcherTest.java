@@ -185,4 +185,31 @@ class TierPrefetcherTest {
             }
         }
     }
+
+    /**
+     * A hint that a full queue pushes out (its oldest, written over by a new one) is dropped like any other and counted:
+     * it went uncounted, so {@code prefetchHintsDropped} said nothing of the hints a burst of swap-ins lost while the
+     * prefetcher waited for demand reads.
+     */
+    @Test
+    void aHintPushedOutOfAFullQueueIsCountedDropped() throws Exception {
+        StalledTier tier = new StalledTier(); // the prefetcher takes at most one hint, then waits for the stall
+        int offered = TierPrefetcher.QUEUE_SIZE + 50;
+        PageCache cache = PageCache.open(SwapPluginMisuseTest.config("pagecache.memory", "64k"), tier);
+        try {
+            PagedFile file = cache.map(dir.resolve("burst.db"), PAGE);
+            int fileId = PageCacheInternals.fileId(file);
+            for (int page = 1; page <= offered; page++) {
+                tier.listener.swappedIn(fileId, page, 0); // depth 2: a hint of page + 1, none resident
+            }
+            long dropped = cache.stats().nvm().prefetchHintsDropped();
+            assertTrue(dropped >= offered - TierPrefetcher.QUEUE_SIZE - 1,
+                dropped + " hints counted dropped of " + offered + " offered to a queue of " + TierPrefetcher.QUEUE_SIZE
+                    + " that the prefetcher, waiting for the stall, took at most one of");
+            assertEquals(0, cache.stats().nvm().prefetched(), "nothing prefetched during the stall");
+        } finally {
+            assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), cache::close,
+                "the close waited for the stalled demand read");
+        }
+    }
 }
