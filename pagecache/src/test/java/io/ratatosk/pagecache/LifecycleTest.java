@@ -447,7 +447,7 @@ class LifecycleTest {
                 write(file, p, p + 100);
             }
             fail.set(true);
-            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(30),
+            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS),
                 () -> assertThrows(IOException.class, () -> write(file, 50, 1)));
             assertTrue(e.getCause() instanceof InternalError, String.valueOf(e));
             for (int f = 0; f < cache.frameCount(); f++) {
