@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** {@link PolicyLock}: a mutual exclusion lock whose waiters end up parked, never spinning without end. */
-@Timeout(60)
+@Timeout(300) // above the bound of its waits (Waits), which name what hung
 class PolicyLockTest {
     /** Many threads, each adding to a plain counter under the lock: no increment is lost. */
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.Waits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -61,6 +62,9 @@ class IntMpscQueueTest {
                     start.await();
                     for (int i = 0; i < perProducer; i++) {
                         while (!queue.offer(producer * perProducer + i)) {
+                            if (Thread.currentThread().isInterrupted()) {
+                                return null; // the consumer failed (shutdownNow): nothing will make room
+                            }
                             // Full: let the consumer run. Four producers spinning here took the two cores from it, and
                             // the transfer took 20 s of them.
                             Thread.yield();
@@ -72,14 +76,14 @@ class IntMpscQueueTest {
             start.countDown();
             int[] next = new int[producers];
             long received = 0;
-            // A stall is a minute without a value: the whole transfer takes longer than that where four spinning
-            // producers and the consumer share two loaded cores, and still moves on.
-            long stallNanos = TimeUnit.SECONDS.toNanos(60);
+            // A stall is Waits' bound (a minute) without a value: the whole transfer takes longer than that where four
+            // spinning producers and the consumer share two loaded cores, and still moves on.
+            long stallNanos = TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
             long deadline = System.nanoTime() + stallNanos;
             while (received < (long) producers * perProducer) {
                 int v = queue.poll();
                 if (v < 0) {
-                    assertTrue(System.nanoTime() < deadline, "stalled after " + received);
+                    assertTrue(System.nanoTime() - deadline < 0, "stalled after " + received);
                     Thread.yield(); // empty: let a producer run
                     continue;
                 }
@@ -90,12 +94,14 @@ class IntMpscQueueTest {
                 received++;
             }
             for (Future<?> f : futures) {
-                f.get(60, TimeUnit.SECONDS);
+                f.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
             assertEquals(-1, queue.poll());
             assertEquals(0, queue.size());
         } finally {
+            // Producers left offering to a consumer that failed spun the cores for the rest of the fork's run
             pool.shutdownNow();
+            pool.awaitTermination(Waits.BOUND_SECONDS, TimeUnit.SECONDS); // not asserted: the failure is the consumer's
         }
     }
 }

@@ -137,7 +137,7 @@ class BadInputTest {
                         assertTrue(c.next());
                         pinned.add(c);
                     }
-                    NoEvictableFrameException e = assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+                    NoEvictableFrameException e = assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), () ->
                         assertThrows(NoEvictableFrameException.class, () -> {
                             try (PageCursor extra = file.io(100, PagedFile.PF_SHARED_WRITE_LOCK)) {
                                 extra.next();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * neither, so the call returned normally over pages modified before it began that the close could not make durable (a
  * host that lets a close go once its checkpoint has begun, through a flag, sees that window).
  */
-@Timeout(60)
+@Timeout(300) // above the bound of its waits (Waits), which name what hung
 class FlushAndForceBeforeItsListTest {
     private static final int PAGE = 4096;
 

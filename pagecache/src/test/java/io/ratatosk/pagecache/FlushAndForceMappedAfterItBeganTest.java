@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * scratch file mapped, written and closed while a checkpoint began, its storage failing), telling the host its
  * checkpoint had failed.
  */
-@Timeout(60)
+@Timeout(300) // above the bound of its waits (Waits), which name what hung
 class FlushAndForceMappedAfterItBeganTest {
     private static final int PAGE = 4096;
 

@@ -447,7 +447,7 @@ class LifecycleTest {
                 write(file, p, p + 100);
             }
             fail.set(true);
-            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(30),
+            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS),
                 () -> assertThrows(IOException.class, () -> write(file, 50, 1)));
             assertTrue(e.getCause() instanceof InternalError, String.valueOf(e));
             for (int f = 0; f < cache.frameCount(); f++) {
@@ -492,7 +492,9 @@ class LifecycleTest {
                 // Only a thread that waits for the fault learns of its failure; one that came later faults the page itself
                 Waits.until(LifecycleTest::aThreadWaitsForAFault, "the second reader waits for the fault of page 9");
                 failRead.countDown();
-                Exception first = assertThrows(Exception.class, () -> faulter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS));
+                // Not any Exception: a faulter still running at the bound (TimeoutException, no cause) failed as an NPE below
+                Exception first = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> faulter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "the faulter's read failed");
                 assertTrue(first.getCause().getMessage().contains("bad sector"), String.valueOf(first.getCause()));
                 Exception e = assertThrows(java.util.concurrent.ExecutionException.class,
                     () -> waiter.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS), "the waiter read page 9 after its fault failed");

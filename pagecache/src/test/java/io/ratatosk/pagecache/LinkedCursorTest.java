@@ -233,17 +233,22 @@ class LinkedCursorTest {
             List<Future<?>> futures = new ArrayList<>();
             futures.add(pool.submit(() -> {
                 // Writes on until the readers have accepted reads too: on a loaded machine the 3000 could all be done
-                // before a reader ran (it happened), which made the test fail with nothing read.
-                for (long version = 1; version < 3000 || accepted.get() < 100; version++) {
-                    int r = (int) (version % records);
-                    try (PageCursor w = file.io(r, PagedFile.PF_SHARED_WRITE_LOCK); PageCursor tail = w.openLinkedCursor(r + 1)) {
-                        assertTrue(w.next());
-                        assertTrue(tail.next());
-                        w.putLong(HEAD, version);
-                        tail.putLong(0, version);
+                // before a reader ran (it happened), which made the test fail with nothing read. Stopped by a reader
+                // that failed: with none left to accept, it wrote on for good, and the test failed as a timeout.
+                try {
+                    for (long version = 1; (version < 3000 || accepted.get() < 100) && !stop.get(); version++) {
+                        int r = (int) (version % records);
+                        try (PageCursor w = file.io(r, PagedFile.PF_SHARED_WRITE_LOCK);
+                             PageCursor tail = w.openLinkedCursor(r + 1)) {
+                            assertTrue(w.next());
+                            assertTrue(tail.next());
+                            w.putLong(HEAD, version);
+                            tail.putLong(0, version);
+                        }
                     }
+                } finally {
+                    stop.set(true); // also where the writer failed: the readers would read for good
                 }
-                stop.set(true);
                 return null;
             }));
             for (int t = 0; t < 3; t++) {
@@ -268,6 +273,8 @@ class LinkedCursorTest {
                                 torn.incrementAndGet();
                             }
                         }
+                    } finally {
+                        stop.set(true); // ends only once stopped, or failed: then the writer stops, and the failure shows
                     }
                     return null;
                 }));
@@ -276,6 +283,7 @@ class LinkedCursorTest {
                 f.get(120, TimeUnit.SECONDS);
             }
         } finally {
+            stop.set(true); // an interrupt stops none of the loops
             pool.shutdownNow();
         }
         assertTrue(accepted.get() > 0);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -207,11 +208,7 @@ class OneCachePerFileTest {
         CountDownLatch retryMayEnd = new CountDownLatch(1);
         tierLike.fileCloseFailing = () -> {
             retryEntered.countDown();
-            try {
-                retryMayEnd.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            Waits.awaitQuietly(retryMayEnd);
         };
         try (PageCache other = PageCache.open(CONFIG)) {
             // A task, so that what the thread's own check throws comes back here (a thread's uncaught failure is lost)
@@ -346,11 +343,13 @@ class OneCachePerFileTest {
             throw new IOException("injected: cannot open " + f);
         };
         int deletedUnderAMapping = 0;
-        try (PageCache creator = PageCache.open(CONFIG, refusing); PageCache mapper = PageCache.open(CONFIG)) {
+        PageCache creator = PageCache.open(CONFIG, refusing);
+        Thread create = null;
+        try (PageCache mapper = PageCache.open(CONFIG)) {
             for (int round = 0; round < 300; round++) {
                 Path file = dir.resolve("race-" + round + ".db");
                 AtomicBoolean done = new AtomicBoolean();
-                Thread create = new Thread(() -> {
+                create = new Thread(() -> {
                     try {
                         creator.map(file, 8192);
                     } catch (IOException | RuntimeException expected) {
@@ -358,23 +357,30 @@ class OneCachePerFileTest {
                     } finally {
                         done.set(true);
                     }
-                });
+                }, "failing map of " + file.getFileName());
+                create.setDaemon(true);
                 create.start();
                 PagedFile mapped = null;
-                while (mapped == null && !done.get()) {
+                // Bounded: a failed map that never returns ends the round, and Waits.join fails with its stack
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
+                while (mapped == null && !done.get() && System.nanoTime() - deadline < 0) {
                     try {
                         mapped = mapper.map(file, 8192, false);
                     } catch (IOException | IllegalStateException notYet) {
                         // not created yet, or the creator holds it
                     }
                 }
-                create.join();
+                Waits.join(create, "the failed map of " + file.getFileName());
                 if (mapped != null) {
                     if (!Files.exists(file)) {
                         deletedUnderAMapping++;
                     }
                     mapped.close();
                 }
+            }
+        } finally {
+            if (create == null || !create.isAlive()) {
+                creator.close(); // not past a map that never returned: the close waits for its lock, and hid the failure
             }
         }
         assertEquals(0, deletedUnderAMapping, "files deleted by a failed map while another cache had them mapped");

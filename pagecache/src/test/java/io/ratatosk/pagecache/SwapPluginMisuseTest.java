@@ -378,7 +378,7 @@ class SwapPluginMisuseTest {
         callBacks.put("PageCache.map", (cache, file) -> cache.map(dir.resolve("other.db"), PAGE).close());
         callBacks.put("a write of a page not in the cache", (cache, file) -> write(file, 7, 1));
         for (Map.Entry<String, CallBack> callBack : callBacks.entrySet()) {
-            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(Waits.BOUND_SECONDS), () -> {
                 Path path = dir.resolve("reentrant.db");
                 java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
                 PageCache[] self = new PageCache[1];
@@ -502,7 +502,7 @@ class SwapPluginMisuseTest {
      * and every page written must be in the file after a reopen.
      */
     private void evictCallingBack(String name, int base, EvictCallBack back, Before before) throws Exception {
-        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(Waits.BOUND_SECONDS), () -> {
             java.util.concurrent.atomic.AtomicReference<Throwable> refused = new java.util.concurrent.atomic.AtomicReference<>();
             PagedFile[] mapped = new PagedFile[1];
             Path path = dir.resolve(name);

@@ -599,12 +599,15 @@ class TruncateTest {
             List<Future<?>> futures = new ArrayList<>();
             futures.add(pool.submit(() -> {
                 SplittableRandom random = new SplittableRandom(1);
-                for (int round = 0; round < 200; round++) {
-                    file.truncate(random.nextInt(pages));
-                    // Grow back: each page holds its own id, so a reader can tell a misplaced page.
-                    writePages(file, (int) file.getLastPageId() + 1, pages, 0);
+                try {
+                    for (int round = 0; round < 200; round++) {
+                        file.truncate(random.nextInt(pages));
+                        // Grow back: each page holds its own id, so a reader can tell a misplaced page.
+                        writePages(file, (int) file.getLastPageId() + 1, pages, 0);
+                    }
+                } finally {
+                    stop.set(true); // also where a truncate threw: the flusher and the readers would loop for good
                 }
-                stop.set(true);
                 return null;
             }));
             futures.add(pool.submit(() -> {
@@ -646,6 +649,7 @@ class TruncateTest {
                 f.get(120, TimeUnit.SECONDS);
             }
         } finally {
+            stop.set(true); // an interrupt stops none of the loops
             pool.shutdownNow();
         }
         file.flush();

@@ -673,13 +673,16 @@ class WarmupTest {
                 }
             })};
             reader.start();
-            for (Thread writer : writers) {
-                writer.start();
+            try {
+                for (Thread writer : writers) {
+                    writer.start();
+                }
+                for (Thread writer : writers) {
+                    Waits.join(writer, "a profile writer");
+                }
+            } finally {
+                stop.set(true); // also where a writer hung: the reader read profiles for the rest of the run
             }
-            for (Thread writer : writers) {
-                Waits.join(writer, "a profile writer");
-            }
-            stop.set(true);
             Waits.join(reader, "the profile reader");
             assertEquals(0, bad.size(), "profiles read while two caches wrote them, e.g. " + bad.stream().limit(3).toList());
             assertEquals(List.of(), warnings);

@@ -1,7 +1,6 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -278,7 +277,22 @@ class NvmDeviceTest {
      */
     @Test
     void closeWaitsForTheOperationsInFlightAndRefusesLaterOnes() throws Exception {
-        NvmDevice device = new NvmDevice(config(4).injectLatency(true).readLatencyNanos(500_000_000L).build());
+        // A machine that keeps this thread from running for a whole latency lets a read end before it is seen in flight:
+        // that try proves nothing and is made again with a longer latency, rather than failed
+        long latency = 500_000_000L;
+        for (int tries = 1; !closeWaitsForTwoReadsInFlight(latency); tries++, latency *= 4) {
+            assertTrue(tries < 3, "never saw a read parked in its modeled latency (" + tries + " tries, the last of "
+                + TimeUnit.NANOSECONDS.toMillis(latency) + " ms) with another queued behind it");
+        }
+    }
+
+    /**
+     * {@link #closeWaitsForTheOperationsInFlightAndRefusesLaterOnes} with reads of {@code latencyNanos}: false, having
+     * checked nothing, where the first read ended before the second was seen queued behind it.
+     */
+    private static boolean closeWaitsForTwoReadsInFlight(long latencyNanos) throws Exception {
+        // One device: the second read queues behind the first
+        NvmDevice device = new NvmDevice(config(4).devices(1).injectLatency(true).readLatencyNanos(latencyNanos).build());
         try (OffHeapPages pages = new OffHeapPages(PAGE)) {
             long first = pages.allocate();
             long queued = pages.allocate();
@@ -287,16 +301,27 @@ class NvmDeviceTest {
             device.write(1, first, PAGE);
             AtomicReference<Throwable> failed = new AtomicReference<>();
             Thread inLatency = reader(device, 0, first, failed);
+            long began = System.nanoTime(); // before the first read's latency began
             inLatency.start();
-            awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled latency, holding the device
+            if (!reaches(inLatency, Thread.State.TIMED_WAITING)) { // parked in its modeled latency, holding the device
+                return provedNothing(device);
+            }
             Thread behind = reader(device, 1, queued, failed);
             behind.start();
-            awaitState(behind, Thread.State.TIMED_WAITING); // parked in the device's queue
+            // Parked, while the first read still is: in the device's queue, not in a latency of its own
+            if (!reaches(behind, Thread.State.TIMED_WAITING) || inLatency.getState() != Thread.State.TIMED_WAITING) {
+                return provedNothing(device);
+            }
 
             device.close();
 
-            assertFalse(inLatency.isAlive(), "the read in its latency ended before the region was freed");
-            assertFalse(behind.isAlive(), "the queued read ended before the region was freed");
+            // Waited for both: the queued read's latency begins where the first's ends. Not whether the readers' threads
+            // have ended: each outlives its read by its last steps, and a close that saw the reads end may return between
+            long closedAfter = System.nanoTime() - began;
+            assertTrue(closedAfter >= 2 * latencyNanos, "the close returned " + TimeUnit.NANOSECONDS.toMillis(closedAfter)
+                + " ms after the first read began, before the queued read's modeled latency could end");
+            Waits.join(inLatency, "the read in its latency");
+            Waits.join(behind, "the queued read");
             if (failed.get() != null) {
                 throw new AssertionError("a read in flight at close failed", failed.get());
             }
@@ -304,6 +329,7 @@ class NvmDeviceTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> device.read(0, first, PAGE));
             assertEquals("NVM device is closed", refused.getMessage());
             device.close(); // once only
+            return true;
         } finally {
             device.close();
         }
@@ -312,7 +338,16 @@ class NvmDeviceTest {
     /** A close waiting out an operation of a second looks now and then, not every 100 us (10,000 wake-ups a second). */
     @Test
     void aCloseWaitingForALongOperationDoesNotSpin() throws Exception {
-        long readLatencyNanos = TimeUnit.SECONDS.toNanos(1);
+        // As above: a try whose read ended before it was seen in its latency checks nothing and is made again, longer
+        long latency = TimeUnit.SECONDS.toNanos(1);
+        for (int tries = 1; !aCloseWaitingForAReadOf(latency); tries++, latency *= 4) {
+            assertTrue(tries < 3, "never saw a read parked in its modeled latency (" + tries + " tries, the last of "
+                + TimeUnit.NANOSECONDS.toMillis(latency) + " ms)");
+        }
+    }
+
+    /** {@link #aCloseWaitingForALongOperationDoesNotSpin} behind a read of {@code readLatencyNanos}; false as above. */
+    private static boolean aCloseWaitingForAReadOf(long readLatencyNanos) throws Exception {
         NvmDevice device = new NvmDevice(config(2).injectLatency(true).readLatencyNanos(readLatencyNanos).build());
         try (OffHeapPages pages = new OffHeapPages(PAGE)) {
             long page = pages.allocate();
@@ -321,7 +356,9 @@ class NvmDeviceTest {
             Thread inLatency = reader(device, 0, page, failed);
             long readerStarted = System.nanoTime(); // before the read's modeled second began
             inLatency.start();
-            awaitState(inLatency, Thread.State.TIMED_WAITING); // parked in its modeled second, holding the device
+            if (!reaches(inLatency, Thread.State.TIMED_WAITING)) { // parked in its modeled second, holding the device
+                return provedNothing(device);
+            }
             long begin = System.nanoTime();
             device.close();
             long closedAt = System.nanoTime();
@@ -331,8 +368,7 @@ class NvmDeviceTest {
             assertTrue(closedAt - readerStarted >= readLatencyNanos, "the close returned "
                 + TimeUnit.NANOSECONDS.toMillis(closedAt - readerStarted) + " ms after the read began, within its modeled "
                 + TimeUnit.NANOSECONDS.toMillis(readLatencyNanos) + " ms");
-            inLatency.join(TimeUnit.MINUTES.toMillis(1));
-            assertFalse(inLatency.isAlive(), "the read never returned");
+            Waits.join(inLatency, "the read in flight at close");
             // Its step doubles from 100 us to the bound (7 steps), then the bound's: about waitedMillis / bound. Counted
             // in parks, not CPU time (once bounded at 50 ms): CPU includes compilation, and a busy machine moves it; the
             // parks only fall as the machine gets slower
@@ -342,6 +378,7 @@ class NvmDeviceTest {
             if (failed.get() != null) {
                 throw new AssertionError("the read in flight at close failed", failed.get());
             }
+            return true;
         } finally {
             device.close();
         }
@@ -357,7 +394,22 @@ class NvmDeviceTest {
         });
     }
 
-    private static void awaitState(Thread thread, Thread.State state) throws InterruptedException {
-        Waits.until(() -> thread.getState() == state, thread + " reached " + state, thread);
+    /** Closes {@code device} of a try that proved nothing: its reads end before the pages they copy to are freed. */
+    private static boolean provedNothing(NvmDevice device) {
+        device.close();
+        return false;
+    }
+
+    /**
+     * Waits until {@code thread} is in {@code state}, or has ended without this thread seeing it there (kept from running
+     * meanwhile): whether it was seen there.
+     */
+    private static boolean reaches(Thread thread, Thread.State state) throws InterruptedException {
+        AtomicReference<Thread.State> seen = new AtomicReference<>();
+        Waits.until(() -> {
+            seen.set(thread.getState());
+            return seen.get() == state || seen.get() == Thread.State.TERMINATED;
+        }, thread + " reached " + state, thread);
+        return seen.get() == state;
     }
 }

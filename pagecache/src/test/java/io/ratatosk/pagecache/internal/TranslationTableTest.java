@@ -231,7 +231,7 @@ class TranslationTableTest {
      * they looked: far chunks beyond the directory's reach, so that none moves into the directory.
      */
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // above the bound of its waits (Waits), which name what hung
     void pagesAmongTheFarChunksAreFoundWhileMoreAreAdded() throws Exception {
         TranslationTable table = new TranslationTable(0);
         long base = 1L << 33; // chunk 2^21: past the directory's reach
