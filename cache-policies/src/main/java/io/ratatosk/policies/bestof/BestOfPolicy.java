@@ -214,6 +214,14 @@ public final class BestOfPolicy implements EvictionPolicy {
      * (a set bit is checked against the binding's key); in one thread there is none.
      */
     private final long[] sampledFrames;
+    /**
+     * A switch's scratch, kept so that it allocates none of them: the known frames in the outgoing expert's eviction order
+     * ({@link EvictionOrder}, the first of them), those it named ({@link EvictionOrder}'s), those it saw hit
+     * ({@link #recentlyReferenced}). Made at the first switch (a cache that never switches keeps no int per frame for it).
+     */
+    private int[] switchOrder;
+    private long[] switchNamed;
+    private long[] switchReferenced;
     private int chosen;
     private long switches;
     /**
@@ -642,9 +650,16 @@ public final class BestOfPolicy implements EvictionPolicy {
         for (long word : known) {
             count += Long.bitCount(word);
         }
+        if (switchOrder == null) {
+            switchOrder = new int[frameCount];
+            switchNamed = new long[known.length];
+            switchReferenced = new long[known.length];
+        }
         long[] referenced = recentlyReferenced(); // before EvictionOrder uses the current expert's state up
-        int[] order = EvictionOrder.of(current, frames, known, count);
-        for (int frame : order) {
+        int[] order = switchOrder;
+        EvictionOrder.of(current, frames, known, count, order, switchNamed);
+        for (int i = 0; i < count; i++) {
+            int frame = order[i];
             long bit = 1L << frame;
             long pageKey = frames.binding(frame);
             if (pageKey == PageKey.UNBOUND) {
@@ -659,7 +674,8 @@ public final class BestOfPolicy implements EvictionPolicy {
             }
         }
         // The hits after every fault: CLOCK-Pro ignores a hit on the page it was told of last (a correlated reference).
-        for (int frame : order) {
+        for (int i = 0; i < count; i++) {
+            int frame = order[i];
             long bit = 1L << frame;
             if ((known[frame >>> 6] & bit) == 0) {
                 continue;
@@ -686,7 +702,8 @@ public final class BestOfPolicy implements EvictionPolicy {
      * switch two and a half points against either expert alone (docs/policies.md, "What a switch hands over").
      */
     private long[] recentlyReferenced() {
-        long[] referenced = new long[known.length];
+        long[] referenced = switchReferenced;
+        Arrays.fill(referenced, 0);
         if (current instanceof RecentReferences expert) {
             for (int word = 0; word < known.length; word++) {
                 for (long bits = known[word]; bits != 0; bits &= bits - 1) {

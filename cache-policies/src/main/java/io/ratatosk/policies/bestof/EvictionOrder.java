@@ -5,6 +5,7 @@ import io.ratatosk.core.FrameDescriptor;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import java.util.Arrays;
 
 /**
  * The frames an outgoing expert knows, in the order it would evict them: what a switch hands the incoming
@@ -49,7 +50,19 @@ final class EvictionOrder {
      */
     static int[] of(EvictionPolicy outgoing, FrameTable frames, long[] known, int count) {
         int[] order = new int[count];
-        long[] named = new long[known.length];
+        of(outgoing, frames, known, count, order, new long[known.length]);
+        return order;
+    }
+
+    /**
+     * {@link #of(EvictionPolicy, FrameTable, long[], int)} into arrays the caller keeps, so that a switch allocates
+     * none: the first {@code count} entries of {@code order} are written, {@code named} is cleared first and used up.
+     *
+     * @param order at least {@code count} long
+     * @param named scratch, at least as long as {@code known}
+     */
+    static void of(EvictionPolicy outgoing, FrameTable frames, long[] known, int count, int[] order, long[] named) {
+        Arrays.fill(named, 0);
         int n = 0;
         int emptyPasses = 0;
         Sweep sweep = Sweep.background();
@@ -84,6 +97,5 @@ final class EvictionOrder {
                 order[n++] = (word << 6) + Long.numberOfTrailingZeros(bits);
             }
         }
-        return order;
     }
 }

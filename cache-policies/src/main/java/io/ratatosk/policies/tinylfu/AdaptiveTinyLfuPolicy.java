@@ -75,7 +75,11 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     /** Requests whose hash's low 32 bits are below this are sampled; 2^32 samples all. */
     private final long sampleBelow;
     private final long period;
-    private final SampleRing ring = new SampleRing();
+    /**
+     * The sampled keys waiting for the simulations; null where {@link #windowSource} chooses, which samples nothing: the
+     * ring's {@link SampleRing#SLOTS} keys (32 KiB) were made at each of best-of's switches to this expert and never written.
+     */
+    private final SampleRing ring;
     /** The ring's sink, made once: a drain allocates nothing. */
     private final LongConsumer replay = key -> simulate(key, PageKey.hash(key));
     /** Where the simulations run: in each fault, or in the background evictor's housekeeping. */
@@ -95,6 +99,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
             AdaptiveTinyLfuPolicy windowSource, boolean guardedByOwner, FrequencySketch sketch) {
         super(NAME, frames, sizing, guardedByOwner, sketch);
         this.windowSource = windowSource;
+        this.ring = windowSource == null ? new SampleRing() : null;
         int capacity = Math.min(frameCount, shadowEntries);
         this.sampleBelow = capacity == frameCount ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
         int[] windows = new int[WINDOW_SHARES.length];
@@ -165,7 +170,7 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
     @Override
     void afterHit(int frame) {
         long pageKey = frames.binding(frame);
-        if (pageKey == PageKey.UNBOUND) {
+        if (pageKey == PageKey.UNBOUND || ring == null) { // following: a stray sampled bit (a racing hit) samples nothing
             return;
         }
         ring.offer(pageKey);
@@ -177,12 +182,14 @@ public final class AdaptiveTinyLfuPolicy extends TinyLfuRegions {
      */
     @Override
     public void housekeeping() {
-        simulations.drain(ring, replay);
+        if (ring != null) {
+            simulations.drain(ring, replay);
+        }
     }
 
     @Override
     public boolean housekeepingPending() {
-        return simulations.pending(ring);
+        return ring != null && simulations.pending(ring);
     }
 
     /** From now on only the evictor's housekeeping runs the simulations ({@link SimulationPlace#moveToBackground}). */

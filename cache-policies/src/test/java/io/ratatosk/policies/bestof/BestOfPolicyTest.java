@@ -218,6 +218,45 @@ class BestOfPolicyTest {
     }
 
     /**
+     * A switch to w-tinylfu-adaptive no longer makes the expert a {@link io.ratatosk.policies.SampleRing} of its own, which
+     * one that follows its miniature's window never writes ({@link io.ratatosk.policies.SampleRing#SLOTS} keys, 32 KiB):
+     * at 8 frames it was 33,680 of a switch's bytes, and best-of switched 6.4 times per 1,000 faults on uniform reads
+     * of 8 times the cache, so about 50 bytes a fault. The least of three rounds of switches to each expert, after a round
+     * to warm up (a deoptimization allocates a few hundred bytes), must stay under a quarter of that ring.
+     */
+    @Test
+    void aSwitchAllocatesNoSampleRingForTheExpert() {
+        try (PolicyDriver driver = bestOf(8, Map.of())) {
+            BestOfPolicy policy = policy(driver);
+            SplittableRandom random = new SplittableRandom(1);
+            for (int i = 0; i < 200; i++) {
+                driver.request(random.nextInt(64));
+            }
+            int tinyLfu = BestOfPolicy.EXPERTS.indexOf(AdaptiveTinyLfuPolicy.ENTRY);
+            long least = Long.MAX_VALUE;
+            for (int round = 0; round < 4; round++) {
+                policy.switchTo(BestOfPolicy.EXPERTS.indexOf(MuninnPolicy.ENTRY));
+                long before = allocatedBytes();
+                policy.switchTo(tinyLfu);
+                long allocated = allocatedBytes() - before;
+                if (round > 0) {
+                    least = Math.min(least, allocated);
+                }
+            }
+            assertTrue(least < io.ratatosk.policies.SampleRing.SLOTS * Long.BYTES / 4,
+                "a switch to w-tinylfu-adaptive allocated " + least + " bytes");
+            assertFalse(policy.expert().housekeepingPending(), "the expert follows its miniature's window: nothing to replay");
+            policy.expert().housekeeping();
+            driver.policy.checkInvariants();
+        }
+    }
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+            .getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    /**
      * A switch hands the incoming expert one hit on each page the outgoing one saw hit since it last looked at it:
      * from CLOCK-Pro's reference bits to muninn's usage counts, and back.
      */
