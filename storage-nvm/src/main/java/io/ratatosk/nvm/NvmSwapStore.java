@@ -915,12 +915,17 @@ public final class NvmSwapStore implements SwapTier, PrefetchSource {
     public NvmTierStats stats() {
         int resident = index.size();
         long dirty = dirtySlots.get();
-        // Dirty swap-outs before swap-outs, each counted after its swap-out: read the other way, a snapshot taken during
-        // an eviction showed more dirty swap-outs than swap-outs (docs/nvm.md: swapOuts >= dirtySwapOuts always).
+        // Each count before the one its events follow: write-backs and copies given up (each of a copy an absorbed dirty
+        // eviction made dirty, counted under the page's latch before either) before dirty swap-outs, and those before
+        // swap-outs (each counted after its swap-out). Read the other way, a snapshot taken meanwhile showed more dirty
+        // swap-outs than swap-outs (docs/nvm.md: swapOuts >= dirtySwapOuts always), or more write-backs than the dirty
+        // swap-outs they wrote, and fileWritesAvoided (their difference) fell below what the tier had saved, to 0.
+        long writtenBack = writeBacks.get();
+        long givenUp = dirtyCopiesGivenUp.get();
         long dirtySwapOuts = dirtyEvictionsAbsorbed.get();
         return new NvmTierStats(swapIns.get(), fileReads.get(), swapOuts.get(), cleanEvictionsAbsorbed.get(),
-            dirtySwapOuts, writeBacks.get(), writeThroughs.get(), flushWrites.get(), nvmEvictions.get(),
-            bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), dirtyCopiesGivenUp.get(),
+            dirtySwapOuts, writtenBack, writeThroughs.get(), flushWrites.get(), nvmEvictions.get(),
+            bypasses.get(), invalidations.get(), deviceWriteErrors.get(), writeBackErrors.get(), givenUp,
             resident, dirty, device.stats());
     }
 

@@ -25,6 +25,9 @@ package io.ratatosk.nvm;
  *   {@code dirtyCopiesGivenUp}: dirty copies {@link NvmSwapStore#closeGivingUpUnwritten} dropped unwritten, their
  *   files refusing them: pages lost, which {@link #fileWritesAvoided()} does not count as saved.</li>
  * </ul>
+ *
+ * <p>Every snapshot, also one taken while pages move, has {@code swapOuts >= dirtyEvictionsAbsorbed >= writeBacks +
+ * dirtyCopiesGivenUp}: {@link NvmSwapStore#stats()} reads each count before the one its events follow.
  */
 public record NvmTierStats(
     long swapIns,

@@ -201,7 +201,9 @@ public final class DemoCommand implements Callable<Integer> {
         if (failure instanceof Error error) {
             throw error;
         }
-        String what = "a worker of " + policy + " failed: " + failure.getMessage();
+        // its message, else its class: a ClosedChannelException has none, and the line said 'failed: null'
+        String what = "a worker of " + policy + " failed: "
+            + (failure.getMessage() != null ? failure.getMessage() : failure.toString());
         return failure instanceof IOException ? new IOException(what, failure) : new IllegalStateException(what, failure);
     }
 

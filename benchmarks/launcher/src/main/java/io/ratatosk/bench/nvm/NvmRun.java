@@ -190,7 +190,9 @@ final class NvmRun {
             throw error;
         }
         if (failure != null) {
-            String what = "a thread of " + label + " failed: " + failure.getMessage();
+            // its message, else its class: a ClosedChannelException has none, and the line said 'failed: null'
+            String what = "a thread of " + label + " failed: "
+                + (failure.getMessage() != null ? failure.getMessage() : failure.toString());
             throw failure instanceof IOException ? new IOException(what, failure) : new IllegalStateException(what, failure);
         }
     }

@@ -91,6 +91,27 @@ class DemoCommandTest {
     }
 
     /**
+     * A worker's failure without a message (a ClosedChannelException, a bare IOException) is named by its class: the
+     * line took the message alone, and said 'a worker of muninn failed: null', exit 1 and no trace.
+     */
+    @Test
+    void aWorkersFailureWithoutAMessageIsNamedByItsClass() {
+        DemoCommand.Worker real = DemoCommand.worker;
+        DemoCommand.worker = (demo, file, pages, deadline, stop, seed) -> {
+            throw new java.nio.channels.ClosedChannelException();
+        };
+        try {
+            BenchRun.Output run = BenchRun.run(err, "demo", "--policies", "muninn", "--cache", "256k", "--file-factor", "2",
+                "--threads", "1", "--seconds", "60");
+            assertEquals(1, run.status(), run.out() + err);
+            assertEquals("bench demo: a worker of muninn failed: java.nio.channels.ClosedChannelException",
+                err.toString().strip());
+        } finally {
+            DemoCommand.worker = real;
+        }
+    }
+
+    /**
      * A worker that fails fails the run at once, in one line naming the policy and the failure: its IOException came out
      * of the pool inside an ExecutionException, which the launcher took for a bug and printed as a stack trace, and only
      * after the other workers had run to the deadline (a day at most).

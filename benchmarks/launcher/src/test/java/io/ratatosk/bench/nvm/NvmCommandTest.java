@@ -74,6 +74,26 @@ class NvmCommandTest {
         }
     }
 
+    /**
+     * A thread's failure without a message (a ClosedChannelException, an IOException of its own) is named by its class:
+     * the line took the message alone, and said 'a thread of file only failed: null', exit 1 and no trace.
+     */
+    @Test
+    void aThreadsFailureWithoutAMessageIsNamedByItsClass() {
+        NvmRun.Work real = NvmRun.work;
+        NvmRun.work = (file, pages, mix, ops, seed, stop) -> {
+            throw new java.nio.channels.ClosedChannelException();
+        };
+        try {
+            assertEquals(1, bench("nvm", "--experiment", "reads", "--pages", "400", "--page-size", "4096", "--file-latency-us",
+                "0", "--warmup", "100", "--ops", "1", "--threads", "1", "--dir", dir.toString()), err.toString());
+            assertEquals("bench nvm: a thread of file only failed: java.nio.channels.ClosedChannelException",
+                err.toString().strip());
+        } finally {
+            NvmRun.work = real;
+        }
+    }
+
     @Test
     void anUnknownExperimentIsAUsageError() {
         assertEquals(2, bench("nvm", "--experiment", "latency"));

@@ -303,6 +303,27 @@ class LdbcWorkloadTest {
     }
 
     /**
+     * A run of timed phases ends its bar at the whole of its seconds, fractions of a second included: each phase stepped
+     * its own whole seconds, so --warmup 0.5s and --duration 1.5s (a task of 2 s) ended at 0 + 1, the bar of a finished
+     * run left at 1/2 s.
+     */
+    @Test
+    void timedPhasesOfFractionsOfASecondEndTheirBarAtTheWhole(@TempDir Path dir) throws IOException {
+        Path storeDir = dir.resolve("store");
+        LdbcTestData.loadSample(storeDir);
+        LdbcRun.Settings settings = new LdbcRun.Settings(storeDir, SubstitutionParameters.load(LdbcDataSource.sample()),
+            1, Budget.parse("0.5s"), Budget.parse("1.5s"), 42, false, Map.of(), Map.of(), List.of());
+        java.io.ByteArrayOutputStream drawn = new java.io.ByteArrayOutputStream();
+        ProgressOutput bar = new ProgressOutput(new java.io.PrintStream(drawn, true, java.nio.charset.StandardCharsets.UTF_8),
+            false, true);
+        new LdbcRun(settings, bar).execute(PolicyCatalog.standard().parse("clock"), CacheSpec.parse("10%"),
+            GraphStore.sizeOnDisk(storeDir), null, null);
+        String frames = drawn.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
+        String last = frames.substring(Math.max(frames.lastIndexOf('\r'), frames.lastIndexOf('\n')) + 1);
+        assertTrue(last.matches(".* 2/2 ?s.*"), "the last frame at 2 of 2 s: " + last + "\nall: " + frames);
+    }
+
+    /**
      * A time is written as the page cache's durations are (its own parser), and in minutes: 1.5s was "neither an
      * operation count nor a duration", and so were 250us and 2 s; minutes take a fraction too.
      */

@@ -130,23 +130,26 @@ public final class LdbcRun {
                 PageCacheStats start = pageCache.stats();
                 // In seconds where a phase is a time: stepped while that phase runs (it was only after it, a bar
                 // standing still and no line for the whole of --duration 10m), an operation count's phase not at all.
+                // The seconds of both phases counted together, in nanoseconds: each phase's own whole seconds summed fell
+                // short of the task's (0.5s and 1.5s ended at 0 + 1 of 2), a finished run's bar left below its end.
                 boolean bySeconds = total == 0;
-                long warmSeconds = settings.warmup().nanos() / 1_000_000_000L;
+                long warmNanos = settings.warmup().nanos();
                 Phase warm = phase(store, workers, settings.warmup(), false, dump, bySeconds ? null : task,
                     bySeconds ? task : null, 0);
                 flush(recorder);
                 if (bySeconds) {
-                    task.stepTo(warmSeconds);
+                    task.stepTo(warmNanos / 1_000_000_000L);
                 }
                 PageCacheStats before = pageCache.stats();
                 NvmTierStats nvmBefore = nvm == null ? null : nvm.stats();
                 Phase measured = phase(store, workers, settings.measured(), true, dump, bySeconds ? null : task,
-                    bySeconds ? task : null, warmSeconds);
+                    bySeconds ? task : null, warmNanos);
                 flush(recorder);
                 PageCacheStats after = pageCache.stats();
                 NvmCounters nvmCounters = nvm == null ? null : NvmCounters.between(nvmBefore, nvm.stats());
                 if (bySeconds) {
-                    task.stepTo(warmSeconds + settings.measured().nanos() / 1_000_000_000L);
+                    // the task's whole: its seconds, at least the 1 a task of less than a second counts
+                    task.stepTo(Math.max(1, (warmNanos + settings.measured().nanos()) / 1_000_000_000L));
                 }
                 Map<QueryType, Histogram> latencies = new EnumMap<>(QueryType.class);
                 Map<UpdateType, Histogram> updateLatencies = new EnumMap<>(UpdateType.class);
@@ -530,8 +533,8 @@ public final class LdbcRun {
 
     /**
      * Runs the threads of one phase to the end of its budget; a failing query stops them all. {@code task} (or null)
-     * counts the operations; {@code clock} (or null) counts seconds, stepped to {@code clockFrom} plus the seconds of
-     * a timed phase gone by while it runs.
+     * counts the operations; {@code clock} (or null) counts seconds, stepped to the whole seconds of {@code clockFrom}
+     * (nanoseconds: the phases before) plus the time of a timed phase gone by while it runs.
      */
     private Phase phase(GraphStore store, Worker[] workers, Budget budget, boolean measure, ResultDump dump,
                         ProgressOutput.Task task, ProgressOutput.Task clock, long clockFrom) throws IOException {
@@ -558,13 +561,12 @@ public final class LdbcRun {
             }, "ldbc-" + t);
             threads[t].start();
         }
-        long budgetSeconds = budget.nanos() / 1_000_000_000L; // 0 for an operation count
         for (Thread t : threads) {
             try {
                 while (t.isAlive()) {
                     t.join(CLOCK_STEP_MILLIS);
-                    if (clock != null && budgetSeconds > 0) {
-                        clock.stepTo(clockFrom + Math.min(budgetSeconds, (System.nanoTime() - start) / 1_000_000_000L));
+                    if (clock != null && budget.nanos() > 0) { // 0 for an operation count
+                        clock.stepTo((clockFrom + Math.min(budget.nanos(), System.nanoTime() - start)) / 1_000_000_000L);
                     }
                 }
             } catch (InterruptedException e) {
