@@ -13,6 +13,7 @@ import io.ratatosk.policies.PolicyRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,9 @@ class ClockProHitRacingTheHotHandTest {
         Sweep sweep = Sweep.cooperative(1);
         try {
             for (int round = 0; round < ROUNDS && failure.get() == null; round++) {
-                try (FrameTable frames = new FrameTable(4)) {
+                FrameTable frames = new FrameTable(4);
+                boolean hitterDone = false;
+                try {
                     EvictionPolicy clock = PolicyRegistry.create(policy, frames,
                         PolicyRegistry.parse(Map.of("pagecache.clockpro.adaptive", "false")));
                     for (int frame = 0; frame < 4; frame++) {
@@ -116,11 +119,25 @@ class ClockProHitRacingTheHotHandTest {
                         }
                         pause(looks);
                     }
+                    hitterDone = true; // done with the round, or failed and gone
+                    if (failure.get() != null) {
+                        break; // the hitter's own failure, reported below, not a hit it never made
+                    }
                     long word = frames.policyWord(page);
                     boolean lost = onlyClearBit ? r.newHit && (word & REFERENCED) == 0 : (word & (HOT | REFERENCED)) == 0;
                     if (lost) {
                         throw new AssertionError(policy + ", round " + round + ": page " + page + ", hit while a hand changed it, is "
                             + ClockProBits.toString(word) + ": the hit was lost");
+                    }
+                } finally {
+                    // A round given up on leaves the hitter maybe still at its page: freed, a use-after-free that may
+                    // crash the JVM. Stopped and joined first; one still running past the bound keeps the table.
+                    if (!hitterDone) {
+                        stop.set(true);
+                        hitter.join(TimeUnit.SECONDS.toMillis(Waits.BOUND_SECONDS));
+                    }
+                    if (!hitter.isAlive() || hitterDone) {
+                        frames.close();
                     }
                 }
             }
