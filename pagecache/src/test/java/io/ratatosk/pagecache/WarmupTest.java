@@ -327,6 +327,45 @@ class WarmupTest {
         }
     }
 
+    /**
+     * As above, with a profile of more pages than the cache has frames (written by a larger cache): the reheat keeps
+     * only the profile's first page ids, one per frame, and the profile rewritten cut to the file's new length was made
+     * of those alone, so the pages after them, still in the file, were lost from it for good (a restart with the larger
+     * cache reheated a profile of one frame count of pages). The rewrite cuts the whole profile now.
+     */
+    @Test
+    void aTruncateDuringTheReheatOfAProfileLargerThanTheCacheKeepsTheProfilesPagesTheFileHas() throws Exception {
+        long cut = FILE_PAGES - 100;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 30)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        long inTheFile = Arrays.stream(ResidentProfile.readFor(file).pages()).filter(p -> p < cut).count();
+        try (PageCache cache = PageCache.open(config(true, "256k"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            Assumptions.assumeTrue(cache.frameCount() < inTheFile, "a profile of more pages than frames");
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            paged.close();
+        }
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals(cut, profile.filePages());
+        assertEquals(inTheFile, profile.size(), "every profiled page the file still has, not one frame count of them");
+    }
+
     @Test
     void aGoodProfileReheatsItsPagesSoTheyHit() throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
