@@ -324,9 +324,13 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
          */
         ResidentProfile profileNow() {
             long filePagesNow = filePages(mapping);
+            // The ids cut at the cache's count, not at the count recorded: that is the length on disk (for a crash), which
+            // at an unmap's write, before its flush, lacks the pages the store wrote again past the cut; cut there, the
+            // profile lost them, though the closed file holds them. Past the file's end after a crash, the reheat ends.
+            long pagesNow = mapping.lastPageId() + 1;
             long[] profiled = whole ? pages : wholeProfile();
             int kept = 0;
-            while (kept < profiled.length && profiled[kept] < filePagesNow) {
+            while (kept < profiled.length && profiled[kept] < pagesNow) {
                 kept++;
             }
             return new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
