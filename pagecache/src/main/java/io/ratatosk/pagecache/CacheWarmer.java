@@ -105,7 +105,9 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 return;
             }
             synchronized (lock) {
-                reheats.add(new Reheat(mapping, profile.filePages(), profile.pages()));
+                // A profile of more pages than frames keeps its first ids only: not the whole of it (see profileNow).
+                reheats.add(new Reheat(mapping, profile.filePages(), profile.pages(),
+                    profile.size() < engine.frameCount()));
                 reheating.add(mapping);
             }
             wake();
@@ -293,14 +295,17 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         /** The file's pages its profile counted. */
         final long filePages;
         final long[] pages;
+        /** Whether {@link #pages} is the whole profile, not its first ids alone (one per frame: a larger cache's profile). */
+        final boolean whole;
         int next;
         /** The last page whose prefetch was refused with the gate open, -1 if none. */
         long refused = -1;
 
-        Reheat(FileMapping mapping, long filePages, long[] pages) {
+        Reheat(FileMapping mapping, long filePages, long[] pages, boolean whole) {
             this.mapping = mapping;
             this.filePages = filePages;
             this.pages = pages;
+            this.whole = whole;
         }
 
         /**
@@ -312,15 +317,42 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
             return filePages(mapping) < filePages;
         }
 
-        /** The profile being reheated, cut to the file as it is now. */
+        /**
+         * The profile being reheated, cut to the file as it is now: the whole profile, not only the ids the reheat keeps.
+         * Of a profile of more pages than the cache has frames the reheat keeps the first, one per frame, and the profile
+         * once rewritten of those alone lost the pages after them that the file still has, for good.
+         */
         ResidentProfile profileNow() {
             long filePagesNow = filePages(mapping);
+            // The ids cut at the cache's count, not at the count recorded: that is the length on disk (for a crash), which
+            // at an unmap's write, before its flush, lacks the pages the store wrote again past the cut; cut there, the
+            // profile lost them, though the closed file holds them. Past the file's end after a crash, the reheat ends.
+            long pagesNow = mapping.lastPageId() + 1;
+            long[] profiled = whole ? pages : wholeProfile();
             int kept = 0;
-            while (kept < pages.length && pages[kept] < filePagesNow) {
+            while (kept < profiled.length && profiled[kept] < pagesNow) {
                 kept++;
             }
             return new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
-                Arrays.copyOf(pages, kept));
+                Arrays.copyOf(profiled, kept));
+        }
+
+        /**
+         * The page ids of the whole profile being reheated, read again from the file beside the mapped one: nothing rewrites
+         * it during the reheat but {@link #profileNow}, which only cuts it. The ids kept if it cannot be read, or is no
+         * longer this file's.
+         */
+        private long[] wholeProfile() {
+            try {
+                ResidentProfile profile = ResidentProfile.readFor(mapping.path());
+                if (profile != null && profile.filePageSize() == mapping.pageSize()
+                    && profile.fileKey().equals(String.valueOf(mapping.identity()))) {
+                    return profile.pages();
+                }
+            } catch (ProfileException | RuntimeException | OutOfMemoryError e) {
+                // the ids kept: a cut profile of fewer pages is still better than a stale one
+            }
+            return pages;
         }
 
         /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */

@@ -327,6 +327,94 @@ class WarmupTest {
         }
     }
 
+    /**
+     * As above, with a profile of more pages than the cache has frames (written by a larger cache): the reheat keeps
+     * only the profile's first page ids, one per frame, and the profile rewritten cut to the file's new length was made
+     * of those alone, so the pages after them, still in the file, were lost from it for good (a restart with the larger
+     * cache reheated a profile of one frame count of pages). The rewrite cuts the whole profile now.
+     */
+    @Test
+    void aTruncateDuringTheReheatOfAProfileLargerThanTheCacheKeepsTheProfilesPagesTheFileHas() throws Exception {
+        long cut = FILE_PAGES - 100;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 30)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        long inTheFile = Arrays.stream(ResidentProfile.readFor(file).pages()).filter(p -> p < cut).count();
+        try (PageCache cache = PageCache.open(config(true, "256k"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            Assumptions.assumeTrue(cache.frameCount() < inTheFile, "a profile of more pages than frames");
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            paged.close();
+        }
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals(cut, profile.filePages());
+        assertEquals(inTheFile, profile.size(), "every profiled page the file still has, not one frame count of them");
+    }
+
+    /**
+     * A store truncates its file during the reheat, writes it past the cut again and closes it: the profile rewritten cut
+     * at the close was cut at the file's length on disk, which the close's flush had not yet grown (the length the profile
+     * records, for a crash), so it lost the profiled pages the store had written again, which the file holds once closed.
+     * The page ids are cut at the cache's count now; the length recorded is still the one on disk.
+     */
+    @Test
+    void aTruncateAndAGrowthDuringTheReheatKeepTheProfiledPagesTheClosedFileHas() throws Exception {
+        long cut = FILE_PAGES / 2;
+        long grown = cut + 150;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 30)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        try (PageCache cache = PageCache.open(config(true, "8m"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            for (long p = cut; p < grown; p++) {
+                try (PageCursor c = paged.io(p, PagedFile.PF_SHARED_WRITE_LOCK)) {
+                    assertTrue(c.next());
+                    c.putLong(0, p);
+                }
+            }
+            paged.close();
+        }
+        assertEquals(grown * PAGE, Files.size(file));
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals((grown + 2) / 3, profile.size(), "the profiled pages the closed file has");
+        try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
+            awaitIdle(cache);
+            assertEquals(List.of(), warnings);
+            assertEquals((grown + 2) / 3, cache.stats().io().pagesReheated());
+        }
+    }
+
     @Test
     void aGoodProfileReheatsItsPagesSoTheyHit() throws IOException {
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
