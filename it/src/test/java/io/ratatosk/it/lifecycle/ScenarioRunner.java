@@ -1,6 +1,7 @@
 package io.ratatosk.it.lifecycle;
 
 import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
@@ -48,6 +49,7 @@ final class ScenarioRunner {
         step("checking that no cache counts a cursor open", this::checkNoCursorOpen);
         step("checking the last cache's stats() against the workers' last snapshots", () -> checkStatsAtEnd(workers));
         step("closing the last cache", this::closeLast);
+        step("checking every cache's counters at rest", this::checkStatsAtRest);
         step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
         step("checking every file through a fresh cache", this::verifyThroughFreshCache);
         step("deleting the files", this::deleteFiles);
@@ -122,8 +124,16 @@ final class ScenarioRunner {
         }
     }
 
+    /** Every cache of the scenario is closed now, and every cursor on it: their counters are final ({@link StatsChecks#atRest}). */
+    private void checkStatsAtRest() {
+        for (CacheGeneration g : sc.generations) {
+            StatsChecks.atRest(sc, g);
+        }
+    }
+
     private void verifyThroughFreshCache() throws IOException {
         try (PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000))) {
+            long moved = 0;
             for (FileModel f : sc.allFiles) {
                 Path first = f.spellings.get(0);
                 Path second = f.spellings.get(f.spellings.size() - 1);
@@ -142,16 +152,25 @@ final class ScenarioRunner {
                         throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, where its"
                             + " writes and truncates leave it in [" + f.lastPageLow() + ", " + f.lastPageHigh() + "]", null);
                     }
-                    verifyEverySlot(f, a);
+                    moved += verifyEverySlot(f, a);
                 } finally {
                     b.close();
                     a.close();
                 }
             }
+            // One thread's cursors, each closed: every next() that moved is one hit or one fault (a fault may count again
+            // where the page is evicted before the cursor pins it), and nothing else counts either
+            PageCacheStats stats = cache.stats();
+            if (stats.hits() > moved || stats.hits() + stats.faults() < moved) {
+                throw sc.fail("a fresh cache, read through by one cursor at a time whose next() moved " + moved + " times,"
+                    + " counts hits " + stats.hits() + " and faults " + stats.faults() + ": each move is one or the other", null);
+            }
         }
     }
 
-    private void verifyEverySlot(FileModel f, PagedFile file) throws IOException {
+    /** Judges every slot of {@code f} through {@code file}; returns how many times the cursor's {@code next()} moved. */
+    private long verifyEverySlot(FileModel f, PagedFile file) throws IOException {
+        long moved = 0;
         long[] words = new long[PageImage.words(f.pageSize)];
         try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             for (int s = 0; s < f.slots(); s++) {
@@ -162,6 +181,7 @@ final class ScenarioRunner {
                     }
                     continue;
                 }
+                moved++;
                 PageImage.readValidated(c, words, null);
                 long version;
                 try {
@@ -178,6 +198,7 @@ final class ScenarioRunner {
                 }
             }
         }
+        return moved;
     }
 
     private void deleteFiles() throws IOException {

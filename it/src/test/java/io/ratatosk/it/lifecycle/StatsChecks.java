@@ -66,6 +66,49 @@ final class StatsChecks {
         }
     }
 
+    /**
+     * Judges {@code g}, closed and with every cursor on it closed (so that its counters are final and its cursors' counts
+     * published), against what the counters promise of each other and of the model's pins: hits plus faults at least the
+     * {@code next()} calls the model counted as moved ({@link CacheGeneration#pins}: every one is a hit or a fault);
+     * every page written is counted in {@code io.pagesWritten}, whether an eviction's ({@code evictionWrites}) or a flush's
+     * or close's ({@code flushedPages}), in at most as many write calls; and {@code bytesWritten} is a file page for
+     * each. Throws the failure.
+     */
+    static void atRest(Scenario sc, CacheGeneration g) {
+        PageCacheStats s = g.cache.stats();
+        long pins = g.pins.sum();
+        int min = minPageSize(sc);
+        long written = s.io().pagesWritten();
+        String wrong = null;
+        if (s.hits() + s.faults() < pins) {
+            wrong = "hits " + s.hits() + " + faults " + s.faults() + " < " + pins + ", the next() calls of the model that moved"
+                + " its cursors onto a page: each is a hit or a fault";
+        } else if (s.evictionWrites() + s.flushedPages() > written) {
+            wrong = "evictionWrites " + s.evictionWrites() + " + flushedPages " + s.flushedPages() + " > io.pagesWritten "
+                + written + ", which counts every page written";
+        } else if (s.io().writeCalls() > written) {
+            wrong = "io.writeCalls " + s.io().writeCalls() + " > io.pagesWritten " + written + ": each call writes a page or more";
+        } else if (s.bytesWritten() < written * min || s.bytesWritten() > written * ScenarioConfig.CACHE_PAGE_SIZE) {
+            wrong = "bytesWritten " + s.bytesWritten() + " is not that of io.pagesWritten " + written + " pages of "
+                + min + " to " + ScenarioConfig.CACHE_PAGE_SIZE + " bytes";
+        } else if (s.bytesRead() < s.faults() * min) {
+            wrong = "bytesRead " + s.bytesRead() + " < faults " + s.faults() + " times the smallest page, " + min
+                + " bytes: every fault reads its page";
+        }
+        if (wrong != null) {
+            throw sc.fail("stats() of " + g + ", closed with every cursor: " + wrong + "\n  " + s, null);
+        }
+    }
+
+    /** The smallest page size of the scenario's files. */
+    private static int minPageSize(Scenario sc) {
+        int min = ScenarioConfig.CACHE_PAGE_SIZE;
+        for (FileModel f : sc.allFiles) {
+            min = Math.min(min, f.pageSize);
+        }
+        return min;
+    }
+
     private String wrong(PageCacheStats s) {
         if (s.frames() != expectedFrames) {
             return "frames " + s.frames() + ", but the cache was configured with " + expectedFrames;
@@ -79,6 +122,11 @@ final class StatsChecks {
         double ratio = s.hitRatio();
         if (!(ratio >= 0 && ratio <= 1)) {
             return "hitRatio() " + ratio + " outside [0, 1]";
+        }
+        int min = minPageSize(sc);
+        if (s.bytesRead() < s.faults() * min) {
+            return "bytesRead " + s.bytesRead() + " < faults " + s.faults() + " times the smallest page, " + min
+                + " bytes: every fault a cursor counts read its page before";
         }
         long[] c = counts(s);
         for (int i = 0; i < c.length; i++) {

@@ -327,7 +327,7 @@ final class Worker implements Runnable {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
-                boolean ok = sequential ? c.next() : c.next(id);
+                boolean ok = pinned(ref, sequential ? c.next() : c.next(id));
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
                 if (closedBefore) {
                     throw fail("read cursor next(" + id + ") on " + ref + " returned " + ok + " although the cache's close()"
@@ -457,7 +457,7 @@ final class Worker implements Runnable {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
-                boolean ok = sequential ? c.next() : c.next(id);
+                boolean ok = pinned(ref, sequential ? c.next() : c.next(id));
                 pending.ack(); // moved on
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
                 waited = checkFaultsWaited(c, ref, waited);
@@ -492,6 +492,14 @@ final class Worker implements Runnable {
         checkFileSize(ref, " after a write");
     }
 
+    /** Counts a {@code next()} of a cursor on {@code ref} that returned true ({@code moved}) as a pin of its cache; returns it. */
+    boolean pinned(Ref ref, boolean moved) {
+        if (moved) {
+            ref.gen().pins.increment();
+        }
+        return moved;
+    }
+
     /**
      * {@code faultsWaitedFor()} of the open cursor {@code c} after a {@code next()}: it counts the cursor's pins that
      * waited for a page to be read in since it opened, so it is never negative and never goes down while the cursor is
@@ -517,7 +525,7 @@ final class Worker implements Runnable {
         int cutsBefore = f.cutsFinished();
         long maxAcked = f.maxAckedPageId();
         try {
-            ok = c.next(id);
+            ok = pinned(ref, c.next(id));
         } catch (IllegalArgumentException | IOException e) {
             if (FaultInjector.isInjected(e)) {
                 throw e;
@@ -967,7 +975,7 @@ final class Worker implements Runnable {
             for (long id = start; id < start + count; id++) {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
-                boolean ok = c.next(id);
+                boolean ok = pinned(ref, c.next(id));
                 trace.append("next(").append(id).append(")=").append(ok ? "" : "false ");
                 if (!ok) {
                     if (id <= maxAcked && !f.cutSince(cutsBefore)) {
