@@ -660,6 +660,12 @@ final class EvictionEngine {
         countWriteCall(1);
     }
 
+    /** A write cursor's fault far past the file's end wrote its (zero) page of {@code bytes} at once (FileMapping.fill). */
+    void countFarPageWritten(int bytes) {
+        counters.add(CacheCounter.BYTES_WRITTEN, bytes);
+        countWriteCall(1);
+    }
+
     /** One write call to a swapper carried {@code pages} pages. */
     void countWriteCall(int pages) {
         counters.increment(CacheCounter.WRITE_CALLS);

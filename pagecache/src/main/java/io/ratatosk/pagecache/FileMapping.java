@@ -625,6 +625,7 @@ final class FileMapping implements FrameOwner {
                 int read = swapper.read(pageId, address);
                 if (read == 0 && forWrite && pageId > lastPageId() + FAR_PAGE_DISTANCE) {
                     swapper.write(pageId, address);
+                    engine.countFarPageWritten(filePageSize); // a write to the file like any other (IoStats)
                 }
             } catch (IOException | RuntimeException e) {
                 // A RuntimeException is the swapper's too (a plug-in's bug, an UncheckedIOException): the caller gets an
