@@ -41,8 +41,16 @@ final class CacheGeneration {
      */
     final NvmSwapStore hostTier;
 
-    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked, NvmSwapStore hostTier) {
+    /**
+     * The injector's swapper factory of this cache, which counts the writes its files got, where the cache writes to them
+     * itself (no swap tier in between, whose writes to the files the cache does not count as its own); else null.
+     */
+    final FaultInjector.Factory swapperWrites;
+
+    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked, NvmSwapStore hostTier,
+                    FaultInjector.Factory swapperWrites) {
         this.number = number;
+        this.swapperWrites = swapperWrites;
         this.cache = cache;
         this.hostTier = hostTier;
         this.description = description;

@@ -117,22 +117,33 @@ final class FaultInjector {
     }
 
     /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
-    PageSwapperFactory factory() {
-        FileSwapperFactory files = new FileSwapperFactory();
-        return new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                maybeFail("create", file, -1, false);
-                FaultySwapper swapper = new FaultySwapper(files.create(file, fileId, filePageSize, create), file);
-                swappers.put(file.getFileName().toString(), swapper);
-                return swapper;
-            }
+    Factory factory() {
+        return new Factory();
+    }
 
-            @Override
-            public void close() throws IOException {
-                files.close();
-            }
-        };
+    /**
+     * The swapper factory of one cache: it also counts the write calls its swappers got and the pages they carried, those
+     * that returned normally and all of them, to judge the cache's own count of its writes by ({@code PageCacheStats.io}).
+     */
+    final class Factory implements PageSwapperFactory {
+        private final FileSwapperFactory files = new FileSwapperFactory();
+        final AtomicLong writeCalls = new AtomicLong();
+        final AtomicLong pagesWritten = new AtomicLong();
+        final AtomicLong writeCallsTried = new AtomicLong();
+        final AtomicLong pagesTried = new AtomicLong();
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            maybeFail("create", file, -1, false);
+            FaultySwapper swapper = new FaultySwapper(files.create(file, fileId, filePageSize, create), file, this);
+            swappers.put(file.getFileName().toString(), swapper);
+            return swapper;
+        }
+
+        @Override
+        public void close() throws IOException {
+            files.close();
+        }
     }
 
     /** Throws, at random while enabled; an Error only where {@code errorsToo}. */
@@ -178,10 +189,12 @@ final class FaultInjector {
          */
         private final AtomicReference<Thread> unsettledBy = new AtomicReference<>();
         private volatile Thread closedBy;
+        private final Factory counts;
 
-        FaultySwapper(PageSwapper real, Path file) {
+        FaultySwapper(PageSwapper real, Path file, Factory counts) {
             super(real);
             this.file = file;
+            this.counts = counts;
         }
 
         @Override
@@ -197,6 +210,8 @@ final class FaultInjector {
 
         @Override
         public void write(long pageId, long address) throws IOException {
+            counts.writeCallsTried.incrementAndGet();
+            counts.pagesTried.incrementAndGet();
             try {
                 maybeFail("write", file, pageId, true);
             } catch (IOException | Error e) {
@@ -204,6 +219,8 @@ final class FaultInjector {
                 throw e;
             }
             super.write(pageId, address);
+            counts.writeCalls.incrementAndGet();
+            counts.pagesWritten.incrementAndGet();
         }
 
         /**
@@ -245,6 +262,8 @@ final class FaultInjector {
             if (count > 1 && Thread.currentThread().getName().startsWith("ratatosk-")) {
                 writeBehindRuns.incrementAndGet();
             }
+            counts.writeCallsTried.incrementAndGet();
+            counts.pagesTried.addAndGet(count);
             try {
                 maybeFail("vectored write", file, startPageId, true);
             } catch (IOException | Error e) {
@@ -256,6 +275,8 @@ final class FaultInjector {
                 throw e;
             }
             super.write(startPageId, addresses, count);
+            counts.writeCalls.incrementAndGet();
+            counts.pagesWritten.addAndGet(count);
         }
 
         /**

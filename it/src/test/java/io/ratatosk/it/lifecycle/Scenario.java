@@ -1,6 +1,5 @@
 package io.ratatosk.it.lifecycle;
 
-import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
@@ -149,7 +148,7 @@ final class Scenario {
     private CacheGeneration open() {
         int number = nextGeneration++;
         PageCacheConfig cacheConfig = config.cacheConfig(number);
-        PageSwapperFactory files = config.faulty() || config.slowReads() ? injector.factory() : null;
+        FaultInjector.Factory files = config.faulty() || config.slowReads() ? injector.factory() : null;
         NvmSwapStore hostTier = config.hostTier(number, cacheConfig)
             ? new NvmSwapStore(NvmDeviceConfig.from(cacheConfig), files != null ? files : new FileSwapperFactory()) : null;
         PageCache cache = hostTier != null ? PageCache.open(cacheConfig, hostTier)
@@ -163,7 +162,8 @@ final class Scenario {
         policiesUsed.add(cacheConfig.policy());
         boolean forcesTracked = config.faulty();
         CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig)
-            + (hostTier != null ? ", the host's tier" : ""), allFiles.size(), forcesTracked, hostTier);
+            + (hostTier != null ? ", the host's tier" : ""), allFiles.size(), forcesTracked, hostTier,
+            cache.tier() == null ? files : null);
         generations.add(g);
         return g;
     }

@@ -95,6 +95,17 @@ final class StatsChecks {
             wrong = "bytesRead " + s.bytesRead() + " < faults " + s.faults() + " times the smallest page, " + min
                 + " bytes: every fault reads its page";
         }
+        FaultInjector.Factory files = g.swapperWrites;
+        if (wrong == null && files != null) {
+            // every write call that returned normally is counted, and no other: between those and all the calls tried
+            if (written < files.pagesWritten.get() || written > files.pagesTried.get()) {
+                wrong = "io.pagesWritten " + written + ", but the files' swappers wrote " + files.pagesWritten.get()
+                    + " pages in calls that returned normally (" + files.pagesTried.get() + " tried)";
+            } else if (s.io().writeCalls() < files.writeCalls.get() || s.io().writeCalls() > files.writeCallsTried.get()) {
+                wrong = "io.writeCalls " + s.io().writeCalls() + ", but the files' swappers got " + files.writeCalls.get()
+                    + " write calls that returned normally (" + files.writeCallsTried.get() + " tried)";
+            }
+        }
         if (wrong != null) {
             throw sc.fail("stats() of " + g + ", closed with every cursor: " + wrong + "\n  " + s, null);
         }
