@@ -91,6 +91,9 @@ final class Scenario {
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
     final AtomicLong touches = new AtomicLong();
+    /** Maps of a thread's own file, mapped, refused: by a second cache, or with another page size. */
+    final AtomicLong secondCacheMapsRefused = new AtomicLong();
+    final AtomicLong otherPageSizeMapsRefused = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
     final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
@@ -374,7 +377,9 @@ final class Scenario {
             + ", touches " + touches.get() + ", copies " + copies.get() + " (into no page or refused "
             + copiesIntoNoPage.get() + "), cursor exception checks " + cursorExceptionChecks.get() + ","
             + " the host's tier closes refused under its cache " + hostTierClosesRefused.get() + " and done after it "
-            + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + ", maps of a mapped file refused in"
+            + " a second cache " + secondCacheMapsRefused.get() + " and with another page size " + otherPageSizeMapsRefused.get()
+            + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 
