@@ -152,6 +152,7 @@ final class ScenarioRunner {
                         throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, where its"
                             + " writes and truncates leave it in [" + f.lastPageLow() + ", " + f.lastPageHigh() + "]", null);
                     }
+                    touchCountsNoPin(cache, f, a);
                     moved += verifyEverySlot(f, a);
                 } finally {
                     b.close();
@@ -165,6 +166,21 @@ final class ScenarioRunner {
                 throw sc.fail("a fresh cache, read through by one cursor at a time whose next() moved " + moved + " times,"
                     + " counts hits " + stats.hits() + " and faults " + stats.faults() + ": each move is one or the other", null);
             }
+        }
+    }
+
+    /**
+     * A touch of the first pages of {@code f} in the fresh cache, no cursor open: it pins nothing, so it is neither a hit
+     * nor a fault (PagedFile.touch), and the counts cursors published stay as they were.
+     */
+    private void touchCountsNoPin(PageCache cache, FileModel f, PagedFile file) throws IOException {
+        PageCacheStats before = cache.stats();
+        int touched = file.touch(0, 8);
+        PageCacheStats after = cache.stats();
+        if (after.hits() != before.hits() || after.faults() != before.faults()) {
+            throw sc.fail("a touch of " + f.name + " that brought in " + touched + " pages, with no cursor open, moved hits from "
+                + before.hits() + " to " + after.hits() + " and faults from " + before.faults() + " to " + after.faults()
+                + ": a touch pins nothing", null);
         }
     }
 

@@ -94,6 +94,8 @@ final class StatsChecks {
         } else if (s.bytesRead() < s.faults() * min) {
             wrong = "bytesRead " + s.bytesRead() + " < faults " + s.faults() + " times the smallest page, " + min
                 + " bytes: every fault reads its page";
+        } else if (s.freeFrames() != s.frames()) {
+            wrong = "freeFrames " + s.freeFrames() + " of " + s.frames() + ": every file was unmapped, every page dropped";
         }
         FaultInjector.Factory files = g.swapperWrites;
         if (wrong == null && files != null) {
