@@ -11,6 +11,7 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.pagecache.writeaware.WriteAwareInternals;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -23,6 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * What the workers of one scenario share: the files and their model, the current cache generation
@@ -188,6 +191,7 @@ final class Scenario {
     /** Closes {@code g}, counting the attempt; exceptions are the caller's to judge. */
     void close(CacheGeneration g) throws IOException {
         g.closesStarted.incrementAndGet();
+        boolean leftOpen = false;
         try {
             try {
                 g.cache.close();
@@ -197,12 +201,33 @@ final class Scenario {
                     // close failure), or the tier's close writing back its dirty copies (an injected Error too: left
                     // out here, the model took the closed cache for open): the cache closed all the same, and says so.
                     closed(g);
+                } else {
+                    leftOpen = true;
                 }
                 throw e;
             }
             closed(g);
         } finally {
             g.closesFinished.incrementAndGet();
+            if (leftOpen) {
+                checkBeanBack(g);
+            }
+        }
+    }
+
+    /**
+     * A close that failed or was refused left {@code g} open: the bean it took out is back (PageCache.close), unless another
+     * close of {@code g} is under way (it takes the bean out too), or began before the look ended.
+     */
+    private void checkBeanBack(CacheGeneration g) {
+        int started = g.closesStarted.get();
+        ObjectName name = g.cache.mbeanName();
+        if (started != g.closesFinished.get() || name == null || ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            return;
+        }
+        if (g.closesStarted.get() == started && !g.cache.isClosed()) {
+            throw fail("a close of " + g + " that failed or was refused left the cache open, but not its MBean " + name
+                + " registered", null);
         }
     }
 
@@ -222,7 +247,45 @@ final class Scenario {
         nvmPrefetched.addAndGet(nvm.prefetched());
         dirtySkips.addAndGet(nvm.dirtySkips());
         checkTierEmptied(g);
+        checkBeanGone(g);
         closeHostTierAfter(g);
+    }
+
+    /**
+     * A closed cache's MBean is out of the server: left in, it keeps the closed cache reachable and its name taken. No
+     * other cache of the scenario with a bean is open now (the next opens after this), so none can have taken the name.
+     */
+    private void checkBeanGone(CacheGeneration g) {
+        ObjectName name = g.cache.mbeanName();
+        if (name != null && ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            throw fail(g + " closed, but its MBean " + name + " is still registered", null);
+        }
+    }
+
+    /**
+     * The open cache {@code g}, with no close of it under way (every worker stopped), shows its MBean where
+     * {@code pagecache.jmx.enabled} asks for one, under {@code mbeanName()}, saying what its stats() say: also after
+     * closes of it that were refused (each took the bean out and put it back).
+     */
+    void checkBeanShown(CacheGeneration g) throws Exception {
+        ObjectName name = g.cache.mbeanName();
+        boolean enabled = g.cache.config().getBoolean("pagecache.jmx.enabled");
+        if (!enabled) {
+            if (name != null) {
+                throw fail(g + " has pagecache.jmx.enabled=false, but mbeanName() is " + name, null);
+            }
+            return;
+        }
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        if (name == null || !server.isRegistered(name)) {
+            throw fail(g + ", open, has no MBean registered (mbeanName() " + name + ") after " + g.closesFinished.get()
+                + " refused or failed closes", null);
+        }
+        Object frames = server.getAttribute(name, "Frames");
+        Object policy = server.getAttribute(name, "Policy");
+        if (!Integer.valueOf(g.cache.frameCount()).equals(frames) || !g.cache.stats().policy().equals(policy)) {
+            throw fail("the MBean " + name + " of " + g + " says frames " + frames + ", policy " + policy + ": another cache's", null);
+        }
     }
 
     /**

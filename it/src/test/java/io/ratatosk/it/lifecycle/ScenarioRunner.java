@@ -48,6 +48,7 @@ final class ScenarioRunner {
         sc.injector.disable();
         step("checking that no cache counts a cursor open", this::checkNoCursorOpen);
         step("checking the last cache's stats() against the workers' last snapshots", () -> checkStatsAtEnd(workers));
+        step("checking the last cache's MBean", () -> sc.checkBeanShown(sc.currentNow()));
         step("closing the last cache", this::closeLast);
         step("checking every cache's counters at rest", this::checkStatsAtRest);
         step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
