@@ -97,6 +97,9 @@ final class StatsChecks {
         } else if (s.freeFrames() != s.frames()) {
             wrong = "freeFrames " + s.freeFrames() + " of " + s.frames() + ": every file was unmapped, every page dropped";
         }
+        if (wrong == null) {
+            wrong = nvmAtRest(s.nvm());
+        }
         FaultInjector.Factory files = g.swapperWrites;
         if (wrong == null && files != null) {
             // every write call that returned normally is counted, and no other: between those and all the calls tried
@@ -111,6 +114,29 @@ final class StatsChecks {
         if (wrong != null) {
             throw sc.fail("stats() of " + g + ", closed with every cursor: " + wrong + "\n  " + s, null);
         }
+    }
+
+    /**
+     * What the NVM tier's counters promise of each other (NvmCacheStats), once they no longer move: a swap-out, dirty or
+     * not, writes the device, a swap-in reads it and is a file read avoided, a prefetched page is a swap-in too, and the
+     * file writes avoided are the dirty swap-outs less the write-backs, at least 0. Null where they hold.
+     */
+    private static String nvmAtRest(NvmCacheStats n) {
+        if (n.dirtySwapOuts() > n.swapOuts()) {
+            return "nvm dirtySwapOuts " + n.dirtySwapOuts() + " > swapOuts " + n.swapOuts() + ", of which they are some";
+        } else if (n.swapOuts() > n.writes()) {
+            return "nvm swapOuts " + n.swapOuts() + " > writes " + n.writes() + ": each writes the page into NVM";
+        } else if (n.swapIns() > n.reads()) {
+            return "nvm swapIns " + n.swapIns() + " > reads " + n.reads() + ": each reads the page from NVM";
+        } else if (n.fileReadsAvoided() != n.swapIns()) {
+            return "nvm fileReadsAvoided " + n.fileReadsAvoided() + " != swapIns " + n.swapIns() + ": each is a file read avoided";
+        } else if (n.prefetched() > n.swapIns()) {
+            return "nvm prefetched " + n.prefetched() + " > swapIns " + n.swapIns() + ", which count them too";
+        } else if (n.fileWritesAvoided() != Math.max(0, n.dirtySwapOuts() - n.writeBacks())) {
+            return "nvm fileWritesAvoided " + n.fileWritesAvoided() + " is not dirtySwapOuts " + n.dirtySwapOuts()
+                + " - writeBacks " + n.writeBacks() + ", at least 0";
+        }
+        return null;
     }
 
     /** The smallest page size of the scenario's files. */
