@@ -473,6 +473,11 @@ final class OwnFileOperations {
                 pf.truncate(0);
                 return "returned";
             }, "PagedFile.truncate(0)", ref);
+            expectUnmapped(() -> pf.touch(id, 1), "PagedFile.touch(" + id + ", 1)", ref);
+            long cached = pf.numberOfCachedPages();
+            if (cached != 0) {
+                throw worker.fail("numberOfCachedPages() of " + ref + " after its unmap (every page dropped) is " + cached, null);
+            }
         } finally {
             if (writer != null) {
                 worker.closeCursor(writer);
