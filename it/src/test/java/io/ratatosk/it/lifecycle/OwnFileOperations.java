@@ -502,6 +502,23 @@ final class OwnFileOperations {
         sc.ownUnmapsUnderCursors.incrementAndGet();
     }
 
+    /**
+     * Flushes this thread's own file and reads it from disk while it stays mapped: a flush that returns normally wrote every
+     * page modified before it began (PagedFile.flush), the NVM tier's dirty copies too, so every page holds its acknowledged
+     * version there, exactly (no other thread writes the file, and nothing of this thread's is in flight). Only at the
+     * unmap and the cache's close did the model read the disk before, so a flush that left a page behind for a later
+     * eviction or close to write went unseen. Draws nothing of its own.
+     */
+    void ownFileFlushedOnDisk() throws IOException {
+        FileModel f = sc.privateFiles.get(t);
+        Ref ref = ownFile();
+        trace.append("flush ").append(ref).append(' ');
+        ref.pf().flush();
+        trace.append("read the disk ");
+        sc.verifyOnDisk(f, "after t" + t + "'s flush of " + ref + " returned", true);
+        sc.ownFlushesOnDisk.incrementAndGet();
+    }
+
     private void expectUnmapped(Worker.Call call, String what, Ref ref) {
         worker.expectIllegalState(call, what + " on " + ref + " after its unmap");
     }

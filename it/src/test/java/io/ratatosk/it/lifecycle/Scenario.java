@@ -97,6 +97,8 @@ final class Scenario {
     /** Maps of a thread's own file, mapped, refused: by a second cache, or with another page size. */
     final AtomicLong secondCacheMapsRefused = new AtomicLong();
     final AtomicLong otherPageSizeMapsRefused = new AtomicLong();
+    /** Flushes of a thread's own file after which the disk was read and judged, the file still mapped. */
+    final AtomicLong ownFlushesOnDisk = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
     final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
@@ -355,52 +357,60 @@ final class Scenario {
      */
     void verifyOnDisk(String when, boolean exact) {
         for (FileModel f : allFiles) {
-            Path path = spellings.real(f.name);
-            long[] words = new long[PageImage.words(f.pageSize)];
-            ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
-            if (!Files.exists(path)) {
-                for (int s = 0; s < f.slots(); s++) {
-                    if (f.acked(s) > 0) {
-                        throw fail("on disk " + when + ": " + f.name + " does not exist, but " + f.describe(s)
-                            + " was acknowledged", null);
+            verifyOnDisk(f, when, exact);
+        }
+    }
+
+    /**
+     * {@link #verifyOnDisk(String, boolean)} of one file: also while the cache has it mapped, where nothing writes it (a
+     * thread's own file, which its thread just flushed) or where {@code exact} is false.
+     */
+    void verifyOnDisk(FileModel f, String when, boolean exact) {
+        Path path = spellings.real(f.name);
+        long[] words = new long[PageImage.words(f.pageSize)];
+        ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
+        if (!Files.exists(path)) {
+            for (int s = 0; s < f.slots(); s++) {
+                if (f.acked(s) > 0) {
+                    throw fail("on disk " + when + ": " + f.name + " does not exist, but " + f.describe(s)
+                        + " was acknowledged", null);
+                }
+            }
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            for (int s = 0; s < f.slots(); s++) {
+                // a truncate whose bookkeeping is not done yet (its thread held back after the cut) is excused
+                FileModel.Seen seen = f.seen(s);
+                long pageId = f.pageId(s);
+                buf.clear();
+                long position = pageId * f.pageSize;
+                while (buf.hasRemaining()) {
+                    int n = ch.read(buf, position + buf.position());
+                    if (n < 0) {
+                        break;
                     }
                 }
-                continue;
-            }
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                for (int s = 0; s < f.slots(); s++) {
-                    // a truncate whose bookkeeping is not done yet (its thread held back after the cut) is excused
-                    FileModel.Seen seen = f.seen(s);
-                    long pageId = f.pageId(s);
-                    buf.clear();
-                    long position = pageId * f.pageSize;
-                    while (buf.hasRemaining()) {
-                        int n = ch.read(buf, position + buf.position());
-                        if (n < 0) {
-                            break;
-                        }
-                    }
-                    while (buf.hasRemaining()) {
-                        buf.put((byte) 0);
-                    }
-                    PageImage.fromBytes(buf, words);
-                    long version;
-                    try {
-                        version = PageImage.versionOf(words, f.tag, pageId);
-                    } catch (PageImage.DamagedPage e) {
-                        throw fail("on disk " + when + ": " + f.describe(s) + " " + e.getMessage(), null);
-                    }
-                    String wrong = f.judge(s, version, seen);
-                    if (wrong == null && exact && f.acked(s) == f.started(s) && version != f.acked(s)) {
-                        wrong = "holds version " + version + " instead of " + f.acked(s) + " (nothing was in flight)";
-                    }
-                    if (wrong != null) {
-                        throw fail("on disk " + when + ": " + f.describe(s) + " " + wrong, null);
-                    }
+                while (buf.hasRemaining()) {
+                    buf.put((byte) 0);
                 }
-            } catch (IOException e) {
-                throw fail("on disk " + when + ": cannot read " + path + ": " + e, e);
+                PageImage.fromBytes(buf, words);
+                long version;
+                try {
+                    version = PageImage.versionOf(words, f.tag, pageId);
+                } catch (PageImage.DamagedPage e) {
+                    throw fail("on disk " + when + ": " + f.describe(s) + " " + e.getMessage(), null);
+                }
+                String wrong = f.judge(s, version, seen);
+                if (wrong == null && exact && f.acked(s) == f.started(s) && version != f.acked(s)) {
+                    wrong = "holds version " + version + " instead of " + f.acked(s) + " (nothing was in flight)";
+                }
+                if (wrong != null) {
+                    throw fail("on disk " + when + ": " + f.describe(s) + " " + wrong, null);
+                }
             }
+        } catch (IOException e) {
+            throw fail("on disk " + when + ": cannot read " + path + ": " + e, e);
         }
     }
 
@@ -442,6 +452,7 @@ final class Scenario {
             + " the host's tier closes refused under its cache " + hostTierClosesRefused.get() + " and done after it "
             + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + ", maps of a mapped file refused in"
             + " a second cache " + secondCacheMapsRefused.get() + " and with another page size " + otherPageSizeMapsRefused.get()
+            + ", own files read from disk after a flush " + ownFlushesOnDisk.get()
             + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }

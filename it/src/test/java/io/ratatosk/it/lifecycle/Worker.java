@@ -39,7 +39,7 @@ final class Worker implements Runnable {
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
         BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
         COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15), CLOSE_HOST_TIER(0, 5),
-        MAP_MAPPED_FILE_AGAIN(0, 0, 10);
+        MAP_MAPPED_FILE_AGAIN(0, 0, 10), OWN_FILE_FLUSHED_ON_DISK(0, 0, 10);
 
         final int weight;
         final int laterWeight;
@@ -67,7 +67,7 @@ final class Worker implements Runnable {
     /** How often, per thousand of the other operations, one added later runs before one. */
     private static final int LATER_PER_THOUSAND = 50;
     /** How often, per thousand of the first operations, a newer one runs before one. */
-    private static final int NEWER_PER_THOUSAND = 10;
+    private static final int NEWER_PER_THOUSAND = 20;
 
     static {
         int total = 0;
@@ -275,6 +275,7 @@ final class Worker implements Runnable {
                 case CURSOR_EXCEPTIONS -> cursorExceptions.cursorExceptions();
                 case CLOSE_HOST_TIER -> closes.closeHostTierUnderCache();
                 case MAP_MAPPED_FILE_AGAIN -> claims.mapMappedFileAgain();
+                case OWN_FILE_FLUSHED_ON_DISK -> ownFile.ownFileFlushedOnDisk();
             }
             letGoSometimes();
             log.end(trace + "ok");
