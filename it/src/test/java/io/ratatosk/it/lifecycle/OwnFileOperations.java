@@ -503,8 +503,9 @@ final class OwnFileOperations {
     }
 
     /**
-     * Flushes this thread's own file and reads it from disk while it stays mapped: a flush that returns normally wrote every
-     * page modified before it began (PagedFile.flush), the NVM tier's dirty copies too, so every page holds its acknowledged
+     * Flushes this thread's own file (or the whole cache) and reads it from disk while it stays mapped: a flush that returns
+     * normally wrote every page modified before it began (PagedFile.flush, PageCache.flushAndForce), the NVM tier's dirty
+     * copies too, so every page holds its acknowledged
      * version there, exactly (no other thread writes the file, and nothing of this thread's is in flight). Only at the
      * unmap and the cache's close did the model read the disk before, so a flush that left a page behind for a later
      * eviction or close to write went unseen. Draws nothing of its own.
@@ -512,10 +513,17 @@ final class OwnFileOperations {
     void ownFileFlushedOnDisk() throws IOException {
         FileModel f = sc.privateFiles.get(t);
         Ref ref = ownFile();
-        trace.append("flush ").append(ref).append(' ');
-        ref.pf().flush();
+        // half the time the whole cache's: it flushes every mapped file as a flush of each would
+        boolean all = worker.rnd.nextBoolean();
+        trace.append(all ? "flushAndForce g" + ref.gen().number + " with " : "flush ").append(ref).append(' ');
+        if (all) {
+            worker.workOnCache(ref.gen());
+            ref.gen().cache.flushAndForce();
+        } else {
+            ref.pf().flush();
+        }
         trace.append("read the disk ");
-        sc.verifyOnDisk(f, "after t" + t + "'s flush of " + ref + " returned", true);
+        sc.verifyOnDisk(f, "after t" + t + "'s " + (all ? "flushAndForce() with " : "flush of ") + ref + " returned", true);
         sc.ownFlushesOnDisk.incrementAndGet();
     }
 
