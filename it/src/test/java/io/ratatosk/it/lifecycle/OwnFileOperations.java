@@ -4,6 +4,7 @@ import io.ratatosk.pagecache.CursorException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.SplittableRandom;
 
 /**
@@ -152,6 +153,9 @@ final class OwnFileOperations {
                 sc.ownCutsFailed.incrementAndGet();
             }
             checkLastPage(ref, " after truncate(" + cut + ")" + (cutFailed ? ", whose cut failed" : ""));
+            if (certain && cut <= lastBefore) {
+                checkSizeOnDisk(ref, cut);
+            }
             if (readerOn) {
                 readAcrossTruncate(reader, ref, readId, cutMade, words, ackedBefore,
                     linkOn ? new LinkedRead(link, linkId, linkWords, linkAckedBefore) : null);
@@ -175,6 +179,21 @@ final class OwnFileOperations {
                     worker.verifyUnderReadCursor(c, f, id, false);
                 }
             }
+        }
+    }
+
+    /**
+     * A truncate below the last page that returned normally cut the file on disk: the pages past the cut left it, and are
+     * never written again (PagedFile.truncate), so the file is at most {@code cut} pages long. (Exactly that long only once
+     * the new last page is on disk: a hole is written at once, a dirty page by the next flush.) No other thread maps this
+     * file, so nothing moves its end meanwhile.
+     */
+    private void checkSizeOnDisk(Ref ref, long cut) throws IOException {
+        FileModel f = ref.file();
+        long size = Files.size(sc.spellings.real(f.name));
+        if (size > cut * f.pageSize) {
+            throw worker.fail("truncate(" + cut + ") of " + ref + ", below its last page, returned normally, but the file on disk"
+                + " is " + size + " bytes, past " + cut + " pages of " + f.pageSize, null);
         }
     }
 
@@ -523,7 +542,13 @@ final class OwnFileOperations {
             ref.pf().flush();
         }
         trace.append("read the disk ");
-        sc.verifyOnDisk(f, "after t" + t + "'s " + (all ? "flushAndForce() with " : "flush of ") + ref + " returned", true);
+        String when = "after t" + t + "'s " + (all ? "flushAndForce() with " : "flush of ") + ref + " returned";
+        sc.verifyOnDisk(f, when, true);
+        // every page up to the last one the cache knows was written (a page a write cursor grew the file to is modified)
+        long size = Files.size(sc.spellings.real(f.name));
+        if (size != ref.pf().fileSize()) {
+            throw worker.fail("on disk " + when + ", the file is " + size + " bytes, but fileSize() says " + ref.pf().fileSize(), null);
+        }
         sc.ownFlushesOnDisk.incrementAndGet();
     }
 
