@@ -133,7 +133,8 @@ final class ScenarioRunner {
     }
 
     private void verifyThroughFreshCache() throws IOException {
-        try (PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000))) {
+        PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000));
+        try {
             long moved = 0;
             for (FileModel f : sc.allFiles) {
                 Path first = f.spellings.get(0);
@@ -167,6 +168,16 @@ final class ScenarioRunner {
                 throw sc.fail("a fresh cache, read through by one cursor at a time whose next() moved " + moved + " times,"
                     + " counts hits " + stats.hits() + " and faults " + stats.faults() + ": each move is one or the other", null);
             }
+        } finally {
+            cache.close();
+        }
+        // It only read, touched and reheated: closed, it wrote no page (a read or a touch that marked a page modified, or a
+        // clean page written back, would show here) and every frame is free again
+        PageCacheStats closed = cache.stats();
+        if (closed.io().pagesWritten() != 0 || closed.bytesWritten() != 0 || closed.freeFrames() != closed.frames()) {
+            throw sc.fail("a fresh cache that only read its files, closed, wrote io.pagesWritten " + closed.io().pagesWritten()
+                + " (bytesWritten " + closed.bytesWritten() + ") and has " + closed.freeFrames() + " of " + closed.frames()
+                + " frames free\n  " + closed, null);
         }
     }
 
