@@ -131,6 +131,26 @@ final class FaultInjector {
         final AtomicLong pagesWritten = new AtomicLong();
         final AtomicLong writeCallsTried = new AtomicLong();
         final AtomicLong pagesTried = new AtomicLong();
+        /** Of those pages, the ones a flush or close wrote ({@link #insideFlush}): what flushedPages counts. */
+        final AtomicLong flushPagesWritten = new AtomicLong();
+        final AtomicLong flushPagesTried = new AtomicLong();
+
+        /** Counts a write call of {@code pages} pages, {@code written} or not. */
+        void wrote(int pages, boolean written) {
+            boolean flush = insideFlush();
+            if (flush) {
+                flushPagesTried.addAndGet(pages);
+            }
+            writeCallsTried.incrementAndGet();
+            pagesTried.addAndGet(pages);
+            if (written) {
+                if (flush) {
+                    flushPagesWritten.addAndGet(pages);
+                }
+                writeCalls.incrementAndGet();
+                pagesWritten.addAndGet(pages);
+            }
+        }
 
         @Override
         public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
@@ -210,17 +230,19 @@ final class FaultInjector {
 
         @Override
         public void write(long pageId, long address) throws IOException {
-            counts.writeCallsTried.incrementAndGet();
-            counts.pagesTried.incrementAndGet();
+            boolean written = false;
             try {
-                maybeFail("write", file, pageId, true);
-            } catch (IOException | Error e) {
-                noteTierFailure();
-                throw e;
+                try {
+                    maybeFail("write", file, pageId, true);
+                } catch (IOException | Error e) {
+                    noteTierFailure();
+                    throw e;
+                }
+                super.write(pageId, address);
+                written = true;
+            } finally {
+                counts.wrote(1, written);
             }
-            super.write(pageId, address);
-            counts.writeCalls.incrementAndGet();
-            counts.pagesWritten.incrementAndGet();
         }
 
         /**
@@ -262,21 +284,23 @@ final class FaultInjector {
             if (count > 1 && Thread.currentThread().getName().startsWith("ratatosk-")) {
                 writeBehindRuns.incrementAndGet();
             }
-            counts.writeCallsTried.incrementAndGet();
-            counts.pagesTried.addAndGet(count);
+            boolean written = false;
             try {
-                maybeFail("vectored write", file, startPageId, true);
-            } catch (IOException | Error e) {
-                noteTierFailure();
-                int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
-                if (written > 0) {
-                    super.write(startPageId, addresses, written);
+                try {
+                    maybeFail("vectored write", file, startPageId, true);
+                } catch (IOException | Error e) {
+                    noteTierFailure();
+                    int half = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
+                    if (half > 0) {
+                        super.write(startPageId, addresses, half);
+                    }
+                    throw e;
                 }
-                throw e;
+                super.write(startPageId, addresses, count);
+                written = true;
+            } finally {
+                counts.wrote(count, written);
             }
-            super.write(startPageId, addresses, count);
-            counts.writeCalls.incrementAndGet();
-            counts.pagesWritten.addAndGet(count);
         }
 
         /**
@@ -373,6 +397,15 @@ final class FaultInjector {
         }
     }
 
+    /**
+     * Whether this thread writes for a flush or a close (the file's coalescing flush, or the drop of a dirty page as the
+     * file is unmapped), not for an eviction, a truncate's new last page or a far fault's zero page.
+     */
+    private static boolean insideFlush() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getClassName().equals(COALESCING_FLUSH)
+            || f.getClassName().equals(EVICTION_ENGINE) && f.getMethodName().equals(ENGINE_DROP)));
+    }
+
     /** Whether this thread is inside the NVM tier's {@code method} (of {@code NvmSwapStore}); asked only when a fault is injected. */
     private static boolean insideTier(String method) {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(
@@ -403,6 +436,10 @@ final class FaultInjector {
     static final String NVM_STORE = NvmSwapStore.class.getName();
     /** Package-private in the page cache, so named by its name; FaultInjectorTest checks it. */
     static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
+    /** Where a flush's or close's writes come from (package-private too): {@link #insideFlush}. */
+    static final String COALESCING_FLUSH = "io.ratatosk.pagecache.CoalescingFlush";
+    static final String EVICTION_ENGINE = "io.ratatosk.pagecache.EvictionEngine";
+    static final String ENGINE_DROP = "drop";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {

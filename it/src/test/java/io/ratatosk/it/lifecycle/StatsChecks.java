@@ -109,6 +109,9 @@ final class StatsChecks {
             } else if (s.io().writeCalls() < files.writeCalls.get() || s.io().writeCalls() > files.writeCallsTried.get()) {
                 wrong = "io.writeCalls " + s.io().writeCalls() + ", but the files' swappers got " + files.writeCalls.get()
                     + " write calls that returned normally (" + files.writeCallsTried.get() + " tried)";
+            } else if (s.flushedPages() < files.flushPagesWritten.get() || s.flushedPages() > files.flushPagesTried.get()) {
+                wrong = "flushedPages " + s.flushedPages() + ", but flushes and closes wrote " + files.flushPagesWritten.get()
+                    + " pages to the files' swappers in calls that returned normally (" + files.flushPagesTried.get() + " tried)";
             }
         }
         if (wrong != null) {
