@@ -134,18 +134,26 @@ final class FaultInjector {
         /** Of those pages, the ones a flush or close wrote ({@link #insideFlush}): what flushedPages counts. */
         final AtomicLong flushPagesWritten = new AtomicLong();
         final AtomicLong flushPagesTried = new AtomicLong();
+        /** Of those calls, an eviction's ({@link #insideEviction}): one each, its victim and any neighbours written behind. */
+        final AtomicLong evictionCallsWritten = new AtomicLong();
+        final AtomicLong evictionCallsTried = new AtomicLong();
 
         /** Counts a write call of {@code pages} pages, {@code written} or not. */
         void wrote(int pages, boolean written) {
             boolean flush = insideFlush();
+            boolean eviction = !flush && insideEviction();
             if (flush) {
                 flushPagesTried.addAndGet(pages);
+            } else if (eviction) {
+                evictionCallsTried.incrementAndGet();
             }
             writeCallsTried.incrementAndGet();
             pagesTried.addAndGet(pages);
             if (written) {
                 if (flush) {
                     flushPagesWritten.addAndGet(pages);
+                } else if (eviction) {
+                    evictionCallsWritten.incrementAndGet();
                 }
                 writeCalls.incrementAndGet();
                 pagesWritten.addAndGet(pages);
@@ -406,6 +414,12 @@ final class FaultInjector {
             || f.getClassName().equals(EVICTION_ENGINE) && f.getMethodName().equals(ENGINE_DROP)));
     }
 
+    /** Whether this thread writes a page out to evict it (EvictionEngine's write-out, with its write-behind run if any). */
+    private static boolean insideEviction() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+            f -> f.getClassName().equals(EVICTION_ENGINE) && f.getMethodName().equals(ENGINE_WRITE_OUT)));
+    }
+
     /** Whether this thread is inside the NVM tier's {@code method} (of {@code NvmSwapStore}); asked only when a fault is injected. */
     private static boolean insideTier(String method) {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(
@@ -440,6 +454,7 @@ final class FaultInjector {
     static final String COALESCING_FLUSH = "io.ratatosk.pagecache.CoalescingFlush";
     static final String EVICTION_ENGINE = "io.ratatosk.pagecache.EvictionEngine";
     static final String ENGINE_DROP = "drop";
+    static final String ENGINE_WRITE_OUT = "writeOut";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {

@@ -196,6 +196,8 @@ class FaultInjectorTest {
         Class<?> engine = Class.forName(FaultInjector.EVICTION_ENGINE);
         assertTrue(declares(engine, FaultInjector.ENGINE_DROP), engine.getName() + " has no method " + FaultInjector.ENGINE_DROP
             + " any more: FaultInjector looks for it on the stack to count an unmap's writes as flushed pages");
+        assertTrue(declares(engine, FaultInjector.ENGINE_WRITE_OUT), engine.getName() + " has no method "
+            + FaultInjector.ENGINE_WRITE_OUT + " any more: FaultInjector looks for it on the stack to count eviction writes");
     }
 
     private static boolean declares(Class<?> type, String method) {
