@@ -42,8 +42,8 @@ final class CacheGeneration {
     final NvmSwapStore hostTier;
 
     /**
-     * The injector's swapper factory of this cache, which counts the writes its files got, where the cache writes to them
-     * itself (no swap tier in between, whose writes to the files the cache does not count as its own); else null.
+     * The injector's swapper factory of this cache, which counts the writes (and reads) its files got, where the cache writes
+     * to them itself (no swap tier in between, whose writes to the files the cache does not count as its own); else null.
      */
     final FaultInjector.Factory swapperWrites;
 

@@ -137,6 +137,8 @@ final class FaultInjector {
         /** Of those calls, an eviction's ({@link #insideEviction}): one each, its victim and any neighbours written behind. */
         final AtomicLong evictionCallsWritten = new AtomicLong();
         final AtomicLong evictionCallsTried = new AtomicLong();
+        /** The file page sizes of the read calls that returned normally: at most what bytesRead counts (one per fill). */
+        final AtomicLong bytesReadCalls = new AtomicLong();
 
         /** Counts a write call of {@code pages} pages, {@code written} or not. */
         void wrote(int pages, boolean written) {
@@ -229,6 +231,7 @@ final class FaultInjector {
         public int read(long pageId, long address) throws IOException {
             maybeFail("read", file, pageId, true);
             int read = super.read(pageId, address);
+            counts.bytesReadCalls.addAndGet(filePageSize());
             long delay = readDelayNanos;
             if (delay > 0) {
                 LockSupport.parkNanos(delay);

@@ -112,6 +112,9 @@ final class StatsChecks {
             } else if (s.flushedPages() < files.flushPagesWritten.get() || s.flushedPages() > files.flushPagesTried.get()) {
                 wrong = "flushedPages " + s.flushedPages() + ", but flushes and closes wrote " + files.flushPagesWritten.get()
                     + " pages to the files' swappers in calls that returned normally (" + files.flushPagesTried.get() + " tried)";
+            } else if (s.bytesRead() > files.bytesReadCalls.get()) {
+                wrong = "bytesRead " + s.bytesRead() + ", but the files' swappers read " + files.bytesReadCalls.get() + " bytes of"
+                    + " pages in calls that returned normally: a page is counted once it was read";
             } else if (s.evictionWrites() < files.evictionCallsWritten.get() || s.evictionWrites() > files.evictionCallsTried.get()) {
                 wrong = "evictionWrites " + s.evictionWrites() + ", but evictions made " + files.evictionCallsWritten.get()
                     + " write calls to the files' swappers that returned normally (" + files.evictionCallsTried.get() + " tried)";
