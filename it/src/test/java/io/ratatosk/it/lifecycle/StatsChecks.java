@@ -71,8 +71,11 @@ final class StatsChecks {
      * published), against what the counters promise of each other and of the model's pins: hits plus faults at least the
      * {@code next()} calls the model counted as moved ({@link CacheGeneration#pins}: every one is a hit or a fault);
      * every page written is counted in {@code io.pagesWritten}, whether an eviction's ({@code evictionWrites}) or a flush's
-     * or close's ({@code flushedPages}), in at most as many write calls; and {@code bytesWritten} is a file page for
-     * each. Throws the failure.
+     * or close's ({@code flushedPages}), in at most as many write calls; {@code bytesWritten} is a file page for each;
+     * every frame is free again; the NVM tier's counters agree ({@link #nvmAtRest}); and where the injector's swappers
+     * counted what the files got ({@link CacheGeneration#swapperWrites}), the write counters, flushedPages and
+     * evictionWrites lie between what those swappers' calls wrote and what they were asked to, and bytesRead is at most
+     * what they read. Throws the failure.
      */
     static void atRest(Scenario sc, CacheGeneration g) {
         PageCacheStats s = g.cache.stats();
