@@ -5,6 +5,7 @@ import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PagedFile;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One opened {@link PageCache} of a scenario and what the run knows about its closing: how many close
@@ -28,14 +29,28 @@ final class CacheGeneration {
     volatile boolean closed;
     final AtomicReferenceArray<PagedFile> latestMapping;
     /**
+     * The model's {@code next()} calls on this cache's cursors that returned true (those of the plain reads and writes,
+     * touches' reads and linked records, not every one): each is a hit or a fault of the cache ({@code PageCacheStats}),
+     * so once every cursor is closed (its counts published) hits plus faults are at least this.
+     */
+    final LongAdder pins = new LongAdder();
+    /**
      * The NVM tier the scenario made and gave the cache ({@code PageCache.open(config, tier)}), which the cache closes
      * with itself: the host keeps it and closes it too, refused while the cache is open, doing nothing once it closed.
      * Null where the cache made its own tier, or has none.
      */
     final NvmSwapStore hostTier;
 
-    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked, NvmSwapStore hostTier) {
+    /**
+     * The injector's swapper factory of this cache, which counts the writes (and reads) its files got, where the cache writes
+     * to them itself (no swap tier in between, whose writes to the files the cache does not count as its own); else null.
+     */
+    final FaultInjector.Factory swapperWrites;
+
+    CacheGeneration(int number, PageCache cache, String description, int files, boolean forcesTracked, NvmSwapStore hostTier,
+                    FaultInjector.Factory swapperWrites) {
         this.number = number;
+        this.swapperWrites = swapperWrites;
         this.cache = cache;
         this.hostTier = hostTier;
         this.description = description;

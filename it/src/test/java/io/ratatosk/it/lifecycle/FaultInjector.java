@@ -117,22 +117,63 @@ final class FaultInjector {
     }
 
     /** A swapper factory over the cache's own file swappers, failing through this injector. A new one per cache. */
-    PageSwapperFactory factory() {
-        FileSwapperFactory files = new FileSwapperFactory();
-        return new PageSwapperFactory() {
-            @Override
-            public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
-                maybeFail("create", file, -1, false);
-                FaultySwapper swapper = new FaultySwapper(files.create(file, fileId, filePageSize, create), file);
-                swappers.put(file.getFileName().toString(), swapper);
-                return swapper;
-            }
+    Factory factory() {
+        return new Factory();
+    }
 
-            @Override
-            public void close() throws IOException {
-                files.close();
+    /**
+     * The swapper factory of one cache: it also counts the write calls its swappers got and the pages they carried, those
+     * that returned normally and all of them, to judge the cache's own count of its writes by ({@code PageCacheStats.io}).
+     */
+    final class Factory implements PageSwapperFactory {
+        private final FileSwapperFactory files = new FileSwapperFactory();
+        final AtomicLong writeCalls = new AtomicLong();
+        final AtomicLong pagesWritten = new AtomicLong();
+        final AtomicLong writeCallsTried = new AtomicLong();
+        final AtomicLong pagesTried = new AtomicLong();
+        /** Of those pages, the ones a flush or close wrote ({@link #insideFlush}): what flushedPages counts. */
+        final AtomicLong flushPagesWritten = new AtomicLong();
+        final AtomicLong flushPagesTried = new AtomicLong();
+        /** Of those calls, an eviction's ({@link #insideEviction}): one each, its victim and any neighbours written behind. */
+        final AtomicLong evictionCallsWritten = new AtomicLong();
+        final AtomicLong evictionCallsTried = new AtomicLong();
+        /** The file page sizes of the read calls that returned normally: at most what bytesRead counts (one per fill). */
+        final AtomicLong bytesReadCalls = new AtomicLong();
+
+        /** Counts a write call of {@code pages} pages, {@code written} or not. */
+        void wrote(int pages, boolean written) {
+            boolean flush = insideFlush();
+            boolean eviction = !flush && insideEviction();
+            if (flush) {
+                flushPagesTried.addAndGet(pages);
+            } else if (eviction) {
+                evictionCallsTried.incrementAndGet();
             }
-        };
+            writeCallsTried.incrementAndGet();
+            pagesTried.addAndGet(pages);
+            if (written) {
+                if (flush) {
+                    flushPagesWritten.addAndGet(pages);
+                } else if (eviction) {
+                    evictionCallsWritten.incrementAndGet();
+                }
+                writeCalls.incrementAndGet();
+                pagesWritten.addAndGet(pages);
+            }
+        }
+
+        @Override
+        public PageSwapper create(Path file, int fileId, int filePageSize, boolean create) throws IOException {
+            maybeFail("create", file, -1, false);
+            FaultySwapper swapper = new FaultySwapper(files.create(file, fileId, filePageSize, create), file, this);
+            swappers.put(file.getFileName().toString(), swapper);
+            return swapper;
+        }
+
+        @Override
+        public void close() throws IOException {
+            files.close();
+        }
     }
 
     /** Throws, at random while enabled; an Error only where {@code errorsToo}. */
@@ -178,16 +219,19 @@ final class FaultInjector {
          */
         private final AtomicReference<Thread> unsettledBy = new AtomicReference<>();
         private volatile Thread closedBy;
+        private final Factory counts;
 
-        FaultySwapper(PageSwapper real, Path file) {
+        FaultySwapper(PageSwapper real, Path file, Factory counts) {
             super(real);
             this.file = file;
+            this.counts = counts;
         }
 
         @Override
         public int read(long pageId, long address) throws IOException {
             maybeFail("read", file, pageId, true);
             int read = super.read(pageId, address);
+            counts.bytesReadCalls.addAndGet(filePageSize());
             long delay = readDelayNanos;
             if (delay > 0) {
                 LockSupport.parkNanos(delay);
@@ -197,13 +241,19 @@ final class FaultInjector {
 
         @Override
         public void write(long pageId, long address) throws IOException {
+            boolean written = false;
             try {
-                maybeFail("write", file, pageId, true);
-            } catch (IOException | Error e) {
-                noteTierFailure();
-                throw e;
+                try {
+                    maybeFail("write", file, pageId, true);
+                } catch (IOException | Error e) {
+                    noteTierFailure();
+                    throw e;
+                }
+                super.write(pageId, address);
+                written = true;
+            } finally {
+                counts.wrote(1, written);
             }
-            super.write(pageId, address);
         }
 
         /**
@@ -245,17 +295,23 @@ final class FaultInjector {
             if (count > 1 && Thread.currentThread().getName().startsWith("ratatosk-")) {
                 writeBehindRuns.incrementAndGet();
             }
+            boolean written = false;
             try {
-                maybeFail("vectored write", file, startPageId, true);
-            } catch (IOException | Error e) {
-                noteTierFailure();
-                int written = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
-                if (written > 0) {
-                    super.write(startPageId, addresses, written);
+                try {
+                    maybeFail("vectored write", file, startPageId, true);
+                } catch (IOException | Error e) {
+                    noteTierFailure();
+                    int half = count > 1 && (startPageId & 1) == 0 ? count / 2 : 0;
+                    if (half > 0) {
+                        super.write(startPageId, addresses, half);
+                    }
+                    throw e;
                 }
-                throw e;
+                super.write(startPageId, addresses, count);
+                written = true;
+            } finally {
+                counts.wrote(count, written);
             }
-            super.write(startPageId, addresses, count);
         }
 
         /**
@@ -352,6 +408,21 @@ final class FaultInjector {
         }
     }
 
+    /**
+     * Whether this thread writes for a flush or a close (the file's coalescing flush, or the drop of a dirty page as the
+     * file is unmapped), not for an eviction, a truncate's new last page or a far fault's zero page.
+     */
+    private static boolean insideFlush() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(f -> f.getClassName().equals(COALESCING_FLUSH)
+            || f.getClassName().equals(EVICTION_ENGINE) && f.getMethodName().equals(ENGINE_DROP)));
+    }
+
+    /** Whether this thread writes a page out to evict it (EvictionEngine's write-out, with its write-behind run if any). */
+    private static boolean insideEviction() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(
+            f -> f.getClassName().equals(EVICTION_ENGINE) && f.getMethodName().equals(ENGINE_WRITE_OUT)));
+    }
+
     /** Whether this thread is inside the NVM tier's {@code method} (of {@code NvmSwapStore}); asked only when a fault is injected. */
     private static boolean insideTier(String method) {
         return StackWalker.getInstance().walk(frames -> frames.anyMatch(
@@ -382,6 +453,11 @@ final class FaultInjector {
     static final String NVM_STORE = NvmSwapStore.class.getName();
     /** Package-private in the page cache, so named by its name; FaultInjectorTest checks it. */
     static final String FILE_MAPPING = "io.ratatosk.pagecache.FileMapping";
+    /** Where a flush's or close's writes come from (package-private too): {@link #insideFlush}. */
+    static final String COALESCING_FLUSH = "io.ratatosk.pagecache.CoalescingFlush";
+    static final String EVICTION_ENGINE = "io.ratatosk.pagecache.EvictionEngine";
+    static final String ENGINE_DROP = "drop";
+    static final String ENGINE_WRITE_OUT = "writeOut";
 
     /** An IO failure this injector made up. */
     static final class InjectedIOException extends IOException {

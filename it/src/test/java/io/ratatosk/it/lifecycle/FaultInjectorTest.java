@@ -192,6 +192,12 @@ class FaultInjectorTest {
             assertTrue(declares(mapping, method), mapping.getName() + " has no method " + method + " any more: FaultInjector"
                 + " looks for it on the stack to tell an unmap's force from a flush's");
         }
+        Class.forName(FaultInjector.COALESCING_FLUSH); // throws where it is gone: the writes of flushes are told by it
+        Class<?> engine = Class.forName(FaultInjector.EVICTION_ENGINE);
+        assertTrue(declares(engine, FaultInjector.ENGINE_DROP), engine.getName() + " has no method " + FaultInjector.ENGINE_DROP
+            + " any more: FaultInjector looks for it on the stack to count an unmap's writes as flushed pages");
+        assertTrue(declares(engine, FaultInjector.ENGINE_WRITE_OUT), engine.getName() + " has no method "
+            + FaultInjector.ENGINE_WRITE_OUT + " any more: FaultInjector looks for it on the stack to count eviction writes");
     }
 
     private static boolean declares(Class<?> type, String method) {

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * several files, small caches with the background evictor on or off, and every policy, against a model of
  * what each page must hold; every thread's snapshots of {@code stats()} between operations must keep what its counters
  * promise (see {@link StatsChecks}). Each thread also has a file of its own, where the model knows the file's last page:
- * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, and unmaps
- * the file under its own cursors. The disk fails for a while in some scenarios (a failed force must then stick:
+ * there it truncates to a page in the middle, reads and writes ({@code PF_NO_GROW} or not) past the end, unmaps
+ * the file under its own cursors, and maps it again while it is mapped, in a second cache or with another page size
+ * (each refused, see {@link ClaimChecks}). The disk fails for a while in some scenarios (a failed force must then stick:
  * every later flush of that mapping throws until it is unmapped), and in some the NVM tier
  * ({@code pagecache.swap=nvm}) sits between most caches' frames and the files, made by the cache or (half the time) by
  * the scenario and given to it ({@code PageCache.open(config, tier)}), whose close of it is refused while the cache is

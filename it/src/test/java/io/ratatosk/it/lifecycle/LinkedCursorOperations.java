@@ -50,7 +50,7 @@ final class LinkedCursorOperations {
             FileModel.Seen seenA = f.seen(slotA, cutsBefore);
             FileModel.Seen seenB = slotB >= 0 ? f.seen(slotB, cutsBefore) : null;
             boolean closedBefore = ref.gen().closed;
-            boolean onFirst = parent.next();
+            boolean onFirst = worker.pinned(ref, parent.next());
             trace.append("next()=").append(onFirst).append(' ');
             if (closedBefore) {
                 throw worker.fail("read cursor next() on " + ref + " returned " + onFirst + " although the cache's close() had"
@@ -68,13 +68,13 @@ final class LinkedCursorOperations {
             boolean onSecond = false;
             if (!linkInLoop) {
                 link = parent.openLinkedCursor(second);
-                onSecond = link.next();
+                onSecond = worker.pinned(ref, link.next());
             }
             do {
                 PageImage.readPinned(parent, a);
                 if (linkInLoop) {
                     try (PageCursor l = parent.openLinkedCursor(second)) {
-                        onSecond = l.next();
+                        onSecond = worker.pinned(ref, l.next());
                         if (onSecond) {
                             PageImage.readPinned(l, b);
                         }
@@ -171,7 +171,7 @@ final class LinkedCursorOperations {
         PendingWrite onLink = new PendingWrite(f);
         try {
             boolean closedBefore = ref.gen().closed;
-            if (!parent.next()) {
+            if (!worker.pinned(ref, parent.next())) {
                 throw worker.fail("write cursor next() to " + first + " on " + ref + " returned false", null);
             }
             if (closedBefore) {
@@ -182,7 +182,7 @@ final class LinkedCursorOperations {
             worker.checkMappedWhilePinned(ref, first);
             worker.writeIfOwn(parent, f, first, onParent);
             link = parent.openLinkedCursor(second);
-            if (!link.next()) {
+            if (!worker.pinned(ref, link.next())) {
                 throw worker.fail("linked write cursor next() to " + second + " on " + ref + " returned false", null);
             }
             worker.checkPosition(link, second);

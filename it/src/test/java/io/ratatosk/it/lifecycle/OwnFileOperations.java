@@ -4,6 +4,7 @@ import io.ratatosk.pagecache.CursorException;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.SplittableRandom;
 
 /**
@@ -152,6 +153,9 @@ final class OwnFileOperations {
                 sc.ownCutsFailed.incrementAndGet();
             }
             checkLastPage(ref, " after truncate(" + cut + ")" + (cutFailed ? ", whose cut failed" : ""));
+            if (certain && cut <= lastBefore) {
+                checkSizeOnDisk(ref, cut);
+            }
             if (readerOn) {
                 readAcrossTruncate(reader, ref, readId, cutMade, words, ackedBefore,
                     linkOn ? new LinkedRead(link, linkId, linkWords, linkAckedBefore) : null);
@@ -175,6 +179,21 @@ final class OwnFileOperations {
                     worker.verifyUnderReadCursor(c, f, id, false);
                 }
             }
+        }
+    }
+
+    /**
+     * A truncate below the last page that returned normally cut the file on disk: the pages past the cut left it, and are
+     * never written again (PagedFile.truncate), so the file is at most {@code cut} pages long. (Exactly that long only once
+     * the new last page is on disk: a hole is written at once, a dirty page by the next flush.) No other thread maps this
+     * file, so nothing moves its end meanwhile.
+     */
+    private void checkSizeOnDisk(Ref ref, long cut) throws IOException {
+        FileModel f = ref.file();
+        long size = Files.size(sc.spellings.real(f.name));
+        if (size > cut * f.pageSize) {
+            throw worker.fail("truncate(" + cut + ") of " + ref + ", below its last page, returned normally, but the file on disk"
+                + " is " + size + " bytes, past " + cut + " pages of " + f.pageSize, null);
         }
     }
 
@@ -473,6 +492,11 @@ final class OwnFileOperations {
                 pf.truncate(0);
                 return "returned";
             }, "PagedFile.truncate(0)", ref);
+            expectUnmapped(() -> pf.touch(id, 1), "PagedFile.touch(" + id + ", 1)", ref);
+            long cached = pf.numberOfCachedPages();
+            if (cached != 0) {
+                throw worker.fail("numberOfCachedPages() of " + ref + " after its unmap (every page dropped) is " + cached, null);
+            }
         } finally {
             if (writer != null) {
                 worker.closeCursor(writer);
@@ -495,6 +519,37 @@ final class OwnFileOperations {
             }
         }
         sc.ownUnmapsUnderCursors.incrementAndGet();
+    }
+
+    /**
+     * Flushes this thread's own file (or the whole cache) and reads it from disk while it stays mapped: a flush that returns
+     * normally wrote every page modified before it began (PagedFile.flush, PageCache.flushAndForce), the NVM tier's dirty
+     * copies too, so every page holds its acknowledged
+     * version there, exactly (no other thread writes the file, and nothing of this thread's is in flight). Only at the
+     * unmap and the cache's close did the model read the disk before, so a flush that left a page behind for a later
+     * eviction or close to write went unseen. Draws nothing of its own.
+     */
+    void ownFileFlushedOnDisk() throws IOException {
+        FileModel f = sc.privateFiles.get(t);
+        Ref ref = ownFile();
+        // half the time the whole cache's: it flushes every mapped file as a flush of each would
+        boolean all = worker.rnd.nextBoolean();
+        trace.append(all ? "flushAndForce g" + ref.gen().number + " with " : "flush ").append(ref).append(' ');
+        if (all) {
+            worker.workOnCache(ref.gen());
+            ref.gen().cache.flushAndForce();
+        } else {
+            ref.pf().flush();
+        }
+        trace.append("read the disk ");
+        String when = "after t" + t + "'s " + (all ? "flushAndForce() with " : "flush of ") + ref + " returned";
+        sc.verifyOnDisk(f, when, true);
+        // every page up to the last one the cache knows was written (a page a write cursor grew the file to is modified)
+        long size = Files.size(sc.spellings.real(f.name));
+        if (size != ref.pf().fileSize()) {
+            throw worker.fail("on disk " + when + ", the file is " + size + " bytes, but fileSize() says " + ref.pf().fileSize(), null);
+        }
+        sc.ownFlushesOnDisk.incrementAndGet();
     }
 
     private void expectUnmapped(Worker.Call call, String what, Ref ref) {

@@ -1,6 +1,5 @@
 package io.ratatosk.it.lifecycle;
 
-import io.ratatosk.core.PageSwapperFactory;
 import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.nvm.NvmDeviceConfig;
 import io.ratatosk.nvm.NvmSwapStore;
@@ -12,6 +11,7 @@ import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import io.ratatosk.pagecache.writeaware.WriteAwareEviction;
 import io.ratatosk.pagecache.writeaware.WriteAwareInternals;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -24,6 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * What the workers of one scenario share: the files and their model, the current cache generation
@@ -92,6 +94,11 @@ final class Scenario {
     /** Cursors closed on two threads at once (or a parent here and its link there); touches of shared files. */
     final AtomicLong cursorsClosedOnTwoThreads = new AtomicLong();
     final AtomicLong touches = new AtomicLong();
+    /** Maps of a thread's own file, mapped, refused: by a second cache, or with another page size. */
+    final AtomicLong secondCacheMapsRefused = new AtomicLong();
+    final AtomicLong otherPageSizeMapsRefused = new AtomicLong();
+    /** Flushes of a thread's own file after which the disk was read and judged, the file still mapped. */
+    final AtomicLong ownFlushesOnDisk = new AtomicLong();
     private final List<String> policiesUsed = new CopyOnWriteArrayList<>();
     /** Every cache opened in the scenario, to check at its end that none still counts a cursor open. */
     final List<CacheGeneration> generations = new CopyOnWriteArrayList<>();
@@ -149,7 +156,7 @@ final class Scenario {
     private CacheGeneration open() {
         int number = nextGeneration++;
         PageCacheConfig cacheConfig = config.cacheConfig(number);
-        PageSwapperFactory files = config.faulty() || config.slowReads() ? injector.factory() : null;
+        FaultInjector.Factory files = config.faulty() || config.slowReads() ? injector.factory() : null;
         NvmSwapStore hostTier = config.hostTier(number, cacheConfig)
             ? new NvmSwapStore(NvmDeviceConfig.from(cacheConfig), files != null ? files : new FileSwapperFactory()) : null;
         PageCache cache = hostTier != null ? PageCache.open(cacheConfig, hostTier)
@@ -163,7 +170,8 @@ final class Scenario {
         policiesUsed.add(cacheConfig.policy());
         boolean forcesTracked = config.faulty();
         CacheGeneration g = new CacheGeneration(number, cache, ScenarioConfig.describe(cacheConfig)
-            + (hostTier != null ? ", the host's tier" : ""), allFiles.size(), forcesTracked, hostTier);
+            + (hostTier != null ? ", the host's tier" : ""), allFiles.size(), forcesTracked, hostTier,
+            cache.tier() == null ? files : null);
         generations.add(g);
         return g;
     }
@@ -185,6 +193,7 @@ final class Scenario {
     /** Closes {@code g}, counting the attempt; exceptions are the caller's to judge. */
     void close(CacheGeneration g) throws IOException {
         g.closesStarted.incrementAndGet();
+        boolean leftOpen = false;
         try {
             try {
                 g.cache.close();
@@ -194,12 +203,33 @@ final class Scenario {
                     // close failure), or the tier's close writing back its dirty copies (an injected Error too: left
                     // out here, the model took the closed cache for open): the cache closed all the same, and says so.
                     closed(g);
+                } else {
+                    leftOpen = true;
                 }
                 throw e;
             }
             closed(g);
         } finally {
             g.closesFinished.incrementAndGet();
+            if (leftOpen) {
+                checkBeanBack(g);
+            }
+        }
+    }
+
+    /**
+     * A close that failed or was refused left {@code g} open: the bean it took out is back (PageCache.close), unless another
+     * close of {@code g} is under way (it takes the bean out too), or began before the look ended.
+     */
+    private void checkBeanBack(CacheGeneration g) {
+        int started = g.closesStarted.get();
+        ObjectName name = g.cache.mbeanName();
+        if (started != g.closesFinished.get() || name == null || ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            return;
+        }
+        if (g.closesStarted.get() == started && !g.cache.isClosed()) {
+            throw fail("a close of " + g + " that failed or was refused left the cache open, but not its MBean " + name
+                + " registered", null);
         }
     }
 
@@ -219,7 +249,45 @@ final class Scenario {
         nvmPrefetched.addAndGet(nvm.prefetched());
         dirtySkips.addAndGet(nvm.dirtySkips());
         checkTierEmptied(g);
+        checkBeanGone(g);
         closeHostTierAfter(g);
+    }
+
+    /**
+     * A closed cache's MBean is out of the server: left in, it keeps the closed cache reachable and its name taken. No
+     * other cache of the scenario with a bean is open now (the next opens after this), so none can have taken the name.
+     */
+    private void checkBeanGone(CacheGeneration g) {
+        ObjectName name = g.cache.mbeanName();
+        if (name != null && ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+            throw fail(g + " closed, but its MBean " + name + " is still registered", null);
+        }
+    }
+
+    /**
+     * The open cache {@code g}, with no close of it under way (every worker stopped), shows its MBean where
+     * {@code pagecache.jmx.enabled} asks for one, under {@code mbeanName()}, saying what its stats() say: also after
+     * closes of it that were refused (each took the bean out and put it back).
+     */
+    void checkBeanShown(CacheGeneration g) throws Exception {
+        ObjectName name = g.cache.mbeanName();
+        boolean enabled = g.cache.config().getBoolean("pagecache.jmx.enabled");
+        if (!enabled) {
+            if (name != null) {
+                throw fail(g + " has pagecache.jmx.enabled=false, but mbeanName() is " + name, null);
+            }
+            return;
+        }
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        if (name == null || !server.isRegistered(name)) {
+            throw fail(g + ", open, has no MBean registered (mbeanName() " + name + ") after " + g.closesFinished.get()
+                + " refused or failed closes", null);
+        }
+        Object frames = server.getAttribute(name, "Frames");
+        Object policy = server.getAttribute(name, "Policy");
+        if (!Integer.valueOf(g.cache.frameCount()).equals(frames) || !g.cache.stats().policy().equals(policy)) {
+            throw fail("the MBean " + name + " of " + g + " says frames " + frames + ", policy " + policy + ": another cache's", null);
+        }
     }
 
     /**
@@ -289,52 +357,60 @@ final class Scenario {
      */
     void verifyOnDisk(String when, boolean exact) {
         for (FileModel f : allFiles) {
-            Path path = spellings.real(f.name);
-            long[] words = new long[PageImage.words(f.pageSize)];
-            ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
-            if (!Files.exists(path)) {
-                for (int s = 0; s < f.slots(); s++) {
-                    if (f.acked(s) > 0) {
-                        throw fail("on disk " + when + ": " + f.name + " does not exist, but " + f.describe(s)
-                            + " was acknowledged", null);
+            verifyOnDisk(f, when, exact);
+        }
+    }
+
+    /**
+     * {@link #verifyOnDisk(String, boolean)} of one file: also while the cache has it mapped, where nothing writes it (a
+     * thread's own file, which its thread just flushed) or where {@code exact} is false.
+     */
+    void verifyOnDisk(FileModel f, String when, boolean exact) {
+        Path path = spellings.real(f.name);
+        long[] words = new long[PageImage.words(f.pageSize)];
+        ByteBuffer buf = ByteBuffer.allocate(f.pageSize);
+        if (!Files.exists(path)) {
+            for (int s = 0; s < f.slots(); s++) {
+                if (f.acked(s) > 0) {
+                    throw fail("on disk " + when + ": " + f.name + " does not exist, but " + f.describe(s)
+                        + " was acknowledged", null);
+                }
+            }
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            for (int s = 0; s < f.slots(); s++) {
+                // a truncate whose bookkeeping is not done yet (its thread held back after the cut) is excused
+                FileModel.Seen seen = f.seen(s);
+                long pageId = f.pageId(s);
+                buf.clear();
+                long position = pageId * f.pageSize;
+                while (buf.hasRemaining()) {
+                    int n = ch.read(buf, position + buf.position());
+                    if (n < 0) {
+                        break;
                     }
                 }
-                continue;
-            }
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                for (int s = 0; s < f.slots(); s++) {
-                    // a truncate whose bookkeeping is not done yet (its thread held back after the cut) is excused
-                    FileModel.Seen seen = f.seen(s);
-                    long pageId = f.pageId(s);
-                    buf.clear();
-                    long position = pageId * f.pageSize;
-                    while (buf.hasRemaining()) {
-                        int n = ch.read(buf, position + buf.position());
-                        if (n < 0) {
-                            break;
-                        }
-                    }
-                    while (buf.hasRemaining()) {
-                        buf.put((byte) 0);
-                    }
-                    PageImage.fromBytes(buf, words);
-                    long version;
-                    try {
-                        version = PageImage.versionOf(words, f.tag, pageId);
-                    } catch (PageImage.DamagedPage e) {
-                        throw fail("on disk " + when + ": " + f.describe(s) + " " + e.getMessage(), null);
-                    }
-                    String wrong = f.judge(s, version, seen);
-                    if (wrong == null && exact && f.acked(s) == f.started(s) && version != f.acked(s)) {
-                        wrong = "holds version " + version + " instead of " + f.acked(s) + " (nothing was in flight)";
-                    }
-                    if (wrong != null) {
-                        throw fail("on disk " + when + ": " + f.describe(s) + " " + wrong, null);
-                    }
+                while (buf.hasRemaining()) {
+                    buf.put((byte) 0);
                 }
-            } catch (IOException e) {
-                throw fail("on disk " + when + ": cannot read " + path + ": " + e, e);
+                PageImage.fromBytes(buf, words);
+                long version;
+                try {
+                    version = PageImage.versionOf(words, f.tag, pageId);
+                } catch (PageImage.DamagedPage e) {
+                    throw fail("on disk " + when + ": " + f.describe(s) + " " + e.getMessage(), null);
+                }
+                String wrong = f.judge(s, version, seen);
+                if (wrong == null && exact && f.acked(s) == f.started(s) && version != f.acked(s)) {
+                    wrong = "holds version " + version + " instead of " + f.acked(s) + " (nothing was in flight)";
+                }
+                if (wrong != null) {
+                    throw fail("on disk " + when + ": " + f.describe(s) + " " + wrong, null);
+                }
             }
+        } catch (IOException e) {
+            throw fail("on disk " + when + ": cannot read " + path + ": " + e, e);
         }
     }
 
@@ -374,7 +450,10 @@ final class Scenario {
             + ", touches " + touches.get() + ", copies " + copies.get() + " (into no page or refused "
             + copiesIntoNoPage.get() + "), cursor exception checks " + cursorExceptionChecks.get() + ","
             + " the host's tier closes refused under its cache " + hostTierClosesRefused.get() + " and done after it "
-            + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
+            + hostTierClosesAfter.get() + ", cursors closed on two threads at once " + cursorsClosedOnTwoThreads.get() + ", maps of a mapped file refused in"
+            + " a second cache " + secondCacheMapsRefused.get() + " and with another page size " + otherPageSizeMapsRefused.get()
+            + ", own files read from disk after a flush " + ownFlushesOnDisk.get()
+            + (config.nvm() ? ", nvm swap-ins " + nvmSwapIns.get() + ", swap-outs "
             + nvmSwapOuts.get() + ", write-backs " + nvmWriteBacks.get() + ", prefetched " + nvmPrefetched.get() + ", dirty frames passed over " + dirtySkips.get() : "");
     }
 

@@ -1,6 +1,7 @@
 package io.ratatosk.it.lifecycle;
 
 import io.ratatosk.pagecache.PageCache;
+import io.ratatosk.pagecache.PageCacheStats;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
@@ -47,7 +48,9 @@ final class ScenarioRunner {
         sc.injector.disable();
         step("checking that no cache counts a cursor open", this::checkNoCursorOpen);
         step("checking the last cache's stats() against the workers' last snapshots", () -> checkStatsAtEnd(workers));
+        step("checking the last cache's MBean", () -> sc.checkBeanShown(sc.currentNow()));
         step("closing the last cache", this::closeLast);
+        step("checking every cache's counters at rest", this::checkStatsAtRest);
         step("checking every file on disk", () -> sc.verifyOnDisk("at the end of the scenario", true));
         step("checking every file through a fresh cache", this::verifyThroughFreshCache);
         step("deleting the files", this::deleteFiles);
@@ -122,8 +125,17 @@ final class ScenarioRunner {
         }
     }
 
+    /** Every cache of the scenario is closed now, and every cursor on it: their counters are final ({@link StatsChecks#atRest}). */
+    private void checkStatsAtRest() {
+        for (CacheGeneration g : sc.generations) {
+            StatsChecks.atRest(sc, g);
+        }
+    }
+
     private void verifyThroughFreshCache() throws IOException {
-        try (PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000))) {
+        PageCache cache = PageCache.open(sc.config.cacheConfig(1_000_000));
+        try {
+            long moved = 0;
             for (FileModel f : sc.allFiles) {
                 Path first = f.spellings.get(0);
                 Path second = f.spellings.get(f.spellings.size() - 1);
@@ -142,16 +154,51 @@ final class ScenarioRunner {
                         throw sc.fail(f.name + " has last page id " + a.getLastPageId() + " in a fresh cache, where its"
                             + " writes and truncates leave it in [" + f.lastPageLow() + ", " + f.lastPageHigh() + "]", null);
                     }
-                    verifyEverySlot(f, a);
+                    touchCountsNoPin(cache, f, a);
+                    moved += verifyEverySlot(f, a);
                 } finally {
                     b.close();
                     a.close();
                 }
             }
+            // One thread's cursors, each closed: every next() that moved is one hit or one fault (a fault may count again
+            // where the page is evicted before the cursor pins it), and nothing else counts either
+            PageCacheStats stats = cache.stats();
+            if (stats.hits() > moved || stats.hits() + stats.faults() < moved) {
+                throw sc.fail("a fresh cache, read through by one cursor at a time whose next() moved " + moved + " times,"
+                    + " counts hits " + stats.hits() + " and faults " + stats.faults() + ": each move is one or the other", null);
+            }
+        } finally {
+            cache.close();
+        }
+        // It only read, touched and reheated: closed, it wrote no page (a read or a touch that marked a page modified, or a
+        // clean page written back, would show here) and every frame is free again
+        PageCacheStats closed = cache.stats();
+        if (closed.io().pagesWritten() != 0 || closed.bytesWritten() != 0 || closed.freeFrames() != closed.frames()) {
+            throw sc.fail("a fresh cache that only read its files, closed, wrote io.pagesWritten " + closed.io().pagesWritten()
+                + " (bytesWritten " + closed.bytesWritten() + ") and has " + closed.freeFrames() + " of " + closed.frames()
+                + " frames free\n  " + closed, null);
         }
     }
 
-    private void verifyEverySlot(FileModel f, PagedFile file) throws IOException {
+    /**
+     * A touch of the first pages of {@code f} in the fresh cache, no cursor open: it pins nothing, so it is neither a hit
+     * nor a fault (PagedFile.touch), and the counts cursors published stay as they were.
+     */
+    private void touchCountsNoPin(PageCache cache, FileModel f, PagedFile file) throws IOException {
+        PageCacheStats before = cache.stats();
+        int touched = file.touch(0, 8);
+        PageCacheStats after = cache.stats();
+        if (after.hits() != before.hits() || after.faults() != before.faults()) {
+            throw sc.fail("a touch of " + f.name + " that brought in " + touched + " pages, with no cursor open, moved hits from "
+                + before.hits() + " to " + after.hits() + " and faults from " + before.faults() + " to " + after.faults()
+                + ": a touch pins nothing", null);
+        }
+    }
+
+    /** Judges every slot of {@code f} through {@code file}; returns how many times the cursor's {@code next()} moved. */
+    private long verifyEverySlot(FileModel f, PagedFile file) throws IOException {
+        long moved = 0;
         long[] words = new long[PageImage.words(f.pageSize)];
         try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
             for (int s = 0; s < f.slots(); s++) {
@@ -162,6 +209,7 @@ final class ScenarioRunner {
                     }
                     continue;
                 }
+                moved++;
                 PageImage.readValidated(c, words, null);
                 long version;
                 try {
@@ -178,6 +226,7 @@ final class ScenarioRunner {
                 }
             }
         }
+        return moved;
     }
 
     private void deleteFiles() throws IOException {

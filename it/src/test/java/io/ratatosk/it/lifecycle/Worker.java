@@ -38,35 +38,49 @@ final class Worker implements Runnable {
         STALE_READ_ACROSS_CLOSE(4), CLOSE_WITH_OWN_PIN(4), UNMAP_WITH_OWN_PIN(6), TRUNCATE_PAST_EVERY_PAGE(10),
         LINKED_READ(14), LINKED_WRITE(14), CURSOR_MISUSE(5), OWN_FILE_TRUNCATE(6), OWN_FILE_END(6), OWN_FILE_UNMAP_UNDER_CURSORS(4),
         BAD_INPUT(4), SHARED_TRUNCATE(6), TOUCH(8),
-        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15), CLOSE_HOST_TIER(0, 5);
+        COPY_TO(0, 30), CURSOR_EXCEPTIONS(0, 15), CLOSE_HOST_TIER(0, 5),
+        MAP_MAPPED_FILE_AGAIN(0, 0, 10), OWN_FILE_FLUSHED_ON_DISK(0, 0, 10);
 
         final int weight;
         final int laterWeight;
+        /** The weight of an operation added after seeds of the later ones were replayed: see {@link #pickNewer}. */
+        final int newerWeight;
 
         Op(int weight) {
             this(weight, 0);
         }
 
         Op(int weight, int laterWeight) {
+            this(weight, laterWeight, 0);
+        }
+
+        Op(int weight, int laterWeight, int newerWeight) {
             this.weight = weight;
             this.laterWeight = laterWeight;
+            this.newerWeight = newerWeight;
         }
     }
 
     private static final int TOTAL_WEIGHT;
     private static final int TOTAL_LATER_WEIGHT;
+    private static final int TOTAL_NEWER_WEIGHT;
     /** How often, per thousand of the other operations, one added later runs before one. */
     private static final int LATER_PER_THOUSAND = 50;
+    /** How often, per thousand of the first operations, a newer one runs before one. */
+    private static final int NEWER_PER_THOUSAND = 20;
 
     static {
         int total = 0;
         int later = 0;
+        int newer = 0;
         for (Op op : Op.values()) {
             total += op.weight;
             later += op.laterWeight;
+            newer += op.newerWeight;
         }
         TOTAL_WEIGHT = total;
         TOTAL_LATER_WEIGHT = later;
+        TOTAL_NEWER_WEIGHT = newer;
     }
 
     private static final int MAX_REFS_PER_FILE = 3;
@@ -82,6 +96,8 @@ final class Worker implements Runnable {
     SplittableRandom rnd;
     private final SplittableRandom mainRnd;
     private final SplittableRandom laterRnd;
+    /** As {@link #laterRnd}, for the operations added after those ({@link #pickNewer}). */
+    private final SplittableRandom newerRnd;
     /**
      * Options added later to the operations of either source ({@code map}'s create, a write cursor's read-ahead and
      * writes out of its page), drawn here so that both draw as before.
@@ -96,6 +112,7 @@ final class Worker implements Runnable {
     private final CloseOperations closes;
     private final CopyOperations copies;
     private final CursorExceptionChecks cursorExceptions;
+    private final ClaimChecks claims;
     /** Its snapshots of the cache's stats() between operations; the driver compares its own with the last of them. */
     final StatsChecks stats;
     private long opNo;
@@ -113,6 +130,7 @@ final class Worker implements Runnable {
         // a draw of its own: the operations added later leave the others' draws as they were
         this.laterRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 5000 + t));
         this.optionRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 7000 + t));
+        this.newerRnd = new SplittableRandom(RunSettings.mix(sc.config.seed(), 9000 + t));
         this.rnd = mainRnd;
         this.log = sc.logs.get(t);
         this.misuse = new MisuseChecks(this);
@@ -122,6 +140,7 @@ final class Worker implements Runnable {
         this.copies = new CopyOperations(this, laterRnd);
         this.cursorExceptions = new CursorExceptionChecks(this, laterRnd);
         this.stats = new StatsChecks(sc, "t" + t);
+        this.claims = new ClaimChecks(this, newerRnd);
     }
 
     @Override
@@ -133,6 +152,10 @@ final class Worker implements Runnable {
                 Op later = pickLater();
                 if (later != null) {
                     runOne(later);
+                }
+                Op newer = pickNewer();
+                if (newer != null) {
+                    runOne(newer);
                 }
                 runOne(pick());
                 snapshotStats();
@@ -203,8 +226,23 @@ final class Worker implements Runnable {
         throw new AssertionError("unreachable");
     }
 
+    /** Now and then an operation added after the later ones, from a random source of its own; else null. */
+    private Op pickNewer() {
+        if (newerRnd.nextInt(1000) >= NEWER_PER_THOUSAND) {
+            return null;
+        }
+        int r = newerRnd.nextInt(TOTAL_NEWER_WEIGHT);
+        for (Op op : Op.values()) {
+            r -= op.newerWeight;
+            if (r < 0) {
+                return sc.settings.skips().ops().contains(op) ? null : op;
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
     private void runOne(Op op) {
-        rnd = op.laterWeight > 0 ? laterRnd : mainRnd;
+        rnd = op.newerWeight > 0 ? newerRnd : op.laterWeight > 0 ? laterRnd : mainRnd;
         trace.setLength(0);
         ctxRef = null;
         ctxGen = null;
@@ -236,6 +274,8 @@ final class Worker implements Runnable {
                 case COPY_TO -> copies.copyTo();
                 case CURSOR_EXCEPTIONS -> cursorExceptions.cursorExceptions();
                 case CLOSE_HOST_TIER -> closes.closeHostTierUnderCache();
+                case MAP_MAPPED_FILE_AGAIN -> claims.mapMappedFileAgain();
+                case OWN_FILE_FLUSHED_ON_DISK -> ownFile.ownFileFlushedOnDisk();
             }
             letGoSometimes();
             log.end(trace + "ok");
@@ -327,7 +367,7 @@ final class Worker implements Runnable {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
-                boolean ok = sequential ? c.next() : c.next(id);
+                boolean ok = pinned(ref, sequential ? c.next() : c.next(id));
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
                 if (closedBefore) {
                     throw fail("read cursor next(" + id + ") on " + ref + " returned " + ok + " although the cache's close()"
@@ -457,7 +497,7 @@ final class Worker implements Runnable {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
                 boolean closedBefore = ref.gen().closed;
-                boolean ok = sequential ? c.next() : c.next(id);
+                boolean ok = pinned(ref, sequential ? c.next() : c.next(id));
                 pending.ack(); // moved on
                 trace.append(sequential ? "next()=" : "next(" + id + ")=").append(ok ? "" : "false ");
                 waited = checkFaultsWaited(c, ref, waited);
@@ -492,6 +532,14 @@ final class Worker implements Runnable {
         checkFileSize(ref, " after a write");
     }
 
+    /** Counts a {@code next()} of a cursor on {@code ref} that returned true ({@code moved}) as a pin of its cache; returns it. */
+    boolean pinned(Ref ref, boolean moved) {
+        if (moved) {
+            ref.gen().pins.increment();
+        }
+        return moved;
+    }
+
     /**
      * {@code faultsWaitedFor()} of the open cursor {@code c} after a {@code next()}: it counts the cursor's pins that
      * waited for a page to be read in since it opened, so it is never negative and never goes down while the cursor is
@@ -517,7 +565,7 @@ final class Worker implements Runnable {
         int cutsBefore = f.cutsFinished();
         long maxAcked = f.maxAckedPageId();
         try {
-            ok = c.next(id);
+            ok = pinned(ref, c.next(id));
         } catch (IllegalArgumentException | IOException e) {
             if (FaultInjector.isInjected(e)) {
                 throw e;
@@ -967,7 +1015,7 @@ final class Worker implements Runnable {
             for (long id = start; id < start + count; id++) {
                 int cutsBefore = f.cutsFinished();
                 long maxAcked = f.maxAckedPageId();
-                boolean ok = c.next(id);
+                boolean ok = pinned(ref, c.next(id));
                 trace.append("next(").append(id).append(")=").append(ok ? "" : "false ");
                 if (!ok) {
                     if (id <= maxAcked && !f.cutSince(cutsBefore)) {
@@ -1042,7 +1090,7 @@ final class Worker implements Runnable {
     }
 
     /** Drops {@code ref} if its file is no longer mapped (io() throws IllegalStateException). */
-    private void dropIfDead(Ref ref) {
+    void dropIfDead(Ref ref) {
         if (refs.contains(ref) && !alive(ref.pf())) {
             release(ref);
         }
