@@ -605,12 +605,18 @@ class WarmupTest {
         assertEquals(0, child.status(), child.output());
         assertTrue(child.output().contains("profiled"), child.output());
         assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the flushed pages, and none after them");
+        ResidentProfile crashed = ResidentProfile.readFor(file);
+        assertEquals(FILE_PAGES + GROWN, crashed.filePages(), "the pages on disk");
+        assertEquals(FILE_PAGES + 2 * GROWN - 1, crashed.pages()[crashed.size() - 1],
+            "the pages written into the cache alone are listed, past the count");
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
             awaitIdle(cache);
             assertEquals(List.of(), warnings);
             assertEquals(PROFILED + GROWN, cache.stats().io().pagesReheated());
+            assertEquals(FILE_PAGES + GROWN - 1, paged.getLastPageId(), "the reheat read no page past the end");
             assertEquals(0, readProfiledPages(cache, paged), "every profiled page was resident");
         }
+        assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the reheat grew the file");
     }
 
     /**
