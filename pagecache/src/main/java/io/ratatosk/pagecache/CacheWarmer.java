@@ -105,7 +105,7 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 return;
             }
             synchronized (lock) {
-                // A profile of more pages than frames keeps its first ids only: not the whole of it (see profileNow).
+                // A profile of more pages than frames keeps its first ids only: not the whole of it (see Reheat.writeCut).
                 reheats.add(new Reheat(mapping, profile.filePages(), profile.pages(),
                     profile.size() < engine.frameCount()));
                 reheating.add(mapping);
@@ -214,7 +214,11 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
                 return;
             }
             try {
-                (reheat != null ? reheat.profileNow() : residentProfile(mapping)).writeFor(mapping.path());
+                if (reheat != null) {
+                    reheat.writeCut();
+                } else {
+                    residentProfile(mapping).writeFor(mapping.path());
+                }
             } catch (IOException | RuntimeException | OutOfMemoryError e) {
                 // an OutOfMemoryError too (the resident page ids of a large cache): a profile is a hint, and the unmap
                 // or close this write runs in must not fail for it
@@ -318,41 +322,35 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         }
 
         /**
-         * The profile being reheated, cut to the file as it is now: the whole profile, not only the ids the reheat keeps.
-         * Of a profile of more pages than the cache has frames the reheat keeps the first, one per frame, and the profile
-         * once rewritten of those alone lost the pages after them that the file still has, for good.
+         * Writes the profile being reheated cut to the file as it is now: the whole profile, not only the ids the reheat
+         * keeps. Of a profile of more pages than the cache has frames the reheat keeps the first, one per frame, and the
+         * profile once rewritten of those alone lost the pages after them that the file still has, for good. That whole
+         * profile is cut as it streams from the profile file beside the file into the new one (read into the heap, it
+         * took 16 bytes an id, of a profile a larger cache wrote, under this lock and an unmap's mapping lock); if it
+         * cannot be read, or is no longer this file's, the ids kept are cut instead.
          */
-        ResidentProfile profileNow() {
+        void writeCut() throws IOException {
             long filePagesNow = filePages(mapping);
             // The ids cut at the cache's count, not at the count recorded: that is the length on disk (for a crash), which
             // at an unmap's write, before its flush, lacks the pages the store wrote again past the cut; cut there, the
             // profile lost them, though the closed file holds them. Past the file's end after a crash, the reheat ends.
             long pagesNow = mapping.lastPageId() + 1;
-            long[] profiled = whole ? pages : wholeProfile();
+            if (!whole) {
+                try {
+                    if (ResidentProfile.cutFor(mapping.path(), mapping.pageSize(), String.valueOf(mapping.identity()),
+                            filePagesNow, pagesNow)) {
+                        return;
+                    }
+                } catch (ProfileException e) {
+                    // the ids kept: a cut profile of fewer pages is still better than a stale one
+                }
+            }
             int kept = 0;
-            while (kept < profiled.length && profiled[kept] < pagesNow) {
+            while (kept < pages.length && pages[kept] < pagesNow) {
                 kept++;
             }
-            return new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
-                Arrays.copyOf(profiled, kept));
-        }
-
-        /**
-         * The page ids of the whole profile being reheated, read again from the file beside the mapped one: nothing rewrites
-         * it during the reheat but {@link #profileNow}, which only cuts it. The ids kept if it cannot be read, or is no
-         * longer this file's.
-         */
-        private long[] wholeProfile() {
-            try {
-                ResidentProfile profile = ResidentProfile.readFor(mapping.path());
-                if (profile != null && profile.filePageSize() == mapping.pageSize()
-                    && profile.fileKey().equals(String.valueOf(mapping.identity()))) {
-                    return profile.pages();
-                }
-            } catch (ProfileException | RuntimeException | OutOfMemoryError e) {
-                // the ids kept: a cut profile of fewer pages is still better than a stale one
-            }
-            return pages;
+            new ResidentProfile(mapping.pageSize(), filePagesNow, String.valueOf(mapping.identity()),
+                Arrays.copyOf(pages, kept)).writeFor(mapping.path());
         }
 
         /** Faults the next pages in; true when done (all in, the cache full, the file's end, or the file unmapped). */

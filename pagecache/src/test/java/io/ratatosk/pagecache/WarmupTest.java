@@ -367,6 +367,57 @@ class WarmupTest {
     }
 
     /**
+     * As above, with a profile of far more page ids than the cache has frames (1,000,000 for 64): the rewrite at the
+     * close read the whole profile back into the heap, 8 bytes an id and again for its cut copy, on the closing thread
+     * under the mapping lock (and under the warmer's, which every map and unmap waits for), where the map keeps no more
+     * ids than the frames. The cut is streamed from the profile into its new one now: buffers only. The warmer's read of
+     * page 0 holds on until the truncate has closed the gate, and its read of page 3 until the unmap began.
+     */
+    @Test
+    void aTruncateDuringTheReheatOfAProfileOfFarMorePagesThanFramesCutsItWithoutReadingItIntoTheHeap() throws Exception {
+        int listed = 1_000_000;
+        long cut = FILE_PAGES - 100;
+        long[] ids = new long[listed];
+        Arrays.setAll(ids, i -> i);
+        Object key = FileRegistry.identityOf(file.toRealPath());
+        new ResidentProfile(PAGE, FILE_PAGES, String.valueOf(key), ids).writeFor(file);
+        ids = null;
+        AtomicReference<PagedFile> mapped = new AtomicReference<>();
+        PageSwapperFactory holding = SwapperFactories.wrapping(swapper -> new ForwardingPageSwapper(swapper) {
+            @Override
+            public int read(long pageId, long address) throws IOException {
+                if (Thread.currentThread().getName().equals("ratatosk-warmup") && (pageId == 0 || pageId == 3)) {
+                    try {
+                        Waits.until(() -> mapped.get() != null && (pageId == 0 ? mapped.get().mapping().isGateClosed()
+                            : mapped.get().mapping().isClosed()), pageId == 0 ? "the truncate began" : "the unmap began");
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                }
+                return super.read(pageId, address);
+            }
+        });
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (PageCache cache = PageCache.open(config(true, "256k"), holding)) {
+            cache.warmer().warnings(warnings::add);
+            PagedFile paged = cache.map(file, PAGE, false);
+            mapped.set(paged);
+            paged.truncate(cut);
+            long before = threads.getCurrentThreadAllocatedBytes();
+            paged.close();
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(allocated < listed, "closing a file whose profile of " + listed + " page ids was cut, for a cache of "
+                + cache.frameCount() + " frames, allocated " + allocated + " bytes");
+        }
+        assertEquals(List.of(), warnings);
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        assertEquals(cut, profile.filePages());
+        assertEquals(cut, profile.size(), "every profiled page the file still has");
+        assertEquals(cut - 1, profile.pages()[(int) cut - 1]);
+    }
+
+    /**
      * A store truncates its file during the reheat, writes it past the cut again and closes it: the profile rewritten cut
      * at the close was cut at the file's length on disk, which the close's flush had not yet grown (the length the profile
      * records, for a crash), so it lost the profiled pages the store had written again, which the file holds once closed.
@@ -554,12 +605,18 @@ class WarmupTest {
         assertEquals(0, child.status(), child.output());
         assertTrue(child.output().contains("profiled"), child.output());
         assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the flushed pages, and none after them");
+        ResidentProfile crashed = ResidentProfile.readFor(file);
+        assertEquals(FILE_PAGES + GROWN, crashed.filePages(), "the pages on disk");
+        assertEquals(FILE_PAGES + 2 * GROWN - 1, crashed.pages()[crashed.size() - 1],
+            "the pages written into the cache alone are listed, past the count");
         try (PageCache cache = open("8m"); PagedFile paged = cache.map(file, PAGE, false)) {
             awaitIdle(cache);
             assertEquals(List.of(), warnings);
             assertEquals(PROFILED + GROWN, cache.stats().io().pagesReheated());
+            assertEquals(FILE_PAGES + GROWN - 1, paged.getLastPageId(), "the reheat read no page past the end");
             assertEquals(0, readProfiledPages(cache, paged), "every profiled page was resident");
         }
+        assertEquals((FILE_PAGES + GROWN) * (long) PAGE, Files.size(file), "the reheat grew the file");
     }
 
     /**

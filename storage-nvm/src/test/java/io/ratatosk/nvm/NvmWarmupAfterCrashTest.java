@@ -84,6 +84,77 @@ class NvmWarmupAfterCrashTest {
         }
     }
 
+    /**
+     * No crash: the store grows its file under the tier and closes it. The profile, written at the unmap before the
+     * flush, counts the pages on disk then, fewer than it lists (the grown pages resident at the close, whose up-to-date
+     * copies were the cache's and the tier's alone); the close writes them, and the next map reheats every listed page,
+     * without a warning.
+     */
+    @Test
+    void aCleanCloseOfAFileGrownIntoTheTierReheatsThePagesItGrewBy() throws Exception {
+        Path file = dir.resolve("clean.db");
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "1m",
+                "pagecache.page_size", String.valueOf(PAGE), "pagecache.warmup.enabled", "false",
+                "pagecache.jmx.enabled", "false"))); PagedFile paged = cache.map(file, PAGE)) {
+            for (long p = 0; p < FILE_PAGES; p++) {
+                write(paged, p);
+            }
+        }
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", String.valueOf(128 * PAGE),
+                "pagecache.page_size", String.valueOf(PAGE), "pagecache.swap", "nvm", "pagecache.nvm.capacity",
+                String.valueOf(1024 * PAGE), "pagecache.nvm.inject_latency", "false", "pagecache.jmx.enabled", "false")));
+                PagedFile paged = cache.map(file, PAGE, false)) {
+            for (long p = FILE_PAGES; p < FILE_PAGES + GROWN; p++) {
+                write(paged, p);
+            }
+        }
+        assertEquals((long) (FILE_PAGES + GROWN) * PAGE, Files.size(file), "the close wrote the grown pages");
+        ResidentProfile profile = ResidentProfile.readFor(file);
+        long grownListed = Arrays.stream(profile.pages()).filter(p -> p >= FILE_PAGES).count();
+        assertTrue(grownListed > 0, "grown pages resident at the close are listed: " + profile.size() + " pages, counting "
+            + profile.filePages());
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger log = Logger.getLogger("io.ratatosk.pagecache.warmup");
+        Handler collect = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                warnings.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(collect);
+        try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "8m",
+                "pagecache.page_size", String.valueOf(PAGE), "pagecache.jmx.enabled", "false")));
+                PagedFile paged = cache.map(file, PAGE, false)) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (cache.stats().io().pagesReheated() < profile.size() && warnings.isEmpty()
+                && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
+            }
+            assertEquals(List.of(), warnings);
+            assertEquals(profile.size(), cache.stats().io().pagesReheated(), "every listed page, the grown ones too");
+            for (long p : profile.pages()) {
+                try (PageCursor c = paged.io(p, PagedFile.PF_SHARED_READ_LOCK)) {
+                    assertTrue(c.next());
+                    long value;
+                    do {
+                        value = c.getLong(0);
+                    } while (c.shouldRetry());
+                    assertEquals(p, value, "page " + p);
+                }
+            }
+        } finally {
+            log.removeHandler(collect);
+        }
+    }
+
     private static void write(PagedFile paged, long pageId) throws Exception {
         try (PageCursor c = paged.io(pageId, PagedFile.PF_SHARED_WRITE_LOCK)) {
             if (!c.next()) {

@@ -397,9 +397,25 @@ public final class ResidentProfile {
     }
 
     void writeFor(Path file, Rename rename) throws IOException {
-        Path target = pathFor(file);
-        refuseUnlessProfile(target);
+        refuseUnlessProfile(pathFor(file));
         byte[] bytes = encode();
+        write(file, rename, out -> {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+        });
+    }
+
+    /** What a write puts into its temporary file, before the force. */
+    @FunctionalInterface
+    private interface Contents {
+        void writeTo(FileChannel out) throws IOException;
+    }
+
+    /** Writes {@code contents} as the profile of {@code file}, atomically: temporary file, force, rename. */
+    private static void write(Path file, Rename rename, Contents contents) throws IOException {
+        Path target = pathFor(file);
         Path temp = null;
         boolean renamed = false;
         try {
@@ -424,10 +440,7 @@ public final class ResidentProfile {
                 }
             }
             try (FileChannel out = channel) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    out.write(buffer);
-                }
+                contents.writeTo(out);
                 out.force(true);
             }
             rename.move(temp, target);
@@ -440,6 +453,115 @@ public final class ResidentProfile {
                     // a leftover of a few bytes; the profile's failure is what the caller hears of
                 }
             }
+        }
+    }
+
+    /**
+     * Rewrites the profile of {@code file} with only its page ids below {@code pagesBelow}, and {@code filePages} as the
+     * file's page count, streamed from the profile there into the new one: never read into the heap, where a profile a
+     * larger cache wrote may list millions of pages of which a map keeps no more than the frames (a cut that read the
+     * whole profile back took 16 bytes an id, under the mapping lock at an unmap). The page ids kept are a prefix of the
+     * profile's, and so are their bytes: they are copied as they are. The file opened is read twice, to check it whole
+     * and find where the ids kept end, then to copy them: a profile is only ever renamed over, never written in place,
+     * so the open file is the same both times.
+     *
+     * @return false, nothing written, where there is no profile, or one of another page size or file key
+     * @throws ProfileException if the profile there is truncated, corrupt or unreadable; nothing written
+     * @throws IOException if the new profile cannot be written
+     */
+    public static boolean cutFor(Path file, int filePageSize, String fileKey, long filePages, long pagesBelow)
+        throws IOException, ProfileException {
+        Path path = pathFor(file);
+        RandomAccessFile opened;
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            if (!attributes.isRegularFile()) {
+                throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
+            }
+            opened = new RandomAccessFile(path.toFile(), "r");
+        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+            return false;
+        } catch (IOException e) {
+            throw new ProfileException("unreadable: " + e);
+        }
+        try (RandomAccessFile in = opened) {
+            long bodyStart;
+            long bodyEnd;
+            long kept;
+            byte[] key;
+            try {
+                long size = in.length();
+                if (size > MAX_PROFILE_BYTES) {
+                    throw new ProfileException("too large: " + size + " bytes, more than a profile can have ("
+                        + MAX_PROFILE_BYTES + ")");
+                }
+                if (size < HEADER_BYTES + 8 + 8) {
+                    throw new ProfileException("truncated: " + size + " bytes, less than a header");
+                }
+                ChecksummedBytes body = new ChecksummedBytes(new RandomAccessFileStream(in), size - 8);
+                Header header = header(ByteBuffer.wrap(body.read(HEADER_BYTES + 8)), size);
+                if (body.left() < header.keyLength()) {
+                    throw new ProfileException("truncated: " + size + " bytes end inside the header");
+                }
+                key = body.read(header.keyLength());
+                bodyStart = HEADER_BYTES + 8 + header.keyLength();
+                bodyEnd = bodyStart;
+                kept = 0;
+                long previous = -1;
+                for (long i = 0; i < header.pages(); i++) {
+                    long delta = readVarLong(body);
+                    long page = previous + 1 + delta;
+                    if (delta < 0 || page <= previous) {
+                        throw new ProfileException("corrupt: page ids do not increase at entry " + i);
+                    }
+                    if (page < pagesBelow) {
+                        kept++;
+                        bodyEnd = size - 8 - body.left();
+                    }
+                    previous = page;
+                }
+                if (body.left() > 0) {
+                    throw new ProfileException("corrupt: " + body.left() + " bytes after the last page id");
+                }
+                if (in.readLong() != body.checksum()) {
+                    throw new ProfileException("truncated or corrupt: checksum mismatch");
+                }
+                if (header.pageSize() != filePageSize || !new String(key, StandardCharsets.UTF_8).equals(fileKey)) {
+                    return false;
+                }
+            } catch (IOException e) {
+                throw new ProfileException("unreadable: " + e);
+            }
+            refuseUnlessProfile(path);
+            long keptPages = kept;
+            long copyFrom = bodyStart;
+            long copyTo = bodyEnd;
+            write(file, Rename.ATOMIC, out -> {
+                CRC32 crc = new CRC32();
+                ByteBuffer head = ByteBuffer.allocate(HEADER_BYTES + 8 + key.length);
+                head.put(MAGIC).putInt(VERSION).putInt(filePageSize).putLong(filePages).putInt(key.length)
+                    .putLong(keptPages).put(key).flip();
+                crc.update(head.duplicate());
+                writeFully(out, head);
+                byte[] buffer = new byte[(int) Math.min(Math.max(copyTo - copyFrom, 1), READ_BUFFER_BYTES)];
+                in.seek(copyFrom);
+                for (long left = copyTo - copyFrom; left > 0; ) {
+                    int n = (int) Math.min(left, buffer.length);
+                    in.readFully(buffer, 0, n);
+                    crc.update(buffer, 0, n);
+                    writeFully(out, ByteBuffer.wrap(buffer, 0, n));
+                    left -= n;
+                }
+                in.close(); // before the rename over it: a file held open refuses that on some systems
+                writeFully(out, ByteBuffer.allocate(8).putLong(0, crc.getValue()));
+            });
+            return true;
+        }
+    }
+
+    private static void writeFully(FileChannel out, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            out.write(buffer);
         }
     }
 

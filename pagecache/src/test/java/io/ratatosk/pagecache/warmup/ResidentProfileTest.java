@@ -30,6 +30,34 @@ class ResidentProfileTest {
         return new ResidentProfile(8192, (1L << 40) + 1, "(dev=1,ino=2)", pages);
     }
 
+    /**
+     * A cut streamed from the profile on disk is the profile of the ids kept, byte for byte; a profile of another file or
+     * page size, or none, is not cut; a corrupt one is refused, nothing written.
+     */
+    @Test
+    void aStreamedCutIsTheProfileOfTheIdsKept() throws Exception {
+        Path file = dir.resolve("cut.db");
+        long[] pages = {0, 1, 5, 127, 128, 300, 16_383, 16_384, 1L << 40};
+        new ResidentProfile(8192, 1L << 41, "key", pages).writeFor(file);
+        for (long below : new long[] {0, 1, 6, 128, 129, 16_384, 1L << 40, (1L << 40) + 1}) {
+            new ResidentProfile(8192, 1L << 41, "key", pages).writeFor(file);
+            assertTrue(ResidentProfile.cutFor(file, 8192, "key", 77, below));
+            long[] kept = Arrays.stream(pages).filter(p -> p < below).toArray();
+            assertArrayEquals(new ResidentProfile(8192, 77, "key", kept).encode(),
+                Files.readAllBytes(ResidentProfile.pathFor(file)), "cut below " + below);
+        }
+        byte[] before = Files.readAllBytes(ResidentProfile.pathFor(file));
+        assertFalse(ResidentProfile.cutFor(file, 8192, "another", 1, 1));
+        assertFalse(ResidentProfile.cutFor(file, 4096, "key", 1, 1));
+        assertArrayEquals(before, Files.readAllBytes(ResidentProfile.pathFor(file)));
+        assertFalse(ResidentProfile.cutFor(dir.resolve("none.db"), 8192, "key", 1, 1));
+        byte[] corrupt = before.clone();
+        corrupt[corrupt.length - 12] ^= 1;
+        Files.write(ResidentProfile.pathFor(file), corrupt);
+        assertThrows(ProfileException.class, () -> ResidentProfile.cutFor(file, 8192, "key", 1, 1));
+        assertArrayEquals(corrupt, Files.readAllBytes(ResidentProfile.pathFor(file)));
+    }
+
     @Test
     void roundTripsCompactly() throws Exception {
         ResidentProfile profile = sample();
