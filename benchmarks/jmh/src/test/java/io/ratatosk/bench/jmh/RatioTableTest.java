@@ -146,14 +146,42 @@ class RatioTableTest {
         List<RatioTable.LimitRow> limits = table.limitRows();
         assertEquals(1, limits.size(), "only pages=256 at one thread has a raw run beside it: " + limits);
         RatioTable.LimitRow row = limits.get(0);
-        assertEquals("pages=256", row.params());
+        assertEquals("hugePages=auto pages=256", row.params(), "the hit row's parameters");
         assertEquals(0.6, row.oursShare().mean(), 1e-9);
         assertEquals(0.4, row.peerShare().mean(), 1e-9);
-        assertTrue(table.limitMarkdown().contains("| pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"), table.limitMarkdown());
+        assertTrue(table.limitMarkdown().contains("| hugePages=auto pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"),
+            table.limitMarkdown());
 
         String targets = table.targetsMarkdown();
-        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 1 | yes | lowest 0.60 at t=1 |"), targets);
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 1 | yes | lowest 0.60 at hugePages=auto pages=256"
+            + " t=1 |"), targets);
         assertTrue(targets.contains("| read hit, 4,096 pages: ours / raw >= 0.5 | 1 | **no** | not measured"), targets);
+    }
+
+    /**
+     * {@code -p hugePages=auto,off} makes two read hit rows of one page count, both divided by the one raw row of it:
+     * the share table labelled each by its page count alone, two rows "pages=256 | 1" with different shares and
+     * nothing saying which was which, and the target's lowest share did not say which either.
+     */
+    @Test
+    void eachShareOfTheLimitNamesTheHitRowItDivides() throws IOException {
+        Path file = results("huge.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(6, 6), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"hugePages\":\"off\",\"pages\":\"256\"", d(5, 5), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"hugePages\":\"off\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("RawMemoryBenchmark.read", 1, "\"pages\":\"256\"", d(10, 10), 0.0, d(1000, 1000), 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+
+        List<RatioTable.LimitRow> limits = table.limitRows();
+        assertEquals(List.of("hugePages=auto pages=256", "hugePages=off pages=256"),
+            limits.stream().map(RatioTable.LimitRow::params).toList(), "each share is labelled by the hit row it divides");
+        String markdown = table.limitMarkdown();
+        assertTrue(markdown.contains("| hugePages=auto pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"), markdown);
+        assertTrue(markdown.contains("| hugePages=off pages=256 | 1 | 10.000 | **0.50** | 0.40 (muninn) |"), markdown);
+        String targets = table.targetsMarkdown();
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 2 | **no** | lowest 0.50 at hugePages=off"
+            + " pages=256 t=1 |"), targets);
     }
 
     @Test
