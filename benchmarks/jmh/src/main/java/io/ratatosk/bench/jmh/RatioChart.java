@@ -81,7 +81,9 @@ final class RatioChart {
             for (String group : groups) {
                 RatioTable.Row row = find(table, group, t);
                 RatioTable.Estimate ratio = row == null ? RatioTable.Estimate.UNKNOWN : row.ratio();
-                ratios.add(ratio.known() ? ratio.mean() : 0.0);
+                // No ratio at this thread count (its run failed, or was not made): no bar. A 0 drew ours as nothing to
+                // the peer's. NaN, not null: XChart draws no bar of it, where a null fails its range with error bars.
+                ratios.add(ratio.known() ? ratio.mean() : Double.NaN);
                 errors.add(ratio.known() && !Double.isNaN(ratio.error()) ? ratio.error() : 0.0);
             }
             chart.addSeries(t + (t == 1 ? " thread" : " threads"), groups, ratios, errors);

@@ -788,6 +788,45 @@ class RatioTableTest {
         FailedCleanUpTest.assertCleanUpFailureFor(thrown[0], appendOnly.resolve("new"));
     }
 
+    /**
+     * A row measured at one thread count and not at another (its two-thread run failed, or was not made) has no bar at
+     * the other: the chart drew a ratio of 0 there, ours as if nothing to the peer's.
+     */
+    @Test
+    void aRowMissingAtAThreadCountHasNoBarThereNotARatioOfZero() throws IOException {
+        Path file = results("partial.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(20, 20), 1.0, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"muninn\",\"pages\":\"256\"", d(10, 10), 1.0, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"8192\"", d(6, 6), 0.3, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"8192\"", d(4, 4), 0.4, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"8192\"", d(6, 6), 0.6, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"muninn\",\"pages\":\"8192\"", d(3, 3), 0.6, null, 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+        org.knowm.xchart.CategoryChart chart = RatioChart.build(table);
+
+        List<String> groups = List.of("HitPath.read pages=256 vs muninn", "HitPath.read pages=4096 vs muninn",
+            "HitPath.read pages=8192 vs muninn");
+        org.knowm.xchart.CategorySeries one = chart.getSeriesMap().get("1 thread");
+        org.knowm.xchart.CategorySeries two = chart.getSeriesMap().get("2 threads");
+        assertEquals(groups, List.copyOf(one.getXData()));
+        assertEquals(Arrays.asList(1.5, 1.0, 1.5), List.copyOf(one.getYData()));
+        List<? extends Number> twoThreads = List.copyOf(two.getYData());
+        assertEquals(2.0, twoThreads.get(0).doubleValue(), 1e-9);
+        assertTrue(Double.isNaN(twoThreads.get(1).doubleValue()),
+            "pages=4096 has no ratio at two threads (Muninn's run is missing): no bar, not one of 0: " + twoThreads);
+        assertEquals(2.0, twoThreads.get(2).doubleValue(), 1e-9);
+        List<Double> errors = List.copyOf(two.getExtraValues()).stream().map(Number::doubleValue).toList();
+        assertEquals(0.0, errors.get(1), "and no error bar: " + errors);
+        assertEquals(2.0 * Math.sqrt(0.1 * 0.1 + 0.2 * 0.2), errors.get(2), 1e-9, "the 8,192-page bar's error bar is its own");
+        RatioChart.write(dir.resolve("partial.png"), table); // XChart draws it, without that bar
+        assertTrue(Files.size(dir.resolve("partial.png")) > 0);
+    }
+
     /** The chart drew its ratio ticks in the default locale: "1,5" under de_DE, beside a table that says "1.50". */
     @Test
     void theChartFormatsItsTicksTheSameInEveryLocale() throws IOException {
