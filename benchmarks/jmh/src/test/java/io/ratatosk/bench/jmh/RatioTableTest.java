@@ -809,8 +809,8 @@ class RatioTableTest {
         RatioTable table = RatioTable.of(JmhResult.read(file));
         org.knowm.xchart.CategoryChart chart = RatioChart.build(table);
 
-        List<String> groups = List.of("HitPath.read pages=256 vs muninn", "HitPath.read pages=4096 vs muninn",
-            "HitPath.read pages=8192 vs muninn");
+        List<String> groups = List.of("HitPath.read pages=256 vs muninn (wall clock)",
+            "HitPath.read pages=4096 vs muninn (wall clock)", "HitPath.read pages=8192 vs muninn (wall clock)");
         org.knowm.xchart.CategorySeries one = chart.getSeriesMap().get("1 thread");
         org.knowm.xchart.CategorySeries two = chart.getSeriesMap().get("2 threads");
         assertEquals(groups, List.copyOf(one.getXData()));
@@ -825,6 +825,27 @@ class RatioTableTest {
         assertEquals(2.0 * Math.sqrt(0.1 * 0.1 + 0.2 * 0.2), errors.get(2), 1e-9, "the 8,192-page bar's error bar is its own");
         RatioChart.write(dir.resolve("partial.png"), table); // XChart draws it, without that bar
         assertTrue(Files.size(dir.resolve("partial.png")) > 0);
+    }
+
+    /**
+     * The chart's title said every bar but the NVM tiers' was throughput per CPU second, while a row without the cpuNanos
+     * counter (the key-value cache's, a fault path run without it) is charted on wall-clock throughput: each such bar
+     * now says so.
+     */
+    @Test
+    void aBarWhoseRatioIsWallClockSaysSo() throws IOException {
+        Path file = results("kv.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(8, 8), 0.8, d(500, 500), 0.0, 0.0),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"ratatosk\"", d(30, 30), 1.0, null, null, 0.0),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"caffeine\"", d(20, 20), 1.0, null, null, 0.0));
+        org.knowm.xchart.CategoryChart chart = RatioChart.build(RatioTable.of(JmhResult.read(file)));
+
+        assertEquals(List.of("HitPath.read vs muninn", "KeyValueCache.get vs caffeine (wall clock)"),
+            List.copyOf(chart.getSeriesMap().get("1 thread").getXData()));
+        assertEquals(0.75, chart.getSeriesMap().get("1 thread").getYData().iterator().next().doubleValue(), 1e-9,
+            "the hit path's bar is per CPU");
+        assertTrue(chart.getTitle().contains("wall clock where marked"), chart.getTitle());
     }
 
     /** The chart drew its ratio ticks in the default locale: "1,5" under de_DE, beside a table that says "1.50". */
