@@ -77,9 +77,12 @@ import picocli.CommandLine.Unmatched;
         "  ./bench jmh --out bench-out/full.json && ./bench jmh-report bench-out/full.json",
         "JMH's own help: ./bench jmh -- -h. Docs: docs/benchmarks.md"})
 public final class JmhCommand implements Callable<Integer> {
-    /** Every value a benchmark's {@code side} parameter takes (each benchmark takes some of them). */
+    /**
+     * Every value a benchmark's {@code side} parameter takes (each benchmark takes some of them); agrona's, the primitive
+     * maps' reference, was missing, so {@code -p side=agrona} was refused as an unknown side.
+     */
     private static final List<String> SIDES = List.of(CacheSide.RATATOSK, CacheSide.MUNINN, CacheSide.RAW,
-        KeyValueCacheBenchmark.CAFFEINE);
+        KeyValueCacheBenchmark.CAFFEINE, PrimitiveMapBenchmark.AGRONA);
     /**
      * The suite: every benchmark class in this package but {@link PrimitiveMapBenchmark}, which compares data
      * structures rather than caches, and {@link CursorPerReadBenchmark}, a usage the hit path's targets are not

@@ -18,8 +18,8 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * The report's chart: one bar per row that has a reference, its ratio ours / reference (per CPU where
- * measured, else wall clock; see {@link RatioTable}) with the error as an error bar, one colour per thread count, and a line
- * at 1.0 (parity).
+ * measured, else wall clock, said in the bar's label; see {@link RatioTable}) with the error as an error bar, one colour
+ * per thread count, and a line at 1.0 (parity).
  */
 final class RatioChart {
     private RatioChart() {
@@ -64,9 +64,10 @@ final class RatioChart {
             }
         }
         threads.sort(null);
+        List<String> labels = groups.stream().map(g -> label(table, g)).toList();
         int width = Math.max(900, Math.min(6000, 240 + groups.size() * (threads.size() * 30 + 50)));
         CategoryChart chart = new CategoryChartBuilder().width(width).height(900)
-            .title("Throughput per CPU second (NVM tiers: wall clock), ours / reference (same run); bars: 99.9% error")
+            .title("Throughput per CPU second (wall clock where marked), ours / reference (same run); bars: 99.9% error")
             .xAxisTitle("benchmark, parameters, reference").yAxisTitle("ratio").build();
         CategoryStyler styler = chart.getStyler();
         styler.setLocale(Locale.ROOT); // ticks "1.5", as the ratio table; not "1,5" under de_DE
@@ -81,10 +82,12 @@ final class RatioChart {
             for (String group : groups) {
                 RatioTable.Row row = find(table, group, t);
                 RatioTable.Estimate ratio = row == null ? RatioTable.Estimate.UNKNOWN : row.ratio();
-                ratios.add(ratio.known() ? ratio.mean() : 0.0);
+                // No ratio at this thread count (its run failed, or was not made): no bar. A 0 drew ours as nothing to
+                // the peer's. NaN, not null: XChart draws no bar of it, where a null fails its range with error bars.
+                ratios.add(ratio.known() ? ratio.mean() : Double.NaN);
                 errors.add(ratio.known() && !Double.isNaN(ratio.error()) ? ratio.error() : 0.0);
             }
-            chart.addSeries(t + (t == 1 ? " thread" : " threads"), groups, ratios, errors);
+            chart.addSeries(t + (t == 1 ? " thread" : " threads"), labels, ratios, errors);
         }
         styler.setAnnotationLineColor(Color.DARK_GRAY);
         styler.setAnnotationLineStroke(
@@ -95,6 +98,16 @@ final class RatioChart {
 
     private static String group(RatioTable.Row r) {
         return r.benchmark().replace("Benchmark.", ".") + (r.params().isEmpty() ? "" : " " + r.params()) + " vs " + r.reference();
+    }
+
+    /**
+     * A group's label on the axis: the group, and "(wall clock)" where a bar of it is not per CPU (the NVM tiers, a
+     * benchmark without the cpuNanos counter such as the key-value cache's), which the title claimed of all but the NVM
+     * tiers' bars.
+     */
+    private static String label(RatioTable table, String group) {
+        boolean wall = table.rows().stream().anyMatch(r -> r.hasPeer() && group(r).equals(group) && !r.cpuRatio().known());
+        return wall ? group + " (wall clock)" : group;
     }
 
     private static RatioTable.Row find(RatioTable table, String group, int threads) {

@@ -327,6 +327,10 @@ final class RatioTable {
     /**
      * A read hit row against the raw memory limit at the same page count and thread count: each side's
      * throughput over the raw loop's, per CPU where both were measured, else wall-clock.
+     *
+     * @param params the hit row's parameters ("hugePages=auto pages=256"), not its page count alone: with
+     *               {@code -p hugePages=auto,off} two hit rows share one raw row, and the page count alone labelled
+     *               both the same
      */
     record LimitRow(String params, int threads, Estimate raw, Estimate oursShare, Estimate peerShare, String reference) {
     }
@@ -346,7 +350,7 @@ final class RatioTable {
             Estimate limit = perCpu ? raw.oursPerCpu() : raw.ours();
             Estimate ours = perCpu ? hit.oursPerCpu() : hit.ours();
             Estimate peer = hit.hasPeer() ? (perCpu ? hit.peerPerCpu() : hit.peer()) : Estimate.UNKNOWN;
-            out.add(new LimitRow(pagesOf(hit.params()), hit.threads(), limit, ours.over(limit),
+            out.add(new LimitRow(hit.params(), hit.threads(), limit, ours.over(limit),
                 peer.known() ? peer.over(limit) : Estimate.UNKNOWN, hit.reference()));
         }
         return out;
@@ -453,7 +457,7 @@ final class RatioTable {
     }
 
     private Target limitTarget(String description, String params, double min) {
-        List<LimitRow> matching = limitRows().stream().filter(r -> r.params().equals(params)).toList();
+        List<LimitRow> matching = limitRows().stream().filter(r -> pagesOf(r.params()).equals(params)).toList();
         List<Row> hitRows = rows.stream().filter(r -> r.benchmark().equals(HIT_READ) && r.ourCache()
             && pagesOf(r.params()).equals(params)).toList();
         if (matching.isEmpty()) {
@@ -461,7 +465,8 @@ final class RatioTable {
         }
         LimitRow worst = matching.stream().min(Comparator.comparingDouble(r -> r.oursShare().mean())).orElseThrow();
         boolean met = matching.stream().allMatch(r -> r.oursShare().mean() >= min);
-        return new Target(description, hitRows, met, format("lowest %s at t=%d", ratio(worst.oursShare()), worst.threads()));
+        return new Target(description, hitRows, met, format("lowest %s at %s t=%d", ratio(worst.oursShare()), worst.params(),
+            worst.threads()));
     }
 
     private Target ratioTarget(String description, String benchmark, double min) {

@@ -274,7 +274,7 @@ class JmhCommandTest {
         // a side no benchmark has failed every row's setup in its fork, with a stack trace each
         assertEquals(2, jmh(err, "-p", "side=ratatosk,Muninn", "--out", dir.resolve("r.json").toString(), "HitPath"));
         assertTrue(err.toString().contains("-p side=ratatosk,Muninn: unknown side 'Muninn'; the sides: ratatosk, muninn,"
-            + " raw, caffeine"), err.toString());
+            + " raw, caffeine, agrona"), err.toString());
         err = new StringWriter();
         // a distribution or hugePages value no benchmark takes did the same: a stack trace per row, exit 1 (a pattern
         // matching no benchmark, as below: what is refused is the value, before anything runs)
@@ -292,6 +292,24 @@ class JmhCommandTest {
         assertEquals(2, jmh(err, "-ptier=", "--out", dir.resolve("r.json").toString(), "NoSuchBenchmarkXyz"));
         assertTrue(err.toString().contains("-p tier=: names no tier"), err.toString());
         assertFalse(Files.exists(dir.resolve("r.json")));
+    }
+
+    /**
+     * The check of -p side= knew the page caches' sides and Caffeine, not agrona's, the primitive maps' reference: {@code
+     * ./bench jmh PrimitiveMap -p side=agrona} (agrona's maps alone, or {@code side=ratatosk,agrona}) was refused as
+     * "unknown side 'agrona'", exit 2, a value the benchmark takes.
+     */
+    @Test
+    void agronasSideOfThePrimitiveMapsIsASide(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // as JmhSmokeTest: a ./bench jmh beside the build must not fail it
+        StringWriter err = new StringWriter();
+        Path out = dir.resolve("r.json");
+        assertEquals(0, jmh(err, "\\.PrimitiveMapBenchmark\\.shadowIndex$", "-p", "side=agrona", "-f", "0", "-wi", "0", "-i",
+            "1", "-r", "10ms", "--threads", "1", "--rounds", "1", "--out", out.toString()), err.toString());
+        assertFalse(err.toString().contains("unknown side"), err.toString());
+        List<JmhResult> results = JmhResult.read(out);
+        assertEquals(1, results.size());
+        assertEquals("agrona", results.get(0).params().get("side"));
     }
 
     /**

@@ -146,14 +146,42 @@ class RatioTableTest {
         List<RatioTable.LimitRow> limits = table.limitRows();
         assertEquals(1, limits.size(), "only pages=256 at one thread has a raw run beside it: " + limits);
         RatioTable.LimitRow row = limits.get(0);
-        assertEquals("pages=256", row.params());
+        assertEquals("hugePages=auto pages=256", row.params(), "the hit row's parameters");
         assertEquals(0.6, row.oursShare().mean(), 1e-9);
         assertEquals(0.4, row.peerShare().mean(), 1e-9);
-        assertTrue(table.limitMarkdown().contains("| pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"), table.limitMarkdown());
+        assertTrue(table.limitMarkdown().contains("| hugePages=auto pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"),
+            table.limitMarkdown());
 
         String targets = table.targetsMarkdown();
-        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 1 | yes | lowest 0.60 at t=1 |"), targets);
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 1 | yes | lowest 0.60 at hugePages=auto pages=256"
+            + " t=1 |"), targets);
         assertTrue(targets.contains("| read hit, 4,096 pages: ours / raw >= 0.5 | 1 | **no** | not measured"), targets);
+    }
+
+    /**
+     * {@code -p hugePages=auto,off} makes two read hit rows of one page count, both divided by the one raw row of it:
+     * the share table labelled each by its page count alone, two rows "pages=256 | 1" with different shares and
+     * nothing saying which was which, and the target's lowest share did not say which either.
+     */
+    @Test
+    void eachShareOfTheLimitNamesTheHitRowItDivides() throws IOException {
+        Path file = results("huge.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(6, 6), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"hugePages\":\"auto\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"hugePages\":\"off\",\"pages\":\"256\"", d(5, 5), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"hugePages\":\"off\",\"pages\":\"256\"", d(4, 4), 0.0, d(1000, 1000), 0.0, 0.0),
+            entry("RawMemoryBenchmark.read", 1, "\"pages\":\"256\"", d(10, 10), 0.0, d(1000, 1000), 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+
+        List<RatioTable.LimitRow> limits = table.limitRows();
+        assertEquals(List.of("hugePages=auto pages=256", "hugePages=off pages=256"),
+            limits.stream().map(RatioTable.LimitRow::params).toList(), "each share is labelled by the hit row it divides");
+        String markdown = table.limitMarkdown();
+        assertTrue(markdown.contains("| hugePages=auto pages=256 | 1 | 10.000 | **0.60** | 0.40 (muninn) |"), markdown);
+        assertTrue(markdown.contains("| hugePages=off pages=256 | 1 | 10.000 | **0.50** | 0.40 (muninn) |"), markdown);
+        String targets = table.targetsMarkdown();
+        assertTrue(targets.contains("| read hit, 256 pages: ours / raw >= 0.6 | 2 | **no** | lowest 0.50 at hugePages=off"
+            + " pages=256 t=1 |"), targets);
     }
 
     @Test
@@ -758,6 +786,66 @@ class RatioTableTest {
         assertEquals(1, exit);
         assertTrue(thrown[0].getMessage().contains("before"), thrown[0].getMessage());
         FailedCleanUpTest.assertCleanUpFailureFor(thrown[0], appendOnly.resolve("new"));
+    }
+
+    /**
+     * A row measured at one thread count and not at another (its two-thread run failed, or was not made) has no bar at
+     * the other: the chart drew a ratio of 0 there, ours as if nothing to the peer's.
+     */
+    @Test
+    void aRowMissingAtAThreadCountHasNoBarThereNotARatioOfZero() throws IOException {
+        Path file = results("partial.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(12, 12), 0.6, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"256\"", d(8, 8), 0.8, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"256\"", d(20, 20), 1.0, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"muninn\",\"pages\":\"256\"", d(10, 10), 1.0, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"4096\"", d(9, 9), 0.9, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\",\"pages\":\"8192\"", d(6, 6), 0.3, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\",\"pages\":\"8192\"", d(4, 4), 0.4, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"ratatosk\",\"pages\":\"8192\"", d(6, 6), 0.6, null, 0.0, 0.0),
+            entry("HitPathBenchmark.read", 2, "\"side\":\"muninn\",\"pages\":\"8192\"", d(3, 3), 0.6, null, 0.0, 0.0));
+        RatioTable table = RatioTable.of(JmhResult.read(file));
+        org.knowm.xchart.CategoryChart chart = RatioChart.build(table);
+
+        List<String> groups = List.of("HitPath.read pages=256 vs muninn (wall clock)",
+            "HitPath.read pages=4096 vs muninn (wall clock)", "HitPath.read pages=8192 vs muninn (wall clock)");
+        org.knowm.xchart.CategorySeries one = chart.getSeriesMap().get("1 thread");
+        org.knowm.xchart.CategorySeries two = chart.getSeriesMap().get("2 threads");
+        assertEquals(groups, List.copyOf(one.getXData()));
+        assertEquals(Arrays.asList(1.5, 1.0, 1.5), List.copyOf(one.getYData()));
+        List<? extends Number> twoThreads = List.copyOf(two.getYData());
+        assertEquals(2.0, twoThreads.get(0).doubleValue(), 1e-9);
+        assertTrue(Double.isNaN(twoThreads.get(1).doubleValue()),
+            "pages=4096 has no ratio at two threads (Muninn's run is missing): no bar, not one of 0: " + twoThreads);
+        assertEquals(2.0, twoThreads.get(2).doubleValue(), 1e-9);
+        List<Double> errors = List.copyOf(two.getExtraValues()).stream().map(Number::doubleValue).toList();
+        assertEquals(0.0, errors.get(1), "and no error bar: " + errors);
+        assertEquals(2.0 * Math.sqrt(0.1 * 0.1 + 0.2 * 0.2), errors.get(2), 1e-9, "the 8,192-page bar's error bar is its own");
+        RatioChart.write(dir.resolve("partial.png"), table); // XChart draws it, without that bar
+        assertTrue(Files.size(dir.resolve("partial.png")) > 0);
+    }
+
+    /**
+     * The chart's title said every bar but the NVM tiers' was throughput per CPU second, while a row without the cpuNanos
+     * counter (the key-value cache's, a fault path run without it) is charted on wall-clock throughput: each such bar
+     * now says so.
+     */
+    @Test
+    void aBarWhoseRatioIsWallClockSaysSo() throws IOException {
+        Path file = results("kv.json",
+            entry("HitPathBenchmark.read", 1, "\"side\":\"ratatosk\"", d(12, 12), 0.6, d(1000, 1000), 0.0, 0.0),
+            entry("HitPathBenchmark.read", 1, "\"side\":\"muninn\"", d(8, 8), 0.8, d(500, 500), 0.0, 0.0),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"ratatosk\"", d(30, 30), 1.0, null, null, 0.0),
+            entry("KeyValueCacheBenchmark.get", 1, "\"side\":\"caffeine\"", d(20, 20), 1.0, null, null, 0.0));
+        org.knowm.xchart.CategoryChart chart = RatioChart.build(RatioTable.of(JmhResult.read(file)));
+
+        assertEquals(List.of("HitPath.read vs muninn", "KeyValueCache.get vs caffeine (wall clock)"),
+            List.copyOf(chart.getSeriesMap().get("1 thread").getXData()));
+        assertEquals(0.75, chart.getSeriesMap().get("1 thread").getYData().iterator().next().doubleValue(), 1e-9,
+            "the hit path's bar is per CPU");
+        assertTrue(chart.getTitle().contains("wall clock where marked"), chart.getTitle());
     }
 
     /** The chart drew its ratio ticks in the default locale: "1,5" under de_DE, beside a table that says "1.50". */
