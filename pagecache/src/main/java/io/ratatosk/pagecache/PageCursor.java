@@ -445,7 +445,8 @@ public final class PageCursor implements AutoCloseable {
             int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                if (!frames.tryWriteLock(f)) {
+                long before = frames.tryWriteLockFrom(f);
+                if (before == FrameTable.WRITE_LOCK_FAILED) {
                     if (attempt == 0) {
                         file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
                     }
@@ -454,7 +455,10 @@ public final class PageCursor implements AutoCloseable {
                     continue;
                 }
                 if (frames.binding(f) != key) {
-                    frames.unlockWrite(f);
+                    // Evicted since the entry was read, and the frame reused: for another file's page, perhaps, which the
+                    // lock marked modified. Released with unlockWrite, it stayed so, and a page only ever read was written
+                    // back (a partial last page padded to a whole one).
+                    frames.unlockWriteUnused(f, before);
                     continue;
                 }
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
