@@ -124,11 +124,35 @@ public final class FrameTable implements AutoCloseable {
 
     /** Shared write lock: fails while the frame is exclusively locked. Pins the frame; marks it modified. */
     public boolean tryWriteLock(int frame) {
+        return tryWriteLockFrom(frame) != WRITE_LOCK_FAILED;
+    }
+
+    /** Returned by {@link #tryWriteLockFrom} when the lock was not taken: no lock word it replaces has EXCLUSIVE set. */
+    public static final long WRITE_LOCK_FAILED = -1L;
+
+    /**
+     * {@link #tryWriteLock}, returning the lock word the lock replaced (for {@link #unlockWriteUnused}), or
+     * {@link #WRITE_LOCK_FAILED}.
+     */
+    public long tryWriteLockFrom(int frame) {
         long w = lockWord(frame);
-        if ((w & EXCLUSIVE) != 0 || (w & WRITERS_MASK) == WRITERS_MASK) {
-            return false;
+        if ((w & EXCLUSIVE) != 0 || (w & WRITERS_MASK) == WRITERS_MASK || !casLockWord(frame, w, (w + WRITER_ONE) | MODIFIED)) {
+            return WRITE_LOCK_FAILED;
         }
-        return casLockWord(frame, w, (w + WRITER_ONE) | MODIFIED);
+        return w;
+    }
+
+    /**
+     * Releases a write lock that {@link #tryWriteLockFrom} took over the word {@code before} and under which nothing
+     * was written (the frame turned out to hold another page than the one the lock was for): the word goes back to
+     * {@code before} if nothing else changed it meanwhile, so the lock leaves the page neither marked modified nor with
+     * a new sequence; else as {@link #unlockWrite}. Nothing else can bring the word back to what the lock made it (every
+     * other writer's release and every exclusive hold moves the sequence), so an unchanged word means nobody wrote.
+     */
+    public void unlockWriteUnused(int frame, long before) {
+        if (!casLockWord(frame, (before + WRITER_ONE) | MODIFIED, before)) {
+            unlockWrite(frame);
+        }
     }
 
     public void unlockWrite(int frame) {

@@ -108,6 +108,28 @@ class FrameTableTest {
     // ---- optimistic reads -------------------------------------------------------------------------
 
     @Test
+    void aWriteLockGivenBackUnusedLeavesTheWordAsItWasUnlessSomethingElseChangedIt() {
+        long clean = table.lockWord(F);
+        long before = table.tryWriteLockFrom(F);
+        assertEquals(clean, before, "the word the lock replaced");
+        assertTrue(table.isModified(F));
+        table.unlockWriteUnused(F, before);
+        assertEquals(clean, table.lockWord(F), "not modified, the same sequence: a reader's stamp still validates");
+
+        before = table.tryWriteLockFrom(F);
+        assertTrue(table.tryWriteLock(F), "another writer, who may write");
+        table.unlockWrite(F);
+        table.unlockWriteUnused(F, before);
+        assertTrue(table.isModified(F), "another writer held the page meanwhile: it stays modified");
+        assertEquals(0, writers(table.lockWord(F)));
+        assertNotEquals(sequence(clean), sequence(table.lockWord(F)));
+
+        assertTrue(table.tryExclusiveLock(F));
+        assertEquals(FrameTable.WRITE_LOCK_FAILED, table.tryWriteLockFrom(F), "exclusively locked");
+        table.unlockExclusive(F);
+    }
+
+    @Test
     void aStampIsReadableUnlessTheFrameIsExclusivelyLocked() {
         assertTrue(FrameTable.isReadable(table.optimisticStamp(F)));
         assertTrue(table.tryWriteLock(F));

@@ -29,6 +29,11 @@ final class CursorLinks {
     int[] closedFrames;
     long[] closedStamps;
     int closedCount;
+    /**
+     * On a cursor with no parent: some link below its direct ones may keep pins (a link's own link left them with it),
+     * which its {@code next()} must forget with its own (see {@code PageCursor.leavingPageWithLinks}).
+     */
+    boolean pinsBelow;
 
     /** What {@code PageCursor.linkWork} counts: open links, pins left, and 1 for a linked cursor. */
     int work() {

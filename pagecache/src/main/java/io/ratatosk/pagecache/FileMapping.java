@@ -193,8 +193,8 @@ final class FileMapping implements FrameOwner {
 
     void checkPageId(long pageId) {
         if (pageId < 0 || pageId > maxPageId) {
-            throw new IllegalArgumentException("page id must be in [0, " + maxPageId + "] (a page's byte offset must fit"
-                + " a signed 64-bit integer and its id 48 bits): pageId=" + pageId + " in " + path);
+            throw new IllegalArgumentException("page id must be in [0, " + maxPageId + "] (a page must end within a"
+                + " signed 64-bit byte offset, and its id fit 48 bits): pageId=" + pageId + " in " + path);
         }
     }
 

@@ -445,7 +445,8 @@ public final class PageCursor implements AutoCloseable {
             int entry = table.get(pageId);
             if (entry > 0) {
                 int f = entry - 1;
-                if (!frames.tryWriteLock(f)) {
+                long before = frames.tryWriteLockFrom(f);
+                if (before == FrameTable.WRITE_LOCK_FAILED) {
                     if (attempt == 0) {
                         file.refuseWaitInsideSwapperCall(pageId); // the eviction may be this thread's own
                     }
@@ -454,7 +455,10 @@ public final class PageCursor implements AutoCloseable {
                     continue;
                 }
                 if (frames.binding(f) != key) {
-                    frames.unlockWrite(f);
+                    // Evicted since the entry was read, and the frame reused: for another file's page, perhaps, which the
+                    // lock marked modified. Released with unlockWrite, it stayed so, and a page only ever read was written
+                    // back (a partial last page padded to a whole one).
+                    frames.unlockWriteUnused(f, before);
                     continue;
                 }
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
@@ -617,6 +621,9 @@ public final class PageCursor implements AutoCloseable {
                 changed |= !frames.validate(l.closedFrames[i], l.closedStamps[i]);
             }
             l.closedCount = 0;
+            if (l.parent == null) {
+                l.pinsBelow = false; // the walk below forgets them all
+            }
             updateLinkWork();
             for (int i = 0; i < l.openCount; i++) {
                 changed |= l.open[i].changedInTree();
@@ -662,14 +669,42 @@ public final class PageCursor implements AutoCloseable {
             for (int i = 0; i < l.closedCount; i++) {
                 p.recordPin(l.closedFrames[i], l.closedStamps[i]);
             }
+        } else if (p == null && l.pinsBelow) {
+            // The read is over for the whole tree: also the pins a link's own links left with it, which its shouldRetry()
+            // validates through that link. Kept, they made the next read's shouldRetry() return true for a page only the
+            // ended read had seen, changed since. Walked only where there are some: a cursor that keeps many links open
+            // and moves on after each (a scan leaving its links to its close) does not pay for its links on every move.
+            l.pinsBelow = false;
+            forgetPinsBelow(l);
         }
         l.closedCount = 0;
         updateLinkWork();
     }
 
+    /** Forgets the pins left with the open links below {@code l}'s cursor, at every depth. */
+    private static void forgetPinsBelow(CursorLinks l) {
+        for (int i = 0; i < l.openCount; i++) {
+            PageCursor link = l.open[i];
+            CursorLinks below = link.links; // not null: a linked cursor has its parent there
+            if (below.closedCount != 0) {
+                below.closedCount = 0;
+                link.updateLinkWork();
+            }
+            forgetPinsBelow(below);
+        }
+    }
+
     /** A pin of a linked cursor that moved on or closed, for this cursor's next {@code shouldRetry()} to validate. */
     private void recordPin(int pinFrame, long pinStamp) {
-        links().recordPin(pinFrame, pinStamp);
+        CursorLinks l = links();
+        l.recordPin(pinFrame, pinStamp);
+        if (l.parent != null) {
+            CursorLinks root = l;
+            while (root.parent != null) {
+                root = root.parent.links; // not null: the parent has this cursor among its links
+            }
+            root.pinsBelow = true; // for the root's next() to forget
+        }
         updateLinkWork();
     }
 

@@ -161,6 +161,35 @@ class LinkedCursorTest {
         }
     }
 
+    /**
+     * A cursor's next() ends its read: the pins its links left are forgotten, as next(pageId)'s Javadoc says, also those
+     * a link's own link left with it (a record read through a chain of links), not only those its direct links left.
+     */
+    @Test
+    void theParentsNextForgetsThePinsLeftAnywhereBelowIt() throws Exception {
+        writePage(2, 2);
+        writePage(3, 3);
+        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+            assertTrue(c.next());
+            PageCursor linked = c.openLinkedCursor(1);
+            assertTrue(linked.next());
+            PageCursor below = linked.openLinkedCursor(2);
+            assertTrue(below.next());
+            below.getLong(0);
+            assertTrue(below.next(), "on to page 3: page 2's pin is left with the link above it");
+            assertEquals(1, linked.linkPinsKept());
+
+            assertTrue(c.next(), "a new read, on page 1: the last one's pins are forgotten");
+            assertEquals(0, linked.linkPinsKept(), "page 2's pin belonged to the read next() ended");
+            writePage(2, 20); // the page only that read saw
+            assertFalse(c.shouldRetry(), "nothing the new read read changed");
+
+            below.getLong(0); // a read of this round through the open link below: still validated
+            writePage(3, 30);
+            assertTrue(c.shouldRetry(), "the open link below is on page 3, which changed");
+        }
+    }
+
     @Test
     void theParentsBoundsFlagAndCursorExceptionCoverItsLinkedCursors() throws Exception {
         try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK); PageCursor linked = c.openLinkedCursor(1)) {
