@@ -123,8 +123,10 @@ public final class PagedFile implements AutoCloseable {
      * (dirty or not, they are never written: not by this call, a flush or an eviction), leave the swap tier
      * in front of the file if one is configured, and leave the file. Afterwards {@link #getLastPageId()} is
      * at most {@code pageCount - 1} and a read cursor's {@code next(id)} for such a page returns false; a
-     * write cursor may grow the file again. A cut below the last page leaves the file exactly {@code pageCount}
-     * pages long, also where pages before the cut were never written (they read as zeros). A read cursor that
+     * write cursor may grow the file again. A cut below the last page leaves the file on disk {@code pageCount}
+     * pages long, also where pages before the cut were never written (they read as zeros); where the new last page
+     * is in the cache, dirty, and lay past the file's end on disk, the file reaches it at the next flush, eviction
+     * or close, which writes that page (until then the file on disk may be shorter). A read cursor that
      * was reading a page cut off finds out at its {@code shouldRetry()} (true, then a cursor exception from
      * {@code checkAndClearCursorException()}).
      * A {@code pageCount} at or past the end changes nothing. Faults, flushes and read-aheads of this file
