@@ -116,6 +116,9 @@ class ClockProHitRacingTheHotHandTest {
                         }
                         pause(looks);
                     }
+                    if (!r.done) {
+                        break; // the hitter failed: its failure, asserted below, is the test's, not a hit it never made
+                    }
                     long word = frames.policyWord(page);
                     boolean lost = onlyClearBit ? r.newHit && (word & REFERENCED) == 0 : (word & (HOT | REFERENCED)) == 0;
                     if (lost) {
