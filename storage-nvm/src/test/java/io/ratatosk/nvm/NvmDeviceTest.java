@@ -178,6 +178,7 @@ class NvmDeviceTest {
             long a = pages.allocate();
             long b = pages.allocate();
             ExecutorService pool = Executors.newFixedThreadPool(2);
+            Throwable failed = null;
             try {
                 long start = System.nanoTime();
                 Future<?> fa = pool.submit(() -> writeRepeatedly(device, 0, a, 5));
@@ -186,8 +187,11 @@ class NvmDeviceTest {
                 fb.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 long wall = System.nanoTime() - start;
                 assertTrue(wall >= 20_000_000, "wall " + wall);
+            } catch (Throwable t) {
+                failed = t;
+                throw t;
             } finally {
-                NvmSwapStoreTest.stop(pool);
+                NvmSwapStoreTest.stop(pool, failed);
             }
         }
     }

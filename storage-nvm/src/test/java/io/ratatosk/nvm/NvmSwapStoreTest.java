@@ -81,11 +81,18 @@ class NvmSwapStoreTest {
     /**
      * Waits for the workers even when the test failed: they write into off-heap pages and the
      * device, which the test frees afterwards; freeing under a running worker corrupts the heap.
+     * Workers still running at Waits' bound fail the test, unless it failed already ({@code failed}, from the
+     * caller's catch): then they are that failure's suppressed, not the failure reported in its place.
      */
-    static void stop(ExecutorService pool) throws InterruptedException {
+    static void stop(ExecutorService pool, Throwable failed) throws InterruptedException {
         pool.shutdownNow();
-        if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("workers did not stop");
+        if (!pool.awaitTermination(Waits.BOUND_SECONDS, TimeUnit.SECONDS)) {
+            AssertionError running = new AssertionError("workers did not stop within " + Waits.BOUND_SECONDS
+                + " s (ratatosk.test.wait_s)");
+            if (failed == null) {
+                throw running;
+            }
+            failed.addSuppressed(running);
         }
     }
 
@@ -130,6 +137,7 @@ class NvmSwapStoreTest {
         PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
         List<FrameSimulation> sims = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        Throwable failed = null;
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -151,8 +159,11 @@ class NvmSwapStoreTest {
             for (Future<?> f : done) {
                 f.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
+        } catch (Throwable t) {
+            failed = t;
+            throw t;
         } finally {
-            stop(pool);
+            stop(pool, failed);
         }
         store.checkInvariants();
         assertEquals(1, files.file(FILE_A).maxInFlight.get(), "never two writes of one page in flight");
@@ -354,6 +365,7 @@ class NvmSwapStoreTest {
             PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             long last = 0;
+            Throwable failed = null;
             try {
                 long frame = pages.allocate();
                 long other = pages.allocate();
@@ -376,13 +388,16 @@ class NvmSwapStoreTest {
                         swapper.write(0, frame);
                         return null;
                     });
-                    churn.get(1, TimeUnit.MINUTES);
-                    flush.get(1, TimeUnit.MINUTES);
+                    churn.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
+                    flush.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                     last = v2;
                     assertFileHolds(FILE_A, 0, last);
                 }
+            } catch (Throwable t) {
+                failed = t;
+                throw t;
             } finally {
-                stop(pool);
+                stop(pool, failed);
             }
             assertEquals(1, files.file(FILE_A).maxInFlight.get());
             swapper.close();
