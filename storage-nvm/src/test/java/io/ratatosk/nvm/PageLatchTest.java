@@ -48,14 +48,14 @@ class PageLatchTest {
                         latch.unlock();
                     }
                 }
-            });
+            }, "holder-" + t);
+            worker.setDaemon(true); // one left waiting for a wake-up must not keep the JVM alive
             workers.add(worker);
             worker.start();
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join(TimeUnit.MINUTES.toMillis(2));
-            assertFalse(worker.isAlive(), "a thread still waits for the latch: a lost wake-up");
+            Waits.join(worker, worker.getName() + "'s rounds (a lost wake-up?)");
         }
         assertFalse(overlap.get(), "two threads held the latch at once");
         assertEquals((long) threads * rounds, counter[0]);
