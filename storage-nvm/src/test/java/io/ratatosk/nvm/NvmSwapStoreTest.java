@@ -690,17 +690,12 @@ class NvmSwapStoreTest {
 
     /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
     private static void awaitEndedOrParked(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (thread.isAlive()) {
+        Waits.until(() -> {
             Thread.State state = thread.getState();
-            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+            return state == Thread.State.TERMINATED || (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
                 && java.util.Arrays.stream(thread.getStackTrace())
-                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()))) {
-                return;
-            }
-            assertTrue(System.nanoTime() - deadline < 0, thread + " neither ended nor waited: " + thread.getState());
-            Thread.sleep(1);
-        }
+                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()));
+        }, thread + " ended or waited on a page latch", thread);
     }
 
     @Test
@@ -1238,10 +1233,7 @@ class NvmSwapStoreTest {
     }
 
     private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (thread.getState() != Thread.State.BLOCKED && thread.getState() != Thread.State.TERMINATED) {
-            assertTrue(System.nanoTime() < deadline, thread + " neither waited nor ended: " + thread.getState());
-            Thread.sleep(1);
-        }
+        Waits.until(() -> thread.getState() == Thread.State.BLOCKED || thread.getState() == Thread.State.TERMINATED,
+            thread + " waited (BLOCKED) or ended", thread);
     }
 }
