@@ -231,10 +231,13 @@ class DeferringLockTest {
             thread.start();
             threads.add(thread);
         }
-        for (Thread thread : threads) {
-            Waits.join(thread, thread.getName() + " told its events"); // a lost wake-up in the lock: fail, not hang
+        try {
+            for (Thread thread : threads) {
+                Waits.join(thread, thread.getName() + " told its events"); // a lost wake-up in the lock: fail, not hang
+            }
+        } finally {
+            done.set(true); // also when a teller hangs: else the chooser took and let go the lock for the fork's rest
         }
-        done.set(true);
         Waits.join(chooser, "the victim chooser stopped");
         if (failure.get() != null) {
             throw new AssertionError("a teller or the victim chooser failed", failure.get());

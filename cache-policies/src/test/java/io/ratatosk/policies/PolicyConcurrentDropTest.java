@@ -1,22 +1,22 @@
 package io.ratatosk.policies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.Waits;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Every policy, on its own frame table, under eight threads doing what the page cache's threads do at once: faults
@@ -43,7 +43,9 @@ class PolicyConcurrentDropTest {
     }
 
     private static void run(String policyName, int frameCount) throws Exception {
-        try (FrameTable frames = new FrameTable(frameCount)) {
+        FrameTable frames = new FrameTable(frameCount);
+        boolean threadsRunning = false;
+        try {
             EvictionPolicy policy = PolicyRegistry.create(policyName, frames, PolicyRegistry.parse(Map.of()));
             ConcurrentLinkedQueue<Integer> free = new ConcurrentLinkedQueue<>();
             for (int frame = 0; frame < frameCount; frame++) {
@@ -88,16 +90,25 @@ class PolicyConcurrentDropTest {
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
                     }
-                });
+                }, "worker-" + t);
                 threads[t].setDaemon(true); // a thread left spinning fails the test below, and must not keep the JVM alive
                 threads[t].start();
             }
             start.countDown();
-            for (Thread thread : threads) {
-                thread.join(TimeUnit.SECONDS.toMillis(60));
-                assertFalse(thread.isAlive(), policyName + " on " + frameCount + " frames: a thread is still running");
-            }
             String what = policyName + " on " + frameCount + " frames";
+            try {
+                for (Thread thread : threads) {
+                    Waits.join(thread, what + ": " + thread.getName() + "'s operations");
+                }
+            } catch (AssertionFailedError hung) {
+                threadsRunning = true; // its frame table is not freed under it
+                Throwable failed = failure.getAndSet(hung); // the others stop at their next operation
+                if (failed != null) { // the likelier cause: a thread that failed first, say, left a frame locked
+                    failed.addSuppressed(hung);
+                    throw new AssertionError(what + ": " + failed, failed);
+                }
+                throw hung;
+            }
             assertNull(failure.get(), () -> what + ": " + failure.get());
             int bound = bound(frames);
             assertEquals(frameCount, bound + free.size(), what + ": " + bound + " frames bound and " + free.size() + " free");
@@ -115,6 +126,10 @@ class PolicyConcurrentDropTest {
             }
             policy.checkInvariants();
             assertEquals(frameCount, bound(frames) + free.size(), what + " after the unmap");
+        } finally {
+            if (!threadsRunning) {
+                frames.close(); // else left to the thread still in it, which would write into memory handed on
+            }
         }
     }
 

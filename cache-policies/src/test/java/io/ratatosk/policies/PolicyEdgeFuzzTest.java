@@ -7,6 +7,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.Waits;
 import io.ratatosk.core.config.FlagValueException;
 import io.ratatosk.core.config.FlagValues;
 import io.ratatosk.policies.replay.PolicyReplay;
@@ -77,7 +78,7 @@ class PolicyEdgeFuzzTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("configurations")
     void survivesRacySequencesAtTinyFrameCounts(String policyName, Map<String, String> flags) {
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), () -> {
             for (int frameCount : FRAME_COUNTS) {
                 for (long seed = 1; seed <= 3; seed++) {
                     run(policyName, flags, frameCount, seed);
@@ -89,7 +90,7 @@ class PolicyEdgeFuzzTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("configurations")
     void replaysAtTinyFrameCountsAsTheSimulatorDoes(String policyName, Map<String, String> flags) {
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), () -> {
             for (int frameCount : FRAME_COUNTS) {
                 FlagValues values;
                 try (FrameTable probe = new FrameTable(frameCount)) {

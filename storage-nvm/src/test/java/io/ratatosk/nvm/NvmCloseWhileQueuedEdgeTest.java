@@ -38,7 +38,8 @@ class NvmCloseWhileQueuedEdgeTest {
 
     @Test
     void closingWhileSwapInsQueueForTheDeviceEndsEveryOneCleanly() {
-        assertTimeoutPreemptively(Duration.ofSeconds(300), this::closeWhileQueued); // above the bound of its waits (Waits)
+        // above the bound of its waits (Waits), however far ratatosk.test.wait_s is raised
+        assertTimeoutPreemptively(Duration.ofSeconds(5 * Waits.BOUND_SECONDS), this::closeWhileQueued);
     }
 
     private void closeWhileQueued() throws Exception {

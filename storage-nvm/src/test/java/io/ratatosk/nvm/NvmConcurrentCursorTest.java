@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.Waits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ class NvmConcurrentCursorTest {
                     }));
                 }
                 for (Future<?> f : futures) {
-                    f.get(120, TimeUnit.SECONDS);
+                    f.get(2 * Waits.BOUND_SECONDS, TimeUnit.SECONDS); // 800 operations, not one wait
                 }
             } finally {
                 pool.shutdownNow();

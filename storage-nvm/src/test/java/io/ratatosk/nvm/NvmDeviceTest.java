@@ -178,6 +178,7 @@ class NvmDeviceTest {
             long a = pages.allocate();
             long b = pages.allocate();
             ExecutorService pool = Executors.newFixedThreadPool(2);
+            Throwable failed = null;
             try {
                 long start = System.nanoTime();
                 Future<?> fa = pool.submit(() -> writeRepeatedly(device, 0, a, 5));
@@ -186,9 +187,11 @@ class NvmDeviceTest {
                 fb.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 long wall = System.nanoTime() - start;
                 assertTrue(wall >= 20_000_000, "wall " + wall);
-                assertTrue(device.stats().queueWaitNanos() > 0);
+            } catch (Throwable t) {
+                failed = t;
+                throw t;
             } finally {
-                NvmSwapStoreTest.stop(pool);
+                NvmSwapStoreTest.stop(pool, failed);
             }
         }
     }
@@ -329,6 +332,62 @@ class NvmDeviceTest {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> device.read(0, first, PAGE));
             assertEquals("NVM device is closed", refused.getMessage());
             device.close(); // once only
+            return true;
+        } finally {
+            device.close();
+        }
+    }
+
+    /**
+     * A request queued behind another's modeled latency counts its wait in queueWaitNanos: at least from when it was seen
+     * queued to when the first could end. (A count above 0, asserted before, was met by the nanoseconds every request
+     * counts for an uncontended queue: it held with the wait not counted at all.)
+     */
+    @Test
+    void aRequestQueuedBehindAnotherCountsItsWait() throws Exception {
+        // As the close tests': a try whose first read ended before the second was seen queued checks nothing, and is
+        // made again with a longer latency
+        long latency = 500_000_000L;
+        for (int tries = 1; !aQueuedReadCountsItsWait(latency); tries++, latency *= 4) {
+            assertTrue(tries < 3, "never saw a read queued behind another in its modeled latency (" + tries
+                + " tries, the last of " + TimeUnit.NANOSECONDS.toMillis(latency) + " ms)");
+        }
+    }
+
+    /** {@link #aRequestQueuedBehindAnotherCountsItsWait} behind a read of {@code latencyNanos}; false as the close tests'. */
+    private static boolean aQueuedReadCountsItsWait(long latencyNanos) throws Exception {
+        NvmDevice device = new NvmDevice(config(4).devices(1).injectLatency(true).readLatencyNanos(latencyNanos).build());
+        try (OffHeapPages pages = new OffHeapPages(PAGE)) {
+            long first = pages.allocate();
+            long queued = pages.allocate();
+            device.write(0, first, PAGE);
+            device.write(1, first, PAGE);
+            long before = device.stats().queueWaitNanos(); // the writes' own, not contended
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread inLatency = reader(device, 0, first, failed);
+            long began = System.nanoTime(); // before the first read's latency began: it holds the device past began + latency
+            inLatency.start();
+            if (!reaches(inLatency, Thread.State.TIMED_WAITING)) {
+                return provedNothing(device);
+            }
+            Thread behind = reader(device, 1, queued, failed);
+            behind.start();
+            if (!reaches(behind, Thread.State.TIMED_WAITING) || inLatency.getState() != Thread.State.TIMED_WAITING) {
+                return provedNothing(device);
+            }
+            long seenQueued = System.nanoTime(); // the second read queued before this
+            long least = began + latencyNanos - seenQueued;
+            Waits.join(inLatency, "the read in its latency");
+            Waits.join(behind, "the queued read");
+            if (failed.get() != null) {
+                throw new AssertionError("a read failed", failed.get());
+            }
+            if (least <= 0) {
+                return provedNothing(device); // seen queued only after the first read could have ended
+            }
+            long counted = device.stats().queueWaitNanos() - before;
+            assertTrue(counted >= least, "queueWaitNanos counted " + TimeUnit.NANOSECONDS.toMicros(counted)
+                + " us for a read queued at least " + TimeUnit.NANOSECONDS.toMicros(least) + " us behind another");
             return true;
         } finally {
             device.close();

@@ -2,7 +2,6 @@ package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,7 +69,7 @@ class NvmFileCloseRaceTest {
             }
         }, "file-close");
         fileCloser.start();
-        assertTrue(inForce.await(1, TimeUnit.MINUTES), "the file's close reached its force");
+        Waits.await(inForce, "the file's close reached its force", fileCloser);
         AtomicReference<Throwable> tierClose = new AtomicReference<>();
         Thread tierCloser = new Thread(() -> {
             try {
@@ -98,7 +97,7 @@ class NvmFileCloseRaceTest {
 
     private static void await(CountDownLatch latch) throws IOException {
         try {
-            if (!latch.await(1, TimeUnit.MINUTES)) {
+            if (!latch.await(Waits.BOUND_SECONDS, TimeUnit.SECONDS)) {
                 throw new IOException("the test never let the force end");
             }
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PageContent;
 import io.ratatosk.pagecache.PageCacheInternals;
+import io.ratatosk.pagecache.Waits;
 import io.ratatosk.pagecache.internal.TranslationTable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -59,9 +60,11 @@ class NvmPrefetchTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1); // the prefetcher may not run for seconds under load
+        // the prefetcher may not run for seconds under load: Waits' bound, as every wait of the tests
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
         while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
+            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what + ": not within "
+                + Waits.BOUND_SECONDS + " s (ratatosk.test.wait_s)");
             Thread.sleep(1);
         }
     }

@@ -83,11 +83,18 @@ class NvmSwapStoreTest {
     /**
      * Waits for the workers even when the test failed: they write into off-heap pages and the
      * device, which the test frees afterwards; freeing under a running worker corrupts the heap.
+     * Workers still running at Waits' bound fail the test, unless it failed already ({@code failed}, from the
+     * caller's catch): then they are that failure's suppressed, not the failure reported in its place.
      */
-    static void stop(ExecutorService pool) throws InterruptedException {
+    static void stop(ExecutorService pool, Throwable failed) throws InterruptedException {
         pool.shutdownNow();
-        if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
-            throw new AssertionError("workers did not stop");
+        if (!pool.awaitTermination(Waits.BOUND_SECONDS, TimeUnit.SECONDS)) {
+            AssertionError running = new AssertionError("workers did not stop within " + Waits.BOUND_SECONDS
+                + " s (ratatosk.test.wait_s)");
+            if (failed == null) {
+                throw running;
+            }
+            failed.addSuppressed(running);
         }
     }
 
@@ -132,6 +139,7 @@ class NvmSwapStoreTest {
         PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
         List<FrameSimulation> sims = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        Throwable failed = null;
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -153,8 +161,11 @@ class NvmSwapStoreTest {
             for (Future<?> f : done) {
                 f.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
             }
+        } catch (Throwable t) {
+            failed = t;
+            throw t;
         } finally {
-            stop(pool);
+            stop(pool, failed);
         }
         store.checkInvariants();
         assertEquals(1, files.file(FILE_A).maxInFlight.get(), "never two writes of one page in flight");
@@ -356,6 +367,7 @@ class NvmSwapStoreTest {
             PageSwapper swapper = store.create(FILE_A, 0, PAGE, true);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             long last = 0;
+            Throwable failed = null;
             try {
                 long frame = pages.allocate();
                 long other = pages.allocate();
@@ -378,13 +390,16 @@ class NvmSwapStoreTest {
                         swapper.write(0, frame);
                         return null;
                     });
-                    churn.get(1, TimeUnit.MINUTES);
-                    flush.get(1, TimeUnit.MINUTES);
+                    churn.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
+                    flush.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                     last = v2;
                     assertFileHolds(FILE_A, 0, last);
                 }
+            } catch (Throwable t) {
+                failed = t;
+                throw t;
             } finally {
-                stop(pool);
+                stop(pool, failed);
             }
             assertEquals(1, files.file(FILE_A).maxInFlight.get());
             swapper.close();
@@ -677,17 +692,12 @@ class NvmSwapStoreTest {
 
     /** Until the thread has ended, or parks on a page latch (waiting for the eviction that holds it). */
     private static void awaitEndedOrParked(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (thread.isAlive()) {
+        Waits.until(() -> {
             Thread.State state = thread.getState();
-            if ((state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+            return state == Thread.State.TERMINATED || (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
                 && java.util.Arrays.stream(thread.getStackTrace())
-                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()))) {
-                return;
-            }
-            assertTrue(System.nanoTime() - deadline < 0, thread + " neither ended nor waited: " + thread.getState());
-            Thread.sleep(1);
-        }
+                .anyMatch(frame -> frame.getClassName().equals(PageLatch.class.getName()));
+        }, thread + " ended or waited on a page latch", thread);
     }
 
     @Test
@@ -1274,10 +1284,7 @@ class NvmSwapStoreTest {
     }
 
     private static void awaitBlockedOrEnded(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (thread.getState() != Thread.State.BLOCKED && thread.getState() != Thread.State.TERMINATED) {
-            assertTrue(System.nanoTime() < deadline, thread + " neither waited nor ended: " + thread.getState());
-            Thread.sleep(1);
-        }
+        Waits.until(() -> thread.getState() == Thread.State.BLOCKED || thread.getState() == Thread.State.TERMINATED,
+            thread + " waited (BLOCKED) or ended", thread);
     }
 }

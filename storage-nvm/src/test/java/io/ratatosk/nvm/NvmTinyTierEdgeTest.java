@@ -9,6 +9,7 @@ import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageContent;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.Waits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class NvmTinyTierEdgeTest {
         "4, 2, 1, start-gap, write-back, clock-pro, false"})
     void aTinyTierWhoseWritesFailForAWhileLosesNothing(int frames, int slots, int devices, String remapping,
                                                          String writePolicy, String policy, boolean evictor) {
-        assertTimeoutPreemptively(Duration.ofSeconds(60),
+        assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS),
             () -> run(frames, slots, devices, remapping, writePolicy, policy, evictor));
     }
 

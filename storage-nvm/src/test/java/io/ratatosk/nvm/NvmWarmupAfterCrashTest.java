@@ -8,6 +8,7 @@ import io.ratatosk.pagecache.PageCache;
 import io.ratatosk.pagecache.PageCacheConfig;
 import io.ratatosk.pagecache.PageCursor;
 import io.ratatosk.pagecache.PagedFile;
+import io.ratatosk.pagecache.Waits;
 import io.ratatosk.pagecache.warmup.ResidentProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -73,7 +75,7 @@ class NvmWarmupAfterCrashTest {
         try (PageCache cache = PageCache.open(PageCacheConfig.parse(Map.of("pagecache.memory", "8m",
                 "pagecache.page_size", String.valueOf(PAGE), "pagecache.jmx.enabled", "false")));
                 PagedFile paged = cache.map(file, PAGE, false)) {
-            long deadline = System.nanoTime() + 60_000_000_000L;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
             while (cache.stats().io().pagesReheated() < inTheFile && warnings.isEmpty() && System.nanoTime() - deadline < 0) {
                 Thread.sleep(1);
             }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ratatosk.pagecache.Waits;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,7 @@ class PageLatchStressTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch finished = new CountDownLatch(THREADS);
+        AtomicBoolean stop = new AtomicBoolean();
         boolean[] interruptedByOthers = new boolean[THREADS];
         boolean[] interruptKept = new boolean[THREADS];
         Thread[] workers = new Thread[THREADS];
@@ -98,8 +100,10 @@ class PageLatchStressTest {
                         }
                     }
                     finished.countDown();
-                    while (finished.getCount() > 0) {
-                        Thread.onSpinWait(); // no interrupt comes after this: every thread has stopped sending them
+                    // no interrupt comes after this: every thread has stopped sending them. Or one failed (never to count
+                    // down) or the test stopped: else this thread spun here for the rest of the fork's run
+                    while (finished.getCount() > 0 && failure.get() == null && !stop.get()) {
+                        Thread.onSpinWait();
                     }
                     interruptKept[me] = Thread.interrupted();
                 } catch (Throwable e) {
@@ -110,14 +114,18 @@ class PageLatchStressTest {
             workers[t].start();
         }
         start.countDown();
-        for (Thread worker : workers) {
-            // a worker that failed never reaches the finish, and leaves the others spinning there: its failure,
-            // with its stack, is the test's, not their wait
-            Waits.until(() -> !worker.isAlive() || failure.get() != null,
-                worker.getName() + " ended (else a lost wake-up or a latch never freed)", worker);
-            if (failure.get() != null) {
-                throw new AssertionError("a worker failed", failure.get());
+        try {
+            for (Thread worker : workers) {
+                // a worker that failed never reaches the finish: its failure, with its stack, is the test's, not the
+                // others' wait there
+                Waits.until(() -> !worker.isAlive() || failure.get() != null,
+                    worker.getName() + " ended (else a lost wake-up or a latch never freed)", worker);
+                if (failure.get() != null) {
+                    throw new AssertionError("a worker failed", failure.get());
+                }
             }
+        } finally {
+            stop.set(true); // a worker stuck past the bound: the others leave the finish
         }
         for (int t = 0; t < THREADS; t++) {
             assertEquals(interruptedByOthers[t], interruptKept[t], "thread " + t + "'s interrupt (lock keeps it, as ReentrantLock.lock)");

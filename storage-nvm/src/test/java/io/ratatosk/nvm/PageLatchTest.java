@@ -48,14 +48,14 @@ class PageLatchTest {
                         latch.unlock();
                     }
                 }
-            });
+            }, "holder-" + t);
+            worker.setDaemon(true); // one left waiting for a wake-up must not keep the JVM alive
             workers.add(worker);
             worker.start();
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join(TimeUnit.MINUTES.toMillis(2));
-            assertFalse(worker.isAlive(), "a thread still waits for the latch: a lost wake-up");
+            Waits.join(worker, worker.getName() + "'s rounds (a lost wake-up?)");
         }
         assertFalse(overlap.get(), "two threads held the latch at once");
         assertEquals((long) threads * rounds, counter[0]);
@@ -182,6 +182,7 @@ class PageLatchTest {
         int warmUpRounds = 10; // class loading and compilation allocate: not counted
         AtomicInteger round = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
         long[] allocated = new long[waiters];
         Thread[] threads = new Thread[waiters];
         for (int w = 0; w < waiters; w++) {
@@ -193,6 +194,9 @@ class PageLatchTest {
                         before = mx.getCurrentThreadAllocatedBytes();
                     }
                     while (round.get() < r) {
+                        if (stop.get()) {
+                            return; // the test failed: no round comes
+                        }
                         Thread.yield();
                     }
                     latch.lock();
@@ -200,19 +204,24 @@ class PageLatchTest {
                     done.incrementAndGet();
                 }
                 allocated[me] = mx.getCurrentThreadAllocatedBytes() - before;
-            });
+            }, "allocation-waiter-" + w);
+            threads[w].setDaemon(true);
             threads[w].start();
         }
-        for (int r = 1; r <= rounds; r++) {
-            latch.lock();
-            round.set(r);
-            Thread.sleep(2);
-            latch.unlock();
-            int all = r * waiters;
-            Waits.until(() -> done.get() >= all, "round " + r + "'s waiters through the latch");
-        }
-        for (Thread t : threads) {
-            Waits.join(t, "a waiter");
+        try {
+            for (int r = 1; r <= rounds; r++) {
+                latch.lock();
+                round.set(r);
+                Thread.sleep(2);
+                latch.unlock();
+                int all = r * waiters;
+                Waits.until(() -> done.get() >= all, "round " + r + "'s waiters through the latch");
+            }
+            for (Thread t : threads) {
+                Waits.join(t, "a waiter");
+            }
+        } finally {
+            stop.set(true); // else a round that failed left the waiters yielding for the next one for the fork's rest
         }
         for (int w = 0; w < waiters; w++) {
             assertTrue(allocated[w] < 256, "waiter " + w + " allocated " + allocated[w] + " bytes in "

@@ -1,7 +1,6 @@
 package io.ratatosk.nvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,13 +36,13 @@ class QueueLockTest {
                         lock.unlock();
                     }
                 }
-            });
+            }, "holder-" + t);
+            th.setDaemon(true); // one left waiting for a wake-up must not keep the JVM alive
             ts.add(th);
             th.start();
         }
         for (Thread th : ts) {
-            th.join(60_000);
-            assertFalse(th.isAlive());
+            Waits.join(th, th.getName() + "'s rounds (a lost wake-up?)");
         }
         assertEquals((long) threads * rounds, counter[0]);
     }
@@ -78,8 +77,7 @@ class QueueLockTest {
         }
         lock.unlock();
         for (Thread th : ts) {
-            th.join(TimeUnit.MINUTES.toMillis(1));
-            assertFalse(th.isAlive());
+            Waits.join(th, "a waiter served once the lock was let go");
         }
         assertEquals(List.of(0, 1, 2, 3, 4), order);
     }
@@ -128,17 +126,12 @@ class QueueLockTest {
      * served without a park.
      */
     private static long holdWhileQueued(QueueLock lock, Thread waiter) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (lock.parks() == 0) {
-            assertTrue(System.nanoTime() - deadline < 0, "the waiter never parked");
-            Thread.sleep(1);
-        }
+        Waits.until(() -> lock.parks() > 0, "the waiter parked", waiter);
         long begin = System.nanoTime();
         Thread.sleep(1000); // the holder keeps the lock a second
         lock.unlock();
         long heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin);
-        waiter.join(TimeUnit.MINUTES.toMillis(1));
-        assertFalse(waiter.isAlive(), "the waiter was never served");
+        Waits.join(waiter, "the waiter served once the lock was let go");
         return heldMillis;
     }
 

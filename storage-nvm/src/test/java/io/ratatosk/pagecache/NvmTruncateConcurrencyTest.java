@@ -36,7 +36,7 @@ class NvmTruncateConcurrencyTest {
     private static final int PAGE = 4096;
     private static final int PAGES = 24;
     private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
-    private static final long WATCHDOG_SECONDS = 120;
+    private static final long WATCHDOG_SECONDS = 2 * Waits.BOUND_SECONDS;
 
     @TempDir
     Path dir;

@@ -9,6 +9,7 @@ import io.ratatosk.core.EvictionPolicy;
 import io.ratatosk.core.FrameTable;
 import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
+import io.ratatosk.core.Waits;
 import io.ratatosk.policies.PolicyDriver;
 import io.ratatosk.policies.PolicyRegistry;
 import io.ratatosk.core.config.FlagValues;
@@ -142,7 +143,7 @@ class ClockProPlusPolicyTest {
                 clock.checkInvariants();
                 Sweep evictor = Sweep.background();
                 List<Integer> evicted = new ArrayList<>();
-                assertTimeoutPreemptively(Duration.ofMinutes(1), () -> {
+                assertTimeoutPreemptively(Duration.ofSeconds(Waits.BOUND_SECONDS), () -> {
                     for (int i = 0; i < 2; i++) {
                         evictor.begin();
                         int victim = clock.nextVictim(evictor);

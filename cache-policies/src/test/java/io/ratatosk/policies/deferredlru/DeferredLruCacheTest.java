@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ratatosk.core.Waits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -278,7 +279,7 @@ class DeferredLruCacheTest {
                 }
                 long hits = 0;
                 for (Future<Long> future : futures) {
-                    hits += future.get(60, TimeUnit.SECONDS);
+                    hits += future.get(Waits.BOUND_SECONDS, TimeUnit.SECONDS);
                 }
                 assertTrue(hits > 0);
             } finally {

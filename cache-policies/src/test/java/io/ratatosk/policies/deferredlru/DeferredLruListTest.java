@@ -2,11 +2,10 @@ package io.ratatosk.policies.deferredlru;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import io.ratatosk.core.Waits;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,10 +23,10 @@ class DeferredLruListTest {
         list.claim(1);
         int oldNext = list.spliceAfterHead(1, 1); // HEAD -> 1 -> 0; 0's prev still reads HEAD
         assertEquals(0, oldNext);
-        CountDownLatch unlinked = unlinkInAnotherThread(list, 1);
-        assertFalse(unlinked.await(200, TimeUnit.MILLISECONDS), "the unlink waits for the insertion's last step");
+        Unlink unlink = unlinkInAnotherThread(list, 1);
+        unlink.assertStillWaits();
         list.finishInsert(oldNext, 1);
-        assertTrue(unlinked.await(1, TimeUnit.MINUTES));
+        unlink.awaitEnd();
         list.releaseClaim(1);
         assertConsistent(list, new int[] {0});
     }
@@ -39,10 +38,10 @@ class DeferredLruListTest {
         list.claim(1);
         int oldNext = list.spliceAfterHead(1, 1); // HEAD -> 1 -> 0, 0's prev still HEAD
         insert(list, 2); // HEAD -> 2 -> 1 -> 0: 1's prev is 2, not HEAD, but its own last step is still to come
-        CountDownLatch unlinked = unlinkInAnotherThread(list, 1);
-        assertFalse(unlinked.await(200, TimeUnit.MILLISECONDS), "the unlink waits for the insertion's last step");
+        Unlink unlink = unlinkInAnotherThread(list, 1);
+        unlink.assertStillWaits();
         list.finishInsert(oldNext, 1);
-        assertTrue(unlinked.await(1, TimeUnit.MINUTES));
+        unlink.awaitEnd();
         list.releaseClaim(1);
         assertConsistent(list, new int[] {2, 0});
     }
@@ -54,7 +53,7 @@ class DeferredLruListTest {
         insert(list, 1);
         insert(list, 2); // HEAD -> 2 -> 1 -> 0
         for (int node : new int[] {1, 2}) { // one inside, then the one after HEAD
-            assertTrue(unlinkInAnotherThread(list, node).await(1, TimeUnit.MINUTES));
+            unlinkInAnotherThread(list, node).awaitEnd();
         }
         assertConsistent(list, new int[] {0});
     }
@@ -64,20 +63,47 @@ class DeferredLruListTest {
         list.linkClaimed(node);
     }
 
-    private static CountDownLatch unlinkInAnotherThread(DeferredLruList list, int node) {
-        CountDownLatch unlinked = new CountDownLatch(1);
-        Thread evictor = new Thread(() -> {
-            list.lock();
-            try {
-                list.unlink(node);
-            } finally {
-                list.unlock();
+    /**
+     * An unlink on a thread of its own, and what it threw: a latch counted down at its end said nothing of an unlink that
+     * threw, which passed the check that it waits (its latch not counted down) and failed a minute later, without why.
+     */
+    private record Unlink(Thread thread, AtomicReference<Throwable> failure) {
+        /** Still running after 200 ms: waiting, as it must while the node's insertion has a step left. */
+        void assertStillWaits() throws InterruptedException {
+            thread.join(200);
+            assertNoFailure();
+            assertTrue(thread.isAlive(), "the unlink waits for the insertion's last step");
+        }
+
+        void awaitEnd() throws InterruptedException {
+            Waits.join(thread, "the unlink");
+            assertNoFailure();
+        }
+
+        private void assertNoFailure() {
+            if (failure.get() != null) {
+                throw new AssertionError("the unlink failed", failure.get());
             }
-            unlinked.countDown();
+        }
+    }
+
+    private static Unlink unlinkInAnotherThread(DeferredLruList list, int node) {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread evictor = new Thread(() -> {
+            try {
+                list.lock();
+                try {
+                    list.unlink(node);
+                } finally {
+                    list.unlock();
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
         }, "deferred-lru-unlink");
         evictor.setDaemon(true);
         evictor.start();
-        return unlinked;
+        return new Unlink(evictor, failure);
     }
 
     private static void assertConsistent(DeferredLruList list, int[] order) {
