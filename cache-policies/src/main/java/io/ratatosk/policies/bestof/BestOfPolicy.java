@@ -133,7 +133,9 @@ public final class BestOfPolicy implements EvictionPolicy {
      * Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once, at
      * the default the experts run with: s3-fifo's {@code move_threshold} at {@link #EXPERT_S3FIFO_MOVE_THRESHOLD}, not
      * s3-fifo's own 2 (declared 2, the configuration tables said so, and the simulator dropped
-     * {@code best-of:move_threshold=2} as a repeat of {@code best-of}).
+     * {@code best-of:move_threshold=2} as a repeat of {@code best-of}); w-tinylfu-adaptive's {@code shadow_entries} as
+     * {@link #miniatureSettings} gives it, not its own 2048 (declared 2048, the simulator dropped
+     * {@code best-of:tinylfu.shadow_entries=2048}, whose miniature simulates every key it sees, as a repeat).
      */
     private static List<ReadFlag> readFlags() {
         List<ReadFlag> flags = new ArrayList<>(List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD),
@@ -141,12 +143,22 @@ public final class BestOfPolicy implements EvictionPolicy {
         for (PolicyEntry expert : EXPERTS) {
             for (ReadFlag read : expert.flags()) {
                 if (flags.stream().noneMatch(known -> known.flag() == read.flag())) {
-                    flags.add(read.flag() == S3FifoFlags.MOVE_THRESHOLD
-                        ? new ReadFlag(read.flag(), String.valueOf(EXPERT_S3FIFO_MOVE_THRESHOLD)) : read);
+                    flags.add(asRunHere(read));
                 }
             }
         }
         return flags;
+    }
+
+    /** An expert's flag at the default it has in this policy ({@link #withS3FifoMoveThreshold}, {@link #miniatureSettings}). */
+    private static ReadFlag asRunHere(ReadFlag read) {
+        if (read.flag() == S3FifoFlags.MOVE_THRESHOLD) {
+            return new ReadFlag(read.flag(), String.valueOf(EXPERT_S3FIFO_MOVE_THRESHOLD));
+        }
+        if (read.flag() == TinyLfuFlags.SHADOW_ENTRIES) {
+            return new ReadFlag(read.flag(), "a quarter of its miniature's frames, at least " + MIN_SAMPLED_ENTRIES);
+        }
+        return read;
     }
 
     private final FrameTable frames;
