@@ -7,6 +7,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.core.config.FrameShare;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
@@ -261,7 +262,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
-        this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity));
+        this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity, frameCount));
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.margin = margin;
         this.minGain = minGain;
@@ -298,10 +299,42 @@ public final class BestOfPolicy implements EvictionPolicy {
      * simulations, unless set, sample as this policy does (a quarter of the keys, in at least 256 entries)
      * rather than all of them, which made its miniature cost as much as the other three together
      * (five full-size simulations of W-TinyLFU inside one). Its sampling uses the other half of the hash,
-     * so it samples the keys that reach it as it would any others.
+     * so it samples the keys that reach it as it would any others. A frame count given for the cache is the same
+     * share of the miniature's frames ({@link #atMiniatureScale}).
      */
-    static FlagValues miniatureSettings(FlagValues settings, int capacity) {
-        return withUnlessSet(withS3FifoMoveThreshold(settings), TinyLfuFlags.SHADOW_ENTRIES, sampledEntries(capacity));
+    static FlagValues miniatureSettings(FlagValues settings, int capacity, int frameCount) {
+        return atMiniatureScale(withUnlessSet(withS3FifoMoveThreshold(settings), TinyLfuFlags.SHADOW_ENTRIES,
+            sampledEntries(capacity)), capacity, frameCount);
+    }
+
+    /**
+     * {@code settings}, with each frame count ({@code clockpro.cold_min}, {@code cold_max}, {@code tinylfu.window},
+     * {@code s3fifo.small} written as counts) given as its share of the cache's {@code frameCount} frames, so that a
+     * miniature of {@code capacity} frames models the expert the frames follow, as it does for a share and for every
+     * default (all shares): a miniature took the count as so many of its own frames, so best-of over 1,000 frames
+     * (miniatures of 256) with {@code cold_min=300}, valid for the cache, failed its construction ("must be at most the
+     * frame count, 256"), {@code cold_min=100} with {@code cold_max=0.2} failed it too (a cold_max of 51 frames below
+     * a cold_min of 100), and {@code s3fifo.small=100}, the cache's {@code 0.1}, simulated a small FIFO of 39% of the
+     * miniature where the expert's is 10%. A cache the size of its miniatures reads the flags as given.
+     */
+    private static FlagValues atMiniatureScale(FlagValues settings, int capacity, int frameCount) {
+        if (capacity == frameCount) {
+            return settings;
+        }
+        return new FlagValues() {
+            @Override
+            public Object given(Flag flag) {
+                Object value = settings.given(flag);
+                return value instanceof FrameShare share && !share.isFraction()
+                    ? FrameShare.ofFraction(Math.min(1.0, (double) share.count() / frameCount)) : value;
+            }
+
+            @Override
+            public String text(Flag flag) {
+                Object value = given(flag);
+                return value instanceof FrameShare ? value.toString() : settings.text(flag);
+            }
+        };
     }
 
     /**
