@@ -124,7 +124,12 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int MIN_SAMPLED_ENTRIES = 256;
     /** Hits in the small FIFO that move a page to the main FIFO in the s3-fifo expert, unless set ({@link #withS3FifoMoveThreshold}). */
     static final int EXPERT_S3FIFO_MOVE_THRESHOLD = 1;
-    /** Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the same cells. */
+    /**
+     * Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the
+     * same cells. A check that falls on a period's end runs after {@link #choose} only where the period divides this
+     * (1, 2, 4, 8 or 16 sampled requests: caches of that many frames, {@code shadow_entries=16}), where every check falls
+     * on one: skipped there, the significance rule never ran.
+     */
     static final int SIGNIFICANCE_CHECK = 16;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
@@ -598,6 +603,9 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
         if (++sampledRequests % period == 0) {
             choose();
+            if (significance > 0 && SIGNIFICANCE_CHECK % period == 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
+                switchOnSignificantLead(); // every check falls on a period's end: skipped there, none would ever run
+            }
         } else if (significance > 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
             switchOnSignificantLead();
         }

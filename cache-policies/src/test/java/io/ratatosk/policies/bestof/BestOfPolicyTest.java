@@ -142,6 +142,33 @@ class BestOfPolicyTest {
     }
 
     /**
+     * The sign test runs every {@link BestOfPolicy#SIGNIFICANCE_CHECK} sampled requests but at a period's end, where
+     * the period's choice runs instead: with periods that divide it (shadow_entries=16: a period of 16; caches of 8 or
+     * 16 frames) every check fell on a period's end and the rule never ran, whatever significance said. A zigzag where
+     * muninn wins nearly every disagreement, under a margin and a min_gain that never switch, must switch on a low
+     * significance there as it does with a period of 17 or at 9 frames.
+     */
+    @Test
+    void theSignificanceRuleRunsWhereEveryCheckFallsOnAPeriodsEnd() {
+        for (String shadowEntries : new String[] {"17", "16"}) {
+            try (PolicyDriver driver = bestOf(FRAMES, Map.of(BestOfFlags.SHADOW_ENTRIES.name(), shadowEntries, BestOfFlags.MARGIN.name(), "1",
+                    BestOfFlags.MIN_GAIN.name(), "1", BestOfFlags.SIGNIFICANCE.name(), "2"))) {
+                driver.zigzag(400, 12);
+                assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "shadow_entries=" + shadowEntries + ": " + policy(driver).state());
+                driver.policy.checkInvariants();
+            }
+        }
+        for (int frames : new int[] {9, 8, 16}) {
+            try (PolicyDriver driver = bestOf(frames, Map.of(BestOfFlags.MARGIN.name(), "1", BestOfFlags.MIN_GAIN.name(), "1",
+                    BestOfFlags.SIGNIFICANCE.name(), "2"))) {
+                driver.zigzag(frames * 4, 200);
+                assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), frames + " frames: " + policy(driver).state());
+                driver.policy.checkInvariants();
+            }
+        }
+    }
+
+    /**
      * Six requests in ten to 200 pages skewed to the first ones, the rest mostly to pages never seen again
      * (a web cache's one-hit wonders): about 38% hits in 100 frames, W-TinyLFU's 1.8 points above CLOCK-Pro's.
      */
