@@ -7,6 +7,7 @@ import io.ratatosk.core.PageKey;
 import io.ratatosk.core.Sweep;
 import io.ratatosk.core.config.Flag;
 import io.ratatosk.core.config.FlagValues;
+import io.ratatosk.core.config.FrameShare;
 import io.ratatosk.policies.DeferringLock;
 import io.ratatosk.policies.MuninnPolicy;
 import io.ratatosk.policies.PolicyEntry;
@@ -123,7 +124,12 @@ public final class BestOfPolicy implements EvictionPolicy {
     static final int MIN_SAMPLED_ENTRIES = 256;
     /** Hits in the small FIFO that move a page to the main FIFO in the s3-fifo expert, unless set ({@link #withS3FifoMoveThreshold}). */
     static final int EXPERT_S3FIFO_MOVE_THRESHOLD = 1;
-    /** Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the same cells. */
+    /**
+     * Sampled requests between two checks of {@link #significance} (a square root per expert); 1, 16 or 64 switched the
+     * same cells. A check that falls on a period's end runs after {@link #choose} only where the period divides this
+     * (1, 2, 4, 8 or 16 sampled requests: caches of that many frames, {@code shadow_entries=16}), where every check falls
+     * on one: skipped there, the significance rule never ran.
+     */
     static final int SIGNIFICANCE_CHECK = 16;
     public static final PolicyEntry ENTRY = new PolicyEntry(NAME,
         "The best of clock-pro, muninn, w-tinylfu-adaptive and s3-fifo for the workload, chosen by miniature simulations of all four.",
@@ -133,7 +139,9 @@ public final class BestOfPolicy implements EvictionPolicy {
      * Its own flags, then every flag its experts read (so {@code best-of:max_usage=7} sets its muninn's), each once, at
      * the default the experts run with: s3-fifo's {@code move_threshold} at {@link #EXPERT_S3FIFO_MOVE_THRESHOLD}, not
      * s3-fifo's own 2 (declared 2, the configuration tables said so, and the simulator dropped
-     * {@code best-of:move_threshold=2} as a repeat of {@code best-of}).
+     * {@code best-of:move_threshold=2} as a repeat of {@code best-of}); w-tinylfu-adaptive's {@code shadow_entries} as
+     * {@link #miniatureSettings} gives it, not its own 2048 (declared 2048, the simulator dropped
+     * {@code best-of:tinylfu.shadow_entries=2048}, whose miniature simulates every key it sees, as a repeat).
      */
     private static List<ReadFlag> readFlags() {
         List<ReadFlag> flags = new ArrayList<>(List.of(ReadFlag.of(BestOfFlags.SHADOW_ENTRIES), ReadFlag.of(BestOfFlags.ADAPT_PERIOD),
@@ -141,12 +149,22 @@ public final class BestOfPolicy implements EvictionPolicy {
         for (PolicyEntry expert : EXPERTS) {
             for (ReadFlag read : expert.flags()) {
                 if (flags.stream().noneMatch(known -> known.flag() == read.flag())) {
-                    flags.add(read.flag() == S3FifoFlags.MOVE_THRESHOLD
-                        ? new ReadFlag(read.flag(), String.valueOf(EXPERT_S3FIFO_MOVE_THRESHOLD)) : read);
+                    flags.add(asRunHere(read));
                 }
             }
         }
         return flags;
+    }
+
+    /** An expert's flag at the default it has in this policy ({@link #withS3FifoMoveThreshold}, {@link #miniatureSettings}). */
+    private static ReadFlag asRunHere(ReadFlag read) {
+        if (read.flag() == S3FifoFlags.MOVE_THRESHOLD) {
+            return new ReadFlag(read.flag(), String.valueOf(EXPERT_S3FIFO_MOVE_THRESHOLD));
+        }
+        if (read.flag() == TinyLfuFlags.SHADOW_ENTRIES) {
+            return new ReadFlag(read.flag(), "a quarter of its miniature's frames, at least " + MIN_SAMPLED_ENTRIES);
+        }
+        return read;
     }
 
     private final FrameTable frames;
@@ -249,7 +267,7 @@ public final class BestOfPolicy implements EvictionPolicy {
         int capacity = Math.min(frameCount, Math.min(shadowEntries, sampledEntries(frameCount)));
         this.samplesAll = capacity == frameCount;
         this.sampleBelow = samplesAll ? 1L << 32 : (long) Math.ceil((double) capacity / frameCount * (1L << 32));
-        this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity));
+        this.miniatures = new MiniatureSet(EXPERTS, capacity, miniatureSettings(settings, capacity, frameCount));
         this.period = Math.max(1, (long) (adaptPeriod * capacity));
         this.margin = margin;
         this.minGain = minGain;
@@ -286,10 +304,42 @@ public final class BestOfPolicy implements EvictionPolicy {
      * simulations, unless set, sample as this policy does (a quarter of the keys, in at least 256 entries)
      * rather than all of them, which made its miniature cost as much as the other three together
      * (five full-size simulations of W-TinyLFU inside one). Its sampling uses the other half of the hash,
-     * so it samples the keys that reach it as it would any others.
+     * so it samples the keys that reach it as it would any others. A frame count given for the cache is the same
+     * share of the miniature's frames ({@link #atMiniatureScale}).
      */
-    static FlagValues miniatureSettings(FlagValues settings, int capacity) {
-        return withUnlessSet(withS3FifoMoveThreshold(settings), TinyLfuFlags.SHADOW_ENTRIES, sampledEntries(capacity));
+    static FlagValues miniatureSettings(FlagValues settings, int capacity, int frameCount) {
+        return atMiniatureScale(withUnlessSet(withS3FifoMoveThreshold(settings), TinyLfuFlags.SHADOW_ENTRIES,
+            sampledEntries(capacity)), capacity, frameCount);
+    }
+
+    /**
+     * {@code settings}, with each frame count ({@code clockpro.cold_min}, {@code cold_max}, {@code tinylfu.window},
+     * {@code s3fifo.small} written as counts) given as its share of the cache's {@code frameCount} frames, so that a
+     * miniature of {@code capacity} frames models the expert the frames follow, as it does for a share and for every
+     * default (all shares): a miniature took the count as so many of its own frames, so best-of over 1,000 frames
+     * (miniatures of 256) with {@code cold_min=300}, valid for the cache, failed its construction ("must be at most the
+     * frame count, 256"), {@code cold_min=100} with {@code cold_max=0.2} failed it too (a cold_max of 51 frames below
+     * a cold_min of 100), and {@code s3fifo.small=100}, the cache's {@code 0.1}, simulated a small FIFO of 39% of the
+     * miniature where the expert's is 10%. A cache the size of its miniatures reads the flags as given.
+     */
+    private static FlagValues atMiniatureScale(FlagValues settings, int capacity, int frameCount) {
+        if (capacity == frameCount) {
+            return settings;
+        }
+        return new FlagValues() {
+            @Override
+            public Object given(Flag flag) {
+                Object value = settings.given(flag);
+                return value instanceof FrameShare share && !share.isFraction()
+                    ? FrameShare.ofFraction(Math.min(1.0, (double) share.count() / frameCount)) : value;
+            }
+
+            @Override
+            public String text(Flag flag) {
+                Object value = given(flag);
+                return value instanceof FrameShare ? value.toString() : settings.text(flag);
+            }
+        };
     }
 
     /**
@@ -553,6 +603,9 @@ public final class BestOfPolicy implements EvictionPolicy {
         }
         if (++sampledRequests % period == 0) {
             choose();
+            if (significance > 0 && SIGNIFICANCE_CHECK % period == 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
+                switchOnSignificantLead(); // every check falls on a period's end: skipped there, none would ever run
+            }
         } else if (significance > 0 && sampledRequests % SIGNIFICANCE_CHECK == 0) {
             switchOnSignificantLead();
         }

@@ -142,6 +142,33 @@ class BestOfPolicyTest {
     }
 
     /**
+     * The sign test runs every {@link BestOfPolicy#SIGNIFICANCE_CHECK} sampled requests but at a period's end, where
+     * the period's choice runs instead: with periods that divide it (shadow_entries=16: a period of 16; caches of 8 or
+     * 16 frames) every check fell on a period's end and the rule never ran, whatever significance said. A zigzag where
+     * muninn wins nearly every disagreement, under a margin and a min_gain that never switch, must switch on a low
+     * significance there as it does with a period of 17 or at 9 frames.
+     */
+    @Test
+    void theSignificanceRuleRunsWhereEveryCheckFallsOnAPeriodsEnd() {
+        for (String shadowEntries : new String[] {"17", "16"}) {
+            try (PolicyDriver driver = bestOf(FRAMES, Map.of(BestOfFlags.SHADOW_ENTRIES.name(), shadowEntries, BestOfFlags.MARGIN.name(), "1",
+                    BestOfFlags.MIN_GAIN.name(), "1", BestOfFlags.SIGNIFICANCE.name(), "2"))) {
+                driver.zigzag(400, 12);
+                assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), "shadow_entries=" + shadowEntries + ": " + policy(driver).state());
+                driver.policy.checkInvariants();
+            }
+        }
+        for (int frames : new int[] {9, 8, 16}) {
+            try (PolicyDriver driver = bestOf(frames, Map.of(BestOfFlags.MARGIN.name(), "1", BestOfFlags.MIN_GAIN.name(), "1",
+                    BestOfFlags.SIGNIFICANCE.name(), "2"))) {
+                driver.zigzag(frames * 4, 200);
+                assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert(), frames + " frames: " + policy(driver).state());
+                driver.policy.checkInvariants();
+            }
+        }
+    }
+
+    /**
      * Six requests in ten to 200 pages skewed to the first ones, the rest mostly to pages never seen again
      * (a web cache's one-hit wonders): about 38% hits in 100 frames, W-TinyLFU's 1.8 points above CLOCK-Pro's.
      */
@@ -417,6 +444,48 @@ class BestOfPolicyTest {
             assertTrue(policy(driver).switches() > 0, "a switch was made from the sampled requests");
             assertEquals(MuninnPolicy.NAME, policy(driver).currentExpert());
             driver.policy.checkInvariants();
+        }
+    }
+
+    /**
+     * A frame count its experts' flags give for the cache is the same share of the miniatures' frames, so that a flag
+     * written as a count runs as the share it is of the cache: at 1,000 frames (miniatures of 256) clock-pro's
+     * cold_min=300 or tinylfu.window=300 failed best-of's construction ("must be at most the frame count, 256", a count
+     * the user never saw), cold_min=100 with cold_max=0.2 too (cold_max 51 frames, below cold_min), all valid for the
+     * cache, and s3fifo.small=100 simulated a small FIFO of 100 of the miniature's 256 frames where the expert's, as
+     * with 0.1, holds a tenth.
+     */
+    @Test
+    void aFrameCountRunsAsTheShareOfTheCacheItIs() {
+        List<List<Map<String, String>>> pairs = List.of(
+            List.of(Map.of("pagecache.clockpro.cold_min", "300"), Map.of("pagecache.clockpro.cold_min", "0.3")),
+            List.of(Map.of("pagecache.clockpro.cold_min", "100", "pagecache.clockpro.cold_max", "0.2"),
+                Map.of("pagecache.clockpro.cold_min", "0.1", "pagecache.clockpro.cold_max", "0.2")),
+            List.of(Map.of("pagecache.tinylfu.window", "300"), Map.of("pagecache.tinylfu.window", "0.3")),
+            List.of(Map.of("pagecache.s3fifo.small", "100"), Map.of("pagecache.s3fifo.small", "0.1")));
+        for (List<Map<String, String>> pair : pairs) {
+            List<String> outcomes = pair.stream().map(flags -> {
+                try (PolicyDriver driver = bestOf(1000, flags)) {
+                    BestOfPolicy policy = policy(driver);
+                    SplittableRandom random = new SplittableRandom(5);
+                    for (int i = 0; i < 40_000; i++) {
+                        driver.request(i % 2 == 0 ? random.nextInt(600) : random.nextInt(4000));
+                    }
+                    for (int expert = BestOfPolicy.EXPERTS.size() - 1; expert >= 0; expert--) {
+                        policy.switchTo(expert);
+                        for (int p = 0; p < 1500; p++) {
+                            driver.request(p);
+                        }
+                        driver.policy.checkInvariants();
+                    }
+                    StringBuilder outcome = new StringBuilder(driver.hits() + " hits, " + policy.switches() + " switches");
+                    for (int i = 0; i < BestOfPolicy.EXPERTS.size(); i++) {
+                        outcome.append(", ").append(BestOfPolicy.EXPERTS.get(i).name()).append(' ').append(policy.miniatureHits(i));
+                    }
+                    return outcome.toString();
+                }
+            }).toList();
+            assertEquals(outcomes.get(0), outcomes.get(1), pair + ": a count runs as its share of the cache");
         }
     }
 

@@ -20,7 +20,7 @@ class MiniatureSetTest {
 
     @Test
     void eachMiniatureHitsAsItsPolicyAloneDoes() {
-        MiniatureSet set = new MiniatureSet(BestOfPolicy.EXPERTS, CAPACITY, BestOfPolicy.miniatureSettings(FlagValues.NONE, CAPACITY));
+        MiniatureSet set = new MiniatureSet(BestOfPolicy.EXPERTS, CAPACITY, BestOfPolicy.miniatureSettings(FlagValues.NONE, CAPACITY, CAPACITY));
         int experts = BestOfPolicy.EXPERTS.size();
         PolicyDriver[] alone = new PolicyDriver[experts];
         // The same settings the set's miniatures get: w-tinylfu-adaptive's simulations at 256 entries, s3-fifo's

@@ -84,6 +84,20 @@ class PolicyCatalogTest {
             "s3-fifo,s3-fifo:move_threshold=2,s3-fifo:move_threshold=1").stream().map(PolicySpec::text).toList());
     }
 
+    /**
+     * best-of's miniature of w-tinylfu-adaptive runs its window simulations in a quarter of the miniature's frames (at
+     * least 256) unless tinylfu.shadow_entries is set, not in w-tinylfu-adaptive's own 2048: best-of's entry declared
+     * 2048, so best-of:tinylfu.shadow_entries=2048, whose miniature simulates every key it sees (a miniature over 256
+     * frames: caches of 1,024 frames and more), was dropped as a repeat of best-of.
+     */
+    @Test
+    void aRepeatOfBestOfIsJudgedByTheShadowEntriesItsMiniatureRunsWith() {
+        assertEquals(List.of("best-of", "best-of:tinylfu.shadow_entries=2048"), catalog.parseList("--policies",
+            "best-of,best-of:tinylfu.shadow_entries=2048").stream().map(PolicySpec::text).toList());
+        assertEquals(List.of("w-tinylfu-adaptive"), catalog.parseList("--policies",
+            "w-tinylfu-adaptive,w-tinylfu-adaptive:tinylfu.shadow_entries=2048").stream().map(PolicySpec::text).toList());
+    }
+
     /** A blank list (a script's unset variable) ran every policy, where "," was refused. */
     @Test
     void aBlankListIsRefused() {
