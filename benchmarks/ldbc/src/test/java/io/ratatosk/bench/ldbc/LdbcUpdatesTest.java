@@ -124,6 +124,81 @@ class LdbcUpdatesTest {
         }
     }
 
+    /**
+     * An update stream that adds more nodes than half those loaded applies whole: the id index was sized for the loaded
+     * nodes alone (twice their number, inserts refused past 75% of its slots), and the run failed in its middle with
+     * "the id index ... holds N keys ...: no room for more", though the precheck had passed and no load could make room.
+     * A store loaded before its streams grew, whose index has no room for them, is refused before any run.
+     */
+    @Test
+    void anUpdateStreamAddingMoreNodesThanHalfThoseLoadedAppliesWhole() throws IOException {
+        Path data = dir.resolve("data");
+        new io.ratatosk.bench.ldbc.gen.LdbcGenerator(0.002, 3, ProgressOutput.none()).write(data);
+        Path dynamic = data.resolve("vanilla").resolve("dynamic");
+        long loadedRows = 0;
+        try (java.util.stream.Stream<Path> files = Files.list(dynamic)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().matches("(person|forum|post|comment)_\\d+_\\d+\\.csv"))
+                .toList()) {
+                loadedRows += Files.readAllLines(f).size() - 1;
+            }
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(data.resolve("vanilla").resolve("static"))) {
+            for (Path f : files.filter(f -> f.getFileName().toString().matches("(place|organisation|tag|tagclass)_\\d+_\\d+\\.csv"))
+                .toList()) {
+                loadedRows += Files.readAllLines(f).size() - 1;
+            }
+        }
+        String moderator = Files.readAllLines(dynamic.resolve("person_0_0.csv")).get(1).split("\\|")[0];
+        Path forumStream;
+        try (java.util.stream.Stream<Path> files = Files.list(data.resolve("update_streams"))) {
+            forumStream = files.filter(f -> f.getFileName().toString().endsWith("_forum.csv")).sorted().findFirst()
+                .orElseThrow();
+        }
+        // Twice the loaded nodes in new forums (IU4), after every update of the stream: more than any index had room for.
+        long added = 2 * loadedRows;
+        StringBuilder lines = new StringBuilder();
+        for (long i = 0; i < added; i++) {
+            long time = 1_900_000_000_000L + i;
+            lines.append(time).append('|').append(time).append("|4|").append(8_000_000_000_000L + i).append("|Forum ")
+                .append(i).append('|').append(time).append('|').append(moderator).append("|\n");
+        }
+        Path storeDir = dir.resolve("store");
+        io.ratatosk.bench.ldbc.load.LdbcLoader loader =
+            new io.ratatosk.bench.ldbc.load.LdbcLoader(LdbcDataSource.directory(data), ProgressOutput.none());
+        loader.load(storeDir, 8L << 20); // before the streams grew, as a store an earlier invocation left
+        Files.writeString(forumStream, lines, java.nio.file.StandardOpenOption.APPEND);
+        // That store's index has no room for them: refused before any run, not in the middle of one.
+        List<Update> grown = UpdateStreams.load(LdbcDataSource.directory(data));
+        try (PageCache cache = LdbcTestData.cache("4m");
+             GraphStore store = GraphStore.open(storeDir, cache);
+             StoreReader reader = store.newReader()) {
+            LdbcDataException e = assertThrows(LdbcDataException.class, () -> UpdatePrecheck.check(reader, grown));
+            assertTrue(e.getMessage().contains("--reload loads it again with room for them"), e.getMessage());
+        }
+        loader.load(storeDir, 8L << 20);
+        List<Update> updates = UpdateStreams.load(LdbcDataSource.directory(data));
+        StoreMeta loaded = GraphStore.readMeta(storeDir).orElseThrow();
+        long inserts = updates.stream().filter(u -> EnumSet.of(UpdateType.IU1, UpdateType.IU4, UpdateType.IU6,
+            UpdateType.IU7).contains(u.type())).count();
+        try (PageCache cache = LdbcTestData.cache("4m");
+             GraphStore store = GraphStore.open(storeDir, cache)) {
+            try (StoreReader reader = store.newReader()) {
+                UpdatePrecheck.check(reader, updates);
+            }
+            try (StoreUpdater updater = store.newUpdater()) {
+                UpdateApplier applier = new UpdateApplier(updater);
+                for (Update u : updates) {
+                    applier.apply(u);
+                }
+            }
+            assertEquals(loaded.nodes() + inserts, store.meta().nodes());
+            try (StoreReader reader = store.newReader()) {
+                int last = reader.nodeById(io.ratatosk.bench.ldbc.store.Label.FORUM, 8_000_000_000_000L + added - 1);
+                assertEquals(8_000_000_000_000L + added - 1, reader.ldbcId(last));
+            }
+        }
+    }
+
     /** With two threads the dump's order is still the order of effect: the replay agrees line by line. */
     @Test
     void twoThreadsDumpReadsAndUpdatesInTheOrderTheyTookEffect() throws IOException {

@@ -269,6 +269,43 @@ class LdbcWorkloadTest {
             "nothing generated");
     }
 
+    /**
+     * Every short read of a person in a run on the sample finds that person: the walks took the persons of every read's
+     * parameters whatever it found, and the sample's IC13 names two persons that do not exist (3279|3280), so some
+     * walks read the profile, messages and friends of nobody.
+     */
+    @Test
+    void walksReadOnlyPersonsThatExist(@TempDir Path dir) throws IOException {
+        Path storeDir = dir.resolve("store");
+        LdbcTestData.loadSample(storeDir);
+        LdbcRun.Settings settings = new LdbcRun.Settings(storeDir, SubstitutionParameters.load(LdbcDataSource.sample()),
+            1, Budget.operations(0), Budget.operations(6000), 42, false, Map.of(), Map.of(), List.of());
+        Path dump = dir.resolve("dump.jsonl");
+        try (io.ratatosk.bench.ldbc.run.ResultDump out = new io.ratatosk.bench.ldbc.run.ResultDump(dump)) {
+            new LdbcRun(settings, ProgressOutput.none()).execute(PolicyCatalog.standard().parse("clock"),
+                CacheSpec.parse("50%"), GraphStore.sizeOnDisk(storeDir), out, null);
+        }
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        int is1 = 0;
+        int ic13Unknown = 0;
+        List<String> nobody = new ArrayList<>();
+        for (String line : Files.readAllLines(dump)) {
+            com.fasterxml.jackson.databind.JsonNode node = json.readTree(line);
+            String query = node.get("query").asText();
+            if (query.equals("IC13") && node.get("params").get("person1Id").asLong() == 3279) {
+                ic13Unknown++;
+            }
+            if (query.equals("IS1")) {
+                is1++;
+                if (node.get("rows").isEmpty()) {
+                    nobody.add(node.get("params").toString());
+                }
+            }
+        }
+        assertTrue(ic13Unknown > 0 && is1 > 100, ic13Unknown + " IC13 of unknown persons, " + is1 + " IS1");
+        assertEquals(List.of(), nobody, "IS1 of persons that do not exist");
+    }
+
     /** A --duration shorter than an operation measured none, reported as 0 ops/s and a hit ratio of 0%. */
     @Test
     void aMeasuredDurationShorterThanAnOperationStillMeasuresOneAThread(@TempDir Path dir) throws IOException {

@@ -47,7 +47,6 @@ final class CsvRows implements AutoCloseable {
         String s = in.readLine();
         if (s != null) {
             line = in.lineNumber();
-            Utf8Lines.check(s, file, line);
         }
         return s;
     }

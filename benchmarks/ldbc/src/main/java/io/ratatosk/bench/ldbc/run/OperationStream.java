@@ -134,10 +134,17 @@ public final class OperationStream {
         return q;
     }
 
-    /** Feeds a query's results back: the persons and messages they name are where the walks go next. */
+    /**
+     * Feeds a query's results back: the persons and messages they name are where the walks go next, and the persons its
+     * parameters name where it found them. A read finds nothing for a person the data set lacks (IC13 its -1), and the
+     * sample's IC13 parameters name two such persons (3279|3280): taken whatever the read found, they sent walks to IS1-IS3
+     * on persons that exist nowhere, reads of an id index probe and nothing else, where LDBC's walks take their ids from
+     * results.
+     */
     public void completed(Query q, List<List<Object>> rows) {
+        boolean found = !rows.isEmpty() && !(q.type() == QueryType.IC13 && Long.valueOf(-1).equals(rows.get(0).get(0)));
         for (var parameter : q.params().entrySet()) {
-            if (parameter.getKey().startsWith("person")) {
+            if (found && parameter.getKey().startsWith("person")) {
                 persons.add(parameter.getValue());
             }
         }

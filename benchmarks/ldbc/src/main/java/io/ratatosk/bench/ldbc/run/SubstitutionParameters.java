@@ -3,7 +3,6 @@ package io.ratatosk.bench.ldbc.run;
 import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
-import io.ratatosk.bench.ldbc.load.Utf8Lines;
 import io.ratatosk.bench.ldbc.query.Query;
 import io.ratatosk.bench.ldbc.query.QueryType;
 import io.ratatosk.bench.ldbc.store.GraphStore;
@@ -61,7 +60,6 @@ public final class SubstitutionParameters {
             if (header.startsWith("\uFEFF")) { // a UTF-8 byte order mark, which strip() keeps
                 header = header.substring(1);
             }
-            Utf8Lines.check(header, name, 1);
             String[] names = header.strip().split("\\|", -1);
             // as a set, and each once: "personId|firstName|firstName" read the row's last column as its firstName
             if (names.length != type.parameters().size()
@@ -75,7 +73,6 @@ public final class SubstitutionParameters {
                 if (line.isBlank()) {
                     continue;
                 }
-                Utf8Lines.check(line, name, lineNo);
                 String[] values = line.strip().split("\\|", -1);
                 if (values.length != names.length) {
                     throw LdbcDataException.at(name, lineNo, "expected " + names.length + " columns but found "

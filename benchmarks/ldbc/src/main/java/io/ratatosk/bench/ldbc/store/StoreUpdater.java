@@ -50,6 +50,11 @@ public final class StoreUpdater implements AutoCloseable {
         maxMessageDate = m.maxMessageDate();
     }
 
+    /** How many more nodes the id index of a store with {@code meta} takes: inserts stop at 75% of its slots. */
+    public static long indexRoom(StoreMeta meta) {
+        return Math.max(0, (long) Math.floor(meta.indexCapacity() * MAX_INDEX_LOAD) - meta.indexKeys());
+    }
+
     /** The node with this label and LDBC id, as of the last {@link #publish()} and this updater's own inserts. */
     public int nodeById(Label label, long ldbcId) throws IOException {
         return reader().nodeById(label, ldbcId);
@@ -92,8 +97,8 @@ public final class StoreUpdater implements AutoCloseable {
         long capacity = store.meta().indexCapacity();
         if (indexKeys + 1 > capacity * MAX_INDEX_LOAD) {
             throw new IllegalStateException("the id index of " + store.dir() + " holds " + indexKeys + " keys in "
-                + capacity + " slots: no room for more than " + (long) (capacity * MAX_INDEX_LOAD) + " (load it again"
-                + " with room for the updates)");
+                + capacity + " slots: no room for more than " + (long) (capacity * MAX_INDEX_LOAD) + " (the loader sizes it"
+                + " for the nodes of the data set's update streams too: load it again with these streams in place, --reload)");
         }
         if (nodeById(label, ldbcId) != NONE) {
             return NONE;

@@ -4,6 +4,7 @@ import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.store.GraphStore;
 import io.ratatosk.bench.ldbc.store.Label;
 import io.ratatosk.bench.ldbc.store.StoreReader;
+import io.ratatosk.bench.ldbc.store.StoreUpdater;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -48,6 +49,14 @@ public final class UpdatePrecheck {
         UpdatePrecheck check = new UpdatePrecheck(reader);
         for (Update u : updates) {
             check.check(u);
+        }
+        // The id index does not grow: a stream that adds more nodes than it has room for stopped a run in its middle.
+        long room = StoreUpdater.indexRoom(reader.meta());
+        if (check.added.size() > room) {
+            throw new LdbcDataException(String.format(Locale.ROOT, "the update streams add %,d nodes, and the id index of"
+                + " the loaded store (%,d keys in %,d slots) takes %,d more: it was loaded before the streams held them;"
+                + " --reload loads it again with room for them", check.added.size(), reader.meta().indexKeys(),
+                reader.meta().indexCapacity(), room));
         }
         return check.added(Label.PERSON);
     }

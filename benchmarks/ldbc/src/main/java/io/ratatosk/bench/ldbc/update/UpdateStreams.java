@@ -3,7 +3,6 @@ package io.ratatosk.bench.ldbc.update;
 import io.ratatosk.bench.ldbc.load.BoundedLineReader;
 import io.ratatosk.bench.ldbc.load.LdbcDataException;
 import io.ratatosk.bench.ldbc.load.LdbcDataSource;
-import io.ratatosk.bench.ldbc.load.Utf8Lines;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,7 +50,6 @@ public final class UpdateStreams {
                 if (line.isEmpty()) {
                     continue;
                 }
-                Utf8Lines.check(line, name, lineNo);
                 updates.add(parse(line, name, lineNo));
             }
         }

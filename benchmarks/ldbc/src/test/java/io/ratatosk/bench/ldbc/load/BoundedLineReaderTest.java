@@ -84,6 +84,29 @@ class BoundedLineReaderTest {
         assertTrue(read[0] <= 2L * BoundedLineReader.MAX_LINE_CHARS, "read " + read[0] + " bytes");
     }
 
+    /**
+     * U+FFFD written as UTF-8 is read as itself; a byte that is no UTF-8 is refused naming its line and character, the
+     * lines before it read, wherever it falls relative to the reader's buffer: the reader put U+FFFD for such a byte and
+     * the callers refused every U+FFFD, a valid one too.
+     */
+    @Test
+    void aByteThatIsNoUtf8IsRefusedAtItsLineAndTheReplacementCharacterIsRead() throws IOException {
+        assertEquals(List.of("a\uFFFDb", "\uFFFD"), readAll("a\uFFFDb\r\n\uFFFD"));
+        for (int before : new int[] {0, 5, 65535, 65536, 65537, 3 * 65536 - 1}) {
+            String first = "x".repeat(before);
+            byte[] good = (first + "\nab").getBytes(StandardCharsets.UTF_8);
+            byte[] text = Arrays.copyOf(good, good.length + 3);
+            text[good.length] = (byte) 0xe9; // Latin-1's \u00e9
+            text[good.length + 1] = 'c';
+            text[good.length + 2] = '\n';
+            try (BoundedLineReader in = new BoundedLineReader(new ByteArrayInputStream(text), "f.csv")) {
+                assertEquals(first, in.readLine());
+                LdbcDataException e = assertThrows(LdbcDataException.class, in::readLine);
+                assertTrue(e.getMessage().startsWith("f.csv:2: character 3 is not UTF-8"), e.getMessage());
+            }
+        }
+    }
+
     private static List<String> readAll(String text) throws IOException {
         List<String> lines = new ArrayList<>();
         try (BoundedLineReader in = reader(text)) {
