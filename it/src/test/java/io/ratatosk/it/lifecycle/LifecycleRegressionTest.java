@@ -18,6 +18,7 @@ import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.pagecache.Waits;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -361,14 +362,18 @@ class LifecycleRegressionTest {
             writer.setDaemon(true);
             writer.start();
             Waits.await(running, "the writer's first pages", writer);
-            while (true) {
+            // Refused while the writer holds a page, which its next() lets go of at once: tried again until the bound,
+            // past which the writer (whose stack the failure shows) holds its page for good
+            Waits.until(() -> {
                 try {
                     fileA.close();
-                    break;
+                    return true;
                 } catch (IllegalStateException pinned) {
-                    Thread.yield(); // the writer holds a page right now; try again
+                    return false; // the writer holds a page right now; try again
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
-            }
+            }, "the unmap of A, refused while the writer holds a page", writer);
             Waits.join(writer, "the writer's end: its cursor stopped by the unmap");
             swappers.readDelayNanos = 0;
             if (writerFailure.get() != null) {
