@@ -13,12 +13,6 @@ import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,21 +92,6 @@ class EmbeddedUseTest {
     }
 
     private static void runOnThreads(ThreadBody body) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                int thread = t;
-                futures.add(pool.submit(() -> {
-                    body.run(thread);
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(120, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        TestThreads.run("embedded", THREADS, body::run);
     }
 }

@@ -13,14 +13,8 @@ import io.ratatosk.pagecache.PagedFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,44 +48,28 @@ class RecordStoreUseTest {
             for (int r = 0; r < RECORDS; r++) {
                 writeRecord(file, r, 0);
             }
-            ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
-            try {
-                List<Future<?>> futures = new ArrayList<>();
-                for (int w = 0; w < WRITERS; w++) {
-                    int writer = w;
-                    futures.add(pool.submit(() -> {
-                        SplittableRandom random = new SplittableRandom(writer);
-                        for (int op = 0; op < 3000; op++) {
-                            int r = random.nextInt(RECORDS / WRITERS) * WRITERS + writer; // records this writer owns
-                            long version = acked.get(r) + 1;
-                            writeRecord(file, r, version);
-                            acked.set(r, version);
+            TestThreads.run("records", WRITERS + READERS, t -> {
+                if (t < WRITERS) {
+                    SplittableRandom random = new SplittableRandom(t);
+                    for (int op = 0; op < 3000; op++) {
+                        int r = random.nextInt(RECORDS / WRITERS) * WRITERS + t; // records this writer owns
+                        long version = acked.get(r) + 1;
+                        writeRecord(file, r, version);
+                        acked.set(r, version);
+                    }
+                } else {
+                    SplittableRandom random = new SplittableRandom(100 + t - WRITERS);
+                    byte[] payload = new byte[PAYLOAD];
+                    try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
+                        for (int op = 0; op < 6000; op++) {
+                            int r = random.nextInt(RECORDS);
+                            long before = acked.get(r);
+                            long version = readRecord(c, r, payload);
+                            assertTrue(version >= before, "record " + r + " read version " + version + " after " + before);
                         }
-                        return null;
-                    }));
+                    }
                 }
-                for (int t = 0; t < READERS; t++) {
-                    long seed = 100 + t;
-                    futures.add(pool.submit(() -> {
-                        SplittableRandom random = new SplittableRandom(seed);
-                        byte[] payload = new byte[PAYLOAD];
-                        try (PageCursor c = file.io(0, PagedFile.PF_SHARED_READ_LOCK)) {
-                            for (int op = 0; op < 6000; op++) {
-                                int r = random.nextInt(RECORDS);
-                                long before = acked.get(r);
-                                long version = readRecord(c, r, payload);
-                                assertTrue(version >= before, "record " + r + " read version " + version + " after " + before);
-                            }
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : futures) {
-                    f.get(120, TimeUnit.SECONDS);
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            });
 
             // copyTo: the first page of the store, copied into another file page by page.
             try (PagedFile copy = cache.map(dir.resolve("copy.store"), PAGE);

@@ -174,8 +174,7 @@ class ConcurrentCursorCloseTest {
             t.start();
         }
         for (Thread t : new Thread[] {leader, other}) {
-            t.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(t.isAlive(), t.getName() + " did not finish");
+            Waits.join(t, t.getName() + " finished"); // fails with its stack, within ratatosk.test.wait_s
         }
         assertNull(failure.get(), () -> "after " + rounds.get() + " rounds: " + failure.get());
         assertNull(wrong.get());

@@ -1,7 +1,6 @@
 package io.ratatosk.pagecache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +10,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -91,8 +89,7 @@ class CursorCountsUnderLoadTest {
         }
         start.countDown();
         for (Thread worker : workers) {
-            worker.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(worker.isAlive(), worker.getName() + " did not finish");
+            Waits.join(worker, worker.getName() + " finished"); // fails with its stack, within ratatosk.test.wait_s
         }
         assertNull(failure.get(), () -> String.valueOf(failure.get()));
         for (PageCursor left; (left = handedOver.poll()) != null; ) {

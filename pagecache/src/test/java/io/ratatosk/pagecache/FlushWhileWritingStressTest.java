@@ -131,7 +131,7 @@ class FlushWhileWritingStressTest {
         threads.forEach(t -> t.setDaemon(true)); // one stuck in the cache must not keep the test JVM alive
         threads.forEach(Thread::start);
         long start = System.nanoTime();
-        long giveUp = start + TimeUnit.SECONDS.toNanos(60);
+        long giveUp = start + TimeUnit.SECONDS.toNanos(Waits.BOUND_SECONDS);
         try {
             while (failures.isEmpty() && System.nanoTime() < giveUp
                 && (System.nanoTime() - start < ROUND_NANOS || !enoughProgress(writes, fileFlushes, cacheFlushes))) {

@@ -38,6 +38,12 @@ class PolicyPinningEdgeTest {
      */
     private static final Duration ALL_PINNED_WAIT = Duration.ofMillis(150);
     /**
+     * A fault that hangs in the cache (no wait of the test's own covers it) ends the case with the thread's stack:
+     * twice {@link Waits#BOUND_SECONDS}, so that it follows {@code ratatosk.test.wait_s} and a wait of the test's
+     * that runs out fails first, naming what it waited for.
+     */
+    private static final Duration HANG = Duration.ofSeconds(2 * Waits.BOUND_SECONDS);
+    /**
      * Each policy is refused once per evictor setting: in the smallest cache with the evictor on, in one of a few
      * frames more with it off (both in every case took 106 s of CI, at two seconds a refusal).
      */
@@ -69,7 +75,7 @@ class PolicyPinningEdgeTest {
     @ParameterizedTest(name = "{0}, evictor {1}")
     @MethodSource("policies")
     void allButOnePinnedStillEvictsAndOnePinMoreThanFramesIsRefused(String policy, boolean evictor) {
-        assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+        assertTimeoutPreemptively(HANG, () -> {
             for (int frames : FRAME_COUNTS) {
                 pinEveryFrameButOne(policy, frames, evictor);
             }
@@ -170,7 +176,7 @@ class PolicyPinningEdgeTest {
     @ParameterizedTest(name = "{0}, evictor {1}")
     @MethodSource("policies")
     void everyFrameDirtyAndTheDiskRefusingGivesTheFaultTheFailure(String policy, boolean evictor) {
-        assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+        assertTimeoutPreemptively(HANG, () -> {
             for (int frames : FRAME_COUNTS) {
                 faultWithEveryFrameDirtyAndWritesFailing(policy, frames, evictor);
             }

@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on no page, judged against the library's answers. A verdict stricter than the promise fails the model falsely, now and
  * then, on a correct library.
  */
-@Timeout(30)
+@ExtendWith(HangLimit.class)
 class CopyJudgingTest {
     private static final int PAGE = 4096;
     private static final int[] OFFSETS = {-1, 0, 1, 8, PAGE - 1, PAGE, PAGE + 1};

@@ -22,15 +22,14 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault injector's record of a mapping's forces ({@link FaultInjector.Forces}), which the model's checks of the
  * sticky failed force read: what it says at each step of a close must be what the cache does at that step.
  */
-/** A whole test: twice the shared bound of one wait, so that a wait that runs out names what it waited for first. */
-@Timeout(LifecycleRegressionTest.HANG_LIMIT_SECONDS)
+@ExtendWith(HangLimit.class)
 class FaultInjectorTest {
     private static final int PAGE = 4096;
 

@@ -1,5 +1,6 @@
 package io.ratatosk.it.lifecycle;
 
+import io.ratatosk.pagecache.Waits;
 import io.ratatosk.policies.PolicyRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,12 @@ class LifecycleModelTest {
     private static final String CLOSED_WITH_CURSORS = "page cache closed with ";
     private static final String STALE_PROFILE = "stale, the file has ";
     private static final String CACHE_THREAD_PREFIX = "ratatosk-";
-    private static final Duration THREAD_EXIT_GRACE = Duration.ofSeconds(10);
+    /**
+     * How long a cache's thread may take to end after its cache closed: the shared bound of one wait
+     * ({@link Waits#BOUND_SECONDS}, {@code ratatosk.test.wait_s}), which a loaded machine raises (a fixed 10 s
+     * ignored it, failing a thread slow to end on a machine where every other wait was given longer).
+     */
+    private static final Duration THREAD_EXIT_GRACE = Duration.ofSeconds(Waits.BOUND_SECONDS);
 
     @TempDir
     Path dir;
@@ -175,7 +181,7 @@ class LifecycleModelTest {
     /**
      * Every cache of the scenario is closed at its end, so none of the threads its caches started may still run: a
      * cache whose close left a thread behind leaks it for the life of the host (a long soak once ran out of native
-     * threads). A thread gets a few seconds to finish its exit.
+     * threads). A thread gets {@link #THREAD_EXIT_GRACE} to finish its exit.
      */
     private static void checkNoThreadLeft(Scenario sc, Set<Thread> before) {
         long deadline = System.nanoTime() + THREAD_EXIT_GRACE.toNanos();

@@ -18,6 +18,7 @@ import io.ratatosk.pagecache.PagedFile;
 import io.ratatosk.pagecache.Waits;
 import io.ratatosk.pagecache.internal.FileSwapperFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,17 +46,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each lifecycle bug of issue 11 as a short, focused sequence through the public API, so that a
  * regression names itself. The few that race (map against close, a fault against unmap) repeat their
  * race a bounded number of times. A test that hangs (a frame left locked: a fault or a close spins on
- * it forever) fails after {@value #HANG_LIMIT_SECONDS} s, its stuck thread left behind; tests whose bug
+ * it forever) fails at the {@link HangLimit}, its stuck thread left behind; tests whose bug
  * would crash the JVM or exhaust its heap run last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = LifecycleRegressionTest.HANG_LIMIT_SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(HangLimit.class)
 class LifecycleRegressionTest {
-    /**
-     * A whole test, up to hundreds of rounds of a race on a loaded 2-core machine: twice the shared bound of one wait
-     * ({@link Waits#BOUND_SECONDS}, 60 s by default), so that a wait that runs out names what it waited for first.
-     */
-    static final long HANG_LIMIT_SECONDS = 120;
     private static final int PAGE = 4096;
 
     @TempDir
@@ -366,14 +362,18 @@ class LifecycleRegressionTest {
             writer.setDaemon(true);
             writer.start();
             Waits.await(running, "the writer's first pages", writer);
-            while (true) {
+            // Refused while the writer holds a page, which its next() lets go of at once: tried again until the bound,
+            // past which the writer (whose stack the failure shows) holds its page for good
+            Waits.until(() -> {
                 try {
                     fileA.close();
-                    break;
+                    return true;
                 } catch (IllegalStateException pinned) {
-                    Thread.yield(); // the writer holds a page right now; try again
+                    return false; // the writer holds a page right now; try again
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 }
-            }
+            }, "the unmap of A, refused while the writer holds a page", writer);
             Waits.join(writer, "the writer's end: its cursor stopped by the unmap");
             swappers.readDelayNanos = 0;
             if (writerFailure.get() != null) {

@@ -3,6 +3,7 @@ package io.ratatosk.it.lifecycle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ratatosk.pagecache.CursorException;
 import io.ratatosk.pagecache.PageCache;
@@ -58,7 +59,12 @@ class LinkedCutUnderReadTest {
                     boolean again = parent.shouldRetry();
                     parent.getLong(0);
                     link.getLong(0);
-                    while (parent.shouldRetry()) {
+                    // Nothing changes the pages now (one thread): a round or two more ends the loop. A bound, not the
+                    // idiom's unbounded loop, so that a shouldRetry() that never stops fails here instead of hanging the build
+                    for (int round = 0; parent.shouldRetry(); round++) {
+                        if (round == 100) {
+                            fail("shouldRetry() still true after 100 more rounds with no page changing: the read loop never ends");
+                        }
                         parent.getLong(0);
                         link.getLong(0);
                     }
