@@ -147,12 +147,21 @@ public final class FrameTable implements AutoCloseable {
      * was written (the frame turned out to hold another page than the one the lock was for): the word goes back to
      * {@code before} if nothing else changed it meanwhile, so the lock leaves the page neither marked modified nor with
      * a new sequence; else as {@link #unlockWrite}. Nothing else can bring the word back to what the lock made it (every
-     * other writer's release and every exclusive hold moves the sequence), so an unchanged word means nobody wrote.
+     * other writer's release and every exclusive hold moves the sequence), so an unchanged word means nobody wrote. The
+     * flush bit is no write and is left as it is now: a flush that took or gave back its lock meanwhile (a flush of the
+     * other page, which the lock marked modified) once sent the release to unlockWrite, and the page stayed modified
+     * (the flush's own release keeps the bit where it saw a writer), to be written back again though nothing wrote it.
      */
     public void unlockWriteUnused(int frame, long before) {
-        if (!casLockWord(frame, (before + WRITER_ONE) | MODIFIED, before)) {
-            unlockWrite(frame);
-        }
+        long locked = ((before + WRITER_ONE) | MODIFIED) & ~FLUSH;
+        long w;
+        do {
+            w = lockWord(frame);
+            if ((w & ~FLUSH) != locked) {
+                unlockWrite(frame);
+                return;
+            }
+        } while (!casLockWord(frame, w, (before & ~FLUSH) | (w & FLUSH)));
     }
 
     public void unlockWrite(int frame) {

@@ -108,6 +108,32 @@ class FrameTableTest {
     // ---- optimistic reads -------------------------------------------------------------------------
 
     @Test
+    void aWriteLockGivenBackUnusedUnderAFlushLeavesThePageCleanAndTheFlushLocked() {
+        long clean = table.lockWord(F);
+        // A writer's lock on a frame that turned out to hold another page marks it modified; a flush of that page sees it
+        // so and takes the flush lock while the writer still holds its lock.
+        long before = table.tryWriteLockFrom(F);
+        long flushStamp = table.tryFlushLock(F);
+        assertTrue(flushStamp != FrameTable.FLUSH_LOCK_FAILED);
+        table.unlockWriteUnused(F, before);
+        assertFalse(table.isModified(F), "nothing wrote the page: not modified, though a flush holds it");
+        assertEquals(clean | FLUSH, table.lockWord(F), "the flush keeps its lock; the sequence is the one before");
+        table.unlockFlush(F, flushStamp, true);
+        assertEquals(clean, table.lockWord(F), "clean, for no later flush to write again");
+
+        // A flush that held the page before the lock and gave it back meanwhile: its release kept the bit (it saw a writer).
+        assertTrue(table.tryWriteLock(F));
+        table.unlockWrite(F);
+        long dirty = table.lockWord(F);
+        flushStamp = table.tryFlushLock(F);
+        before = table.tryWriteLockFrom(F);
+        assertEquals(dirty | FLUSH, before);
+        table.unlockFlush(F, flushStamp, true);
+        table.unlockWriteUnused(F, before);
+        assertEquals(dirty, table.lockWord(F), "modified as before (what the flush wrote may be torn), flush lock gone");
+    }
+
+    @Test
     void aWriteLockGivenBackUnusedLeavesTheWordAsItWasUnlessSomethingElseChangedIt() {
         long clean = table.lockWord(F);
         long before = table.tryWriteLockFrom(F);

@@ -462,7 +462,18 @@ public final class PageCursor implements AutoCloseable {
                     continue;
                 }
                 pinned(f, 0); // first: from here on close() releases the lock, whatever the policy does
-                policy.onHit(f);
+                try {
+                    policy.onHit(f);
+                } catch (Throwable t) {
+                    // The next() fails: the cursor is left on no page, as a read cursor's pin leaves it. Kept pinned, it
+                    // held the page write-locked while getCurrentPageId() named the page it had left, and a put landed
+                    // on a page it did not report. Nothing was written under the lock.
+                    frame = NO_FRAME;
+                    limit = 0;
+                    validateAddress = 0;
+                    frames.unlockWriteUnused(f, before);
+                    throw t;
+                }
                 countHit();
                 return true;
             }
