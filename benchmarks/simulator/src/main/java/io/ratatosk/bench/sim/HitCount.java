@@ -37,6 +37,12 @@ public record HitCount(String policy, int size, long hits, long requests, long m
         return (double) timeline[i] / (Math.min(requests, first + timelineBucket) - first);
     }
 
+    /** The hit % of timeline bucket {@code i}, rounded as {@link #hitPercent} rounds the whole run's. */
+    public String bucketHitPercent(int i) {
+        long first = (long) i * timelineBucket;
+        return percent(timeline[i], Math.min(requests, first + timelineBucket) - first);
+    }
+
     public double hitRatio() {
         return (double) hits / requests;
     }

@@ -30,7 +30,8 @@ public final class LongIntHashMap {
 
     /** Cells to begin with for {@code expectedSize} keys: a power of two, at least twice as many (and 32), at most 2^30. */
     public static int capacityFor(int expectedSize) {
-        return Math.min(Integer.highestOneBit(Math.max(16, expectedSize) * 2 - 1) << 1, MAX_CAPACITY);
+        // In longs: past 2^29 the doubling overflowed an int, to -2^31 (and past 2^30 to 0 cells)
+        return (int) Math.min(Long.highestOneBit(Math.max(16L, expectedSize) * 2 - 1) << 1, MAX_CAPACITY);
     }
 
     public int size() {

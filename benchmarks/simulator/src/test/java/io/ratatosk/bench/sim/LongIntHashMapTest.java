@@ -37,4 +37,17 @@ class LongIntHashMapTest {
         expected.forEach((k, v) -> assertEquals(v, map.get(k)));
         assertEquals(expected.size(), map.size());
     }
+
+    /**
+     * The cells for an expected size past 2^29 are the largest table, 2^30: the doubling overflowed an int, giving
+     * -2^31 (a map built so failed with NegativeArraySizeException) and, past 2^30, 0 (a table of no cells).
+     */
+    @Test
+    void capacityForLargeExpectedSizesIsTheLargestTable() {
+        assertEquals(32, LongIntHashMap.capacityFor(0));
+        assertEquals(1 << 30, LongIntHashMap.capacityFor(1 << 29));
+        assertEquals(1 << 30, LongIntHashMap.capacityFor((1 << 29) + 1));
+        assertEquals(1 << 30, LongIntHashMap.capacityFor((1 << 30) + 1));
+        assertEquals(1 << 30, LongIntHashMap.capacityFor(Integer.MAX_VALUE));
+    }
 }

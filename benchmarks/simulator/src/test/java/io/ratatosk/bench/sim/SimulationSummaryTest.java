@@ -59,4 +59,18 @@ class SimulationSummaryTest {
         assertEquals(1, s.scores().get(1).wins());
         assertEquals(0, s.scores().get(2).wins());
     }
+
+    /**
+     * A winner's hit % is the trace table's for the same hits: 62,845 of 100,000 is 62.84 there (rounded from the
+     * double's exact binary value, as the anchors were printed; docs/simulator.md), and the winners' line said 62.85.
+     */
+    @Test
+    void aWinnersHitPercentIsTheTablesRounding() {
+        List<HitCount> hits = List.of(new HitCount("a", 10, 62_845, 100_000, 0), new HitCount("opt", 10, 70_000, 100_000, 0));
+        TraceResult r = new TraceResult("x", "lirs", 100_000, 100, List.of("a", "opt"), List.of(10), List.of("10"), hits, 0);
+        String table = ResultTable.render(r);
+        assertTrue(table.lines().anyMatch(line -> line.matches("a +62\\.84 +89\\.8")), table);
+        String text = SimulationSummary.of(List.of(r)).render();
+        assertTrue(text.lines().anyMatch(line -> line.matches("x +10 +62\\.84 +a")), text);
+    }
 }

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -24,10 +26,16 @@ final class HitRatioChart {
     }
 
     static CategoryChart build(List<TraceResult> traces) {
+        // By the trace's file name without its extensions where that tells the traces apart; else by its whole name
+        // (lirs/x.trace.gz and cache2k/x.trace.xz): both were "x @10", two groups of bars under one label.
+        Map<String, Long> shortNames = traces.stream()
+            .collect(Collectors.groupingBy(t -> ChartFile.shortName(t.trace()), Collectors.counting()));
         List<String> groups = new ArrayList<>();
         for (TraceResult t : traces) {
+            String traceName = shortNames.get(ChartFile.shortName(t.trace())) == 1 ? ChartFile.shortName(t.trace())
+                : t.trace();
             for (int size : t.sizes()) {
-                groups.add(traces.size() == 1 ? "size " + size : ChartFile.shortName(t.trace()) + " @" + size);
+                groups.add(traces.size() == 1 ? "size " + size : traceName + " @" + size);
             }
         }
         List<String> policies = traces.get(0).policies();
