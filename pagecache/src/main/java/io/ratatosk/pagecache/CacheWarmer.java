@@ -210,12 +210,14 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
     private void writeProfile(FileMapping mapping) {
         synchronized (lock) {
             Reheat reheat = reheating.contains(mapping) ? reheatOf(mapping) : null;
-            if (reheat != null && !reheat.fileShrank() || !stillNamed(mapping)) {
+            // A file being reheated keeps its profile unless it shrank below the pages that profile counted (Reheat.writeCut)
+            long filePagesNow = reheat == null ? 0 : filePages(mapping);
+            if (reheat != null && filePagesNow >= reheat.filePages || !stillNamed(mapping)) {
                 return;
             }
             try {
                 if (reheat != null) {
-                    reheat.writeCut();
+                    reheat.writeCut(filePagesNow);
                 } else {
                     residentProfile(mapping).writeFor(mapping.path());
                 }
@@ -313,24 +315,17 @@ final class CacheWarmer extends DaemonWorker implements MappingListener {
         }
 
         /**
-         * Whether the file has fewer pages now than its profile counted (the store truncated it). Its profile is kept while
-         * it is reheated, but one of a file that shrank since is ignored as stale at the next map: it once was, with a
-         * warning, after a store truncated a file and closed it before its reheat ended.
-         */
-        boolean fileShrank() {
-            return filePages(mapping) < filePages;
-        }
-
-        /**
          * Writes the profile being reheated cut to the file as it is now: the whole profile, not only the ids the reheat
          * keeps. Of a profile of more pages than the cache has frames the reheat keeps the first, one per frame, and the
          * profile once rewritten of those alone lost the pages after them that the file still has, for good. That whole
          * profile is cut as it streams from the profile file beside the file into the new one (read into the heap, it
          * took 16 bytes an id, of a profile a larger cache wrote, under this lock and an unmap's mapping lock); if it
-         * cannot be read, or is no longer this file's, the ids kept are cut instead.
+         * cannot be read, or is no longer this file's, the ids kept are cut instead. {@code filePagesNow}: the file's pages
+         * now, fewer than the profile counted (the store truncated it): a profile kept while its file is reheated, but of a
+         * file that shrank since, was ignored as stale at the next map, with a warning, after a store truncated a file and
+         * closed it before its reheat ended.
          */
-        void writeCut() throws IOException {
-            long filePagesNow = filePages(mapping);
+        void writeCut(long filePagesNow) throws IOException {
             // The ids cut at the cache's count, not at the count recorded: that is the length on disk (for a crash), which
             // at an unmap's write, before its flush, lacks the pages the store wrote again past the cut; cut there, the
             // profile lost them, though the closed file holds them. Past the file's end after a crash, the reheat ends.

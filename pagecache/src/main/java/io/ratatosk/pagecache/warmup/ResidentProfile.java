@@ -196,19 +196,44 @@ public final class ResidentProfile {
      * is reported as the checksum's, as when the checksum was checked first.
      */
     private static ResidentProfile decode(InputStream in, long size, int maxPages) throws IOException, ProfileException {
+        Parsed parsed = parse(in, size, maxPages, 0);
+        try {
+            return new ResidentProfile(parsed.header().pageSize(), parsed.header().filePages(),
+                new String(parsed.key(), StandardCharsets.UTF_8), parsed.pages());
+        } catch (IllegalArgumentException e) {
+            throw new ProfileException("corrupt: " + e.getMessage()); // a key of bytes that are no UTF-8 grows as it decodes
+        }
+    }
+
+    /**
+     * A profile as {@link #parse} read and checked it whole: its header, its key's bytes, its first page ids, and how many
+     * of its ids are below the bound asked for ({@link #cutFor}) and the offset in the profile where their bytes end.
+     */
+    private record Parsed(Header header, byte[] key, long[] pages, long idsBelow, long idsBelowEnd) {
+    }
+
+    /**
+     * Reads and checks a profile of {@code size} bytes from {@code in} ({@link #decode}), keeping its first
+     * {@code maxPages} page ids and counting those below {@code pagesBelow}: the ids increase, so those are a prefix,
+     * whose bytes end at {@link Parsed#idsBelowEnd}.
+     */
+    private static Parsed parse(InputStream in, long size, int maxPages, long pagesBelow)
+        throws IOException, ProfileException {
         if (size < HEADER_BYTES + 8 + 8) {
             throw new ProfileException("truncated: " + size + " bytes, less than a header");
         }
         ChecksummedBytes body = new ChecksummedBytes(in, size - 8);
         Header header = header(ByteBuffer.wrap(body.read(HEADER_BYTES + 8)), size);
         ProfileException failure = null;
-        String key = null;
+        byte[] key = null;
         long[] pages = null;
+        long idsBelow = 0;
+        long idsBelowEnd = HEADER_BYTES + 8 + header.keyLength();
         try {
             if (body.left() < header.keyLength()) {
                 throw new ProfileException("truncated: " + size + " bytes end inside the header");
             }
-            key = new String(body.read(header.keyLength()), StandardCharsets.UTF_8);
+            key = body.read(header.keyLength());
             pages = new long[(int) Math.min(header.pages(), maxPages)];
             long previous = -1;
             for (long i = 0; i < header.pages(); i++) {
@@ -219,6 +244,10 @@ public final class ResidentProfile {
                 }
                 if (i < pages.length) {
                     pages[(int) i] = page;
+                }
+                if (page < pagesBelow) {
+                    idsBelow++;
+                    idsBelowEnd = size - 8 - body.left();
                 }
                 previous = page;
             }
@@ -236,11 +265,7 @@ public final class ResidentProfile {
         if (failure != null) {
             throw failure;
         }
-        try {
-            return new ResidentProfile(header.pageSize(), header.filePages(), key, pages);
-        } catch (IllegalArgumentException e) {
-            throw new ProfileException("corrupt: " + e.getMessage()); // a key of bytes that are no UTF-8 grows as it decodes
-        }
+        return new Parsed(header, key, pages, idsBelow, idsBelowEnd);
     }
 
     /**
@@ -399,12 +424,7 @@ public final class ResidentProfile {
     void writeFor(Path file, Rename rename) throws IOException {
         refuseUnlessProfile(pathFor(file));
         byte[] bytes = encode();
-        write(file, rename, out -> {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                out.write(buffer);
-            }
-        });
+        write(file, rename, out -> writeFully(out, ByteBuffer.wrap(bytes)));
     }
 
     /** What a write puts into its temporary file, before the force. */
@@ -474,68 +494,27 @@ public final class ResidentProfile {
         Path path = pathFor(file);
         RandomAccessFile opened;
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            if (!attributes.isRegularFile()) {
-                throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
-            }
-            opened = new RandomAccessFile(path.toFile(), "r");
+            opened = open(path);
         } catch (NoSuchFileException | java.io.FileNotFoundException e) {
             return false;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
         try (RandomAccessFile in = opened) {
-            long bodyStart;
-            long bodyEnd;
-            long kept;
-            byte[] key;
+            Parsed parsed;
             try {
-                long size = in.length();
-                if (size > MAX_PROFILE_BYTES) {
-                    throw new ProfileException("too large: " + size + " bytes, more than a profile can have ("
-                        + MAX_PROFILE_BYTES + ")");
-                }
-                if (size < HEADER_BYTES + 8 + 8) {
-                    throw new ProfileException("truncated: " + size + " bytes, less than a header");
-                }
-                ChecksummedBytes body = new ChecksummedBytes(new RandomAccessFileStream(in), size - 8);
-                Header header = header(ByteBuffer.wrap(body.read(HEADER_BYTES + 8)), size);
-                if (body.left() < header.keyLength()) {
-                    throw new ProfileException("truncated: " + size + " bytes end inside the header");
-                }
-                key = body.read(header.keyLength());
-                bodyStart = HEADER_BYTES + 8 + header.keyLength();
-                bodyEnd = bodyStart;
-                kept = 0;
-                long previous = -1;
-                for (long i = 0; i < header.pages(); i++) {
-                    long delta = readVarLong(body);
-                    long page = previous + 1 + delta;
-                    if (delta < 0 || page <= previous) {
-                        throw new ProfileException("corrupt: page ids do not increase at entry " + i);
-                    }
-                    if (page < pagesBelow) {
-                        kept++;
-                        bodyEnd = size - 8 - body.left();
-                    }
-                    previous = page;
-                }
-                if (body.left() > 0) {
-                    throw new ProfileException("corrupt: " + body.left() + " bytes after the last page id");
-                }
-                if (in.readLong() != body.checksum()) {
-                    throw new ProfileException("truncated or corrupt: checksum mismatch");
-                }
-                if (header.pageSize() != filePageSize || !new String(key, StandardCharsets.UTF_8).equals(fileKey)) {
-                    return false;
-                }
+                parsed = parse(new RandomAccessFileStream(in), lengthOf(in), 0, pagesBelow);
             } catch (IOException e) {
                 throw new ProfileException("unreadable: " + e);
             }
+            byte[] key = parsed.key();
+            if (parsed.header().pageSize() != filePageSize || !new String(key, StandardCharsets.UTF_8).equals(fileKey)) {
+                return false;
+            }
             refuseUnlessProfile(path);
-            long keptPages = kept;
-            long copyFrom = bodyStart;
-            long copyTo = bodyEnd;
+            long keptPages = parsed.idsBelow();
+            long copyFrom = HEADER_BYTES + 8 + key.length;
+            long copyTo = parsed.idsBelowEnd();
             write(file, Rename.ATOMIC, out -> {
                 CRC32 crc = new CRC32();
                 ByteBuffer head = ByteBuffer.allocate(HEADER_BYTES + 8 + key.length);
@@ -698,28 +677,42 @@ public final class ResidentProfile {
         removeDeadWritesOfEarlierVersions(file);
         Path path = pathFor(file);
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            if (!attributes.isRegularFile()) {
-                // A named pipe would keep the map waiting for a writer, for ever; a device (a link to /dev/zero) never ends.
-                throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
-            }
-            // A RandomAccessFile, whose reads an interrupt does not end. Its length is the open file's: another cache renames
-            // a whole profile over this one at its unmap, and a length read off the path before the open was the replaced
-            // profile's, which had the new one refused as truncated or corrupt. Read as it goes: the header is checked before
-            // the rest is read (a file of zeros, or a sparse one, was once read whole into the heap, to be refused).
-            try (RandomAccessFile profile = new RandomAccessFile(path.toFile(), "r")) {
-                long size = profile.length();
-                if (size > MAX_PROFILE_BYTES) {
-                    throw new ProfileException("too large: " + size + " bytes, more than a profile can have ("
-                        + MAX_PROFILE_BYTES + ")");
-                }
-                return decode(new RandomAccessFileStream(profile), size, maxPages);
+            // Read as it goes: the header is checked before the rest is read (a file of zeros, or a sparse one, was once
+            // read whole into the heap, to be refused).
+            try (RandomAccessFile profile = open(path)) {
+                return decode(new RandomAccessFileStream(profile), lengthOf(profile), maxPages);
             }
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             throw new ProfileException("unreadable: " + e);
         }
+    }
+
+    /**
+     * Opens the profile at {@code path} to read, a regular file only: a named pipe would keep the map waiting for a writer,
+     * for ever; a device (a link to /dev/zero) never ends. A RandomAccessFile, whose reads an interrupt does not end.
+     */
+    private static RandomAccessFile open(Path path) throws IOException, ProfileException {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new ProfileException("not a regular file (" + kind(attributes) + "), so not read");
+        }
+        return new RandomAccessFile(path.toFile(), "r");
+    }
+
+    /**
+     * The length of the open profile, refused above what a profile can have. The open file's, not the path's: another
+     * cache renames a whole profile over this one at its unmap, and a length read off the path before the open was the
+     * replaced profile's, which had the new one refused as truncated or corrupt.
+     */
+    private static long lengthOf(RandomAccessFile profile) throws IOException, ProfileException {
+        long size = profile.length();
+        if (size > MAX_PROFILE_BYTES) {
+            throw new ProfileException("too large: " + size + " bytes, more than a profile can have (" + MAX_PROFILE_BYTES
+                + ")");
+        }
+        return size;
     }
 
     /** The bytes of an open {@link RandomAccessFile} from where it is, as a stream; closing it is the file's owner's. */
