@@ -468,9 +468,7 @@ public final class PageCursor implements AutoCloseable {
                     // The next() fails: the cursor is left on no page, as a read cursor's pin leaves it. Kept pinned, it
                     // held the page write-locked while getCurrentPageId() named the page it had left, and a put landed
                     // on a page it did not report. Nothing was written under the lock.
-                    frame = NO_FRAME;
-                    limit = 0;
-                    validateAddress = 0;
+                    leavePage();
                     frames.unlockWriteUnused(f, before);
                     throw t;
                 }
@@ -527,12 +525,17 @@ public final class PageCursor implements AutoCloseable {
         validateAddress = validateAddressOf(f, s);
     }
 
+    /** Leaves the cursor on no page: every access out of bounds, nothing to validate. Its lock is the caller's. */
+    private void leavePage() {
+        frame = NO_FRAME;
+        limit = 0;
+        validateAddress = 0;
+    }
+
     private void unpin() {
         int f = frame;
         if (f != NO_FRAME) {
-            frame = NO_FRAME;
-            limit = 0;
-            validateAddress = 0;
+            leavePage();
             if (writeLocked) {
                 frames().unlockWrite(f);
             }
@@ -591,9 +594,7 @@ public final class PageCursor implements AutoCloseable {
     private void repin() throws IOException {
         long pageId = currentPageId;
         int f = frame;
-        frame = NO_FRAME;
-        limit = 0;
-        validateAddress = 0;
+        leavePage();
         outOfBounds = false; // the reads are void; the bounds flag speaks of the repeated ones
         if (!file.awaitMapped()) {
             throw file.unmappedException();
