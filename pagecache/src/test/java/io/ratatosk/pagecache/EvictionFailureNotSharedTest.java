@@ -60,12 +60,12 @@ class EvictionFailureNotSharedTest {
                 }
                 failNextEviction.set(true);
                 AtomicReference<Throwable> faulterFailure = new AtomicReference<>();
-                Thread faulter = reader(file, target, faulterFailure, new AtomicReference<>(), "faulter");
+                Thread faulter = StaleFaultFailureTest.reader(file, target, faulterFailure, new AtomicReference<>(), "faulter");
                 faulter.start();
                 Waits.await(evicting, "the fault's eviction", faulter);
                 AtomicReference<Throwable> waiterFailure = new AtomicReference<>();
                 AtomicReference<Long> waiterRead = new AtomicReference<>();
-                Thread waiter = reader(file, target, waiterFailure, waiterRead, "waiter");
+                Thread waiter = StaleFaultFailureTest.reader(file, target, waiterFailure, waiterRead, "waiter");
                 waiter.start();
                 Waits.until(() -> StaleFaultFailureTest.inFaultWait(waiter), "the waiter asleep on the fault", waiter);
                 fail.countDown();
@@ -78,22 +78,5 @@ class EvictionFailureNotSharedTest {
                 assertEquals(target, waiterRead.get());
             }
         }
-    }
-
-    /** A thread that reads {@code pageId} of {@code file} into {@code read}, or keeps its failure in {@code failure}. */
-    private static Thread reader(PagedFile file, long pageId, AtomicReference<Throwable> failure,
-                                 AtomicReference<Long> read, String name) {
-        return new Thread(() -> {
-            try (PageCursor c = file.io(pageId, PagedFile.PF_SHARED_READ_LOCK)) {
-                assertTrue(c.next());
-                long value;
-                do {
-                    value = c.getLong(0);
-                } while (c.shouldRetry());
-                read.set(value);
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, name);
     }
 }
